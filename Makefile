@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+#
+# krdma: build the module (kmod/krdma.ko) and the CLI (tools/krdmactl).
+#
+#   make               module + CLI, against the newest installed guest kernel
+#   make KDIR=<tree>   module against another kernel build tree
+#   make deps          install the Debian packages the project needs
+#   make check         unit tests, then the two-guest suite
+#
+# The build machine's own kernel is irrelevant: the module is built for the
+# Debian kernel image installed under /boot, which the QEMU guests run.
+
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+
+# The newest /boot/vmlinuz-<v> that has a module build tree.
+KVER ?= $(shell for k in $$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|/boot/vmlinuz-||' | sort -V -r); do \
+		[ -d /lib/modules/$$k/build ] && { echo $$k; break; }; done)
+KDIR ?= /lib/modules/$(KVER)/build
+
+KBUILD_FLAGS := -C $(KDIR) M=$(TOP)
+ifneq ($(W),)
+KBUILD_FLAGS += W=$(W)
+# A warning in the module fails a W=1 build.
+KBUILD_FLAGS += KCFLAGS=-Werror
+endif
+ifneq ($(C),)
+KBUILD_FLAGS += C=$(C)
+endif
+
+.PHONY: all module tools clean deps check check-unit check-vm checkpatch sparse kver
+
+all: module tools
+
+kver:
+	@echo $(KVER)
+
+module:
+	@if [ ! -d "$(KDIR)" ]; then \
+		echo "krdma: no kernel build tree at '$(KDIR)'; run 'make deps' or set KDIR=" >&2; exit 1; fi
+	$(MAKE) $(KBUILD_FLAGS) modules
+
+tools:
+	$(MAKE) -C tools
+
+clean:
+	-[ -d "$(KDIR)" ] && $(MAKE) -C $(KDIR) M=$(TOP) clean
+	$(MAKE) -C tools clean
+	$(MAKE) -C tests/unit clean
+
+deps:
+	$(TOP)/scripts/install-deps.sh
+
+check-unit:
+	$(MAKE) -C tests/unit check
+
+check-vm: all
+	$(TOP)/tests/run-guest-suite.sh
+
+check: check-unit check-vm
+
+checkpatch:
+	$(KDIR)/scripts/checkpatch.pl --no-tree --strict --terse \
+		--ignore SPDX_LICENSE_TAG -f kmod/*.c kmod/*.h include/uapi/linux/krdma.h
+
+sparse:
+	$(MAKE) $(KBUILD_FLAGS) C=2 modules

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * krdma: RDMA devices, tracked with an ib_client as they come and go.
+ *
+ * Each device gets one protection domain shared by every session on it.
+ * The list entry holds the first reference; sessions take more and the
+ * device is freed when the last one is dropped, after ib_client.remove
+ * has closed every session that used it.
+ */
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+#include <rdma/ib_verbs.h>
+#include <uapi/linux/krdma.h>
+
+#include "krdma.h"
+
+static LIST_HEAD(krdma_devices);
+static DEFINE_MUTEX(krdma_devices_lock);
+
+static struct ib_client krdma_ib_client;
+
+static void krdma_device_release(struct kref *ref)
+{
+	struct krdma_device *kdev = container_of(ref, struct krdma_device, ref);
+
+	ib_dealloc_pd(kdev->pd);
+	kfree(kdev);
+}
+
+void krdma_device_put(struct krdma_device *kdev)
+{
+	kref_put(&kdev->ref, krdma_device_release);
+}
+
+/* Returns a referenced krdma_device for @ibdev, or NULL while it is going away. */
+struct krdma_device *krdma_device_get(struct ib_device *ibdev)
+{
+	struct krdma_device *kdev;
+
+	mutex_lock(&krdma_devices_lock);
+	kdev = ib_get_client_data(ibdev, &krdma_ib_client);
+	if (kdev)
+		kref_get(&kdev->ref);
+	mutex_unlock(&krdma_devices_lock);
+	return kdev;
+}
+
+static int krdma_add_one(struct ib_device *ibdev)
+{
+	struct krdma_device *kdev;
+
+	kdev = kzalloc(sizeof(*kdev), GFP_KERNEL);
+	if (!kdev)
+		return -ENOMEM;
+	kref_init(&kdev->ref);
+	kdev->ibdev = ibdev;
+	kdev->pd = ib_alloc_pd(ibdev, 0);
+	if (IS_ERR(kdev->pd)) {
+		int ret = PTR_ERR(kdev->pd);
+
+		kfree(kdev);
+		return ret;
+	}
+
+	mutex_lock(&krdma_devices_lock);
+	list_add_tail(&kdev->node, &krdma_devices);
+	ib_set_client_data(ibdev, &krdma_ib_client, kdev);
+	mutex_unlock(&krdma_devices_lock);
+	pr_debug("krdma: device %s added\n", dev_name(&ibdev->dev));
+	return 0;
+}
+
+static void krdma_remove_one(struct ib_device *ibdev, void *client_data)
+{
+	struct krdma_device *kdev = client_data;
+
+	mutex_lock(&krdma_devices_lock);
+	list_del(&kdev->node);
+	ib_set_client_data(ibdev, &krdma_ib_client, NULL);
+	mutex_unlock(&krdma_devices_lock);
+
+	krdma_device_put(kdev);
+	pr_debug("krdma: device %s removed\n", dev_name(&ibdev->dev));
+}
+
+static struct ib_client krdma_ib_client = {
+	.name	= "krdma",
+	.add	= krdma_add_one,
+	.remove	= krdma_remove_one,
+};
+
+static int krdma_port_fill(struct sk_buff *skb, struct ib_device *ibdev,
+			   u32 port)
+{
+	struct ib_port_attr attr;
+	struct nlattr *nest;
+	int ret;
+
+	ret = ib_query_port(ibdev, port, &attr);
+	if (ret)
+		return ret;
+
+	nest = nla_nest_start(skb, KRDMA_A_DEV_PORT);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, KRDMA_PORT_A_INDEX, port) ||
+	    nla_put_u8(skb, KRDMA_PORT_A_STATE, attr.state) ||
+	    nla_put_u32(skb, KRDMA_PORT_A_ACTIVE_MTU,
+			ib_mtu_enum_to_int(attr.active_mtu))) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+int krdma_device_fill(struct sk_buff *skb, struct ib_device *ibdev)
+{
+	const struct ib_device_attr *attrs = &ibdev->attrs;
+	u32 port;
+	int ret;
+
+	if (nla_put_u32(skb, KRDMA_A_DEV_INDEX, ibdev->index) ||
+	    nla_put_string(skb, KRDMA_A_DEV_NAME, dev_name(&ibdev->dev)) ||
+	    nla_put_u64_64bit(skb, KRDMA_A_DEV_NODE_GUID,
+			      be64_to_cpu(ibdev->node_guid), KRDMA_A_PAD) ||
+	    nla_put_u32(skb, KRDMA_A_DEV_MAX_QP_RD_ATOM, attrs->max_qp_rd_atom) ||
+	    nla_put_u32(skb, KRDMA_A_DEV_MAX_QP_INIT_RD_ATOM,
+			attrs->max_qp_init_rd_atom) ||
+	    nla_put_u32(skb, KRDMA_A_DEV_MAX_FAST_REG_PAGES,
+			attrs->max_fast_reg_page_list_len) ||
+	    nla_put_u32(skb, KRDMA_A_DEV_MAX_SGE, attrs->max_send_sge) ||
+	    nla_put_u8(skb, KRDMA_A_DEV_ATOMIC_CAP, attrs->atomic_cap))
+		return -EMSGSIZE;
+
+	rdma_for_each_port(ibdev, port) {
+		ret = krdma_port_fill(skb, ibdev, port);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int krdma_device_nl_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *name_attr = info->attrs[KRDMA_A_DEV_NAME];
+	struct krdma_device *kdev, *found = NULL;
+	struct sk_buff *msg;
+	void *hdr;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, KRDMA_A_DEV_NAME))
+		return -EINVAL;
+
+	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_DEV_GET, &hdr);
+	if (!msg)
+		return -ENOMEM;
+
+	mutex_lock(&krdma_devices_lock);
+	list_for_each_entry(kdev, &krdma_devices, node) {
+		if (!nla_strcmp(name_attr, dev_name(&kdev->ibdev->dev))) {
+			found = kdev;
+			break;
+		}
+	}
+	ret = found ? krdma_device_fill(msg, found->ibdev) : -ENODEV;
+	mutex_unlock(&krdma_devices_lock);
+
+	if (ret) {
+		nlmsg_free(msg);
+		if (ret == -ENODEV)
+			NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
+					    "no such RDMA device");
+		return ret;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+int krdma_device_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct krdma_device *kdev;
+	long idx = 0, start = cb->args[0];
+	int ret = 0;
+
+	mutex_lock(&krdma_devices_lock);
+	list_for_each_entry(kdev, &krdma_devices, node) {
+		void *hdr;
+
+		if (idx < start) {
+			idx++;
+			continue;
+		}
+		hdr = krdma_genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+					cb->nlh->nlmsg_seq, NLM_F_MULTI,
+					KRDMA_CMD_DEV_GET);
+		if (!hdr) {
+			ret = -EMSGSIZE;
+			break;
+		}
+		ret = krdma_device_fill(skb, kdev->ibdev);
+		if (ret) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		idx++;
+	}
+	mutex_unlock(&krdma_devices_lock);
+	cb->args[0] = idx;
+
+	/* A full skb ends this round; the next one resumes at idx. */
+	if (ret == -EMSGSIZE && skb->len)
+		return skb->len;
+	return ret ?: skb->len;
+}
+
+int krdma_device_init(void)
+{
+	return ib_register_client(&krdma_ib_client);
+}
+
+void krdma_device_exit(void)
+{
+	ib_unregister_client(&krdma_ib_client);
+}
