@@ -56,6 +56,10 @@ static int krdma_add_one(struct ib_device *ibdev)
 		return -ENOMEM;
 	kref_init(&kdev->ref);
 	kdev->ibdev = ibdev;
+	/* One page of slack: a region need not start on a page boundary. */
+	kdev->chunk_size = min_t(u64, KRDMA_CHUNK_MAX,
+				 (u64)(max_t(u32, ibdev->attrs.max_fast_reg_page_list_len,
+					     2) - 1) * PAGE_SIZE);
 	kdev->pd = ib_alloc_pd(ibdev, 0);
 	if (IS_ERR(kdev->pd)) {
 		int ret = PTR_ERR(kdev->pd);
@@ -75,6 +79,9 @@ static int krdma_add_one(struct ib_device *ibdev)
 static void krdma_remove_one(struct ib_device *ibdev, void *client_data)
 {
 	struct krdma_device *kdev = client_data;
+
+	/* Sessions on the device end first; they hold references to it. */
+	krdma_sessions_close_device(kdev);
 
 	mutex_lock(&krdma_devices_lock);
 	list_del(&kdev->node);

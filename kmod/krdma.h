@@ -5,27 +5,235 @@
 #ifndef _KRDMA_H
 #define _KRDMA_H
 
+#include <linux/atomic.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/socket.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+#include <uapi/linux/krdma.h>
 
-#define KRDMA_VERSION "0.1.0"
+#include "proto.h"
+
+#define KRDMA_VERSION "0.2.0"
+
+/* Session defaults, overridable per connection. */
+#define KRDMA_DEF_SQ_DEPTH	256
+#define KRDMA_DEF_RQ_DEPTH	32
+#define KRDMA_DEF_MAX_MSG	(64U << 10)
+#define KRDMA_DEF_TIMEOUT_MS	10000
+#define KRDMA_MIN_RQ_DEPTH	4
+#define KRDMA_MAX_QUEUE_DEPTH	4096
+/* Receives kept back from tests for TEST_END and stray control traffic. */
+#define KRDMA_RQ_RESERVE	2
+#define KRDMA_CTRL_TX		64
+#define KRDMA_MAX_SGE		16
+#define KRDMA_CHUNK_MAX		(1U << 20)
 
 struct genl_info;
 struct netlink_callback;
 struct sk_buff;
+struct krdma_test;
+struct krdma_peer_test;
+
+extern bool krdma_debug_dma;
+extern struct workqueue_struct *krdma_wq;
 
 /*
  * One RDMA device seen by the ib_client. Sessions hold a reference; the
- * protection domain lives as long as the device stays registered.
+ * protection domain lives as long as the last user.
  */
 struct krdma_device {
 	struct list_head	node;	/* on krdma_devices, under krdma_devices_lock */
 	struct kref		ref;
 	struct ib_device	*ibdev;
 	struct ib_pd		*pd;
+	u32			chunk_size;	/* largest piece one MR maps */
 };
+
+/*
+ * Memory the device reads or writes. It is owned either by the CPU or by
+ * the device, and changes hands only through krdma_buf_to_device() and
+ * krdma_buf_to_cpu(), which do the DMA syncs. With debug_dma set, every
+ * post, completion and CPU access checks the owner and WARNs on a mismatch.
+ */
+enum krdma_owner {
+	KRDMA_OWNER_CPU,
+	KRDMA_OWNER_DEVICE,
+};
+
+struct krdma_chunk {
+	void		*cpu;
+	u64		dma;
+	u32		len;
+};
+
+struct krdma_buf {
+	struct ib_device	*ibdev;
+	const char		*name;
+	u32			index;
+	u32			len;
+	u32			nchunks;
+	enum krdma_owner	owner;
+	struct krdma_chunk	chunk[];
+};
+
+/* A slot range exposed to the peer through FRWR, one MR per chunk. */
+struct krdma_region {
+	u32		nmrs;
+	bool		registered;	/* REG_MR posted, LOCAL_INV not yet */
+	struct ib_mr	*mr[];
+};
+
+/* mem.c */
+struct krdma_buf *krdma_buf_alloc(struct krdma_device *kdev, u32 len,
+				  const char *name, u32 index);
+void krdma_buf_free(struct krdma_buf *buf);
+void krdma_buf_to_device(struct krdma_buf *buf);
+void krdma_buf_to_cpu(struct krdma_buf *buf);
+void krdma_buf_check(struct krdma_buf *buf, enum krdma_owner owner,
+		     const char *what);
+int krdma_buf_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
+		   struct ib_sge *sge, int max_sge);
+void krdma_buf_copy_from(struct krdma_buf *buf, u32 off, const void *src,
+			 u32 len);
+void krdma_buf_copy_to(void *dst, struct krdma_buf *buf, u32 off, u32 len);
+void krdma_pattern_fill(struct krdma_buf *buf, u32 off, u32 len, u64 seed);
+bool krdma_pattern_check(struct krdma_buf *buf, u32 off, u32 len, u64 seed);
+u32 krdma_chunks_for(struct krdma_device *kdev, u32 len);
+struct krdma_region *krdma_region_create(struct krdma_device *kdev,
+					 struct krdma_buf *buf, u32 off,
+					 u32 len, int access);
+int krdma_region_post_reg(struct ib_qp *qp, struct krdma_region *reg,
+			  struct ib_cqe *cqe, int access);
+int krdma_region_post_inv(struct ib_qp *qp, struct krdma_region *reg,
+			  struct ib_cqe *cqe);
+void krdma_region_to_wire(struct krdma_region *reg,
+			  struct krdma_wire_region *wire);
+void krdma_region_destroy(struct krdma_region *reg);
+
+/* Counters, module-wide and per session. */
+enum krdma_counter {
+	KRDMA_CNT_SESSIONS_OPENED,
+	KRDMA_CNT_SESSIONS_CLOSED,
+	KRDMA_CNT_CONNECT_ERRORS,
+	KRDMA_CNT_REJECTS_SENT,
+	KRDMA_CNT_TESTS_STARTED,
+	KRDMA_CNT_TESTS_FAILED,
+	KRDMA_CNT_SEND_WRS,
+	KRDMA_CNT_RECV_WRS,
+	KRDMA_CNT_WRITE_WRS,
+	KRDMA_CNT_READ_WRS,
+	KRDMA_CNT_ATOMIC_WRS,
+	KRDMA_CNT_REG_MR_WRS,
+	KRDMA_CNT_INV_WRS,
+	KRDMA_CNT_BYTES_TX,
+	KRDMA_CNT_BYTES_RX,
+	KRDMA_CNT_WC_ERRORS,
+	KRDMA_CNT_VALIDATION_ERRORS,
+	KRDMA_CNT_PROTOCOL_ERRORS,
+	KRDMA_CNT_MAX,
+};
+
+struct krdma_stats {
+	atomic64_t	cnt[KRDMA_CNT_MAX];
+};
+
+/* stats.c */
+extern struct krdma_stats krdma_global_stats;
+void krdma_stats_add(struct krdma_stats *s, enum krdma_counter c, u64 v);
+void krdma_stats_reset(struct krdma_stats *s);
+int krdma_stats_fill(struct sk_buff *skb, struct krdma_stats *s);
+
+/* What a CM id's context points to: both kinds start with this tag. */
+enum krdma_cm_kind {
+	KRDMA_CM_LISTENER = 1,
+	KRDMA_CM_SESSION,
+};
+
+struct krdma_listener {
+	enum krdma_cm_kind	kind;
+	u32			id;
+	char			name[KRDMA_NAME_MAX];
+	struct net		*net;
+	struct rdma_cm_id	*cm_id;
+	struct sockaddr_storage	addr;
+	bool			device_removed;
+};
+
+/* A receive: the message header, then room for the largest body. */
+struct krdma_recv {
+	struct ib_cqe		cqe;
+	struct krdma_session	*sess;
+	struct krdma_buf	*buf;
+};
+
+/* A control message being sent; from the session's pool. */
+struct krdma_ctrl_tx {
+	struct ib_cqe		cqe;
+	struct krdma_session	*sess;
+	struct krdma_buf	*buf;
+	struct list_head	free_node;
+};
+
+struct krdma_session {
+	enum krdma_cm_kind	kind;
+	struct kref		ref;
+	u32			id;
+	char			name[KRDMA_NAME_MAX];
+	enum krdma_session_role	role;
+	struct net		*net;
+	u32			listener_id;
+	struct rdma_cm_id	*cm_id;
+	struct krdma_device	*kdev;
+	struct ib_cq		*cq;
+	struct ib_qp		*qp;
+	struct sockaddr_storage	local_addr;
+	struct sockaddr_storage	peer_addr;
+	u32			timeout_ms;
+
+	spinlock_t		lock;	/* state, reason, tests, tx pool, posting */
+	enum krdma_session_state state;
+	bool			qp_dead;	/* no more posts: draining */
+	struct mutex		cm_mutex;	/* CM handler vs. teardown */
+	char			reason[96];
+
+	/* Our side of the handshake, then what the peer offered. */
+	u32			sq_depth;
+	u32			rq_depth;
+	u32			max_msg_size;
+	u32			peer_sq_depth;
+	u32			peer_rq_depth;
+	u32			peer_max_msg_size;
+	u32			peer_proto;
+	u32			peer_qpn;
+	u32			max_sge;	/* per send WR, from the QP caps */
+	u8			responder_resources;
+	u8			initiator_depth;
+
+	struct krdma_recv	*recvs;
+	struct krdma_ctrl_tx	*ctrl_tx;
+	u32			nr_ctrl_tx;
+	struct list_head	ctrl_free;
+
+	struct krdma_test	*test;		/* we drive it */
+	struct krdma_peer_test	*peer_test;	/* the peer drives it */
+
+	struct delayed_work	connect_work;
+	struct work_struct	close_work;
+	struct krdma_stats	stats;
+};
+
+static inline void krdma_count(struct krdma_session *sess,
+			       enum krdma_counter c, u64 v)
+{
+	krdma_stats_add(&sess->stats, c, v);
+	krdma_stats_add(&krdma_global_stats, c, v);
+}
 
 /* device.c */
 int krdma_device_init(void);
@@ -36,6 +244,83 @@ int krdma_device_fill(struct sk_buff *skb, struct ib_device *ibdev);
 int krdma_device_nl_get(struct sk_buff *skb, struct genl_info *info);
 int krdma_device_nl_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
+/* session.c: objects, queues, control messages */
+struct krdma_session_params {
+	struct net		*net;
+	const char		*name;
+	struct sockaddr_storage	local_addr;	/* family AF_UNSPEC: any */
+	struct sockaddr_storage	peer_addr;
+	u32			sq_depth;
+	u32			rq_depth;
+	u32			max_msg_size;
+	u32			timeout_ms;
+};
+
+int krdma_session_init(void);
+void krdma_session_exit(void);
+struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
+					  struct net *net, const char *name,
+					  struct netlink_ext_ack *extack);
+void krdma_session_put(struct krdma_session *sess);
+struct krdma_session *krdma_session_lookup(struct net *net, u32 id,
+					   const char *name);
+int krdma_session_create_queues(struct krdma_session *sess);
+void krdma_session_close(struct krdma_session *sess, const char *fmt, ...)
+	__printf(2, 3);
+void krdma_session_set_up(struct krdma_session *sess);
+void krdma_sessions_close_device(struct krdma_device *kdev);
+void krdma_sessions_close_all(void);
+int krdma_session_fill_id(struct sk_buff *skb, struct krdma_session *sess);
+int krdma_session_fill(struct sk_buff *skb, struct krdma_session *sess,
+		       bool stats);
+int krdma_session_nl_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int krdma_ctrl_send(struct krdma_session *sess, enum krdma_msg_type type,
+		    u32 test_id, u64 iter, int status, const void *body,
+		    u32 body_len);
+int krdma_recv_repost(struct krdma_recv *rx);
+int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr);
+void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
+		    const char *what);
+
+/* cm.c: rdma_cm connections and listeners */
+int krdma_connect(struct krdma_session_params *p, u32 *id,
+		  struct netlink_ext_ack *extack);
+int krdma_listener_add(struct net *net, const char *name,
+		       struct sockaddr_storage *addr, u32 *id,
+		       struct netlink_ext_ack *extack);
+int krdma_listener_del(struct net *net, u32 id, const char *name,
+		       struct netlink_ext_ack *extack);
+int krdma_listener_nl_get(struct sk_buff *skb, struct genl_info *info);
+int krdma_listener_nl_dump(struct sk_buff *skb, struct netlink_callback *cb);
+void krdma_listeners_del_all(void);
+int krdma_put_addr(struct sk_buff *skb, int attrtype,
+		   const struct sockaddr_storage *ss);
+
+/* test.c: the test engine, both roles */
+struct krdma_test_params {
+	u8	op;
+	u32	size;
+	u64	count;
+	u32	duration_ms;
+	u32	depth;
+	u32	interval_ms;
+};
+
+static inline bool krdma_op_is_atomic(u8 op)
+{
+	return op == KRDMA_OP_ATOMIC_FADD || op == KRDMA_OP_ATOMIC_CSWAP;
+}
+
+int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,
+		     u32 *test_id, struct netlink_ext_ack *extack);
+int krdma_test_stop(struct net *net, u32 test_id,
+		    struct netlink_ext_ack *extack);
+int krdma_test_nl_get(struct sk_buff *skb, struct genl_info *info);
+int krdma_test_nl_dump(struct sk_buff *skb, struct netlink_callback *cb);
+void krdma_test_handle_recv(struct krdma_session *sess, struct krdma_recv *rx,
+			    struct ib_wc *wc);
+void krdma_test_session_down(struct krdma_session *sess);
+
 /* netlink.c */
 int krdma_netlink_init(void);
 void krdma_netlink_exit(void);
@@ -43,5 +328,8 @@ void *krdma_genlmsg_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
 			u8 cmd);
 struct sk_buff *krdma_genlmsg_new_reply(struct genl_info *info, u8 cmd,
 					void **hdr);
+void krdma_notify_session(struct krdma_session *sess, enum krdma_event ev);
+void krdma_notify_test(struct net *net, struct sk_buff *msg);
+struct sk_buff *krdma_event_new(enum krdma_event ev, void **hdr);
 
 #endif /* _KRDMA_H */

@@ -6,16 +6,24 @@
  * before the device list exists; unload in reverse.
  */
 #include <linux/module.h>
+#include <linux/workqueue.h>
 
 #include "krdma.h"
+
+/* Session teardown and test progress; flushed on device removal. */
+struct workqueue_struct *krdma_wq;
 
 static int __init krdma_init(void)
 {
 	int ret;
 
+	krdma_wq = alloc_workqueue("krdma", WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
+	if (!krdma_wq)
+		return -ENOMEM;
+
 	ret = krdma_device_init();
 	if (ret)
-		return ret;
+		goto err_wq;
 
 	ret = krdma_netlink_init();
 	if (ret)
@@ -26,13 +34,19 @@ static int __init krdma_init(void)
 
 err_device:
 	krdma_device_exit();
+err_wq:
+	destroy_workqueue(krdma_wq);
 	return ret;
 }
 
 static void __exit krdma_exit(void)
 {
+	/* No new requests, then no new connections, then end the rest. */
 	krdma_netlink_exit();
+	krdma_listeners_del_all();
+	krdma_sessions_close_all();
 	krdma_device_exit();
+	destroy_workqueue(krdma_wq);
 	pr_info("krdma: unloaded\n");
 }
 

@@ -2,10 +2,14 @@
 /*
  * krdma: the "krdma" Generic Netlink family.
  *
- * Documentation/netlink/specs/krdma.yaml describes the same ABI; every
- * operation has its own strict policy, every change needs CAP_NET_ADMIN.
+ * Documentation/netlink/specs/krdma.yaml describes the same ABI. Every
+ * operation has its own strict policy, every change needs CAP_NET_ADMIN,
+ * reads are open to all. No handler waits for the network: connects and
+ * tests complete in the background and report on the "events" group.
  * Kernel 6.1 has no split ops, so the table is written out by hand.
  */
+#include <linux/in.h>
+#include <linux/in6.h>
 #include <linux/module.h>
 #include <net/genetlink.h>
 #include <uapi/linux/krdma.h>
@@ -13,6 +17,94 @@
 #include "krdma.h"
 
 static struct genl_family krdma_genl_family;
+
+enum krdma_mcgrp {
+	KRDMA_MCGRP_EVENTS_IDX,
+};
+
+/* ------------------------------------------------------------------ */
+/* Policies                                                            */
+
+static const struct nla_policy krdma_addr_policy[KRDMA_ADDR_A_MAX + 1] = {
+	[KRDMA_ADDR_A_IPV4]	= NLA_POLICY_EXACT_LEN(sizeof(struct in_addr)),
+	[KRDMA_ADDR_A_IPV6]	= NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
+	[KRDMA_ADDR_A_PORT]	= NLA_POLICY_MIN(NLA_U16, 1),
+};
+
+static struct netlink_range_validation krdma_msg_size_range = {
+	.min = 1,
+	.max = KRDMA_MSG_SIZE_MAX,
+};
+
+static struct netlink_range_validation krdma_timeout_range = {
+	.min = 100,
+	.max = KRDMA_TIMEOUT_MS_MAX,
+};
+
+static struct netlink_range_validation krdma_duration_range = {
+	.min = 1,
+	.max = KRDMA_DURATION_MS_MAX,
+};
+
+static struct netlink_range_validation krdma_interval_range = {
+	.min = KRDMA_INTERVAL_MS_MIN,
+	.max = KRDMA_DURATION_MS_MAX,
+};
+
+#define KRDMA_NAME_POLICY { .type = NLA_NUL_STRING, .len = KRDMA_NAME_MAX - 1 }
+
+static const struct nla_policy krdma_dev_get_policy[KRDMA_A_DEV_NAME + 1] = {
+	[KRDMA_A_DEV_NAME]	= { .type = NLA_NUL_STRING,
+				    .len = IB_DEVICE_NAME_MAX - 1 },
+};
+
+static const struct nla_policy krdma_listener_add_policy[KRDMA_A_LOCAL_ADDR + 1] = {
+	[KRDMA_A_NAME]		= KRDMA_NAME_POLICY,
+	[KRDMA_A_LOCAL_ADDR]	= NLA_POLICY_NESTED(krdma_addr_policy),
+};
+
+static const struct nla_policy krdma_listener_id_policy[KRDMA_A_NAME + 1] = {
+	[KRDMA_A_LISTENER_ID]	= { .type = NLA_U32 },
+	[KRDMA_A_NAME]		= KRDMA_NAME_POLICY,
+};
+
+static const struct nla_policy krdma_session_new_policy[KRDMA_A_SESSION_MAX_MSG_SIZE + 1] = {
+	[KRDMA_A_NAME]		= KRDMA_NAME_POLICY,
+	[KRDMA_A_LOCAL_ADDR]	= NLA_POLICY_NESTED(krdma_addr_policy),
+	[KRDMA_A_PEER_ADDR]	= NLA_POLICY_NESTED(krdma_addr_policy),
+	[KRDMA_A_TIMEOUT_MS]	= NLA_POLICY_FULL_RANGE(NLA_U32, &krdma_timeout_range),
+	[KRDMA_A_SESSION_SQ_DEPTH] = NLA_POLICY_RANGE(NLA_U32, KRDMA_MIN_RQ_DEPTH,
+						      KRDMA_MAX_QUEUE_DEPTH),
+	[KRDMA_A_SESSION_RQ_DEPTH] = NLA_POLICY_RANGE(NLA_U32, KRDMA_MIN_RQ_DEPTH,
+						      KRDMA_MAX_QUEUE_DEPTH),
+	[KRDMA_A_SESSION_MAX_MSG_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							       &krdma_msg_size_range),
+};
+
+static const struct nla_policy krdma_session_id_policy[KRDMA_A_SESSION_ID + 1] = {
+	[KRDMA_A_NAME]		= KRDMA_NAME_POLICY,
+	[KRDMA_A_SESSION_ID]	= { .type = NLA_U32 },
+};
+
+static const struct nla_policy krdma_test_start_policy[KRDMA_A_TEST_INTERVAL_MS + 1] = {
+	[KRDMA_A_NAME]		= KRDMA_NAME_POLICY,
+	[KRDMA_A_SESSION_ID]	= { .type = NLA_U32 },
+	[KRDMA_A_TEST_OP]	= NLA_POLICY_RANGE(NLA_U8, 1, KRDMA_OP_MAX),
+	[KRDMA_A_TEST_SIZE]	= NLA_POLICY_FULL_RANGE(NLA_U32, &krdma_msg_size_range),
+	[KRDMA_A_TEST_COUNT]	= { .type = NLA_U64 },
+	[KRDMA_A_TEST_DURATION_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							   &krdma_duration_range),
+	[KRDMA_A_TEST_DEPTH]	= NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_DEPTH_MAX),
+	[KRDMA_A_TEST_INTERVAL_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
+							   &krdma_interval_range),
+};
+
+static const struct nla_policy krdma_test_id_policy[KRDMA_A_TEST_ID + 1] = {
+	[KRDMA_A_TEST_ID]	= { .type = NLA_U32 },
+};
+
+/* ------------------------------------------------------------------ */
+/* Message helpers                                                     */
 
 void *krdma_genlmsg_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
 			u8 cmd)
@@ -36,6 +128,113 @@ struct sk_buff *krdma_genlmsg_new_reply(struct genl_info *info, u8 cmd,
 	return msg;
 }
 
+struct sk_buff *krdma_event_new(enum krdma_event ev, void **hdr)
+{
+	struct sk_buff *msg;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return NULL;
+	*hdr = genlmsg_put(msg, 0, 0, &krdma_genl_family, 0,
+			   KRDMA_CMD_EVENT_NTF);
+	if (!*hdr || nla_put_u8(msg, KRDMA_A_EVENT, ev)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+void krdma_notify_test(struct net *net, struct sk_buff *msg)
+{
+	/* Nobody listening (-ESRCH) is fine. */
+	genlmsg_multicast_netns(&krdma_genl_family, net, msg, 0,
+				KRDMA_MCGRP_EVENTS_IDX, GFP_KERNEL);
+}
+
+void krdma_notify_session(struct krdma_session *sess, enum krdma_event ev)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = krdma_event_new(ev, &hdr);
+	if (!msg)
+		return;
+	if (krdma_session_fill_id(msg, sess)) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	krdma_notify_test(sess->net, msg);
+}
+
+/* A reply holding one id attribute, for commands that create objects. */
+static int krdma_reply_id(struct genl_info *info, u8 cmd, int attr, u32 id)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = krdma_genlmsg_new_reply(info, cmd, &hdr);
+	if (!msg)
+		return -ENOMEM;
+	if (nla_put_u32(msg, attr, id)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+/* Turns a nested krdma_addr_attr into a sockaddr; no address means "any". */
+static int krdma_parse_addr(struct nlattr *nest, struct sockaddr_storage *ss,
+			    bool need_ip, struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[KRDMA_ADDR_A_MAX + 1];
+	struct sockaddr_in6 *sin6 = (void *)ss;
+	struct sockaddr_in *sin = (void *)ss;
+	int ret;
+
+	ret = nla_parse_nested(tb, KRDMA_ADDR_A_MAX, nest, krdma_addr_policy,
+			       extack);
+	if (ret)
+		return ret;
+	if (tb[KRDMA_ADDR_A_IPV4] && tb[KRDMA_ADDR_A_IPV6]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "give an IPv4 or an IPv6 address, not both");
+		return -EINVAL;
+	}
+	if (need_ip && !tb[KRDMA_ADDR_A_IPV4] && !tb[KRDMA_ADDR_A_IPV6]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "address required");
+		return -EINVAL;
+	}
+
+	memset(ss, 0, sizeof(*ss));
+	if (tb[KRDMA_ADDR_A_IPV6]) {
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_addr = nla_get_in6_addr(tb[KRDMA_ADDR_A_IPV6]);
+		if (tb[KRDMA_ADDR_A_PORT])
+			sin6->sin6_port = htons(nla_get_u16(tb[KRDMA_ADDR_A_PORT]));
+	} else {
+		sin->sin_family = AF_INET;
+		if (tb[KRDMA_ADDR_A_IPV4])
+			sin->sin_addr.s_addr = nla_get_in_addr(tb[KRDMA_ADDR_A_IPV4]);
+		if (tb[KRDMA_ADDR_A_PORT])
+			sin->sin_port = htons(nla_get_u16(tb[KRDMA_ADDR_A_PORT]));
+	}
+	return 0;
+}
+
+static bool krdma_addr_has_port(struct sockaddr_storage *ss)
+{
+	return ((struct sockaddr_in *)ss)->sin_port != 0;
+}
+
+static const char *krdma_attr_name(struct genl_info *info)
+{
+	return info->attrs[KRDMA_A_NAME] ? nla_data(info->attrs[KRDMA_A_NAME]) : NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Handlers                                                            */
+
 static int krdma_nl_version_get(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
@@ -53,9 +252,229 @@ static int krdma_nl_version_get(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-static const struct nla_policy krdma_dev_get_policy[KRDMA_A_DEV_NAME + 1] = {
-	[KRDMA_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = IB_DEVICE_NAME_MAX - 1 },
-};
+static int krdma_nl_listener_add(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sockaddr_storage addr;
+	u32 id;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, KRDMA_A_LOCAL_ADDR))
+		return -EINVAL;
+	ret = krdma_parse_addr(info->attrs[KRDMA_A_LOCAL_ADDR], &addr, false,
+			       info->extack);
+	if (ret)
+		return ret;
+	if (!krdma_addr_has_port(&addr)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[KRDMA_A_LOCAL_ADDR],
+				    "port required");
+		return -EINVAL;
+	}
+	ret = krdma_listener_add(genl_info_net(info), krdma_attr_name(info),
+				 &addr, &id, info->extack);
+	if (ret)
+		return ret;
+	return krdma_reply_id(info, KRDMA_CMD_LISTENER_ADD, KRDMA_A_LISTENER_ID, id);
+}
+
+static int krdma_nl_listener_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *id = info->attrs[KRDMA_A_LISTENER_ID];
+
+	if (!id && !info->attrs[KRDMA_A_NAME]) {
+		NL_SET_ERR_MSG(info->extack, "listener id or name required");
+		return -EINVAL;
+	}
+	return krdma_listener_del(genl_info_net(info), id ? nla_get_u32(id) : 0,
+				  krdma_attr_name(info), info->extack);
+}
+
+static int krdma_nl_session_new(struct sk_buff *skb, struct genl_info *info)
+{
+	struct krdma_session_params p = {
+		.net		= genl_info_net(info),
+		.name		= krdma_attr_name(info),
+		.sq_depth	= KRDMA_DEF_SQ_DEPTH,
+		.rq_depth	= KRDMA_DEF_RQ_DEPTH,
+		.max_msg_size	= KRDMA_DEF_MAX_MSG,
+		.timeout_ms	= KRDMA_DEF_TIMEOUT_MS,
+	};
+	struct nlattr **tb = info->attrs;
+	u32 id;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, KRDMA_A_PEER_ADDR))
+		return -EINVAL;
+	ret = krdma_parse_addr(tb[KRDMA_A_PEER_ADDR], &p.peer_addr, true,
+			       info->extack);
+	if (ret)
+		return ret;
+	if (!krdma_addr_has_port(&p.peer_addr)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_PEER_ADDR],
+				    "port required");
+		return -EINVAL;
+	}
+	if (tb[KRDMA_A_LOCAL_ADDR]) {
+		ret = krdma_parse_addr(tb[KRDMA_A_LOCAL_ADDR], &p.local_addr, true,
+				       info->extack);
+		if (ret)
+			return ret;
+		if (p.local_addr.ss_family != p.peer_addr.ss_family) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_LOCAL_ADDR],
+					    "source and peer address families differ");
+			return -EINVAL;
+		}
+	}
+	if (tb[KRDMA_A_TIMEOUT_MS])
+		p.timeout_ms = nla_get_u32(tb[KRDMA_A_TIMEOUT_MS]);
+	if (tb[KRDMA_A_SESSION_SQ_DEPTH])
+		p.sq_depth = nla_get_u32(tb[KRDMA_A_SESSION_SQ_DEPTH]);
+	if (tb[KRDMA_A_SESSION_RQ_DEPTH])
+		p.rq_depth = nla_get_u32(tb[KRDMA_A_SESSION_RQ_DEPTH]);
+	if (tb[KRDMA_A_SESSION_MAX_MSG_SIZE])
+		p.max_msg_size = nla_get_u32(tb[KRDMA_A_SESSION_MAX_MSG_SIZE]);
+
+	ret = krdma_connect(&p, &id, info->extack);
+	if (ret)
+		return ret;
+	return krdma_reply_id(info, KRDMA_CMD_SESSION_NEW, KRDMA_A_SESSION_ID, id);
+}
+
+/* Looks up the session named by KRDMA_A_SESSION_ID or KRDMA_A_NAME. */
+static struct krdma_session *krdma_nl_session(struct genl_info *info)
+{
+	struct nlattr *id = info->attrs[KRDMA_A_SESSION_ID];
+	struct krdma_session *sess;
+
+	if (!id && !info->attrs[KRDMA_A_NAME]) {
+		NL_SET_ERR_MSG(info->extack, "session id or name required");
+		return ERR_PTR(-EINVAL);
+	}
+	sess = krdma_session_lookup(genl_info_net(info), id ? nla_get_u32(id) : 0,
+				    id ? NULL : krdma_attr_name(info));
+	if (!sess) {
+		NL_SET_ERR_MSG(info->extack, "no such session");
+		return ERR_PTR(-ENOENT);
+	}
+	return sess;
+}
+
+static int krdma_nl_session_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct krdma_session *sess = krdma_nl_session(info);
+
+	if (IS_ERR(sess))
+		return PTR_ERR(sess);
+	krdma_session_close(sess, "closed by user");
+	krdma_session_put(sess);
+	return 0;
+}
+
+static int krdma_nl_session_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct krdma_session *sess = krdma_nl_session(info);
+	struct sk_buff *msg;
+	void *hdr;
+	int ret;
+
+	if (IS_ERR(sess))
+		return PTR_ERR(sess);
+	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_SESSION_GET, &hdr);
+	if (!msg) {
+		krdma_session_put(sess);
+		return -ENOMEM;
+	}
+	ret = krdma_session_fill(msg, sess, true);
+	krdma_session_put(sess);
+	if (ret) {
+		nlmsg_free(msg);
+		return ret;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int krdma_nl_test_start(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **tb = info->attrs;
+	struct krdma_test_params p = {
+		.size		= 4096,
+		.depth		= 1,
+		.interval_ms	= 1000,
+	};
+	struct krdma_session *sess;
+	u32 id;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, KRDMA_A_TEST_OP))
+		return -EINVAL;
+	p.op = nla_get_u8(tb[KRDMA_A_TEST_OP]);
+	if (krdma_op_is_atomic(p.op))
+		p.size = sizeof(u64);
+	if (tb[KRDMA_A_TEST_SIZE])
+		p.size = nla_get_u32(tb[KRDMA_A_TEST_SIZE]);
+	if (tb[KRDMA_A_TEST_DEPTH])
+		p.depth = nla_get_u32(tb[KRDMA_A_TEST_DEPTH]);
+	if (tb[KRDMA_A_TEST_INTERVAL_MS])
+		p.interval_ms = nla_get_u32(tb[KRDMA_A_TEST_INTERVAL_MS]);
+	if (tb[KRDMA_A_TEST_COUNT] && tb[KRDMA_A_TEST_DURATION_MS]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_DURATION_MS],
+				    "give a count or a duration, not both");
+		return -EINVAL;
+	}
+	if (tb[KRDMA_A_TEST_DURATION_MS]) {
+		p.duration_ms = nla_get_u32(tb[KRDMA_A_TEST_DURATION_MS]);
+	} else {
+		p.count = tb[KRDMA_A_TEST_COUNT] ?
+			  nla_get_u64(tb[KRDMA_A_TEST_COUNT]) : 1000;
+		if (!p.count) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_COUNT],
+					    "count must be at least 1");
+			return -EINVAL;
+		}
+	}
+
+	sess = krdma_nl_session(info);
+	if (IS_ERR(sess))
+		return PTR_ERR(sess);
+	ret = krdma_test_start(sess, &p, &id, info->extack);
+	krdma_session_put(sess);
+	if (ret)
+		return ret;
+	return krdma_reply_id(info, KRDMA_CMD_TEST_START, KRDMA_A_TEST_ID, id);
+}
+
+static int krdma_nl_test_stop(struct sk_buff *skb, struct genl_info *info)
+{
+	if (GENL_REQ_ATTR_CHECK(info, KRDMA_A_TEST_ID))
+		return -EINVAL;
+	return krdma_test_stop(genl_info_net(info),
+			       nla_get_u32(info->attrs[KRDMA_A_TEST_ID]),
+			       info->extack);
+}
+
+static int krdma_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_STATS_GET, &hdr);
+	if (!msg)
+		return -ENOMEM;
+	if (krdma_stats_fill(msg, &krdma_global_stats)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int krdma_nl_stats_reset(struct sk_buff *skb, struct genl_info *info)
+{
+	krdma_stats_reset(&krdma_global_stats);
+	return 0;
+}
+
+#define KRDMA_OP_POLICY(p) .policy = (p), .maxattr = ARRAY_SIZE(p) - 1
 
 static const struct genl_ops krdma_genl_ops[] = {
 	{
@@ -66,13 +485,75 @@ static const struct genl_ops krdma_genl_ops[] = {
 		.cmd	= KRDMA_CMD_DEV_GET,
 		.doit	= krdma_device_nl_get,
 		.dumpit	= krdma_device_nl_dump,
-		.policy	= krdma_dev_get_policy,
-		.maxattr = ARRAY_SIZE(krdma_dev_get_policy) - 1,
+		KRDMA_OP_POLICY(krdma_dev_get_policy),
+	},
+	{
+		.cmd	= KRDMA_CMD_LISTENER_ADD,
+		.doit	= krdma_nl_listener_add,
+		.flags	= GENL_ADMIN_PERM,
+		KRDMA_OP_POLICY(krdma_listener_add_policy),
+	},
+	{
+		.cmd	= KRDMA_CMD_LISTENER_DEL,
+		.doit	= krdma_nl_listener_del,
+		.flags	= GENL_ADMIN_PERM,
+		KRDMA_OP_POLICY(krdma_listener_id_policy),
+	},
+	{
+		.cmd	= KRDMA_CMD_LISTENER_GET,
+		.doit	= krdma_listener_nl_get,
+		.dumpit	= krdma_listener_nl_dump,
+		KRDMA_OP_POLICY(krdma_listener_id_policy),
+	},
+	{
+		.cmd	= KRDMA_CMD_SESSION_NEW,
+		.doit	= krdma_nl_session_new,
+		.flags	= GENL_ADMIN_PERM,
+		KRDMA_OP_POLICY(krdma_session_new_policy),
+	},
+	{
+		.cmd	= KRDMA_CMD_SESSION_DEL,
+		.doit	= krdma_nl_session_del,
+		.flags	= GENL_ADMIN_PERM,
+		KRDMA_OP_POLICY(krdma_session_id_policy),
+	},
+	{
+		.cmd	= KRDMA_CMD_SESSION_GET,
+		.doit	= krdma_nl_session_get,
+		.dumpit	= krdma_session_nl_dump,
+		KRDMA_OP_POLICY(krdma_session_id_policy),
+	},
+	{
+		.cmd	= KRDMA_CMD_TEST_START,
+		.doit	= krdma_nl_test_start,
+		.flags	= GENL_ADMIN_PERM,
+		KRDMA_OP_POLICY(krdma_test_start_policy),
+	},
+	{
+		.cmd	= KRDMA_CMD_TEST_STOP,
+		.doit	= krdma_nl_test_stop,
+		.flags	= GENL_ADMIN_PERM,
+		KRDMA_OP_POLICY(krdma_test_id_policy),
+	},
+	{
+		.cmd	= KRDMA_CMD_TEST_GET,
+		.doit	= krdma_test_nl_get,
+		.dumpit	= krdma_test_nl_dump,
+		KRDMA_OP_POLICY(krdma_test_id_policy),
+	},
+	{
+		.cmd	= KRDMA_CMD_STATS_GET,
+		.doit	= krdma_nl_stats_get,
+	},
+	{
+		.cmd	= KRDMA_CMD_STATS_RESET,
+		.doit	= krdma_nl_stats_reset,
+		.flags	= GENL_ADMIN_PERM,
 	},
 };
 
 static const struct genl_multicast_group krdma_mcgrps[] = {
-	{ .name = KRDMA_MCGRP_EVENTS },
+	[KRDMA_MCGRP_EVENTS_IDX] = { .name = KRDMA_MCGRP_EVENTS },
 };
 
 static struct genl_family krdma_genl_family __ro_after_init = {
@@ -83,6 +564,7 @@ static struct genl_family krdma_genl_family __ro_after_init = {
 	.module		= THIS_MODULE,
 	.ops		= krdma_genl_ops,
 	.n_ops		= ARRAY_SIZE(krdma_genl_ops),
+	/* Every op is new: strict header checks, attributes need a policy. */
 	.resv_start_op	= KRDMA_CMD_MAX + 1,
 	.mcgrps		= krdma_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(krdma_mcgrps),

@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * krdma: connections through the RDMA connection manager - listeners on
+ * the passive side, connects on the active side, and every CM event.
+ *
+ * The handshake rides in the CM private data (struct krdma_cm_hello).
+ * READ/atomic credits: the active side offers its device limits, the
+ * passive side answers with the lower of its own limits and the offer,
+ * and the active side keeps the lower of the answer and its limits.
+ */
+#include <linux/in.h>
+#include <linux/in6.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+#include <net/genetlink.h>
+#include <net/net_namespace.h>
+#include <rdma/ib_cm.h>
+#include <rdma/rdma_cm.h>
+
+#include "krdma.h"
+
+/* CM retries before a dead peer is declared: about 4 x 2^(ack timeout). */
+#define KRDMA_CM_RETRY_COUNT	6
+#define KRDMA_CM_RNR_RETRY	6
+#define KRDMA_LISTEN_BACKLOG	128
+
+static DEFINE_XARRAY_ALLOC1(krdma_listeners);
+static DEFINE_MUTEX(krdma_listeners_lock);
+static u32 krdma_listener_next_id;
+
+static const char *const krdma_reject_reasons[] = {
+	[KRDMA_REJ_NOT_KRDMA]		= "not a krdma peer",
+	[KRDMA_REJ_VERSION]		= "protocol version not supported",
+	[KRDMA_REJ_BAD_PARAM]		= "connection parameters out of range",
+	[KRDMA_REJ_NO_RESOURCES]	= "peer out of resources",
+	[KRDMA_REJ_SHUTDOWN]		= "peer shutting down",
+};
+
+int krdma_put_addr(struct sk_buff *skb, int attrtype,
+		   const struct sockaddr_storage *ss)
+{
+	const struct sockaddr_in6 *sin6 = (const void *)ss;
+	const struct sockaddr_in *sin = (const void *)ss;
+	struct nlattr *nest;
+
+	if (ss->ss_family != AF_INET && ss->ss_family != AF_INET6)
+		return 0;
+	nest = nla_nest_start(skb, attrtype);
+	if (!nest)
+		return -EMSGSIZE;
+	if (ss->ss_family == AF_INET) {
+		if (nla_put_in_addr(skb, KRDMA_ADDR_A_IPV4, sin->sin_addr.s_addr) ||
+		    nla_put_u16(skb, KRDMA_ADDR_A_PORT, ntohs(sin->sin_port)))
+			goto err;
+	} else {
+		if (nla_put_in6_addr(skb, KRDMA_ADDR_A_IPV6, &sin6->sin6_addr) ||
+		    nla_put_u16(skb, KRDMA_ADDR_A_PORT, ntohs(sin6->sin6_port)))
+			goto err;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+err:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+static void krdma_fill_hello(struct krdma_session *sess,
+			     struct krdma_cm_hello *hello)
+{
+	const struct ib_device_attr *attrs = &sess->kdev->ibdev->attrs;
+
+	memset(hello, 0, sizeof(*hello));
+	hello->magic = cpu_to_be32(KRDMA_PROTO_MAGIC);
+	hello->version = cpu_to_be16(KRDMA_PROTO_VERSION);
+	hello->sq_depth = cpu_to_be16(sess->sq_depth);
+	hello->rq_depth = cpu_to_be16(sess->rq_depth);
+	hello->max_msg_size = cpu_to_be32(sess->max_msg_size);
+	hello->max_qp_rd_atom = min_t(u32, attrs->max_qp_rd_atom, U8_MAX);
+	hello->max_qp_init_rd_atom = min_t(u32, attrs->max_qp_init_rd_atom, U8_MAX);
+}
+
+/* Checks a peer's hello; returns 0 or an enum krdma_reject_reason. */
+static int krdma_check_hello(const void *data, u8 len,
+			     struct krdma_cm_hello *out)
+{
+	const struct krdma_cm_hello *h = data;
+	u32 sq, rq, msg;
+
+	if (!data || len < sizeof(*h) || be32_to_cpu(h->magic) != KRDMA_PROTO_MAGIC)
+		return KRDMA_REJ_NOT_KRDMA;
+	if (be16_to_cpu(h->version) != KRDMA_PROTO_VERSION)
+		return KRDMA_REJ_VERSION;
+	sq = be16_to_cpu(h->sq_depth);
+	rq = be16_to_cpu(h->rq_depth);
+	msg = be32_to_cpu(h->max_msg_size);
+	if (h->flags || sq < KRDMA_MIN_RQ_DEPTH || sq > KRDMA_MAX_QUEUE_DEPTH ||
+	    rq < KRDMA_MIN_RQ_DEPTH || rq > KRDMA_MAX_QUEUE_DEPTH ||
+	    !msg || msg > KRDMA_MSG_SIZE_MAX)
+		return KRDMA_REJ_BAD_PARAM;
+	*out = *h;
+	return 0;
+}
+
+static void krdma_take_peer_hello(struct krdma_session *sess,
+				  const struct krdma_cm_hello *h)
+{
+	sess->peer_proto = be16_to_cpu(h->version);
+	sess->peer_sq_depth = be16_to_cpu(h->sq_depth);
+	sess->peer_rq_depth = be16_to_cpu(h->rq_depth);
+	sess->peer_max_msg_size = be32_to_cpu(h->max_msg_size);
+}
+
+static void krdma_reject(struct rdma_cm_id *id, enum krdma_reject_reason reason)
+{
+	struct krdma_cm_reject rej = {
+		.magic	 = cpu_to_be32(KRDMA_PROTO_MAGIC),
+		.version = cpu_to_be16(KRDMA_PROTO_VERSION),
+		.reason	 = cpu_to_be16(reason),
+	};
+
+	krdma_stats_add(&krdma_global_stats, KRDMA_CNT_REJECTS_SENT, 1);
+	rdma_reject(id, &rej, sizeof(rej), IB_CM_REJ_CONSUMER_DEFINED);
+}
+
+static void krdma_rejected(struct krdma_session *sess, struct rdma_cm_id *id,
+			   struct rdma_cm_event *ev)
+{
+	const struct krdma_cm_reject *rej;
+	u8 len = 0;
+	u16 reason;
+
+	rej = rdma_consumer_reject_data(id, ev, &len);
+	if (rej && len >= sizeof(*rej) &&
+	    be32_to_cpu(rej->magic) == KRDMA_PROTO_MAGIC) {
+		reason = be16_to_cpu(rej->reason);
+		krdma_session_close(sess, "rejected by peer: %s",
+				    reason < ARRAY_SIZE(krdma_reject_reasons) &&
+				    krdma_reject_reasons[reason] ?
+				    krdma_reject_reasons[reason] : "unknown reason");
+		return;
+	}
+	krdma_session_close(sess, "rejected: %s",
+			    rdma_reject_msg(id, ev->status));
+}
+
+static int krdma_client_connect(struct krdma_session *sess)
+{
+	const struct ib_device_attr *attrs = &sess->kdev->ibdev->attrs;
+	struct rdma_conn_param param = {};
+	struct krdma_cm_hello hello;
+
+	krdma_fill_hello(sess, &hello);
+	param.private_data = &hello;
+	param.private_data_len = sizeof(hello);
+	/* Offer everything the device can; the server lowers it. */
+	param.responder_resources = min_t(u32, attrs->max_qp_rd_atom, U8_MAX);
+	param.initiator_depth = min_t(u32, attrs->max_qp_init_rd_atom, U8_MAX);
+	param.flow_control = 1;
+	param.retry_count = KRDMA_CM_RETRY_COUNT;
+	param.rnr_retry_count = KRDMA_CM_RNR_RETRY;
+	return rdma_connect_locked(sess->cm_id, &param);
+}
+
+static void krdma_client_established(struct krdma_session *sess,
+				     struct rdma_cm_event *ev)
+{
+	const struct ib_device_attr *attrs = &sess->kdev->ibdev->attrs;
+	struct krdma_cm_hello h;
+	int rej;
+
+	rej = krdma_check_hello(ev->param.conn.private_data,
+				ev->param.conn.private_data_len, &h);
+	if (rej) {
+		krdma_count(sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+		krdma_session_close(sess, "bad handshake from server: %s",
+				    krdma_reject_reasons[rej]);
+		return;
+	}
+	krdma_take_peer_hello(sess, &h);
+	sess->peer_qpn = ev->param.conn.qp_num;
+	/* ev->param.conn is already in our perspective (swapped by the CM). */
+	sess->responder_resources = min_t(u32, ev->param.conn.responder_resources,
+					  attrs->max_qp_rd_atom);
+	sess->initiator_depth = min_t(u32, ev->param.conn.initiator_depth,
+				      attrs->max_qp_init_rd_atom);
+	memcpy(&sess->local_addr, &sess->cm_id->route.addr.src_addr,
+	       sizeof(sess->local_addr));
+	krdma_session_set_up(sess);
+}
+
+static int krdma_session_cm_event(struct krdma_session *sess,
+				  struct rdma_cm_id *id,
+				  struct rdma_cm_event *ev)
+{
+	int ret;
+
+	mutex_lock(&sess->cm_mutex);
+	if (READ_ONCE(sess->state) != KRDMA_SESSION_CONNECTING &&
+	    READ_ONCE(sess->state) != KRDMA_SESSION_UP)
+		goto out;	/* teardown has started: it owns the id now */
+
+	switch (ev->event) {
+	case RDMA_CM_EVENT_ADDR_RESOLVED:
+		ret = krdma_session_create_queues(sess);
+		if (ret) {
+			krdma_session_close(sess, "cannot create queues on %s: %pe",
+					    dev_name(&id->device->dev),
+					    ERR_PTR(ret));
+			break;
+		}
+		ret = rdma_resolve_route(id, sess->timeout_ms);
+		if (ret)
+			krdma_session_close(sess, "route resolution failed: %pe",
+					    ERR_PTR(ret));
+		break;
+	case RDMA_CM_EVENT_ROUTE_RESOLVED:
+		ret = krdma_client_connect(sess);
+		if (ret)
+			krdma_session_close(sess, "connect failed: %pe",
+					    ERR_PTR(ret));
+		break;
+	case RDMA_CM_EVENT_ESTABLISHED:
+		if (sess->role == KRDMA_ROLE_CLIENT)
+			krdma_client_established(sess, ev);
+		else
+			krdma_session_set_up(sess);
+		break;
+	case RDMA_CM_EVENT_ADDR_ERROR:
+		krdma_session_close(sess, "address resolution failed: %pe",
+				    ERR_PTR(ev->status));
+		break;
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+		krdma_session_close(sess, "route resolution failed: %pe",
+				    ERR_PTR(ev->status));
+		break;
+	case RDMA_CM_EVENT_UNREACHABLE:
+		krdma_session_close(sess, "peer unreachable (no krdma listener on that port?): %pe",
+				    ERR_PTR(ev->status));
+		break;
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+		krdma_session_close(sess, "connection error: %pe",
+				    ERR_PTR(ev->status));
+		break;
+	case RDMA_CM_EVENT_REJECTED:
+		krdma_rejected(sess, id, ev);
+		break;
+	case RDMA_CM_EVENT_DISCONNECTED:
+		krdma_session_close(sess, "disconnected by peer");
+		break;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		krdma_session_close(sess, "RDMA device removed");
+		break;
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+		krdma_session_close(sess, "local address changed");
+		break;
+	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+		break;
+	default:
+		pr_debug("krdma: session %u: unexpected CM event %s\n",
+			 sess->id, rdma_event_msg(ev->event));
+		break;
+	}
+out:
+	mutex_unlock(&sess->cm_mutex);
+	/* Teardown destroys the id; never let the CM do it under us. */
+	return 0;
+}
+
+static int krdma_listener_connect_request(struct krdma_listener *l,
+					  struct rdma_cm_id *child,
+					  struct rdma_cm_event *ev)
+{
+	const struct ib_device_attr *attrs = &child->device->attrs;
+	struct rdma_conn_param param = {};
+	struct krdma_session *sess;
+	struct krdma_cm_hello h, rep;
+	int rej, ret;
+
+	rej = krdma_check_hello(ev->param.conn.private_data,
+				ev->param.conn.private_data_len, &h);
+	if (rej) {
+		krdma_stats_add(&krdma_global_stats, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+		pr_info_ratelimited("krdma: listener %u: rejected a connection: %s\n",
+				    l->id, krdma_reject_reasons[rej]);
+		krdma_reject(child, rej);
+		return -ECONNREFUSED;	/* the CM destroys @child */
+	}
+
+	sess = krdma_session_alloc(KRDMA_ROLE_SERVER, l->net, NULL, NULL);
+	if (IS_ERR(sess)) {
+		krdma_reject(child, KRDMA_REJ_NO_RESOURCES);
+		return -ECONNREFUSED;
+	}
+	sess->kind = KRDMA_CM_SESSION;
+	sess->listener_id = l->id;
+	sess->cm_id = child;
+	child->context = sess;
+	/* The client's queue sizes hold both ways. */
+	krdma_take_peer_hello(sess, &h);
+	sess->sq_depth = sess->peer_sq_depth;
+	sess->rq_depth = sess->peer_rq_depth;
+	sess->max_msg_size = sess->peer_max_msg_size;
+	sess->timeout_ms = KRDMA_DEF_TIMEOUT_MS;
+	sess->peer_qpn = ev->param.conn.qp_num;
+	memcpy(&sess->local_addr, &child->route.addr.src_addr,
+	       sizeof(sess->local_addr));
+	memcpy(&sess->peer_addr, &child->route.addr.dst_addr,
+	       sizeof(sess->peer_addr));
+
+	mutex_lock(&sess->cm_mutex);
+	ret = krdma_session_create_queues(sess);
+	if (ret) {
+		mutex_unlock(&sess->cm_mutex);
+		krdma_reject(child, KRDMA_REJ_NO_RESOURCES);
+		krdma_session_close(sess, "cannot create queues: %pe",
+				    ERR_PTR(ret));
+		krdma_session_put(sess);
+		return 0;
+	}
+
+	/*
+	 * ev->param.conn is in our perspective: responder_resources is what
+	 * the client wants to have in flight towards us.
+	 */
+	sess->responder_resources = min3((u32)ev->param.conn.responder_resources,
+					 (u32)h.max_qp_init_rd_atom,
+					 (u32)attrs->max_qp_rd_atom);
+	sess->initiator_depth = min3((u32)ev->param.conn.initiator_depth,
+				     (u32)h.max_qp_rd_atom,
+				     (u32)attrs->max_qp_init_rd_atom);
+
+	krdma_fill_hello(sess, &rep);
+	param.private_data = &rep;
+	param.private_data_len = sizeof(rep);
+	param.responder_resources = sess->responder_resources;
+	param.initiator_depth = sess->initiator_depth;
+	param.flow_control = 1;
+	param.rnr_retry_count = KRDMA_CM_RNR_RETRY;
+	ret = rdma_accept(child, &param);
+	mutex_unlock(&sess->cm_mutex);
+	if (ret)
+		krdma_session_close(sess, "accept failed: %pe", ERR_PTR(ret));
+	krdma_session_put(sess);
+	return 0;
+}
+
+/*
+ * One handler for listeners and sessions: a connection request's new id
+ * inherits the listener's handler, so the context says which one it is.
+ */
+static int krdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	enum krdma_cm_kind *kind = id->context;
+	struct krdma_listener *l;
+
+	if (*kind == KRDMA_CM_SESSION)
+		return krdma_session_cm_event(id->context, id, ev);
+
+	l = id->context;
+	switch (ev->event) {
+	case RDMA_CM_EVENT_CONNECT_REQUEST:
+		return krdma_listener_connect_request(l, id, ev);
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		/* Only a listener bound to one device's address sees this. */
+		WRITE_ONCE(l->device_removed, true);
+		pr_info("krdma: listener %u: RDMA device removed\n", l->id);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int krdma_connect(struct krdma_session_params *p, u32 *id,
+		  struct netlink_ext_ack *extack)
+{
+	struct krdma_session *sess;
+	struct rdma_cm_id *cm_id;
+	int ret;
+
+	sess = krdma_session_alloc(KRDMA_ROLE_CLIENT, p->net, p->name, extack);
+	if (IS_ERR(sess))
+		return PTR_ERR(sess);
+	sess->kind = KRDMA_CM_SESSION;
+	sess->sq_depth = p->sq_depth;
+	sess->rq_depth = p->rq_depth;
+	sess->max_msg_size = p->max_msg_size;
+	sess->timeout_ms = p->timeout_ms;
+	sess->local_addr = p->local_addr;
+	sess->peer_addr = p->peer_addr;
+
+	cm_id = rdma_create_id(p->net, krdma_cm_handler, sess, RDMA_PS_TCP,
+			       IB_QPT_RC);
+	if (IS_ERR(cm_id)) {
+		ret = PTR_ERR(cm_id);
+		krdma_session_close(sess, "cannot create CM id: %pe", cm_id);
+		goto out;
+	}
+	mutex_lock(&sess->cm_mutex);
+	sess->cm_id = cm_id;
+	mutex_unlock(&sess->cm_mutex);
+
+	queue_delayed_work(krdma_wq, &sess->connect_work,
+			   msecs_to_jiffies(p->timeout_ms));
+	ret = rdma_resolve_addr(cm_id,
+				p->local_addr.ss_family ?
+				(struct sockaddr *)&p->local_addr : NULL,
+				(struct sockaddr *)&p->peer_addr, p->timeout_ms);
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "cannot resolve the address (no route or no RDMA device for it)");
+		krdma_session_close(sess, "address resolution failed: %pe",
+				    ERR_PTR(ret));
+		goto out;
+	}
+	*id = sess->id;
+out:
+	krdma_session_put(sess);
+	return ret;
+}
+
+static struct krdma_listener *krdma_listener_find(struct net *net, u32 id,
+						  const char *name)
+{
+	struct krdma_listener *l;
+	unsigned long i;
+
+	lockdep_assert_held(&krdma_listeners_lock);
+	if (!name) {
+		l = xa_load(&krdma_listeners, id);
+		return l && net_eq(l->net, net) ? l : NULL;
+	}
+	xa_for_each(&krdma_listeners, i, l)
+		if (net_eq(l->net, net) && !strcmp(l->name, name))
+			return l;
+	return NULL;
+}
+
+static void krdma_listener_free(struct krdma_listener *l)
+{
+	put_net(l->net);
+	kfree(l);
+}
+
+int krdma_listener_add(struct net *net, const char *name,
+		       struct sockaddr_storage *addr, u32 *id,
+		       struct netlink_ext_ack *extack)
+{
+	struct krdma_listener *l;
+	struct rdma_cm_id *cm_id;
+	int ret;
+
+	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	if (!l)
+		return -ENOMEM;
+	l->kind = KRDMA_CM_LISTENER;
+	l->net = get_net(net);
+	l->addr = *addr;
+
+	/* Id and name first: a connection request may arrive at once. */
+	mutex_lock(&krdma_listeners_lock);
+	if (name && *name && krdma_listener_find(net, 0, name)) {
+		mutex_unlock(&krdma_listeners_lock);
+		NL_SET_ERR_MSG(extack, "a listener with this name exists");
+		krdma_listener_free(l);
+		return -EEXIST;
+	}
+	ret = xa_alloc_cyclic(&krdma_listeners, &l->id, XA_ZERO_ENTRY,
+			      xa_limit_32b, &krdma_listener_next_id, GFP_KERNEL);
+	mutex_unlock(&krdma_listeners_lock);
+	if (ret < 0) {
+		krdma_listener_free(l);
+		return ret;
+	}
+	if (name && *name)
+		strscpy(l->name, name, sizeof(l->name));
+	else
+		snprintf(l->name, sizeof(l->name), "l%u", l->id);
+
+	cm_id = rdma_create_id(net, krdma_cm_handler, l, RDMA_PS_TCP, IB_QPT_RC);
+	if (IS_ERR(cm_id)) {
+		ret = PTR_ERR(cm_id);
+		goto err_free;
+	}
+	ret = rdma_bind_addr(cm_id, (struct sockaddr *)addr);
+	if (ret) {
+		if (ret == -EADDRINUSE)
+			NL_SET_ERR_MSG(extack, "address and port already in use");
+		else if (ret == -EADDRNOTAVAIL || ret == -ENODEV)
+			NL_SET_ERR_MSG(extack, "address is not on an RDMA device of this host");
+		else
+			NL_SET_ERR_MSG(extack, "cannot bind the address");
+		goto err_id;
+	}
+	ret = rdma_listen(cm_id, KRDMA_LISTEN_BACKLOG);
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "cannot listen on the address");
+		goto err_id;
+	}
+
+	mutex_lock(&krdma_listeners_lock);
+	l->cm_id = cm_id;
+	xa_store(&krdma_listeners, l->id, l, GFP_KERNEL);
+	mutex_unlock(&krdma_listeners_lock);
+	*id = l->id;
+	return 0;
+
+err_id:
+	rdma_destroy_id(cm_id);
+err_free:
+	mutex_lock(&krdma_listeners_lock);
+	xa_erase(&krdma_listeners, l->id);
+	mutex_unlock(&krdma_listeners_lock);
+	krdma_listener_free(l);
+	return ret;
+}
+
+int krdma_listener_del(struct net *net, u32 id, const char *name,
+		       struct netlink_ext_ack *extack)
+{
+	struct krdma_listener *l;
+
+	mutex_lock(&krdma_listeners_lock);
+	l = krdma_listener_find(net, id, name);
+	if (l)
+		xa_erase(&krdma_listeners, l->id);
+	mutex_unlock(&krdma_listeners_lock);
+	if (!l) {
+		NL_SET_ERR_MSG(extack, "no such listener");
+		return -ENOENT;
+	}
+	/* Waits for a connection request being handled on it. */
+	rdma_destroy_id(l->cm_id);
+	krdma_listener_free(l);
+	return 0;
+}
+
+void krdma_listeners_del_all(void)
+{
+	struct krdma_listener *l;
+	unsigned long id;
+
+	mutex_lock(&krdma_listeners_lock);
+	xa_for_each(&krdma_listeners, id, l) {
+		xa_erase(&krdma_listeners, id);
+		rdma_destroy_id(l->cm_id);
+		krdma_listener_free(l);
+	}
+	mutex_unlock(&krdma_listeners_lock);
+}
+
+static int krdma_listener_fill(struct sk_buff *skb, struct krdma_listener *l)
+{
+	struct rdma_cm_id *cm_id = l->cm_id;
+
+	if (nla_put_u32(skb, KRDMA_A_LISTENER_ID, l->id) ||
+	    nla_put_string(skb, KRDMA_A_NAME, l->name) ||
+	    krdma_put_addr(skb, KRDMA_A_LOCAL_ADDR, &l->addr))
+		return -EMSGSIZE;
+	if (READ_ONCE(l->device_removed))
+		return nla_put_string(skb, KRDMA_A_REASON, "RDMA device removed");
+	if (cm_id->device &&
+	    nla_put_string(skb, KRDMA_A_DEV_NAME, dev_name(&cm_id->device->dev)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+int krdma_listener_nl_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *name = info->attrs[KRDMA_A_NAME];
+	struct nlattr *id = info->attrs[KRDMA_A_LISTENER_ID];
+	struct krdma_listener *l;
+	struct sk_buff *msg;
+	void *hdr;
+	int ret;
+
+	if (!id && !name) {
+		NL_SET_ERR_MSG(info->extack, "listener id or name required");
+		return -EINVAL;
+	}
+	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_LISTENER_GET, &hdr);
+	if (!msg)
+		return -ENOMEM;
+	mutex_lock(&krdma_listeners_lock);
+	l = krdma_listener_find(genl_info_net(info), id ? nla_get_u32(id) : 0,
+				name ? nla_data(name) : NULL);
+	ret = l ? krdma_listener_fill(msg, l) : -ENOENT;
+	mutex_unlock(&krdma_listeners_lock);
+	if (ret) {
+		nlmsg_free(msg);
+		if (ret == -ENOENT)
+			NL_SET_ERR_MSG(info->extack, "no such listener");
+		return ret;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+int krdma_listener_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+	struct krdma_listener *l;
+	unsigned long id;
+	int ret = 0;
+
+	mutex_lock(&krdma_listeners_lock);
+	xa_for_each_start(&krdma_listeners, id, l, cb->args[0]) {
+		void *hdr;
+
+		if (!net_eq(l->net, net))
+			continue;
+		hdr = krdma_genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+					cb->nlh->nlmsg_seq, NLM_F_MULTI,
+					KRDMA_CMD_LISTENER_GET);
+		if (!hdr) {
+			ret = -EMSGSIZE;
+			break;
+		}
+		ret = krdma_listener_fill(skb, l);
+		if (ret) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		cb->args[0] = id + 1;
+	}
+	mutex_unlock(&krdma_listeners_lock);
+
+	if (ret == -EMSGSIZE && skb->len)
+		return skb->len;
+	return ret ?: skb->len;
+}

@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * krdma: DMA-mapped buffers with an explicit owner, FRWR regions, and the
+ * data pattern every test writes and checks.
+ *
+ * A buffer is a list of physically contiguous chunks, each no larger than
+ * what one FRWR MR maps on the device, so that a buffer of any size gets
+ * one local SGE and at most one MR per chunk.
+ */
+#include <linux/gfp.h>
+#include <linux/module.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+
+#include "krdma.h"
+
+bool krdma_debug_dma;
+module_param_named(debug_dma, krdma_debug_dma, bool, 0644);
+MODULE_PARM_DESC(debug_dma,
+		 "Check buffer ownership (CPU or device) at every post, completion and CPU access");
+
+static const char *const krdma_owner_names[] = {
+	[KRDMA_OWNER_CPU]	= "cpu",
+	[KRDMA_OWNER_DEVICE]	= "device",
+};
+
+u32 krdma_chunks_for(struct krdma_device *kdev, u32 len)
+{
+	return max_t(u32, 1, DIV_ROUND_UP(len, kdev->chunk_size));
+}
+
+struct krdma_buf *krdma_buf_alloc(struct krdma_device *kdev, u32 len,
+				  const char *name, u32 index)
+{
+	struct ib_device *ibdev = kdev->ibdev;
+	u32 nchunks = krdma_chunks_for(kdev, len);
+	struct krdma_buf *buf;
+	u32 i, off = 0;
+
+	buf = kzalloc(struct_size(buf, chunk, nchunks), GFP_KERNEL);
+	if (!buf)
+		return NULL;
+	buf->ibdev = ibdev;
+	buf->name = name;
+	buf->index = index;
+	buf->len = len;
+	buf->owner = KRDMA_OWNER_CPU;
+
+	for (i = 0; i < nchunks; i++) {
+		struct krdma_chunk *c = &buf->chunk[i];
+
+		c->len = min(len - off, kdev->chunk_size);
+		if (!c->len)
+			c->len = 1;	/* a zero-length buffer still gets a page */
+		c->cpu = alloc_pages_exact(c->len, GFP_KERNEL | __GFP_NOWARN |
+					   __GFP_ZERO);
+		if (!c->cpu)
+			goto err;
+		c->dma = ib_dma_map_single(ibdev, c->cpu, c->len,
+					   DMA_BIDIRECTIONAL);
+		if (ib_dma_mapping_error(ibdev, c->dma)) {
+			free_pages_exact(c->cpu, c->len);
+			c->cpu = NULL;
+			goto err;
+		}
+		buf->nchunks++;
+		off += c->len;
+	}
+	return buf;
+
+err:
+	krdma_buf_free(buf);
+	return NULL;
+}
+
+void krdma_buf_free(struct krdma_buf *buf)
+{
+	u32 i;
+
+	if (!buf)
+		return;
+	for (i = 0; i < buf->nchunks; i++) {
+		struct krdma_chunk *c = &buf->chunk[i];
+
+		ib_dma_unmap_single(buf->ibdev, c->dma, c->len,
+				    DMA_BIDIRECTIONAL);
+		free_pages_exact(c->cpu, c->len);
+	}
+	kfree(buf);
+}
+
+void krdma_buf_check(struct krdma_buf *buf, enum krdma_owner owner,
+		     const char *what)
+{
+	if (!krdma_debug_dma)
+		return;
+	WARN(buf->owner != owner,
+	     "krdma: %s of buffer %s[%u] owned by %s, expected %s\n", what,
+	     buf->name, buf->index, krdma_owner_names[buf->owner],
+	     krdma_owner_names[owner]);
+}
+
+/* CPU is done writing: make its stores visible to the device. */
+void krdma_buf_to_device(struct krdma_buf *buf)
+{
+	u32 i;
+
+	krdma_buf_check(buf, KRDMA_OWNER_CPU, "hand-over to device");
+	for (i = 0; i < buf->nchunks; i++)
+		ib_dma_sync_single_for_device(buf->ibdev, buf->chunk[i].dma,
+					      buf->chunk[i].len,
+					      DMA_BIDIRECTIONAL);
+	buf->owner = KRDMA_OWNER_DEVICE;
+}
+
+/* Device is done: make what it wrote visible to the CPU. */
+void krdma_buf_to_cpu(struct krdma_buf *buf)
+{
+	u32 i;
+
+	krdma_buf_check(buf, KRDMA_OWNER_DEVICE, "hand-over to cpu");
+	for (i = 0; i < buf->nchunks; i++)
+		ib_dma_sync_single_for_cpu(buf->ibdev, buf->chunk[i].dma,
+					   buf->chunk[i].len,
+					   DMA_BIDIRECTIONAL);
+	buf->owner = KRDMA_OWNER_CPU;
+}
+
+/* Fills @sge with the pieces of [off, off + len); returns their number. */
+int krdma_buf_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
+		   struct ib_sge *sge, int max_sge)
+{
+	int n = 0;
+	u32 i;
+
+	krdma_buf_check(buf, KRDMA_OWNER_DEVICE, "post");
+	if (off > buf->len || len > buf->len - off)
+		return -EINVAL;
+	for (i = 0; i < buf->nchunks && len; i++) {
+		struct krdma_chunk *c = &buf->chunk[i];
+		u32 piece;
+
+		if (off >= c->len) {
+			off -= c->len;
+			continue;
+		}
+		if (n == max_sge)
+			return -E2BIG;
+		piece = min(len, c->len - off);
+		sge[n].addr = c->dma + off;
+		sge[n].length = piece;
+		sge[n].lkey = lkey;
+		n++;
+		len -= piece;
+		off = 0;
+	}
+	return n;
+}
+
+/*
+ * Walks [off, off + len) of @buf chunk by chunk; @fn gets each CPU piece
+ * and its offset from @off. Stops early when @fn returns false.
+ */
+static bool krdma_buf_walk(struct krdma_buf *buf, u32 off, u32 len,
+			   bool (*fn)(void *p, u32 pos, u32 n, void *arg),
+			   void *arg)
+{
+	u32 i, pos = 0;
+
+	krdma_buf_check(buf, KRDMA_OWNER_CPU, "cpu access");
+	if (off > buf->len || len > buf->len - off)
+		return false;
+	for (i = 0; i < buf->nchunks && len; i++) {
+		struct krdma_chunk *c = &buf->chunk[i];
+		u32 piece;
+
+		if (off >= c->len) {
+			off -= c->len;
+			continue;
+		}
+		piece = min(len, c->len - off);
+		if (!fn(c->cpu + off, pos, piece, arg))
+			return false;
+		pos += piece;
+		len -= piece;
+		off = 0;
+	}
+	return true;
+}
+
+static bool krdma_copy_from_fn(void *p, u32 pos, u32 n, void *arg)
+{
+	memcpy(p, arg + pos, n);
+	return true;
+}
+
+static bool krdma_copy_to_fn(void *p, u32 pos, u32 n, void *arg)
+{
+	memcpy(arg + pos, p, n);
+	return true;
+}
+
+void krdma_buf_copy_from(struct krdma_buf *buf, u32 off, const void *src,
+			 u32 len)
+{
+	krdma_buf_walk(buf, off, len, krdma_copy_from_fn, (void *)src);
+}
+
+void krdma_buf_copy_to(void *dst, struct krdma_buf *buf, u32 off, u32 len)
+{
+	krdma_buf_walk(buf, off, len, krdma_copy_to_fn, dst);
+}
+
+/*
+ * The test pattern: byte k of the message seeded by @seed is the low byte
+ * of a 64-bit mix of seed and k / 8, so that a shifted, stale or foreign
+ * message never passes for the right one.
+ */
+static inline u8 krdma_pattern_byte(u64 seed, u32 k)
+{
+	u64 x = seed * 0x9e3779b97f4a7c15ULL + (k >> 3) * 0xbf58476d1ce4e5b9ULL;
+
+	x ^= x >> 31;
+	return (u8)(x >> ((k & 7) * 8));
+}
+
+static bool krdma_fill_fn(void *p, u32 pos, u32 n, void *arg)
+{
+	u64 seed = *(u64 *)arg;
+	u8 *b = p;
+	u32 k;
+
+	for (k = 0; k < n; k++)
+		b[k] = krdma_pattern_byte(seed, pos + k);
+	return true;
+}
+
+static bool krdma_check_fn(void *p, u32 pos, u32 n, void *arg)
+{
+	u64 seed = *(u64 *)arg;
+	const u8 *b = p;
+	u32 k;
+
+	for (k = 0; k < n; k++)
+		if (b[k] != krdma_pattern_byte(seed, pos + k))
+			return false;
+	cond_resched();
+	return true;
+}
+
+void krdma_pattern_fill(struct krdma_buf *buf, u32 off, u32 len, u64 seed)
+{
+	krdma_buf_walk(buf, off, len, krdma_fill_fn, &seed);
+}
+
+bool krdma_pattern_check(struct krdma_buf *buf, u32 off, u32 len, u64 seed)
+{
+	return krdma_buf_walk(buf, off, len, krdma_check_fn, &seed);
+}
+
+/*
+ * FRWR: one MR per chunk covering [off, off + len) of @buf. The MRs are
+ * mapped here; krdma_region_post_reg() makes them valid on the wire.
+ */
+struct krdma_region *krdma_region_create(struct krdma_device *kdev,
+					 struct krdma_buf *buf, u32 off,
+					 u32 len, int access)
+{
+	struct krdma_region *reg;
+	u32 i, nmrs = 0;
+
+	if (off > buf->len || len > buf->len - off || !len)
+		return ERR_PTR(-EINVAL);
+	for (i = 0; i < buf->nchunks; i++)
+		nmrs++;
+	reg = kzalloc(struct_size(reg, mr, nmrs), GFP_KERNEL);
+	if (!reg)
+		return ERR_PTR(-ENOMEM);
+
+	for (i = 0; i < buf->nchunks && len; i++) {
+		struct krdma_chunk *c = &buf->chunk[i];
+		struct scatterlist sg;
+		struct ib_mr *mr;
+		u32 piece;
+		int n;
+
+		if (off >= c->len) {
+			off -= c->len;
+			continue;
+		}
+		piece = min(len, c->len - off);
+		mr = ib_alloc_mr(kdev->pd, IB_MR_TYPE_MEM_REG,
+				 DIV_ROUND_UP(piece + offset_in_page(off), PAGE_SIZE) + 1);
+		if (IS_ERR(mr)) {
+			krdma_region_destroy(reg);
+			return ERR_CAST(mr);
+		}
+		reg->mr[reg->nmrs++] = mr;
+
+		sg_init_table(&sg, 1);
+		sg_dma_address(&sg) = c->dma + off;
+		sg_dma_len(&sg) = piece;
+		n = ib_map_mr_sg(mr, &sg, 1, NULL, PAGE_SIZE);
+		if (n != 1) {
+			krdma_region_destroy(reg);
+			return ERR_PTR(n < 0 ? n : -EINVAL);
+		}
+		len -= piece;
+		off = 0;
+	}
+	return reg;
+}
+
+/* Posts one REG_MR per MR, only the last one signaled, with a fresh key. */
+int krdma_region_post_reg(struct ib_qp *qp, struct krdma_region *reg,
+			  struct ib_cqe *cqe, int access)
+{
+	struct ib_reg_wr *wrs;
+	const struct ib_send_wr *bad;
+	u32 i;
+	int ret;
+
+	wrs = kcalloc(reg->nmrs, sizeof(*wrs), GFP_KERNEL);
+	if (!wrs)
+		return -ENOMEM;
+	for (i = 0; i < reg->nmrs; i++) {
+		struct ib_mr *mr = reg->mr[i];
+
+		ib_update_fast_reg_key(mr, ib_inc_rkey(mr->rkey));
+		wrs[i].wr.opcode = IB_WR_REG_MR;
+		wrs[i].wr.wr_cqe = cqe;
+		wrs[i].wr.next = i + 1 < reg->nmrs ? &wrs[i + 1].wr : NULL;
+		wrs[i].wr.send_flags = i + 1 < reg->nmrs ? 0 : IB_SEND_SIGNALED;
+		wrs[i].mr = mr;
+		wrs[i].key = mr->rkey;
+		wrs[i].access = access;
+	}
+	ret = ib_post_send(qp, &wrs[0].wr, &bad);
+	kfree(wrs);
+	if (!ret)
+		reg->registered = true;
+	return ret;
+}
+
+/* Invalidates every MR of @reg: stale rkeys fail on the wire afterwards. */
+int krdma_region_post_inv(struct ib_qp *qp, struct krdma_region *reg,
+			  struct ib_cqe *cqe)
+{
+	struct ib_send_wr *wrs;
+	const struct ib_send_wr *bad;
+	u32 i;
+	int ret;
+
+	if (!reg->registered)
+		return 0;
+	wrs = kcalloc(reg->nmrs, sizeof(*wrs), GFP_KERNEL);
+	if (!wrs)
+		return -ENOMEM;
+	for (i = 0; i < reg->nmrs; i++) {
+		wrs[i].opcode = IB_WR_LOCAL_INV;
+		wrs[i].ex.invalidate_rkey = reg->mr[i]->rkey;
+		wrs[i].wr_cqe = cqe;
+		wrs[i].next = i + 1 < reg->nmrs ? &wrs[i + 1] : NULL;
+		wrs[i].send_flags = i + 1 < reg->nmrs ? 0 : IB_SEND_SIGNALED;
+	}
+	ret = ib_post_send(qp, wrs, &bad);
+	kfree(wrs);
+	if (!ret)
+		reg->registered = false;
+	return ret;
+}
+
+void krdma_region_to_wire(struct krdma_region *reg,
+			  struct krdma_wire_region *wire)
+{
+	u32 i;
+
+	for (i = 0; i < reg->nmrs; i++) {
+		wire[i].addr = cpu_to_be64(reg->mr[i]->iova);
+		wire[i].rkey = cpu_to_be32(reg->mr[i]->rkey);
+		wire[i].len = cpu_to_be32(reg->mr[i]->length);
+	}
+}
+
+void krdma_region_destroy(struct krdma_region *reg)
+{
+	u32 i;
+
+	if (IS_ERR_OR_NULL(reg))
+		return;
+	for (i = 0; i < reg->nmrs; i++)
+		ib_dereg_mr(reg->mr[i]);
+	kfree(reg);
+}

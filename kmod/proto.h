@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * krdma wire protocol, spoken between two krdma modules.
+ *
+ * Every field is big-endian. Documentation/protocol.rst describes the
+ * exchange; this header is its only definition. A peer is never trusted:
+ * every length, count, slot and key it sends is checked before use.
+ */
+#ifndef _KRDMA_PROTO_H
+#define _KRDMA_PROTO_H
+
+#include <linux/types.h>
+
+#define KRDMA_PROTO_MAGIC	0x4b52444dU	/* "KRDM" */
+#define KRDMA_PROTO_VERSION	1
+
+/*
+ * Connection handshake, carried in the CM REQ (client to server) and REP
+ * (server to client) private data. The REQ holds at most 56 bytes.
+ */
+struct krdma_cm_hello {
+	__be32	magic;
+	__be16	version;
+	__be16	flags;			/* none defined, must be zero */
+	__be16	sq_depth;		/* sender's send queue depth */
+	__be16	rq_depth;		/* receives the sender keeps posted */
+	__be32	max_msg_size;		/* largest SEND the sender accepts */
+	u8	max_qp_rd_atom;		/* sender device's READ/atomic limits */
+	u8	max_qp_init_rd_atom;
+	u8	reserved[6];
+};
+
+enum krdma_reject_reason {
+	KRDMA_REJ_NOT_KRDMA = 1,	/* no or bad magic */
+	KRDMA_REJ_VERSION,		/* protocol version not supported */
+	KRDMA_REJ_BAD_PARAM,		/* depths or sizes out of range */
+	KRDMA_REJ_NO_RESOURCES,		/* server could not allocate */
+	KRDMA_REJ_SHUTDOWN,		/* listener or module going away */
+};
+
+/* Consumer reject private data, sent with rdma_reject(). */
+struct krdma_cm_reject {
+	__be32	magic;
+	__be16	version;		/* the version the rejecter speaks */
+	__be16	reason;			/* enum krdma_reject_reason */
+};
+
+/*
+ * Every SEND starts with this header; a message body (control payload or
+ * test data) follows it directly. Receive buffers are KRDMA_MSG_HDR_SIZE
+ * plus the session's maximum message size.
+ */
+enum krdma_msg_type {
+	KRDMA_MSG_TEST_REQ = 1,	/* driver: start a test; body krdma_msg_test */
+	KRDMA_MSG_TEST_ACK,	/* responder: ready (or status); body krdma_msg_test */
+	KRDMA_MSG_DATA,		/* driver: send/send_imm payload of iteration */
+	KRDMA_MSG_NOTIFY,	/* driver: write of iteration landed in slot */
+	KRDMA_MSG_RELEASE,	/* driver: read of iteration done, refill slot */
+	KRDMA_MSG_PING,		/* driver: source slot of iteration is ready */
+	KRDMA_MSG_ITER_ACK,	/* responder: iteration handled (status) */
+	KRDMA_MSG_TEST_END,	/* driver: no more iterations (iter = count) */
+	KRDMA_MSG_TEST_RESULT,	/* responder: body krdma_msg_result */
+	__KRDMA_MSG_MAX,
+};
+
+struct krdma_msg_hdr {
+	__be16	type;			/* enum krdma_msg_type */
+	__be16	flags;			/* none defined, must be zero */
+	__be32	test_id;		/* driver's test id */
+	__be64	iter;			/* iteration number */
+	__be32	len;			/* body bytes after the header */
+	__be32	status;			/* 0 or a positive errno */
+	u8	reserved[8];
+};
+
+#define KRDMA_MSG_HDR_SIZE	sizeof(struct krdma_msg_hdr)
+
+/* A remotely accessible piece of a slot: one FRWR memory region. */
+struct krdma_wire_region {
+	__be64	addr;
+	__be32	rkey;
+	__be32	len;
+};
+
+/*
+ * TEST_REQ and TEST_ACK body. The TEST_REQ of a ping carries the driver's
+ * source regions then its sink regions; a TEST_ACK carries the responder's
+ * target regions for write, read and atomics. Regions are listed slot by
+ * slot, nchunks per slot.
+ */
+struct krdma_msg_test {
+	u8	op;			/* enum krdma_op */
+	u8	reserved[3];
+	__be32	size;			/* bytes per message */
+	__be32	depth;			/* slots, and iterations in flight */
+	__be32	nregions;
+	__be64	count;			/* iterations, 0 = until TEST_END */
+	struct krdma_wire_region regions[];
+};
+
+/* Largest control body: a TEST_REQ/ACK with its regions. */
+#define KRDMA_CTRL_BODY_MAX	4096
+#define KRDMA_MAX_WIRE_REGIONS \
+	((KRDMA_CTRL_BODY_MAX - sizeof(struct krdma_msg_test)) / \
+	 sizeof(struct krdma_wire_region))
+
+struct krdma_msg_result {
+	__be64	iters;			/* iterations the responder saw */
+	__be64	validated;		/* of which data was checked */
+	__be64	errors;			/* of which data was wrong */
+};
+
+#endif /* _KRDMA_PROTO_H */

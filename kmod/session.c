@@ -1,0 +1,624 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * krdma: sessions - one RC queue pair to a peer krdma, its completion
+ * queue, its posted receives and its pool of control message buffers.
+ *
+ * Lifetime: the session table holds one reference until teardown ends.
+ * Teardown runs once, from close_work: no more posts, drain the QP, end
+ * the tests, free the queues, destroy the CM id, tell userspace.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+#include <net/genetlink.h>
+#include <net/net_namespace.h>
+
+#include "krdma.h"
+
+static DEFINE_XARRAY_ALLOC1(krdma_sessions);
+/* Serializes name checks with insertion, and dumps with removal. */
+static DEFINE_MUTEX(krdma_sessions_lock);
+static u32 krdma_session_next_id;
+
+static void krdma_session_close_work(struct work_struct *work);
+
+static void krdma_session_connect_timeout(struct work_struct *work)
+{
+	struct krdma_session *sess = container_of(to_delayed_work(work),
+						  struct krdma_session,
+						  connect_work);
+
+	if (READ_ONCE(sess->state) == KRDMA_SESSION_CONNECTING)
+		krdma_session_close(sess, "connection timed out after %u ms",
+				    sess->timeout_ms);
+}
+
+static void krdma_session_release(struct kref *ref)
+{
+	struct krdma_session *sess = container_of(ref, struct krdma_session, ref);
+
+	put_net(sess->net);
+	kfree(sess);
+}
+
+void krdma_session_put(struct krdma_session *sess)
+{
+	kref_put(&sess->ref, krdma_session_release);
+}
+
+static struct krdma_session *krdma_session_find_name(struct net *net,
+						     const char *name)
+{
+	struct krdma_session *sess;
+	unsigned long id;
+
+	lockdep_assert_held(&krdma_sessions_lock);
+	xa_for_each(&krdma_sessions, id, sess)
+		if (net_eq(sess->net, net) && !strcmp(sess->name, name))
+			return sess;
+	return NULL;
+}
+
+/*
+ * Returns a new session with two references: the table's and the caller's.
+ * An empty @name gets "s<id>".
+ */
+struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
+					  struct net *net, const char *name,
+					  struct netlink_ext_ack *extack)
+{
+	struct krdma_session *sess;
+	u32 id;
+	int ret;
+
+	sess = kzalloc(sizeof(*sess), GFP_KERNEL);
+	if (!sess)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&sess->ref);
+	spin_lock_init(&sess->lock);
+	mutex_init(&sess->cm_mutex);
+	INIT_LIST_HEAD(&sess->ctrl_free);
+	INIT_WORK(&sess->close_work, krdma_session_close_work);
+	INIT_DELAYED_WORK(&sess->connect_work, krdma_session_connect_timeout);
+	sess->role = role;
+	sess->state = KRDMA_SESSION_CONNECTING;
+	sess->net = get_net(net);
+
+	mutex_lock(&krdma_sessions_lock);
+	if (name && *name && krdma_session_find_name(net, name)) {
+		NL_SET_ERR_MSG(extack, "a session with this name exists");
+		ret = -EEXIST;
+		goto err;
+	}
+	ret = xa_alloc_cyclic(&krdma_sessions, &id, sess, xa_limit_32b,
+			      &krdma_session_next_id, GFP_KERNEL);
+	if (ret < 0)
+		goto err;
+	sess->id = id;
+	if (name && *name)
+		strscpy(sess->name, name, sizeof(sess->name));
+	else
+		snprintf(sess->name, sizeof(sess->name), "s%u", id);
+	kref_get(&sess->ref);
+	mutex_unlock(&krdma_sessions_lock);
+	return sess;
+
+err:
+	mutex_unlock(&krdma_sessions_lock);
+	put_net(sess->net);
+	kfree(sess);
+	return ERR_PTR(ret);
+}
+
+/* Finds a session of @net by id, or by name when @name is set; referenced. */
+struct krdma_session *krdma_session_lookup(struct net *net, u32 id,
+					   const char *name)
+{
+	struct krdma_session *sess;
+
+	mutex_lock(&krdma_sessions_lock);
+	if (name)
+		sess = krdma_session_find_name(net, name);
+	else
+		sess = xa_load(&krdma_sessions, id);
+	if (sess && net_eq(sess->net, net))
+		kref_get(&sess->ref);
+	else
+		sess = NULL;
+	mutex_unlock(&krdma_sessions_lock);
+	return sess;
+}
+
+int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr)
+{
+	const struct ib_send_wr *bad;
+	int ret = -ENOTCONN;
+
+	spin_lock_bh(&sess->lock);
+	if (!sess->qp_dead)
+		ret = ib_post_send(sess->qp, wr, &bad);
+	spin_unlock_bh(&sess->lock);
+	return ret;
+}
+
+void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
+		    const char *what)
+{
+	/* Flushes are how a draining QP returns its work: not an error. */
+	if (wc->status == IB_WC_WR_FLUSH_ERR)
+		return;
+	krdma_count(sess, KRDMA_CNT_WC_ERRORS, 1);
+	krdma_session_close(sess, "%s completion failed: %s (vendor err %u)",
+			    what, ib_wc_status_msg(wc->status), wc->vendor_err);
+}
+
+static void krdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_recv *rx = container_of(wc->wr_cqe, struct krdma_recv, cqe);
+	struct krdma_session *sess = rx->sess;
+
+	krdma_buf_to_cpu(rx->buf);
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		krdma_wc_error(sess, wc, "receive");
+		return;
+	}
+	krdma_count(sess, KRDMA_CNT_BYTES_RX, wc->byte_len);
+	krdma_test_handle_recv(sess, rx, wc);
+}
+
+/* Gives @rx back to the device and posts it again. */
+int krdma_recv_repost(struct krdma_recv *rx)
+{
+	struct krdma_session *sess = rx->sess;
+	struct ib_sge sge[KRDMA_MAX_SGE];
+	struct ib_recv_wr wr = {};
+	const struct ib_recv_wr *bad;
+	int n, ret = -ENOTCONN;
+
+	krdma_buf_to_device(rx->buf);
+	n = krdma_buf_sges(rx->buf, 0, rx->buf->len, sess->kdev->pd->local_dma_lkey,
+			   sge, ARRAY_SIZE(sge));
+	if (n < 0)
+		return n;
+	rx->cqe.done = krdma_recv_done;
+	wr.wr_cqe = &rx->cqe;
+	wr.sg_list = sge;
+	wr.num_sge = n;
+
+	spin_lock_bh(&sess->lock);
+	if (!sess->qp_dead)
+		ret = ib_post_recv(sess->qp, &wr, &bad);
+	spin_unlock_bh(&sess->lock);
+	if (!ret)
+		krdma_count(sess, KRDMA_CNT_RECV_WRS, 1);
+	return ret;
+}
+
+static void krdma_ctrl_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_ctrl_tx *tx =
+		container_of(wc->wr_cqe, struct krdma_ctrl_tx, cqe);
+	struct krdma_session *sess = tx->sess;
+
+	krdma_buf_to_cpu(tx->buf);
+	spin_lock_bh(&sess->lock);
+	list_add_tail(&tx->free_node, &sess->ctrl_free);
+	spin_unlock_bh(&sess->lock);
+	if (unlikely(wc->status != IB_WC_SUCCESS))
+		krdma_wc_error(sess, wc, "control send");
+}
+
+/* Sends one control message; @status is 0 or a negative errno. */
+int krdma_ctrl_send(struct krdma_session *sess, enum krdma_msg_type type,
+		    u32 test_id, u64 iter, int status, const void *body,
+		    u32 body_len)
+{
+	struct krdma_msg_hdr hdr = {
+		.type	 = cpu_to_be16(type),
+		.test_id = cpu_to_be32(test_id),
+		.iter	 = cpu_to_be64(iter),
+		.len	 = cpu_to_be32(body_len),
+		.status	 = cpu_to_be32(-status),
+	};
+	struct ib_sge sge[KRDMA_MAX_SGE];
+	struct ib_send_wr wr = {};
+	struct krdma_ctrl_tx *tx;
+	int n, ret;
+
+	if (WARN_ON_ONCE(body_len > KRDMA_CTRL_BODY_MAX))
+		return -EMSGSIZE;
+
+	spin_lock_bh(&sess->lock);
+	tx = list_first_entry_or_null(&sess->ctrl_free, struct krdma_ctrl_tx,
+				      free_node);
+	if (tx)
+		list_del(&tx->free_node);
+	spin_unlock_bh(&sess->lock);
+	if (!tx)
+		return -ENOBUFS;
+
+	krdma_buf_copy_from(tx->buf, 0, &hdr, sizeof(hdr));
+	if (body_len)
+		krdma_buf_copy_from(tx->buf, sizeof(hdr), body, body_len);
+	krdma_buf_to_device(tx->buf);
+	n = krdma_buf_sges(tx->buf, 0, sizeof(hdr) + body_len,
+			   sess->kdev->pd->local_dma_lkey, sge, ARRAY_SIZE(sge));
+	if (n < 0) {
+		ret = n;
+		goto err;
+	}
+	tx->cqe.done = krdma_ctrl_send_done;
+	wr.wr_cqe = &tx->cqe;
+	wr.opcode = IB_WR_SEND;
+	wr.send_flags = IB_SEND_SIGNALED;
+	wr.sg_list = sge;
+	wr.num_sge = n;
+	ret = krdma_post_send(sess, &wr);
+	if (ret)
+		goto err;
+	krdma_count(sess, KRDMA_CNT_SEND_WRS, 1);
+	krdma_count(sess, KRDMA_CNT_BYTES_TX, sizeof(hdr) + body_len);
+	return 0;
+
+err:
+	krdma_buf_to_cpu(tx->buf);
+	spin_lock_bh(&sess->lock);
+	list_add_tail(&tx->free_node, &sess->ctrl_free);
+	spin_unlock_bh(&sess->lock);
+	return ret;
+}
+
+static void krdma_session_free_buffers(struct krdma_session *sess)
+{
+	u32 i;
+
+	if (sess->recvs) {
+		for (i = 0; i < sess->rq_depth; i++)
+			krdma_buf_free(sess->recvs[i].buf);
+		kfree(sess->recvs);
+		sess->recvs = NULL;
+	}
+	if (sess->ctrl_tx) {
+		for (i = 0; i < sess->nr_ctrl_tx; i++)
+			krdma_buf_free(sess->ctrl_tx[i].buf);
+		kfree(sess->ctrl_tx);
+		sess->ctrl_tx = NULL;
+	}
+	INIT_LIST_HEAD(&sess->ctrl_free);
+}
+
+static int krdma_session_alloc_buffers(struct krdma_session *sess)
+{
+	struct krdma_device *kdev = sess->kdev;
+	u32 i;
+
+	sess->recvs = kcalloc(sess->rq_depth, sizeof(*sess->recvs), GFP_KERNEL);
+	sess->ctrl_tx = kcalloc(KRDMA_CTRL_TX, sizeof(*sess->ctrl_tx),
+				GFP_KERNEL);
+	if (!sess->recvs || !sess->ctrl_tx)
+		return -ENOMEM;
+
+	for (i = 0; i < sess->rq_depth; i++) {
+		struct krdma_recv *rx = &sess->recvs[i];
+
+		rx->sess = sess;
+		rx->buf = krdma_buf_alloc(kdev, KRDMA_MSG_HDR_SIZE +
+					  max(sess->max_msg_size, KRDMA_CTRL_BODY_MAX),
+					  "recv", i);
+		if (!rx->buf)
+			return -ENOMEM;
+	}
+	for (i = 0; i < KRDMA_CTRL_TX; i++) {
+		struct krdma_ctrl_tx *tx = &sess->ctrl_tx[i];
+
+		tx->sess = sess;
+		tx->buf = krdma_buf_alloc(kdev, KRDMA_MSG_HDR_SIZE +
+					  KRDMA_CTRL_BODY_MAX, "ctrl_tx", i);
+		if (!tx->buf)
+			return -ENOMEM;
+		sess->nr_ctrl_tx++;
+		list_add_tail(&tx->free_node, &sess->ctrl_free);
+	}
+	return 0;
+}
+
+static void krdma_session_destroy_queues(struct krdma_session *sess)
+{
+	if (sess->qp) {
+		rdma_destroy_qp(sess->cm_id);
+		sess->qp = NULL;
+	}
+	if (sess->cq) {
+		ib_free_cq(sess->cq);
+		sess->cq = NULL;
+	}
+	/* Only now can no completion refer to a buffer any more. */
+	krdma_session_free_buffers(sess);
+	if (sess->kdev) {
+		krdma_device_put(sess->kdev);
+		sess->kdev = NULL;
+	}
+}
+
+/*
+ * Creates CQ, QP and buffers on the device the CM id is bound to, and posts
+ * every receive. Called from the CM handler with cm_mutex held.
+ */
+int krdma_session_create_queues(struct krdma_session *sess)
+{
+	struct rdma_cm_id *cm_id = sess->cm_id;
+	struct ib_qp_init_attr attr = {};
+	const struct ib_device_attr *dattr;
+	struct krdma_device *kdev;
+	u32 i, nr_cqe;
+	int ret;
+
+	kdev = krdma_device_get(cm_id->device);
+	if (!kdev)
+		return -ENODEV;
+	sess->kdev = kdev;
+	dattr = &kdev->ibdev->attrs;
+
+	sess->sq_depth = min_t(u32, sess->sq_depth, dattr->max_qp_wr - 1);
+	sess->rq_depth = min_t(u32, sess->rq_depth, dattr->max_qp_wr - 1);
+	if (krdma_chunks_for(kdev, KRDMA_MSG_HDR_SIZE + sess->max_msg_size) >
+	    min_t(u32, dattr->max_recv_sge, KRDMA_MAX_SGE)) {
+		ret = -EMSGSIZE;
+		goto err;
+	}
+
+	/* +1 on each queue for the drain work request. */
+	nr_cqe = sess->sq_depth + sess->rq_depth + 2;
+	sess->cq = ib_alloc_cq(kdev->ibdev, sess, nr_cqe, 0, IB_POLL_WORKQUEUE);
+	if (IS_ERR(sess->cq)) {
+		ret = PTR_ERR(sess->cq);
+		sess->cq = NULL;
+		goto err;
+	}
+
+	attr.qp_context = sess;
+	attr.send_cq = sess->cq;
+	attr.recv_cq = sess->cq;
+	attr.qp_type = IB_QPT_RC;
+	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
+	attr.cap.max_send_wr = sess->sq_depth + 1;
+	attr.cap.max_recv_wr = sess->rq_depth + 1;
+	attr.cap.max_send_sge = min_t(u32, dattr->max_send_sge, KRDMA_MAX_SGE);
+	attr.cap.max_recv_sge = min_t(u32, dattr->max_recv_sge, KRDMA_MAX_SGE);
+	ret = rdma_create_qp(cm_id, kdev->pd, &attr);
+	if (ret)
+		goto err;
+	sess->qp = cm_id->qp;
+	sess->max_sge = attr.cap.max_send_sge;
+
+	ret = krdma_session_alloc_buffers(sess);
+	if (ret)
+		goto err;
+	for (i = 0; i < sess->rq_depth; i++) {
+		ret = krdma_recv_repost(&sess->recvs[i]);
+		if (ret)
+			goto err;
+	}
+	return 0;
+
+err:
+	/* Nothing was posted successfully that can complete after a drain. */
+	spin_lock_bh(&sess->lock);
+	sess->qp_dead = true;
+	spin_unlock_bh(&sess->lock);
+	if (sess->qp)
+		ib_drain_qp(sess->qp);
+	krdma_session_destroy_queues(sess);
+	spin_lock_bh(&sess->lock);
+	sess->qp_dead = false;
+	spin_unlock_bh(&sess->lock);
+	return ret;
+}
+
+void krdma_session_set_up(struct krdma_session *sess)
+{
+	bool up = false;
+
+	spin_lock_bh(&sess->lock);
+	if (sess->state == KRDMA_SESSION_CONNECTING) {
+		sess->state = KRDMA_SESSION_UP;
+		up = true;
+	}
+	spin_unlock_bh(&sess->lock);
+	if (!up)
+		return;
+	cancel_delayed_work(&sess->connect_work);
+	krdma_count(sess, KRDMA_CNT_SESSIONS_OPENED, 1);
+	krdma_notify_session(sess, KRDMA_EVENT_SESSION_UP);
+}
+
+/* Starts teardown once; the first reason given is the one reported. */
+void krdma_session_close(struct krdma_session *sess, const char *fmt, ...)
+{
+	va_list args;
+
+	spin_lock_bh(&sess->lock);
+	if (sess->state == KRDMA_SESSION_CLOSING ||
+	    sess->state == KRDMA_SESSION_DOWN) {
+		spin_unlock_bh(&sess->lock);
+		return;
+	}
+	if (sess->state == KRDMA_SESSION_CONNECTING)
+		krdma_stats_add(&krdma_global_stats, KRDMA_CNT_CONNECT_ERRORS, 1);
+	sess->state = KRDMA_SESSION_CLOSING;
+	va_start(args, fmt);
+	vsnprintf(sess->reason, sizeof(sess->reason), fmt, args);
+	va_end(args);
+	spin_unlock_bh(&sess->lock);
+
+	kref_get(&sess->ref);
+	if (!queue_work(krdma_wq, &sess->close_work))
+		krdma_session_put(sess);
+}
+
+static void krdma_session_close_work(struct work_struct *work)
+{
+	struct krdma_session *sess =
+		container_of(work, struct krdma_session, close_work);
+	struct rdma_cm_id *cm_id;
+
+	cancel_delayed_work_sync(&sess->connect_work);
+
+	mutex_lock(&sess->cm_mutex);
+	spin_lock_bh(&sess->lock);
+	sess->qp_dead = true;
+	spin_unlock_bh(&sess->lock);
+	if (sess->cm_id)
+		rdma_disconnect(sess->cm_id);
+	if (sess->qp)
+		ib_drain_qp(sess->qp);
+	/* No completion runs any more: the tests can be ended and freed. */
+	krdma_test_session_down(sess);
+	krdma_session_destroy_queues(sess);
+	cm_id = sess->cm_id;
+	sess->cm_id = NULL;
+	mutex_unlock(&sess->cm_mutex);
+
+	/* Waits for a running CM handler, which must not wait for us. */
+	if (cm_id)
+		rdma_destroy_id(cm_id);
+
+	spin_lock_bh(&sess->lock);
+	sess->state = KRDMA_SESSION_DOWN;
+	spin_unlock_bh(&sess->lock);
+	krdma_count(sess, KRDMA_CNT_SESSIONS_CLOSED, 1);
+	krdma_notify_session(sess, KRDMA_EVENT_SESSION_DOWN);
+	pr_debug("krdma: session %u (%s) down: %s\n", sess->id, sess->name,
+		 sess->reason);
+
+	mutex_lock(&krdma_sessions_lock);
+	xa_erase(&krdma_sessions, sess->id);
+	mutex_unlock(&krdma_sessions_lock);
+	krdma_session_put(sess);	/* the table's */
+	krdma_session_put(sess);	/* the work's */
+}
+
+/* ib_client.remove: every session on @kdev ends before the device goes. */
+void krdma_sessions_close_device(struct krdma_device *kdev)
+{
+	struct krdma_session *sess;
+	unsigned long id;
+
+	mutex_lock(&krdma_sessions_lock);
+	xa_for_each(&krdma_sessions, id, sess)
+		if (READ_ONCE(sess->kdev) == kdev)
+			krdma_session_close(sess, "RDMA device %s removed",
+					    dev_name(&kdev->ibdev->dev));
+	mutex_unlock(&krdma_sessions_lock);
+	flush_workqueue(krdma_wq);
+}
+
+void krdma_sessions_close_all(void)
+{
+	struct krdma_session *sess;
+	unsigned long id;
+
+	mutex_lock(&krdma_sessions_lock);
+	xa_for_each(&krdma_sessions, id, sess)
+		krdma_session_close(sess, "krdma module unloading");
+	mutex_unlock(&krdma_sessions_lock);
+	flush_workqueue(krdma_wq);
+}
+
+/* The identity of a session: enough for events, safe under any lock. */
+int krdma_session_fill_id(struct sk_buff *skb, struct krdma_session *sess)
+{
+	enum krdma_session_state state;
+	char reason[sizeof(sess->reason)];
+
+	spin_lock_bh(&sess->lock);
+	state = sess->state;
+	strscpy(reason, sess->reason, sizeof(reason));
+	spin_unlock_bh(&sess->lock);
+
+	if (nla_put_u32(skb, KRDMA_A_SESSION_ID, sess->id) ||
+	    nla_put_string(skb, KRDMA_A_NAME, sess->name) ||
+	    nla_put_u8(skb, KRDMA_A_SESSION_STATE, state) ||
+	    nla_put_u8(skb, KRDMA_A_SESSION_ROLE, sess->role))
+		return -EMSGSIZE;
+	if (reason[0] && nla_put_string(skb, KRDMA_A_REASON, reason))
+		return -EMSGSIZE;
+	if (krdma_put_addr(skb, KRDMA_A_LOCAL_ADDR, &sess->local_addr) ||
+	    krdma_put_addr(skb, KRDMA_A_PEER_ADDR, &sess->peer_addr))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* Everything about a session; takes cm_mutex so the queues stay put. */
+int krdma_session_fill(struct sk_buff *skb, struct krdma_session *sess,
+		       bool stats)
+{
+	int ret;
+
+	ret = krdma_session_fill_id(skb, sess);
+	if (ret)
+		return ret;
+	if (sess->role == KRDMA_ROLE_SERVER &&
+	    nla_put_u32(skb, KRDMA_A_LISTENER_ID, sess->listener_id))
+		return -EMSGSIZE;
+
+	mutex_lock(&sess->cm_mutex);
+	if (sess->qp && sess->kdev && READ_ONCE(sess->state) == KRDMA_SESSION_UP) {
+		if (nla_put_string(skb, KRDMA_A_DEV_NAME,
+				   dev_name(&sess->kdev->ibdev->dev)) ||
+		    nla_put_u32(skb, KRDMA_A_SESSION_QPN, sess->qp->qp_num) ||
+		    nla_put_u32(skb, KRDMA_A_SESSION_PEER_QPN, sess->peer_qpn) ||
+		    nla_put_u8(skb, KRDMA_A_SESSION_RESPONDER_RESOURCES,
+			       sess->responder_resources) ||
+		    nla_put_u8(skb, KRDMA_A_SESSION_INITIATOR_DEPTH,
+			       sess->initiator_depth) ||
+		    nla_put_u32(skb, KRDMA_A_SESSION_SQ_DEPTH, sess->sq_depth) ||
+		    nla_put_u32(skb, KRDMA_A_SESSION_RQ_DEPTH, sess->rq_depth) ||
+		    nla_put_u32(skb, KRDMA_A_SESSION_MAX_MSG_SIZE,
+				sess->max_msg_size) ||
+		    nla_put_u32(skb, KRDMA_A_SESSION_PEER_PROTO, sess->peer_proto))
+			ret = -EMSGSIZE;
+	}
+	mutex_unlock(&sess->cm_mutex);
+	if (ret)
+		return ret;
+	if (stats)
+		return krdma_stats_fill(skb, &sess->stats);
+	return 0;
+}
+
+int krdma_session_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+	struct krdma_session *sess;
+	unsigned long id;
+	int ret = 0;
+
+	mutex_lock(&krdma_sessions_lock);
+	xa_for_each_start(&krdma_sessions, id, sess, cb->args[0]) {
+		void *hdr;
+
+		if (!net_eq(sess->net, net))
+			continue;
+		hdr = krdma_genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+					cb->nlh->nlmsg_seq, NLM_F_MULTI,
+					KRDMA_CMD_SESSION_GET);
+		if (!hdr) {
+			ret = -EMSGSIZE;
+			break;
+		}
+		ret = krdma_session_fill(skb, sess, cb->args[1]);
+		if (ret) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		cb->args[0] = id + 1;	/* resume after the last one sent */
+	}
+	mutex_unlock(&krdma_sessions_lock);
+
+	/* A full skb ends this round; the next resumes at cb->args[0]. */
+	if (ret == -EMSGSIZE && skb->len)
+		return skb->len;
+	return ret ?: skb->len;
+}

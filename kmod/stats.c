@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * krdma: counters, module-wide and per session, reported over netlink.
+ */
+#include <net/netlink.h>
+
+#include "krdma.h"
+
+struct krdma_stats krdma_global_stats;
+
+static const u16 krdma_counter_attr[KRDMA_CNT_MAX] = {
+	[KRDMA_CNT_SESSIONS_OPENED]	= KRDMA_STATS_A_SESSIONS_OPENED,
+	[KRDMA_CNT_SESSIONS_CLOSED]	= KRDMA_STATS_A_SESSIONS_CLOSED,
+	[KRDMA_CNT_CONNECT_ERRORS]	= KRDMA_STATS_A_CONNECT_ERRORS,
+	[KRDMA_CNT_REJECTS_SENT]	= KRDMA_STATS_A_REJECTS_SENT,
+	[KRDMA_CNT_TESTS_STARTED]	= KRDMA_STATS_A_TESTS_STARTED,
+	[KRDMA_CNT_TESTS_FAILED]	= KRDMA_STATS_A_TESTS_FAILED,
+	[KRDMA_CNT_SEND_WRS]		= KRDMA_STATS_A_SEND_WRS,
+	[KRDMA_CNT_RECV_WRS]		= KRDMA_STATS_A_RECV_WRS,
+	[KRDMA_CNT_WRITE_WRS]		= KRDMA_STATS_A_WRITE_WRS,
+	[KRDMA_CNT_READ_WRS]		= KRDMA_STATS_A_READ_WRS,
+	[KRDMA_CNT_ATOMIC_WRS]		= KRDMA_STATS_A_ATOMIC_WRS,
+	[KRDMA_CNT_REG_MR_WRS]		= KRDMA_STATS_A_REG_MR_WRS,
+	[KRDMA_CNT_INV_WRS]		= KRDMA_STATS_A_INV_WRS,
+	[KRDMA_CNT_BYTES_TX]		= KRDMA_STATS_A_BYTES_TX,
+	[KRDMA_CNT_BYTES_RX]		= KRDMA_STATS_A_BYTES_RX,
+	[KRDMA_CNT_WC_ERRORS]		= KRDMA_STATS_A_WC_ERRORS,
+	[KRDMA_CNT_VALIDATION_ERRORS]	= KRDMA_STATS_A_VALIDATION_ERRORS,
+	[KRDMA_CNT_PROTOCOL_ERRORS]	= KRDMA_STATS_A_PROTOCOL_ERRORS,
+};
+
+void krdma_stats_add(struct krdma_stats *s, enum krdma_counter c, u64 v)
+{
+	atomic64_add(v, &s->cnt[c]);
+}
+
+void krdma_stats_reset(struct krdma_stats *s)
+{
+	int i;
+
+	for (i = 0; i < KRDMA_CNT_MAX; i++)
+		atomic64_set(&s->cnt[i], 0);
+}
+
+int krdma_stats_fill(struct sk_buff *skb, struct krdma_stats *s)
+{
+	struct nlattr *nest;
+	int i;
+
+	nest = nla_nest_start(skb, KRDMA_A_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < KRDMA_CNT_MAX; i++) {
+		if (nla_put_u64_64bit(skb, krdma_counter_attr[i],
+				      atomic64_read(&s->cnt[i]),
+				      KRDMA_STATS_A_PAD)) {
+			nla_nest_cancel(skb, nest);
+			return -EMSGSIZE;
+		}
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}

@@ -1,0 +1,1602 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * krdma: the test engine. The side that starts a test drives it; the peer
+ * responds. Both halves run in the session's CQ context (IB_POLL_WORKQUEUE),
+ * which serializes them per session, so the data path takes no lock; the
+ * netlink side only starts, stops and reads a test.
+ *
+ * Iteration i uses slot i % depth and carries the pattern seeded by
+ * (test id, i); whoever receives the data checks it. Protocol:
+ * Documentation/protocol.rst.
+ */
+#include <linux/jiffies.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+#include <net/genetlink.h>
+
+#include "krdma.h"
+
+/* A test with no completed iteration for this long has a dead peer. */
+static unsigned int krdma_stall_ms = 30000;
+module_param_named(stall_ms, krdma_stall_ms, uint, 0644);
+MODULE_PARM_DESC(stall_ms, "Close a session whose test makes no progress for this long (ms)");
+
+/* Remote regions per slot a peer may describe. */
+#define KRDMA_MAX_SLOT_REGIONS	16
+
+static DEFINE_XARRAY_ALLOC1(krdma_tests);
+static DEFINE_MUTEX(krdma_tests_lock);
+static u32 krdma_test_next_id;
+
+/* A slot's iteration is over when its WR completed and (if needed) acked. */
+#define KRDMA_SLOT_WC	BIT(0)
+#define KRDMA_SLOT_ACK	BIT(1)
+
+struct krdma_slot {
+	struct ib_cqe		cqe;
+	struct krdma_buf	*buf;	/* header room, then the payload */
+	struct krdma_buf	*sink;	/* ping: where the peer writes back */
+	struct krdma_region	*reg;	/* what the peer may access */
+	struct krdma_region	*sink_reg;
+	u64			iter;
+	u8			pending;	/* KRDMA_SLOT_* still awaited */
+	bool			busy;
+	u64			expect;	/* atomics: value the peer holds */
+};
+
+struct krdma_test {
+	u32			id;
+	struct krdma_session	*sess;
+	struct krdma_test_params p;
+	spinlock_t		lock;	/* state, status, reason vs. readers */
+	enum krdma_test_state	state;
+	int			status;
+	char			reason[96];
+
+	bool			finishing;	/* krdma_test_finish() ran */
+	bool			started;	/* TEST_ACK received */
+	bool			ending;		/* TEST_END sent */
+	bool			stop;		/* userspace asked to stop */
+	u64			issued;
+	u64			completed;
+	u64			validated;
+	u64			bytes;
+	u64			peer_validated;
+	ktime_t			start;
+	ktime_t			end;
+	ktime_t			deadline;
+
+	struct krdma_slot	*slots;
+	struct krdma_wire_region *remote;	/* peer's regions, slot by slot */
+	u32			remote_per_slot;
+	struct ib_cqe		ctl_cqe;	/* REG_MR and LOCAL_INV */
+	u32			inv_pending;
+
+	struct delayed_work	progress_work;
+	u64			progress_completed;
+	unsigned long		progress_jiffies;
+};
+
+struct krdma_peer_test {
+	u32			test_id;
+	u8			op;
+	u32			size;
+	u32			depth;
+	u64			next_iter;	/* in-order check of arrivals */
+	u64			seen;
+	u64			validated;
+	u64			errors;
+	struct krdma_slot	*slots;
+	struct krdma_wire_region *remote;	/* ping: sources then sinks */
+	u32			remote_per_slot;
+	struct ib_cqe		reg_cqe;
+	struct ib_cqe		inv_cqe;
+	u32			inv_pending;
+	bool			posted;		/* REG_MRs went to the QP */
+};
+
+static inline u64 krdma_seed(u32 test_id, u64 iter)
+{
+	return ((u64)test_id << 40) ^ iter ^ 0x6b72646d61ULL;
+}
+
+/* Every op but the atomics consumes one peer receive per iteration. */
+static bool krdma_op_uses_recv(u8 op)
+{
+	return !krdma_op_is_atomic(op);
+}
+
+/* Does the responder expose a region per slot for this op? */
+static int krdma_peer_access(u8 op)
+{
+	switch (op) {
+	case KRDMA_OP_WRITE:
+	case KRDMA_OP_WRITE_IMM:
+		return IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
+	case KRDMA_OP_READ:
+		return IB_ACCESS_REMOTE_READ;
+	case KRDMA_OP_ATOMIC_FADD:
+	case KRDMA_OP_ATOMIC_CSWAP:
+		return IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_ATOMIC;
+	default:
+		return 0;
+	}
+}
+
+static u32 krdma_slot_len(struct krdma_test_params *p)
+{
+	return KRDMA_MSG_HDR_SIZE + p->size;
+}
+
+/* ------------------------------------------------------------------ */
+/* Generic helpers for slots and regions                               */
+
+static void krdma_slots_free(struct krdma_slot *slots, u32 n)
+{
+	u32 i;
+
+	if (!slots)
+		return;
+	for (i = 0; i < n; i++) {
+		krdma_region_destroy(slots[i].reg);
+		krdma_region_destroy(slots[i].sink_reg);
+		krdma_buf_free(slots[i].buf);
+		krdma_buf_free(slots[i].sink);
+	}
+	kfree(slots);
+}
+
+/*
+ * Posts the RDMA READs or WRITEs moving a slot's payload to or from the
+ * peer's regions, one WR per region; only the last one may be signaled,
+ * and only the last one of a write_imm carries the immediate.
+ */
+static int krdma_post_rdma(struct krdma_session *sess, struct krdma_buf *buf,
+			   const struct krdma_wire_region *remote, u32 nremote,
+			   enum ib_wr_opcode opcode, struct ib_cqe *cqe,
+			   u32 imm, bool signal_last)
+{
+	struct ib_sge sge[KRDMA_MAX_SGE];
+	u32 i, off = KRDMA_MSG_HDR_SIZE;
+	int n, ret;
+
+	for (i = 0; i < nremote; i++) {
+		struct ib_rdma_wr wr = {};
+		u32 len = be32_to_cpu(remote[i].len);
+		bool last = i + 1 == nremote;
+
+		n = krdma_buf_sges(buf, off, len, sess->kdev->pd->local_dma_lkey,
+				   sge, sess->max_sge);
+		if (n < 0)
+			return n;
+		wr.wr.wr_cqe = cqe;
+		wr.wr.sg_list = sge;
+		wr.wr.num_sge = n;
+		wr.wr.opcode = opcode;
+		if (opcode == IB_WR_RDMA_WRITE_WITH_IMM) {
+			if (last)
+				wr.wr.ex.imm_data = cpu_to_be32(imm);
+			else
+				wr.wr.opcode = IB_WR_RDMA_WRITE;
+		}
+		wr.wr.send_flags = last && signal_last ? IB_SEND_SIGNALED : 0;
+		wr.remote_addr = be64_to_cpu(remote[i].addr);
+		wr.rkey = be32_to_cpu(remote[i].rkey);
+		ret = krdma_post_send(sess, &wr.wr);
+		if (ret)
+			return ret;
+		krdma_count(sess, opcode == IB_WR_RDMA_READ ? KRDMA_CNT_READ_WRS :
+			    KRDMA_CNT_WRITE_WRS, 1);
+		krdma_count(sess, opcode == IB_WR_RDMA_READ ? KRDMA_CNT_BYTES_RX :
+			    KRDMA_CNT_BYTES_TX, len);
+		off += len;
+	}
+	return 0;
+}
+
+/*
+ * Checks the regions a peer described: @n regions, @per_slot for each of
+ * @depth slots, each slot's regions adding up to exactly @size bytes.
+ */
+static int krdma_check_wire_regions(const struct krdma_wire_region *r, u32 n,
+				    u32 depth, u32 size, u32 *per_slot)
+{
+	u32 s, k, per;
+
+	if (!depth || n % depth)
+		return -EPROTO;
+	per = n / depth;
+	if (!per || per > KRDMA_MAX_SLOT_REGIONS)
+		return -EPROTO;
+	for (s = 0; s < depth; s++) {
+		u64 total = 0;
+
+		for (k = 0; k < per; k++) {
+			u32 len = be32_to_cpu(r[s * per + k].len);
+
+			if (!len)
+				return -EPROTO;
+			total += len;
+		}
+		if (total != size)
+			return -EPROTO;
+	}
+	*per_slot = per;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Driver side                                                         */
+
+static void krdma_test_release(struct krdma_test *test)
+{
+	cancel_delayed_work_sync(&test->progress_work);
+	krdma_slots_free(test->slots, test->p.depth);
+	test->slots = NULL;
+	kfree(test->remote);
+	test->remote = NULL;
+}
+
+static void krdma_test_free(struct krdma_test *test)
+{
+	krdma_test_release(test);
+	krdma_session_put(test->sess);
+	kfree(test);
+}
+
+static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
+{
+	enum krdma_test_state state;
+	char reason[sizeof(test->reason)];
+	ktime_t end;
+	int status;
+
+	spin_lock_bh(&test->lock);
+	state = test->finishing ? KRDMA_TEST_DONE : test->state;
+	status = test->status;
+	end = test->finishing ? test->end : ktime_get();
+	strscpy(reason, test->reason, sizeof(reason));
+	spin_unlock_bh(&test->lock);
+
+	if (nla_put_u32(skb, KRDMA_A_TEST_ID, test->id) ||
+	    nla_put_u32(skb, KRDMA_A_SESSION_ID, test->sess->id) ||
+	    nla_put_u8(skb, KRDMA_A_TEST_OP, test->p.op) ||
+	    nla_put_u32(skb, KRDMA_A_TEST_SIZE, test->p.size) ||
+	    nla_put_u64_64bit(skb, KRDMA_A_TEST_COUNT, test->p.count, KRDMA_A_PAD) ||
+	    nla_put_u32(skb, KRDMA_A_TEST_DEPTH, test->p.depth) ||
+	    nla_put_u8(skb, KRDMA_A_TEST_STATE, state) ||
+	    nla_put_s32(skb, KRDMA_A_TEST_STATUS, status) ||
+	    nla_put_u64_64bit(skb, KRDMA_A_TEST_ITERS, READ_ONCE(test->completed),
+			      KRDMA_A_PAD) ||
+	    nla_put_u64_64bit(skb, KRDMA_A_TEST_BYTES, READ_ONCE(test->bytes),
+			      KRDMA_A_PAD) ||
+	    nla_put_u64_64bit(skb, KRDMA_A_TEST_ELAPSED_NS,
+			      test->start ? ktime_to_ns(ktime_sub(end, test->start)) : 0,
+			      KRDMA_A_PAD) ||
+	    nla_put_u64_64bit(skb, KRDMA_A_TEST_VALIDATED,
+			      READ_ONCE(test->validated), KRDMA_A_PAD))
+		return -EMSGSIZE;
+	if (reason[0] && nla_put_string(skb, KRDMA_A_REASON, reason))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static void krdma_test_notify(struct krdma_test *test, enum krdma_event ev)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = krdma_event_new(ev, &hdr);
+	if (!msg)
+		return;
+	if (krdma_test_fill(msg, test)) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	krdma_notify_test(test->sess->net, msg);
+}
+
+/* Records the first failure; the test ends once nothing is in flight. */
+static void krdma_test_fail(struct krdma_test *test, int status,
+			    const char *fmt, ...) __printf(3, 4);
+static void krdma_test_fail(struct krdma_test *test, int status,
+			    const char *fmt, ...)
+{
+	va_list args;
+
+	spin_lock_bh(&test->lock);
+	if (!test->status) {
+		test->status = status;
+		va_start(args, fmt);
+		vsnprintf(test->reason, sizeof(test->reason), fmt, args);
+		va_end(args);
+	}
+	spin_unlock_bh(&test->lock);
+}
+
+/*
+ * Ends a test whose work has all completed. The state turns DONE last, so
+ * that a new test may replace this one only once we no longer touch it.
+ */
+static void krdma_test_finish(struct krdma_test *test)
+{
+	struct krdma_session *sess = test->sess;
+
+	spin_lock_bh(&test->lock);
+	if (test->finishing) {
+		spin_unlock_bh(&test->lock);
+		return;
+	}
+	test->finishing = true;
+	test->end = ktime_get();
+	if (!test->status && test->stop) {
+		test->status = -ECANCELED;
+		strscpy(test->reason, "stopped", sizeof(test->reason));
+	}
+	spin_unlock_bh(&test->lock);
+
+	if (test->status && test->status != -ECANCELED)
+		krdma_count(sess, KRDMA_CNT_TESTS_FAILED, 1);
+	cancel_delayed_work(&test->progress_work);
+	/* Buffers go now; the record stays for "test show". */
+	krdma_slots_free(test->slots, test->p.depth);
+	test->slots = NULL;
+	krdma_test_notify(test, KRDMA_EVENT_TEST_DONE);
+
+	spin_lock_bh(&test->lock);
+	test->state = KRDMA_TEST_DONE;
+	spin_unlock_bh(&test->lock);
+}
+
+static bool krdma_test_more(struct krdma_test *test)
+{
+	if (test->stop || test->status)
+		return false;
+	if (test->p.count)
+		return test->issued < test->p.count;
+	return ktime_before(ktime_get(), test->deadline);
+}
+
+static void krdma_test_send_end(struct krdma_test *test)
+{
+	int ret;
+
+	test->ending = true;
+	ret = krdma_ctrl_send(test->sess, KRDMA_MSG_TEST_END, test->id,
+			      test->completed, 0, NULL, 0);
+	if (ret) {
+		krdma_test_fail(test, ret, "cannot send TEST_END: %d", ret);
+		krdma_test_finish(test);
+	}
+}
+
+static void krdma_test_issue(struct krdma_test *test, struct krdma_slot *slot);
+
+static void krdma_slot_complete(struct krdma_test *test, struct krdma_slot *slot)
+{
+	slot->busy = false;
+	WRITE_ONCE(test->completed, test->completed + 1);
+	WRITE_ONCE(test->bytes, test->bytes + test->p.size);
+	if (krdma_test_more(test)) {
+		krdma_test_issue(test, slot);
+		return;
+	}
+	if (!test->ending) {
+		u32 s;
+
+		for (s = 0; s < test->p.depth; s++)
+			if (test->slots[s].busy)
+				return;
+		krdma_test_send_end(test);
+	}
+}
+
+/* Checks what landed in our buffer for iteration slot->iter. */
+static void krdma_slot_check(struct krdma_test *test, struct krdma_slot *slot,
+			     struct krdma_buf *buf)
+{
+	if (krdma_pattern_check(buf, KRDMA_MSG_HDR_SIZE, test->p.size,
+				krdma_seed(test->id, slot->iter))) {
+		WRITE_ONCE(test->validated, test->validated + 1);
+		return;
+	}
+	krdma_count(test->sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
+	krdma_test_fail(test, -EBADMSG, "data mismatch at iteration %llu",
+			slot->iter);
+}
+
+static void krdma_slot_step(struct krdma_test *test, struct krdma_slot *slot,
+			    u8 done)
+{
+	slot->pending &= ~done;
+	if (!slot->pending)
+		krdma_slot_complete(test, slot);
+}
+
+static void krdma_test_slot_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_slot *slot = container_of(wc->wr_cqe, struct krdma_slot, cqe);
+	struct krdma_session *sess = cq->cq_context;
+	struct krdma_test *test = sess->test;
+	u64 orig;
+
+	krdma_buf_to_cpu(slot->buf);
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		krdma_test_fail(test, -EIO, "iteration %llu: %s", slot->iter,
+				ib_wc_status_msg(wc->status));
+		krdma_wc_error(sess, wc, "test");
+		return;
+	}
+
+	switch (test->p.op) {
+	case KRDMA_OP_READ:
+		krdma_slot_check(test, slot, slot->buf);
+		if (krdma_ctrl_send(sess, KRDMA_MSG_RELEASE, test->id, slot->iter,
+				    0, NULL, 0))
+			krdma_session_close(sess, "cannot send RELEASE");
+		break;
+	case KRDMA_OP_ATOMIC_FADD:
+	case KRDMA_OP_ATOMIC_CSWAP:
+		krdma_buf_copy_to(&orig, slot->buf, KRDMA_MSG_HDR_SIZE, sizeof(orig));
+		if (orig == slot->expect) {
+			WRITE_ONCE(test->validated, test->validated + 1);
+		} else {
+			krdma_count(sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
+			krdma_test_fail(test, -EBADMSG,
+					"atomic at iteration %llu returned %llu, expected %llu",
+					slot->iter, orig, slot->expect);
+		}
+		if (test->p.op == KRDMA_OP_ATOMIC_FADD)
+			slot->expect += slot->iter + 1;
+		else
+			slot->expect = krdma_seed(test->id, slot->iter);
+		break;
+	default:
+		break;
+	}
+	krdma_slot_step(test, slot, KRDMA_SLOT_WC);
+}
+
+static int krdma_test_post_atomic(struct krdma_test *test,
+				  struct krdma_slot *slot)
+{
+	struct krdma_session *sess = test->sess;
+	const struct krdma_wire_region *r = &test->remote[slot - test->slots];
+	struct ib_atomic_wr wr = {};
+	struct ib_sge sge;
+	int ret;
+
+	ret = krdma_buf_sges(slot->buf, KRDMA_MSG_HDR_SIZE, sizeof(u64),
+			     sess->kdev->pd->local_dma_lkey, &sge, 1);
+	if (ret < 0)
+		return ret;
+	wr.wr.wr_cqe = &slot->cqe;
+	wr.wr.sg_list = &sge;
+	wr.wr.num_sge = 1;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	wr.remote_addr = be64_to_cpu(r->addr);
+	wr.rkey = be32_to_cpu(r->rkey);
+	if (test->p.op == KRDMA_OP_ATOMIC_FADD) {
+		wr.wr.opcode = IB_WR_ATOMIC_FETCH_AND_ADD;
+		wr.compare_add = slot->iter + 1;
+	} else {
+		wr.wr.opcode = IB_WR_ATOMIC_CMP_AND_SWP;
+		wr.compare_add = slot->expect;
+		wr.swap = krdma_seed(test->id, slot->iter);
+	}
+	ret = krdma_post_send(sess, &wr.wr);
+	if (!ret)
+		krdma_count(sess, KRDMA_CNT_ATOMIC_WRS, 1);
+	return ret;
+}
+
+static int krdma_test_post_send(struct krdma_test *test, struct krdma_slot *slot)
+{
+	struct krdma_session *sess = test->sess;
+	struct ib_sge sge[KRDMA_MAX_SGE];
+	struct ib_send_wr wr = {};
+	int n, ret;
+
+	n = krdma_buf_sges(slot->buf, 0, krdma_slot_len(&test->p),
+			   sess->kdev->pd->local_dma_lkey, sge,
+			   sess->max_sge);
+	if (n < 0)
+		return n;
+	wr.wr_cqe = &slot->cqe;
+	wr.sg_list = sge;
+	wr.num_sge = n;
+	wr.send_flags = IB_SEND_SIGNALED;
+	if (test->p.op == KRDMA_OP_SEND_IMM) {
+		wr.opcode = IB_WR_SEND_WITH_IMM;
+		wr.ex.imm_data = cpu_to_be32((u32)slot->iter);
+	} else {
+		wr.opcode = IB_WR_SEND;
+	}
+	ret = krdma_post_send(sess, &wr);
+	if (!ret) {
+		krdma_count(sess, KRDMA_CNT_SEND_WRS, 1);
+		krdma_count(sess, KRDMA_CNT_BYTES_TX, krdma_slot_len(&test->p));
+	}
+	return ret;
+}
+
+static void krdma_test_issue(struct krdma_test *test, struct krdma_slot *slot)
+{
+	struct krdma_session *sess = test->sess;
+	u32 s = slot - test->slots;
+	const struct krdma_wire_region *remote =
+		test->remote ? &test->remote[s * test->remote_per_slot] : NULL;
+	u64 seed;
+	int ret;
+
+	slot->iter = test->issued++;
+	slot->busy = true;
+	seed = krdma_seed(test->id, slot->iter);
+
+	switch (test->p.op) {
+	case KRDMA_OP_SEND:
+	case KRDMA_OP_SEND_IMM: {
+		struct krdma_msg_hdr hdr = {
+			.type	 = cpu_to_be16(KRDMA_MSG_DATA),
+			.test_id = cpu_to_be32(test->id),
+			.iter	 = cpu_to_be64(slot->iter),
+			.len	 = cpu_to_be32(test->p.size),
+		};
+
+		krdma_buf_copy_from(slot->buf, 0, &hdr, sizeof(hdr));
+		krdma_pattern_fill(slot->buf, KRDMA_MSG_HDR_SIZE, test->p.size, seed);
+		slot->pending = KRDMA_SLOT_WC | KRDMA_SLOT_ACK;
+		krdma_buf_to_device(slot->buf);
+		ret = krdma_test_post_send(test, slot);
+		break;
+	}
+	case KRDMA_OP_WRITE:
+	case KRDMA_OP_WRITE_IMM:
+		krdma_pattern_fill(slot->buf, KRDMA_MSG_HDR_SIZE, test->p.size, seed);
+		slot->pending = KRDMA_SLOT_WC | KRDMA_SLOT_ACK;
+		krdma_buf_to_device(slot->buf);
+		ret = krdma_post_rdma(sess, slot->buf, remote, test->remote_per_slot,
+				      test->p.op == KRDMA_OP_WRITE_IMM ?
+				      IB_WR_RDMA_WRITE_WITH_IMM : IB_WR_RDMA_WRITE,
+				      &slot->cqe, (u32)slot->iter, true);
+		/* Same QP, so the notice arrives after the data has landed. */
+		if (!ret && test->p.op == KRDMA_OP_WRITE)
+			ret = krdma_ctrl_send(sess, KRDMA_MSG_NOTIFY, test->id,
+					      slot->iter, 0, NULL, 0);
+		break;
+	case KRDMA_OP_READ:
+		slot->pending = KRDMA_SLOT_WC | KRDMA_SLOT_ACK;
+		krdma_buf_to_device(slot->buf);
+		ret = krdma_post_rdma(sess, slot->buf, remote, test->remote_per_slot,
+				      IB_WR_RDMA_READ, &slot->cqe, 0, true);
+		break;
+	case KRDMA_OP_PING:
+		krdma_pattern_fill(slot->buf, KRDMA_MSG_HDR_SIZE, test->p.size, seed);
+		slot->pending = KRDMA_SLOT_ACK;
+		krdma_buf_to_device(slot->buf);
+		krdma_buf_to_device(slot->sink);
+		ret = krdma_ctrl_send(sess, KRDMA_MSG_PING, test->id, slot->iter,
+				      0, NULL, 0);
+		break;
+	default:	/* atomics */
+		slot->pending = KRDMA_SLOT_WC;
+		krdma_buf_to_device(slot->buf);
+		ret = krdma_test_post_atomic(test, slot);
+		break;
+	}
+	if (ret) {
+		krdma_test_fail(test, ret, "cannot post iteration %llu: %d",
+				slot->iter, ret);
+		krdma_session_close(sess, "test %u: post failed: %d", test->id, ret);
+	}
+}
+
+static void krdma_test_ctl_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_session *sess = cq->cq_context;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS))
+		krdma_wc_error(sess, wc, "memory registration");
+}
+
+static void krdma_test_inv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_session *sess = cq->cq_context;
+	struct krdma_test *test = sess->test;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		krdma_wc_error(sess, wc, "invalidation");
+		return;
+	}
+	if (--test->inv_pending == 0)
+		krdma_test_finish(test);
+}
+
+/* Ping exposes our slots; they are invalidated before the test ends. */
+static void krdma_test_invalidate_and_finish(struct krdma_test *test)
+{
+	struct krdma_session *sess = test->sess;
+	u32 s;
+
+	test->ctl_cqe.done = krdma_test_inv_done;
+	test->inv_pending = 0;
+	for (s = 0; test->slots && s < test->p.depth; s++) {
+		struct krdma_slot *slot = &test->slots[s];
+		struct krdma_region *regs[] = { slot->reg, slot->sink_reg };
+		int i;
+
+		for (i = 0; i < ARRAY_SIZE(regs); i++) {
+			if (!regs[i] || !regs[i]->registered)
+				continue;
+			if (krdma_region_post_inv(sess->qp, regs[i], &test->ctl_cqe)) {
+				krdma_session_close(sess, "cannot invalidate");
+				return;
+			}
+			krdma_count(sess, KRDMA_CNT_INV_WRS, regs[i]->nmrs);
+			test->inv_pending++;
+		}
+	}
+	if (!test->inv_pending)
+		krdma_test_finish(test);
+}
+
+static void krdma_test_on_ack(struct krdma_test *test,
+			      const struct krdma_msg_hdr *hdr,
+			      const struct krdma_msg_test *body, u32 body_len)
+{
+	u32 nregions, per = 0, s;
+	int status = -(int)be32_to_cpu(hdr->status);
+
+	if (test->started)
+		goto proto;
+	if (status) {
+		krdma_test_fail(test, status, "peer refused the test: %pe",
+				ERR_PTR(status));
+		krdma_test_invalidate_and_finish(test);
+		return;
+	}
+	if (body_len < sizeof(*body))
+		goto proto;
+	nregions = be32_to_cpu(body->nregions);
+	if (nregions > (body_len - sizeof(*body)) / sizeof(body->regions[0]))
+		goto proto;
+
+	if (krdma_peer_access(test->p.op)) {
+		u32 need = krdma_op_is_atomic(test->p.op) ? sizeof(u64) : test->p.size;
+
+		if (krdma_check_wire_regions(body->regions, nregions, test->p.depth,
+					     need, &per))
+			goto proto;
+		if (krdma_op_is_atomic(test->p.op) && per != 1)
+			goto proto;
+		test->remote = kmemdup(body->regions,
+				       nregions * sizeof(body->regions[0]),
+				       GFP_KERNEL);
+		if (!test->remote) {
+			krdma_test_fail(test, -ENOMEM, "out of memory");
+			krdma_test_send_end(test);
+			return;
+		}
+		test->remote_per_slot = per;
+	} else if (nregions) {
+		goto proto;
+	}
+
+	test->started = true;
+	test->start = ktime_get();
+	test->deadline = ktime_add_ms(test->start, test->p.duration_ms);
+	for (s = 0; s < test->p.depth && krdma_test_more(test); s++)
+		krdma_test_issue(test, &test->slots[s]);
+	if (!test->issued)
+		krdma_test_send_end(test);
+	return;
+proto:
+	krdma_count(test->sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+	krdma_test_fail(test, -EPROTO, "malformed TEST_ACK from peer");
+	krdma_session_close(test->sess, "protocol error: malformed TEST_ACK");
+}
+
+static void krdma_test_on_iter_ack(struct krdma_test *test,
+				   const struct krdma_msg_hdr *hdr)
+{
+	u64 iter = be64_to_cpu(hdr->iter);
+	struct krdma_slot *slot;
+	int status = -(int)be32_to_cpu(hdr->status);
+
+	if (!test->started || iter >= test->issued)
+		goto proto;
+	slot = &test->slots[iter % test->p.depth];
+	if (!slot->busy || slot->iter != iter || !(slot->pending & KRDMA_SLOT_ACK))
+		goto proto;
+	if (status)
+		krdma_test_fail(test, status, "peer reports iteration %llu: %pe",
+				iter, ERR_PTR(status));
+	if (test->p.op == KRDMA_OP_PING) {
+		krdma_buf_to_cpu(slot->buf);
+		krdma_buf_to_cpu(slot->sink);
+		krdma_slot_check(test, slot, slot->sink);
+	} else if (test->p.op != KRDMA_OP_READ && !status) {
+		/* The peer checked the data where it landed. */
+		WRITE_ONCE(test->validated, test->validated + 1);
+	}
+	krdma_slot_step(test, slot, KRDMA_SLOT_ACK);
+	return;
+proto:
+	krdma_count(test->sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+	krdma_session_close(test->sess, "protocol error: unexpected ITER_ACK %llu",
+			    iter);
+}
+
+static void krdma_test_on_result(struct krdma_test *test,
+				 const struct krdma_msg_hdr *hdr,
+				 const struct krdma_msg_result *res, u32 len)
+{
+	int status = -(int)be32_to_cpu(hdr->status);
+
+	if (!test->ending || len < sizeof(*res)) {
+		krdma_count(test->sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+		krdma_session_close(test->sess, "protocol error: unexpected TEST_RESULT");
+		return;
+	}
+	test->peer_validated = be64_to_cpu(res->validated);
+	if (status)
+		krdma_test_fail(test, status, "peer: %llu of %llu iterations wrong",
+				be64_to_cpu(res->errors), be64_to_cpu(res->iters));
+	else if (be64_to_cpu(res->iters) != test->completed &&
+		 krdma_op_uses_recv(test->p.op))
+		krdma_test_fail(test, -EPROTO, "peer saw %llu iterations, we did %llu",
+				be64_to_cpu(res->iters), test->completed);
+	krdma_test_invalidate_and_finish(test);
+}
+
+/* ------------------------------------------------------------------ */
+/* Responder side                                                      */
+
+static void krdma_peer_test_free(struct krdma_peer_test *pt)
+{
+	if (!pt)
+		return;
+	krdma_slots_free(pt->slots, pt->depth);
+	kfree(pt->remote);
+	kfree(pt);
+}
+
+static void krdma_peer_ack(struct krdma_session *sess,
+			   struct krdma_peer_test *pt, u64 iter, int status)
+{
+	if (krdma_ctrl_send(sess, KRDMA_MSG_ITER_ACK, pt->test_id, iter, status,
+			    NULL, 0))
+		krdma_session_close(sess, "cannot send ITER_ACK");
+}
+
+static int krdma_peer_check(struct krdma_session *sess,
+			    struct krdma_peer_test *pt, struct krdma_buf *buf,
+			    u32 off, u64 iter)
+{
+	pt->seen++;
+	if (krdma_pattern_check(buf, off, pt->size, krdma_seed(pt->test_id, iter))) {
+		pt->validated++;
+		return 0;
+	}
+	pt->errors++;
+	krdma_count(sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
+	return -EBADMSG;
+}
+
+/* Ping, second half: the source has been read; write it back to the sink. */
+static void krdma_peer_read_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_slot *slot = container_of(wc->wr_cqe, struct krdma_slot, cqe);
+	struct krdma_session *sess = cq->cq_context;
+	struct krdma_peer_test *pt = sess->peer_test;
+	u32 s = slot - pt->slots;
+	int status, ret;
+
+	krdma_buf_to_cpu(slot->buf);
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		krdma_wc_error(sess, wc, "ping read");
+		return;
+	}
+	status = krdma_peer_check(sess, pt, slot->buf, KRDMA_MSG_HDR_SIZE,
+				  slot->iter);
+	krdma_buf_to_device(slot->buf);
+	/* The sink regions follow all the source regions. */
+	ret = krdma_post_rdma(sess, slot->buf,
+			      &pt->remote[(pt->depth + s) * pt->remote_per_slot],
+			      pt->remote_per_slot, IB_WR_RDMA_WRITE, &slot->cqe,
+			      0, false);
+	if (ret) {
+		krdma_session_close(sess, "ping: cannot post write: %d", ret);
+		return;
+	}
+	slot->busy = false;
+	krdma_peer_ack(sess, pt, slot->iter, status);
+}
+
+static int krdma_peer_setup(struct krdma_session *sess,
+			    struct krdma_peer_test *pt,
+			    const struct krdma_msg_test *req, u32 body_len,
+			    struct krdma_msg_test *ack, u32 *ack_regions)
+{
+	struct krdma_device *kdev = sess->kdev;
+	int access = krdma_peer_access(pt->op);
+	u32 nregions = be32_to_cpu(req->nregions);
+	u32 need_wrs, s, n = 0;
+	int ret;
+
+	if (nregions > (body_len - sizeof(*req)) / sizeof(req->regions[0]))
+		return -EPROTO;
+	if (pt->op == KRDMA_OP_PING) {
+		/* Sources then sinks: two regions lists of depth slots. */
+		if (nregions % 2 ||
+		    krdma_check_wire_regions(req->regions, nregions / 2, pt->depth,
+					     pt->size, &pt->remote_per_slot) ||
+		    krdma_check_wire_regions(req->regions + nregions / 2,
+					     nregions / 2, pt->depth, pt->size,
+					     &s) || s != pt->remote_per_slot)
+			return -EPROTO;
+		pt->remote = kmemdup(req->regions, nregions * sizeof(req->regions[0]),
+				     GFP_KERNEL);
+		if (!pt->remote)
+			return -ENOMEM;
+	} else if (nregions) {
+		return -EPROTO;
+	}
+
+	/* Our send queue must hold a full window of replies. */
+	need_wrs = pt->depth * (pt->op == KRDMA_OP_PING ?
+				2 * pt->remote_per_slot + 1 : 1) + 2;
+	if (need_wrs > sess->sq_depth || (krdma_op_uses_recv(pt->op) &&
+	    pt->depth + KRDMA_RQ_RESERVE > sess->rq_depth))
+		return -ENOSPC;
+	if ((pt->op == KRDMA_OP_SEND || pt->op == KRDMA_OP_SEND_IMM) &&
+	    pt->size > sess->max_msg_size)
+		return -EMSGSIZE;
+	if (pt->op == KRDMA_OP_SEND || pt->op == KRDMA_OP_SEND_IMM)
+		return 0;	/* the data lands in our receive buffers */
+
+	pt->slots = kcalloc(pt->depth, sizeof(*pt->slots), GFP_KERNEL);
+	if (!pt->slots)
+		return -ENOMEM;
+	/* Allocate everything first: a failure then leaves nothing posted. */
+	for (s = 0; s < pt->depth; s++) {
+		struct krdma_slot *slot = &pt->slots[s];
+		u32 len = krdma_op_is_atomic(pt->op) ? sizeof(u64) : pt->size;
+
+		slot->buf = krdma_buf_alloc(kdev, KRDMA_MSG_HDR_SIZE + len,
+					    "peer_slot", s);
+		if (!slot->buf)
+			return -ENOMEM;
+		if (pt->op == KRDMA_OP_READ)
+			krdma_pattern_fill(slot->buf, KRDMA_MSG_HDR_SIZE, len,
+					   krdma_seed(pt->test_id, s));
+		krdma_buf_to_device(slot->buf);
+		if (!access)
+			continue;
+		slot->reg = krdma_region_create(kdev, slot->buf, KRDMA_MSG_HDR_SIZE,
+						len, access);
+		if (IS_ERR(slot->reg)) {
+			ret = PTR_ERR(slot->reg);
+			slot->reg = NULL;
+			return ret;
+		}
+		n += slot->reg->nmrs;
+		if (n > KRDMA_MAX_WIRE_REGIONS ||
+		    slot->reg->nmrs > KRDMA_MAX_SLOT_REGIONS)
+			return -E2BIG;
+	}
+	if (n + pt->depth + 2 > sess->sq_depth)
+		return -ENOSPC;
+
+	for (s = 0, n = 0; access && s < pt->depth; s++) {
+		struct krdma_region *reg = pt->slots[s].reg;
+
+		ret = krdma_region_post_reg(sess->qp, reg, &pt->reg_cqe, access);
+		if (ret) {
+			pt->posted = true;
+			return ret;
+		}
+		pt->posted = true;
+		krdma_count(sess, KRDMA_CNT_REG_MR_WRS, reg->nmrs);
+		krdma_region_to_wire(reg, &ack->regions[n]);
+		n += reg->nmrs;
+	}
+	*ack_regions = n;
+	return 0;
+}
+
+static void krdma_peer_reg_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_session *sess = cq->cq_context;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS))
+		krdma_wc_error(sess, wc, "peer registration");
+}
+
+static int krdma_peer_check_req(struct krdma_peer_test *pt,
+				const struct krdma_msg_test *req)
+{
+	pt->op = req->op;
+	pt->size = be32_to_cpu(req->size);
+	pt->depth = be32_to_cpu(req->depth);
+	if (!pt->op || pt->op > KRDMA_OP_MAX || !pt->size ||
+	    pt->size > KRDMA_MSG_SIZE_MAX || !pt->depth ||
+	    pt->depth > KRDMA_DEPTH_MAX ||
+	    (krdma_op_is_atomic(pt->op) && pt->size != sizeof(u64)))
+		return -EINVAL;
+	return 0;
+}
+
+static void krdma_peer_on_req(struct krdma_session *sess,
+			      const struct krdma_msg_hdr *hdr,
+			      const struct krdma_msg_test *req, u32 body_len)
+{
+	u32 test_id = be32_to_cpu(hdr->test_id);
+	struct krdma_msg_test *ack;
+	struct krdma_peer_test *pt;
+	u32 nregions = 0;
+	int ret;
+
+	ack = kzalloc(KRDMA_CTRL_BODY_MAX, GFP_KERNEL);
+	pt = kzalloc(sizeof(*pt), GFP_KERNEL);
+	if (!ack || !pt) {
+		kfree(ack);
+		kfree(pt);
+		krdma_session_close(sess, "out of memory for a test request");
+		return;
+	}
+	pt->test_id = test_id;
+	pt->reg_cqe.done = krdma_peer_reg_done;
+
+	if (sess->peer_test)
+		ret = -EBUSY;
+	else if (body_len < sizeof(*req))
+		ret = -EPROTO;
+	else
+		ret = krdma_peer_check_req(pt, req);
+	if (!ret)
+		ret = krdma_peer_setup(sess, pt, req, body_len, ack, &nregions);
+
+	if (ret && pt->posted) {
+		/* Registrations in flight: only teardown, after a drain, frees them. */
+		sess->peer_test = pt;
+		krdma_session_close(sess, "cannot register test memory: %pe",
+				    ERR_PTR(ret));
+		kfree(ack);
+		return;
+	}
+	if (ret) {
+		krdma_peer_test_free(pt);
+		nregions = 0;
+	} else {
+		sess->peer_test = pt;
+	}
+	ack->nregions = cpu_to_be32(nregions);
+	if (krdma_ctrl_send(sess, KRDMA_MSG_TEST_ACK, test_id, 0, ret, ack,
+			    sizeof(*ack) + nregions * sizeof(ack->regions[0])))
+		krdma_session_close(sess, "cannot answer TEST_REQ");
+	kfree(ack);
+}
+
+static void krdma_peer_inv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_session *sess = cq->cq_context;
+	struct krdma_peer_test *pt = sess->peer_test;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		krdma_wc_error(sess, wc, "peer invalidation");
+		return;
+	}
+	if (--pt->inv_pending == 0) {
+		struct krdma_msg_result res = {
+			.iters	   = cpu_to_be64(pt->seen),
+			.validated = cpu_to_be64(pt->validated),
+			.errors	   = cpu_to_be64(pt->errors),
+		};
+
+		sess->peer_test = NULL;
+		if (krdma_ctrl_send(sess, KRDMA_MSG_TEST_RESULT, pt->test_id, 0,
+				    pt->errors ? -EBADMSG : 0, &res, sizeof(res)))
+			krdma_session_close(sess, "cannot send TEST_RESULT");
+		krdma_peer_test_free(pt);
+	}
+}
+
+/* Atomics: the final values must be what the driver's sequence produced. */
+static void krdma_peer_check_atomics(struct krdma_peer_test *pt, u64 iters)
+{
+	u32 s;
+
+	for (s = 0; s < pt->depth; s++) {
+		struct krdma_slot *slot = &pt->slots[s];
+		u64 expect = 0, val, i;
+
+		for (i = s; i < iters; i += pt->depth)
+			expect = pt->op == KRDMA_OP_ATOMIC_FADD ? expect + i + 1 :
+				 krdma_seed(pt->test_id, i);
+		krdma_buf_to_cpu(slot->buf);
+		krdma_buf_copy_to(&val, slot->buf, KRDMA_MSG_HDR_SIZE, sizeof(val));
+		pt->seen += DIV_ROUND_UP_ULL(iters > s ? iters - s : 0, pt->depth);
+		if (val == expect)
+			pt->validated++;
+		else
+			pt->errors++;
+	}
+}
+
+static void krdma_peer_on_end(struct krdma_session *sess,
+			      struct krdma_peer_test *pt, u64 iters)
+{
+	u32 s;
+
+	if (krdma_op_is_atomic(pt->op))
+		krdma_peer_check_atomics(pt, iters);
+
+	pt->inv_cqe.done = krdma_peer_inv_done;
+	pt->inv_pending = 1;	/* held until every invalidation is posted */
+	for (s = 0; pt->slots && s < pt->depth; s++) {
+		struct krdma_region *reg = pt->slots[s].reg;
+
+		if (!reg || !reg->registered)
+			continue;
+		if (krdma_region_post_inv(sess->qp, reg, &pt->inv_cqe)) {
+			krdma_session_close(sess, "cannot invalidate");
+			return;
+		}
+		krdma_count(sess, KRDMA_CNT_INV_WRS, reg->nmrs);
+		pt->inv_pending++;
+	}
+	if (--pt->inv_pending == 0) {
+		struct ib_wc wc = { .status = IB_WC_SUCCESS };
+
+		pt->inv_pending = 1;
+		krdma_peer_inv_done(sess->cq, &wc);
+	}
+}
+
+/* In-order arrival: iteration numbers must follow each other. */
+static bool krdma_peer_next(struct krdma_peer_test *pt, u64 iter)
+{
+	if (iter != pt->next_iter)
+		return false;
+	pt->next_iter++;
+	return true;
+}
+
+static void krdma_peer_on_msg(struct krdma_session *sess,
+			      struct krdma_recv *rx, struct ib_wc *wc,
+			      const struct krdma_msg_hdr *hdr)
+{
+	struct krdma_peer_test *pt = sess->peer_test;
+	u16 type = hdr ? be16_to_cpu(hdr->type) : KRDMA_MSG_DATA;
+	u64 iter = hdr ? be64_to_cpu(hdr->iter) : 0;
+	struct krdma_slot *slot;
+	int status;
+
+	if (!pt || (hdr && be32_to_cpu(hdr->test_id) != pt->test_id))
+		goto proto;
+
+	/* RDMA WRITE with immediate: no header, the iteration is implied. */
+	if (!hdr) {
+		if (pt->op != KRDMA_OP_WRITE_IMM ||
+		    be32_to_cpu(wc->ex.imm_data) != (u32)pt->next_iter)
+			goto proto;
+		iter = pt->next_iter;
+		type = KRDMA_MSG_NOTIFY;
+	}
+
+	switch (type) {
+	case KRDMA_MSG_DATA:
+		if ((pt->op != KRDMA_OP_SEND && pt->op != KRDMA_OP_SEND_IMM) ||
+		    be32_to_cpu(hdr->len) != pt->size ||
+		    !krdma_peer_next(pt, iter))
+			goto proto;
+		if (pt->op == KRDMA_OP_SEND_IMM &&
+		    (!(wc->wc_flags & IB_WC_WITH_IMM) ||
+		     be32_to_cpu(wc->ex.imm_data) != (u32)iter))
+			goto proto;
+		status = krdma_peer_check(sess, pt, rx->buf, KRDMA_MSG_HDR_SIZE,
+					  iter);
+		break;
+	case KRDMA_MSG_NOTIFY:
+		if ((pt->op != KRDMA_OP_WRITE && pt->op != KRDMA_OP_WRITE_IMM) ||
+		    !krdma_peer_next(pt, iter))
+			goto proto;
+		slot = &pt->slots[iter % pt->depth];
+		krdma_buf_to_cpu(slot->buf);
+		status = krdma_peer_check(sess, pt, slot->buf, KRDMA_MSG_HDR_SIZE,
+					  iter);
+		krdma_buf_to_device(slot->buf);
+		break;
+	case KRDMA_MSG_RELEASE:
+		if (pt->op != KRDMA_OP_READ || !krdma_peer_next(pt, iter))
+			goto proto;
+		pt->seen++;
+		slot = &pt->slots[iter % pt->depth];
+		krdma_buf_to_cpu(slot->buf);
+		krdma_pattern_fill(slot->buf, KRDMA_MSG_HDR_SIZE, pt->size,
+				   krdma_seed(pt->test_id, iter + pt->depth));
+		krdma_buf_to_device(slot->buf);
+		status = 0;
+		break;
+	case KRDMA_MSG_PING:
+		if (pt->op != KRDMA_OP_PING || !krdma_peer_next(pt, iter))
+			goto proto;
+		slot = &pt->slots[iter % pt->depth];
+		if (slot->busy)
+			goto proto;
+		slot->busy = true;
+		slot->iter = iter;
+		slot->cqe.done = krdma_peer_read_done;
+		/* The slot stayed with the device since setup or the last write. */
+		if (krdma_recv_repost(rx) ||
+		    krdma_post_rdma(sess, slot->buf,
+				    &pt->remote[(iter % pt->depth) * pt->remote_per_slot],
+				    pt->remote_per_slot, IB_WR_RDMA_READ,
+				    &slot->cqe, 0, true))
+			krdma_session_close(sess, "ping: cannot post read");
+		return;
+	case KRDMA_MSG_TEST_END:
+		if (krdma_recv_repost(rx))
+			krdma_session_close(sess, "cannot repost receive");
+		krdma_peer_on_end(sess, pt, iter);
+		return;
+	default:
+		goto proto;
+	}
+	/* Repost before acking: the ack lets the driver send again. */
+	if (krdma_recv_repost(rx)) {
+		krdma_session_close(sess, "cannot repost receive");
+		return;
+	}
+	krdma_peer_ack(sess, pt, iter, status);
+	return;
+proto:
+	krdma_count(sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+	krdma_session_close(sess, "protocol error: unexpected message type %u",
+			    type);
+}
+
+/* ------------------------------------------------------------------ */
+/* Receive dispatch                                                    */
+
+void krdma_test_handle_recv(struct krdma_session *sess, struct krdma_recv *rx,
+			    struct ib_wc *wc)
+{
+	struct krdma_msg_hdr hdr;
+	struct krdma_test *test = sess->test;
+	void *body = NULL;
+	u32 len;
+	u16 type;
+
+	if (wc->opcode == IB_WC_RECV_RDMA_WITH_IMM) {
+		krdma_peer_on_msg(sess, rx, wc, NULL);
+		return;
+	}
+	if (wc->byte_len < sizeof(hdr))
+		goto proto;
+	krdma_buf_copy_to(&hdr, rx->buf, 0, sizeof(hdr));
+	len = be32_to_cpu(hdr.len);
+	type = be16_to_cpu(hdr.type);
+	if (hdr.flags || len != wc->byte_len - sizeof(hdr))
+		goto proto;
+
+	switch (type) {
+	case KRDMA_MSG_TEST_REQ:
+	case KRDMA_MSG_TEST_ACK:
+	case KRDMA_MSG_TEST_RESULT:
+		if (len > KRDMA_CTRL_BODY_MAX)
+			goto proto;
+		body = kmalloc(max_t(u32, len, 1), GFP_KERNEL);
+		if (!body) {
+			krdma_session_close(sess, "out of memory");
+			return;
+		}
+		krdma_buf_copy_to(body, rx->buf, sizeof(hdr), len);
+		if (krdma_recv_repost(rx)) {
+			kfree(body);
+			krdma_session_close(sess, "cannot repost receive");
+			return;
+		}
+		if (type == KRDMA_MSG_TEST_REQ) {
+			krdma_peer_on_req(sess, &hdr, body, len);
+		} else if (!test || test->state != KRDMA_TEST_RUNNING ||
+			   be32_to_cpu(hdr.test_id) != test->id) {
+			kfree(body);
+			goto proto;
+		} else if (type == KRDMA_MSG_TEST_ACK) {
+			krdma_test_on_ack(test, &hdr, body, len);
+		} else {
+			krdma_test_on_result(test, &hdr, body, len);
+		}
+		kfree(body);
+		return;
+	case KRDMA_MSG_ITER_ACK:
+		if (!test || test->state != KRDMA_TEST_RUNNING ||
+		    be32_to_cpu(hdr.test_id) != test->id)
+			goto proto;
+		if (krdma_recv_repost(rx)) {
+			krdma_session_close(sess, "cannot repost receive");
+			return;
+		}
+		krdma_test_on_iter_ack(test, &hdr);
+		return;
+	default:
+		krdma_peer_on_msg(sess, rx, wc, &hdr);
+		return;
+	}
+proto:
+	krdma_count(sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+	krdma_session_close(sess, "protocol error: malformed message");
+}
+
+/* ------------------------------------------------------------------ */
+/* Start, stop, progress, teardown                                     */
+
+static void krdma_test_progress(struct work_struct *work)
+{
+	struct krdma_test *test = container_of(to_delayed_work(work),
+					       struct krdma_test, progress_work);
+	u64 done = READ_ONCE(test->completed);
+
+	if (READ_ONCE(test->state) != KRDMA_TEST_RUNNING)
+		return;
+	if (done != test->progress_completed) {
+		test->progress_completed = done;
+		test->progress_jiffies = jiffies;
+	} else if (time_after(jiffies, test->progress_jiffies +
+			      msecs_to_jiffies(krdma_stall_ms))) {
+		krdma_test_fail(test, -ETIMEDOUT, "no progress for %u ms: peer dead?",
+				krdma_stall_ms);
+		krdma_session_close(test->sess, "test %u stalled for %u ms",
+				    test->id, krdma_stall_ms);
+		return;
+	}
+	krdma_test_notify(test, KRDMA_EVENT_TEST_PROGRESS);
+	queue_delayed_work(krdma_wq, &test->progress_work,
+			   msecs_to_jiffies(test->p.interval_ms));
+}
+
+static int krdma_test_check_params(struct krdma_session *sess,
+				   struct krdma_test_params *p,
+				   struct netlink_ext_ack *extack)
+{
+	u32 per_iter, nchunks = krdma_chunks_for(sess->kdev, p->size);
+
+	if (krdma_op_is_atomic(p->op) && p->size != sizeof(u64)) {
+		NL_SET_ERR_MSG(extack, "atomics operate on 8 bytes: size must be 8");
+		return -EINVAL;
+	}
+	if ((p->op == KRDMA_OP_SEND || p->op == KRDMA_OP_SEND_IMM) &&
+	    p->size > sess->max_msg_size) {
+		NL_SET_ERR_MSG(extack, "size exceeds the session's max message size (set it at connect)");
+		return -EMSGSIZE;
+	}
+	if ((p->op == KRDMA_OP_READ || p->op == KRDMA_OP_PING ||
+	     krdma_op_is_atomic(p->op)) && !sess->initiator_depth) {
+		NL_SET_ERR_MSG(extack, "the session negotiated no RDMA READ/atomic credits");
+		return -EOPNOTSUPP;
+	}
+	if (krdma_op_is_atomic(p->op) &&
+	    sess->kdev->ibdev->attrs.atomic_cap == IB_ATOMIC_NONE) {
+		NL_SET_ERR_MSG(extack, "the RDMA device does not support atomics");
+		return -EOPNOTSUPP;
+	}
+	if (krdma_op_uses_recv(p->op) &&
+	    p->depth + KRDMA_RQ_RESERVE > min(sess->rq_depth, sess->peer_rq_depth)) {
+		NL_SET_ERR_MSG(extack, "depth exceeds the session's receive queue (raise rq-depth at connect)");
+		return -ENOSPC;
+	}
+	if (nchunks + 1 > sess->max_sge && p->op != KRDMA_OP_PING &&
+	    !krdma_op_is_atomic(p->op)) {
+		NL_SET_ERR_MSG(extack, "size needs more SGEs than the device has");
+		return -E2BIG;
+	}
+	/* Worst case work requests in flight: a region per chunk, plus a notice. */
+	per_iter = (p->op == KRDMA_OP_WRITE || p->op == KRDMA_OP_READ ||
+		    p->op == KRDMA_OP_WRITE_IMM) ? KRDMA_MAX_SLOT_REGIONS + 1 : 1;
+	if (p->depth * per_iter + 2 * p->depth * nchunks + 2 > sess->sq_depth) {
+		NL_SET_ERR_MSG(extack, "depth too large for the session's send queue");
+		return -ENOSPC;
+	}
+	if (p->op == KRDMA_OP_PING &&
+	    2 * p->depth * nchunks > KRDMA_MAX_WIRE_REGIONS) {
+		NL_SET_ERR_MSG(extack, "depth x size too large for one test");
+		return -E2BIG;
+	}
+	return 0;
+}
+
+static int krdma_test_setup_slots(struct krdma_test *test)
+{
+	struct krdma_session *sess = test->sess;
+	struct krdma_device *kdev = sess->kdev;
+	u32 s;
+	int ret;
+
+	test->slots = kcalloc(test->p.depth, sizeof(*test->slots), GFP_KERNEL);
+	if (!test->slots)
+		return -ENOMEM;
+	for (s = 0; s < test->p.depth; s++) {
+		struct krdma_slot *slot = &test->slots[s];
+
+		slot->cqe.done = krdma_test_slot_done;
+		slot->buf = krdma_buf_alloc(kdev, krdma_slot_len(&test->p),
+					    "slot", s);
+		if (!slot->buf)
+			return -ENOMEM;
+		if (test->p.op != KRDMA_OP_PING)
+			continue;
+		slot->sink = krdma_buf_alloc(kdev, krdma_slot_len(&test->p),
+					     "sink", s);
+		if (!slot->sink)
+			return -ENOMEM;
+		slot->reg = krdma_region_create(kdev, slot->buf, KRDMA_MSG_HDR_SIZE,
+						test->p.size, IB_ACCESS_REMOTE_READ);
+		if (IS_ERR(slot->reg)) {
+			ret = PTR_ERR(slot->reg);
+			slot->reg = NULL;
+			return ret;
+		}
+		slot->sink_reg = krdma_region_create(kdev, slot->sink,
+						     KRDMA_MSG_HDR_SIZE, test->p.size,
+						     IB_ACCESS_LOCAL_WRITE |
+						     IB_ACCESS_REMOTE_WRITE);
+		if (IS_ERR(slot->sink_reg)) {
+			ret = PTR_ERR(slot->sink_reg);
+			slot->sink_reg = NULL;
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Ping: make our sources and sinks valid, and list them for the peer. */
+static int krdma_test_post_regs(struct krdma_test *test,
+				struct krdma_msg_test *req, u32 *nregions)
+{
+	struct krdma_session *sess = test->sess;
+	u32 s, pass, n = 0;
+	int ret;
+
+	test->ctl_cqe.done = krdma_test_ctl_done;
+	/* Sources of every slot, then sinks: see struct krdma_msg_test. */
+	for (pass = 0; pass < 2; pass++) {
+		for (s = 0; s < test->p.depth; s++) {
+			struct krdma_slot *slot = &test->slots[s];
+			struct krdma_region *reg = pass ? slot->sink_reg : slot->reg;
+			int access = pass ? IB_ACCESS_LOCAL_WRITE |
+					    IB_ACCESS_REMOTE_WRITE :
+					    IB_ACCESS_REMOTE_READ;
+
+			if (n + reg->nmrs > KRDMA_MAX_WIRE_REGIONS)
+				return -E2BIG;
+			ret = krdma_region_post_reg(sess->qp, reg, &test->ctl_cqe,
+						    access);
+			if (ret)
+				return ret;
+			krdma_region_to_wire(reg, &req->regions[n]);
+			n += reg->nmrs;
+		}
+	}
+	krdma_count(sess, KRDMA_CNT_REG_MR_WRS, n);
+	*nregions = n;
+	return 0;
+}
+
+int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,
+		     u32 *test_id, struct netlink_ext_ack *extack)
+{
+	struct krdma_msg_test *req;
+	struct krdma_test *test, *old = NULL;
+	u32 nregions = 0;
+	int ret;
+
+	test = kzalloc(sizeof(*test), GFP_KERNEL);
+	req = kzalloc(KRDMA_CTRL_BODY_MAX, GFP_KERNEL);
+	if (!test || !req) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	spin_lock_init(&test->lock);
+	INIT_DELAYED_WORK(&test->progress_work, krdma_test_progress);
+	test->p = *p;
+	test->state = KRDMA_TEST_RUNNING;
+
+	/* cm_mutex keeps the queues from being torn down under us. */
+	mutex_lock(&sess->cm_mutex);
+	if (READ_ONCE(sess->state) != KRDMA_SESSION_UP) {
+		NL_SET_ERR_MSG(extack, "session is not up");
+		ret = -ENOTCONN;
+		goto err_unlock;
+	}
+	if (sess->test && READ_ONCE(sess->test->state) == KRDMA_TEST_RUNNING) {
+		NL_SET_ERR_MSG(extack, "a test is already running on this session");
+		ret = -EBUSY;
+		goto err_unlock;
+	}
+	ret = krdma_test_check_params(sess, p, extack);
+	if (ret)
+		goto err_unlock;
+
+	mutex_lock(&krdma_tests_lock);
+	ret = xa_alloc_cyclic(&krdma_tests, &test->id, test, xa_limit_32b,
+			      &krdma_test_next_id, GFP_KERNEL);
+	mutex_unlock(&krdma_tests_lock);
+	if (ret < 0)
+		goto err_unlock;
+	kref_get(&sess->ref);
+	test->sess = sess;
+
+	ret = krdma_test_setup_slots(test);
+	if (ret) {
+		NL_SET_ERR_MSG(extack, "cannot allocate the test buffers");
+		goto err_test;
+	}
+
+	/* The previous, finished test of this session is replaced. */
+	old = sess->test;
+	sess->test = test;
+	test->progress_jiffies = jiffies;
+	if (p->op == KRDMA_OP_PING)
+		ret = krdma_test_post_regs(test, req, &nregions);
+	if (!ret) {
+		req->op = p->op;
+		req->size = cpu_to_be32(p->size);
+		req->depth = cpu_to_be32(p->depth);
+		req->nregions = cpu_to_be32(nregions);
+		req->count = cpu_to_be64(p->count);
+		ret = krdma_ctrl_send(sess, KRDMA_MSG_TEST_REQ, test->id, 0, 0, req,
+				      sizeof(*req) +
+				      nregions * sizeof(req->regions[0]));
+	}
+	mutex_unlock(&sess->cm_mutex);
+	kfree(req);
+	if (old) {
+		mutex_lock(&krdma_tests_lock);
+		xa_erase(&krdma_tests, old->id);
+		mutex_unlock(&krdma_tests_lock);
+		krdma_test_free(old);
+	}
+	if (ret) {
+		/* Registrations may be in flight: teardown frees the test. */
+		krdma_test_fail(test, ret, "cannot start: %pe", ERR_PTR(ret));
+		krdma_session_close(sess, "cannot start test %u: %pe", test->id,
+				    ERR_PTR(ret));
+		NL_SET_ERR_MSG(extack, "cannot send the test request: session closed");
+		return ret;
+	}
+
+	krdma_count(sess, KRDMA_CNT_TESTS_STARTED, 1);
+	queue_delayed_work(krdma_wq, &test->progress_work,
+			   msecs_to_jiffies(p->interval_ms));
+	*test_id = test->id;
+	return 0;
+
+err_test:
+	mutex_lock(&krdma_tests_lock);
+	xa_erase(&krdma_tests, test->id);
+	mutex_unlock(&krdma_tests_lock);
+	mutex_unlock(&sess->cm_mutex);
+	krdma_test_free(test);
+	kfree(req);
+	return ret;
+err_unlock:
+	mutex_unlock(&sess->cm_mutex);
+err_free:
+	kfree(test);
+	kfree(req);
+	return ret;
+}
+
+int krdma_test_stop(struct net *net, u32 test_id,
+		    struct netlink_ext_ack *extack)
+{
+	struct krdma_test *test;
+	int ret = 0;
+
+	mutex_lock(&krdma_tests_lock);
+	test = xa_load(&krdma_tests, test_id);
+	if (!test || !net_eq(test->sess->net, net)) {
+		NL_SET_ERR_MSG(extack, "no such test");
+		ret = -ENOENT;
+	} else if (READ_ONCE(test->state) != KRDMA_TEST_RUNNING) {
+		NL_SET_ERR_MSG(extack, "test has already ended");
+		ret = -EALREADY;
+	} else {
+		/* Seen by the data path at the next completion. */
+		WRITE_ONCE(test->stop, true);
+	}
+	mutex_unlock(&krdma_tests_lock);
+	return ret;
+}
+
+/* Called by session teardown once the QP is drained. */
+void krdma_test_session_down(struct krdma_session *sess)
+{
+	struct krdma_test *test = sess->test;
+
+	krdma_peer_test_free(sess->peer_test);
+	sess->peer_test = NULL;
+	if (!test)
+		return;
+	sess->test = NULL;
+	if (test->state == KRDMA_TEST_RUNNING) {
+		krdma_test_fail(test, -ECONNRESET, "session closed: %s",
+				sess->reason);
+		krdma_test_finish(test);
+	}
+	mutex_lock(&krdma_tests_lock);
+	xa_erase(&krdma_tests, test->id);
+	mutex_unlock(&krdma_tests_lock);
+	krdma_test_free(test);
+}
+
+int krdma_test_nl_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct krdma_test *test;
+	struct sk_buff *msg;
+	void *hdr;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, KRDMA_A_TEST_ID))
+		return -EINVAL;
+	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_TEST_GET, &hdr);
+	if (!msg)
+		return -ENOMEM;
+	mutex_lock(&krdma_tests_lock);
+	test = xa_load(&krdma_tests, nla_get_u32(info->attrs[KRDMA_A_TEST_ID]));
+	if (test && net_eq(test->sess->net, genl_info_net(info)))
+		ret = krdma_test_fill(msg, test);
+	else
+		ret = -ENOENT;
+	mutex_unlock(&krdma_tests_lock);
+	if (ret) {
+		nlmsg_free(msg);
+		if (ret == -ENOENT)
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    info->attrs[KRDMA_A_TEST_ID],
+					    "no such test");
+		return ret;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+int krdma_test_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+	struct krdma_test *test;
+	unsigned long id;
+	int ret = 0;
+
+	mutex_lock(&krdma_tests_lock);
+	xa_for_each_start(&krdma_tests, id, test, cb->args[0]) {
+		void *hdr;
+
+		if (!net_eq(test->sess->net, net))
+			continue;
+		hdr = krdma_genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+					cb->nlh->nlmsg_seq, NLM_F_MULTI,
+					KRDMA_CMD_TEST_GET);
+		if (!hdr) {
+			ret = -EMSGSIZE;
+			break;
+		}
+		ret = krdma_test_fill(skb, test);
+		if (ret) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+		cb->args[0] = id + 1;
+	}
+	mutex_unlock(&krdma_tests_lock);
+
+	if (ret == -EMSGSIZE && skb->len)
+		return skb->len;
+	return ret ?: skb->len;
+}
