@@ -25,6 +25,15 @@
 #define KRDMA_CM_RNR_RETRY	6
 #define KRDMA_LISTEN_BACKLOG	128
 
+/*
+ * Caps the READ/atomic credits this side offers or accepts below what the
+ * device allows: lets a test see negotiation pick the lower of two sides.
+ */
+static unsigned int krdma_rd_atom_limit;
+module_param_named(rd_atom_limit, krdma_rd_atom_limit, uint, 0644);
+MODULE_PARM_DESC(rd_atom_limit,
+		 "Most RDMA READ/atomic operations in flight to offer or accept (0: device limit)");
+
 static DEFINE_XARRAY_ALLOC1(krdma_listeners);
 static DEFINE_MUTEX(krdma_listeners_lock);
 static u32 krdma_listener_next_id;
@@ -65,10 +74,30 @@ err:
 	return -EMSGSIZE;
 }
 
+/* What this side can take as a responder, and issue as an initiator. */
+static u8 krdma_limit(u32 dev_limit)
+{
+	u32 limit = READ_ONCE(krdma_rd_atom_limit);
+
+	if (limit && limit < dev_limit)
+		dev_limit = limit;
+	return min_t(u32, dev_limit, U8_MAX);
+}
+
+static u8 krdma_max_rd_atom(struct ib_device *ibdev)
+{
+	return krdma_limit(ibdev->attrs.max_qp_rd_atom);
+}
+
+static u8 krdma_max_init_rd_atom(struct ib_device *ibdev)
+{
+	return krdma_limit(ibdev->attrs.max_qp_init_rd_atom);
+}
+
 static void krdma_fill_hello(struct krdma_session *sess,
 			     struct krdma_cm_hello *hello)
 {
-	const struct ib_device_attr *attrs = &sess->kdev->ibdev->attrs;
+	struct ib_device *ibdev = sess->kdev->ibdev;
 
 	memset(hello, 0, sizeof(*hello));
 	hello->magic = cpu_to_be32(KRDMA_PROTO_MAGIC);
@@ -76,8 +105,8 @@ static void krdma_fill_hello(struct krdma_session *sess,
 	hello->sq_depth = cpu_to_be16(sess->sq_depth);
 	hello->rq_depth = cpu_to_be16(sess->rq_depth);
 	hello->max_msg_size = cpu_to_be32(sess->max_msg_size);
-	hello->max_qp_rd_atom = min_t(u32, attrs->max_qp_rd_atom, U8_MAX);
-	hello->max_qp_init_rd_atom = min_t(u32, attrs->max_qp_init_rd_atom, U8_MAX);
+	hello->max_qp_rd_atom = krdma_max_rd_atom(ibdev);
+	hello->max_qp_init_rd_atom = krdma_max_init_rd_atom(ibdev);
 }
 
 /* Checks a peer's hello; returns 0 or an enum krdma_reject_reason. */
@@ -140,13 +169,16 @@ static void krdma_rejected(struct krdma_session *sess, struct rdma_cm_id *id,
 				    krdma_reject_reasons[reason] : "unknown reason");
 		return;
 	}
-	krdma_session_close(sess, "rejected: %s",
-			    rdma_reject_msg(id, ev->status));
+	if (ev->status == IB_CM_REJ_INVALID_SERVICE_ID)
+		krdma_session_close(sess, "connection refused: no listener on that port");
+	else
+		krdma_session_close(sess, "rejected: %s",
+				    rdma_reject_msg(id, ev->status));
 }
 
 static int krdma_client_connect(struct krdma_session *sess)
 {
-	const struct ib_device_attr *attrs = &sess->kdev->ibdev->attrs;
+	struct ib_device *ibdev = sess->kdev->ibdev;
 	struct rdma_conn_param param = {};
 	struct krdma_cm_hello hello;
 
@@ -154,8 +186,8 @@ static int krdma_client_connect(struct krdma_session *sess)
 	param.private_data = &hello;
 	param.private_data_len = sizeof(hello);
 	/* Offer everything the device can; the server lowers it. */
-	param.responder_resources = min_t(u32, attrs->max_qp_rd_atom, U8_MAX);
-	param.initiator_depth = min_t(u32, attrs->max_qp_init_rd_atom, U8_MAX);
+	param.responder_resources = krdma_max_rd_atom(ibdev);
+	param.initiator_depth = krdma_max_init_rd_atom(ibdev);
 	param.flow_control = 1;
 	param.retry_count = KRDMA_CM_RETRY_COUNT;
 	param.rnr_retry_count = KRDMA_CM_RNR_RETRY;
@@ -165,7 +197,7 @@ static int krdma_client_connect(struct krdma_session *sess)
 static void krdma_client_established(struct krdma_session *sess,
 				     struct rdma_cm_event *ev)
 {
-	const struct ib_device_attr *attrs = &sess->kdev->ibdev->attrs;
+	struct ib_device *ibdev = sess->kdev->ibdev;
 	struct krdma_cm_hello h;
 	int rej;
 
@@ -180,10 +212,10 @@ static void krdma_client_established(struct krdma_session *sess,
 	krdma_take_peer_hello(sess, &h);
 	sess->peer_qpn = ev->param.conn.qp_num;
 	/* ev->param.conn is already in our perspective (swapped by the CM). */
-	sess->responder_resources = min_t(u32, ev->param.conn.responder_resources,
-					  attrs->max_qp_rd_atom);
-	sess->initiator_depth = min_t(u32, ev->param.conn.initiator_depth,
-				      attrs->max_qp_init_rd_atom);
+	sess->responder_resources = min(ev->param.conn.responder_resources,
+					krdma_max_rd_atom(ibdev));
+	sess->initiator_depth = min(ev->param.conn.initiator_depth,
+				    krdma_max_init_rd_atom(ibdev));
 	memcpy(&sess->local_addr, &sess->cm_id->route.addr.src_addr,
 	       sizeof(sess->local_addr));
 	krdma_session_set_up(sess);
@@ -271,7 +303,6 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 					  struct rdma_cm_id *child,
 					  struct rdma_cm_event *ev)
 {
-	const struct ib_device_attr *attrs = &child->device->attrs;
 	struct rdma_conn_param param = {};
 	struct krdma_session *sess;
 	struct krdma_cm_hello h, rep;
@@ -323,12 +354,12 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	 * ev->param.conn is in our perspective: responder_resources is what
 	 * the client wants to have in flight towards us.
 	 */
-	sess->responder_resources = min3((u32)ev->param.conn.responder_resources,
-					 (u32)h.max_qp_init_rd_atom,
-					 (u32)attrs->max_qp_rd_atom);
-	sess->initiator_depth = min3((u32)ev->param.conn.initiator_depth,
-				     (u32)h.max_qp_rd_atom,
-				     (u32)attrs->max_qp_init_rd_atom);
+	sess->responder_resources = min3(ev->param.conn.responder_resources,
+					 h.max_qp_init_rd_atom,
+					 krdma_max_rd_atom(child->device));
+	sess->initiator_depth = min3(ev->param.conn.initiator_depth,
+				     h.max_qp_rd_atom,
+				     krdma_max_init_rd_atom(child->device));
 
 	krdma_fill_hello(sess, &rep);
 	param.private_data = &rep;

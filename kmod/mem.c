@@ -21,6 +21,24 @@ module_param_named(debug_dma, krdma_debug_dma, bool, 0644);
 MODULE_PARM_DESC(debug_dma,
 		 "Check buffer ownership (CPU or device) at every post, completion and CPU access");
 
+/*
+ * Deliberate faults for the tests that prove the checks work; each bit
+ * fires once and clears itself. Writable only by root.
+ */
+static unsigned long krdma_fault;
+module_param_named(fault, krdma_fault, ulong, 0600);
+MODULE_PARM_DESC(fault,
+		 "Inject one fault: 1 = skip a DMA sync for the CPU, 2 = corrupt received data");
+
+#define KRDMA_FAULT_SKIP_SYNC	0
+#define KRDMA_FAULT_CORRUPT	1
+
+static bool krdma_fault_take(int bit)
+{
+	return unlikely(READ_ONCE(krdma_fault)) &&
+	       test_and_clear_bit(bit, &krdma_fault);
+}
+
 static const char *const krdma_owner_names[] = {
 	[KRDMA_OWNER_CPU]	= "cpu",
 	[KRDMA_OWNER_DEVICE]	= "device",
@@ -121,6 +139,9 @@ void krdma_buf_to_cpu(struct krdma_buf *buf)
 	u32 i;
 
 	krdma_buf_check(buf, KRDMA_OWNER_DEVICE, "hand-over to cpu");
+	/* Injected: the sync is "forgotten", the buffer stays the device's. */
+	if (krdma_fault_take(KRDMA_FAULT_SKIP_SYNC))
+		return;
 	for (i = 0; i < buf->nchunks; i++)
 		ib_dma_sync_single_for_cpu(buf->ibdev, buf->chunk[i].dma,
 					   buf->chunk[i].len,
@@ -257,6 +278,13 @@ void krdma_pattern_fill(struct krdma_buf *buf, u32 off, u32 len, u64 seed)
 
 bool krdma_pattern_check(struct krdma_buf *buf, u32 off, u32 len, u64 seed)
 {
+	if (krdma_fault_take(KRDMA_FAULT_CORRUPT)) {
+		u8 byte;
+
+		krdma_buf_copy_to(&byte, buf, off, 1);
+		byte ^= 0x5a;
+		krdma_buf_copy_from(buf, off, &byte, 1);
+	}
 	return krdma_buf_walk(buf, off, len, krdma_check_fn, &seed);
 }
 

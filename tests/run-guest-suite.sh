@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+#
+# Runs every guest test (tests/guest/*.sh) in a fresh pair of QEMU guests,
+# with the DMA ownership checker on, and prints one line per test and a
+# summary. Exits non-zero if any test failed.
+#
+#   tests/run-guest-suite.sh [TEST...]     (default: all of tests/guest/)
+#
+# Env: KRDMA_SUITE_TIMEOUT (per test, seconds), KRDMA_SUITE_OUT (where each
+# test's output directory goes), and what tests/vm/run.sh accepts.
+set -u
+here=$(cd "$(dirname "$0")" && pwd -P)
+root=$(dirname "$here")
+out=${KRDMA_SUITE_OUT:-$(mktemp -d /tmp/krdma-suite.XXXXXX)}
+tmo=${KRDMA_SUITE_TIMEOUT:-900}
+mkdir -p "$out"
+
+if [ $# -eq 0 ]; then
+	set -- "$here"/guest/*.sh
+fi
+
+# Every test runs with the ownership checker on, plus its own parameters.
+export KRDMA_MODPARAMS="debug_dma=1${KRDMA_MODPARAMS:+ $KRDMA_MODPARAMS}"
+
+pass=0 fail=0 failed=""
+start=$(date +%s)
+for t in "$@"; do
+	name=$(basename "$t" .sh)
+	echo "suite: $name ..."
+	t0=$(date +%s)
+	if "$root/tests/vm/run.sh" -t "$tmo" -o "$out/$name" "$t" >"$out/$name.log" 2>&1; then
+		pass=$((pass + 1))
+		echo "suite: $name PASS ($(($(date +%s) - t0))s)"
+	else
+		fail=$((fail + 1))
+		failed="$failed $name"
+		echo "suite: $name FAIL ($(($(date +%s) - t0))s); last lines of $out/$name.log:"
+		tail -n 25 "$out/$name.log" | sed 's/^/    /'
+	fi
+done
+echo "suite: $pass passed, $fail failed in $(($(date +%s) - start))s; output in $out"
+[ "$fail" -eq 0 ] || { echo "suite: failed:$failed"; exit 1; }
