@@ -1,0 +1,235 @@
+#!/bin/sh
+# guest-init.sh - guest-side wrapper of the krdma VM harness.
+#
+# Runs as PID 1 after the initramfs switch_root into the overlay of the
+# host's /.  Mounts the pseudo filesystems and the shared output directory
+# (9p mount_tag=out at /krdma-out), brings up eth0 (first non-lo interface)
+# with 10.77.0.<node>/24 and rxe0 on it, loads $KRDMA_ROOT/kmod/krdma.ko (if
+# present and KRDMA_NO_LOAD is unset), runs the test script, unloads krdma,
+# saves dmesg and the script's exit code into the shared directory and
+# powers off.  Never returns: if anything here breaks, the guest still
+# powers off (or PID 1 exits -> panic -> reboot -> qemu -no-reboot exits).
+
+PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+umask 022
+
+KRDMA_OUT=/krdma-out
+NODE=
+read -r cmdline </proc/cmdline
+for arg in $cmdline; do
+	case $arg in
+	krdma_node=*) NODE=${arg#krdma_node=} ;;
+	esac
+done
+
+say() { echo "krdma-guest[node$NODE]: $*" >/dev/console; }
+
+halt_now() {
+	sync
+	busybox poweroff -f
+	echo o >/proc/sysrq-trigger
+	sleep 10
+	exit 1
+}
+
+state() {
+	echo "$*" >"$KRDMA_OUT/.vm/node$NODE.state" 2>/dev/null
+	say "$*"
+}
+
+is_mounted() {
+	grep -q "^[^ ]* $1 " /proc/mounts 2>/dev/null
+}
+
+# Record a harness result (same format as lib.sh's result()).
+vm_result() {
+	_name=$1
+	_ok=$2
+	shift 2
+	_line="RESULT node=$NODE name=$_name ok=$_ok"
+	for _kv in "$@"; do
+		_line="$_line $(printf '%s' "$_kv" | tr -s ' \t\n\r' '____')"
+	done
+	echo "$_line" >>"$KRDMA_OUT/node$NODE.results"
+	say "$_line"
+}
+
+now() { date +%s; }
+
+# Run "$@" in the background and wait at most $1 seconds for it (a module
+# exit stuck in the kernel must not hang the guest forever).
+# Sets BOUNDED_RC (124 on timeout).
+bounded() {
+	_limit=$1
+	shift
+	"$@" &
+	_pid=$!
+	_end=$(($(now) + _limit))
+	while kill -0 "$_pid" 2>/dev/null; do
+		if [ "$(now)" -ge "$_end" ]; then
+			kill -9 "$_pid" 2>/dev/null
+			BOUNDED_RC=124
+			return 124
+		fi
+		sleep 0.2
+	done
+	wait "$_pid"
+	BOUNDED_RC=$?
+	return "$BOUNDED_RC"
+}
+
+setup_mounts() {
+	is_mounted /proc || mount -t proc proc /proc
+	is_mounted /sys || mount -t sysfs sysfs /sys
+	is_mounted /dev || mount -t devtmpfs devtmpfs /dev
+	mkdir -p /dev/pts /dev/shm
+	is_mounted /dev/pts || mount -t devpts -o gid=5,mode=620 devpts /dev/pts
+	is_mounted /dev/shm || mount -t tmpfs -o mode=1777 tmpfs /dev/shm
+	is_mounted /run || mount -t tmpfs -o mode=0755 tmpfs /run
+	is_mounted /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	is_mounted /sys/kernel/config || mount -t configfs configfs /sys/kernel/config 2>/dev/null
+	# /tmp stays the overlay's /tmp: writable and private to this guest
+	# (writes land in the tmpfs upper layer), while scripts that live under
+	# the host's /tmp remain visible.
+	mkdir -p "$KRDMA_OUT"
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=none out "$KRDMA_OUT"
+}
+
+setup_net() {
+	ip link set lo up
+	IFACE=
+	_end=$(($(now) + 30))
+	while :; do
+		for _p in /sys/class/net/*; do
+			_n=${_p##*/}
+			[ "$_n" = lo ] || [ ! -e "$_p" ] || { IFACE=$_n; break; }
+		done
+		[ -n "$IFACE" ] && break
+		[ "$(now)" -lt "$_end" ] || return 1
+		sleep 0.2
+	done
+	ip link set "$IFACE" up || return 1
+	ip addr add "$KRDMA_IP/24" dev "$IFACE" || return 1
+	_end=$(($(now) + 30))
+	until grep -q 1 "/sys/class/net/$IFACE/carrier" 2>/dev/null; do
+		[ "$(now)" -lt "$_end" ] || return 1
+		sleep 0.2
+	done
+	return 0
+}
+
+setup_rxe() {
+	# Built in on some kernels: modprobe failures are harmless.
+	modprobe rdma_rxe 2>/dev/null
+	# No udev in the guest: load what userspace verbs and rdma_cm need.
+	for _m in ib_uverbs rdma_ucm ib_umad; do
+		modprobe "$_m" 2>/dev/null
+	done
+	rdma link add rxe0 type rxe netdev "$IFACE" || return 1
+	_end=$(($(now) + 60))
+	until rdma link show rxe0/1 2>/dev/null | grep -q 'state ACTIVE'; do
+		[ "$(now)" -lt "$_end" ] || return 1
+		sleep 0.2
+	done
+	return 0
+}
+
+load_krdma() {
+	_ko="$KRDMA_ROOT/kmod/krdma.ko"
+	[ -f "$_ko" ] || { say "no $_ko: not loading krdma"; return 0; }
+	[ -z "${KRDMA_NO_LOAD:-}" ] || { say "KRDMA_NO_LOAD set: not loading krdma"; return 0; }
+	# insmod does not resolve dependencies: load them first.
+	for _d in $(modinfo -F depends "$_ko" 2>/dev/null | tr ',' ' '); do
+		modprobe "$_d" 2>/dev/null
+	done
+	# KRDMA_MODPARAMS is split into words on purpose (a=1 b=2).
+	# shellcheck disable=SC2086
+	if insmod "$_ko" ${KRDMA_MODPARAMS:-} >/tmp/insmod.out 2>&1; then
+		vm_result vm.load 1 "params=${KRDMA_MODPARAMS:-}"
+		return 0
+	fi
+	_rc=$?
+	cat /tmp/insmod.out >/dev/console
+	vm_result vm.load 0 "rc=$_rc" "err=$(head -c 200 /tmp/insmod.out)"
+	return 1
+}
+
+unload_krdma() {
+	grep -q '^krdma ' /proc/modules || return 0
+	state "unloading krdma"
+	bounded 90 rmmod krdma >/tmp/rmmod.out 2>&1
+	if [ "$BOUNDED_RC" -eq 0 ]; then
+		vm_result vm.unload 1
+	elif [ "$BOUNDED_RC" -eq 124 ]; then
+		vm_result vm.unload 0 "err=rmmod_hung_90s"
+	else
+		cat /tmp/rmmod.out >/dev/console
+		vm_result vm.unload 0 "rc=$BOUNDED_RC" "err=$(head -c 200 /tmp/rmmod.out)"
+	fi
+}
+
+# shellcheck disable=SC2120 # arguments come from args.sh
+run_script() {
+	# shellcheck disable=SC1091
+	. "$KRDMA_OUT/.vm/args.sh"
+	_left=$((KRDMA_DEADLINE - $(now)))
+	[ "$_left" -ge 10 ] || _left=10
+	state "running $KRDMA_SCRIPT (guest time limit ${_left}s)"
+	cd "$KRDMA_ROOT" || return 125
+	# timeout(1) runs the script in its own process group and kills the
+	# whole group (servers started in the background too) at the limit.
+	if [ -x "$KRDMA_SCRIPT" ]; then
+		timeout -k 10 "$_left" "$KRDMA_SCRIPT" "$@" </dev/null >"$KRDMA_OUT/node$NODE.log" 2>&1
+	else
+		timeout -k 10 "$_left" /bin/sh "$KRDMA_SCRIPT" "$@" </dev/null >"$KRDMA_OUT/node$NODE.log" 2>&1
+	fi
+	_rc=$?
+	[ "$_rc" -ne 124 ] || echo "guest-init: script killed after ${_left}s (KRDMA_DEADLINE)" >>"$KRDMA_OUT/node$NODE.log"
+	return "$_rc"
+}
+
+main() {
+	setup_mounts
+	if ! is_mounted "$KRDMA_OUT" || [ ! -f "$KRDMA_OUT/.vm/env.sh" ]; then
+		say "FATAL: shared output directory not available"
+		halt_now
+	fi
+	# shellcheck disable=SC1091
+	. "$KRDMA_OUT/.vm/env.sh"
+	KRDMA_NODE=$NODE
+	KRDMA_IP="10.77.0.$NODE"
+	KRDMA_PEER_IP=
+	if [ "$KRDMA_NODES" -eq 2 ]; then
+		KRDMA_PEER_IP="10.77.0.$((3 - NODE))"
+	fi
+	PATH="$KRDMA_ROOT/tools:$PATH"
+	export KRDMA_NODE KRDMA_NODES KRDMA_IP KRDMA_PEER_IP KRDMA_ROOT KRDMA_OUT KRDMA_DEADLINE PATH
+	[ -n "$KRDMA_PEER_IP" ] || unset KRDMA_PEER_IP
+	hostname "node$NODE" 2>/dev/null
+
+	state "up"
+	rc=125
+	if ! setup_net; then
+		vm_result vm.net 0 "iface=${IFACE:-none}"
+	elif ! setup_rxe; then
+		vm_result vm.rxe 0 "iface=$IFACE"
+		rdma link show >/dev/console 2>&1
+	else
+		state "rxe0 ACTIVE on $IFACE ($KRDMA_IP)"
+		if load_krdma; then
+			# shellcheck disable=SC2119
+			run_script
+			rc=$?
+		fi
+		unload_krdma
+	fi
+	state "done rc=$rc"
+	dmesg >"$KRDMA_OUT/node$NODE.dmesg" 2>&1
+	echo "$rc" >"$KRDMA_OUT/node$NODE.rc"
+	halt_now
+}
+
+main
+# shellcheck disable=SC2317 # not reached unless main returns
+halt_now

@@ -1,0 +1,135 @@
+#!/bin/bash
+# harness-selftest.sh [-s] - check that the VM harness catches failures.
+#
+# 1. scan-dmesg.sh on small fixtures (no VM; -s: only this part).
+# 2. run.sh with tests/vm/selftest-neg.sh in every failure mode must exit
+#    non-zero with "vm: FAIL: <expected reason>", and leave no qemu behind;
+#    a SIGTERM to run.sh must kill its guests; the 1-guest selftest passes.
+# Exits 0 if all checks pass.  Takes a few minutes under TCG.
+
+set -u
+here=$(cd "$(dirname "$0")" && pwd -P) || exit 2
+scan=$here/scan-dmesg.sh
+run=$here/run.sh
+export KRDMA_NO_LOAD=1
+tmp=$(mktemp -d /tmp/krdma-harness-selftest.XXXXXX) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+failn=0
+
+ok() { pass=$((pass + 1)); echo "ok   - $*"; }
+notok() { failn=$((failn + 1)); echo "FAIL - $*"; }
+
+# --- 1. dmesg scanner -------------------------------------------------------
+scan_case() {	# scan_case WANT_RC DESC LINE...
+	local want=$1 desc=$2 rc
+	shift 2
+	printf '%s\n' "[    1.000000] boot line" "$@" "[    9.000000] after" >"$tmp/d"
+	"$scan" -q "$tmp/d"
+	rc=$?
+	if [ "$rc" -eq "$want" ]; then ok "scan: $desc"; else notok "scan: $desc (rc $rc, want $want)"; fi
+}
+scan_case 0 "clean log"
+scan_case 0 "out-of-tree taint ignored" \
+	"[    5.1] krdma: loading out-of-tree module taints kernel." \
+	"[    5.2] krdma: module verification failed: signature and/or required key missing - tainting kernel"
+scan_case 0 "debug-kernel boot lines ignored" \
+	"[    0.1] RCU lockdep checking is enabled." \
+	"[    0.2] kmemleak: Kernel memory leak detector initialized (mem pool available: 15777)" \
+	"[    0.3] kmemleak: Automatic memory scanning thread started"
+scan_case 0 "Tainted: O alone" "[    7.0] CPU: 1 PID: 7 Comm: x Tainted: G           O       6.1.0 #1"
+for l in "WARNING: CPU: 0 PID: 1 at fake" "BUG: kernel NULL pointer dereference, address: 0000000000000008" \
+	"Oops: 0000 [#1] PREEMPT SMP NOPTI" "BUG: KASAN: use-after-free in krdma_foo+0x1/0x2" \
+	"kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)" \
+	"unreferenced object 0xffff888003a1b000 (size 64):" \
+	"rcu: INFO: rcu_preempt self-detected stall on CPU" "rcu: INFO: rcu_sched detected stalls on CPUs/tasks:" \
+	"INFO: task rmmod:123 blocked for more than 120 seconds." \
+	"WARNING: possible circular locking dependency detected" \
+	"BUG: sleeping function called from invalid context at kernel/locking/mutex.c:580" \
+	"general protection fault, probably for non-canonical address 0xdead000000000100: 0000 [#1]" \
+	"Call Trace:" "Kernel panic - not syncing: sysrq triggered crash" \
+	"watchdog: BUG: soft lockup - CPU#0 stuck for 27s! [kworker/0:1:42]" \
+	"Disabling lock debugging due to kernel taint"; do
+	scan_case 1 "detects: $l" "[    6.0] $l"
+done
+printf '%s\n' "[ 1.0] x" "[ 2.0] WARNING: CPU: 0 PID: 1 at fake" >"$tmp/d"
+out=$("$scan" "$tmp/d")
+case $out in
+*"$tmp/d:2:! [ 2.0] WARNING: CPU: 0 PID: 1 at fake"*) ok "scan: prints FILE:LINE and context" ;;
+*) notok "scan: output format: $out" ;;
+esac
+"$scan" "$tmp/nonexistent" 2>/dev/null
+if [ $? -eq 2 ]; then ok "scan: unreadable file -> 2"; else notok "scan: unreadable file"; fi
+if SCAN_DMESG_IGNORE='at fake$' "$scan" -q "$tmp/d"; then ok "scan: SCAN_DMESG_IGNORE"; else notok "scan: SCAN_DMESG_IGNORE"; fi
+
+if [ "${1:-}" = -s ]; then
+	echo "# $pass passed, $failn failed"
+	[ "$failn" -eq 0 ]
+	exit
+fi
+
+# --- 2. whole-harness runs -----------------------------------------------------
+no_leftover() {	# no qemu of that run may remain
+	local f pid
+	for f in "$1"/.vm/node*.pid; do
+		[ -f "$f" ] || continue
+		pid=$(cat "$f")
+		if [ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q qemu; then
+			return 1
+		fi
+	done
+	return 0
+}
+
+# vm_case DESC WANT(PASS|FAIL) REASON-SUBSTRING RUN-ARGS...
+vm_case() {
+	local desc=$1 want=$2 sub=$3 o rc last
+	shift 3
+	o=$tmp/run.$((pass + failn))
+	echo "# run.sh $*" >&2
+	"$run" -o "$o" "$@" >"$o.out" 2>"$o.err"
+	rc=$?
+	last=$(tail -n 1 "$o.out")
+	if ! no_leftover "$o"; then
+		notok "$desc: qemu left running"
+	elif [ "$want" = PASS ] && [ "$rc" -eq 0 ] && [ "$last" = "${last#vm: PASS}" ]; then
+		notok "$desc: rc 0 but last line '$last'"
+	elif [ "$want" = PASS ] && [ "$rc" -eq 0 ]; then
+		ok "$desc: $last"
+	elif [ "$want" = FAIL ] && [ "$rc" -ne 0 ] && [[ $last == "vm: FAIL:"*"$sub"* ]]; then
+		ok "$desc: $last"
+	else
+		notok "$desc: rc $rc, last line '$last' (want $want '$sub')"
+		tail -n 40 "$o.out" "$o.err" | sed 's/^/#   /'
+	fi
+}
+
+neg=$here/selftest-neg.sh
+vm_case "1-guest selftest (rxe loopback)" PASS "" -n 1 -t 300 "$here/selftest.sh"
+vm_case "fake WARNING in dmesg" FAIL "kernel problem report in node1.dmesg" -n 1 -t 300 "$neg" warn
+vm_case "script exits 1" FAIL "node1: script exit 1" -n 1 -t 300 "$neg" exit1
+vm_case "failed result" FAIL "1 failed result(s)" -n 1 -t 300 "$neg" result
+vm_case "no result" FAIL "no RESULT at all" -n 1 -t 300 "$neg" noresult
+vm_case "script hangs (guest-side limit)" FAIL "node1: script exit 124" -n 1 -t 60 "$neg" hang
+vm_case "kernel hangs after panic (host timeout)" FAIL "timeout after 45s" -n 1 -t 45 "$neg" crash
+vm_case "barrier timeout" FAIL "1 failed result(s)" -n 2 -t 300 "$neg" barrier
+
+# SIGTERM to run.sh must take its guests down.
+o=$tmp/run.term
+"$run" -o "$o" -n 1 -t 300 "$neg" hang >"$o.out" 2>"$o.err" &
+rpid=$!
+end=$((SECONDS + 120))
+until grep -q running "$o/.vm/node1.state" 2>/dev/null || [ "$SECONDS" -ge "$end" ]; do sleep 1; done
+kill -TERM "$rpid"
+wait "$rpid"
+rc=$?
+end=$((SECONDS + 20))
+until no_leftover "$o" || [ "$SECONDS" -ge "$end" ]; do sleep 1; done
+if [ "$rc" -ne 0 ] && no_leftover "$o" && grep -q '^vm: FAIL: interrupted' "$o.out"; then
+	ok "SIGTERM kills the guests"
+else
+	notok "SIGTERM: rc $rc, leftover? $(no_leftover "$o" && echo no || echo yes)"
+fi
+
+echo "# $pass passed, $failn failed"
+[ "$failn" -eq 0 ]

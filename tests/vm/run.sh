@@ -1,0 +1,455 @@
+#!/bin/bash
+# run.sh - run a krdma guest test script in N QEMU (TCG) guests joined by one
+# private virtual wire, each with rxe0 up.  See tests/vm/README.md.
+#
+# usage: tests/vm/run.sh [-n N] [-k VERSION | -K BZIMAGE] [-t SECONDS]
+#                        [-o DIR] [-m MiB] [-c CPUS] SCRIPT [ARGS...]
+#
+# Last line of output: "vm: PASS (<n> results)" or "vm: FAIL: <reasons>".
+
+set -u
+export LC_ALL=C
+
+prog=${0##*/}
+here=$(cd "$(dirname "$0")" && pwd -P) || exit 2
+
+usage() {
+	cat <<USAGE
+usage: $prog [options] SCRIPT [ARGS...]
+  -n N        number of guests (default 2)
+  -k VERSION  guest kernel version (default: newest /boot/vmlinuz-* with
+              /lib/modules/<v>/build; env KERNEL= also accepted)
+  -K BZIMAGE  boot this kernel image instead (modules optional)
+  -t SECONDS  overall timeout of the run (default 600)
+  -o DIR      output directory (default: fresh mktemp dir under /tmp)
+  -m MiB      guest memory (default 1024)
+  -c CPUS     vCPUs per guest (default 2)
+env: KRDMA_ROOT (repo root), KRDMA_NO_LOAD, KRDMA_MODPARAMS, any KRDMA_*
+     variable is passed on to the guest scripts.
+USAGE
+}
+
+fail_early() {
+	echo "$prog: $*" >&2
+	echo "vm: FAIL: $*"
+	exit 1
+}
+
+progress() { echo "vm: $*" >&2; }
+
+nodes=2 kver=${KERNEL:-} kimg='' tmo=600 out='' mem=1024 cpus=2
+while getopts "n:k:K:t:o:m:c:h" opt; do
+	case $opt in
+	n) nodes=$OPTARG ;;
+	k) kver=$OPTARG ;;
+	K) kimg=$OPTARG ;;
+	t) tmo=$OPTARG ;;
+	o) out=$OPTARG ;;
+	m) mem=$OPTARG ;;
+	c) cpus=$OPTARG ;;
+	h) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+if [ $# -lt 1 ]; then
+	usage >&2
+	exit 2
+fi
+script=$1
+shift
+
+for v in "nodes:$nodes" "tmo:$tmo" "mem:$mem" "cpus:$cpus"; do
+	case ${v#*:} in
+	'' | *[!0-9]*) fail_early "bad numeric option value '${v#*:}'" ;;
+	esac
+done
+if [ "$nodes" -lt 1 ] || [ "$nodes" -gt 9 ]; then
+	fail_early "-n must be 1..9"
+fi
+[ "$tmo" -ge 30 ] || fail_early "-t must be at least 30 seconds"
+
+KRDMA_ROOT=${KRDMA_ROOT:-$(cd "$here/../.." && pwd -P)}
+KRDMA_ROOT=$(cd "$KRDMA_ROOT" && pwd -P) || fail_early "bad KRDMA_ROOT"
+case $KRDMA_ROOT in
+*[[:space:]]*) fail_early "KRDMA_ROOT must not contain white space: $KRDMA_ROOT" ;;
+esac
+guest_init=$here/guest-init.sh
+case $guest_init in
+*[[:space:]]*) fail_early "harness path must not contain white space: $guest_init" ;;
+esac
+
+[ -f "$script" ] || fail_early "no such script: $script"
+script=$(readlink -f -- "$script")
+
+for t in qemu-system-x86_64 timeout cpio gzip modprobe ss sha256sum; do
+	command -v "$t" >/dev/null 2>&1 || fail_early "missing host tool: $t"
+done
+busybox=$(command -v busybox) || fail_early "missing busybox (busybox-static)"
+
+# --- kernel selection -------------------------------------------------------
+
+# Kernel version string of a bzImage (boot protocol: 16-bit pointer at 0x20e,
+# relative to 0x200, to a NUL-terminated "version ..." string).
+bzimage_version() {
+	local off
+	off=$(od -An -tu2 -j526 -N2 "$1" 2>/dev/null | tr -d ' ') || return 1
+	[ -n "$off" ] && [ "$off" -gt 0 ] || return 1
+	dd if="$1" bs=1 skip=$((off + 512)) count=128 2>/dev/null | tr '\0' '\n' | head -n1 | cut -d' ' -f1
+}
+
+if [ -n "$kimg" ]; then
+	[ -r "$kimg" ] || fail_early "cannot read kernel image $kimg"
+	kimg=$(readlink -f -- "$kimg")
+	[ -n "$kver" ] || kver=$(bzimage_version "$kimg") || kver=
+	[ -n "$kver" ] || kver=unknown
+else
+	if [ -z "$kver" ]; then
+		for f in /boot/vmlinuz-*; do
+			v=${f#/boot/vmlinuz-}
+			[ -e "$f" ] && [ -d "/lib/modules/$v/build" ] && echo "$v"
+		done | sort -V | tail -n1 >"/tmp/.krdma-kver.$$"
+		kver=$(cat "/tmp/.krdma-kver.$$")
+		rm -f "/tmp/.krdma-kver.$$"
+		[ -n "$kver" ] || fail_early "no /boot/vmlinuz-<v> with /lib/modules/<v>/build"
+	fi
+	kimg=/boot/vmlinuz-$kver
+	[ -r "$kimg" ] || fail_early "cannot read $kimg"
+	[ -d "/lib/modules/$kver" ] || fail_early "no /lib/modules/$kver"
+fi
+moddir=/lib/modules/$kver
+
+# --- initramfs (cached) -----------------------------------------------------
+
+initramfs_mods="virtio_pci virtio_net 9pnet_virtio 9p overlay"
+
+# Module files (dependency order, no duplicates) needed for the initramfs.
+initramfs_module_files() {
+	[ -d "$moddir" ] || return 0
+	local m kind path rest
+	for m in $initramfs_mods; do
+		modprobe -S "$kver" --show-depends "$m" 2>/dev/null |
+			while read -r kind path rest; do
+				[ "$kind" = insmod ] && echo "$path"
+			done
+	done | awk '!seen[$0]++'
+}
+
+build_initramfs() {
+	local files key cachedir img tmp f dst
+	files=$(initramfs_module_files)
+	key=$(
+		{
+			echo "format 1 $kver"
+			sha256sum "$here/initramfs-init.sh" "$busybox"
+			for f in $files; do
+				stat -L -c '%n %s %Y' "$f"
+			done
+		} | sha256sum | cut -c1-16
+	)
+	cachedir=/var/tmp/krdma-vm/$kver
+	img=$cachedir/initramfs-$key.cpio.gz
+	if [ -s "$img" ]; then
+		echo "$img"
+		return 0
+	fi
+	progress "building initramfs for $kver -> $img"
+	mkdir -p "$cachedir" || return 1
+	tmp=$(mktemp -d "$cachedir/build.XXXXXX") || return 1
+	(
+		set -e
+		mkdir -p "$tmp/root/bin" "$tmp/root/dev" "$tmp/root/proc" "$tmp/root/sys"
+		cp "$busybox" "$tmp/root/bin/busybox"
+		ln -s busybox "$tmp/root/bin/sh"
+		cp "$here/initramfs-init.sh" "$tmp/root/init"
+		chmod 0755 "$tmp/root/init"
+		mknod -m 600 "$tmp/root/dev/console" c 5 1 2>/dev/null || true
+		: >"$tmp/root/modules.list"
+		for f in $files; do
+			# busybox insmod cannot read compressed modules: decompress.
+			case $f in
+			*.ko.xz) dst=${f%.xz} ;;
+			*.ko.zst) dst=${f%.zst} ;;
+			*.ko.gz) dst=${f%.gz} ;;
+			*) dst=$f ;;
+			esac
+			mkdir -p "$tmp/root${dst%/*}"
+			case $f in
+			*.ko.xz) xz -dc "$f" >"$tmp/root$dst" ;;
+			*.ko.zst) zstd -qdc "$f" >"$tmp/root$dst" ;;
+			*.ko.gz) gzip -dc "$f" >"$tmp/root$dst" ;;
+			*) cp "$f" "$tmp/root$dst" ;;
+			esac
+			echo "$dst" >>"$tmp/root/modules.list"
+		done
+		cd "$tmp/root"
+		find . | cpio -o -H newc -R 0:0 --quiet | gzip -6 >"$tmp/img"
+	) || {
+		rm -rf "$tmp"
+		return 1
+	}
+	mv -f "$tmp/img" "$img"
+	rm -rf "$tmp"
+	echo "$img"
+}
+
+initrd=$(build_initramfs) || fail_early "initramfs build failed"
+
+# --- output directory ---------------------------------------------------------
+
+if [ -n "$out" ]; then
+	mkdir -p "$out" || fail_early "cannot create $out"
+	out=$(cd "$out" && pwd -P)
+	# Never let stale files of an earlier run decide this one.
+	rm -rf "$out/.vm" "$out/.barrier"
+	rm -f "$out"/node[0-9]*.rc "$out"/node[0-9]*.results "$out"/node[0-9]*.log \
+		"$out"/node[0-9]*.dmesg "$out"/node[0-9]*.console "$out"/node[0-9]*.qemu.log
+else
+	out=$(mktemp -d /tmp/krdma-vm.XXXXXX) || fail_early "mktemp failed"
+fi
+mkdir -p "$out/.vm" || fail_early "cannot write to $out"
+progress "output directory: $out"
+
+# --- guest environment ----------------------------------------------------------
+
+shq() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
+
+start=$(date +%s)
+deadline=$((start + tmo))
+margin=$((tmo / 5))
+[ "$margin" -le 60 ] || margin=60
+[ "$margin" -ge 15 ] || margin=15
+
+{
+	echo "# generated by run.sh"
+	while IFS= read -r v; do
+		case $v in
+		KRDMA_NODE | KRDMA_NODES | KRDMA_IP | KRDMA_PEER_IP | KRDMA_OUT | KRDMA_ROOT | KRDMA_DEADLINE | KRDMA_SCRIPT) ;;
+		*) echo "export $v=$(shq "${!v}")" ;;
+		esac
+	done < <(compgen -e | grep '^KRDMA_[A-Za-z0-9_]*$')
+	echo "export KRDMA_NODES=$nodes"
+	echo "export KRDMA_ROOT=$(shq "$KRDMA_ROOT")"
+	echo "export KRDMA_SCRIPT=$(shq "$script")"
+	echo "export KRDMA_DEADLINE=$((deadline - margin))"
+	echo "export HOME=/root"
+} >"$out/.vm/env.sh"
+{
+	printf 'set --'
+	for a in "$@"; do
+		printf ' %s' "$(shq "$a")"
+	done
+	echo
+} >"$out/.vm/args.sh"
+
+# --- qemu -------------------------------------------------------------------------
+
+qpath() { printf '%s' "${1//,/,,}"; }	# escape commas for qemu options
+
+port_busy() {	# port_busy tcp|udp PORT
+	local flag=-Hltn
+	[ "$1" = udp ] && flag=-Hlun
+	[ -n "$(ss "$flag" "sport = :$2" 2>/dev/null)" ]
+}
+
+pick_port() {
+	local p i
+	for i in $(seq 1 50); do
+		p=$((20000 + RANDOM % 40000))
+		port_busy "$1" "$p" || { echo "$p"; return 0; }
+	done
+	return 1
+}
+
+runid=$$.$RANDOM
+declare -a wpids=()
+timed_out=0
+cleaned=0
+
+qemu_pid_of() {	# pid from the pidfile, only if it still is our qemu
+	local pid
+	pid=$(cat "$out/.vm/node$1.pid" 2>/dev/null) || return 1
+	[ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "krdma-$runid-node$1" || return 1
+	echo "$pid"
+}
+
+kill_guests() {
+	local i pid end
+	for i in "${!wpids[@]}"; do
+		kill -TERM "${wpids[$i]}" 2>/dev/null
+		pid=$(qemu_pid_of "$i") && kill -TERM "$pid" 2>/dev/null
+	done
+	end=$(($(date +%s) + 5))
+	for i in "${!wpids[@]}"; do
+		while kill -0 "${wpids[$i]}" 2>/dev/null && [ "$(date +%s)" -lt "$end" ]; do
+			sleep 0.2
+		done
+		pid=$(qemu_pid_of "$i") && kill -KILL "$pid" 2>/dev/null
+		kill -KILL "${wpids[$i]}" 2>/dev/null
+	done
+}
+
+# shellcheck disable=SC2317 # invoked via trap
+cleanup() {
+	[ "$cleaned" -eq 1 ] && return
+	cleaned=1
+	kill_guests
+}
+trap cleanup EXIT
+trap 'progress "interrupted, killing guests"; cleanup; echo "vm: FAIL: interrupted"; exit 130' INT TERM HUP
+
+netmode=mcast
+if [ "$nodes" -eq 2 ]; then
+	netmode=pair
+	port=$(pick_port tcp) || fail_early "no free TCP port"
+else
+	port=$(pick_port udp) || fail_early "no free UDP port"
+fi
+
+start_guest() {
+	local i=$1 left netdev
+	case $netmode in
+	pair)
+		if [ "$i" -eq 1 ]; then
+			netdev="socket,id=n0,listen=127.0.0.1:$port"
+		else
+			netdev="socket,id=n0,connect=127.0.0.1:$port"
+		fi
+		;;
+	mcast) netdev="socket,id=n0,mcast=230.0.0.1:$port,localaddr=127.0.0.1" ;;
+	esac
+	# The host loop below kills the guests at the deadline; this timeout(1)
+	# is only a safety net in case run.sh itself dies, so it fires later.
+	left=$((deadline - $(date +%s) + 20))
+	[ "$left" -gt 0 ] || left=1
+	timeout -k 5 "$left" qemu-system-x86_64 \
+		-name "krdma-$runid-node$i" \
+		-accel tcg,thread=multi -cpu max -smp "$cpus" -m "$mem" \
+		-nodefaults -no-user-config -display none -monitor none -no-reboot \
+		-serial "file:$(qpath "$out/node$i.console")" \
+		-pidfile "$out/.vm/node$i.pid" \
+		-rtc base=utc,clock=host \
+		-kernel "$kimg" -initrd "$initrd" \
+		-append "console=ttyS0 loglevel=5 log_buf_len=4M panic=1 krdma_node=$i krdma_init=$guest_init" \
+		-virtfs "local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap" \
+		-virtfs "local,path=$(qpath "$out"),mount_tag=out,security_model=none,multidevs=remap" \
+		-netdev "$netdev" \
+		-device "virtio-net-pci,netdev=n0,mac=52:54:00:00:00:0$i" \
+		</dev/null >"$out/node$i.qemu.log" 2>&1 &
+	wpids[i]=$!
+}
+
+progress "booting $nodes guest(s): kernel $kimg ($kver), TCG, ${cpus} vCPU/${mem} MiB each, timeout ${tmo}s"
+for i in $(seq 1 "$nodes"); do
+	start_guest "$i"
+	if [ "$netmode" = pair ] && [ "$i" -eq 1 ]; then
+		# The connecting side needs the listener in place.
+		end=$(($(date +%s) + 30))
+		until port_busy tcp "$port"; do
+			if ! kill -0 "${wpids[1]}" 2>/dev/null || [ "$(date +%s)" -ge "$end" ]; then
+				progress "node1 qemu did not start listening on port $port:"
+				cat "$out/node1.qemu.log" >&2
+				fail_early "qemu failed to start"
+			fi
+			sleep 0.1
+		done
+	fi
+done
+
+declare -A seen=()
+while :; do
+	alive=0
+	for i in "${!wpids[@]}"; do
+		kill -0 "${wpids[$i]}" 2>/dev/null && alive=$((alive + 1))
+		st=$(cat "$out/.vm/node$i.state" 2>/dev/null) || st=
+		if [ -n "$st" ] && [ "${seen[$i]:-}" != "$st" ]; then
+			seen[$i]=$st
+			progress "node$i: $st (+$(($(date +%s) - start))s)"
+		fi
+	done
+	[ "$alive" -gt 0 ] || break
+	if [ "$(date +%s)" -ge "$deadline" ]; then
+		timed_out=1
+		progress "timeout after ${tmo}s, killing guests"
+		kill_guests
+		break
+	fi
+	sleep 1
+done
+declare -A qrc=()
+for i in "${!wpids[@]}"; do
+	wait "${wpids[$i]}"
+	qrc[$i]=$?
+done
+cleaned=1
+elapsed=$(($(date +%s) - start))
+progress "guests ended after ${elapsed}s"
+
+# --- verdict ------------------------------------------------------------------------
+
+reasons=()
+nres=0
+nfail=0
+echo "=== results ($out)"
+for i in $(seq 1 "$nodes"); do
+	if [ -f "$out/node$i.results" ]; then
+		while IFS= read -r l; do
+			case $l in
+			RESULT\ *)
+				echo "$l"
+				nres=$((nres + 1))
+				case " $l " in *" ok=0 "*) nfail=$((nfail + 1)) ;; esac
+				;;
+			esac
+		done <"$out/node$i.results"
+	fi
+done
+
+for i in $(seq 1 "$nodes"); do
+	[ "${qrc[$i]}" -ne 124 ] || timed_out=1
+done
+[ "$timed_out" -eq 0 ] || reasons+=("timeout after ${tmo}s")
+for i in $(seq 1 "$nodes"); do
+	if [ "${qrc[$i]}" -ne 0 ] && [ "$timed_out" -eq 0 ]; then
+		reasons+=("node$i: qemu exit ${qrc[$i]}")
+		echo "--- node$i qemu log:"
+		tail -n 20 "$out/node$i.qemu.log"
+	fi
+	if [ ! -f "$out/node$i.rc" ]; then
+		fatal=$(grep -a -m1 -o 'krdma-[a-z]*\(\[node[0-9]*\]\)\?: FATAL: .*' "$out/node$i.console" 2>/dev/null)
+		reasons+=("node$i: no exit code (guest did not finish${fatal:+: $fatal}; see node$i.console)")
+	else
+		rc=$(cat "$out/node$i.rc")
+		if [ "$rc" != 0 ]; then
+			reasons+=("node$i: script exit $rc")
+			echo "--- node$i.log (tail):"
+			tail -n 30 "$out/node$i.log" 2>/dev/null
+		fi
+	fi
+	log=$out/node$i.dmesg
+	[ -s "$log" ] || log=$out/node$i.console
+	if [ -f "$log" ]; then
+		echo "--- scanning ${log##*/}"
+		"$here/scan-dmesg.sh" "$log"
+		case $? in
+		0) ;;
+		1) reasons+=("node$i: kernel problem report in ${log##*/}") ;;
+		*) reasons+=("node$i: cannot scan ${log##*/}") ;;
+		esac
+	fi
+done
+if [ "$nfail" -gt 0 ]; then
+	reasons+=("$nfail failed result(s)")
+	echo "--- failed results (details in $out/node<i>.log):"
+	cat "$out"/node[0-9]*.results 2>/dev/null | grep '^RESULT .* ok=0\( \|$\)'
+fi
+[ "$nres" -gt 0 ] || reasons+=("no RESULT at all")
+
+echo "=== $nres result(s), $nfail failed, ${elapsed}s, output in $out"
+if [ "${#reasons[@]}" -eq 0 ]; then
+	echo "vm: PASS ($nres results)"
+	exit 0
+fi
+msg=$(printf '%s; ' "${reasons[@]}")
+echo "vm: FAIL: ${msg%; }"
+exit 1
