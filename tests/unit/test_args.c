@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the table-driven keyword parser (args_parse()).
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <linux/krdma.h>
+
+#include "parse.h"
+#include "unit.h"
+
+/* A "test run"-like table. */
+struct targs {
+	struct arg_val session, op, size, count, duration, depth;
+};
+
+static int parse_t(struct targs *t, char *err, size_t errlen, int argc,
+		   char **argv)
+{
+	struct arg_spec specs[] = {
+		{ "session", ARG_REF, ARG_REQUIRED, 0, 0, 0, &t->session, "S" },
+		{ "op", ARG_OP, ARG_REQUIRED, 0, 0, 0, &t->op, "OP" },
+		{ "size", ARG_SIZE, 0, 0, 1, KRDMA_MSG_SIZE_MAX, &t->size,
+		  "SIZE" },
+		{ "count", ARG_U64, 0, 1, 1, 0, &t->count, "N" },
+		{ "duration", ARG_DURATION, 0, 1, 1, KRDMA_DURATION_MS_MAX,
+		  &t->duration, "TIME" },
+		{ "depth", ARG_U32, 0, 0, 1, KRDMA_DEPTH_MAX, &t->depth, "N" },
+	};
+
+	return args_parse(specs, ARRAY_SIZE(specs), argc, argv, err, errlen);
+}
+
+#define ARGV(...) ((char *[]){ __VA_ARGS__, NULL })
+#define ARGC(...) ((int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *)))
+#define PARSE(t, err, ...) \
+	parse_t(t, err, sizeof(err), ARGC(__VA_ARGS__), ARGV(__VA_ARGS__))
+
+TEST(args_full_line)
+{
+	struct targs t;
+	char err[256];
+
+	CHECK_INT(PARSE(&t, err, "session", "s1", "op", "write", "size", "64K",
+			"count", "1000", "depth", "16"), 0);
+	CHECK(t.session.set && !t.session.is_num);
+	CHECK_STR(t.session.str, "s1");
+	CHECK_U64(t.op.num, KRDMA_OP_WRITE);
+	CHECK_U64(t.size.num, 65536);
+	CHECK(t.count.set);
+	CHECK_U64(t.count.num, 1000);
+	CHECK(!t.duration.set);
+	CHECK_U64(t.depth.num, 16);
+	CHECK_STR(err, "");
+}
+
+TEST(args_prefixes_and_ids)
+{
+	struct targs t;
+	char err[256];
+
+	/* "se" is "session" here (no other keyword starts with it), "o" op,
+	 * "du" duration, "de" depth; a numeric reference is an id. */
+	CHECK_INT(PARSE(&t, err, "se", "7", "o", "read", "si", "1M", "du",
+			"10s", "de", "128"), 0);
+	CHECK(t.session.is_num);
+	CHECK_U64(t.session.num, 7);
+	CHECK_U64(t.op.num, KRDMA_OP_READ);
+	CHECK_U64(t.size.num, 1 << 20);
+	CHECK_U64(t.duration.num, 10000);
+	CHECK_U64(t.depth.num, 128);
+}
+
+TEST(args_missing_required)
+{
+	struct targs t;
+	char err[256];
+
+	CHECK_INT(PARSE(&t, err, "session", "1", "size", "4K"), -EINVAL);
+	CHECK(strstr(err, "missing required keyword 'op'") != NULL);
+	CHECK_INT(parse_t(&t, err, sizeof(err), 0, ARGV(NULL)), -EINVAL);
+	CHECK(strstr(err, "missing required keyword 'session'") != NULL);
+}
+
+TEST(args_duplicate)
+{
+	struct targs t;
+	char err[256];
+
+	CHECK_INT(PARSE(&t, err, "session", "1", "op", "read", "size", "1",
+			"size", "2"), -EINVAL);
+	CHECK_STR(err, "duplicate keyword 'size'");
+	/* a prefix of an already given keyword is the same keyword */
+	CHECK_INT(PARSE(&t, err, "op", "read", "o", "write", "session", "1"),
+		  -EINVAL);
+	CHECK_STR(err, "duplicate keyword 'op'");
+}
+
+TEST(args_unknown_and_ambiguous)
+{
+	struct targs t;
+	char err[256];
+
+	CHECK_INT(PARSE(&t, err, "session", "1", "op", "read", "bogus", "1"),
+		  -EINVAL);
+	CHECK_STR(err, "unknown keyword 'bogus' (valid keywords: session, op, size, count, duration, depth)");
+	CHECK_INT(PARSE(&t, err, "s", "1", "op", "read"), -EINVAL);
+	CHECK_STR(err, "ambiguous keyword 's' (could be: session, size)");
+	CHECK_INT(PARSE(&t, err, "d", "1", "op", "read"), -EINVAL);
+	CHECK_STR(err, "ambiguous keyword 'd' (could be: duration, depth)");
+}
+
+TEST(args_values)
+{
+	struct targs t;
+	char err[256];
+
+	CHECK_INT(PARSE(&t, err, "session", "1", "op", "read", "size"), -EINVAL);
+	CHECK_STR(err, "keyword 'size' needs a value (size SIZE)");
+	CHECK_INT(PARSE(&t, err, "session", "1", "op", "read", "size", "4Q"),
+		  -EINVAL);
+	CHECK(strstr(err, "invalid size '4Q'") != NULL);
+	CHECK_INT(PARSE(&t, err, "session", "1", "op", "read", "size", "9M"),
+		  -EINVAL);
+	CHECK_STR(err, "size '9M' out of range: must be 1..8388608");
+	CHECK_INT(PARSE(&t, err, "session", "1", "op", "read", "depth", "0"),
+		  -EINVAL);
+	CHECK_STR(err, "depth '0' out of range: must be 1..128");
+	CHECK_INT(PARSE(&t, err, "session", "1", "op", "atomic"), -EINVAL);
+	CHECK_STR(err, "ambiguous op 'atomic' (could be: atomic_fadd, atomic_cswap)");
+	CHECK_INT(PARSE(&t, err, "session", "1", "op", "recv"), -EINVAL);
+	CHECK(strstr(err, "unknown op 'recv' (valid: ping, send,") != NULL);
+	CHECK_INT(PARSE(&t, err, "session", "a b", "op", "read"), -EINVAL);
+	CHECK(strstr(err, "invalid session 'a b'") != NULL);
+}
+
+TEST(args_exclusive_group)
+{
+	struct targs t;
+	char err[256];
+
+	CHECK_INT(PARSE(&t, err, "session", "1", "op", "read", "count", "5",
+			"duration", "1s"), -EINVAL);
+	CHECK_STR(err, "'count' and 'duration' cannot be used together");
+}
+
+TEST(args_help)
+{
+	struct targs t;
+	char err[256];
+
+	CHECK_INT(PARSE(&t, err, "help"), ARGS_HELP);
+	CHECK_INT(PARSE(&t, err, "session", "1", "help"), ARGS_HELP);
+	/* as a value it is just a value */
+	CHECK_INT(PARSE(&t, err, "session", "help", "op", "read"), 0);
+	CHECK_STR(t.session.str, "help");
+}
+
+/* "{ ID | name NAME }" with a positional id, as in "listener del". */
+struct refargs {
+	struct arg_val id, name;
+};
+
+static int parse_ref(struct refargs *r, char *err, size_t errlen, int argc,
+		     char **argv)
+{
+	struct arg_spec specs[] = {
+		{ "id", ARG_REF, ARG_POSITIONAL | ARG_REQUIRED, 1, 0, 0, &r->id,
+		  "ID" },
+		{ "name", ARG_STR, ARG_REQUIRED, 1, 0, KRDMA_NAME_MAX - 1,
+		  &r->name, "NAME" },
+	};
+
+	return args_parse(specs, ARRAY_SIZE(specs), argc, argv, err, errlen);
+}
+
+#define PARSE_REF(r, err, ...) \
+	parse_ref(r, err, sizeof(err), ARGC(__VA_ARGS__), ARGV(__VA_ARGS__))
+
+TEST(args_positional_and_one_of)
+{
+	struct refargs r;
+	char err[256];
+
+	CHECK_INT(PARSE_REF(&r, err, "3"), 0);
+	CHECK(r.id.set && r.id.is_num && !r.name.set);
+	CHECK_U64(r.id.num, 3);
+	CHECK_INT(PARSE_REF(&r, err, "id", "4"), 0);
+	CHECK_U64(r.id.num, 4);
+	CHECK_INT(PARSE_REF(&r, err, "name", "l1"), 0);
+	CHECK(r.name.set && !r.id.set);
+	CHECK_STR(r.name.str, "l1");
+	CHECK_INT(PARSE_REF(&r, err, "srv"), 0);	/* positional name */
+	CHECK_STR(r.id.str, "srv");
+	CHECK_INT(parse_ref(&r, err, sizeof(err), 0, ARGV(NULL)), -EINVAL);
+	CHECK_STR(err, "one of 'id', 'name' is required");
+	CHECK_INT(PARSE_REF(&r, err, "3", "name", "x"), -EINVAL);
+	CHECK_STR(err, "'id' and 'name' cannot be used together");
+	/* a positional value only in first place */
+	CHECK_INT(PARSE_REF(&r, err, "name", "x", "3"), -EINVAL);
+	CHECK(strstr(err, "unknown keyword '3'") != NULL);
+}
+
+TEST(args_addr)
+{
+	struct arg_val addr, port;
+	struct arg_spec specs[] = {
+		{ "addr", ARG_ADDR, ARG_REQUIRED, 0, 0, 0, &addr, "ADDR" },
+		{ "port", ARG_PORT, 0, 0, 0, 0, &port, "PORT" },
+	};
+	char err[256];
+
+	CHECK_INT(args_parse(specs, 2, 4, ARGV("addr", "10.1.2.3", "port",
+					       "4791"), err, sizeof(err)), 0);
+	CHECK_INT(addr.addr.family, AF_INET);
+	CHECK(!addr.has_port);
+	CHECK_U64(port.num, 4791);
+	CHECK_INT(args_parse(specs, 2, 2, ARGV("addr", "[::1]:99"), err,
+			     sizeof(err)), 0);
+	CHECK_INT(addr.addr.family, AF_INET6);
+	CHECK(addr.has_port);
+	CHECK_INT(addr.port, 99);
+	CHECK(!port.set);
+	CHECK_INT(args_parse(specs, 2, 2, ARGV("addr", "10.1.2"), err,
+			     sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "invalid addr '10.1.2'") != NULL);
+	CHECK_INT(args_parse(specs, 2, 4, ARGV("addr", "::1", "port", "0"),
+			     err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "invalid port '0'") != NULL);
+}

@@ -1,0 +1,738 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Whole krdmactl commands against the scripted kernel of fake_nl.c:
+ * what each command sends, and how it handles replies, errors (extended
+ * ACK), events, lost events and ^C.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <json.h>
+#include <netlink/genl/genl.h>
+
+#include "attrs.h"
+#include "cmd.h"
+#include "fake_nl.h"
+#include "output.h"
+#include "unit.h"
+
+/* ---- running a command line ---- */
+
+struct run {
+	int rc;
+	struct capture out;
+	char err[4096];
+};
+
+static const struct object *find_obj(const char *name)
+{
+	static const struct object *const objs[] = {
+		&dev_obj, &listener_obj, &session_obj, &test_obj, &stats_obj,
+		&monitor_obj, &version_obj,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(objs) / sizeof(objs[0]); i++)
+		if (!strcmp(objs[i]->name, name))
+			return objs[i];
+	abort();
+}
+
+/* Run "OBJECT ARGS..." (space separated) with the fake kernel. */
+static void run(struct run *r, bool json, const char *line)
+{
+	char buf[512], *argv[32], *tok, *save = NULL;
+	FILE *tmp = tmpfile();
+	int argc = 0, saved;
+	size_t n;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	for (tok = strtok_r(buf, " ", &save); tok && argc < 31;
+	     tok = strtok_r(NULL, " ", &save))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+
+	opts.json = json;
+	capture_start(&r->out, json, false);
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fileno(tmp), 2);
+
+	r->rc = obj_dispatch(find_obj(argv[0]), argc - 1, argv + 1);
+
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	n = fread(r->err, 1, sizeof(r->err) - 1, tmp);
+	r->err[n] = '\0';
+	fclose(tmp);
+	capture_end(&r->out);
+	opts.json = false;
+}
+
+static void run_end(struct run *r)
+{
+	capture_free(&r->out);
+	fake_end();
+}
+
+/* ---- building replies ---- */
+
+static uint32_t tb_u32(struct nlattr **tb, int type)
+{
+	return tb[type] ? nla_get_u32(tb[type]) : 0xffffffffu;
+}
+
+static struct nl_msg *session_msg(uint8_t cmd, uint32_t id, const char *name)
+{
+	struct nl_msg *m = fake_msg(cmd);
+
+	nla_put_u32(m, KRDMA_A_SESSION_ID, id);
+	if (name)
+		nla_put_string(m, KRDMA_A_NAME, name);
+	return m;
+}
+
+static struct nl_msg *session_event(uint8_t ev, uint32_t id, const char *name,
+				    const char *reason)
+{
+	struct nl_msg *m = session_msg(KRDMA_CMD_EVENT_NTF, id, name);
+
+	nla_put_u8(m, KRDMA_A_EVENT, ev);
+	if (reason)
+		nla_put_string(m, KRDMA_A_REASON, reason);
+	return m;
+}
+
+static struct nl_msg *test_event(uint8_t ev, uint32_t id, int32_t status,
+				 const char *reason)
+{
+	struct nl_msg *m = fake_msg(KRDMA_CMD_EVENT_NTF);
+
+	nla_put_u8(m, KRDMA_A_EVENT, ev);
+	nla_put_u32(m, KRDMA_A_TEST_ID, id);
+	nla_put_u32(m, KRDMA_A_SESSION_ID, 5);
+	nla_put_u64(m, KRDMA_A_TEST_ITERS, 1000);
+	nla_put_u64(m, KRDMA_A_TEST_BYTES, 1000 * 65536ULL);
+	nla_put_u64(m, KRDMA_A_TEST_ELAPSED_NS, 1000000000ULL);
+	if (ev == KRDMA_EVENT_TEST_DONE) {
+		nla_put_u8(m, KRDMA_A_TEST_OP, KRDMA_OP_WRITE);
+		nla_put_u32(m, KRDMA_A_TEST_SIZE, 65536);
+		nla_put_u32(m, KRDMA_A_TEST_STATUS, (uint32_t)status);
+		nla_put_u64(m, KRDMA_A_TEST_VALIDATED, 10);
+		if (reason)
+			nla_put_string(m, KRDMA_A_REASON, reason);
+	}
+	return m;
+}
+
+static void k_none(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	(void)cmd;
+	(void)tb;
+	(void)req;
+	fake_error(-EOPNOTSUPP, NULL, 0);
+}
+
+/* ---- listener ---- */
+
+static struct endpoint seen_ep;
+static bool seen_nested_flag;
+static char seen_name[64];
+
+static void k_listener_add(uint8_t cmd, struct nlattr **tb,
+			   struct nl_msg *req)
+{
+	struct nl_msg *m;
+
+	(void)req;
+	if (cmd != KRDMA_CMD_LISTENER_ADD) {
+		fake_error(-EOPNOTSUPP, NULL, 0);
+		return;
+	}
+	memset(&seen_ep, 0, sizeof(seen_ep));
+	seen_name[0] = '\0';
+	if (tb[KRDMA_A_LOCAL_ADDR]) {
+		get_endpoint(tb[KRDMA_A_LOCAL_ADDR], &seen_ep);
+		seen_nested_flag = tb[KRDMA_A_LOCAL_ADDR]->nla_type &
+				   NLA_F_NESTED;
+	}
+	if (tb[KRDMA_A_NAME])
+		snprintf(seen_name, sizeof(seen_name), "%s",
+			 nla_get_string(tb[KRDMA_A_NAME]));
+	m = fake_msg(KRDMA_CMD_LISTENER_ADD);
+	nla_put_u32(m, KRDMA_A_LISTENER_ID, 3);
+	nla_put_string(m, KRDMA_A_NAME, seen_name[0] ? seen_name : "listener3");
+	fake_reply(m);
+	fake_ack();
+}
+
+TEST(cmd_listener_add)
+{
+	struct run r;
+	struct ip_addr want;
+
+	fake_begin(k_listener_add);
+	run(&r, false, "listener add name l1 addr 10.0.0.1 port 4791");
+	CHECK_INT(r.rc, 0);
+	CHECK_STR(r.out.buf, "listener 3 name l1\n");
+	CHECK_STR(r.err, "");
+	CHECK_INT(fake_nreqs(), 1);
+	CHECK_INT(fake_req_cmd(0), KRDMA_CMD_LISTENER_ADD);
+	CHECK_STR(seen_name, "l1");
+	CHECK(seen_nested_flag);
+	CHECK(seen_ep.has_addr);
+	parse_ip_addr("10.0.0.1", &want);
+	CHECK(!memcmp(&seen_ep.addr, &want, sizeof(want)));
+	CHECK_INT(seen_ep.port, 4791);
+	run_end(&r);
+
+	/* any address; v6 with the port inside addr */
+	fake_begin(k_listener_add);
+	run(&r, true, "listener add port 18515");
+	CHECK_INT(r.rc, 0);
+	CHECK(!seen_ep.has_addr);
+	CHECK_INT(seen_ep.port, 18515);
+	CHECK_STR(r.out.buf, "{\"listener_id\":3,\"name\":\"listener3\"}\n");
+	run_end(&r);
+
+	fake_begin(k_listener_add);
+	run(&r, false, "listener a addr [fe80::1]:5000");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(seen_ep.addr.family, AF_INET6);
+	CHECK_INT(seen_ep.port, 5000);
+	run_end(&r);
+}
+
+static void k_eperm(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	(void)cmd;
+	(void)tb;
+	(void)req;
+	fake_error(-EPERM, NULL, 0);
+}
+
+TEST(cmd_errno_error)
+{
+	struct run r;
+
+	fake_begin(k_eperm);
+	run(&r, false, "listener del name l1");
+	CHECK_INT(r.rc, 1);
+	CHECK_STR(r.out.buf, "");
+	CHECK_STR(r.err, "krdmactl: listener del: Operation not permitted (CAP_NET_ADMIN is required)\n");
+	run_end(&r);
+}
+
+static void k_bad_size(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	(void)tb;
+	(void)req;
+	if (cmd == KRDMA_CMD_TEST_START)
+		fake_error(-EINVAL, "size must be 8 for atomics",
+			   KRDMA_A_TEST_SIZE);
+	else
+		fake_error(-EOPNOTSUPP, NULL, 0);
+}
+
+TEST(cmd_extack_message)
+{
+	struct nlattr *tb[KRDMA_A_MAX + 1];
+	struct run r;
+
+	fake_begin(k_bad_size);
+	run(&r, false, "test start session s1 op atomic_fadd size 16");
+	CHECK_INT(r.rc, 1);
+	CHECK_STR(r.out.buf, "");
+	CHECK_STR(r.err, "krdmactl: size must be 8 for atomics (attribute size)\n");
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK_STR(nla_get_string(tb[KRDMA_A_NAME]), "s1");
+	CHECK(!tb[KRDMA_A_SESSION_ID]);
+	run_end(&r);
+}
+
+/* ---- session connect ---- */
+
+static int connect_mode;	/* what the fake peer does */
+
+static void k_connect(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	struct nl_msg *m;
+
+	(void)req;
+	if (cmd == KRDMA_CMD_SESSION_NEW) {
+		fake_reply(session_msg(cmd, 5, "s1"));
+		fake_ack();
+		/* noise first: another session, a test */
+		fake_event(session_event(KRDMA_EVENT_SESSION_UP, 4, "other",
+					 NULL));
+		fake_event(test_event(KRDMA_EVENT_TEST_PROGRESS, 5, 0, NULL));
+		if (connect_mode == 0)
+			fake_event(session_event(KRDMA_EVENT_SESSION_UP, 5,
+						 "s1", NULL));
+		else if (connect_mode == 1)
+			fake_event(session_event(KRDMA_EVENT_SESSION_DOWN, 5,
+						 "s1", "rejected by peer"));
+		else if (connect_mode == 2)
+			fake_overrun();
+		return;
+	}
+	if (cmd == KRDMA_CMD_SESSION_GET && tb_u32(tb, KRDMA_A_SESSION_ID) == 5) {
+		m = session_msg(cmd, 5, "s1");
+		nla_put_u8(m, KRDMA_A_SESSION_STATE,
+			   connect_mode == 2 ? KRDMA_SESSION_UP
+					     : KRDMA_SESSION_CONNECTING);
+		fake_reply(m);
+		fake_ack();
+		return;
+	}
+	fake_error(-ENOENT, NULL, 0);
+}
+
+TEST(cmd_session_connect_up)
+{
+	struct nlattr *tb[KRDMA_A_MAX + 1];
+	struct endpoint ep;
+	struct run r;
+
+	connect_mode = 0;
+	fake_begin(k_connect);
+	run(&r, false, "session connect addr 10.0.0.2 port 4791 name s1 timeout 2s src 10.0.0.1 sq_depth 64");
+	CHECK_INT(r.rc, 0);
+	CHECK_STR(r.out.buf, "session 5 name s1 up\n");
+	CHECK_STR(r.err, "");
+	CHECK_INT(fake_nreqs(), 1);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK(tb[KRDMA_A_PEER_ADDR] && !get_endpoint(tb[KRDMA_A_PEER_ADDR], &ep));
+	CHECK(ep.has_addr && ep.addr.family == AF_INET && ep.port == 4791);
+	CHECK(ep.addr.bytes[3] == 2);
+	CHECK(tb[KRDMA_A_LOCAL_ADDR] && !get_endpoint(tb[KRDMA_A_LOCAL_ADDR], &ep));
+	CHECK(ep.has_addr && ep.addr.bytes[3] == 1 && ep.port == -1);
+	CHECK_INT(tb_u32(tb, KRDMA_A_TIMEOUT_MS), 2000);
+	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_SQ_DEPTH), 64);
+	CHECK(!tb[KRDMA_A_SESSION_RQ_DEPTH]);
+	CHECK_STR(nla_get_string(tb[KRDMA_A_NAME]), "s1");
+	run_end(&r);
+}
+
+TEST(cmd_session_connect_down)
+{
+	struct json_object *o, *v;
+	struct run r;
+
+	connect_mode = 1;
+	fake_begin(k_connect);
+	run(&r, false, "session connect addr 10.0.0.2:4791");
+	CHECK_INT(r.rc, 1);
+	CHECK_STR(r.out.buf, "");
+	CHECK_STR(r.err, "krdmactl: session 5 name s1 failed to connect: rejected by peer\n");
+	run_end(&r);
+
+	fake_begin(k_connect);
+	run(&r, true, "session connect addr 10.0.0.2:4791");
+	CHECK_INT(r.rc, 1);
+	o = json_tokener_parse(r.out.buf);
+	CHECK(o && json_object_object_get_ex(o, "state", &v) &&
+	      !strcmp(json_object_get_string(v), "down"));
+	CHECK(o && json_object_object_get_ex(o, "reason", &v) &&
+	      !strcmp(json_object_get_string(v), "rejected by peer"));
+	json_object_put(o);
+	run_end(&r);
+}
+
+TEST(cmd_session_connect_lost_events)
+{
+	struct run r;
+
+	/* the event queue overruns: the outcome is asked for instead */
+	connect_mode = 2;
+	fake_begin(k_connect);
+	run(&r, false, "session connect addr 10.0.0.2 port 4791");
+	CHECK_INT(r.rc, 0);
+	CHECK_STR(r.out.buf, "session 5 name s1 up\n");
+	CHECK_INT(fake_nreqs(), 2);
+	CHECK_INT(fake_req_cmd(1), KRDMA_CMD_SESSION_GET);
+	run_end(&r);
+}
+
+TEST(cmd_session_connect_no_event)
+{
+	struct run r;
+
+	connect_mode = 3;
+	fake_begin(k_connect);
+	run(&r, false, "session connect addr 10.0.0.2 port 4791 timeout 100");
+	CHECK_INT(r.rc, 1);
+	CHECK(strstr(r.err, "session 5: no up/down event within 5100 ms") != NULL);
+	CHECK_INT(fake_req_cmd(1), KRDMA_CMD_SESSION_GET);
+	run_end(&r);
+}
+
+TEST(cmd_session_show_help)
+{
+	struct run r;
+
+	fake_begin(k_none);
+	run(&r, true, "session show help");
+	CHECK_INT(r.rc, 0);
+	CHECK(strstr(r.out.buf, "Usage: krdmactl session show [ ID | name NAME ]") == r.out.buf);
+	CHECK_INT(fake_nreqs(), 0);
+	run_end(&r);
+}
+
+static void k_sessions(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	struct nl_msg *m;
+
+	(void)tb;
+	if (cmd != KRDMA_CMD_SESSION_GET ||
+	    !(nlmsg_hdr(req)->nlmsg_flags & NLM_F_DUMP)) {
+		fake_error(-EINVAL, "expected a dump", 0);
+		return;
+	}
+	m = session_msg(cmd, 1, "a");
+	nla_put_u8(m, KRDMA_A_SESSION_STATE, KRDMA_SESSION_UP);
+	fake_reply(m);
+	m = session_msg(cmd, 2, "b");
+	nla_put_u8(m, KRDMA_A_SESSION_STATE, KRDMA_SESSION_DOWN);
+	nla_put_string(m, KRDMA_A_REASON, "peer closed");
+	fake_reply(m);
+	fake_done();
+}
+
+TEST(cmd_session_show_all)
+{
+	struct json_object *o, *v;
+	struct run r;
+
+	fake_begin(k_sessions);
+	run(&r, false, "session");
+	CHECK_INT(r.rc, 0);
+	CHECK_STR(r.out.buf, "session 1 name a state up\n"
+			     "session 2 name b state down reason \"peer closed\"\n");
+	run_end(&r);
+
+	fake_begin(k_sessions);
+	run(&r, true, "session show");
+	o = json_tokener_parse(r.out.buf);
+	CHECK(o && json_object_is_type(o, json_type_array) &&
+	      json_object_array_length(o) == 2);
+	CHECK(o && json_object_object_get_ex(json_object_array_get_idx(o, 1),
+					     "reason", &v));
+	json_object_put(o);
+	run_end(&r);
+}
+
+/* ---- test run ---- */
+
+static int test_mode;
+
+static void k_test(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	struct nl_msg *m;
+
+	(void)req;
+	switch (cmd) {
+	case KRDMA_CMD_TEST_START:
+		m = fake_msg(cmd);
+		nla_put_u32(m, KRDMA_A_TEST_ID, 9);
+		fake_reply(m);
+		fake_ack();
+		fake_event(test_event(KRDMA_EVENT_TEST_PROGRESS, 9, 0, NULL));
+		fake_event(test_event(KRDMA_EVENT_TEST_DONE, 8, -EIO, "x"));
+		if (test_mode == 0)
+			fake_event(test_event(KRDMA_EVENT_TEST_DONE, 9, 0,
+					      NULL));
+		else if (test_mode == 1)
+			fake_event(test_event(KRDMA_EVENT_TEST_DONE, 9, -EIO,
+					      "data mismatch at 4096"));
+		return;
+	case KRDMA_CMD_TEST_STOP:
+		if (tb_u32(tb, KRDMA_A_TEST_ID) != 9) {
+			fake_error(-ENOENT, NULL, 0);
+			return;
+		}
+		fake_ack();
+		fake_event(test_event(KRDMA_EVENT_TEST_DONE, 9, 0, NULL));
+		return;
+	case KRDMA_CMD_TEST_GET:
+		m = fake_msg(cmd);
+		nla_put_u32(m, KRDMA_A_TEST_ID, 9);
+		nla_put_u8(m, KRDMA_A_TEST_STATE, KRDMA_TEST_DONE);
+		nla_put_u32(m, KRDMA_A_TEST_STATUS, 0);
+		nla_put_u64(m, KRDMA_A_TEST_ITERS, 7);
+		fake_reply(m);
+		fake_ack();
+		return;
+	}
+	fake_error(-EOPNOTSUPP, NULL, 0);
+}
+
+TEST(cmd_test_run_ok)
+{
+	struct nlattr *tb[KRDMA_A_MAX + 1];
+	struct json_object *o, *v;
+	struct run r;
+
+	test_mode = 0;
+	fake_begin(k_test);
+	run(&r, true, "test run session 5 op write size 64K count 1000 depth 16");
+	CHECK_INT(r.rc, 0);
+	CHECK_STR(r.err, "");
+	CHECK_INT(fake_nreqs(), 1);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_ID), 5);
+	CHECK(!tb[KRDMA_A_NAME]);
+	CHECK(tb[KRDMA_A_TEST_OP] &&
+	      nla_get_u8(tb[KRDMA_A_TEST_OP]) == KRDMA_OP_WRITE);
+	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_SIZE), 65536);
+	CHECK(tb[KRDMA_A_TEST_COUNT] &&
+	      nla_get_u64(tb[KRDMA_A_TEST_COUNT]) == 1000);
+	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_DEPTH), 16);
+	CHECK(!tb[KRDMA_A_TEST_DURATION_MS]);
+	CHECK(!tb[KRDMA_A_TEST_INTERVAL_MS]);	/* not a terminal */
+	o = json_tokener_parse(r.out.buf);
+	CHECK(o && json_object_object_get_ex(o, "test_id", &v) &&
+	      json_object_get_int(v) == 9);
+	CHECK(o && json_object_object_get_ex(o, "status", &v) &&
+	      json_object_get_int(v) == 0);
+	/* 65.536 MB in 1 s */
+	CHECK(o && json_object_object_get_ex(o, "mb_per_s", &v) &&
+	      json_object_get_double(v) > 65.53 &&
+	      json_object_get_double(v) < 65.545);
+	json_object_put(o);
+	run_end(&r);
+}
+
+TEST(cmd_test_run_failed)
+{
+	struct run r;
+
+	test_mode = 1;
+	fake_begin(k_test);
+	run(&r, false, "test run session 5 op read size 4K duration 10s interval 500ms");
+	CHECK_INT(r.rc, 1);
+	CHECK(strstr(r.out.buf, "test 9 session 5 op write size 65536 iters 1000") == r.out.buf);
+	CHECK(strstr(r.out.buf, " status -5 (Input/output error) reason \"data mismatch at 4096\"\n") != NULL);
+	CHECK_STR(r.err, "krdmactl: test 9 failed: data mismatch at 4096\n");
+	run_end(&r);
+}
+
+TEST(cmd_test_run_interrupted)
+{
+	struct nlattr *tb[KRDMA_A_MAX + 1];
+	struct run r;
+
+	/* ^C while waiting: TEST_STOP, then the result from DONE */
+	test_mode = 2;
+	fake_begin(k_test);
+	fake_sigint_on_wait(1);
+	run(&r, false, "test run session 5 op write size 1M");
+	CHECK_INT(r.rc, 0);
+	CHECK(strstr(r.err, "stopping test 9") != NULL);
+	CHECK_INT(fake_nreqs(), 2);
+	CHECK_INT(fake_req_cmd(1), KRDMA_CMD_TEST_STOP);
+	CHECK_INT(fake_req_attrs(1, tb), 0);
+	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_ID), 9);
+	CHECK(strstr(r.out.buf, "test 9 ") == r.out.buf);
+	run_end(&r);
+}
+
+TEST(cmd_test_run_no_events)
+{
+	struct run r;
+
+	/* no DONE event: the test's state is asked for */
+	test_mode = 3;
+	fake_begin(k_test);
+	run(&r, false, "test run session 5 op atomic_cswap");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(fake_req_cmd(1), KRDMA_CMD_TEST_GET);
+	CHECK_STR(r.out.buf, "test 9 iters 7 status ok\n");
+	run_end(&r);
+}
+
+TEST(cmd_test_start_atomic_default_size)
+{
+	struct nlattr *tb[KRDMA_A_MAX + 1];
+	struct run r;
+
+	test_mode = 3;
+	fake_begin(k_test);
+	run(&r, false, "test start session s1 op atomic_f");
+	CHECK_INT(r.rc, 0);
+	CHECK_STR(r.out.buf, "test 9\n");
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_SIZE), 8);
+	CHECK_STR(nla_get_string(tb[KRDMA_A_NAME]), "s1");
+	run_end(&r);
+
+	fake_begin(k_test);
+	run(&r, false, "test start session s1 op write");
+	CHECK_INT(r.rc, 1);
+	CHECK_INT(fake_nreqs(), 0);
+	CHECK(strstr(r.err, "missing required keyword 'size'") != NULL);
+	run_end(&r);
+}
+
+/* ---- monitor, version, dev, stats ---- */
+
+TEST(cmd_monitor)
+{
+	struct run r;
+
+	fake_begin(k_none);
+	fake_event(session_event(KRDMA_EVENT_SESSION_UP, 1, "s1", NULL));
+	fake_event(test_event(KRDMA_EVENT_TEST_DONE, 2, 0, NULL));
+	fake_sigint_on_wait(1);
+	run(&r, false, "monitor");
+	CHECK_INT(r.rc, 0);
+	CHECK_STR(r.out.buf,
+		  "session_up session 1 name s1\n"
+		  "test_done test 2 session 5 op write size 65536 iters 1000 bytes 65536000 elapsed 1.000s validated 10 status ok\n");
+	CHECK_INT(fake_nreqs(), 0);
+	run_end(&r);
+}
+
+static void k_version(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	struct nl_msg *m;
+
+	(void)tb;
+	(void)req;
+	if (cmd != KRDMA_CMD_VERSION_GET) {
+		fake_error(-EOPNOTSUPP, NULL, 0);
+		return;
+	}
+	m = fake_msg(cmd);
+	nla_put_string(m, KRDMA_A_VERSION, "1.2.3");
+	nla_put_u32(m, KRDMA_A_ABI_VERSION, KRDMA_ABI_VERSION + 1);
+	fake_reply(m);
+	fake_ack();
+}
+
+TEST(cmd_version)
+{
+	char want[128];
+	struct run r;
+
+	fake_begin(k_version);
+	run(&r, false, "version");
+	CHECK_INT(r.rc, 0);
+	snprintf(want, sizeof(want), "krdmactl %s (abi %d), module 1.2.3, abi %d\n",
+		 KRDMACTL_VERSION, KRDMA_ABI_VERSION, KRDMA_ABI_VERSION + 1);
+	CHECK_STR(r.out.buf, want);
+	CHECK(strstr(r.err, "warning: module ABI") != NULL);
+	run_end(&r);
+}
+
+static void k_dev(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	struct nl_msg *m;
+
+	if (cmd != KRDMA_CMD_DEV_GET ||
+	    (nlmsg_hdr(req)->nlmsg_flags & NLM_F_DUMP) || !tb[KRDMA_A_DEV_NAME]) {
+		fake_error(-EINVAL, "expected a do with a device name", 0);
+		return;
+	}
+	if (strcmp(nla_get_string(tb[KRDMA_A_DEV_NAME]), "rxe0")) {
+		fake_error(-ENODEV, "no such RDMA device", KRDMA_A_DEV_NAME);
+		return;
+	}
+	m = fake_msg(cmd);
+	nla_put_u32(m, KRDMA_A_DEV_INDEX, 2);
+	nla_put_string(m, KRDMA_A_DEV_NAME, "rxe0");
+	fake_reply(m);
+	fake_ack();
+}
+
+TEST(cmd_dev_show_one)
+{
+	struct run r;
+
+	fake_begin(k_dev);
+	run(&r, false, "dev show rxe0");
+	CHECK_INT(r.rc, 0);
+	CHECK_STR(r.out.buf, "2: rxe0\n");
+	run_end(&r);
+
+	fake_begin(k_dev);
+	run(&r, true, "dev show name mlx9");
+	CHECK_INT(r.rc, 1);
+	CHECK_STR(r.out.buf, "");	/* no half-built JSON on errors */
+	CHECK_STR(r.err, "krdmactl: no such RDMA device (attribute dev)\n");
+	run_end(&r);
+}
+
+static void k_stats(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	struct nlattr *nest;
+	struct nl_msg *m;
+
+	(void)tb;
+	(void)req;
+	if (cmd == KRDMA_CMD_STATS_RESET) {
+		fake_ack();
+		return;
+	}
+	m = fake_msg(cmd);
+	nest = nla_nest_start(m, KRDMA_A_STATS | NLA_F_NESTED);
+	nla_put_u64(m, KRDMA_STATS_A_SESSIONS_OPENED, 3);
+	nla_put_u64(m, KRDMA_STATS_A_WC_ERRORS, 0);
+	nla_put_u64(m, KRDMA_STATS_A_MAX + 1, 42);	/* a newer counter */
+	nla_nest_end(m, nest);
+	fake_reply(m);
+	fake_ack();
+}
+
+TEST(cmd_stats)
+{
+	struct run r;
+
+	fake_begin(k_stats);
+	run(&r, false, "stats");
+	CHECK_INT(r.rc, 0);
+	CHECK_STR(r.out.buf, "sessions_opened 3\nwc_errors 0\nstat_20 42\n");
+	run_end(&r);
+
+	fake_begin(k_stats);
+	run(&r, true, "stats show");
+	CHECK_STR(r.out.buf, "{\"sessions_opened\":3,\"wc_errors\":0,\"stat_20\":42}\n");
+	run_end(&r);
+
+	fake_begin(k_stats);
+	run(&r, false, "stats reset");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(fake_req_cmd(0), KRDMA_CMD_STATS_RESET);
+	CHECK_STR(r.out.buf, "");
+	run_end(&r);
+}
+
+TEST(cmd_help_everywhere)
+{
+	static const char *const lines[] = {
+		"dev help", "listener help", "session help", "test help",
+		"stats help", "monitor help", "version help",
+		"listener add help", "session connect help", "test run help",
+		"test stop help", "stats reset help", "dev show help",
+	};
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		fake_begin(k_none);
+		run(&r, false, lines[i]);
+		CHECK_INT(r.rc, 0);
+		if (!strstr(r.out.buf, "Usage: krdmactl "))
+			unit_fail(__FILE__, __LINE__, "no usage for \"%s\"",
+				  lines[i]);
+		CHECK_INT(fake_nreqs(), 0);
+		run_end(&r);
+	}
+}

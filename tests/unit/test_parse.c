@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of tools/parse.c: numbers, sizes, durations, addresses,
+ * prefix matching, op names, GUIDs.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <linux/krdma.h>
+
+#include "parse.h"
+#include "unit.h"
+
+/* The framework itself must notice a failed check. */
+TEST(framework_counts_failures)
+{
+	int before = unit_failures();
+
+	unit_set_quiet(true);
+	CHECK_INT(1 + 1, 3);
+	unit_set_quiet(false);
+	if (unit_failures() == before + 1)
+		unit_set_failures(before);	/* detected: undo it */
+	else
+		unit_set_failures(before + 1);	/* not detected: fail */
+}
+
+static uint64_t size_ok(const char *s)
+{
+	uint64_t v = 0xdeadbeef;
+	int rc = parse_size(s, &v);
+
+	if (rc)
+		unit_fail(__FILE__, __LINE__, "parse_size(\"%s\") = %d", s, rc);
+	return v;
+}
+
+TEST(size_units)
+{
+	CHECK_U64(size_ok("0"), 0);
+	CHECK_U64(size_ok("512"), 512);
+	CHECK_U64(size_ok("512B"), 512);
+	CHECK_U64(size_ok("4K"), 4096);
+	CHECK_U64(size_ok("64k"), 65536);
+	CHECK_U64(size_ok("4KB"), 4096);
+	CHECK_U64(size_ok("4KiB"), 4096);
+	CHECK_U64(size_ok("1M"), 1048576);
+	CHECK_U64(size_ok("1MiB"), 1048576);
+	CHECK_U64(size_ok("1m"), 1048576);
+	CHECK_U64(size_ok("2G"), 2147483648ULL);
+	CHECK_U64(size_ok("3g"), 3ULL << 30);
+	CHECK_U64(size_ok("1T"), 1ULL << 40);
+	CHECK_U64(size_ok("8388608"), KRDMA_MSG_SIZE_MAX);
+	/* the largest value that fits */
+	CHECK_U64(size_ok("18446744073709551615"), UINT64_MAX);
+	CHECK_U64(size_ok("16777215T"), 16777215ULL << 40);
+}
+
+TEST(size_rejects)
+{
+	uint64_t v = 42;
+
+	CHECK_INT(parse_size("99999999999T", &v), -ERANGE);
+	CHECK_INT(parse_size("16777216T", &v), -ERANGE);
+	CHECK_INT(parse_size("18446744073709551616", &v), -ERANGE);
+	CHECK_INT(parse_size("99999999999999999999999", &v), -ERANGE);
+	CHECK_INT(parse_size("4Q", &v), -EINVAL);
+	CHECK_INT(parse_size("", &v), -EINVAL);
+	CHECK_INT(parse_size("-1", &v), -EINVAL);
+	CHECK_INT(parse_size("-4K", &v), -EINVAL);
+	CHECK_INT(parse_size("+4K", &v), -EINVAL);
+	CHECK_INT(parse_size(" 4K", &v), -EINVAL);
+	CHECK_INT(parse_size("4K ", &v), -EINVAL);
+	CHECK_INT(parse_size("K", &v), -EINVAL);
+	CHECK_INT(parse_size("4KK", &v), -EINVAL);
+	CHECK_INT(parse_size("4iB", &v), -EINVAL);
+	CHECK_INT(parse_size("1.5M", &v), -EINVAL);
+	CHECK_INT(parse_size("0x10", &v), -EINVAL);
+	CHECK_INT(parse_size(NULL, &v), -EINVAL);
+	/* failures leave the output alone */
+	CHECK_U64(v, 42);
+}
+
+TEST(integers_and_ranges)
+{
+	uint64_t v = 0;
+	uint32_t u = 0;
+
+	CHECK_INT(parse_u64("0", 0, 10, &v), 0);
+	CHECK_U64(v, 0);
+	CHECK_INT(parse_u64("10", 0, 10, &v), 0);
+	CHECK_U64(v, 10);
+	CHECK_INT(parse_u64("11", 0, 10, &v), -ERANGE);
+	CHECK_INT(parse_u64("4", 5, 10, &v), -ERANGE);
+	CHECK_INT(parse_u64("0x1f", 0, 100, &v), 0);
+	CHECK_U64(v, 31);
+	CHECK_INT(parse_u64("18446744073709551615", 0, UINT64_MAX, &v), 0);
+	CHECK_U64(v, UINT64_MAX);
+	CHECK_INT(parse_u64("18446744073709551616", 0, UINT64_MAX, &v),
+		  -ERANGE);
+	CHECK_INT(parse_u64("12abc", 0, 100, &v), -EINVAL);
+	CHECK_INT(parse_u64("-1", 0, 100, &v), -EINVAL);
+	CHECK_INT(parse_u64("", 0, 100, &v), -EINVAL);
+	CHECK_INT(parse_u64("0x", 0, 100, &v), -EINVAL);
+	CHECK_INT(parse_u32("4294967295", 0, UINT32_MAX, &u), 0);
+	CHECK_U64(u, UINT32_MAX);
+	CHECK_INT(parse_u32("4294967296", 0, UINT32_MAX, &u), -ERANGE);
+	CHECK_INT(parse_u32("129", 1, KRDMA_DEPTH_MAX, &u), -ERANGE);
+	CHECK_INT(parse_u32("128", 1, KRDMA_DEPTH_MAX, &u), 0);
+	CHECK_U64(u, 128);
+}
+
+TEST(durations)
+{
+	uint64_t ms = 0;
+
+	CHECK_INT(parse_duration_ms("10s", &ms), 0);
+	CHECK_U64(ms, 10000);
+	CHECK_INT(parse_duration_ms("500ms", &ms), 0);
+	CHECK_U64(ms, 500);
+	CHECK_INT(parse_duration_ms("2m", &ms), 0);
+	CHECK_U64(ms, 120000);
+	CHECK_INT(parse_duration_ms("1h", &ms), 0);
+	CHECK_U64(ms, 3600000);
+	CHECK_INT(parse_duration_ms("250", &ms), 0);
+	CHECK_U64(ms, 250);
+	CHECK_INT(parse_duration_ms("0s", &ms), 0);
+	CHECK_U64(ms, 0);
+	ms = 7;
+	CHECK_INT(parse_duration_ms("10x", &ms), -EINVAL);
+	CHECK_INT(parse_duration_ms("s", &ms), -EINVAL);
+	CHECK_INT(parse_duration_ms("", &ms), -EINVAL);
+	CHECK_INT(parse_duration_ms("-1s", &ms), -EINVAL);
+	CHECK_INT(parse_duration_ms("1.5s", &ms), -EINVAL);
+	CHECK_INT(parse_duration_ms("10 s", &ms), -EINVAL);
+	CHECK_INT(parse_duration_ms("10sec", &ms), -EINVAL);
+	CHECK_INT(parse_duration_ms("99999999999999999h", &ms), -ERANGE);
+	CHECK_U64(ms, 7);
+}
+
+TEST(addresses)
+{
+	struct ip_addr a;
+	uint8_t want6[16];
+	char buf[64];
+	uint16_t port = 0;
+	bool has_port = true;
+
+	CHECK_INT(parse_ip_addr("10.0.0.1", &a), 0);
+	CHECK_INT(a.family, AF_INET);
+	CHECK(a.bytes[0] == 10 && a.bytes[1] == 0 && a.bytes[2] == 0 &&
+	      a.bytes[3] == 1);
+	CHECK_INT(parse_ip_addr("fe80::1", &a), 0);
+	CHECK_INT(a.family, AF_INET6);
+	inet_pton(AF_INET6, "fe80::1", want6);
+	CHECK(!memcmp(a.bytes, want6, 16));
+	CHECK_INT(parse_ip_addr("::ffff:10.0.0.1", &a), 0);
+	CHECK_INT(a.family, AF_INET6);
+
+	CHECK_INT(parse_ip_addr("10.0.0", &a), -EINVAL);
+	CHECK_INT(parse_ip_addr("10.0.0.256", &a), -EINVAL);
+	CHECK_INT(parse_ip_addr("10.0.0.1.2", &a), -EINVAL);
+	CHECK_INT(parse_ip_addr("fe80::1::2", &a), -EINVAL);
+	CHECK_INT(parse_ip_addr("fe80::1%eth0", &a), -EINVAL);
+	CHECK_INT(parse_ip_addr("host.example", &a), -EINVAL);
+	CHECK_INT(parse_ip_addr("", &a), -EINVAL);
+
+	CHECK_INT(parse_endpoint("10.0.0.1:4791", &a, &port, &has_port), 0);
+	CHECK(has_port);
+	CHECK_INT(port, 4791);
+	CHECK_INT(a.family, AF_INET);
+	CHECK_INT(parse_endpoint("[fe80::1]:18515", &a, &port, &has_port), 0);
+	CHECK(has_port);
+	CHECK_INT(port, 18515);
+	CHECK_INT(a.family, AF_INET6);
+	CHECK_INT(parse_endpoint("fe80::2", &a, &port, &has_port), 0);
+	CHECK(!has_port);
+	CHECK_INT(a.family, AF_INET6);
+	CHECK_INT(parse_endpoint("[::1]", &a, &port, &has_port), 0);
+	CHECK(!has_port);
+	CHECK_INT(parse_endpoint("192.168.1.2", &a, &port, &has_port), 0);
+	CHECK(!has_port);
+
+	CHECK_INT(parse_endpoint("10.0.0.1:0", &a, &port, &has_port), -ERANGE);
+	CHECK_INT(parse_endpoint("10.0.0.1:65536", &a, &port, &has_port),
+		  -ERANGE);
+	CHECK_INT(parse_endpoint("10.0.0.1:", &a, &port, &has_port), -EINVAL);
+	CHECK_INT(parse_endpoint("10.0.0.1:http", &a, &port, &has_port),
+		  -EINVAL);
+	CHECK_INT(parse_endpoint("[10.0.0.1]:80", &a, &port, &has_port),
+		  -EINVAL);
+	CHECK_INT(parse_endpoint("[fe80::1]80", &a, &port, &has_port),
+		  -EINVAL);
+	CHECK_INT(parse_endpoint("[fe80::1", &a, &port, &has_port), -EINVAL);
+	CHECK_INT(parse_endpoint(":80", &a, &port, &has_port), -EINVAL);
+
+	CHECK_INT(parse_port("65535", &port), 0);
+	CHECK_INT(port, 65535);
+	CHECK_INT(parse_port("0", &port), -ERANGE);
+	CHECK_INT(parse_port("0x50", &port), -EINVAL);
+	CHECK_INT(parse_port("-1", &port), -EINVAL);
+
+	parse_ip_addr("10.0.0.1", &a);
+	format_endpoint(buf, sizeof(buf), &a, 4791);
+	CHECK_STR(buf, "10.0.0.1:4791");
+	parse_ip_addr("fe80::1", &a);
+	format_endpoint(buf, sizeof(buf), &a, 4791);
+	CHECK_STR(buf, "[fe80::1]:4791");
+	format_endpoint(buf, sizeof(buf), &a, -1);
+	CHECK_STR(buf, "fe80::1");
+	format_endpoint(buf, sizeof(buf), NULL, 4791);
+	CHECK_STR(buf, "*:4791");
+}
+
+TEST(guid_format)
+{
+	char buf[32];
+
+	format_guid(buf, sizeof(buf), 0x505400fffe000001ULL);
+	CHECK_STR(buf, "5054:00ff:fe00:0001");
+	format_guid(buf, sizeof(buf), 0);
+	CHECK_STR(buf, "0000:0000:0000:0000");
+	format_guid(buf, sizeof(buf), UINT64_MAX);
+	CHECK_STR(buf, "ffff:ffff:ffff:ffff");
+	format_guid(buf, sizeof(buf), 0x0123456789abcdefULL);
+	CHECK_STR(buf, "0123:4567:89ab:cdef");
+}
+
+TEST(prefix_matching)
+{
+	static const char *const words[] = {
+		"show", "set", "session", "stats", "del",
+	};
+	static const char *const nested[] = { "send", "send_imm" };
+
+	CHECK_INT(match_word("show", words, 5), 0);
+	CHECK_INT(match_word("sh", words, 5), 0);
+	CHECK_INT(match_word("set", words, 5), 1);	/* exact beats prefix */
+	CHECK_INT(match_word("sess", words, 5), 2);
+	CHECK_INT(match_word("st", words, 5), 3);
+	CHECK_INT(match_word("d", words, 5), 4);
+	CHECK_INT(match_word("s", words, 5), MATCH_AMBIGUOUS);
+	CHECK_INT(match_word("se", words, 5), MATCH_AMBIGUOUS);
+	CHECK_INT(match_word("x", words, 5), MATCH_NONE);
+	CHECK_INT(match_word("shows", words, 5), MATCH_NONE);
+	CHECK_INT(match_word("", words, 5), MATCH_NONE);
+	CHECK_INT(match_word("send", nested, 2), 0);
+	CHECK_INT(match_word("send_", nested, 2), 1);
+	CHECK_INT(match_word("sen", nested, 2), MATCH_AMBIGUOUS);
+}
+
+TEST(op_name_parsing)
+{
+	CHECK_INT(parse_op("ping"), KRDMA_OP_PING);
+	CHECK_INT(parse_op("send"), KRDMA_OP_SEND);
+	CHECK_INT(parse_op("send_imm"), KRDMA_OP_SEND_IMM);
+	CHECK_INT(parse_op("send-imm"), KRDMA_OP_SEND_IMM);
+	CHECK_INT(parse_op("write"), KRDMA_OP_WRITE);
+	CHECK_INT(parse_op("write_imm"), KRDMA_OP_WRITE_IMM);
+	CHECK_INT(parse_op("read"), KRDMA_OP_READ);
+	CHECK_INT(parse_op("r"), KRDMA_OP_READ);
+	CHECK_INT(parse_op("atomic_fadd"), KRDMA_OP_ATOMIC_FADD);
+	CHECK_INT(parse_op("atomic_c"), KRDMA_OP_ATOMIC_CSWAP);
+	CHECK_INT(parse_op("atomic"), MATCH_AMBIGUOUS);
+	CHECK_INT(parse_op("w"), MATCH_AMBIGUOUS);
+	CHECK_INT(parse_op("recv"), MATCH_NONE);
+	CHECK_INT(parse_op(""), MATCH_NONE);
+	CHECK_STR(op_name(KRDMA_OP_WRITE_IMM), "write_imm");
+	CHECK_STR(op_name(KRDMA_OP_ATOMIC_CSWAP), "atomic_cswap");
+	CHECK(op_name(0) == NULL);
+	CHECK(op_name(KRDMA_OP_MAX + 1) == NULL);
+}
+
+TEST(names)
+{
+	char long_name[KRDMA_NAME_MAX + 1];
+
+	CHECK_INT(check_name("s1"), 0);
+	CHECK_INT(check_name("a-b_c.d"), 0);
+	CHECK_INT(check_name("123"), -EINVAL);	/* would read as an id */
+	CHECK_INT(check_name(""), -EINVAL);
+	CHECK_INT(check_name("a b"), -EINVAL);
+	CHECK_INT(check_name("a\tb"), -EINVAL);
+	memset(long_name, 'x', KRDMA_NAME_MAX - 1);
+	long_name[KRDMA_NAME_MAX - 1] = '\0';
+	CHECK_INT(check_name(long_name), 0);
+	long_name[KRDMA_NAME_MAX - 1] = 'x';
+	long_name[KRDMA_NAME_MAX] = '\0';
+	CHECK_INT(check_name(long_name), -ERANGE);
+}

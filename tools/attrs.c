@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * krdmactl: attribute policies, value names and the generic attribute
+ * printer.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <linux/netlink.h>
+
+#include "attrs.h"
+#include "output.h"
+
+#define POL(t)		{ .type = (t) }
+#define POL_STR(max)	{ .type = NLA_STRING, .maxlen = (max) }
+#define POL_BIN(len)	{ .type = NLA_UNSPEC, .minlen = (len), .maxlen = (len) }
+
+struct nla_policy krdma_policy[KRDMA_A_MAX + 1] = {
+	[KRDMA_A_VERSION]		= POL_STR(64),
+	[KRDMA_A_ABI_VERSION]		= POL(NLA_U32),
+	[KRDMA_A_DEV_INDEX]		= POL(NLA_U32),
+	[KRDMA_A_DEV_NAME]		= POL_STR(64),
+	[KRDMA_A_DEV_NODE_GUID]		= POL(NLA_U64),
+	[KRDMA_A_DEV_MAX_QP_RD_ATOM]	= POL(NLA_U32),
+	[KRDMA_A_DEV_MAX_QP_INIT_RD_ATOM] = POL(NLA_U32),
+	[KRDMA_A_DEV_MAX_FAST_REG_PAGES] = POL(NLA_U32),
+	[KRDMA_A_DEV_MAX_SGE]		= POL(NLA_U32),
+	[KRDMA_A_DEV_ATOMIC_CAP]	= POL(NLA_U8),
+	[KRDMA_A_DEV_PORT]		= POL(NLA_NESTED),
+	[KRDMA_A_LISTENER_ID]		= POL(NLA_U32),
+	[KRDMA_A_NAME]			= POL_STR(KRDMA_NAME_MAX),
+	[KRDMA_A_LOCAL_ADDR]		= POL(NLA_NESTED),
+	[KRDMA_A_PEER_ADDR]		= POL(NLA_NESTED),
+	[KRDMA_A_TIMEOUT_MS]		= POL(NLA_U32),
+	[KRDMA_A_SESSION_ID]		= POL(NLA_U32),
+	[KRDMA_A_SESSION_STATE]		= POL(NLA_U8),
+	[KRDMA_A_SESSION_ROLE]		= POL(NLA_U8),
+	[KRDMA_A_SESSION_QPN]		= POL(NLA_U32),
+	[KRDMA_A_SESSION_PEER_QPN]	= POL(NLA_U32),
+	[KRDMA_A_SESSION_RESPONDER_RESOURCES] = POL(NLA_U8),
+	[KRDMA_A_SESSION_INITIATOR_DEPTH] = POL(NLA_U8),
+	[KRDMA_A_SESSION_SQ_DEPTH]	= POL(NLA_U32),
+	[KRDMA_A_SESSION_RQ_DEPTH]	= POL(NLA_U32),
+	[KRDMA_A_SESSION_MAX_MSG_SIZE]	= POL(NLA_U32),
+	[KRDMA_A_SESSION_PEER_PROTO]	= POL(NLA_U32),
+	[KRDMA_A_REASON]		= POL(NLA_STRING),
+	[KRDMA_A_TEST_ID]		= POL(NLA_U32),
+	[KRDMA_A_TEST_OP]		= POL(NLA_U8),
+	[KRDMA_A_TEST_SIZE]		= POL(NLA_U32),
+	[KRDMA_A_TEST_COUNT]		= POL(NLA_U64),
+	[KRDMA_A_TEST_DURATION_MS]	= POL(NLA_U32),
+	[KRDMA_A_TEST_DEPTH]		= POL(NLA_U32),
+	[KRDMA_A_TEST_INTERVAL_MS]	= POL(NLA_U32),
+	[KRDMA_A_TEST_STATE]		= POL(NLA_U8),
+	[KRDMA_A_TEST_STATUS]		= { .type = NLA_S32, .minlen = 4 },
+	[KRDMA_A_TEST_ITERS]		= POL(NLA_U64),
+	[KRDMA_A_TEST_BYTES]		= POL(NLA_U64),
+	[KRDMA_A_TEST_ELAPSED_NS]	= POL(NLA_U64),
+	[KRDMA_A_TEST_VALIDATED]	= POL(NLA_U64),
+	[KRDMA_A_STATS]			= POL(NLA_NESTED),
+	[KRDMA_A_EVENT]			= POL(NLA_U8),
+};
+
+struct nla_policy krdma_addr_policy[KRDMA_ADDR_A_MAX + 1] = {
+	[KRDMA_ADDR_A_IPV4]	= POL_BIN(4),
+	[KRDMA_ADDR_A_IPV6]	= POL_BIN(16),
+	[KRDMA_ADDR_A_PORT]	= POL(NLA_U16),
+};
+
+struct nla_policy krdma_port_policy[KRDMA_PORT_A_MAX + 1] = {
+	[KRDMA_PORT_A_INDEX]		= POL(NLA_U32),
+	[KRDMA_PORT_A_STATE]		= POL(NLA_U8),
+	[KRDMA_PORT_A_ACTIVE_MTU]	= POL(NLA_U32),
+};
+
+static const char *name_of(const char *const *names, size_t n, unsigned int v)
+{
+	return v < n ? names[v] : NULL;
+}
+
+#define NAME_FN(fn, ...)						\
+const char *fn(unsigned int v)						\
+{									\
+	static const char *const names[] = { __VA_ARGS__ };		\
+	return name_of(names, sizeof(names) / sizeof(names[0]), v);	\
+}
+
+/* enum ib_port_state (include/rdma/ib_verbs.h) */
+NAME_FN(port_state_name, [0] = "NOP", [1] = "DOWN", [2] = "INIT",
+	[3] = "ARMED", [4] = "ACTIVE", [5] = "ACTIVE_DEFER")
+/* enum ib_atomic_cap */
+NAME_FN(atomic_cap_name, [0] = "none", [1] = "hca", [2] = "glob")
+NAME_FN(session_state_name, [KRDMA_SESSION_CONNECTING] = "connecting",
+	[KRDMA_SESSION_UP] = "up", [KRDMA_SESSION_CLOSING] = "closing",
+	[KRDMA_SESSION_DOWN] = "down")
+NAME_FN(session_role_name, [KRDMA_ROLE_CLIENT] = "client",
+	[KRDMA_ROLE_SERVER] = "server")
+NAME_FN(test_state_name, [KRDMA_TEST_RUNNING] = "running",
+	[KRDMA_TEST_DONE] = "done")
+NAME_FN(event_name, [KRDMA_EVENT_SESSION_UP] = "session_up",
+	[KRDMA_EVENT_SESSION_DOWN] = "session_down",
+	[KRDMA_EVENT_TEST_PROGRESS] = "test_progress",
+	[KRDMA_EVENT_TEST_DONE] = "test_done")
+NAME_FN(stats_name,
+	[KRDMA_STATS_A_SESSIONS_OPENED] = "sessions_opened",
+	[KRDMA_STATS_A_SESSIONS_CLOSED] = "sessions_closed",
+	[KRDMA_STATS_A_CONNECT_ERRORS] = "connect_errors",
+	[KRDMA_STATS_A_REJECTS_SENT] = "rejects_sent",
+	[KRDMA_STATS_A_TESTS_STARTED] = "tests_started",
+	[KRDMA_STATS_A_TESTS_FAILED] = "tests_failed",
+	[KRDMA_STATS_A_SEND_WRS] = "send_wrs",
+	[KRDMA_STATS_A_RECV_WRS] = "recv_wrs",
+	[KRDMA_STATS_A_WRITE_WRS] = "write_wrs",
+	[KRDMA_STATS_A_READ_WRS] = "read_wrs",
+	[KRDMA_STATS_A_ATOMIC_WRS] = "atomic_wrs",
+	[KRDMA_STATS_A_REG_MR_WRS] = "reg_mr_wrs",
+	[KRDMA_STATS_A_INV_WRS] = "inv_wrs",
+	[KRDMA_STATS_A_BYTES_TX] = "bytes_tx",
+	[KRDMA_STATS_A_BYTES_RX] = "bytes_rx",
+	[KRDMA_STATS_A_WC_ERRORS] = "wc_errors",
+	[KRDMA_STATS_A_VALIDATION_ERRORS] = "validation_errors",
+	[KRDMA_STATS_A_PROTOCOL_ERRORS] = "protocol_errors")
+NAME_FN(addr_attr_name, [KRDMA_ADDR_A_IPV4] = "ipv4",
+	[KRDMA_ADDR_A_IPV6] = "ipv6", [KRDMA_ADDR_A_PORT] = "port")
+
+static const char *op_name_fn(unsigned int v)
+{
+	return op_name(v);
+}
+
+enum attr_kind {
+	K_NONE,		/* not printed generically */
+	K_U8,
+	K_U32,
+	K_U64,
+	K_STR,
+	K_QSTR,		/* string, quoted in text (may contain spaces) */
+	K_GUID,
+	K_ENUM,		/* u8 with a name function */
+	K_ENDPOINT,
+	K_ELAPSED,	/* u64 ns */
+	K_ERRNO,	/* s32: 0 or -errno */
+	K_STATS,
+};
+
+struct attr_desc {
+	const char *text;	/* text label */
+	const char *json;	/* JSON key */
+	enum attr_kind kind;
+	const char *(*name)(unsigned int);
+};
+
+static const struct attr_desc descs[KRDMA_A_MAX + 1] = {
+	[KRDMA_A_VERSION] = { "version", "version", K_STR, NULL },
+	[KRDMA_A_ABI_VERSION] = { "abi", "abi", K_U32, NULL },
+	[KRDMA_A_DEV_INDEX] = { "dev_index", "dev_index", K_U32, NULL },
+	[KRDMA_A_DEV_NAME] = { "dev", "dev", K_STR, NULL },
+	[KRDMA_A_DEV_NODE_GUID] = { "node_guid", "node_guid", K_GUID, NULL },
+	[KRDMA_A_DEV_MAX_QP_RD_ATOM] = { "max_qp_rd_atom", "max_qp_rd_atom",
+					 K_U32, NULL },
+	[KRDMA_A_DEV_MAX_QP_INIT_RD_ATOM] = { "max_qp_init_rd_atom",
+					      "max_qp_init_rd_atom", K_U32,
+					      NULL },
+	[KRDMA_A_DEV_MAX_FAST_REG_PAGES] = { "max_fast_reg_pages",
+					     "max_fast_reg_pages", K_U32,
+					     NULL },
+	[KRDMA_A_DEV_MAX_SGE] = { "max_sge", "max_sge", K_U32, NULL },
+	[KRDMA_A_DEV_ATOMIC_CAP] = { "atomic", "atomic", K_ENUM,
+				     atomic_cap_name },
+	[KRDMA_A_DEV_PORT] = { "port", "port", K_NONE, NULL },
+	[KRDMA_A_LISTENER_ID] = { "listener", "listener_id", K_U32, NULL },
+	[KRDMA_A_NAME] = { "name", "name", K_STR, NULL },
+	[KRDMA_A_LOCAL_ADDR] = { "local", "local", K_ENDPOINT, NULL },
+	[KRDMA_A_PEER_ADDR] = { "peer", "peer", K_ENDPOINT, NULL },
+	[KRDMA_A_TIMEOUT_MS] = { "timeout_ms", "timeout_ms", K_U32, NULL },
+	[KRDMA_A_SESSION_ID] = { "session", "session_id", K_U32, NULL },
+	[KRDMA_A_SESSION_STATE] = { "state", "state", K_ENUM,
+				    session_state_name },
+	[KRDMA_A_SESSION_ROLE] = { "role", "role", K_ENUM, session_role_name },
+	[KRDMA_A_SESSION_QPN] = { "qpn", "qpn", K_U32, NULL },
+	[KRDMA_A_SESSION_PEER_QPN] = { "peer_qpn", "peer_qpn", K_U32, NULL },
+	[KRDMA_A_SESSION_RESPONDER_RESOURCES] = { "responder_resources",
+						  "responder_resources", K_U8,
+						  NULL },
+	[KRDMA_A_SESSION_INITIATOR_DEPTH] = { "initiator_depth",
+					      "initiator_depth", K_U8, NULL },
+	[KRDMA_A_SESSION_SQ_DEPTH] = { "sq_depth", "sq_depth", K_U32, NULL },
+	[KRDMA_A_SESSION_RQ_DEPTH] = { "rq_depth", "rq_depth", K_U32, NULL },
+	[KRDMA_A_SESSION_MAX_MSG_SIZE] = { "max_msg_size", "max_msg_size",
+					   K_U32, NULL },
+	[KRDMA_A_SESSION_PEER_PROTO] = { "peer_proto", "peer_proto", K_U32,
+					 NULL },
+	[KRDMA_A_REASON] = { "reason", "reason", K_QSTR, NULL },
+	[KRDMA_A_TEST_ID] = { "test", "test_id", K_U32, NULL },
+	[KRDMA_A_TEST_OP] = { "op", "op", K_ENUM, op_name_fn },
+	[KRDMA_A_TEST_SIZE] = { "size", "size", K_U32, NULL },
+	[KRDMA_A_TEST_COUNT] = { "count", "count", K_U64, NULL },
+	[KRDMA_A_TEST_DURATION_MS] = { "duration_ms", "duration_ms", K_U32,
+				       NULL },
+	[KRDMA_A_TEST_DEPTH] = { "depth", "depth", K_U32, NULL },
+	[KRDMA_A_TEST_INTERVAL_MS] = { "interval_ms", "interval_ms", K_U32,
+				       NULL },
+	[KRDMA_A_TEST_STATE] = { "state", "state", K_ENUM, test_state_name },
+	[KRDMA_A_TEST_STATUS] = { "status", "status", K_ERRNO, NULL },
+	[KRDMA_A_TEST_ITERS] = { "iters", "iters", K_U64, NULL },
+	[KRDMA_A_TEST_BYTES] = { "bytes", "bytes", K_U64, NULL },
+	[KRDMA_A_TEST_ELAPSED_NS] = { "elapsed", "elapsed_ns", K_ELAPSED,
+				      NULL },
+	[KRDMA_A_TEST_VALIDATED] = { "validated", "validated", K_U64, NULL },
+	[KRDMA_A_STATS] = { "stats", "stats", K_STATS, NULL },
+	[KRDMA_A_EVENT] = { "event", "event", K_ENUM, event_name },
+};
+
+const char *attr_name(unsigned int type)
+{
+	if (type <= KRDMA_A_MAX && descs[type].json)
+		return descs[type].json;
+	return NULL;
+}
+
+int put_endpoint(struct nl_msg *msg, int type, const struct ip_addr *a,
+		 int port)
+{
+	struct nlattr *nest;
+	int rc = 0;
+
+	nest = nla_nest_start(msg, type | NLA_F_NESTED);
+	if (!nest)
+		return -ENOMEM;
+	if (a && a->family == AF_INET)
+		rc = nla_put(msg, KRDMA_ADDR_A_IPV4, 4, a->bytes);
+	else if (a && a->family == AF_INET6)
+		rc = nla_put(msg, KRDMA_ADDR_A_IPV6, 16, a->bytes);
+	if (!rc && port >= 0)
+		rc = nla_put_u16(msg, KRDMA_ADDR_A_PORT, (uint16_t)port);
+	if (rc)
+		return -ENOMEM;
+	return nla_nest_end(msg, nest) < 0 ? -ENOMEM : 0;
+}
+
+int get_endpoint(const struct nlattr *nest, struct endpoint *ep)
+{
+	struct nlattr *tb[KRDMA_ADDR_A_MAX + 1];
+
+	memset(ep, 0, sizeof(*ep));
+	ep->port = -1;
+	if (nla_parse_nested(tb, KRDMA_ADDR_A_MAX, (struct nlattr *)nest,
+			     krdma_addr_policy))
+		return -EINVAL;
+	if (tb[KRDMA_ADDR_A_IPV4]) {
+		ep->has_addr = true;
+		ep->addr.family = AF_INET;
+		memcpy(ep->addr.bytes, nla_data(tb[KRDMA_ADDR_A_IPV4]), 4);
+	} else if (tb[KRDMA_ADDR_A_IPV6]) {
+		ep->has_addr = true;
+		ep->addr.family = AF_INET6;
+		memcpy(ep->addr.bytes, nla_data(tb[KRDMA_ADDR_A_IPV6]), 16);
+	}
+	if (tb[KRDMA_ADDR_A_PORT])
+		ep->port = nla_get_u16(tb[KRDMA_ADDR_A_PORT]);
+	return 0;
+}
+
+void format_ns(char *buf, size_t len, uint64_t ns)
+{
+	if (ns >= 1000000000ULL)
+		snprintf(buf, len, "%.3fs", (double)ns / 1e9);
+	else if (ns >= 1000000ULL)
+		snprintf(buf, len, "%.3fms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.3fus", (double)ns / 1e3);
+}
+
+void compute_rates(uint64_t bytes, uint64_t iters, uint64_t elapsed_ns,
+		   struct rates *r)
+{
+	double secs = (double)elapsed_ns / 1e9;
+
+	memset(r, 0, sizeof(*r));
+	if (elapsed_ns == 0)
+		return;
+	r->mb_s = (double)bytes / 1e6 / secs;
+	r->gb_s = (double)bytes * 8 / 1e9 / secs;
+	r->msgs_s = (double)iters / secs;
+}
+
+static void print_enum(const struct attr_desc *d, unsigned int v)
+{
+	const char *name = d->name ? d->name(v) : NULL;
+	char buf[32];
+
+	if (!name) {
+		snprintf(buf, sizeof(buf), "unknown(%u)", v);
+		name = buf;
+	}
+	print_string(PRINT_ANY, d->json, "%s", name);
+}
+
+static void print_endpoint(const struct attr_desc *d, const struct nlattr *nla)
+{
+	char key[32], buf[INET6_ADDRSTRLEN + 16];
+	struct endpoint ep;
+
+	if (get_endpoint(nla, &ep)) {
+		print_string(PRINT_ANY, d->json, "%s", "?");
+		return;
+	}
+	format_endpoint(buf, sizeof(buf), ep.has_addr ? &ep.addr : NULL,
+			ep.port);
+	print_string(PRINT_TEXT, NULL, "%s", buf);
+	if (ep.has_addr) {
+		format_ip_addr(buf, sizeof(buf), &ep.addr);
+		snprintf(key, sizeof(key), "%s_addr", d->json);
+		print_string(PRINT_JSON, key, NULL, buf);
+	}
+	if (ep.port >= 0) {
+		snprintf(key, sizeof(key), "%s_port", d->json);
+		print_uint(PRINT_JSON, key, NULL, (uint64_t)ep.port);
+	}
+}
+
+void print_stats(const struct nlattr *nest, const char *key,
+		 bool one_per_line)
+{
+	struct nlattr *nla;
+	int rem;
+
+	if (key)
+		open_json_object(key);
+	nla_for_each_nested(nla, nest, rem) {
+		unsigned int type = (unsigned int)nla_type(nla);
+		const char *name = stats_name(type);
+		char buf[32];
+
+		if (type == KRDMA_STATS_A_PAD || type == KRDMA_STATS_A_UNSPEC ||
+		    nla_len(nla) < (int)sizeof(uint64_t))
+			continue;
+		if (!name) {
+			/* Newer module: show it rather than hide it. */
+			snprintf(buf, sizeof(buf), "stat_%u", type);
+			name = buf;
+		}
+		print_text(one_per_line ? "%s " : " %s ", name);
+		print_uint(PRINT_ANY, name, "%" PRIu64, nla_get_u64(nla));
+		if (one_per_line)
+			print_nl();
+	}
+	if (key)
+		close_json_object();
+}
+
+void print_attr(struct nlattr **tb, int type)
+{
+	const struct attr_desc *d;
+	const struct nlattr *nla;
+	char buf[64];
+	int32_t s;
+
+	if (type <= 0 || type > KRDMA_A_MAX || !tb[type])
+		return;
+	d = &descs[type];
+	nla = tb[type];
+	if (d->kind == K_NONE)
+		return;
+	if (d->kind == K_STATS) {
+		/* Counters go on their own, indented, line. */
+		print_nl();
+		print_text("    %s", d->text);
+		print_stats(nla, d->json, false);
+		return;
+	}
+	print_text(" %s ", d->text);
+	switch (d->kind) {
+	case K_U8:
+		print_uint(PRINT_ANY, d->json, "%" PRIu64, nla_get_u8(nla));
+		break;
+	case K_U32:
+		print_uint(PRINT_ANY, d->json, "%" PRIu64, nla_get_u32(nla));
+		break;
+	case K_U64:
+		print_uint(PRINT_ANY, d->json, "%" PRIu64, nla_get_u64(nla));
+		break;
+	case K_STR:
+		print_string(PRINT_ANY, d->json, "%s", nla_get_string(nla));
+		break;
+	case K_QSTR:
+		print_string(PRINT_ANY, d->json, "\"%s\"", nla_get_string(nla));
+		break;
+	case K_GUID:
+		format_guid(buf, sizeof(buf), nla_get_u64(nla));
+		print_string(PRINT_ANY, d->json, "%s", buf);
+		break;
+	case K_ENUM:
+		print_enum(d, nla_get_u8(nla));
+		break;
+	case K_ENDPOINT:
+		print_endpoint(d, nla);
+		break;
+	case K_ELAPSED:
+		format_ns(buf, sizeof(buf), nla_get_u64(nla));
+		print_string(PRINT_TEXT, NULL, "%s", buf);
+		print_uint(PRINT_JSON, d->json, NULL, nla_get_u64(nla));
+		break;
+	case K_ERRNO:
+		s = (int32_t)nla_get_u32(nla);
+		print_int(PRINT_JSON, d->json, NULL, s);
+		if (s == 0) {
+			print_string(PRINT_TEXT, NULL, "%s", "ok");
+		} else {
+			print_int(PRINT_TEXT, NULL, "%" PRId64, s);
+			print_string(PRINT_ANY, "error", " (%s)",
+				     strerror(s < 0 ? -s : s));
+		}
+		break;
+	case K_NONE:
+	case K_STATS:
+		break;
+	}
+}
+
+void print_attrs(struct nlattr **tb, const int *types, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		print_attr(tb, types[i]);
+}

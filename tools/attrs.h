@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * krdmactl: the krdma attribute space as seen by userspace: reply
+ * validation policies, value names, and a table-driven printer that emits
+ * every attribute present in a message (text and JSON from one call).
+ */
+#ifndef KRDMACTL_ATTRS_H
+#define KRDMACTL_ATTRS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+
+#include <linux/krdma.h>
+
+#include "parse.h"
+
+extern struct nla_policy krdma_policy[KRDMA_A_MAX + 1];
+extern struct nla_policy krdma_addr_policy[KRDMA_ADDR_A_MAX + 1];
+extern struct nla_policy krdma_port_policy[KRDMA_PORT_A_MAX + 1];
+
+/* Value names; NULL when the value is not known to this tool. */
+const char *port_state_name(unsigned int v);	/* enum ib_port_state */
+const char *atomic_cap_name(unsigned int v);	/* enum ib_atomic_cap */
+const char *session_state_name(unsigned int v);
+const char *session_role_name(unsigned int v);
+const char *test_state_name(unsigned int v);
+const char *event_name(unsigned int v);
+const char *stats_name(unsigned int v);		/* "sessions_opened" */
+/* Name of a top-level attribute ("session_id"), for error messages. */
+const char *attr_name(unsigned int type);
+const char *addr_attr_name(unsigned int type);
+
+/* An address nest: address (optional) and port (optional). */
+struct endpoint {
+	bool has_addr;
+	struct ip_addr addr;
+	int port;		/* -1 if absent */
+};
+/* a == NULL: no address attribute ("any"); port < 0: no port attribute. */
+int put_endpoint(struct nl_msg *msg, int type, const struct ip_addr *a,
+		 int port);
+int get_endpoint(const struct nlattr *nest, struct endpoint *ep);
+
+/*
+ * Print tb[type] if present: text " label value", JSON "key": value.
+ * Addresses print as " local 10.0.0.1:4791" / "local_addr", "local_port";
+ * KRDMA_A_STATS prints its counters (see print_stats()).
+ */
+void print_attr(struct nlattr **tb, int type);
+void print_attrs(struct nlattr **tb, const int *types, size_t n);
+/*
+ * Counters of a KRDMA_A_STATS nest, in attribute order.  JSON: an object
+ * under key (or the current object if key is NULL).  Text: "name value",
+ * each on its own line if one_per_line, else " name value" fields.
+ */
+void print_stats(const struct nlattr *nest, const char *key,
+		 bool one_per_line);
+
+/* "1.234s", "12.500ms", "850us" */
+void format_ns(char *buf, size_t len, uint64_t ns);
+
+/* Throughput figures of a test result. */
+struct rates {
+	double mb_s;		/* 10^6 bytes per second */
+	double gb_s;		/* 10^9 bits per second */
+	double msgs_s;		/* iterations per second */
+};
+void compute_rates(uint64_t bytes, uint64_t iters, uint64_t elapsed_ns,
+		   struct rates *r);
+
+#endif /* KRDMACTL_ATTRS_H */

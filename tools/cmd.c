@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * krdmactl: object/command dispatch, help and shared command helpers.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <netlink/genl/genl.h>
+
+#include "cmd.h"
+#include "output.h"
+
+static const struct object *cur_obj;
+static const struct cmd *cur_cmd;
+
+const char *cmd_what(void)
+{
+	static char buf[64];
+
+	snprintf(buf, sizeof(buf), "%s%s%s", cur_obj ? cur_obj->name : "",
+		 cur_cmd ? " " : "", cur_cmd ? cur_cmd->name : "");
+	return buf;
+}
+
+static void cmd_line_usage(FILE *f, const char *lead,
+			   const struct object *obj, const struct cmd *c)
+{
+	fprintf(f, "%s krdmactl %s %s%s%s\n", lead, obj->name, c->name,
+		c->args[0] ? " " : "", c->args);
+}
+
+void obj_usage(FILE *f, const struct object *obj)
+{
+	size_t i;
+
+	if (obj->fn) {
+		fprintf(f, "Usage: krdmactl %s%s%s\n", obj->name,
+			obj->fn_args[0] ? " " : "", obj->fn_args);
+		fprintf(f, "       krdmactl %s help\n", obj->name);
+	} else {
+		for (i = 0; i < obj->ncmds; i++)
+			cmd_line_usage(f, i ? "      " : "Usage:", obj,
+				       &obj->cmds[i]);
+		fprintf(f, "       krdmactl %s help\n", obj->name);
+		fprintf(f, "\n");
+		for (i = 0; i < obj->ncmds; i++)
+			fprintf(f, "  %-8s %s\n", obj->cmds[i].name,
+				obj->cmds[i].desc);
+		if (obj->dflt)
+			fprintf(f, "Without a command: %s.\n", obj->dflt);
+	}
+	if (obj->notes)
+		fprintf(f, "\n%s", obj->notes);
+}
+
+static void cmd_usage(FILE *f)
+{
+	if (cur_cmd) {
+		cmd_line_usage(f, "Usage:", cur_obj, cur_cmd);
+		fprintf(f, "\n  %s\n", cur_cmd->desc);
+		if (cur_obj->notes)
+			fprintf(f, "\n%s", cur_obj->notes);
+	} else if (cur_obj) {
+		obj_usage(f, cur_obj);
+	}
+}
+
+int obj_dispatch(const struct object *obj, int argc, char **argv)
+{
+	const char *names[32];
+	size_t i, n = obj->ncmds;
+	int k;
+
+	cur_obj = obj;
+	cur_cmd = NULL;
+	if (obj->fn) {
+		if (argc > 0 && !strcmp(argv[0], "help")) {
+			obj_usage(out_file(), obj);
+			return 0;
+		}
+		return obj->fn(argc, argv);
+	}
+	if (argc == 0) {
+		if (!obj->dflt) {
+			obj_usage(stderr, obj);
+			return 1;
+		}
+		k = match_table(obj->dflt, obj->cmds, n, sizeof(*obj->cmds));
+	} else {
+		if (n >= ARRAY_SIZE(names))
+			n = ARRAY_SIZE(names) - 1;
+		for (i = 0; i < n; i++)
+			names[i] = obj->cmds[i].name;
+		names[n] = "help";
+		k = match_word(argv[0], names, n + 1);
+		if (k == (int)n) {
+			obj_usage(out_file(), obj);
+			return 0;
+		}
+		if (k < 0) {
+			fprintf(stderr, "krdmactl: %s %s command '%s' (valid commands:",
+				k == MATCH_AMBIGUOUS ? "ambiguous" : "unknown",
+				obj->name, argv[0]);
+			for (i = 0; i <= n; i++)
+				fprintf(stderr, "%s %s", i ? "," : "",
+					names[i]);
+			fprintf(stderr, ")\n");
+			return 1;
+		}
+		argc--;
+		argv++;
+	}
+	cur_cmd = &obj->cmds[k];
+	return cur_cmd->fn(argc, argv) ? 1 : 0;
+}
+
+int cmd_args(const struct arg_spec *specs, size_t n, int argc, char **argv)
+{
+	char err[512];
+	int rc;
+
+	rc = args_parse(specs, n, argc, argv, err, sizeof(err));
+	if (rc == ARGS_HELP) {
+		cmd_usage(out_file());
+		return ARGS_HELP;
+	}
+	if (rc) {
+		fprintf(stderr, "krdmactl: %s: %s\n", cmd_what(), err);
+		fprintf(stderr, "Try \"krdmactl %s help\".\n", cmd_what());
+		return -1;
+	}
+	return 0;
+}
+
+int msg_error(void)
+{
+	fprintf(stderr, "krdmactl: %s: cannot build the request: out of memory\n",
+		cmd_what());
+	return 1;
+}
+
+static int run_print(struct knl_ctx *c, struct nl_msg *msg, knl_msg_fn fn,
+		     void *arg, bool array)
+{
+	int rc;
+
+	if (array)
+		open_json_array(NULL);
+	rc = knl_call(c, msg, fn, arg, cmd_what());
+	if (rc) {
+		out_reset();
+		return 1;
+	}
+	if (array)
+		close_json_array();
+	if (out_flush()) {
+		fprintf(stderr, "krdmactl: error writing output\n");
+		return 1;
+	}
+	return 0;
+}
+
+int show_run(struct knl_ctx *c, struct nl_msg *msg, knl_msg_fn fn, void *arg)
+{
+	return run_print(c, msg, fn, arg, true);
+}
+
+int reply_run(struct knl_ctx *c, struct nl_msg *msg, knl_msg_fn fn, void *arg)
+{
+	return run_print(c, msg, fn, arg, false);
+}
+
+int put_ref(struct nl_msg *msg, int id_attr, const struct arg_val *id,
+	    const struct arg_val *name)
+{
+	if (id && id->set) {
+		if (id->str)
+			return nla_put_string(msg, KRDMA_A_NAME, id->str);
+		return nla_put_u32(msg, id_attr, (uint32_t)id->num);
+	}
+	if (name && name->set)
+		return nla_put_string(msg, KRDMA_A_NAME, name->str);
+	return 0;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * krdmactl: object/command dispatch tables, help, and helpers shared by the
+ * per-object files.
+ */
+#ifndef KRDMACTL_CMD_H
+#define KRDMACTL_CMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "nl.h"
+#include "parse.h"
+
+#ifndef KRDMACTL_VERSION
+#define KRDMACTL_VERSION "0.1.0"
+#endif
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);	/* 0 on success */
+	const char *args;			/* synopsis, "" if none */
+	const char *desc;			/* one line */
+};
+
+struct object {
+	const char *name;
+	const char *desc;
+	const struct cmd *cmds;
+	size_t ncmds;
+	const char *dflt;	/* command used when none is given */
+	/* Objects without commands ("monitor", "version"): */
+	int (*fn)(int argc, char **argv);
+	const char *fn_args;
+	const char *notes;	/* printed after the synopsis by "help" */
+};
+
+extern const struct object dev_obj, listener_obj, session_obj, test_obj,
+	stats_obj, monitor_obj, version_obj;
+
+/* Run argv[0] (matched by unique prefix) of obj; "help" prints usage. */
+int obj_dispatch(const struct object *obj, int argc, char **argv);
+void obj_usage(FILE *f, const struct object *obj);
+
+/*
+ * Parse the arguments of the running command with args_parse(): on
+ * "help" prints the command's usage and returns ARGS_HELP; on error prints
+ * "krdmactl: <obj> <cmd>: <why>" and returns -1.
+ */
+int cmd_args(const struct arg_spec *specs, size_t n, int argc, char **argv);
+/* "listener add" etc., for messages. */
+const char *cmd_what(void);
+
+/* Report a failure before anything was sent (ENOMEM building a message). */
+int msg_error(void);
+
+/*
+ * Send msg (a GET, do or dump) and print the reply messages with fn inside
+ * a JSON array.  Returns the exit status (0/1).
+ */
+int show_run(struct knl_ctx *c, struct nl_msg *msg, knl_msg_fn fn, void *arg);
+/* Same for a request answered by one message (add, start): no array. */
+int reply_run(struct knl_ctx *c, struct nl_msg *msg, knl_msg_fn fn, void *arg);
+
+/* Add "ID" (id_attr) or "name NAME" (KRDMA_A_NAME) of a REF/ID argument. */
+int put_ref(struct nl_msg *msg, int id_attr, const struct arg_val *id,
+	    const struct arg_val *name);
+
+#endif /* KRDMACTL_CMD_H */

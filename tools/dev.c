@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * krdmactl dev: RDMA devices as seen by krdma.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include <netlink/genl/genl.h>
+
+#include "attrs.h"
+#include "cmd.h"
+#include "records.h"
+#include "output.h"
+
+static const int dev_attrs[] = {
+	KRDMA_A_DEV_MAX_QP_RD_ATOM,
+	KRDMA_A_DEV_MAX_QP_INIT_RD_ATOM,
+	KRDMA_A_DEV_MAX_FAST_REG_PAGES,
+	KRDMA_A_DEV_MAX_SGE,
+	KRDMA_A_DEV_ATOMIC_CAP,
+	KRDMA_A_DEV_NODE_GUID,
+};
+
+static void print_port(struct nlattr **pt)
+{
+	char buf[32];
+	const char *state;
+
+	if (pt[KRDMA_PORT_A_INDEX])
+		print_uint(PRINT_ANY, "port", " port %" PRIu64,
+			   nla_get_u32(pt[KRDMA_PORT_A_INDEX]));
+	if (pt[KRDMA_PORT_A_STATE]) {
+		unsigned int v = nla_get_u8(pt[KRDMA_PORT_A_STATE]);
+
+		state = port_state_name(v);
+		if (!state) {
+			snprintf(buf, sizeof(buf), "unknown(%u)", v);
+			state = buf;
+		}
+		print_string(PRINT_ANY, "state", " state %s", state);
+	}
+	if (pt[KRDMA_PORT_A_ACTIVE_MTU])
+		print_uint(PRINT_ANY, "mtu", " mtu %" PRIu64,
+			   nla_get_u32(pt[KRDMA_PORT_A_ACTIVE_MTU]));
+}
+
+/* One line (one JSON object) per device and port. */
+static void print_dev_line(struct nlattr **tb, struct nlattr **pt)
+{
+	open_json_object(NULL);
+	if (tb[KRDMA_A_DEV_INDEX])
+		print_uint(PRINT_ANY, "dev_index", "%" PRIu64 ":",
+			   nla_get_u32(tb[KRDMA_A_DEV_INDEX]));
+	if (tb[KRDMA_A_DEV_NAME])
+		print_string(PRINT_ANY, "dev", " %s",
+			     nla_get_string(tb[KRDMA_A_DEV_NAME]));
+	if (pt)
+		print_port(pt);
+	print_attrs(tb, dev_attrs, ARRAY_SIZE(dev_attrs));
+	print_nl();
+	close_json_object();
+}
+
+int dev_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	struct genlmsghdr *gh = nlmsg_data(nlh);
+	struct nlattr *nla;
+	int rem, ports = 0;
+
+	(void)arg;
+	nla_for_each_attr(nla, genlmsg_attrdata(gh, 0),
+			  genlmsg_attrlen(gh, 0), rem) {
+		struct nlattr *pt[KRDMA_PORT_A_MAX + 1];
+
+		if (nla_type(nla) != KRDMA_A_DEV_PORT)
+			continue;
+		if (nla_parse_nested(pt, KRDMA_PORT_A_MAX, nla,
+				     krdma_port_policy)) {
+			fprintf(stderr, "krdmactl: warning: malformed port attribute\n");
+			continue;
+		}
+		print_dev_line(tb, pt);
+		ports++;
+	}
+	if (!ports)
+		print_dev_line(tb, NULL);
+	return 0;
+}
+
+static int dev_show(int argc, char **argv)
+{
+	struct arg_val name;
+	struct arg_spec specs[] = {
+		{ "name", ARG_STR, ARG_POSITIONAL, 0, 0, 63, &name, "NAME" },
+	};
+	struct nl_msg *msg;
+	struct knl_ctx *c;
+	int rc;
+
+	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
+	if (rc)
+		return rc == ARGS_HELP ? 0 : 1;
+	c = knl_get();
+	if (!c)
+		return 1;
+	msg = knl_req(c, KRDMA_CMD_DEV_GET, name.set ? 0 : NLM_F_DUMP);
+	if (!msg || (name.set &&
+		     nla_put_string(msg, KRDMA_A_DEV_NAME, name.str)))
+		return msg_error();
+	return show_run(c, msg, dev_print, NULL);
+}
+
+static const struct cmd dev_cmds[] = {
+	{ "show", dev_show, "[ NAME ]",
+	  "list RDMA devices and ports usable by krdma (one line per port)" },
+};
+
+const struct object dev_obj = {
+	.name = "dev",
+	.desc = "RDMA devices",
+	.cmds = dev_cmds,
+	.ncmds = ARRAY_SIZE(dev_cmds),
+	.dflt = "show",
+	.notes = "NAME: an RDMA device name, e.g. rxe0 (\"name NAME\" also works).\n",
+};

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * krdmactl listener: passive endpoints accepting sessions.
+ */
+#include <stdio.h>
+
+#include <netlink/genl/genl.h>
+
+#include "attrs.h"
+#include "cmd.h"
+#include "output.h"
+#include "records.h"
+
+static const int listener_attrs[] = {
+	KRDMA_A_LISTENER_ID,
+	KRDMA_A_NAME,
+	KRDMA_A_LOCAL_ADDR,
+	KRDMA_A_DEV_NAME,
+};
+
+int listener_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	(void)nlh;
+	(void)arg;
+	open_json_object(NULL);
+	print_attrs(tb, listener_attrs, ARRAY_SIZE(listener_attrs));
+	print_nl();
+	close_json_object();
+	return 0;
+}
+
+static int listener_add(int argc, char **argv)
+{
+	struct arg_val name, addr, port;
+	struct arg_spec specs[] = {
+		{ "name", ARG_NAME, 0, 0, 0, 0, &name, "NAME" },
+		{ "addr", ARG_ADDR, 0, 0, 0, 0, &addr, "ADDR" },
+		{ "port", ARG_PORT, 0, 0, 0, 0, &port, "PORT" },
+	};
+	struct nl_msg *msg;
+	struct knl_ctx *c;
+	int rc, p;
+
+	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
+	if (rc)
+		return rc == ARGS_HELP ? 0 : 1;
+	if (addr.set && addr.has_port && port.set && addr.port != port.num) {
+		fprintf(stderr, "krdmactl: %s: conflicting ports in 'addr' and 'port'\n",
+			cmd_what());
+		return 1;
+	}
+	if (port.set)
+		p = (int)port.num;
+	else if (addr.set && addr.has_port)
+		p = addr.port;
+	else {
+		fprintf(stderr, "krdmactl: %s: missing required keyword 'port' (port PORT)\n",
+			cmd_what());
+		return 1;
+	}
+	c = knl_get();
+	if (!c)
+		return 1;
+	msg = knl_req(c, KRDMA_CMD_LISTENER_ADD, 0);
+	if (!msg)
+		return msg_error();
+	if ((name.set && nla_put_string(msg, KRDMA_A_NAME, name.str)) ||
+	    put_endpoint(msg, KRDMA_A_LOCAL_ADDR, addr.set ? &addr.addr : NULL,
+			 p))
+		return msg_error();
+	/* The reply names the new listener: print it like "show" does. */
+	return reply_run(c, msg, listener_print, NULL);
+}
+
+static int listener_del(int argc, char **argv)
+{
+	struct arg_val id, name;
+	struct arg_spec specs[] = {
+		{ "id", ARG_REF, ARG_POSITIONAL | ARG_REQUIRED, 1, 0, 0, &id,
+		  "ID" },
+		{ "name", ARG_STR, ARG_REQUIRED, 1, 0, KRDMA_NAME_MAX - 1,
+		  &name, "NAME" },
+	};
+	struct nl_msg *msg;
+	struct knl_ctx *c;
+	int rc;
+
+	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
+	if (rc)
+		return rc == ARGS_HELP ? 0 : 1;
+	c = knl_get();
+	if (!c)
+		return 1;
+	msg = knl_req(c, KRDMA_CMD_LISTENER_DEL, 0);
+	if (!msg || put_ref(msg, KRDMA_A_LISTENER_ID, &id, &name))
+		return msg_error();
+	return knl_call(c, msg, NULL, NULL, cmd_what()) ? 1 : 0;
+}
+
+static int listener_show(int argc, char **argv)
+{
+	struct arg_val id, name;
+	struct arg_spec specs[] = {
+		{ "id", ARG_REF, ARG_POSITIONAL, 1, 0, 0, &id, "ID" },
+		{ "name", ARG_STR, 0, 1, 0, KRDMA_NAME_MAX - 1, &name, "NAME" },
+	};
+	struct nl_msg *msg;
+	struct knl_ctx *c;
+	bool one;
+	int rc;
+
+	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
+	if (rc)
+		return rc == ARGS_HELP ? 0 : 1;
+	c = knl_get();
+	if (!c)
+		return 1;
+	one = id.set || name.set;
+	msg = knl_req(c, KRDMA_CMD_LISTENER_GET, one ? 0 : NLM_F_DUMP);
+	if (!msg || put_ref(msg, KRDMA_A_LISTENER_ID, &id, &name))
+		return msg_error();
+	return show_run(c, msg, listener_print, NULL);
+}
+
+static const struct cmd listener_cmds[] = {
+	{ "add", listener_add, "[ name NAME ] [ addr ADDR ] port PORT",
+	  "listen for sessions (on all addresses unless addr is given)" },
+	{ "del", listener_del, "{ ID | name NAME }", "remove a listener" },
+	{ "show", listener_show, "[ ID | name NAME ]",
+	  "list listeners, or show one" },
+};
+
+const struct object listener_obj = {
+	.name = "listener",
+	.desc = "passive endpoints that accept sessions",
+	.cmds = listener_cmds,
+	.ncmds = ARRAY_SIZE(listener_cmds),
+	.dflt = "show",
+	.notes =
+	"ADDR := { IPV4 | IPV6 | IPV4:PORT | [IPV6]:PORT }\n"
+	"PORT := 1..65535\n"
+	"NAME := up to 31 printable characters without spaces, not all digits\n"
+	"Adding prints the new listener (\"listener ID name NAME ...\").\n",
+};

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * krdmactl: Generic Netlink plumbing (libnl-genl-3).
+ *
+ * One request socket (sequence-checked, extended ACK enabled) and, when a
+ * command needs them, one event socket subscribed to the "events" group
+ * (sequence check disabled, non-blocking).
+ */
+#ifndef KRDMACTL_NL_H
+#define KRDMACTL_NL_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <netlink/attr.h>
+#include <netlink/msg.h>
+
+#include <linux/krdma.h>
+
+struct knl_ctx {
+	struct nl_sock *sk;		/* requests */
+	struct nl_sock *ev;		/* events, or NULL */
+	int family;
+	struct nl_msg *req;		/* request in flight (for extack) */
+	char ext_msg[256];		/* kernel's extack message, if any */
+	char ext_detail[128];		/* what else we learnt about an error */
+};
+
+/*
+ * Called for each message received, with its attributes parsed and
+ * validated against krdma_policy (nlh gives access to repeated attributes
+ * such as KRDMA_A_DEV_PORT).  Return 0 to go on, < 0 to report an
+ * error (the rest of a dump is then drained but not passed on), or (for
+ * events) > 0 to stop waiting.
+ */
+typedef int (*knl_msg_fn)(struct nlattr **tb, struct nlmsghdr *nlh,
+			 void *arg);
+
+/* The context, opened on first use; NULL (error printed) on failure. */
+struct knl_ctx *knl_get(void);
+/* Same for another family (the unit tests use "nlctrl"). */
+struct knl_ctx *knl_open(const char *family);
+void knl_put(void);
+
+/* A new request for cmd; flags e.g. NLM_F_DUMP.  NULL on ENOMEM. */
+struct nl_msg *knl_req(struct knl_ctx *c, uint8_t cmd, int flags);
+/*
+ * Send msg (consumed) and wait for the whole answer (reply messages, then
+ * ACK or DONE).  Returns 0, a negative errno from the kernel or the
+ * callback, or -ENOMEM/-ETIMEDOUT/-EIO for local failures.  Prints
+ * nothing; see knl_perror().
+ */
+int knl_exec(struct knl_ctx *c, struct nl_msg *msg, knl_msg_fn fn, void *arg);
+/*
+ * Print the error of the last knl_exec(): "krdmactl: <extack text>" when
+ * the kernel sent one, else "krdmactl: <what>: <strerror>".
+ */
+void knl_perror(struct knl_ctx *c, int err, const char *what);
+/* knl_exec() + knl_perror(what) on failure. */
+int knl_call(struct knl_ctx *c, struct nl_msg *msg, knl_msg_fn fn, void *arg,
+	    const char *what);
+
+/* Subscribe to the "events" group; must precede the triggering request. */
+int knl_events_open(struct knl_ctx *c);
+/* Same for any family and group (the unit tests use nlctrl's). */
+int knl_events_subscribe(struct knl_ctx *c, const char *family,
+			 const char *group);
+/*
+ * Wait up to timeout_ms (-1: forever) for events and pass each
+ * KRDMA_CMD_EVENT_NTF to fn.  Returns fn's positive value when it asks to
+ * stop, 0 if events were handled without that, -ETIMEDOUT, -EINTR if a
+ * signal caught by sig_install() arrived, -ENOBUFS if events were lost
+ * (socket overrun), or another negative errno.
+ */
+int knl_events_poll(struct knl_ctx *c, int timeout_ms, knl_msg_fn fn, void *arg);
+
+/* SIGINT/SIGTERM: record the signal in sig_received instead of dying. */
+extern volatile sig_atomic_t sig_received;
+void sig_install(void);
+
+/* Milliseconds on a monotonic clock. */
+int64_t now_ms(void);
+
+#endif /* KRDMACTL_NL_H */

@@ -1,0 +1,708 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * krdmactl: pure parsing helpers.  No I/O here: errors are returned (and
+ * described into a caller buffer by args_parse()), never printed.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <linux/krdma.h>
+
+#include "parse.h"
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int hex_val(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static char lower(char c)
+{
+	return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+}
+
+/*
+ * Scan an unsigned number at s: decimal, or hex with a 0x prefix if
+ * allow_hex.  At least one digit is required; no sign, no white space.
+ * *end points past the digits.  Overflow gives -ERANGE (after scanning
+ * all digits, so the caller can still check what follows).
+ */
+static int scan_num(const char *s, bool allow_hex, uint64_t *v,
+		    const char **end)
+{
+	unsigned int base = 10;
+	uint64_t acc = 0;
+	bool any = false, ovf = false;
+	const char *p = s;
+
+	if (!s)
+		return -EINVAL;
+	if (allow_hex && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') &&
+	    hex_val(p[2]) >= 0) {
+		base = 16;
+		p += 2;
+	}
+	for (;; p++) {
+		int d;
+
+		if (base == 16)
+			d = hex_val(*p);
+		else
+			d = is_digit(*p) ? *p - '0' : -1;
+		if (d < 0)
+			break;
+		any = true;
+		if (ovf || acc > (UINT64_MAX - (uint64_t)d) / base)
+			ovf = true;
+		else
+			acc = acc * base + (uint64_t)d;
+	}
+	if (!any)
+		return -EINVAL;
+	*end = p;
+	*v = acc;
+	return ovf ? -ERANGE : 0;
+}
+
+int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	const char *end;
+	uint64_t v;
+	int rc;
+
+	rc = scan_num(s, true, &v, &end);
+	if (rc == -EINVAL || (rc == 0 && *end) || (rc == -ERANGE && *end))
+		return -EINVAL;
+	if (rc)
+		return rc;
+	if (v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
+{
+	uint64_t v;
+	int rc;
+
+	rc = parse_u64(s, min, max, &v);
+	if (!rc)
+		*out = (uint32_t)v;
+	return rc;
+}
+
+int parse_size(const char *s, uint64_t *out)
+{
+	const char *p;
+	unsigned int shift = 0;
+	uint64_t v;
+	int rc;
+
+	rc = scan_num(s, false, &v, &p);
+	if (rc == -EINVAL)
+		return rc;
+	switch (lower(*p)) {
+	case 'k':
+		shift = 10;
+		break;
+	case 'm':
+		shift = 20;
+		break;
+	case 'g':
+		shift = 30;
+		break;
+	case 't':
+		shift = 40;
+		break;
+	}
+	if (shift) {
+		p++;
+		if (*p == 'i')
+			p++;
+	}
+	if (*p == 'B' || *p == 'b')
+		p++;
+	if (*p)
+		return -EINVAL;
+	if (rc)
+		return rc;
+	if (v > (UINT64_MAX >> shift))
+		return -ERANGE;
+	*out = v << shift;
+	return 0;
+}
+
+int parse_duration_ms(const char *s, uint64_t *out)
+{
+	static const struct {
+		const char *unit;
+		uint64_t ms;
+	} units[] = {
+		{ "", 1 }, { "ms", 1 }, { "s", 1000 }, { "m", 60000 },
+		{ "min", 60000 }, { "h", 3600000 },
+	};
+	const char *p;
+	uint64_t v;
+	size_t i;
+	int rc;
+
+	rc = scan_num(s, false, &v, &p);
+	if (rc == -EINVAL)
+		return rc;
+	for (i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcmp(p, units[i].unit))
+			continue;
+		if (rc)
+			return rc;
+		if (v > UINT64_MAX / units[i].ms)
+			return -ERANGE;
+		*out = v * units[i].ms;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int parse_ip_addr(const char *s, struct ip_addr *a)
+{
+	struct ip_addr tmp;
+
+	if (!s || !*s)
+		return -EINVAL;
+	memset(&tmp, 0, sizeof(tmp));
+	if (inet_pton(AF_INET, s, tmp.bytes) == 1) {
+		tmp.family = AF_INET;
+	} else if (inet_pton(AF_INET6, s, tmp.bytes) == 1) {
+		tmp.family = AF_INET6;
+	} else {
+		return -EINVAL;
+	}
+	*a = tmp;
+	return 0;
+}
+
+int parse_port(const char *s, uint16_t *port)
+{
+	uint32_t v;
+	int rc;
+
+	/* Ports are always decimal. */
+	if (!s || !is_digit(s[0]) || (s[0] == '0' && s[1] == 'x'))
+		return -EINVAL;
+	rc = parse_u32(s, 1, 65535, &v);
+	if (!rc)
+		*port = (uint16_t)v;
+	return rc;
+}
+
+int parse_endpoint(const char *s, struct ip_addr *a, uint16_t *port,
+		   bool *has_port)
+{
+	char buf[INET6_ADDRSTRLEN + 1];
+	const char *colon, *close;
+	struct ip_addr tmp;
+	uint16_t p = 0;
+	size_t len;
+	int rc;
+
+	if (!s || !*s)
+		return -EINVAL;
+	if (s[0] == '[') {
+		close = strchr(s, ']');
+		if (!close)
+			return -EINVAL;
+		len = (size_t)(close - s - 1);
+		if (len == 0 || len >= sizeof(buf))
+			return -EINVAL;
+		memcpy(buf, s + 1, len);
+		buf[len] = '\0';
+		if (parse_ip_addr(buf, &tmp) || tmp.family != AF_INET6)
+			return -EINVAL;
+		if (close[1] == '\0') {
+			*has_port = false;
+		} else if (close[1] == ':') {
+			rc = parse_port(close + 2, &p);
+			if (rc)
+				return rc;
+			*has_port = true;
+		} else {
+			return -EINVAL;
+		}
+	} else {
+		colon = strchr(s, ':');
+		if (colon && !strchr(colon + 1, ':')) {
+			/* Exactly one colon: IPv4:PORT. */
+			len = (size_t)(colon - s);
+			if (len == 0 || len >= sizeof(buf))
+				return -EINVAL;
+			memcpy(buf, s, len);
+			buf[len] = '\0';
+			if (parse_ip_addr(buf, &tmp) || tmp.family != AF_INET)
+				return -EINVAL;
+			rc = parse_port(colon + 1, &p);
+			if (rc)
+				return rc;
+			*has_port = true;
+		} else {
+			rc = parse_ip_addr(s, &tmp);
+			if (rc)
+				return rc;
+			*has_port = false;
+		}
+	}
+	*a = tmp;
+	if (*has_port)
+		*port = p;
+	return 0;
+}
+
+int format_ip_addr(char *buf, size_t len, const struct ip_addr *a)
+{
+	char tmp[INET6_ADDRSTRLEN];
+
+	if (!a || !inet_ntop(a->family, a->bytes, tmp, sizeof(tmp)))
+		return snprintf(buf, len, "?");
+	return snprintf(buf, len, "%s", tmp);
+}
+
+int format_endpoint(char *buf, size_t len, const struct ip_addr *a, int port)
+{
+	char tmp[INET6_ADDRSTRLEN + 2];
+
+	if (!a)
+		snprintf(tmp, sizeof(tmp), "*");
+	else if (a->family == AF_INET6 && port >= 0) {
+		tmp[0] = '[';
+		format_ip_addr(tmp + 1, sizeof(tmp) - 2, a);
+		strcat(tmp, "]");
+	} else {
+		format_ip_addr(tmp, sizeof(tmp), a);
+	}
+	if (port < 0)
+		return snprintf(buf, len, "%s", tmp);
+	return snprintf(buf, len, "%s:%d", tmp, port);
+}
+
+int format_guid(char *buf, size_t len, uint64_t guid)
+{
+	return snprintf(buf, len, "%04x:%04x:%04x:%04x",
+			(unsigned int)(guid >> 48) & 0xffff,
+			(unsigned int)(guid >> 32) & 0xffff,
+			(unsigned int)(guid >> 16) & 0xffff,
+			(unsigned int)guid & 0xffff);
+}
+
+static const char *table_name(const void *table, size_t i, size_t stride)
+{
+	return *(const char *const *)((const char *)table + i * stride);
+}
+
+int match_table(const char *word, const void *table, size_t n, size_t stride)
+{
+	int found = MATCH_NONE;
+	size_t len, i;
+
+	if (!word || !*word)
+		return MATCH_NONE;
+	len = strlen(word);
+	for (i = 0; i < n; i++) {
+		const char *name = table_name(table, i, stride);
+
+		if (!name)
+			continue;
+		if (!strcmp(name, word))
+			return (int)i;
+		if (!strncmp(name, word, len))
+			found = found == MATCH_NONE ? (int)i : MATCH_AMBIGUOUS;
+	}
+	return found;
+}
+
+int match_word(const char *word, const char *const *names, size_t n)
+{
+	return match_table(word, names, n, sizeof(*names));
+}
+
+const char *const op_names[] = {
+	[KRDMA_OP_PING] = "ping",
+	[KRDMA_OP_SEND] = "send",
+	[KRDMA_OP_SEND_IMM] = "send_imm",
+	[KRDMA_OP_WRITE] = "write",
+	[KRDMA_OP_WRITE_IMM] = "write_imm",
+	[KRDMA_OP_READ] = "read",
+	[KRDMA_OP_ATOMIC_FADD] = "atomic_fadd",
+	[KRDMA_OP_ATOMIC_CSWAP] = "atomic_cswap",
+	[__KRDMA_OP_MAX] = NULL,
+};
+
+int parse_op(const char *s)
+{
+	char buf[32];
+	size_t i;
+
+	if (!s || strlen(s) >= sizeof(buf))
+		return MATCH_NONE;
+	for (i = 0; s[i]; i++)
+		buf[i] = s[i] == '-' ? '_' : s[i];
+	buf[i] = '\0';
+	return match_word(buf, op_names, __KRDMA_OP_MAX);
+}
+
+const char *op_name(unsigned int op)
+{
+	return op < __KRDMA_OP_MAX ? op_names[op] : NULL;
+}
+
+int check_name(const char *s)
+{
+	bool digits = true;
+	size_t i;
+
+	if (!s || !*s)
+		return -EINVAL;
+	if (strlen(s) > KRDMA_NAME_MAX - 1)
+		return -ERANGE;
+	for (i = 0; s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		/* printable ASCII without space, or UTF-8 bytes */
+		if (c <= ' ' || c == 0x7f)
+			return -EINVAL;
+		if (!is_digit(s[i]))
+			digits = false;
+	}
+	return digits ? -EINVAL : 0;
+}
+
+/* ---- keyword argument tables ---- */
+
+struct errbuf {
+	char *buf;
+	size_t len;
+	size_t used;
+};
+
+static void eb_add(struct errbuf *eb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void eb_add(struct errbuf *eb, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!eb->buf || eb->used >= eb->len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(eb->buf + eb->used, eb->len - eb->used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		eb->used += (size_t)n;
+	if (eb->used >= eb->len)
+		eb->used = eb->len;
+}
+
+/* Append "a, b, c" of the names in table that start with prefix. */
+static void eb_list(struct errbuf *eb, const void *table, size_t n,
+		    size_t stride, const char *prefix)
+{
+	size_t plen = prefix ? strlen(prefix) : 0;
+	bool first = true;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *name = table_name(table, i, stride);
+
+		if (!name || (plen && strncmp(name, prefix, plen)))
+			continue;
+		eb_add(eb, "%s%s", first ? "" : ", ", name);
+		first = false;
+	}
+}
+
+static const char *meta(const struct arg_spec *sp)
+{
+	return sp->meta ? sp->meta : "VALUE";
+}
+
+static void range_error(struct errbuf *eb, const struct arg_spec *sp,
+			const char *value, uint64_t min, uint64_t max)
+{
+	eb_add(eb, "%s '%s' out of range: must be %llu..%llu", sp->kw, value,
+	       (unsigned long long)min, (unsigned long long)max);
+}
+
+static bool all_digits(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!is_digit(*s))
+			return false;
+	return true;
+}
+
+static int convert(const struct arg_spec *sp, const char *value,
+		   struct errbuf *eb)
+{
+	struct arg_val *v = sp->val;
+	uint64_t max = sp->max, num;
+	uint16_t port;
+	int rc;
+
+	switch (sp->type) {
+	case ARG_STR:
+		if (!*value || (sp->max && strlen(value) > sp->max)) {
+			eb_add(eb, "%s: %s must be 1..%llu characters",
+			       sp->kw, meta(sp), (unsigned long long)sp->max);
+			return -EINVAL;
+		}
+		v->str = value;
+		return 0;
+	case ARG_NAME:
+		rc = check_name(value);
+		if (rc) {
+			eb_add(eb, "invalid %s '%s': use 1..%d printable characters without spaces, not all digits",
+			       sp->kw, value, KRDMA_NAME_MAX - 1);
+			return rc;
+		}
+		v->str = value;
+		return 0;
+	case ARG_U32:
+	case ARG_U64:
+		if (!max)
+			max = sp->type == ARG_U32 ? UINT32_MAX : UINT64_MAX;
+		rc = parse_u64(value, 0, UINT64_MAX, &num);
+		if (rc == -EINVAL) {
+			eb_add(eb, "invalid %s '%s': not a number", sp->kw, value);
+			return rc;
+		}
+		if (rc || num < sp->min || num > max) {
+			range_error(eb, sp, value, sp->min, max);
+			return -ERANGE;
+		}
+		v->num = num;
+		return 0;
+	case ARG_SIZE:
+		if (!max)
+			max = UINT64_MAX;
+		rc = parse_size(value, &num);
+		if (rc == -EINVAL) {
+			eb_add(eb, "invalid %s '%s': expected a size such as 512, 4K, 64k, 1M, 1MiB, 2G",
+			       sp->kw, value);
+			return rc;
+		}
+		if (rc || num < sp->min || num > max) {
+			range_error(eb, sp, value, sp->min, max);
+			return -ERANGE;
+		}
+		v->num = num;
+		return 0;
+	case ARG_DURATION:
+		if (!max)
+			max = UINT64_MAX;
+		rc = parse_duration_ms(value, &num);
+		if (rc == -EINVAL) {
+			eb_add(eb, "invalid %s '%s': expected a duration such as 500ms, 10s, 2m, 1h (no unit: ms)",
+			       sp->kw, value);
+			return rc;
+		}
+		if (rc || num < sp->min || num > max) {
+			eb_add(eb, "%s '%s' out of range: must be %llums..%llums",
+			       sp->kw, value, (unsigned long long)sp->min,
+			       (unsigned long long)max);
+			return -ERANGE;
+		}
+		v->num = num;
+		return 0;
+	case ARG_ADDR:
+		rc = parse_endpoint(value, &v->addr, &v->port, &v->has_port);
+		if (rc) {
+			eb_add(eb, "invalid %s '%s': expected an IPv4 or IPv6 address, optionally as ADDR4:PORT or [ADDR6]:PORT",
+			       sp->kw, value);
+			return rc;
+		}
+		return 0;
+	case ARG_PORT:
+		rc = parse_port(value, &port);
+		if (rc) {
+			eb_add(eb, "invalid %s '%s': expected 1..65535", sp->kw,
+			       value);
+			return rc;
+		}
+		v->num = port;
+		return 0;
+	case ARG_OP:
+		rc = parse_op(value);
+		if (rc == MATCH_AMBIGUOUS) {
+			eb_add(eb, "ambiguous %s '%s' (could be: ", sp->kw,
+			       value);
+			eb_list(eb, op_names, __KRDMA_OP_MAX, sizeof(*op_names),
+				value);
+			eb_add(eb, ")");
+			return -EINVAL;
+		}
+		if (rc < 0) {
+			eb_add(eb, "unknown %s '%s' (valid: ", sp->kw, value);
+			eb_list(eb, op_names, __KRDMA_OP_MAX, sizeof(*op_names),
+				NULL);
+			eb_add(eb, ")");
+			return -EINVAL;
+		}
+		v->num = (uint64_t)rc;
+		return 0;
+	case ARG_REF:
+		if (all_digits(value)) {
+			rc = parse_u64(value, 0, UINT32_MAX, &num);
+			if (rc) {
+				range_error(eb, sp, value, 0, UINT32_MAX);
+				return rc;
+			}
+			v->is_num = true;
+			v->num = num;
+			return 0;
+		}
+		if (check_name(value)) {
+			eb_add(eb, "invalid %s '%s': expected an id or a name",
+			       sp->kw, value);
+			return -EINVAL;
+		}
+		v->str = value;
+		return 0;
+	}
+	eb_add(eb, "internal error: bad argument type for %s", sp->kw);
+	return -EINVAL;
+}
+
+static bool has_help_kw(const struct arg_spec *specs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(specs[i].kw, "help"))
+			return true;
+	return false;
+}
+
+int args_parse(const struct arg_spec *specs, size_t n, int argc,
+	       char *const *argv, char *err, size_t errlen)
+{
+	struct errbuf eb = { err, errlen, 0 };
+	const struct arg_spec *positional = NULL;
+	size_t i, j;
+	int a = 0;
+
+	if (err && errlen)
+		err[0] = '\0';
+	for (i = 0; i < n; i++) {
+		memset(specs[i].val, 0, sizeof(*specs[i].val));
+		if ((specs[i].flags & ARG_POSITIONAL) && !positional)
+			positional = &specs[i];
+	}
+
+	while (a < argc) {
+		const char *word = argv[a], *value;
+		const struct arg_spec *sp;
+		int k;
+
+		if (!strcmp(word, "help") && !has_help_kw(specs, n))
+			return ARGS_HELP;
+		k = match_table(word, specs, n, sizeof(*specs));
+		if (k == MATCH_AMBIGUOUS) {
+			eb_add(&eb, "ambiguous keyword '%s' (could be: ", word);
+			eb_list(&eb, specs, n, sizeof(*specs), word);
+			eb_add(&eb, ")");
+			return -EINVAL;
+		}
+		if (k == MATCH_NONE) {
+			if (a != 0 || !positional) {
+				if (!n)
+					eb_add(&eb, "unexpected argument '%s' (this command takes none)",
+					       word);
+				else {
+					eb_add(&eb, "unknown keyword '%s' (valid keywords: ",
+					       word);
+					eb_list(&eb, specs, n, sizeof(*specs),
+						NULL);
+					eb_add(&eb, ")");
+				}
+				return -EINVAL;
+			}
+			sp = positional;
+			value = word;
+			a += 1;
+		} else {
+			sp = &specs[k];
+			if (a + 1 >= argc) {
+				eb_add(&eb, "keyword '%s' needs a value (%s %s)",
+				       sp->kw, sp->kw, meta(sp));
+				return -EINVAL;
+			}
+			value = argv[a + 1];
+			a += 2;
+		}
+		if (sp->val->set) {
+			eb_add(&eb, "duplicate keyword '%s'", sp->kw);
+			return -EINVAL;
+		}
+		for (j = 0; sp->group && j < n; j++) {
+			if (&specs[j] != sp && specs[j].group == sp->group &&
+			    specs[j].val->set) {
+				eb_add(&eb, "'%s' and '%s' cannot be used together",
+				       specs[j].kw, sp->kw);
+				return -EINVAL;
+			}
+		}
+		if (convert(sp, value, &eb))
+			return -EINVAL;
+		sp->val->set = true;
+	}
+
+	for (i = 0; i < n; i++) {
+		const struct arg_spec *sp = &specs[i];
+		bool found = false;
+
+		if (!(sp->flags & ARG_REQUIRED) || sp->val->set)
+			continue;
+		if (!sp->group && (sp->flags & ARG_POSITIONAL)) {
+			eb_add(&eb, "missing %s", meta(sp));
+			return -EINVAL;
+		}
+		if (!sp->group) {
+			eb_add(&eb, "missing required keyword '%s' (%s %s)",
+			       sp->kw, sp->kw, meta(sp));
+			return -EINVAL;
+		}
+		for (j = 0; j < n; j++)
+			if (specs[j].group == sp->group && specs[j].val->set)
+				found = true;
+		if (!found) {
+			bool first = true;
+
+			eb_add(&eb, "one of ");
+			for (j = 0; j < n; j++) {
+				if (specs[j].group != sp->group)
+					continue;
+				eb_add(&eb, "%s'%s'", first ? "" : ", ",
+				       specs[j].kw);
+				first = false;
+			}
+			eb_add(&eb, " is required");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}

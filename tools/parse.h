@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * krdmactl: pure parsing helpers (no I/O, no netlink).
+ *
+ * Everything here is unit tested in tests/unit/.  Functions return 0 on
+ * success or a negative errno: -EINVAL for malformed input, -ERANGE for a
+ * well-formed value outside the allowed range.
+ */
+#ifndef KRDMACTL_PARSE_H
+#define KRDMACTL_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Unsigned decimal (or 0x-prefixed hex) integer in [min, max]. */
+int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
+
+/*
+ * Size in bytes: a decimal number with an optional binary unit:
+ * K, M, G, T (any case), optionally followed by "i" and/or "B"
+ * ("4K", "64k", "1M", "1MiB", "2G", "512B").  All units are powers of 1024.
+ */
+int parse_size(const char *s, uint64_t *out);
+
+/*
+ * Duration in milliseconds: a decimal number with an optional unit
+ * ms, s, m (minutes) or h.  No unit means milliseconds.
+ */
+int parse_duration_ms(const char *s, uint64_t *out);
+
+struct ip_addr {
+	int family;		/* AF_INET or AF_INET6 */
+	uint8_t bytes[16];	/* network order; 4 used for AF_INET */
+};
+
+/* Literal IPv4 or IPv6 address (no zone id, no port). */
+int parse_ip_addr(const char *s, struct ip_addr *a);
+/* TCP/UDP-style port, 1..65535. */
+int parse_port(const char *s, uint16_t *port);
+/*
+ * ADDR, ADDR4:PORT or [ADDR6]:PORT.  *has_port tells whether a port was
+ * given.
+ */
+int parse_endpoint(const char *s, struct ip_addr *a, uint16_t *port,
+		   bool *has_port);
+/*
+ * "10.0.0.1:4791", "[fe80::1]:4791", or with a == NULL "*:4791"; port < 0
+ * omits the port.  Returns the snprintf-style length.
+ */
+int format_endpoint(char *buf, size_t len, const struct ip_addr *a, int port);
+/* Address only ("10.0.0.1", "fe80::1"). */
+int format_ip_addr(char *buf, size_t len, const struct ip_addr *a);
+
+/* GUID as four 16-bit hex groups, "5054:00ff:fe00:0001" (like iproute2). */
+int format_guid(char *buf, size_t len, uint64_t guid);
+
+/*
+ * Prefix matching.  An exact match always wins; otherwise a prefix that
+ * matches exactly one name is accepted.  Returns the index, MATCH_NONE or
+ * MATCH_AMBIGUOUS.  The table variant looks at the "const char *" at the
+ * start of each stride-sized element; NULL names are skipped.
+ */
+#define MATCH_NONE	(-1)
+#define MATCH_AMBIGUOUS	(-2)
+int match_word(const char *word, const char *const *names, size_t n);
+int match_table(const char *word, const void *table, size_t n, size_t stride);
+
+/* Test operations, enum krdma_op; '-' is accepted for '_'. */
+int parse_op(const char *s);		/* enum krdma_op or MATCH_* */
+const char *op_name(unsigned int op);	/* NULL if unknown */
+extern const char *const op_names[];	/* indexed by enum krdma_op */
+
+/* Object names: 1..KRDMA_NAME_MAX-1 printable characters, no white space,
+ * and not all digits (a number always means an id on the command line). */
+int check_name(const char *s);
+
+/*
+ * Table-driven keyword argument parser.
+ *
+ *	struct arg_val name = {0}, port = {0};
+ *	struct arg_spec specs[] = {
+ *		{ "name", ARG_NAME, 0, 0, 0, 0, &name, "NAME" },
+ *		{ "port", ARG_PORT, ARG_REQUIRED, 0, 0, 0, &port, "PORT" },
+ *	};
+ *	rc = args_parse(specs, ARRAY_SIZE(specs), argc, argv, err, sizeof(err));
+ *
+ * Keywords match by unambiguous prefix.  ARG_POSITIONAL lets the keyword be
+ * left out when the value comes first and does not look like a keyword
+ * ("listener del 3" == "listener del id 3").  Specs sharing a non-zero group
+ * are mutually exclusive; if any of them is ARG_REQUIRED, exactly one of
+ * the group must be given.  The word "help" in a keyword position makes
+ * args_parse return ARGS_HELP.
+ */
+enum arg_type {
+	ARG_STR,	/* ->str; max = length limit (0: none) */
+	ARG_NAME,	/* ->str, validated by check_name() */
+	ARG_U32,	/* ->num in [min, max] (max 0: UINT32_MAX) */
+	ARG_U64,	/* ->num in [min, max] (max 0: UINT64_MAX) */
+	ARG_SIZE,	/* ->num bytes in [min, max] */
+	ARG_DURATION,	/* ->num milliseconds in [min, max] */
+	ARG_ADDR,	/* ->addr, and ->port/->has_port if "addr:port" */
+	ARG_PORT,	/* ->num 1..65535 */
+	ARG_OP,		/* ->num enum krdma_op */
+	ARG_REF,	/* id or name: ->is_num + ->num, or ->str */
+};
+
+#define ARG_REQUIRED	0x1
+#define ARG_POSITIONAL	0x2
+
+struct arg_val {
+	bool set;
+	bool is_num;		/* ARG_REF: a number was given */
+	bool has_port;		/* ARG_ADDR: "addr:port" form */
+	uint16_t port;
+	uint64_t num;
+	const char *str;
+	struct ip_addr addr;
+};
+
+struct arg_spec {
+	const char *kw;
+	enum arg_type type;
+	unsigned int flags;
+	int group;
+	uint64_t min, max;
+	struct arg_val *val;
+	const char *meta;	/* value placeholder for messages, e.g. "SIZE" */
+};
+
+#define ARGS_HELP 1	/* "help" was asked for; errors are -EINVAL */
+int args_parse(const struct arg_spec *specs, size_t n, int argc,
+	       char *const *argv, char *err, size_t errlen);
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+#endif /* KRDMACTL_PARSE_H */

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * krdmactl session: connections between two krdma instances.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <netlink/genl/genl.h>
+
+#include "attrs.h"
+#include "cmd.h"
+#include "output.h"
+#include "records.h"
+
+/* How long to wait past the connect timeout for the up/down event. */
+#define CONNECT_SLACK_MS 5000
+
+static const int session_attrs[] = {
+	KRDMA_A_SESSION_ID,
+	KRDMA_A_NAME,
+	KRDMA_A_SESSION_STATE,
+	KRDMA_A_SESSION_ROLE,
+	KRDMA_A_DEV_NAME,
+	KRDMA_A_LOCAL_ADDR,
+	KRDMA_A_PEER_ADDR,
+	KRDMA_A_SESSION_QPN,
+	KRDMA_A_SESSION_PEER_QPN,
+	KRDMA_A_SESSION_RESPONDER_RESOURCES,
+	KRDMA_A_SESSION_INITIATOR_DEPTH,
+	KRDMA_A_SESSION_SQ_DEPTH,
+	KRDMA_A_SESSION_RQ_DEPTH,
+	KRDMA_A_SESSION_MAX_MSG_SIZE,
+	KRDMA_A_SESSION_PEER_PROTO,
+	KRDMA_A_TIMEOUT_MS,
+	KRDMA_A_LISTENER_ID,
+	KRDMA_A_REASON,
+};
+
+int session_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	(void)nlh;
+	(void)arg;
+	open_json_object(NULL);
+	print_attrs(tb, session_attrs, ARRAY_SIZE(session_attrs));
+	if (opts.stats)
+		print_attr(tb, KRDMA_A_STATS);
+	print_nl();
+	close_json_object();
+	return 0;
+}
+
+/* ---- connect ---- */
+
+struct connect_state {
+	bool have_id;
+	uint32_t id;
+	char name[KRDMA_NAME_MAX];
+	bool finished;
+	bool up;
+	char reason[256];
+};
+
+static void copy_name(char *dst, struct nlattr *nla)
+{
+	if (nla)
+		snprintf(dst, KRDMA_NAME_MAX, "%s", nla_get_string(nla));
+}
+
+static int connect_reply(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	struct connect_state *st = arg;
+
+	(void)nlh;
+	if (!tb[KRDMA_A_SESSION_ID])
+		return 0;
+	st->have_id = true;
+	st->id = nla_get_u32(tb[KRDMA_A_SESSION_ID]);
+	copy_name(st->name, tb[KRDMA_A_NAME]);
+	return 0;
+}
+
+static int connect_event(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	struct connect_state *st = arg;
+	unsigned int ev;
+
+	(void)nlh;
+	if (!tb[KRDMA_A_EVENT] || !tb[KRDMA_A_SESSION_ID] ||
+	    nla_get_u32(tb[KRDMA_A_SESSION_ID]) != st->id)
+		return 0;
+	ev = nla_get_u8(tb[KRDMA_A_EVENT]);
+	if (ev != KRDMA_EVENT_SESSION_UP && ev != KRDMA_EVENT_SESSION_DOWN)
+		return 0;
+	st->finished = true;
+	st->up = ev == KRDMA_EVENT_SESSION_UP;
+	copy_name(st->name, tb[KRDMA_A_NAME]);
+	if (tb[KRDMA_A_REASON])
+		snprintf(st->reason, sizeof(st->reason), "%s",
+			 nla_get_string(tb[KRDMA_A_REASON]));
+	return 1;
+}
+
+/* SESSION_GET reply while recovering from lost events or a timeout. */
+static int connect_query_reply(struct nlattr **tb, struct nlmsghdr *nlh,
+			       void *arg)
+{
+	struct connect_state *st = arg;
+	unsigned int state;
+
+	(void)nlh;
+	if (!tb[KRDMA_A_SESSION_STATE])
+		return 0;
+	state = nla_get_u8(tb[KRDMA_A_SESSION_STATE]);
+	if (state == KRDMA_SESSION_CONNECTING)
+		return 0;
+	st->finished = true;
+	st->up = state == KRDMA_SESSION_UP;
+	copy_name(st->name, tb[KRDMA_A_NAME]);
+	if (tb[KRDMA_A_REASON])
+		snprintf(st->reason, sizeof(st->reason), "%s",
+			 nla_get_string(tb[KRDMA_A_REASON]));
+	else if (!st->up)
+		snprintf(st->reason, sizeof(st->reason), "session is %s",
+			 session_state_name(state) ? session_state_name(state)
+						   : "gone");
+	return 0;
+}
+
+static int connect_query(struct knl_ctx *c, struct connect_state *st)
+{
+	struct nl_msg *msg = knl_req(c, KRDMA_CMD_SESSION_GET, 0);
+
+	if (!msg || nla_put_u32(msg, KRDMA_A_SESSION_ID, st->id)) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	return knl_exec(c, msg, connect_query_reply, st);
+}
+
+static int connect_result(const struct connect_state *st)
+{
+	/* Success: the record on stdout.  Failure: the reason on stderr
+	 * (and, with -j, the record with "state": "down" on stdout). */
+	if (!st->up && !out_json())
+		goto failed;
+	open_json_object(NULL);
+	print_uint(PRINT_ANY, "session_id", "session %" PRIu64, st->id);
+	if (st->name[0])
+		print_string(PRINT_ANY, "name", " name %s", st->name);
+	print_string(PRINT_ANY, "state", " %s", st->up ? "up" : "down");
+	if (!st->up && st->reason[0])
+		print_string(PRINT_JSON, "reason", NULL, st->reason);
+	print_nl();
+	close_json_object();
+	out_flush();
+	if (st->up)
+		return 0;
+failed:
+	fprintf(stderr, "krdmactl: session %u%s%s failed to connect: %s\n",
+		st->id, st->name[0] ? " name " : "", st->name,
+		st->reason[0] ? st->reason : "no reason given");
+	return 1;
+}
+
+static int session_connect(int argc, char **argv)
+{
+	struct arg_val addr, port, name, src, timeout, sqd, rqd, maxmsg;
+	struct arg_spec specs[] = {
+		{ "addr", ARG_ADDR, ARG_REQUIRED, 0, 0, 0, &addr, "ADDR" },
+		{ "port", ARG_PORT, 0, 0, 0, 0, &port, "PORT" },
+		{ "name", ARG_NAME, 0, 0, 0, 0, &name, "NAME" },
+		{ "src", ARG_ADDR, 0, 0, 0, 0, &src, "ADDR" },
+		{ "timeout", ARG_DURATION, 0, 0, 1, KRDMA_TIMEOUT_MS_MAX,
+		  &timeout, "TIME" },
+		{ "sq_depth", ARG_U32, 0, 0, 1, 0, &sqd, "N" },
+		{ "rq_depth", ARG_U32, 0, 0, 1, 0, &rqd, "N" },
+		{ "max_msg", ARG_SIZE, 0, 0, 1, KRDMA_MSG_SIZE_MAX, &maxmsg, "SIZE" },
+	};
+	struct connect_state st;
+	struct nl_msg *msg;
+	struct knl_ctx *c;
+	int64_t deadline, wait_ms;
+	int rc, qrc, p;
+
+	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
+	if (rc)
+		return rc == ARGS_HELP ? 0 : 1;
+	if (addr.has_port && port.set && addr.port != port.num) {
+		fprintf(stderr, "krdmactl: %s: conflicting ports in 'addr' and 'port'\n",
+			cmd_what());
+		return 1;
+	}
+	if (port.set)
+		p = (int)port.num;
+	else if (addr.has_port)
+		p = addr.port;
+	else {
+		fprintf(stderr, "krdmactl: %s: missing required keyword 'port' (port PORT)\n",
+			cmd_what());
+		return 1;
+	}
+	if (src.set && src.addr.family != addr.addr.family) {
+		fprintf(stderr, "krdmactl: %s: 'src' and 'addr' must be of the same address family\n",
+			cmd_what());
+		return 1;
+	}
+
+	c = knl_get();
+	if (!c)
+		return 1;
+	/* Subscribe first: the outcome may be multicast before we read the
+	 * reply to SESSION_NEW. */
+	if (knl_events_open(c))
+		return 1;
+	msg = knl_req(c, KRDMA_CMD_SESSION_NEW, 0);
+	if (!msg)
+		return msg_error();
+	if (put_endpoint(msg, KRDMA_A_PEER_ADDR, &addr.addr, p) ||
+	    (src.set && put_endpoint(msg, KRDMA_A_LOCAL_ADDR, &src.addr,
+				     src.has_port ? src.port : -1)) ||
+	    (name.set && nla_put_string(msg, KRDMA_A_NAME, name.str)) ||
+	    (timeout.set && nla_put_u32(msg, KRDMA_A_TIMEOUT_MS,
+					(uint32_t)timeout.num)) ||
+	    (sqd.set && nla_put_u32(msg, KRDMA_A_SESSION_SQ_DEPTH,
+				    (uint32_t)sqd.num)) ||
+	    (rqd.set && nla_put_u32(msg, KRDMA_A_SESSION_RQ_DEPTH,
+				    (uint32_t)rqd.num)) ||
+	    (maxmsg.set && nla_put_u32(msg, KRDMA_A_SESSION_MAX_MSG_SIZE,
+				       (uint32_t)maxmsg.num)))
+		return msg_error();
+
+	memset(&st, 0, sizeof(st));
+	if (name.set)
+		snprintf(st.name, sizeof(st.name), "%s", name.str);
+	if (knl_call(c, msg, connect_reply, &st, cmd_what()))
+		return 1;
+	if (!st.have_id) {
+		fprintf(stderr, "krdmactl: %s: the kernel's reply has no session id\n",
+			cmd_what());
+		return 1;
+	}
+
+	sig_install();
+	wait_ms = CONNECT_SLACK_MS +
+		  (timeout.set ? (int64_t)timeout.num : KRDMA_TIMEOUT_MS_MAX);
+	deadline = now_ms() + wait_ms;
+	while (!st.finished) {
+		int64_t left = deadline - now_ms();
+
+		rc = knl_events_poll(c, left > 0 ? (int)left : 0, connect_event,
+				    &st);
+		if (rc >= 0)
+			continue;
+		if (rc == -EINTR) {
+			fprintf(stderr, "krdmactl: interrupted; session %u is left as it is (\"krdmactl session del %u\" removes it)\n",
+				st.id, st.id);
+			return 1;
+		}
+		if (rc != -ENOBUFS && rc != -ETIMEDOUT) {
+			fprintf(stderr, "krdmactl: waiting for krdma events: %s\n",
+				strerror(-rc));
+			return 1;
+		}
+		/* Events were lost, or none came in time: ask directly. */
+		qrc = connect_query(c, &st);
+		if (st.finished)
+			break;
+		if (rc == -ENOBUFS)
+			continue;
+		if (qrc)
+			knl_perror(c, qrc, "session show");
+		else
+			fprintf(stderr, "krdmactl: session %u: no up/down event within %lld ms; it is still connecting\n",
+				st.id, (long long)wait_ms);
+		return 1;
+	}
+	return connect_result(&st);
+}
+
+static int session_del(int argc, char **argv)
+{
+	struct arg_val id, name;
+	struct arg_spec specs[] = {
+		{ "id", ARG_REF, ARG_POSITIONAL | ARG_REQUIRED, 1, 0, 0, &id,
+		  "ID" },
+		{ "name", ARG_STR, ARG_REQUIRED, 1, 0, KRDMA_NAME_MAX - 1,
+		  &name, "NAME" },
+	};
+	struct nl_msg *msg;
+	struct knl_ctx *c;
+	int rc;
+
+	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
+	if (rc)
+		return rc == ARGS_HELP ? 0 : 1;
+	c = knl_get();
+	if (!c)
+		return 1;
+	msg = knl_req(c, KRDMA_CMD_SESSION_DEL, 0);
+	if (!msg || put_ref(msg, KRDMA_A_SESSION_ID, &id, &name))
+		return msg_error();
+	return knl_call(c, msg, NULL, NULL, cmd_what()) ? 1 : 0;
+}
+
+static int session_show(int argc, char **argv)
+{
+	struct arg_val id, name;
+	struct arg_spec specs[] = {
+		{ "id", ARG_REF, ARG_POSITIONAL, 1, 0, 0, &id, "ID" },
+		{ "name", ARG_STR, 0, 1, 0, KRDMA_NAME_MAX - 1, &name, "NAME" },
+	};
+	struct nl_msg *msg;
+	struct knl_ctx *c;
+	bool one;
+	int rc;
+
+	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
+	if (rc)
+		return rc == ARGS_HELP ? 0 : 1;
+	c = knl_get();
+	if (!c)
+		return 1;
+	one = id.set || name.set;
+	msg = knl_req(c, KRDMA_CMD_SESSION_GET, one ? 0 : NLM_F_DUMP);
+	if (!msg || put_ref(msg, KRDMA_A_SESSION_ID, &id, &name))
+		return msg_error();
+	return show_run(c, msg, session_print, NULL);
+}
+
+static const struct cmd session_cmds[] = {
+	{ "connect", session_connect,
+	  "addr ADDR port PORT [ name NAME ] [ src ADDR ] [ timeout TIME ]\n"
+	  "                                [ sq_depth N ] [ rq_depth N ] [ max_msg SIZE ]",
+	  "connect to a listener and wait until the session is up or down" },
+	{ "del", session_del, "{ ID | name NAME }",
+	  "disconnect and remove a session" },
+	{ "show", session_show, "[ ID | name NAME ]",
+	  "list sessions, or show one (-s adds its counters)" },
+};
+
+const struct object session_obj = {
+	.name = "session",
+	.desc = "connections to a peer",
+	.cmds = session_cmds,
+	.ncmds = ARRAY_SIZE(session_cmds),
+	.dflt = "show",
+	.notes =
+	"ADDR := { IPV4 | IPV6 | IPV4:PORT | [IPV6]:PORT }\n"
+	"PORT := 1..65535\n"
+	"TIME := NUMBER[ ms | s | m ] (no unit: milliseconds), at most 60s\n"
+	"NAME := up to 31 printable characters without spaces, not all digits\n"
+	"connect prints \"session ID name NAME up\" and exits 0 once the session\n"
+	"is up; if it goes down instead, it prints the reason and exits 1.\n",
+};

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * krdmactl test: traffic tests over a session.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <netlink/genl/genl.h>
+
+#include "attrs.h"
+#include "cmd.h"
+#include "output.h"
+#include "records.h"
+
+/* Without events for this long, "test run" asks for the test's state. */
+#define TEST_CHECK_MS		5000
+/* Progress period asked for by "test run" on a terminal. */
+#define TEST_LIVE_INTERVAL_MS	1000
+
+static const int test_attrs[] = {
+	KRDMA_A_TEST_ID,
+	KRDMA_A_SESSION_ID,
+	KRDMA_A_NAME,
+	KRDMA_A_TEST_OP,
+	KRDMA_A_TEST_SIZE,
+	KRDMA_A_TEST_COUNT,
+	KRDMA_A_TEST_DURATION_MS,
+	KRDMA_A_TEST_DEPTH,
+	KRDMA_A_TEST_INTERVAL_MS,
+	KRDMA_A_TEST_STATE,
+	KRDMA_A_TEST_STATUS,
+	KRDMA_A_TEST_ITERS,
+	KRDMA_A_TEST_BYTES,
+	KRDMA_A_TEST_ELAPSED_NS,
+	KRDMA_A_TEST_VALIDATED,
+	KRDMA_A_REASON,
+};
+
+int test_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	(void)nlh;
+	(void)arg;
+	open_json_object(NULL);
+	print_attrs(tb, test_attrs, ARRAY_SIZE(test_attrs));
+	print_nl();
+	close_json_object();
+	return 0;
+}
+
+static const int result_head[] = {
+	KRDMA_A_TEST_ID,
+	KRDMA_A_SESSION_ID,
+	KRDMA_A_TEST_OP,
+	KRDMA_A_TEST_SIZE,
+	KRDMA_A_TEST_ITERS,
+	KRDMA_A_TEST_BYTES,
+	KRDMA_A_TEST_ELAPSED_NS,
+};
+
+static const int result_tail[] = {
+	KRDMA_A_TEST_VALIDATED,
+	KRDMA_A_TEST_STATUS,
+	KRDMA_A_REASON,
+};
+
+void test_print_result(struct nlattr **tb)
+{
+	struct rates r;
+
+	open_json_object(NULL);
+	print_attrs(tb, result_head, ARRAY_SIZE(result_head));
+	if (tb[KRDMA_A_TEST_BYTES] && tb[KRDMA_A_TEST_ITERS] &&
+	    tb[KRDMA_A_TEST_ELAPSED_NS]) {
+		compute_rates(nla_get_u64(tb[KRDMA_A_TEST_BYTES]),
+			      nla_get_u64(tb[KRDMA_A_TEST_ITERS]),
+			      nla_get_u64(tb[KRDMA_A_TEST_ELAPSED_NS]), &r);
+		print_float(PRINT_ANY, "mb_per_s", " %.2f MB/s", r.mb_s, 2);
+		print_float(PRINT_ANY, "gb_per_s", " %.3f Gb/s", r.gb_s, 3);
+		print_float(PRINT_ANY, "msgs_per_s", " %.0f msgs/s", r.msgs_s,
+			    0);
+	}
+	print_attrs(tb, result_tail, ARRAY_SIZE(result_tail));
+	print_nl();
+	close_json_object();
+}
+
+/* ---- arguments shared by "run" and "start" ---- */
+
+struct test_args {
+	struct arg_val session, op, size, count, duration, depth, interval;
+};
+
+static int test_parse(struct test_args *a, int argc, char **argv)
+{
+	struct arg_spec specs[] = {
+		{ "session", ARG_REF, ARG_REQUIRED, 0, 0, 0, &a->session,
+		  "{ ID | NAME }" },
+		{ "op", ARG_OP, ARG_REQUIRED, 0, 0, 0, &a->op, "OP" },
+		{ "size", ARG_SIZE, 0, 0, 1, KRDMA_MSG_SIZE_MAX, &a->size,
+		  "SIZE" },
+		{ "count", ARG_U64, 0, 1, 1, 0, &a->count, "N" },
+		{ "duration", ARG_DURATION, 0, 1, 1, KRDMA_DURATION_MS_MAX,
+		  &a->duration, "TIME" },
+		{ "depth", ARG_U32, 0, 0, 1, KRDMA_DEPTH_MAX, &a->depth, "N" },
+		{ "interval", ARG_DURATION, 0, 0, KRDMA_INTERVAL_MS_MIN,
+		  UINT32_MAX, &a->interval, "TIME" },
+	};
+	int rc;
+
+	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
+	if (rc)
+		return rc;
+	if (!a->size.set) {
+		if (a->op.num == KRDMA_OP_ATOMIC_FADD ||
+		    a->op.num == KRDMA_OP_ATOMIC_CSWAP) {
+			a->size.set = true;
+			a->size.num = 8;
+		} else {
+			fprintf(stderr, "krdmactl: %s: missing required keyword 'size' (size SIZE)\n",
+				cmd_what());
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static struct nl_msg *test_start_msg(struct knl_ctx *c,
+				     const struct test_args *a,
+				     uint32_t dflt_interval)
+{
+	struct nl_msg *msg = knl_req(c, KRDMA_CMD_TEST_START, 0);
+
+	if (!msg)
+		return NULL;
+	if (put_ref(msg, KRDMA_A_SESSION_ID, &a->session, NULL) ||
+	    nla_put_u8(msg, KRDMA_A_TEST_OP, (uint8_t)a->op.num) ||
+	    nla_put_u32(msg, KRDMA_A_TEST_SIZE, (uint32_t)a->size.num) ||
+	    (a->count.set &&
+	     nla_put_u64(msg, KRDMA_A_TEST_COUNT, a->count.num)) ||
+	    (a->duration.set &&
+	     nla_put_u32(msg, KRDMA_A_TEST_DURATION_MS,
+			 (uint32_t)a->duration.num)) ||
+	    (a->depth.set &&
+	     nla_put_u32(msg, KRDMA_A_TEST_DEPTH, (uint32_t)a->depth.num)) ||
+	    ((a->interval.set || dflt_interval) &&
+	     nla_put_u32(msg, KRDMA_A_TEST_INTERVAL_MS,
+			 a->interval.set ? (uint32_t)a->interval.num
+					 : dflt_interval))) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+struct run_state {
+	bool have_id;
+	uint32_t id;
+	bool live;		/* progress line on a terminal */
+	bool line_shown;
+	bool finished;
+	int32_t status;
+	char reason[256];
+};
+
+static int start_reply(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	struct run_state *st = arg;
+
+	(void)nlh;
+	if (tb[KRDMA_A_TEST_ID]) {
+		st->have_id = true;
+		st->id = nla_get_u32(tb[KRDMA_A_TEST_ID]);
+	}
+	return 0;
+}
+
+static void progress_line(struct run_state *st, struct nlattr **tb)
+{
+	uint64_t iters = 0, bytes = 0, ns = 0;
+	char el[32];
+	struct rates r;
+
+	if (!st->live)
+		return;
+	if (tb[KRDMA_A_TEST_ITERS])
+		iters = nla_get_u64(tb[KRDMA_A_TEST_ITERS]);
+	if (tb[KRDMA_A_TEST_BYTES])
+		bytes = nla_get_u64(tb[KRDMA_A_TEST_BYTES]);
+	if (tb[KRDMA_A_TEST_ELAPSED_NS])
+		ns = nla_get_u64(tb[KRDMA_A_TEST_ELAPSED_NS]);
+	compute_rates(bytes, iters, ns, &r);
+	format_ns(el, sizeof(el), ns);
+	printf("\rtest %u: %" PRIu64 " iters, %.2f MB/s, %s\033[K", st->id,
+	       iters, r.mb_s, el);
+	fflush(stdout);
+	st->line_shown = true;
+}
+
+/* The test ended: print its result (DONE event or TEST_GET reply). */
+static void run_finish(struct run_state *st, struct nlattr **tb)
+{
+	st->finished = true;
+	st->status = tb[KRDMA_A_TEST_STATUS] ?
+		     (int32_t)nla_get_u32(tb[KRDMA_A_TEST_STATUS]) : 0;
+	if (tb[KRDMA_A_REASON])
+		snprintf(st->reason, sizeof(st->reason), "%s",
+			 nla_get_string(tb[KRDMA_A_REASON]));
+	if (st->line_shown) {
+		printf("\r\033[K");
+		fflush(stdout);
+		st->line_shown = false;
+	}
+	test_print_result(tb);
+	out_flush();
+}
+
+static int run_event(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	struct run_state *st = arg;
+
+	(void)nlh;
+	if (!tb[KRDMA_A_EVENT] || !tb[KRDMA_A_TEST_ID] ||
+	    nla_get_u32(tb[KRDMA_A_TEST_ID]) != st->id)
+		return 0;
+	switch (nla_get_u8(tb[KRDMA_A_EVENT])) {
+	case KRDMA_EVENT_TEST_PROGRESS:
+		progress_line(st, tb);
+		return 0;
+	case KRDMA_EVENT_TEST_DONE:
+		run_finish(st, tb);
+		return 1;
+	}
+	return 0;
+}
+
+static int run_query_reply(struct nlattr **tb, struct nlmsghdr *nlh,
+			   void *arg)
+{
+	struct run_state *st = arg;
+
+	(void)nlh;
+	if (tb[KRDMA_A_TEST_STATE] &&
+	    nla_get_u8(tb[KRDMA_A_TEST_STATE]) == KRDMA_TEST_DONE)
+		run_finish(st, tb);
+	else
+		progress_line(st, tb);
+	return 0;
+}
+
+static int test_query(struct knl_ctx *c, struct run_state *st,
+		      knl_msg_fn fn)
+{
+	struct nl_msg *msg = knl_req(c, KRDMA_CMD_TEST_GET, 0);
+
+	if (!msg || nla_put_u32(msg, KRDMA_A_TEST_ID, st->id)) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	return knl_exec(c, msg, fn, st);
+}
+
+static int test_send_stop(struct knl_ctx *c, uint32_t id)
+{
+	struct nl_msg *msg = knl_req(c, KRDMA_CMD_TEST_STOP, 0);
+
+	if (!msg || nla_put_u32(msg, KRDMA_A_TEST_ID, id)) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	return knl_exec(c, msg, NULL, NULL);
+}
+
+static int test_run(int argc, char **argv)
+{
+	struct run_state st;
+	struct test_args a;
+	struct nl_msg *msg;
+	struct knl_ctx *c;
+	bool stop_sent = false;
+	int rc;
+
+	rc = test_parse(&a, argc, argv);
+	if (rc)
+		return rc == ARGS_HELP ? 0 : 1;
+	memset(&st, 0, sizeof(st));
+	st.live = isatty(STDOUT_FILENO) && !out_json();
+
+	c = knl_get();
+	if (!c)
+		return 1;
+	/* Subscribe before starting: a short test may be over before the
+	 * reply to TEST_START is read. */
+	if (knl_events_open(c))
+		return 1;
+	msg = test_start_msg(c, &a, st.live ? TEST_LIVE_INTERVAL_MS : 0);
+	if (!msg)
+		return msg_error();
+	if (knl_call(c, msg, start_reply, &st, cmd_what()))
+		return 1;
+	if (!st.have_id) {
+		fprintf(stderr, "krdmactl: %s: the kernel's reply has no test id\n",
+			cmd_what());
+		return 1;
+	}
+
+	sig_install();
+	while (!st.finished) {
+		rc = knl_events_poll(c, TEST_CHECK_MS, run_event, &st);
+		if (rc >= 0)
+			continue;
+		if (rc == -EINTR) {
+			sig_received = 0;
+			if (stop_sent) {
+				if (st.line_shown)
+					printf("\n");
+				fprintf(stderr, "krdmactl: interrupted again; not waiting for test %u\n",
+					st.id);
+				return 1;
+			}
+			if (st.line_shown) {
+				printf("\n");
+				st.line_shown = false;
+			}
+			fprintf(stderr, "krdmactl: stopping test %u (interrupt again to stop waiting)\n",
+				st.id);
+			stop_sent = true;
+			rc = test_send_stop(c, st.id);
+			/* It may have finished meanwhile: wait for DONE. */
+			if (rc && rc != -ENOENT && rc != -ESRCH &&
+			    rc != -EALREADY)
+				knl_perror(c, rc, "test stop");
+			continue;
+		}
+		if (rc != -ETIMEDOUT && rc != -ENOBUFS) {
+			fprintf(stderr, "krdmactl: waiting for krdma events: %s\n",
+				strerror(-rc));
+			return 1;
+		}
+		/* Quiet for a while, or events lost: check on the test. */
+		rc = test_query(c, &st, run_query_reply);
+		if (rc) {
+			if (st.line_shown)
+				printf("\n");
+			knl_perror(c, rc, "test show");
+			return 1;
+		}
+	}
+	if (st.status) {
+		fprintf(stderr, "krdmactl: test %u failed: %s\n", st.id,
+			st.reason[0] ? st.reason : strerror(-st.status));
+		return 1;
+	}
+	return 0;
+}
+
+static int start_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	(void)nlh;
+	(void)arg;
+	open_json_object(NULL);
+	print_attr(tb, KRDMA_A_TEST_ID);
+	print_attr(tb, KRDMA_A_SESSION_ID);
+	print_nl();
+	close_json_object();
+	return 0;
+}
+
+static int test_start(int argc, char **argv)
+{
+	struct test_args a;
+	struct nl_msg *msg;
+	struct knl_ctx *c;
+	int rc;
+
+	rc = test_parse(&a, argc, argv);
+	if (rc)
+		return rc == ARGS_HELP ? 0 : 1;
+	c = knl_get();
+	if (!c)
+		return 1;
+	msg = test_start_msg(c, &a, 0);
+	if (!msg)
+		return msg_error();
+	return reply_run(c, msg, start_print, NULL);
+}
+
+static int test_stop(int argc, char **argv)
+{
+	struct arg_val id;
+	struct arg_spec specs[] = {
+		{ "id", ARG_U32, ARG_POSITIONAL | ARG_REQUIRED, 0, 0, 0, &id,
+		  "ID" },
+	};
+	struct knl_ctx *c;
+	int rc;
+
+	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
+	if (rc)
+		return rc == ARGS_HELP ? 0 : 1;
+	c = knl_get();
+	if (!c)
+		return 1;
+	rc = test_send_stop(c, (uint32_t)id.num);
+	if (rc) {
+		knl_perror(c, rc, cmd_what());
+		return 1;
+	}
+	return 0;
+}
+
+static int test_show(int argc, char **argv)
+{
+	struct arg_val id;
+	struct arg_spec specs[] = {
+		{ "id", ARG_U32, ARG_POSITIONAL, 0, 0, 0, &id, "ID" },
+	};
+	struct nl_msg *msg;
+	struct knl_ctx *c;
+	int rc;
+
+	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
+	if (rc)
+		return rc == ARGS_HELP ? 0 : 1;
+	c = knl_get();
+	if (!c)
+		return 1;
+	msg = knl_req(c, KRDMA_CMD_TEST_GET, id.set ? 0 : NLM_F_DUMP);
+	if (!msg || (id.set &&
+		     nla_put_u32(msg, KRDMA_A_TEST_ID, (uint32_t)id.num)))
+		return msg_error();
+	return show_run(c, msg, test_print, NULL);
+}
+
+#define TEST_ARGS \
+	"session { ID | NAME } op OP [ size SIZE ]\n" \
+	"                              [ count N | duration TIME ] [ depth N ] [ interval TIME ]"
+
+static const struct cmd test_cmds[] = {
+	{ "run", test_run, TEST_ARGS,
+	  "start a test, follow it and print the result (exit 0 only on success)" },
+	{ "start", test_start, TEST_ARGS,
+	  "start a test in the background and print its id" },
+	{ "stop", test_stop, "ID", "stop a running test" },
+	{ "show", test_show, "[ ID ]", "list tests, or show one" },
+};
+
+const struct object test_obj = {
+	.name = "test",
+	.desc = "traffic tests over a session",
+	.cmds = test_cmds,
+	.ncmds = ARRAY_SIZE(test_cmds),
+	.dflt = "show",
+	.notes =
+	"OP   := { ping | send | send_imm | write | write_imm | read | atomic_fadd |\n"
+	"         atomic_cswap }  (unique prefixes are accepted)\n"
+	"SIZE := bytes per message: NUMBER[ K | M | G ][ i ][ B ] (units of 1024),\n"
+	"        at most 8M; optional for atomics (8)\n"
+	"TIME := NUMBER[ ms | s | m | h ] (no unit: milliseconds)\n"
+	"depth: operations in flight (1..128); interval: progress events (>= 100ms)\n"
+	"run: a live progress line on a terminal; ^C stops the test and still prints\n"
+	"     its result.  Rates: MB/s = 10^6 bytes/s, Gb/s = 10^9 bits/s.\n",
+};
