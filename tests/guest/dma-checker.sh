@@ -31,7 +31,9 @@ dmesg -C
 [ "$(cat /sys/module/krdma/parameters/debug_dma)" = Y ] &&
 	result checker.enabled ok || result checker.enabled fail
 echo 1 >/sys/module/krdma/parameters/fault	# skip the next sync for the CPU
-krdmactl test run session c1 op send size 4096 count 10 depth 2 || true
+# Every buffer pool cycles (64 control buffers, 32 receives, 2 slots),
+# so whichever buffer missed its sync is touched again by the CPU.
+krdmactl test run session c1 op write size 4096 count 150 depth 2 || true
 dmesg >/tmp/fault.dmesg
 if grep -Eq 'krdma: .* of buffer [a-z_]+\[[0-9]+\] owned by device, expected cpu' /tmp/fault.dmesg; then
 	result checker.fires ok

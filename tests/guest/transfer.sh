@@ -15,10 +15,13 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	echo $LIMIT >/sys/module/krdma/parameters/rd_atom_limit
 	expect_ok listener.add krdmactl listener add name main port $PORT
 	barrier listening
-	barrier client_done 1500
-	# The server's side of the negotiation, and the rping it refused.
+	barrier connected 300
+	# The server's side of the negotiation.
 	json_check server.negotiated "krdmactl -j session show" \
-		"any(s['role'] == 'server' and s['responder_resources'] == $LIMIT and s['initiator_depth'] == $LIMIT for s in d)"
+		"any(s['role'] == 'server' and s['state'] == 'up' and s['responder_resources'] == $LIMIT and s['initiator_depth'] == $LIMIT for s in d)"
+	barrier server_seen
+	barrier client_done 1500
+	# What the server refused and checked along the way.
 	json_check server.rejected_rping "krdmactl -j stats show" "d['rejects_sent'] >= 1"
 	json_check server.no_validation_errors "krdmactl -j stats show" "d['validation_errors'] == 0 and d['protocol_errors'] >= 1"
 	barrier server_checked
@@ -39,7 +42,9 @@ json_check errors.no_session_left "krdmactl -j session show" "len(d) == 0"
 expect_ok connect krdmactl session connect addr "$KRDMA_PEER_IP" port $PORT \
 	name c1 max_msg 1M rq_depth 16
 json_check client.negotiated "krdmactl -j session show name c1" \
-	"d['responder_resources'] == $LIMIT and d['initiator_depth'] == $LIMIT and d['state'] == 'up' and d['peer_proto'] == 1"
+	"d[0]['responder_resources'] == $LIMIT and d[0]['initiator_depth'] == $LIMIT and d[0]['state'] == 'up' and d[0]['peer_proto'] == 1"
+barrier connected
+barrier server_seen
 
 for size in 1 4096 65536 1M; do
 	case $size in
