@@ -27,7 +27,7 @@ ifneq ($(C),)
 KBUILD_FLAGS += C=$(C)
 endif
 
-.PHONY: all module tools clean deps check check-unit check-vm checkpatch sparse kver
+.PHONY: all module tools clean deps demo check check-unit check-vm checkpatch sparse kver
 
 all: module tools
 
@@ -50,8 +50,12 @@ clean:
 deps:
 	$(TOP)/scripts/install-deps.sh
 
-check-unit:
+demo: all
+	$(TOP)/tests/demo.sh
+
+check-unit: tools
 	$(MAKE) -C tests/unit check
+	$(TOP)/tests/vm/harness-selftest.sh -s
 
 check-vm: all
 	$(TOP)/tests/run-guest-suite.sh

@@ -227,6 +227,8 @@ static int krdma_session_cm_event(struct krdma_session *sess,
 {
 	int ret;
 
+	pr_debug("krdma: session %u: %s (status %d)\n", sess->id,
+		 rdma_event_msg(ev->event), ev->status);
 	mutex_lock(&sess->cm_mutex);
 	if (READ_ONCE(sess->state) != KRDMA_SESSION_CONNECTING &&
 	    READ_ONCE(sess->state) != KRDMA_SESSION_UP)
@@ -389,6 +391,8 @@ static int krdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 		return krdma_session_cm_event(id->context, id, ev);
 
 	l = id->context;
+	pr_debug("krdma: listener %u: %s (status %d)\n", l->id,
+		 rdma_event_msg(ev->event), ev->status);
 	switch (ev->event) {
 	case RDMA_CM_EVENT_CONNECT_REQUEST:
 		return krdma_listener_connect_request(l, id, ev);

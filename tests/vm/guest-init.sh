@@ -119,6 +119,23 @@ setup_net() {
 	return 0
 }
 
+# The wire must carry traffic before a test runs: an early connect could
+# otherwise spend its whole timeout on ARP while the peer's end comes up.
+# Waits (bounded) until every other node answers a ping.
+wait_peers() {
+	_end=$(($(now) + 90))
+	_i=1
+	while [ "$_i" -le "$KRDMA_NODES" ]; do
+		if [ "$_i" -ne "$NODE" ]; then
+			until busybox ping -c 1 -W 1 "10.77.0.$_i" >/dev/null 2>&1; do
+				[ "$(now)" -lt "$_end" ] || return 1
+			done
+		fi
+		_i=$((_i + 1))
+	done
+	return 0
+}
+
 setup_rxe() {
 	# Built in on some kernels: modprobe failures are harmless.
 	modprobe rdma_rxe 2>/dev/null
@@ -212,6 +229,8 @@ main() {
 	rc=125
 	if ! setup_net; then
 		vm_result vm.net 0 "iface=${IFACE:-none}"
+	elif ! wait_peers; then
+		vm_result vm.net 0 "iface=$IFACE" "peers=unreachable"
 	elif ! setup_rxe; then
 		vm_result vm.rxe 0 "iface=$IFACE"
 		rdma link show >/dev/console 2>&1
