@@ -54,6 +54,7 @@ demo: all
 	$(TOP)/tests/demo.sh
 
 check-unit: tools
+	$(TOP)/scripts/checkpatch.sh
 	$(MAKE) -C tests/unit check
 	$(TOP)/tests/vm/harness-selftest.sh -s
 
@@ -63,8 +64,7 @@ check-vm: all
 check: check-unit check-vm
 
 checkpatch:
-	$(KDIR)/scripts/checkpatch.pl --no-tree --strict --terse \
-		--ignore SPDX_LICENSE_TAG -f kmod/*.c kmod/*.h include/uapi/linux/krdma.h
+	$(TOP)/scripts/checkpatch.sh
 
 sparse:
 	$(MAKE) $(KBUILD_FLAGS) C=2 modules

@@ -442,7 +442,8 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 				(struct sockaddr *)&p->local_addr : NULL,
 				(struct sockaddr *)&p->peer_addr, p->timeout_ms);
 	if (ret) {
-		NL_SET_ERR_MSG(extack, "cannot resolve the address (no route or no RDMA device for it)");
+		NL_SET_ERR_MSG(extack,
+			       "cannot resolve the address: no route or no RDMA device");
 		krdma_session_close(sess, "address resolution failed: %pe",
 				    ERR_PTR(ret));
 		goto out;

@@ -9,6 +9,7 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/sizes.h>
 #include <linux/socket.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -32,7 +33,7 @@
 #define KRDMA_RQ_RESERVE	2
 #define KRDMA_CTRL_TX		64
 #define KRDMA_MAX_SGE		16
-#define KRDMA_CHUNK_MAX		(1U << 20)
+#define KRDMA_CHUNK_MAX		SZ_1M
 
 struct genl_info;
 struct netlink_callback;

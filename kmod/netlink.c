@@ -474,8 +474,6 @@ static int krdma_nl_stats_reset(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
-#define KRDMA_OP_POLICY(p) .policy = (p), .maxattr = ARRAY_SIZE(p) - 1
-
 static const struct genl_ops krdma_genl_ops[] = {
 	{
 		.cmd	= KRDMA_CMD_VERSION_GET,
@@ -485,61 +483,71 @@ static const struct genl_ops krdma_genl_ops[] = {
 		.cmd	= KRDMA_CMD_DEV_GET,
 		.doit	= krdma_device_nl_get,
 		.dumpit	= krdma_device_nl_dump,
-		KRDMA_OP_POLICY(krdma_dev_get_policy),
+		.policy	= krdma_dev_get_policy,
+		.maxattr = ARRAY_SIZE(krdma_dev_get_policy) - 1,
 	},
 	{
 		.cmd	= KRDMA_CMD_LISTENER_ADD,
 		.doit	= krdma_nl_listener_add,
 		.flags	= GENL_ADMIN_PERM,
-		KRDMA_OP_POLICY(krdma_listener_add_policy),
+		.policy	= krdma_listener_add_policy,
+		.maxattr = ARRAY_SIZE(krdma_listener_add_policy) - 1,
 	},
 	{
 		.cmd	= KRDMA_CMD_LISTENER_DEL,
 		.doit	= krdma_nl_listener_del,
 		.flags	= GENL_ADMIN_PERM,
-		KRDMA_OP_POLICY(krdma_listener_id_policy),
+		.policy	= krdma_listener_id_policy,
+		.maxattr = ARRAY_SIZE(krdma_listener_id_policy) - 1,
 	},
 	{
 		.cmd	= KRDMA_CMD_LISTENER_GET,
 		.doit	= krdma_listener_nl_get,
 		.dumpit	= krdma_listener_nl_dump,
-		KRDMA_OP_POLICY(krdma_listener_id_policy),
+		.policy	= krdma_listener_id_policy,
+		.maxattr = ARRAY_SIZE(krdma_listener_id_policy) - 1,
 	},
 	{
 		.cmd	= KRDMA_CMD_SESSION_NEW,
 		.doit	= krdma_nl_session_new,
 		.flags	= GENL_ADMIN_PERM,
-		KRDMA_OP_POLICY(krdma_session_new_policy),
+		.policy	= krdma_session_new_policy,
+		.maxattr = ARRAY_SIZE(krdma_session_new_policy) - 1,
 	},
 	{
 		.cmd	= KRDMA_CMD_SESSION_DEL,
 		.doit	= krdma_nl_session_del,
 		.flags	= GENL_ADMIN_PERM,
-		KRDMA_OP_POLICY(krdma_session_id_policy),
+		.policy	= krdma_session_id_policy,
+		.maxattr = ARRAY_SIZE(krdma_session_id_policy) - 1,
 	},
 	{
 		.cmd	= KRDMA_CMD_SESSION_GET,
 		.doit	= krdma_nl_session_get,
 		.dumpit	= krdma_session_nl_dump,
-		KRDMA_OP_POLICY(krdma_session_id_policy),
+		.policy	= krdma_session_id_policy,
+		.maxattr = ARRAY_SIZE(krdma_session_id_policy) - 1,
 	},
 	{
 		.cmd	= KRDMA_CMD_TEST_START,
 		.doit	= krdma_nl_test_start,
 		.flags	= GENL_ADMIN_PERM,
-		KRDMA_OP_POLICY(krdma_test_start_policy),
+		.policy	= krdma_test_start_policy,
+		.maxattr = ARRAY_SIZE(krdma_test_start_policy) - 1,
 	},
 	{
 		.cmd	= KRDMA_CMD_TEST_STOP,
 		.doit	= krdma_nl_test_stop,
 		.flags	= GENL_ADMIN_PERM,
-		KRDMA_OP_POLICY(krdma_test_id_policy),
+		.policy	= krdma_test_id_policy,
+		.maxattr = ARRAY_SIZE(krdma_test_id_policy) - 1,
 	},
 	{
 		.cmd	= KRDMA_CMD_TEST_GET,
 		.doit	= krdma_test_nl_get,
 		.dumpit	= krdma_test_nl_dump,
-		KRDMA_OP_POLICY(krdma_test_id_policy),
+		.policy	= krdma_test_id_policy,
+		.maxattr = ARRAY_SIZE(krdma_test_id_policy) - 1,
 	},
 	{
 		.cmd	= KRDMA_CMD_STATS_GET,

@@ -425,8 +425,10 @@ static void krdma_test_slot_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	krdma_buf_to_cpu(slot->buf);
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		krdma_test_fail(test, -EIO, "iteration %llu: %s", slot->iter,
-				ib_wc_status_msg(wc->status));
+		/* A flush is teardown's doing: its reason is the session's. */
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			krdma_test_fail(test, -EIO, "iteration %llu: %s", slot->iter,
+					ib_wc_status_msg(wc->status));
 		krdma_wc_error(sess, wc, "test");
 		return;
 	}
@@ -849,8 +851,10 @@ static int krdma_peer_setup(struct krdma_session *sess,
 	/* Our send queue must hold a full window of replies. */
 	need_wrs = pt->depth * (pt->op == KRDMA_OP_PING ?
 				2 * pt->remote_per_slot + 1 : 1) + 2;
-	if (need_wrs > sess->sq_depth || (krdma_op_uses_recv(pt->op) &&
-	    pt->depth + KRDMA_RQ_RESERVE > sess->rq_depth))
+	if (need_wrs > sess->sq_depth)
+		return -ENOSPC;
+	if (krdma_op_uses_recv(pt->op) &&
+	    pt->depth + KRDMA_RQ_RESERVE > sess->rq_depth)
 		return -ENOSPC;
 	if ((pt->op == KRDMA_OP_SEND || pt->op == KRDMA_OP_SEND_IMM) &&
 	    pt->size > sess->max_msg_size)
@@ -1272,7 +1276,8 @@ static int krdma_test_check_params(struct krdma_session *sess,
 	}
 	if ((p->op == KRDMA_OP_SEND || p->op == KRDMA_OP_SEND_IMM) &&
 	    p->size > sess->max_msg_size) {
-		NL_SET_ERR_MSG(extack, "size exceeds the session's max message size (set it at connect)");
+		NL_SET_ERR_MSG(extack,
+			       "size exceeds the session's max_msg (set at connect)");
 		return -EMSGSIZE;
 	}
 	if ((p->op == KRDMA_OP_READ || p->op == KRDMA_OP_PING ||
@@ -1287,7 +1292,8 @@ static int krdma_test_check_params(struct krdma_session *sess,
 	}
 	if (krdma_op_uses_recv(p->op) &&
 	    p->depth + KRDMA_RQ_RESERVE > min(sess->rq_depth, sess->peer_rq_depth)) {
-		NL_SET_ERR_MSG(extack, "depth exceeds the session's receive queue (raise rq-depth at connect)");
+		NL_SET_ERR_MSG(extack,
+			       "depth exceeds the receive queues (raise rq_depth at connect)");
 		return -ENOSPC;
 	}
 	if (nchunks + 1 > sess->max_sge && p->op != KRDMA_OP_PING &&

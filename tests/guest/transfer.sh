@@ -60,6 +60,9 @@ done
 for op in ping write read; do
 	run_test "$op.4M" c1 "$op" 4M 3 2
 done
+# Duration instead of count: runs about 2 s, every iteration checked.
+json_check test.duration "krdmactl -j test run session c1 op write size 4096 duration 2s depth 4" \
+	"d['status'] == 0 and d['iters'] > 0 and d['validated'] == d['iters'] and d['elapsed_ns'] >= 2e9"
 run_test atomic_fadd.depth8 c1 atomic_fadd 8 400 8
 run_test atomic_cswap.depth8 c1 atomic_cswap 8 400 8
 

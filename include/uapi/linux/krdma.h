@@ -47,6 +47,7 @@ enum krdma_op {
 	KRDMA_OP_ATOMIC_CSWAP,
 	__KRDMA_OP_MAX,
 };
+
 #define KRDMA_OP_MAX (__KRDMA_OP_MAX - 1)
 
 enum krdma_test_state {
@@ -69,6 +70,7 @@ enum krdma_addr_attr {
 	KRDMA_ADDR_A_PORT,	/* u16, host order */
 	__KRDMA_ADDR_A_MAX,
 };
+
 #define KRDMA_ADDR_A_MAX (__KRDMA_ADDR_A_MAX - 1)
 
 /* Nested in KRDMA_A_DEV_PORT. */
@@ -79,6 +81,7 @@ enum krdma_port_attr {
 	KRDMA_PORT_A_ACTIVE_MTU,	/* u32, bytes */
 	__KRDMA_PORT_A_MAX,
 };
+
 #define KRDMA_PORT_A_MAX (__KRDMA_PORT_A_MAX - 1)
 
 /* Nested in KRDMA_A_STATS: module-wide or per-session counters, all u64. */
@@ -105,6 +108,7 @@ enum krdma_stats_attr {
 	KRDMA_STATS_A_PROTOCOL_ERRORS,
 	__KRDMA_STATS_A_MAX,
 };
+
 #define KRDMA_STATS_A_MAX (__KRDMA_STATS_A_MAX - 1)
 
 enum krdma_attr {
@@ -160,6 +164,7 @@ enum krdma_attr {
 	KRDMA_A_EVENT,			/* u8, enum krdma_event */
 	__KRDMA_A_MAX,
 };
+
 #define KRDMA_A_MAX (__KRDMA_A_MAX - 1)
 
 enum krdma_cmd {
@@ -180,6 +185,7 @@ enum krdma_cmd {
 	KRDMA_CMD_EVENT_NTF,		/* multicast on KRDMA_MCGRP_EVENTS */
 	__KRDMA_CMD_MAX,
 };
+
 #define KRDMA_CMD_MAX (__KRDMA_CMD_MAX - 1)
 
 #endif /* _UAPI_LINUX_KRDMA_H */
