@@ -9,6 +9,7 @@
  * Kernel 6.1 has no split ops, so the table is written out by hand.
  */
 #include <linux/in.h>
+#include <linux/ctype.h>
 #include <linux/in6.h>
 #include <linux/module.h>
 #include <net/genetlink.h>
@@ -232,6 +233,38 @@ static const char *krdma_attr_name(struct genl_info *info)
 	return info->attrs[KRDMA_A_NAME] ? nla_data(info->attrs[KRDMA_A_NAME]) : NULL;
 }
 
+/*
+ * A name for a new object: printable, no spaces, not all digits (so that
+ * "krdmactl ... 12" always means an id), and not empty.
+ */
+static int krdma_check_new_name(struct genl_info *info)
+{
+	struct nlattr *attr = info->attrs[KRDMA_A_NAME];
+	const char *name, *c;
+	bool digits = true;
+
+	if (!attr)
+		return 0;
+	name = nla_data(attr);
+	if (!*name) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "name is empty");
+		return -EINVAL;
+	}
+	for (c = name; *c; c++) {
+		if (!isgraph(*c)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, attr,
+					    "name must be printable, without spaces");
+			return -EINVAL;
+		}
+		digits &= !!isdigit(*c);
+	}
+	if (digits) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "name must not be all digits");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Handlers                                                            */
 
@@ -260,6 +293,9 @@ static int krdma_nl_listener_add(struct sk_buff *skb, struct genl_info *info)
 
 	if (GENL_REQ_ATTR_CHECK(info, KRDMA_A_LOCAL_ADDR))
 		return -EINVAL;
+	ret = krdma_check_new_name(info);
+	if (ret)
+		return ret;
 	ret = krdma_parse_addr(info->attrs[KRDMA_A_LOCAL_ADDR], &addr, false,
 			       info->extack);
 	if (ret)
@@ -304,6 +340,9 @@ static int krdma_nl_session_new(struct sk_buff *skb, struct genl_info *info)
 
 	if (GENL_REQ_ATTR_CHECK(info, KRDMA_A_PEER_ADDR))
 		return -EINVAL;
+	ret = krdma_check_new_name(info);
+	if (ret)
+		return ret;
 	ret = krdma_parse_addr(tb[KRDMA_A_PEER_ADDR], &p.peer_addr, true,
 			       info->extack);
 	if (ret)

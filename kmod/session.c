@@ -607,7 +607,7 @@ int krdma_session_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			ret = -EMSGSIZE;
 			break;
 		}
-		ret = krdma_session_fill(skb, sess, cb->args[1]);
+		ret = krdma_session_fill(skb, sess, true);
 		if (ret) {
 			genlmsg_cancel(skb, hdr);
 			break;
