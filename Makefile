@@ -27,7 +27,7 @@ ifneq ($(C),)
 KBUILD_FLAGS += C=$(C)
 endif
 
-.PHONY: all module tools clean deps demo check check-unit check-vm checkpatch sparse kver
+.PHONY: all module tools clean clean-module install deps demo check check-unit check-vm checkpatch sparse kver
 
 all: module tools
 
@@ -42,10 +42,25 @@ module:
 tools:
 	$(MAKE) -C tools
 
-clean:
+clean-module:
 	-[ -d "$(KDIR)" ] && $(MAKE) -C $(KDIR) M=$(TOP) clean
+
+clean: clean-module
 	$(MAKE) -C tools clean
 	$(MAKE) -C tests/unit clean
+
+# Installs the module for $(KVER) under updates/ (then depmod), krdmactl,
+# its man page and bash completion. DESTDIR and PREFIX are honoured.
+PREFIX ?= /usr/local
+install: all
+	$(MAKE) -C $(KDIR) M=$(TOP) INSTALL_MOD_DIR=updates \
+		$(if $(DESTDIR),INSTALL_MOD_PATH=$(DESTDIR)) modules_install
+	$(if $(DESTDIR),echo "install: DESTDIR set, run depmod $(KVER) on the target",depmod -a $(KVER))
+	install -D -m 0755 tools/krdmactl $(DESTDIR)$(PREFIX)/sbin/krdmactl
+	install -D -m 0644 Documentation/krdmactl.8 \
+		$(DESTDIR)$(PREFIX)/share/man/man8/krdmactl.8
+	install -D -m 0644 tools/completion/krdmactl \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/krdmactl
 
 deps:
 	$(TOP)/scripts/install-deps.sh

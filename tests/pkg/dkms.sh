@@ -1,0 +1,31 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+#
+# DKMS can rebuild krdma for the installed guest kernel: add a clean copy
+# of the tree, build, check the module, remove it again.
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd -P)
+kver=${KVER:-$(make -s -C "$top" kver)}
+ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
+src=/usr/src/krdma-$ver
+command -v dkms >/dev/null || { echo "dkms: not installed (make deps)"; exit 1; }
+
+cleanup() {
+	dkms remove "krdma/$ver" --all >/dev/null 2>&1 || true
+	rm -rf "$src"
+}
+trap cleanup EXIT
+cleanup
+mkdir -p "$src"
+# Only what a release tarball would hold: tracked files, no build output.
+git -C "$top" ls-files -z | (cd "$top" && xargs -0 tar -cf - ) | tar -C "$src" -xf -
+
+dkms add "krdma/$ver"
+dkms build "krdma/$ver" -k "$kver"
+ko=$(find "/var/lib/dkms/krdma/$ver/$kver" -name 'krdma.ko*' | head -n 1)
+if [ -z "$ko" ]; then
+	echo "dkms: FAIL: no krdma.ko built for $kver"
+	exit 1
+fi
+modinfo "$ko" | grep -q "^version: *$ver" || { echo "dkms: FAIL: wrong module version"; exit 1; }
+echo "dkms: PASS: built $ko for $kver"
