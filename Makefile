@@ -27,7 +27,7 @@ ifneq ($(C),)
 KBUILD_FLAGS += C=$(C)
 endif
 
-.PHONY: all module tools clean clean-module install deps demo check check-unit check-vm checkpatch sparse kver
+.PHONY: all module tools clean clean-module install deps demo check check-unit check-pkg check-vm checkpatch sparse kver
 
 all: module tools
 
@@ -76,7 +76,11 @@ check-unit: tools
 check-vm: all
 	$(TOP)/tests/run-guest-suite.sh
 
-check: check-unit check-vm
+check-pkg: all
+	$(TOP)/tests/pkg/completion.sh
+	$(TOP)/tests/pkg/dkms.sh
+
+check: check-unit check-pkg check-vm
 
 checkpatch:
 	$(TOP)/scripts/checkpatch.sh

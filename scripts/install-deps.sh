@@ -9,7 +9,7 @@ PKGS="build-essential pkg-config kmod cpio busybox-static
 qemu-system-x86 linux-image-amd64 linux-headers-amd64
 rdma-core ibverbs-utils rdmacm-utils perftest iproute2 iperf3
 libnl-3-dev libnl-genl-3-dev libjson-c-dev
-sparse python3 python3-yaml linux-source-6.1"
+sparse python3 python3-yaml linux-source-6.1 dkms"
 
 missing=""
 for p in $PKGS; do
