@@ -68,7 +68,7 @@ deps:
 demo: all
 	$(TOP)/tests/demo.sh
 
-check-unit: tools
+check-unit: tools sparse
 	$(TOP)/scripts/checkpatch.sh
 	$(MAKE) -C tests/unit check
 	$(TOP)/tests/vm/harness-selftest.sh -s
@@ -85,5 +85,8 @@ check: check-unit check-pkg check-vm
 checkpatch:
 	$(TOP)/scripts/checkpatch.sh
 
+# sparse over every module source; any warning fails.
 sparse:
-	$(MAKE) $(KBUILD_FLAGS) C=2 modules
+	@$(MAKE) $(KBUILD_FLAGS) C=2 modules 2>&1 | tee $(TOP)/.sparse.log
+	@! grep -E 'warning:|error:' $(TOP)/.sparse.log
+	@echo "sparse: clean"

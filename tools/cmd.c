@@ -183,3 +183,54 @@ int put_ref(struct nl_msg *msg, int id_attr, const struct arg_val *id,
 		return nla_put_string(msg, KRDMA_A_NAME, name->str);
 	return 0;
 }
+
+int cmd_del_ref(int argc, char **argv, uint8_t cmd, int id_attr)
+{
+	struct arg_val id, name;
+	struct arg_spec specs[] = {
+		{ "id", ARG_REF, ARG_POSITIONAL | ARG_REQUIRED, 1, 0, 0, &id,
+		  "ID" },
+		{ "name", ARG_STR, ARG_REQUIRED, 1, 0, KRDMA_NAME_MAX - 1,
+		  &name, "NAME" },
+	};
+	struct nl_msg *msg;
+	struct knl_ctx *c;
+	int rc;
+
+	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
+	if (rc)
+		return rc == ARGS_HELP ? 0 : 1;
+	c = knl_get();
+	if (!c)
+		return 1;
+	msg = knl_req(c, cmd, 0);
+	if (!msg || put_ref(msg, id_attr, &id, &name))
+		return msg_error();
+	return knl_call(c, msg, NULL, NULL, cmd_what()) ? 1 : 0;
+}
+
+int cmd_show_ref(int argc, char **argv, uint8_t cmd, int id_attr,
+		 knl_msg_fn fn)
+{
+	struct arg_val id, name;
+	struct arg_spec specs[] = {
+		{ "id", ARG_REF, ARG_POSITIONAL, 1, 0, 0, &id, "ID" },
+		{ "name", ARG_STR, 0, 1, 0, KRDMA_NAME_MAX - 1, &name, "NAME" },
+	};
+	struct nl_msg *msg;
+	struct knl_ctx *c;
+	bool one;
+	int rc;
+
+	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
+	if (rc)
+		return rc == ARGS_HELP ? 0 : 1;
+	c = knl_get();
+	if (!c)
+		return 1;
+	one = id.set || name.set;
+	msg = knl_req(c, cmd, one ? 0 : NLM_F_DUMP);
+	if (!msg || put_ref(msg, id_attr, &id, &name))
+		return msg_error();
+	return show_run(c, msg, fn, NULL);
+}

@@ -67,4 +67,13 @@ int reply_run(struct knl_ctx *c, struct nl_msg *msg, knl_msg_fn fn, void *arg);
 int put_ref(struct nl_msg *msg, int id_attr, const struct arg_val *id,
 	    const struct arg_val *name);
 
+/*
+ * "OBJECT del { ID | name NAME }" and "OBJECT show [ ID | name NAME ]" for
+ * objects addressed by id attribute id_attr or by name: one do request
+ * (del, show of one) or a dump (show of all), printed with fn.
+ */
+int cmd_del_ref(int argc, char **argv, uint8_t cmd, int id_attr);
+int cmd_show_ref(int argc, char **argv, uint8_t cmd, int id_attr,
+		 knl_msg_fn fn);
+
 #endif /* KRDMACTL_CMD_H */

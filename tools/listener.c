@@ -74,52 +74,13 @@ static int listener_add(int argc, char **argv)
 
 static int listener_del(int argc, char **argv)
 {
-	struct arg_val id, name;
-	struct arg_spec specs[] = {
-		{ "id", ARG_REF, ARG_POSITIONAL | ARG_REQUIRED, 1, 0, 0, &id,
-		  "ID" },
-		{ "name", ARG_STR, ARG_REQUIRED, 1, 0, KRDMA_NAME_MAX - 1,
-		  &name, "NAME" },
-	};
-	struct nl_msg *msg;
-	struct knl_ctx *c;
-	int rc;
-
-	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
-	if (rc)
-		return rc == ARGS_HELP ? 0 : 1;
-	c = knl_get();
-	if (!c)
-		return 1;
-	msg = knl_req(c, KRDMA_CMD_LISTENER_DEL, 0);
-	if (!msg || put_ref(msg, KRDMA_A_LISTENER_ID, &id, &name))
-		return msg_error();
-	return knl_call(c, msg, NULL, NULL, cmd_what()) ? 1 : 0;
+	return cmd_del_ref(argc, argv, KRDMA_CMD_LISTENER_DEL, KRDMA_A_LISTENER_ID);
 }
 
 static int listener_show(int argc, char **argv)
 {
-	struct arg_val id, name;
-	struct arg_spec specs[] = {
-		{ "id", ARG_REF, ARG_POSITIONAL, 1, 0, 0, &id, "ID" },
-		{ "name", ARG_STR, 0, 1, 0, KRDMA_NAME_MAX - 1, &name, "NAME" },
-	};
-	struct nl_msg *msg;
-	struct knl_ctx *c;
-	bool one;
-	int rc;
-
-	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
-	if (rc)
-		return rc == ARGS_HELP ? 0 : 1;
-	c = knl_get();
-	if (!c)
-		return 1;
-	one = id.set || name.set;
-	msg = knl_req(c, KRDMA_CMD_LISTENER_GET, one ? 0 : NLM_F_DUMP);
-	if (!msg || put_ref(msg, KRDMA_A_LISTENER_ID, &id, &name))
-		return msg_error();
-	return show_run(c, msg, listener_print, NULL);
+	return cmd_show_ref(argc, argv, KRDMA_CMD_LISTENER_GET, KRDMA_A_LISTENER_ID,
+			    listener_print);
 }
 
 static const struct cmd listener_cmds[] = {
