@@ -12,9 +12,11 @@
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
-# The newest /boot/vmlinuz-<v> that has a module build tree.
-KVER ?= $(shell for k in $$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|/boot/vmlinuz-||' | sort -V -r); do \
-		[ -d /lib/modules/$$k/build ] && { echo $$k; break; }; done)
+# The guest kernel: the newest /boot/vmlinuz-<v> of series $(KSERIES)
+# (Debian 12's 6.1 by default; KSERIES=6.12 for bookworm-backports) that
+# has a module build tree. KVER= or KDIR= override.
+KSERIES ?= 6.1
+KVER ?= $(shell $(TOP)/scripts/guest-kver.sh $(KSERIES))
 KDIR ?= /lib/modules/$(KVER)/build
 
 KBUILD_FLAGS := -C $(KDIR) M=$(TOP)
@@ -63,18 +65,19 @@ install: all
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/krdmactl
 
 deps:
-	$(TOP)/scripts/install-deps.sh
+	$(TOP)/scripts/install-deps.sh $(DEPS_SERIES)
 
 demo: all
-	$(TOP)/tests/demo.sh
+	KERNEL=$(KVER) $(TOP)/tests/demo.sh
 
 check-unit: tools sparse
 	$(TOP)/scripts/checkpatch.sh
 	$(MAKE) -C tests/unit check
 	$(TOP)/tests/vm/harness-selftest.sh -s
 
+# GUEST_TESTS= picks tests by name (default: all of tests/guest/).
 check-vm: all
-	$(TOP)/tests/run-guest-suite.sh
+	KERNEL=$(KVER) $(TOP)/tests/run-guest-suite.sh $(foreach t,$(GUEST_TESTS),$(TOP)/tests/guest/$(t).sh)
 
 check-pkg: all
 	$(TOP)/tests/pkg/completion.sh

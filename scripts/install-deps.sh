@@ -1,15 +1,28 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 #
-# Install every Debian package krdma needs to build and test. Idempotent:
-# only missing packages are installed, and apt is not touched when none is.
+# Install every Debian package krdma needs to build and test, and the guest
+# kernels: Debian 12's 6.1 and the 6.12 LTS from bookworm-backports (image
+# and headers). Idempotent: only what is missing is installed.
+#
+#   scripts/install-deps.sh [SERIES...]     (default: 6.1 6.12)
 set -eu
+here=$(cd "$(dirname "$0")" && pwd -P)
+series=${*:-6.1 6.12}
 
-PKGS="build-essential pkg-config kmod cpio busybox-static
-qemu-system-x86 linux-image-amd64 linux-headers-amd64
-rdma-core ibverbs-utils rdmacm-utils perftest iproute2 iperf3
+PKGS="build-essential pkg-config kmod cpio busybox-static util-linux
+qemu-system-x86 rdma-core ibverbs-utils rdmacm-utils perftest iproute2 iperf3
 libnl-3-dev libnl-genl-3-dev libjson-c-dev
-sparse python3 python3-yaml linux-source-6.1 dkms"
+sparse python3 python3-yaml linux-source-6.1 dkms groff-base"
+
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+updated=""
+apt_update() {
+	[ -n "$updated" ] || $SUDO apt-get update -q
+	updated=1
+}
 
 missing=""
 for p in $PKGS; do
@@ -17,15 +30,42 @@ for p in $PKGS; do
 		missing="$missing $p"
 	fi
 done
-
-if [ -z "$missing" ]; then
-	echo "deps: all packages present"
-	exit 0
+if [ -n "$missing" ]; then
+	echo "deps: installing$missing"
+	apt_update
+	# shellcheck disable=SC2086 # word splitting of the package list is wanted
+	$SUDO apt-get install -y -q $missing
 fi
 
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO=sudo
-echo "deps: installing$missing"
-$SUDO apt-get update -q
-# shellcheck disable=SC2086 # word splitting of the package list is wanted
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q $missing
+for s in $series; do
+	if "$here/guest-kver.sh" "$s" >/dev/null; then
+		echo "deps: kernel $s: $("$here/guest-kver.sh" "$s")"
+		continue
+	fi
+	case $s in
+	6.1)
+		apt_update
+		$SUDO apt-get install -y -q --allow-downgrades \
+			linux-image-amd64/bookworm linux-headers-amd64/bookworm
+		;;
+	6.12)
+		list=/etc/apt/sources.list.d/krdma-backports.sources
+		if ! grep -rqs bookworm-backports /etc/apt/sources.list /etc/apt/sources.list.d/; then
+			printf '%s\n' "Types: deb" "URIs: http://deb.debian.org/debian" \
+				"Suites: bookworm-backports" "Components: main" \
+				"Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg" |
+				$SUDO tee "$list" >/dev/null
+			updated=""
+		fi
+		apt_update
+		$SUDO apt-get install -y -q -t bookworm-backports \
+			linux-image-amd64 linux-headers-amd64
+		;;
+	*)
+		echo "deps: unknown kernel series $s (6.1 or 6.12)" >&2
+		exit 1
+		;;
+	esac
+	"$here/guest-kver.sh" "$s" >/dev/null || { echo "deps: kernel $s not usable" >&2; exit 1; }
+done
+echo "deps: all packages present"
