@@ -14,9 +14,11 @@ TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 
 # The guest kernel: the newest /boot/vmlinuz-<v> of series $(KSERIES)
 # (Debian 12's 6.1 by default; KSERIES=6.12 for bookworm-backports) that
-# has a module build tree. KVER= or KDIR= override.
+# has a module build tree, of Debian flavour $(KFLAVOUR) (amd64, rt-amd64).
+# KVER= or KDIR= override.
 KSERIES ?= 6.1
-KVER ?= $(shell $(TOP)/scripts/guest-kver.sh $(KSERIES))
+KFLAVOUR ?= amd64
+KVER ?= $(shell $(TOP)/scripts/guest-kver.sh $(KSERIES) $(KFLAVOUR))
 KDIR ?= /lib/modules/$(KVER)/build
 
 KBUILD_FLAGS := -C $(KDIR) M=$(TOP)

@@ -17,8 +17,8 @@ usage() {
 	cat <<USAGE
 usage: $prog [options] SCRIPT [ARGS...]
   -n N        number of guests (default 2)
-  -k VERSION  guest kernel version (default: newest /boot/vmlinuz-* with
-              /lib/modules/<v>/build; env KERNEL= also accepted)
+  -k VERSION  guest kernel version (default: the one kmod/krdma.ko was
+              built for, else Debian 12's 6.1; env KERNEL= also accepted)
   -K BZIMAGE  boot this kernel image instead (modules optional)
   -t SECONDS  overall timeout of the run (default 600)
   -o DIR      output directory (default: fresh mktemp dir under /tmp)
@@ -104,14 +104,14 @@ if [ -n "$kimg" ]; then
 	[ -n "$kver" ] || kver=$(bzimage_version "$kimg") || kver=
 	[ -n "$kver" ] || kver=unknown
 else
+	# Default: the kernel the built module is for, so the two always
+	# match; without a module, Debian 12's kernel (scripts/guest-kver.sh).
+	if [ -z "$kver" ] && [ -r "$KRDMA_ROOT/kmod/krdma.ko" ]; then
+		kver=$(modinfo -F vermagic "$KRDMA_ROOT/kmod/krdma.ko" 2>/dev/null | cut -d' ' -f1)
+	fi
 	if [ -z "$kver" ]; then
-		for f in /boot/vmlinuz-*; do
-			v=${f#/boot/vmlinuz-}
-			[ -e "$f" ] && [ -d "/lib/modules/$v/build" ] && echo "$v"
-		done | sort -V | tail -n1 >"/tmp/.krdma-kver.$$"
-		kver=$(cat "/tmp/.krdma-kver.$$")
-		rm -f "/tmp/.krdma-kver.$$"
-		[ -n "$kver" ] || fail_early "no /boot/vmlinuz-<v> with /lib/modules/<v>/build"
+		kver=$("$KRDMA_ROOT/scripts/guest-kver.sh" 6.1 amd64) ||
+			fail_early "no /boot/vmlinuz-<v> with /lib/modules/<v>/build"
 	fi
 	kimg=/boot/vmlinuz-$kver
 	[ -r "$kimg" ] || fail_early "cannot read $kimg"
