@@ -6,6 +6,8 @@
 # and headers). Idempotent: only what is missing is installed.
 #
 #   scripts/install-deps.sh [SERIES...]     (default: 6.1 6.12)
+#
+# SERIES: 6.1, 6.12, or 6.1-rt (Debian 12's PREEMPT_RT flavour).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd -P)
 series=${*:-6.1 6.12}
@@ -38,11 +40,20 @@ if [ -n "$missing" ]; then
 fi
 
 for s in $series; do
-	if "$here/guest-kver.sh" "$s" >/dev/null; then
-		echo "deps: kernel $s: $("$here/guest-kver.sh" "$s")"
+	case $s in
+	*-rt) ver=${s%-rt} flav=rt-amd64 ;;
+	*) ver=$s flav=amd64 ;;
+	esac
+	if "$here/guest-kver.sh" "$ver" "$flav" >/dev/null; then
+		echo "deps: kernel $s: $("$here/guest-kver.sh" "$ver" "$flav")"
 		continue
 	fi
 	case $s in
+	6.1-rt)
+		apt_update
+		$SUDO apt-get install -y -q linux-image-rt-amd64/bookworm \
+			linux-headers-rt-amd64/bookworm
+		;;
 	6.1)
 		apt_update
 		$SUDO apt-get install -y -q --allow-downgrades \
@@ -66,6 +77,7 @@ for s in $series; do
 		exit 1
 		;;
 	esac
-	"$here/guest-kver.sh" "$s" >/dev/null || { echo "deps: kernel $s not usable" >&2; exit 1; }
+	"$here/guest-kver.sh" "$ver" "$flav" >/dev/null ||
+		{ echo "deps: kernel $s not usable" >&2; exit 1; }
 done
 echo "deps: all packages present"

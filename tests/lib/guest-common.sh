@@ -53,3 +53,95 @@ sys.exit(0 if ok else 1)" 2>/dev/null; then
 		result "test.$_rt_name" fail "rc=$_rt_rc"
 	fi
 }
+
+# ---- Generic Netlink without krdmactl, and other helpers ----
+
+# genl ARGS...: tests/lib/genl.py (raw krdma requests; see its --help).
+genl() {
+	python3 "$KRDMA_ROOT/tests/lib/genl.py" "$@"
+}
+
+# genl_err NAME ERRNAME MSG-REGEX ATTR GENL-ARGS...: the raw request must
+# fail with errno ERRNAME (e.g. ERANGE; "-": any), an extended ACK message
+# matching MSG-REGEX (python re.search; "." = any non-empty message) and,
+# unless ATTR is "-", the error offset pointing at attribute ATTR
+# (KRDMA_A_TEST_SIZE, KRDMA_ADDR_A_IPV4, ...).
+genl_err() {
+	_ge_name=$1 _ge_errno=$2 _ge_re=$3 _ge_attr=$4
+	shift 4
+	_ge_out=$(genl -j "$@" 2>&1)
+	_ge_rc=$?
+	if [ $_ge_rc -eq 1 ] && printf '%s' "$_ge_out" | python3 -c "
+import json, re, sys
+d = json.loads(sys.stdin.read().strip().splitlines()[-1])
+ok = ('$_ge_errno' == '-' or d['errname'] == '$_ge_errno') and \
+    d['msg'] and re.search(sys.argv[1], d['msg']) and \
+    ('$_ge_attr' == '-' or d['attr'] == '$_ge_attr')
+sys.exit(0 if ok else 1)" "$_ge_re" 2>/dev/null; then
+		result "$_ge_name" ok
+		printf '%s: %s\n' "$_ge_name" "$_ge_out"
+	else
+		echo "--- $_ge_name: expected error $_ge_errno /$_ge_re/ at $_ge_attr (rc=$_ge_rc) from genl.py $*:"
+		printf '%s\n' "$_ge_out"
+		result "$_ge_name" fail "rc=$_ge_rc"
+	fi
+}
+
+# expect_rc_msg NAME RC REGEX CMD...: CMD must exit with status RC exactly
+# and print something matching REGEX (grep -E).
+expect_rc_msg() {
+	_er_name=$1 _er_want=$2 _er_re=$3
+	shift 3
+	_er_out=$("$@" 2>&1)
+	_er_rc=$?
+	if [ $_er_rc -eq "$_er_want" ] && printf '%s' "$_er_out" | grep -Eq -- "$_er_re"; then
+		result "$_er_name" ok "rc=$_er_rc"
+		printf '%s: %s\n' "$_er_name" "$(printf '%s' "$_er_out" | tail -n 1)"
+	else
+		echo "--- $_er_name: expected exit $_er_want and output matching /$_er_re/ (rc=$_er_rc) from: $*"
+		printf '%s\n' "$_er_out"
+		result "$_er_name" fail "rc=$_er_rc"
+	fi
+}
+
+# as_nobody CMD...: run CMD as uid/gid 65534 without supplementary groups.
+as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+}
+
+# wait_exit PID SECONDS: wait until process PID (a child) has exited;
+# returns 1 if it is still alive after SECONDS.
+wait_exit() {
+	_we_end=$(($(date +%s) + $2))
+	while kill -0 "$1" 2>/dev/null; do
+		# A zombie child counts as exited.
+		case $(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) in
+		Z | '') return 0 ;;
+		esac
+		[ "$(date +%s)" -lt "$_we_end" ] || return 1
+		sleep 0.2
+	done
+	return 0
+}
+
+# nl_subscribed PID GROUP: true once a netlink socket of PID has joined
+# multicast group GROUP (/proc/net/netlink shows groups 1..32 only; a
+# higher group counts once PID has two netlink sockets).
+nl_subscribed() {
+	_ns_inodes=$(for _ns_fd in /proc/"$1"/fd/*; do
+		readlink "$_ns_fd" 2>/dev/null; done |
+		sed -n 's/^socket:\[\([0-9]*\)\]$/\1/p')
+	[ -n "$_ns_inodes" ] || return 1
+	if [ "$2" -gt 32 ]; then
+		[ "$(printf '%s\n' $_ns_inodes | wc -l)" -ge 2 ]
+		return
+	fi
+	awk -v inodes=" $(echo $_ns_inodes) " -v bit="$2" '
+		NR > 1 && $2 == 16 && index(inodes, " " $10 " ") {
+			g = 0; h = tolower($4)
+			for (i = 1; i <= length(h); i++)
+				g = g * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
+			if (int(g / 2 ^ (bit - 1)) % 2) found = 1
+		}
+		END { exit !found }' /proc/net/netlink
+}

@@ -1,0 +1,805 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+"""Small Generic Netlink client for the krdma tests (python3 stdlib only).
+
+The numbers (commands, attributes, enums, limits) and the attribute types
+are read at run time from include/uapi/linux/krdma.h, so they never drift:
+an attribute's type is the first word of its comment ("u32: ...",
+"string", "nest, krdma_addr_attr", "binary, 4 bytes"), or the "all u64"
+of the comment above its enum.
+
+Command line:
+
+    genl.py [OPTIONS] CMD [ATTR=VALUE ...] [--raw-attr TYPE:HEX ...]
+
+    CMD       LISTENER_ADD, listener_add or KRDMA_CMD_LISTENER_ADD
+    ATTR      NAME, name or KRDMA_A_NAME; nested: PEER_ADDR.IPV4=10.0.0.1
+              (all parts of one nest are grouped into one nest attribute)
+    VALUE     integers: decimal/0x..., or an enum name (TEST_OP=write);
+              string: as is (sent NUL-terminated); binary: an IPv4/IPv6
+              address or hex:0a0b..; flag: anything (ignored)
+    --raw-attr TYPE:HEX   add an attribute with exactly these payload bytes;
+              TYPE is a name or a number, dotted for inside a nest
+              (PEER_ADDR.IPV4:0a4d00)
+    --dump    send a dump request (NLM_F_DUMP)
+    -j/--json on an error, print a JSON object (errno, msg, offs, attr,
+              miss_type, policy) instead of the "error ..." line
+    --batch   read requests from stdin, one per line ("CMD ATTR=V ..."),
+              print one output line per request (ok / reply / error)
+    --listen SECONDS  join the family's multicast groups and print events
+              (one JSON object per line) for that long; with --count N,
+              stop after N events
+    --family  print the family's id and multicast groups (JSON)
+    --header PATH  uapi header (default: ../../include/uapi/linux/krdma.h
+              next to this file, or $KRDMA_UAPI)
+
+Output: every reply message as one JSON object per line, "ok" for a bare
+ACK, "error ERRNO MESSAGE" (ERRNO positive, MESSAGE the kernel's extended
+ACK text, empty if none) on failure; details (offset, attribute, missing
+attribute, policy) go to stderr.  Exit status: 0 ok, 1 kernel error,
+2 local error (usage, family not found).
+
+Library: import genl; g = genl.Genl(); g.do("LISTENER_ADD", [...]);
+g.dump("LISTENER_GET"); errors raise genl.NlError.
+"""
+
+import errno as errno_mod
+import json
+import os
+import re
+import select
+import shlex
+import socket
+import struct
+import sys
+import time
+
+# ---- netlink constants (linux/netlink.h, linux/genetlink.h) ----
+NETLINK_GENERIC = 16
+SOL_NETLINK = 270
+NETLINK_ADD_MEMBERSHIP = 1
+NETLINK_CAP_ACK = 10
+NETLINK_EXT_ACK = 11
+
+NLMSG_NOOP = 1
+NLMSG_ERROR = 2
+NLMSG_DONE = 3
+NLMSG_OVERRUN = 4
+
+NLM_F_REQUEST = 0x01
+NLM_F_MULTI = 0x02
+NLM_F_ACK = 0x04
+NLM_F_ROOT = 0x100
+NLM_F_MATCH = 0x200
+NLM_F_DUMP = NLM_F_ROOT | NLM_F_MATCH
+NLM_F_CAPPED = 0x100		# in NLMSG_ERROR
+NLM_F_ACK_TLVS = 0x200		# in NLMSG_ERROR / NLMSG_DONE
+
+NLMSGERR_ATTR_MSG = 1
+NLMSGERR_ATTR_OFFS = 2
+NLMSGERR_ATTR_COOKIE = 3
+NLMSGERR_ATTR_POLICY = 4
+NLMSGERR_ATTR_MISS_TYPE = 5
+NLMSGERR_ATTR_MISS_NEST = 6
+
+NLA_F_NESTED = 0x8000
+NLA_F_NET_BYTEORDER = 0x4000
+NLA_TYPE_MASK = ~(NLA_F_NESTED | NLA_F_NET_BYTEORDER) & 0xffff
+
+GENL_ID_CTRL = 0x10
+CTRL_CMD_GETFAMILY = 3
+CTRL_ATTR_FAMILY_ID = 1
+CTRL_ATTR_FAMILY_NAME = 2
+CTRL_ATTR_VERSION = 3
+CTRL_ATTR_HDRSIZE = 4
+CTRL_ATTR_MAXATTR = 5
+CTRL_ATTR_MCAST_GROUPS = 7
+CTRL_ATTR_MCAST_GRP_NAME = 1
+CTRL_ATTR_MCAST_GRP_ID = 2
+
+# linux/netlink.h enum netlink_policy_type_attr, for NLMSGERR_ATTR_POLICY.
+POLICY_ATTRS = {
+    1: ("type", "u32"), 2: ("min_value_s", "s64"), 3: ("max_value_s", "s64"),
+    4: ("min_value_u", "u64"), 5: ("max_value_u", "u64"),
+    6: ("min_length", "u32"), 7: ("max_length", "u32"),
+    8: ("policy_idx", "u32"), 9: ("policy_maxtype", "u32"),
+    10: ("bitfield32_mask", "u32"), 12: ("mask", "u64"),
+}
+
+INT_FMT = {"u8": "<B", "u16": "<H", "u32": "<I", "u64": "<Q",
+           "s8": "<b", "s16": "<h", "s32": "<i", "s64": "<q"}
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_HEADER = os.path.join(HERE, "..", "..", "include", "uapi", "linux",
+                              "krdma.h")
+
+
+def align4(n):
+    return (n + 3) & ~3
+
+
+class NlError(Exception):
+    """A netlink error: errno (positive) and the extended ACK."""
+
+    def __init__(self, err, msg="", offs=None, attr=None, miss_type=None,
+                 miss_nest=None, policy=None):
+        self.errno = err
+        self.msg = msg or ""
+        self.offs = offs
+        self.attr = attr
+        self.miss_type = miss_type
+        self.miss_nest = miss_nest
+        self.policy = policy
+        super().__init__("error %d %s" % (err, self.msg))
+
+    def as_dict(self):
+        return {"error": self.errno,
+                "errname": errno_mod.errorcode.get(self.errno, "?"),
+                "msg": self.msg, "offs": self.offs, "attr": self.attr,
+                "miss_type": self.miss_type, "miss_nest": self.miss_nest,
+                "policy": self.policy}
+
+
+class LocalError(Exception):
+    """Usage or environment problem (not the kernel's answer)."""
+
+
+# ---- the uapi header ----
+
+class Enum:
+    def __init__(self, name, default_type=None):
+        self.name = name
+        self.default_type = default_type
+        self.values = {}	# full name -> value
+        self.by_value = {}	# value -> full name
+        self.comments = {}	# full name -> comment text
+        self.prefix = ""
+
+    def finish(self):
+        names = [n for n in self.values if not n.startswith("__")]
+        pre = os.path.commonprefix(names) if names else ""
+        if len(names) > 1:
+            pre = pre[:pre.rfind("_") + 1]
+        self.prefix = pre
+
+    def short(self, full):
+        return full[len(self.prefix):] if full.startswith(self.prefix) else full
+
+    def lookup(self, word):
+        """Value of a member given as FULL, SHORT or lower-case short name."""
+        w = word.upper().replace("-", "_")
+        for cand in (w, self.prefix + w):
+            if cand in self.values and not cand.startswith("__"):
+                return self.values[cand]
+        raise KeyError(word)
+
+    def type_of(self, full):
+        """(type, argument) from the member's comment or the enum default."""
+        c = self.comments.get(full, "")
+        m = re.match(r"\s*(u8|u16|u32|u64|s8|s16|s32|s64|string|binary|nest|flag)\b"
+                     r"(?:\s*,\s*(?:enum\s+)?(\w+))?", c)
+        if m:
+            return m.group(1), m.group(2)
+        return self.default_type, None
+
+
+class Uapi:
+    def __init__(self, path=None):
+        path = path or os.environ.get("KRDMA_UAPI") or DEFAULT_HEADER
+        try:
+            with open(path) as f:
+                text = f.read()
+        except OSError as e:
+            raise LocalError("cannot read the uapi header %s: %s" % (path, e))
+        self.path = path
+        self.enums = {}
+        self.defines = {}
+        self._parse(text)
+        try:
+            self.attrs = self.enums["krdma_attr"]
+            self.cmds = self.enums["krdma_cmd"]
+        except KeyError as e:
+            raise LocalError("%s: enum %s not found" % (path, e))
+
+    def _parse(self, text):
+        # #define NAME VALUE  (numbers, simple shifts, strings)
+        for m in re.finditer(r"^#define\s+(\w+)\s+(.+?)\s*(?:/\*.*)?$", text,
+                             re.M):
+            name, val = m.group(1), m.group(2).strip()
+            if val.startswith('"'):
+                self.defines[name] = val.strip('"')
+                continue
+            expr = re.sub(r"(\d+)[uUlL]+\b", r"\1", val)
+            if re.fullmatch(r"[\d\sxXa-fA-F()<>|+*-]+", expr):
+                try:
+                    self.defines[name] = int(eval(expr, {"__builtins__": {}}))
+                except Exception:
+                    pass
+        # enum NAME { ... };  with the comment just above it.
+        for m in re.finditer(r"(/\*(?:(?!\*/).)*\*/\s*)?enum\s+(\w+)\s*\{(.*?)\};",
+                             text, re.S):
+            above, name, body = m.group(1) or "", m.group(2), m.group(3)
+            dm = re.search(r"\ball\s+(u8|u16|u32|u64)\b", above)
+            en = Enum(name, dm.group(1) if dm else None)
+            nxt = 0
+            for line in body.split("\n"):
+                cm = re.search(r"/\*(.*?)\*/", line)
+                code = re.sub(r"/\*.*?\*/", "", line).strip().rstrip(",")
+                if not code:
+                    continue
+                em = re.fullmatch(r"(\w+)\s*(?:=\s*(.+))?", code)
+                if not em:
+                    continue
+                if em.group(2) is not None:
+                    v = em.group(2).strip()
+                    if v in en.values:
+                        nxt = en.values[v]
+                    elif v in self.defines:
+                        nxt = self.defines[v]
+                    else:
+                        nxt = int(re.sub(r"[uUlL]+$", "", v), 0)
+                en.values[em.group(1)] = nxt
+                en.by_value.setdefault(nxt, em.group(1))
+                if cm:
+                    en.comments[em.group(1)] = cm.group(1).strip()
+                nxt += 1
+            en.finish()
+            self.enums[name] = en
+        # "#define KRDMA_A_MAX (__KRDMA_A_MAX - 1)" needs the enums.
+        for m in re.finditer(r"^#define\s+(\w+)\s+\((__\w+)\s*-\s*1\)", text,
+                             re.M):
+            for en in self.enums.values():
+                if m.group(2) in en.values:
+                    self.defines[m.group(1)] = en.values[m.group(2)] - 1
+
+    def cmd(self, word):
+        try:
+            return self.cmds.lookup(word)
+        except KeyError:
+            raise LocalError("unknown command '%s' (one of: %s)" % (
+                word, ", ".join(self.cmds.short(n) for n in self.cmds.values
+                                if not n.startswith("__"))))
+
+
+# ---- attribute encoding ----
+
+def nla(atype, payload, nested=False):
+    t = atype | (NLA_F_NESTED if nested else 0)
+    hdr = struct.pack("<HH", 4 + len(payload), t)
+    return hdr + payload + b"\0" * (align4(len(payload)) - len(payload))
+
+
+def parse_nlas(data):
+    """[(type without flags, flags, payload)] of a packed attribute stream."""
+    out = []
+    off = 0
+    while off + 4 <= len(data):
+        ln, t = struct.unpack_from("<HH", data, off)
+        if ln < 4 or off + ln > len(data):
+            break
+        out.append((t & NLA_TYPE_MASK, t & ~NLA_TYPE_MASK & 0xffff,
+                    data[off + 4:off + ln]))
+        off += align4(ln)
+    return out
+
+
+class Attr:
+    """One attribute to send: a scalar payload or a list of children."""
+
+    def __init__(self, atype, name, payload=None, children=None):
+        self.atype = atype
+        self.name = name
+        self.payload = payload
+        self.children = children	# list of Attr for a nest
+
+    def encode(self, base, offsets):
+        """Bytes of this attribute placed at byte offset base of the
+        message; records (offset, dotted name) of every attribute."""
+        offsets.append((base, self.name))
+        if self.children is None:
+            return nla(self.atype, self.payload)
+        body = b""
+        for c in self.children:
+            body += c.encode(base + 4 + len(body), offsets)
+        return nla(self.atype, body, nested=True)
+
+
+class Genl:
+    """A Generic Netlink socket bound to one family (default: krdma)."""
+
+    def __init__(self, family=None, header=None, timeout=30.0):
+        self.uapi = Uapi(header)
+        self.family_name = family or self.uapi.defines.get("KRDMA_GENL_NAME",
+                                                           "krdma")
+        self.version = self.uapi.defines.get("KRDMA_GENL_VERSION", 1)
+        self.timeout = timeout
+        self.seq = int(time.time()) & 0xffffff
+        self.sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW,
+                                  NETLINK_GENERIC)
+        self.sock.setsockopt(SOL_NETLINK, NETLINK_EXT_ACK, 1)
+        self.sock.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
+        self.sock.bind((0, 0))
+        self.last_offsets = []
+        self.last_parts = 0
+        self.family_id, self.mcast_groups = self.resolve(self.family_name)
+
+    def close(self):
+        self.sock.close()
+
+    # -- low level --
+
+    def _send(self, msg_type, flags, cmd, version, attrs_bytes):
+        self.seq += 1
+        payload = struct.pack("<BBH", cmd, version, 0) + attrs_bytes
+        hdr = struct.pack("<IHHII", 16 + len(payload), msg_type, flags,
+                          self.seq, 0)
+        self.sock.sendto(hdr + payload, (0, 0))
+        return self.seq
+
+    def _recv(self, timeout=None):
+        """One datagram (may hold several messages); bounded in time."""
+        t = self.timeout if timeout is None else timeout
+        r, _, _ = select.select([self.sock], [], [], t)
+        if not r:
+            raise NlError(errno_mod.ETIMEDOUT, "no answer from the kernel "
+                          "within %gs" % t)
+        # Peek at the size first and read exactly that much: the kernel
+        # sizes later dump buffers after what we read, so small reads keep
+        # dumps split over several datagrams, as with a small client.
+        n = self.sock.recv_into(bytearray(16), 16,
+                                socket.MSG_PEEK | socket.MSG_TRUNC)
+        return self.sock.recv(max(n, 16))
+
+    @staticmethod
+    def _messages(data):
+        off = 0
+        while off + 16 <= len(data):
+            ln, t, flags, seq, pid = struct.unpack_from("<IHHII", data, off)
+            if ln < 16 or off + ln > len(data):
+                break
+            yield t, flags, seq, data[off + 16:off + ln]
+            off += align4(ln)
+
+    def _ext_ack(self, flags, body, base_offsets):
+        """(msg, offs, attr, miss_type, miss_nest, policy) of an
+        NLMSG_ERROR/NLMSG_DONE body (after the int error)."""
+        res = {"msg": "", "offs": None, "attr": None, "miss_type": None,
+               "miss_nest": None, "policy": None}
+        if not flags & NLM_F_ACK_TLVS:
+            return res
+        for t, _, p in parse_nlas(body):
+            if t == NLMSGERR_ATTR_MSG:
+                res["msg"] = p.split(b"\0", 1)[0].decode(errors="replace")
+            elif t == NLMSGERR_ATTR_OFFS and len(p) >= 4:
+                res["offs"] = struct.unpack_from("<I", p)[0]
+                for off, name in base_offsets:
+                    if off == res["offs"]:
+                        res["attr"] = name
+            elif t == NLMSGERR_ATTR_MISS_TYPE and len(p) >= 4:
+                res["miss_type"] = struct.unpack_from("<I", p)[0]
+                en = self.uapi.attrs
+                res["miss_type"] = en.by_value.get(res["miss_type"],
+                                                   res["miss_type"])
+            elif t == NLMSGERR_ATTR_MISS_NEST and len(p) >= 4:
+                res["miss_nest"] = struct.unpack_from("<I", p)[0]
+            elif t == NLMSGERR_ATTR_POLICY:
+                pol = {}
+                for pt, _, pp in parse_nlas(p):
+                    if pt in POLICY_ATTRS:
+                        key, fmt = POLICY_ATTRS[pt]
+                        if len(pp) >= struct.calcsize(INT_FMT[fmt]):
+                            pol[key] = struct.unpack_from(INT_FMT[fmt], pp)[0]
+                res["policy"] = pol
+        return res
+
+    def request(self, cmd, attrs=None, dump=False, family_id=None,
+                version=None, raw=b""):
+        """Sends one request and returns its reply messages as a list of
+        (cmd, attribute bytes).  Raises NlError on an error ACK."""
+        fam = self.family_id if family_id is None else family_id
+        ver = self.version if version is None else version
+        flags = NLM_F_REQUEST | NLM_F_ACK | (NLM_F_DUMP if dump else 0)
+        offsets = []
+        body = b""
+        for a in attrs or []:
+            body += a.encode(20 + len(body), offsets)
+        body += raw
+        self.last_offsets = offsets
+        seq = self._send(fam, flags, cmd, ver, body)
+        replies = []
+        self.last_parts = 0	# datagrams the answer came in
+        deadline = time.monotonic() + self.timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise NlError(errno_mod.ETIMEDOUT, "request not finished "
+                              "within %gs" % self.timeout)
+            data = self._recv(left)
+            self.last_parts += 1
+            for t, mflags, mseq, payload in self._messages(data):
+                if mseq != seq:
+                    continue	# stale answer to an earlier request
+                if t == NLMSG_ERROR:
+                    err = struct.unpack_from("<i", payload)[0]
+                    # Then the request's header (capped) or the whole request.
+                    olen = 16
+                    if not mflags & NLM_F_CAPPED and len(payload) >= 8:
+                        olen = struct.unpack_from("<I", payload, 4)[0]
+                    ext = self._ext_ack(mflags, payload[4 + align4(olen):],
+                                        offsets)
+                    if err:
+                        raise NlError(-err, **ext)
+                    return replies
+                if t == NLMSG_DONE:
+                    err = struct.unpack_from("<i", payload)[0] if payload else 0
+                    ext = self._ext_ack(mflags, payload[4:], offsets)
+                    if err:
+                        raise NlError(-err, **ext)
+                    # A dump acked with NLM_F_ACK ends here (no extra ACK).
+                    return replies
+                if t in (NLMSG_NOOP, NLMSG_OVERRUN):
+                    continue
+                if len(payload) < 4:
+                    continue
+                rcmd = payload[0]
+                replies.append((rcmd, payload[4:]))
+
+    # -- family resolution --
+
+    def resolve(self, name):
+        try:
+            msgs = self.request(CTRL_CMD_GETFAMILY,
+                                [Attr(CTRL_ATTR_FAMILY_NAME, "FAMILY_NAME",
+                                      name.encode() + b"\0")],
+                                family_id=GENL_ID_CTRL, version=1)
+        except NlError as e:
+            if e.errno == errno_mod.ENOENT:
+                raise LocalError('generic netlink family "%s" not found: is '
+                                 'the module loaded?' % name)
+            raise
+        fid, groups = None, {}
+        for _, body in msgs:
+            for t, _, p in parse_nlas(body):
+                if t == CTRL_ATTR_FAMILY_ID:
+                    fid = struct.unpack_from("<H", p)[0]
+                elif t == CTRL_ATTR_MCAST_GROUPS:
+                    for _, _, grp in parse_nlas(p):
+                        gname, gid = None, None
+                        for gt, _, gp in parse_nlas(grp):
+                            if gt == CTRL_ATTR_MCAST_GRP_NAME:
+                                gname = gp.split(b"\0", 1)[0].decode()
+                            elif gt == CTRL_ATTR_MCAST_GRP_ID:
+                                gid = struct.unpack_from("<I", gp)[0]
+                        if gname is not None:
+                            groups[gname] = gid
+        if fid is None:
+            raise LocalError("no family id in the nlctrl reply for %s" % name)
+        return fid, groups
+
+    def join(self, group=None):
+        """Joins a multicast group (default: all of the family's)."""
+        names = [group] if group else list(self.mcast_groups)
+        for g in names:
+            self.sock.setsockopt(SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
+                                 self.mcast_groups[g])
+
+    def events(self, timeout):
+        """Yields decoded multicast messages until timeout seconds pass."""
+        end = time.monotonic() + timeout
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            try:
+                data = self._recv(left)
+            except NlError:
+                return
+            for t, _, seq, payload in self._messages(data):
+                if t >= 0x10 and seq == 0 and len(payload) >= 4:
+                    yield self.decode(payload[0], payload[4:])
+
+    # -- typed attributes --
+
+    def _member(self, en, word):
+        try:
+            v = en.lookup(word)
+        except KeyError:
+            if re.fullmatch(r"\d+", word):
+                return int(word), word
+            raise LocalError("unknown attribute '%s' in %s" % (word, en.name))
+        return v, en.by_value[v]
+
+    def encode_value(self, en, full, value):
+        typ, arg = en.type_of(full)
+        if typ in INT_FMT:
+            if isinstance(value, int):
+                v = value
+            else:
+                try:
+                    v = int(value, 0)
+                except ValueError:
+                    venum = self.uapi.enums.get(arg) if arg else None
+                    if venum is None:
+                        raise LocalError("%s: not a number: %r" % (full, value))
+                    try:
+                        v = venum.lookup(value)
+                    except KeyError:
+                        raise LocalError("%s: not a number or a %s name: %r"
+                                         % (full, arg, value))
+            try:
+                return struct.pack(INT_FMT[typ], v)
+            except struct.error:
+                raise LocalError("%s: %d does not fit %s (use --raw-attr)" %
+                                 (full, v, typ))
+        if typ == "string":
+            return (value if isinstance(value, bytes) else
+                    str(value).encode()) + b"\0"
+        if typ == "flag":
+            return b""
+        if typ == "binary" or typ is None:
+            if isinstance(value, bytes):
+                return value
+            s = str(value)
+            if s.startswith("hex:"):
+                return bytes.fromhex(s[4:])
+            for fam in (socket.AF_INET, socket.AF_INET6):
+                try:
+                    return socket.inet_pton(fam, s)
+                except OSError:
+                    pass
+            if typ is None:
+                raise LocalError("%s: unknown type; use --raw-attr" % full)
+            raise LocalError("%s: give an IP address or hex:BYTES" % full)
+        raise LocalError("%s: cannot encode type %s" % (full, typ))
+
+    def build(self, items, en=None):
+        """Attributes from [(NAME, value)], value a list of pairs for a
+        nest, or bytes via RawValue.  NAME may be dotted ("PEER_ADDR.PORT"):
+        parts of one nest are gathered in its first position."""
+        en = en or self.uapi.attrs
+        out = []
+        nests = {}
+        for name, value in items:
+            head, _, rest = name.partition(".")
+            atype, full = self._member(en, head)
+            if rest:
+                typ, arg = en.type_of(full)
+                sub = self.uapi.enums.get(arg) if typ == "nest" else None
+                if sub is None:
+                    raise LocalError("%s is not a nest" % full)
+                if full not in nests:
+                    nests[full] = (Attr(atype, full, children=[]), sub, [])
+                    out.append(nests[full][0])
+                nests[full][2].append((rest, value))
+                continue
+            if isinstance(value, RawValue):
+                out.append(Attr(atype, full, payload=value.data))
+                continue
+            typ, arg = en.type_of(full)
+            if typ == "nest" and isinstance(value, (list, tuple)):
+                sub = self.uapi.enums[arg]
+                out.append(Attr(atype, full, children=self.build(value, sub)))
+                continue
+            out.append(Attr(atype, full,
+                            payload=self.encode_value(en, full, value)))
+        for a, sub, parts in nests.values():
+            a.children = self.build(parts, sub)
+        return out
+
+    def decode(self, cmd, body, en=None):
+        """A reply's attributes as a dict (short lower-case names)."""
+        en = en or self.uapi.attrs
+        d, multi = {}, set()
+        if en is self.uapi.attrs and cmd is not None:
+            d["cmd"] = self.uapi.cmds.short(
+                self.uapi.cmds.by_value.get(cmd, str(cmd))).lower()
+        for t, flags, p in parse_nlas(body):
+            full = en.by_value.get(t, str(t))
+            key = en.short(full).lower()
+            typ, arg = en.type_of(full)
+            if typ == "nest" or flags & NLA_F_NESTED:
+                sub = self.uapi.enums.get(arg) if arg else None
+                v = self.decode(None, p, sub) if sub else p.hex()
+            elif typ in INT_FMT and len(p) >= struct.calcsize(INT_FMT[typ]):
+                v = struct.unpack_from(INT_FMT[typ], p)[0]
+            elif typ == "string":
+                v = p.split(b"\0", 1)[0].decode(errors="replace")
+            elif typ == "flag":
+                v = True
+            elif len(p) == 4 and "ipv4" in key:
+                v = socket.inet_ntop(socket.AF_INET, p)
+            elif len(p) == 16 and "ipv6" in key:
+                v = socket.inet_ntop(socket.AF_INET6, p)
+            else:
+                v = p.hex()
+            if key in d:	# repeated ("multi") attribute: a list
+                if key not in multi:
+                    d[key] = [d[key]]
+                    multi.add(key)
+                d[key].append(v)
+            else:
+                d[key] = v
+        return d
+
+    # -- high level --
+
+    def _attrs(self, items, raw):
+        attrs = self.build(items or [])
+        for name, data in raw or []:
+            attrs += self.build([(name, RawValue(data))])
+        return self._merge_nests(attrs)
+
+    @staticmethod
+    def _merge_nests(attrs):
+        """Raw bytes for a nest member join the nest built from pairs."""
+        out, seen = [], {}
+        for a in attrs:
+            if a.children is not None and a.name in seen:
+                seen[a.name].children += a.children
+                continue
+            if a.children is not None:
+                seen[a.name] = a
+            out.append(a)
+        return out
+
+    def do(self, cmd, items=None, raw=None):
+        """A do request; returns the decoded reply messages (maybe [])."""
+        c = self.uapi.cmd(cmd) if isinstance(cmd, str) else cmd
+        msgs = self.request(c, self._attrs(items, raw))
+        return [self.decode(rc, b) for rc, b in msgs]
+
+    def dump(self, cmd, items=None, raw=None):
+        """A dump request; returns every decoded message of the dump."""
+        c = self.uapi.cmd(cmd) if isinstance(cmd, str) else cmd
+        msgs = self.request(c, self._attrs(items, raw), dump=True)
+        return [self.decode(rc, b) for rc, b in msgs]
+
+
+class RawValue:
+    def __init__(self, data):
+        self.data = data
+
+
+# ---- command line ----
+
+def parse_request(words):
+    """(cmd, [(name, value)], [(name, bytes)], dump) from CLI words."""
+    cmd, items, raw, dump = None, [], [], False
+    i = 0
+    while i < len(words):
+        w = words[i]
+        if w == "--raw-attr":
+            if i + 1 >= len(words):
+                raise LocalError("--raw-attr needs TYPE:HEX")
+            w = "--raw-attr=" + words[i + 1]
+            i += 1
+        if w.startswith("--raw-attr="):
+            spec = w.split("=", 1)[1]
+            name, sep, hx = spec.rpartition(":")
+            if not sep or not name:
+                raise LocalError("--raw-attr wants TYPE:HEX, got %r" % spec)
+            try:
+                raw.append((name, bytes.fromhex(hx)))
+            except ValueError:
+                raise LocalError("--raw-attr %s: bad hex" % spec)
+        elif w == "--dump":
+            dump = True
+        elif cmd is None:
+            cmd = w
+        elif "=" in w:
+            k, v = w.split("=", 1)
+            items.append((k, v))
+        else:
+            raise LocalError("expected ATTR=VALUE, got %r" % w)
+        i += 1
+    if cmd is None:
+        raise LocalError("no command given")
+    return cmd, items, raw, dump
+
+
+def print_error(e, as_json):
+    if as_json:
+        print(json.dumps(e.as_dict()))
+    else:
+        print(("error %d %s" % (e.errno, e.msg)).rstrip())
+    details = []
+    if e.attr or e.offs is not None:
+        details.append("attribute %s (offset %s)" % (e.attr or "?", e.offs))
+    if e.miss_type is not None:
+        details.append("missing attribute %s%s" % (
+            e.miss_type, "" if e.miss_nest is None else
+            " in the nest at offset %d" % e.miss_nest))
+    if e.policy:
+        details.append("policy %s" % json.dumps(e.policy, sort_keys=True))
+    if details and not as_json:
+        print("genl.py: %s: %s" % (os.strerror(e.errno), "; ".join(details)),
+              file=sys.stderr)
+
+
+def run_one(g, words, as_json):
+    cmd, items, raw, dump = parse_request(words)
+    try:
+        if dump:
+            msgs = g.dump(cmd, items, raw)
+        else:
+            msgs = g.do(cmd, items, raw)
+    except NlError as e:
+        print_error(e, as_json)
+        return 1
+    for m in msgs:
+        print(json.dumps(m, sort_keys=True))
+    if not msgs and not dump:
+        print("ok")
+    return 0
+
+
+def main(argv):
+    as_json = False
+    batch = False
+    family_info = False
+    listen = None
+    count = None
+    header = None
+    words = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("-h", "--help"):
+            print(__doc__)
+            return 0
+        if a in ("-j", "--json"):
+            as_json = True
+        elif a == "--batch":
+            batch = True
+        elif a == "--family":
+            family_info = True
+        elif a in ("--listen", "--count", "--header"):
+            if i + 1 >= len(argv):
+                print("genl.py: %s needs a value" % a, file=sys.stderr)
+                return 2
+            if a == "--listen":
+                listen = float(argv[i + 1])
+            elif a == "--count":
+                count = int(argv[i + 1])
+            else:
+                header = argv[i + 1]
+            i += 1
+        else:
+            words.append(a)
+        i += 1
+    try:
+        g = Genl(header=header)
+        if family_info:
+            print(json.dumps({"name": g.family_name, "id": g.family_id,
+                              "groups": g.mcast_groups}, sort_keys=True))
+            return 0
+        if listen is not None:
+            g.join()
+            n = 0
+            for ev in g.events(listen):
+                print(json.dumps(ev, sort_keys=True), flush=True)
+                n += 1
+                if count is not None and n >= count:
+                    break
+            return 0
+        if batch:
+            rc = 0
+            for line in sys.stdin:
+                w = shlex.split(line)
+                if not w or w[0].startswith("#"):
+                    continue
+                rc |= run_one(g, w, as_json)
+                sys.stdout.flush()
+            return rc
+        return run_one(g, words, as_json)
+    except LocalError as e:
+        print("genl.py: %s" % e, file=sys.stderr)
+        return 2
+    except OSError as e:
+        print("genl.py: %s" % e, file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
