@@ -31,7 +31,7 @@ ifneq ($(C),)
 KBUILD_FLAGS += C=$(C)
 endif
 
-.PHONY: all module tools clean clean-module install deps demo check check-unit check-pkg check-vm checkpatch sparse kver
+.PHONY: all module tools clean clean-module install deps demo check check-unit check-spec check-pkg check-vm checkpatch sparse kver
 
 all: module tools
 
@@ -72,7 +72,7 @@ deps:
 demo: all
 	KERNEL=$(KVER) $(TOP)/tests/demo.sh
 
-check-unit: tools sparse
+check-unit: tools sparse check-spec
 	$(TOP)/scripts/checkpatch.sh
 	$(MAKE) -C tests/unit check
 	$(TOP)/tests/vm/harness-selftest.sh -s
@@ -86,6 +86,11 @@ check-pkg: all
 	$(TOP)/tests/pkg/dkms.sh
 
 check: check-unit check-pkg check-vm
+
+# The YNL spec against the uapi header, netlink.c, the CLI, the man page
+# and Documentation/netlink-abi.rst.
+check-spec: tools
+	$(TOP)/tests/spec/run.sh
 
 checkpatch:
 	$(TOP)/scripts/checkpatch.sh

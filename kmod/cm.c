@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 #include <linux/xarray.h>
 #include <net/genetlink.h>
+#include <net/ipv6.h>
 #include <net/net_namespace.h>
 #include <rdma/ib_cm.h>
 #include <rdma/rdma_cm.h>
@@ -58,12 +59,15 @@ int krdma_put_addr(struct sk_buff *skb, int attrtype,
 	nest = nla_nest_start(skb, attrtype);
 	if (!nest)
 		return -EMSGSIZE;
+	/* No IP attribute means "any address", as in requests. */
 	if (ss->ss_family == AF_INET) {
-		if (nla_put_in_addr(skb, KRDMA_ADDR_A_IPV4, sin->sin_addr.s_addr) ||
+		if ((sin->sin_addr.s_addr != htonl(INADDR_ANY) &&
+		     nla_put_in_addr(skb, KRDMA_ADDR_A_IPV4, sin->sin_addr.s_addr)) ||
 		    nla_put_u16(skb, KRDMA_ADDR_A_PORT, ntohs(sin->sin_port)))
 			goto err;
 	} else {
-		if (nla_put_in6_addr(skb, KRDMA_ADDR_A_IPV6, &sin6->sin6_addr) ||
+		if ((!ipv6_addr_any(&sin6->sin6_addr) &&
+		     nla_put_in6_addr(skb, KRDMA_ADDR_A_IPV6, &sin6->sin6_addr)) ||
 		    nla_put_u16(skb, KRDMA_ADDR_A_PORT, ntohs(sin6->sin6_port)))
 			goto err;
 	}
@@ -123,8 +127,8 @@ static int krdma_check_hello(const void *data, u8 len,
 	sq = be16_to_cpu(h->sq_depth);
 	rq = be16_to_cpu(h->rq_depth);
 	msg = be32_to_cpu(h->max_msg_size);
-	if (h->flags || sq < KRDMA_MIN_RQ_DEPTH || sq > KRDMA_MAX_QUEUE_DEPTH ||
-	    rq < KRDMA_MIN_RQ_DEPTH || rq > KRDMA_MAX_QUEUE_DEPTH ||
+	if (h->flags || sq < KRDMA_QUEUE_DEPTH_MIN || sq > KRDMA_QUEUE_DEPTH_MAX ||
+	    rq < KRDMA_QUEUE_DEPTH_MIN || rq > KRDMA_QUEUE_DEPTH_MAX ||
 	    !msg || msg > KRDMA_MSG_SIZE_MAX)
 		return KRDMA_REJ_BAD_PARAM;
 	*out = *h;
@@ -477,6 +481,42 @@ static void krdma_listener_free(struct krdma_listener *l)
 	kfree(l);
 }
 
+static int krdma_probe_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	return 0;
+}
+
+/*
+ * rdma_bind_addr() fails with -EADDRNOTAVAIL both for an address that is
+ * on no RDMA device and for a port another id holds (cma_check_port()).
+ * Binding the same address to an ephemeral port tells the two apart.
+ */
+static int krdma_bind_error(struct net *net, const struct sockaddr_storage *addr,
+			    int ret, struct netlink_ext_ack *extack)
+{
+	struct sockaddr_storage probe = *addr;
+	struct rdma_cm_id *id;
+
+	if (ret == -EADDRNOTAVAIL) {
+		/* sin_port and sin6_port share their offset. */
+		((struct sockaddr_in *)&probe)->sin_port = 0;
+		id = rdma_create_id(net, krdma_probe_handler, NULL, RDMA_PS_TCP,
+				    IB_QPT_RC);
+		if (!IS_ERR(id)) {
+			if (!rdma_bind_addr(id, (struct sockaddr *)&probe))
+				ret = -EADDRINUSE;
+			rdma_destroy_id(id);
+		}
+	}
+	if (ret == -EADDRINUSE)
+		NL_SET_ERR_MSG(extack, "address and port already in use");
+	else if (ret == -EADDRNOTAVAIL || ret == -ENODEV)
+		NL_SET_ERR_MSG(extack, "address is not on an RDMA device of this host");
+	else
+		NL_SET_ERR_MSG(extack, "cannot bind the address");
+	return ret;
+}
+
 int krdma_listener_add(struct net *net, const char *name,
 		       struct sockaddr_storage *addr, u32 *id,
 		       struct netlink_ext_ack *extack)
@@ -519,12 +559,7 @@ int krdma_listener_add(struct net *net, const char *name,
 	}
 	ret = rdma_bind_addr(cm_id, (struct sockaddr *)addr);
 	if (ret) {
-		if (ret == -EADDRINUSE)
-			NL_SET_ERR_MSG(extack, "address and port already in use");
-		else if (ret == -EADDRNOTAVAIL || ret == -ENODEV)
-			NL_SET_ERR_MSG(extack, "address is not on an RDMA device of this host");
-		else
-			NL_SET_ERR_MSG(extack, "cannot bind the address");
+		ret = krdma_bind_error(net, addr, ret, extack);
 		goto err_id;
 	}
 	ret = rdma_listen(cm_id, KRDMA_LISTEN_BACKLOG);
@@ -600,25 +635,23 @@ static int krdma_listener_fill(struct sk_buff *skb, struct krdma_listener *l)
 	return 0;
 }
 
-int krdma_listener_nl_get(struct sk_buff *skb, struct genl_info *info)
+/*
+ * Replies to @info with listener @id (or @name): the answer to LISTENER_GET
+ * and, with the new id, to LISTENER_ADD.
+ */
+int krdma_listener_reply(struct genl_info *info, u8 cmd, u32 id,
+			 const char *name)
 {
-	struct nlattr *name = info->attrs[KRDMA_A_NAME];
-	struct nlattr *id = info->attrs[KRDMA_A_LISTENER_ID];
 	struct krdma_listener *l;
 	struct sk_buff *msg;
 	void *hdr;
 	int ret;
 
-	if (!id && !name) {
-		NL_SET_ERR_MSG(info->extack, "listener id or name required");
-		return -EINVAL;
-	}
-	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_LISTENER_GET, &hdr);
+	msg = krdma_genlmsg_new_reply(info, cmd, &hdr);
 	if (!msg)
 		return -ENOMEM;
 	mutex_lock(&krdma_listeners_lock);
-	l = krdma_listener_find(genl_info_net(info), id ? nla_get_u32(id) : 0,
-				name ? nla_data(name) : NULL);
+	l = krdma_listener_find(genl_info_net(info), id, name);
 	ret = l ? krdma_listener_fill(msg, l) : -ENOENT;
 	mutex_unlock(&krdma_listeners_lock);
 	if (ret) {
@@ -629,6 +662,20 @@ int krdma_listener_nl_get(struct sk_buff *skb, struct genl_info *info)
 	}
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
+}
+
+int krdma_listener_nl_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *name = info->attrs[KRDMA_A_NAME];
+	struct nlattr *id = info->attrs[KRDMA_A_LISTENER_ID];
+
+	if (!id && !name) {
+		NL_SET_ERR_MSG(info->extack, "listener id or name required");
+		return -EINVAL;
+	}
+	return krdma_listener_reply(info, KRDMA_CMD_LISTENER_GET,
+				    id ? nla_get_u32(id) : 0,
+				    name ? nla_data(name) : NULL);
 }
 
 int krdma_listener_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)

@@ -27,8 +27,6 @@
 #define KRDMA_DEF_RQ_DEPTH	32
 #define KRDMA_DEF_MAX_MSG	(64U << 10)
 #define KRDMA_DEF_TIMEOUT_MS	10000
-#define KRDMA_MIN_RQ_DEPTH	4
-#define KRDMA_MAX_QUEUE_DEPTH	4096
 /* Receives kept back from tests for TEST_END and stray control traffic. */
 #define KRDMA_RQ_RESERVE	2
 #define KRDMA_CTRL_TX		64
@@ -289,6 +287,8 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 int krdma_listener_add(struct net *net, const char *name,
 		       struct sockaddr_storage *addr, u32 *id,
 		       struct netlink_ext_ack *extack);
+int krdma_listener_reply(struct genl_info *info, u8 cmd, u32 id,
+			 const char *name);
 int krdma_listener_del(struct net *net, u32 id, const char *name,
 		       struct netlink_ext_ack *extack);
 int krdma_listener_nl_get(struct sk_buff *skb, struct genl_info *info);

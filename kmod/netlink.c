@@ -38,7 +38,7 @@ static struct netlink_range_validation krdma_msg_size_range = {
 };
 
 static struct netlink_range_validation krdma_timeout_range = {
-	.min = 100,
+	.min = KRDMA_TIMEOUT_MS_MIN,
 	.max = KRDMA_TIMEOUT_MS_MAX,
 };
 
@@ -74,10 +74,10 @@ static const struct nla_policy krdma_session_new_policy[KRDMA_A_SESSION_MAX_MSG_
 	[KRDMA_A_LOCAL_ADDR]	= NLA_POLICY_NESTED(krdma_addr_policy),
 	[KRDMA_A_PEER_ADDR]	= NLA_POLICY_NESTED(krdma_addr_policy),
 	[KRDMA_A_TIMEOUT_MS]	= NLA_POLICY_FULL_RANGE(NLA_U32, &krdma_timeout_range),
-	[KRDMA_A_SESSION_SQ_DEPTH] = NLA_POLICY_RANGE(NLA_U32, KRDMA_MIN_RQ_DEPTH,
-						      KRDMA_MAX_QUEUE_DEPTH),
-	[KRDMA_A_SESSION_RQ_DEPTH] = NLA_POLICY_RANGE(NLA_U32, KRDMA_MIN_RQ_DEPTH,
-						      KRDMA_MAX_QUEUE_DEPTH),
+	[KRDMA_A_SESSION_SQ_DEPTH] = NLA_POLICY_RANGE(NLA_U32, KRDMA_QUEUE_DEPTH_MIN,
+						      KRDMA_QUEUE_DEPTH_MAX),
+	[KRDMA_A_SESSION_RQ_DEPTH] = NLA_POLICY_RANGE(NLA_U32, KRDMA_QUEUE_DEPTH_MIN,
+						      KRDMA_QUEUE_DEPTH_MAX),
 	[KRDMA_A_SESSION_MAX_MSG_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							       &krdma_msg_size_range),
 };
@@ -309,7 +309,7 @@ static int krdma_nl_listener_add(struct sk_buff *skb, struct genl_info *info)
 				 &addr, &id, info->extack);
 	if (ret)
 		return ret;
-	return krdma_reply_id(info, KRDMA_CMD_LISTENER_ADD, KRDMA_A_LISTENER_ID, id);
+	return krdma_listener_reply(info, KRDMA_CMD_LISTENER_ADD, id, NULL);
 }
 
 static int krdma_nl_listener_del(struct sk_buff *skb, struct genl_info *info)
@@ -611,8 +611,11 @@ static struct genl_family krdma_genl_family __ro_after_init = {
 	.module		= THIS_MODULE,
 	.ops		= krdma_genl_ops,
 	.n_ops		= ARRAY_SIZE(krdma_genl_ops),
-	/* Every op is new: strict header checks, attributes need a policy. */
-	.resv_start_op	= KRDMA_CMD_MAX + 1,
+	/*
+	 * .resv_start_op stays 0: every op is "new", so the core checks
+	 * genlmsghdr.reserved and nlmsg_flags, and rejects any attribute
+	 * sent to an op without a policy (version-get, stats-*).
+	 */
 	.mcgrps		= krdma_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(krdma_mcgrps),
 };

@@ -266,6 +266,9 @@ static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
 	    nla_put_u32(skb, KRDMA_A_TEST_SIZE, test->p.size) ||
 	    nla_put_u64_64bit(skb, KRDMA_A_TEST_COUNT, test->p.count, KRDMA_A_PAD) ||
 	    nla_put_u32(skb, KRDMA_A_TEST_DEPTH, test->p.depth) ||
+	    nla_put_u32(skb, KRDMA_A_TEST_INTERVAL_MS, test->p.interval_ms) ||
+	    (test->p.duration_ms &&
+	     nla_put_u32(skb, KRDMA_A_TEST_DURATION_MS, test->p.duration_ms)) ||
 	    nla_put_u8(skb, KRDMA_A_TEST_STATE, state) ||
 	    nla_put_s32(skb, KRDMA_A_TEST_STATUS, status) ||
 	    nla_put_u64_64bit(skb, KRDMA_A_TEST_ITERS, READ_ONCE(test->completed),

@@ -29,7 +29,7 @@ static void usage(FILE *f)
 		"Usage: krdmactl [ OPTIONS ] OBJECT { COMMAND | help }\n"
 		"       krdmactl help\n"
 		"where  OBJECT := { dev | listener | session | test | stats | monitor | version }\n"
-		"       OPTIONS := { -j[son] | -p[retty] | -s[tats] | -V[ersion] | -h[elp] }\n"
+		"       OPTIONS := { -j | --json | -p | --pretty | -s | --stats | -V | --version | -h | --help }\n"
 		"\n");
 	for (i = 0; i < ARRAY_SIZE(objects); i++)
 		fprintf(f, "  %-9s %s\n", objects[i]->name, objects[i]->desc);
@@ -83,6 +83,7 @@ int main(int argc, char **argv)
 	int opt, rc;
 
 	/* "+": options only before the object, like ip(8)/rdma(8). */
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+jpsVh", long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
@@ -102,6 +103,11 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
+			if (optopt)
+				fprintf(stderr, "krdmactl: invalid option '-%c'\n", optopt);
+			else
+				fprintf(stderr, "krdmactl: invalid option '%s'\n",
+					argv[optind - 1]);
 			fprintf(stderr, "Try \"krdmactl help\".\n");
 			return 1;
 		}

@@ -172,10 +172,12 @@ static int session_connect(int argc, char **argv)
 		{ "port", ARG_PORT, 0, 0, 0, 0, &port, "PORT" },
 		{ "name", ARG_NAME, 0, 0, 0, 0, &name, "NAME" },
 		{ "src", ARG_ADDR, 0, 0, 0, 0, &src, "ADDR" },
-		{ "timeout", ARG_DURATION, 0, 0, 1, KRDMA_TIMEOUT_MS_MAX,
-		  &timeout, "TIME" },
-		{ "sq_depth", ARG_U32, 0, 0, 1, 0, &sqd, "N" },
-		{ "rq_depth", ARG_U32, 0, 0, 1, 0, &rqd, "N" },
+		{ "timeout", ARG_DURATION, 0, 0, KRDMA_TIMEOUT_MS_MIN,
+		  KRDMA_TIMEOUT_MS_MAX, &timeout, "TIME" },
+		{ "sq_depth", ARG_U32, 0, 0, KRDMA_QUEUE_DEPTH_MIN,
+		  KRDMA_QUEUE_DEPTH_MAX, &sqd, "N" },
+		{ "rq_depth", ARG_U32, 0, 0, KRDMA_QUEUE_DEPTH_MIN,
+		  KRDMA_QUEUE_DEPTH_MAX, &rqd, "N" },
 		{ "max_msg", ARG_SIZE, 0, 0, 1, KRDMA_MSG_SIZE_MAX, &maxmsg, "SIZE" },
 	};
 	struct connect_state st;
@@ -310,7 +312,7 @@ const struct object session_obj = {
 	.notes =
 	"ADDR := { IPV4 | IPV6 | IPV4:PORT | [IPV6]:PORT }\n"
 	"PORT := 1..65535\n"
-	"TIME := NUMBER[ ms | s | m ] (no unit: milliseconds), at most 60s\n"
+	"TIME := NUMBER[ ms | s | m | min | h ] (no unit: milliseconds), 100ms to 60s\n"
 	"NAME := up to 31 printable characters without spaces, not all digits\n"
 	"connect prints \"session ID name NAME up\" and exits 0 once the session\n"
 	"is up; if it goes down instead, it prints the reason and exits 1.\n",

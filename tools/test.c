@@ -106,7 +106,7 @@ static int test_parse(struct test_args *a, int argc, char **argv)
 		  &a->duration, "TIME" },
 		{ "depth", ARG_U32, 0, 0, 1, KRDMA_DEPTH_MAX, &a->depth, "N" },
 		{ "interval", ARG_DURATION, 0, 0, KRDMA_INTERVAL_MS_MIN,
-		  UINT32_MAX, &a->interval, "TIME" },
+		  KRDMA_DURATION_MS_MAX, &a->interval, "TIME" },
 	};
 	int rc;
 
@@ -119,9 +119,9 @@ static int test_parse(struct test_args *a, int argc, char **argv)
 			a->size.set = true;
 			a->size.num = 8;
 		} else {
-			fprintf(stderr, "krdmactl: %s: missing required keyword 'size' (size SIZE)\n",
-				cmd_what());
-			return -1;
+			/* The kernel's default too. */
+			a->size.set = true;
+			a->size.num = 4096;
 		}
 	}
 	return 0;
@@ -456,9 +456,9 @@ const struct object test_obj = {
 	.notes =
 	"OP   := { ping | send | send_imm | write | write_imm | read | atomic_fadd |\n"
 	"         atomic_cswap }  (unique prefixes are accepted)\n"
-	"SIZE := bytes per message: NUMBER[ K | M | G ][ i ][ B ] (units of 1024),\n"
-	"        at most 8M; optional for atomics (8)\n"
-	"TIME := NUMBER[ ms | s | m | h ] (no unit: milliseconds)\n"
+	"SIZE := bytes per message: NUMBER[ K | M | G | T ][ i ][ B ] (units of 1024),\n"
+	"        1 to 8M, default 4K; the atomics always move 8\n"
+	"TIME := NUMBER[ ms | s | m | min | h ] (no unit: milliseconds)\n"
 	"depth: operations in flight (1..128); interval: progress events (>= 100ms)\n"
 	"run: a live progress line on a terminal; ^C stops the test and still prints\n"
 	"     its result.  Rates: MB/s = 10^6 bytes/s, Gb/s = 10^9 bits/s.\n",

@@ -12,14 +12,15 @@ Command line:
 
     genl.py [OPTIONS] CMD [ATTR=VALUE ...] [--raw-attr TYPE:HEX ...]
 
-    CMD       LISTENER_ADD, listener_add or KRDMA_CMD_LISTENER_ADD
+    CMD       LISTENER_ADD, listener_add, KRDMA_CMD_LISTENER_ADD or a number
     ATTR      NAME, name or KRDMA_A_NAME; nested: PEER_ADDR.IPV4=10.0.0.1
               (all parts of one nest are grouped into one nest attribute)
     VALUE     integers: decimal/0x..., or an enum name (TEST_OP=write);
               string: as is (sent NUL-terminated); binary: an IPv4/IPv6
               address or hex:0a0b..; flag: anything (ignored)
     --raw-attr TYPE:HEX   add an attribute with exactly these payload bytes;
-              TYPE is a name or a number, dotted for inside a nest
+              TYPE is a name or a number (flags included: 32782 is
+              NAME with NLA_F_NESTED), dotted for inside a nest
               (PEER_ADDR.IPV4:0a4d00)
     --dump    send a dump request (NLM_F_DUMP)
     -j/--json on an error, print a JSON object (errno, msg, offs, attr,
@@ -29,7 +30,14 @@ Command line:
     --listen SECONDS  join the family's multicast groups and print events
               (one JSON object per line) for that long; with --count N,
               stop after N events
-    --family  print the family's id and multicast groups (JSON)
+    --raw-tail HEX  append these bytes after the attributes
+    --reserved N    put N in the genlmsghdr's reserved field
+    --nlflags N     add these nlmsg_flags (e.g. 0x400) to the request
+    --family  print the family as nlctrl describes it (JSON): id, version,
+              hdrsize, maxattr, groups {NAME: ID}, ops {CMD: [flags]}
+    --policy [CMD]  print the kernel's attribute policies (JSON), of every
+              command or of CMD: {CMD: {"do"|"dump": {ATTR: {type, min_value_u,
+              max_value_u, min_length, max_length, nested}}}}
     --header PATH  uapi header (default: ../../include/uapi/linux/krdma.h
               next to this file, or $KRDMA_UAPI)
 
@@ -93,9 +101,27 @@ CTRL_ATTR_FAMILY_NAME = 2
 CTRL_ATTR_VERSION = 3
 CTRL_ATTR_HDRSIZE = 4
 CTRL_ATTR_MAXATTR = 5
+CTRL_ATTR_OPS = 6
 CTRL_ATTR_MCAST_GROUPS = 7
+CTRL_ATTR_POLICY = 8
+CTRL_ATTR_OP_POLICY = 9
+CTRL_ATTR_OP = 10
+CTRL_ATTR_OP_ID = 1
+CTRL_ATTR_OP_FLAGS = 2
 CTRL_ATTR_MCAST_GRP_NAME = 1
 CTRL_ATTR_MCAST_GRP_ID = 2
+CTRL_ATTR_POLICY_DO = 1
+CTRL_ATTR_POLICY_DUMP = 2
+CTRL_CMD_GETPOLICY = 10
+
+# Operation flags (CTRL_ATTR_OP_FLAGS).
+OP_FLAGS = {0x01: "admin_perm", 0x02: "do", 0x04: "dump", 0x08: "haspol",
+            0x10: "uns_admin_perm"}
+
+# enum netlink_attribute_type, as reported in policies.
+NL_ATTR_TYPES = ["invalid", "flag", "u8", "u16", "u32", "u64", "s8", "s16",
+                 "s32", "s64", "binary", "string", "nul_string", "nested",
+                 "nested_array", "bitfield32", "sint", "uint"]
 
 # linux/netlink.h enum netlink_policy_type_attr, for NLMSGERR_ATTR_POLICY.
 POLICY_ATTRS = {
@@ -118,6 +144,13 @@ def align4(n):
     return (n + 3) & ~3
 
 
+def errname(err):
+    """EOPNOTSUPP, not python's ENOTSUP alias of the same number."""
+    if err == errno_mod.EOPNOTSUPP:
+        return "EOPNOTSUPP"
+    return errno_mod.errorcode.get(err, "?")
+
+
 class NlError(Exception):
     """A netlink error: errno (positive) and the extended ACK."""
 
@@ -134,7 +167,7 @@ class NlError(Exception):
 
     def as_dict(self):
         return {"error": self.errno,
-                "errname": errno_mod.errorcode.get(self.errno, "?"),
+                "errname": errname(self.errno),
                 "msg": self.msg, "offs": self.offs, "attr": self.attr,
                 "miss_type": self.miss_type, "miss_nest": self.miss_nest,
                 "policy": self.policy}
@@ -253,6 +286,8 @@ class Uapi:
                     self.defines[m.group(1)] = en.values[m.group(2)] - 1
 
     def cmd(self, word):
+        if re.fullmatch(r"\d+", word):
+            return int(word)
         try:
             return self.cmds.lookup(word)
         except KeyError:
@@ -329,9 +364,9 @@ class Genl:
 
     # -- low level --
 
-    def _send(self, msg_type, flags, cmd, version, attrs_bytes):
+    def _send(self, msg_type, flags, cmd, version, attrs_bytes, reserved=0):
         self.seq += 1
-        payload = struct.pack("<BBH", cmd, version, 0) + attrs_bytes
+        payload = struct.pack("<BBH", cmd, version, reserved) + attrs_bytes
         hdr = struct.pack("<IHHII", 16 + len(payload), msg_type, flags,
                           self.seq, 0)
         self.sock.sendto(hdr + payload, (0, 0))
@@ -394,19 +429,21 @@ class Genl:
         return res
 
     def request(self, cmd, attrs=None, dump=False, family_id=None,
-                version=None, raw=b""):
+                version=None, raw=b"", reserved=0, flags=0):
         """Sends one request and returns its reply messages as a list of
-        (cmd, attribute bytes).  Raises NlError on an error ACK."""
+        (cmd, attribute bytes).  Raises NlError on an error ACK.  raw:
+        bytes appended after the attributes; reserved: the genlmsghdr
+        field that must be 0; flags: more nlmsg_flags."""
         fam = self.family_id if family_id is None else family_id
         ver = self.version if version is None else version
-        flags = NLM_F_REQUEST | NLM_F_ACK | (NLM_F_DUMP if dump else 0)
+        flags |= NLM_F_REQUEST | NLM_F_ACK | (NLM_F_DUMP if dump else 0)
         offsets = []
         body = b""
         for a in attrs or []:
             body += a.encode(20 + len(body), offsets)
         body += raw
         self.last_offsets = offsets
-        seq = self._send(fam, flags, cmd, ver, body)
+        seq = self._send(fam, flags, cmd, ver, body, reserved)
         replies = []
         self.last_parts = 0	# datagrams the answer came in
         deadline = time.monotonic() + self.timeout
@@ -459,10 +496,27 @@ class Genl:
                                  'the module loaded?' % name)
             raise
         fid, groups = None, {}
+        self.info = {"name": name, "ops": {}}
         for _, body in msgs:
             for t, _, p in parse_nlas(body):
                 if t == CTRL_ATTR_FAMILY_ID:
                     fid = struct.unpack_from("<H", p)[0]
+                elif t in (CTRL_ATTR_VERSION, CTRL_ATTR_HDRSIZE,
+                           CTRL_ATTR_MAXATTR) and len(p) >= 4:
+                    key = {CTRL_ATTR_VERSION: "version",
+                           CTRL_ATTR_HDRSIZE: "hdrsize",
+                           CTRL_ATTR_MAXATTR: "maxattr"}[t]
+                    self.info[key] = struct.unpack_from("<I", p)[0]
+                elif t == CTRL_ATTR_OPS:
+                    for _, _, op in parse_nlas(p):
+                        oid, oflags = None, 0
+                        for ot, _, opp in parse_nlas(op):
+                            if ot == CTRL_ATTR_OP_ID:
+                                oid = struct.unpack_from("<I", opp)[0]
+                            elif ot == CTRL_ATTR_OP_FLAGS:
+                                oflags = struct.unpack_from("<I", opp)[0]
+                        if oid is not None:
+                            self.info["ops"][oid] = oflags
                 elif t == CTRL_ATTR_MCAST_GROUPS:
                     for _, _, grp in parse_nlas(p):
                         gname, gid = None, None
@@ -475,7 +529,75 @@ class Genl:
                             groups[gname] = gid
         if fid is None:
             raise LocalError("no family id in the nlctrl reply for %s" % name)
+        self.info["id"] = fid
+        self.info["groups"] = groups
         return fid, groups
+
+    def family(self):
+        """The family as nlctrl describes it: id, version, hdrsize,
+        maxattr, groups, and ops {CMD: [flag names]} (names from the
+        header)."""
+        d = {k: v for k, v in self.info.items() if k != "ops"}
+        d["ops"] = {}
+        for oid, fl in sorted(self.info["ops"].items()):
+            name = self.uapi.cmds.short(self.uapi.cmds.by_value.get(oid,
+                                                                    str(oid)))
+            d["ops"][name] = [n for b, n in sorted(OP_FLAGS.items()) if fl & b]
+        return d
+
+    def policy(self, cmd=None):
+        """The kernel's attribute policies (CTRL_CMD_GETPOLICY) as
+        {CMD: {"do": {ATTR: {...}}, "dump": {...}}}, attribute names from
+        the header; a nested attribute's policy is under "nested"."""
+        attrs = [Attr(CTRL_ATTR_FAMILY_ID, "FAMILY_ID",
+                      struct.pack("<H", self.family_id))]
+        if cmd is not None:
+            c = self.uapi.cmd(cmd) if isinstance(cmd, str) else cmd
+            attrs.append(Attr(CTRL_ATTR_OP, "OP", struct.pack("<I", c)))
+        msgs = self.request(CTRL_CMD_GETPOLICY, attrs, dump=True,
+                            family_id=GENL_ID_CTRL, version=1)
+        op_pol, pols = {}, {}
+        for _, body in msgs:
+            for t, _, p in parse_nlas(body):
+                if t == CTRL_ATTR_OP_POLICY:
+                    for op, _, pp in parse_nlas(p):
+                        d = op_pol.setdefault(op, {})
+                        for k, _, v in parse_nlas(pp):
+                            if k in (CTRL_ATTR_POLICY_DO,
+                                     CTRL_ATTR_POLICY_DUMP):
+                                d["do" if k == CTRL_ATTR_POLICY_DO
+                                  else "dump"] = struct.unpack_from("<I", v)[0]
+                elif t == CTRL_ATTR_POLICY:
+                    for idx, _, pp in parse_nlas(p):
+                        for at, _, ap in parse_nlas(pp):
+                            f = {}
+                            for k, _, v in parse_nlas(ap):
+                                if k in POLICY_ATTRS:
+                                    key, fmt = POLICY_ATTRS[k]
+                                    if len(v) >= struct.calcsize(INT_FMT[fmt]):
+                                        f[key] = struct.unpack_from(
+                                            INT_FMT[fmt], v)[0]
+                            if "type" in f and f["type"] < len(NL_ATTR_TYPES):
+                                f["type"] = NL_ATTR_TYPES[f["type"]]
+                            pols.setdefault(idx, {})[at] = f
+
+        def render(idx, en, depth=0):
+            out = {}
+            for at, f in sorted(pols.get(idx, {}).items()):
+                full = en.by_value.get(at, str(at)) if en else str(at)
+                f = dict(f)
+                if "policy_idx" in f and depth < 4:
+                    _, arg = en.type_of(full) if en else (None, None)
+                    f["nested"] = render(f.pop("policy_idx"),
+                                         self.uapi.enums.get(arg), depth + 1)
+                out[full] = f
+            return out
+
+        res = {}
+        for op, d in sorted(op_pol.items()):
+            name = self.uapi.cmds.short(self.uapi.cmds.by_value.get(op, str(op)))
+            res[name] = {k: render(v, self.uapi.attrs) for k, v in d.items()}
+        return res
 
     def join(self, group=None):
         """Joins a multicast group (default: all of the family's)."""
@@ -643,16 +765,20 @@ class Genl:
             out.append(a)
         return out
 
-    def do(self, cmd, items=None, raw=None):
-        """A do request; returns the decoded reply messages (maybe [])."""
+    def do(self, cmd, items=None, raw=None, tail=b"", reserved=0, flags=0):
+        """A do request; returns the decoded reply messages (maybe []).
+        items: [(NAME, value)]; raw: [(NAME, payload bytes)]; tail: bytes
+        after the attributes."""
         c = self.uapi.cmd(cmd) if isinstance(cmd, str) else cmd
-        msgs = self.request(c, self._attrs(items, raw))
+        msgs = self.request(c, self._attrs(items, raw), raw=tail,
+                            reserved=reserved, flags=flags)
         return [self.decode(rc, b) for rc, b in msgs]
 
-    def dump(self, cmd, items=None, raw=None):
+    def dump(self, cmd, items=None, raw=None, tail=b"", reserved=0, flags=0):
         """A dump request; returns every decoded message of the dump."""
         c = self.uapi.cmd(cmd) if isinstance(cmd, str) else cmd
-        msgs = self.request(c, self._attrs(items, raw), dump=True)
+        msgs = self.request(c, self._attrs(items, raw), dump=True, raw=tail,
+                            reserved=reserved, flags=flags)
         return [self.decode(rc, b) for rc, b in msgs]
 
 
@@ -664,17 +790,30 @@ class RawValue:
 # ---- command line ----
 
 def parse_request(words):
-    """(cmd, [(name, value)], [(name, bytes)], dump) from CLI words."""
+    """(cmd, items, raw, dump, options) from CLI words: items
+    [(name, value)], raw [(name, bytes)], options {"tail", "reserved"}."""
     cmd, items, raw, dump = None, [], [], False
+    opts = {"tail": b"", "reserved": 0, "flags": 0}
     i = 0
     while i < len(words):
         w = words[i]
-        if w == "--raw-attr":
+        if w in ("--raw-attr", "--raw-tail", "--reserved", "--nlflags"):
             if i + 1 >= len(words):
-                raise LocalError("--raw-attr needs TYPE:HEX")
-            w = "--raw-attr=" + words[i + 1]
+                raise LocalError("%s needs a value" % w)
+            w = w + "=" + words[i + 1]
             i += 1
-        if w.startswith("--raw-attr="):
+        if w.startswith("--raw-tail="):
+            try:
+                opts["tail"] = bytes.fromhex(w.split("=", 1)[1])
+            except ValueError:
+                raise LocalError("--raw-tail: bad hex")
+        elif w.startswith("--reserved=") or w.startswith("--nlflags="):
+            k, v = w[2:].split("=", 1)
+            try:
+                opts["flags" if k == "nlflags" else k] = int(v, 0)
+            except ValueError:
+                raise LocalError("--%s: not a number: %r" % (k, v))
+        elif w.startswith("--raw-attr="):
             spec = w.split("=", 1)[1]
             name, sep, hx = spec.rpartition(":")
             if not sep or not name:
@@ -695,7 +834,7 @@ def parse_request(words):
         i += 1
     if cmd is None:
         raise LocalError("no command given")
-    return cmd, items, raw, dump
+    return cmd, items, raw, dump, opts
 
 
 def print_error(e, as_json):
@@ -718,12 +857,12 @@ def print_error(e, as_json):
 
 
 def run_one(g, words, as_json):
-    cmd, items, raw, dump = parse_request(words)
+    cmd, items, raw, dump, opts = parse_request(words)
     try:
         if dump:
-            msgs = g.dump(cmd, items, raw)
+            msgs = g.dump(cmd, items, raw, **opts)
         else:
-            msgs = g.do(cmd, items, raw)
+            msgs = g.do(cmd, items, raw, **opts)
     except NlError as e:
         print_error(e, as_json)
         return 1
@@ -738,6 +877,7 @@ def main(argv):
     as_json = False
     batch = False
     family_info = False
+    policy = False
     listen = None
     count = None
     header = None
@@ -754,6 +894,8 @@ def main(argv):
             batch = True
         elif a == "--family":
             family_info = True
+        elif a == "--policy":
+            policy = True
         elif a in ("--listen", "--count", "--header"):
             if i + 1 >= len(argv):
                 print("genl.py: %s needs a value" % a, file=sys.stderr)
@@ -771,8 +913,15 @@ def main(argv):
     try:
         g = Genl(header=header)
         if family_info:
-            print(json.dumps({"name": g.family_name, "id": g.family_id,
-                              "groups": g.mcast_groups}, sort_keys=True))
+            print(json.dumps(g.family(), sort_keys=True))
+            return 0
+        if policy:
+            try:
+                print(json.dumps(g.policy(words[0] if words else None),
+                                 sort_keys=True))
+            except NlError as e:
+                print_error(e, as_json)
+                return 1
             return 0
         if listen is not None:
             g.join()

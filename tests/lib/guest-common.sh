@@ -56,28 +56,35 @@ sys.exit(0 if ok else 1)" 2>/dev/null; then
 
 # ---- Generic Netlink without krdmactl, and other helpers ----
 
-# genl ARGS...: tests/lib/genl.py (raw krdma requests; see its --help).
-genl() {
+# genlpy ARGS...: tests/lib/genl.py (raw krdma requests; see its --help).
+# Not "genl": that is iproute2's tool, which sh -c command strings get.
+genlpy() {
 	python3 "$KRDMA_ROOT/tests/lib/genl.py" "$@"
 }
 
 # genl_err NAME ERRNAME MSG-REGEX ATTR GENL-ARGS...: the raw request must
-# fail with errno ERRNAME (e.g. ERANGE; "-": any), an extended ACK message
-# matching MSG-REGEX (python re.search; "." = any non-empty message) and,
-# unless ATTR is "-", the error offset pointing at attribute ATTR
-# (KRDMA_A_TEST_SIZE, KRDMA_ADDR_A_IPV4, ...).
+# fail with errno ERRNAME (e.g. ERANGE; "-": any) and an extended ACK
+# message matching MSG-REGEX (python re.search; "." = any non-empty
+# message; "" = no check).  ATTR: "-" no check; KRDMA_A_TEST_SIZE,
+# KRDMA_ADDR_A_IPV4...: the error offset must point at that attribute;
+# miss:KRDMA_A_TEST_ID: the kernel must report that attribute as missing.
 genl_err() {
 	_ge_name=$1 _ge_errno=$2 _ge_re=$3 _ge_attr=$4
 	shift 4
-	_ge_out=$(genl -j "$@" 2>&1)
+	_ge_out=$(genlpy -j "$@" 2>&1)
 	_ge_rc=$?
 	if [ $_ge_rc -eq 1 ] && printf '%s' "$_ge_out" | python3 -c "
 import json, re, sys
 d = json.loads(sys.stdin.read().strip().splitlines()[-1])
-ok = ('$_ge_errno' == '-' or d['errname'] == '$_ge_errno') and \
-    d['msg'] and re.search(sys.argv[1], d['msg']) and \
-    ('$_ge_attr' == '-' or d['attr'] == '$_ge_attr')
-sys.exit(0 if ok else 1)" "$_ge_re" 2>/dev/null; then
+want_re, want_attr = sys.argv[1], sys.argv[2]
+ok = '$_ge_errno' in ('-', d['errname'])
+if want_re:
+    ok = ok and d['msg'] and re.search(want_re, d['msg'])
+if want_attr.startswith('miss:'):
+    ok = ok and d['miss_type'] == want_attr[5:]
+elif want_attr != '-':
+    ok = ok and d['attr'] == want_attr
+sys.exit(0 if ok else 1)" "$_ge_re" "$_ge_attr" 2>/dev/null; then
 		result "$_ge_name" ok
 		printf '%s: %s\n' "$_ge_name" "$_ge_out"
 	else
@@ -88,15 +95,17 @@ sys.exit(0 if ok else 1)" "$_ge_re" 2>/dev/null; then
 }
 
 # expect_rc_msg NAME RC REGEX CMD...: CMD must exit with status RC exactly
-# and print something matching REGEX (grep -E).
+# and print (stdout and stderr) something matching REGEX (grep -E), or
+# nothing at all if REGEX is empty.
 expect_rc_msg() {
 	_er_name=$1 _er_want=$2 _er_re=$3
 	shift 3
 	_er_out=$("$@" 2>&1)
 	_er_rc=$?
-	if [ $_er_rc -eq "$_er_want" ] && printf '%s' "$_er_out" | grep -Eq -- "$_er_re"; then
+	if [ $_er_rc -eq "$_er_want" ] && { if [ -z "$_er_re" ]; then [ -z "$_er_out" ]; else
+		printf '%s' "$_er_out" | grep -Eq -- "$_er_re"; fi; }; then
 		result "$_er_name" ok "rc=$_er_rc"
-		printf '%s: %s\n' "$_er_name" "$(printf '%s' "$_er_out" | tail -n 1)"
+		printf '%s: %s\n' "$_er_name" "$(printf '%s' "$_er_out" | grep -E -m 1 -- "${_er_re:-^}")"
 	else
 		echo "--- $_er_name: expected exit $_er_want and output matching /$_er_re/ (rc=$_er_rc) from: $*"
 		printf '%s\n' "$_er_out"
@@ -104,9 +113,17 @@ expect_rc_msg() {
 	fi
 }
 
-# as_nobody CMD...: run CMD as uid/gid 65534 without supplementary groups.
+# as_nobody CMD...: run CMD as uid/gid 65534 without supplementary groups
+# ($NOBODY is the same prefix, for command strings run by sh -c).
+NOBODY="setpriv --reuid=65534 --regid=65534 --clear-groups --"
 as_nobody() {
-	setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
+	$NOBODY "$@"
+}
+
+# sig_caught PID SIGNUM: true once process PID has a handler for SIGNUM.
+sig_caught() {
+	_sc_mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
+	[ -n "$_sc_mask" ] && [ $(((0x$_sc_mask >> ($2 - 1)) & 1)) = 1 ]
 }
 
 # wait_exit PID SECONDS: wait until process PID (a child) has exited;
@@ -125,8 +142,9 @@ wait_exit() {
 }
 
 # nl_subscribed PID GROUP: true once a netlink socket of PID has joined
-# multicast group GROUP (/proc/net/netlink shows groups 1..32 only; a
-# higher group counts once PID has two netlink sockets).
+# multicast group GROUP (read from PID's own network namespace;
+# /proc/net/netlink shows groups 1..32 only, a higher group counts once
+# PID has two sockets).
 nl_subscribed() {
 	_ns_inodes=$(for _ns_fd in /proc/"$1"/fd/*; do
 		readlink "$_ns_fd" 2>/dev/null; done |
@@ -143,5 +161,17 @@ nl_subscribed() {
 				g = g * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1
 			if (int(g / 2 ^ (bit - 1)) % 2) found = 1
 		}
-		END { exit !found }' /proc/net/netlink
+		END { exit !found }' "/proc/$1/net/netlink"
+}
+
+# json_get EXPR: evaluates the python expression EXPR over d, the JSON
+# read from stdin, and prints it (nothing and status 1 if that fails).
+json_get() {
+	python3 -c "
+import json, sys
+try:
+    d = json.load(sys.stdin)
+    print($1)
+except Exception:
+    sys.exit(1)"
 }

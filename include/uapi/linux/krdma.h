@@ -20,6 +20,9 @@
 #define KRDMA_NAME_MAX		32	/* including the terminating NUL */
 #define KRDMA_MSG_SIZE_MAX	(8U << 20)
 #define KRDMA_DEPTH_MAX		128
+#define KRDMA_QUEUE_DEPTH_MIN	4	/* session send/receive queue depths */
+#define KRDMA_QUEUE_DEPTH_MAX	4096
+#define KRDMA_TIMEOUT_MS_MIN	100
 #define KRDMA_TIMEOUT_MS_MAX	60000
 #define KRDMA_DURATION_MS_MAX	3600000
 #define KRDMA_INTERVAL_MS_MIN	100
@@ -144,7 +147,7 @@ enum krdma_attr {
 	KRDMA_A_SESSION_RQ_DEPTH,	/* u32 */
 	KRDMA_A_SESSION_MAX_MSG_SIZE,	/* u32 */
 	KRDMA_A_SESSION_PEER_PROTO,	/* u32: peer's wire protocol version */
-	KRDMA_A_REASON,			/* string: why a session went down */
+	KRDMA_A_REASON,			/* string: why a session, test or listener failed */
 
 	KRDMA_A_TEST_ID,		/* u32 */
 	KRDMA_A_TEST_OP,		/* u8, enum krdma_op */

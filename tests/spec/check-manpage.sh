@@ -1,0 +1,171 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+#
+# Keeps Documentation/krdmactl.8 and the tool from drifting apart: the page
+# must render without warnings, and every object, command, keyword, option
+# and op name that "krdmactl help" and "krdmactl OBJECT help" list must
+# appear in it; every "krdmactl OBJECT COMMAND" the page shows must be a
+# command the tool knows.
+#
+# Usage: tests/spec/check-manpage.sh [ MANPAGE ]
+#   KRDMACTL=path  the tool to ask (default tools/krdmactl, built if missing)
+# Ends with "N passed, M failed".
+
+set -u
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+PAGE=${1:-$TOP/Documentation/krdmactl.8}
+KRDMACTL=${KRDMACTL:-$TOP/tools/krdmactl}
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); [ -n "${VERBOSE:-}" ] && echo "ok   $*"; return 0; }
+ko() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+finish() {
+	echo "$pass passed, $fail failed"
+	[ "$fail" -eq 0 ]
+	exit
+}
+
+if [ ! -f "$PAGE" ]; then
+	ko "no man page at $PAGE"
+	finish
+fi
+if ! command -v groff >/dev/null; then
+	ko "groff is not installed (apt-get install groff-base)"
+	finish
+fi
+if [ ! -x "$KRDMACTL" ] && [ "$KRDMACTL" = "$TOP/tools/krdmactl" ]; then
+	make -s -C "$TOP/tools" >"$TMP/make.log" 2>&1 || cat "$TMP/make.log"
+fi
+if [ ! -x "$KRDMACTL" ]; then
+	ko "no krdmactl at $KRDMACTL (make -C tools)"
+	finish
+fi
+
+# ---- the page renders cleanly ----
+
+if groff -man -ww -z "$PAGE" 2>"$TMP/groff.err" && [ ! -s "$TMP/groff.err" ]; then
+	ok "groff -man -ww: no warnings"
+else
+	ko "groff -man -ww warns:"; sed 's/^/     /' "$TMP/groff.err"
+fi
+if command -v man >/dev/null; then
+	if LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l -Tutf8 "$PAGE" >/dev/null 2>"$TMP/man.err" &&
+	   [ ! -s "$TMP/man.err" ]; then
+		ok "man -l -Tutf8: no warnings"
+	else
+		ko "man -l -Tutf8 warns:"; sed 's/^/     /' "$TMP/man.err"
+	fi
+fi
+if command -v mandoc >/dev/null; then
+	if mandoc -Tlint -Wwarning "$PAGE" >"$TMP/mandoc.err" 2>&1; then
+		ok "mandoc -Tlint: clean"
+	else
+		ko "mandoc -Tlint:"; sed 's/^/     /' "$TMP/mandoc.err"
+	fi
+fi
+
+# The page as plain text: no hyphenation, wide lines, one space between
+# words, so that "session connect" is found wherever it was broken.
+groff -man -Tascii -P-c -rHY=0 -rLL=250n "$PAGE" 2>/dev/null |
+	sed 's/.\x08//g' | tr -s ' \t\n' ' ' >"$TMP/page.txt"
+if [ ! -s "$TMP/page.txt" ]; then
+	ko "the page renders to nothing"
+	finish
+fi
+
+# in_page DESCRIPTION EXTENDED-REGEX
+in_page() {
+	if grep -Eq -- "$2" "$TMP/page.txt"; then
+		ok "$1"
+	else
+		ko "$1: not in $(basename "$PAGE")"
+	fi
+}
+
+# Regex-quote a literal word.
+q() { printf '%s' "$1" | sed 's/[][\.*^$+?(){}|/]/\\&/g'; }
+
+# ---- what the tool's help lists ----
+
+"$KRDMACTL" help >"$TMP/help" 2>&1 || true
+objects=$(sed -n 's/.*OBJECT := {\(.*\)}.*/\1/p' "$TMP/help" | tr '|' ' ')
+if [ -z "$objects" ]; then
+	ko "cannot find 'OBJECT := { ... }' in krdmactl help"
+	finish
+fi
+
+# Options: "  -j, --json     JSON output".
+while read -r short long; do
+	in_page "option $short" "(^|[^[:alnum:]-])$(q "$short")([^[:alnum:]-]|$)"
+	in_page "option $long" "(^|[^[:alnum:]-])$(q "$long")([^[:alnum:]-]|$)"
+done < <(sed -n 's/^ *\(-[[:alnum:]]\), \(--[[:alnum:]-]*\) .*/\1 \2/p' "$TMP/help")
+
+for obj in $objects; do
+	in_page "object $obj" "krdmactl( -[[:alnum:]]+)* $obj( |$)"
+	"$KRDMACTL" "$obj" help >"$TMP/help.$obj" 2>&1 || true
+	# Usage lines, with their continuation lines joined.
+	awk -v obj="$obj" '
+		/^(Usage:)? *krdmactl / { if (cur != "") print cur; sub(/^(Usage:)? */, ""); cur = $0; next }
+		/^ +\[/ && cur != "" { sub(/^ +/, " "); cur = cur $0; next }
+		{ if (cur != "") print cur; cur = "" }
+		END { if (cur != "") print cur }' "$TMP/help.$obj" >"$TMP/usage.$obj"
+	if [ ! -s "$TMP/usage.$obj" ]; then
+		ko "krdmactl $obj help: no usage lines"
+		continue
+	fi
+	cmds=""
+	while read -r _ o cmd args; do
+		[ "$o" = "$obj" ] || { ko "krdmactl $obj help: usage line for '$o'"; continue; }
+		case $cmd in
+		help) in_page "$obj help" "krdmactl (help|[^ ]+ help)|OBJECT help"; continue ;;
+		"" | [![:lower:]]*) continue ;;	# object without commands (monitor, version)
+		esac
+		cmds="$cmds $cmd"
+		in_page "command $obj $cmd" "krdmactl( -[[:alnum:]]+)* $obj $cmd( |$)"
+		# Keywords: the lower-case words of the arguments.
+		for kw in $(grep -oE '(^|[ [{|])[a-z][a-z_]*' <<<"$args" | tr -d ' [{|' | sort -u); do
+			in_page "keyword '$kw' of $obj $cmd" "(^|[^[:alnum:]_])$(q "$kw")([^[:alnum:]_]|$)"
+		done
+	done <"$TMP/usage.$obj"
+	# The command list ("  add      listen for ...") must match the usage.
+	listed=$(sed -n 's/^  \([a-z][a-z_]*\)  .*/\1/p' "$TMP/help.$obj" | tr '\n' ' ')
+	for c in $listed; do
+		case " $cmds " in
+		*" $c "*) ok "$obj: listed command $c has a usage line" ;;
+		*) ko "krdmactl $obj help lists '$c' without a usage line" ;;
+		esac
+	done
+	# Value lists such as "OP := { ping | send | ... }" (may span lines).
+	while read -r meta; do
+		in_page "$obj: metavariable $meta" "(^|[^[:alnum:]])$meta([^[:alnum:]]|$)"
+	done < <(grep -oE '^[A-Z]+ *:=' "$TMP/help.$obj" | sed 's/ *:=//' | sort -u)
+	while read -r val; do
+		in_page "$obj: value $val" "(^|[^[:alnum:]_])$(q "$val")([^[:alnum:]_]|$)"
+	done < <(tr '\n' ' ' <"$TMP/help.$obj" | grep -oE '[A-Z]+ *:= *\{[^}]*\}' |
+		 grep -vE '^(ADDR|OBJECT)' | sed 's/.*{\(.*\)}/\1/' | tr '|' '\n' |
+		 sed 's/^ *//; s/ *$//' | grep -E '^[a-z][a-z_]*$')
+	echo "$cmds" >"$TMP/cmds.$obj"
+done
+
+# ---- no command in the page that the tool does not know ----
+
+for obj in $objects; do
+	known=$(cat "$TMP/cmds.$obj" 2>/dev/null)
+	[ -n "$known" ] || continue
+	# shellcheck disable=SC2013 # one command word per match
+	for c in $(grep -oE "krdmactl( -[[:alnum:]]+)* $obj [a-z_]+" "$TMP/page.txt" |
+		   awk '{ print $NF }' | sort -u); do
+		case " $known help " in
+		*" $c "*) ok "page: $obj $c is a command" ;;
+		*) ko "page shows 'krdmactl $obj $c', which krdmactl $obj help does not list" ;;
+		esac
+	done
+done
+
+finish
