@@ -31,7 +31,7 @@ ifneq ($(C),)
 KBUILD_FLAGS += C=$(C)
 endif
 
-.PHONY: all module tools clean clean-module install deps demo check check-unit check-spec check-pkg check-vm checkpatch sparse kver
+.PHONY: all module tools clean clean-module install deps demo check check-unit check-spec check-pkg check-vm check-debug checkpatch sparse kver
 
 all: module tools
 
@@ -86,6 +86,12 @@ check-pkg: all
 	$(TOP)/tests/pkg/dkms.sh
 
 check: check-unit check-pkg check-vm
+
+# The guest suite under the KASAN + lockdep + kmemleak kernel of
+# scripts/debug-kernel.sh (built once; DEBUG_KERNEL=<dir> uses a prebuilt
+# one), counts scaled down. GUEST_TESTS= as for check-vm.
+check-debug:
+	$(TOP)/scripts/ci-kernel.sh debug - $(GUEST_TESTS)
 
 # The YNL spec against the uapi header, netlink.c, the CLI, the man page
 # and Documentation/netlink-abi.rst.

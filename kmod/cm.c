@@ -21,7 +21,15 @@
 
 #include "krdma.h"
 
-/* CM retries before a dead peer is declared: about 4 x 2^(ack timeout). */
+/*
+ * How long a dead peer goes unnoticed once something is sent to it: the
+ * transport waits 4.096 us x 2^KRDMA_ACK_TIMEOUT (about 1.07 s) for an ACK,
+ * 1 + KRDMA_CM_RETRY_COUNT times: about 7.5 s. Long enough for a loaded
+ * software-RoCE guest, short enough to report a dead peer (with the
+ * session keepalive, within keepalive_ms + 7.5 s). Receiver-not-ready
+ * NAKs are retried KRDMA_CM_RNR_RETRY times (7 would be for ever).
+ */
+#define KRDMA_ACK_TIMEOUT	18
 #define KRDMA_CM_RETRY_COUNT	6
 #define KRDMA_CM_RNR_RETRY	6
 #define KRDMA_LISTEN_BACKLOG	128
@@ -373,8 +381,11 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	param.responder_resources = sess->responder_resources;
 	param.initiator_depth = sess->initiator_depth;
 	param.flow_control = 1;
+	param.retry_count = KRDMA_CM_RETRY_COUNT;
 	param.rnr_retry_count = KRDMA_CM_RNR_RETRY;
-	ret = rdma_accept(child, &param);
+	ret = rdma_set_ack_timeout(child, KRDMA_ACK_TIMEOUT);
+	if (!ret)
+		ret = rdma_accept(child, &param);
 	mutex_unlock(&sess->cm_mutex);
 	if (ret)
 		krdma_session_close(sess, "accept failed: %pe", ERR_PTR(ret));
@@ -438,6 +449,12 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 	mutex_lock(&sess->cm_mutex);
 	sess->cm_id = cm_id;
 	mutex_unlock(&sess->cm_mutex);
+	ret = rdma_set_ack_timeout(cm_id, KRDMA_ACK_TIMEOUT);
+	if (ret) {
+		krdma_session_close(sess, "cannot set the ACK timeout: %pe",
+				    ERR_PTR(ret));
+		goto out;
+	}
 
 	queue_delayed_work(krdma_wq, &sess->connect_work,
 			   msecs_to_jiffies(p->timeout_ms));
@@ -525,7 +542,7 @@ int krdma_listener_add(struct net *net, const char *name,
 	struct rdma_cm_id *cm_id;
 	int ret;
 
-	l = kzalloc(sizeof(*l), GFP_KERNEL);
+	l = krdma_failable(kzalloc(sizeof(*l), GFP_KERNEL));
 	if (!l)
 		return -ENOMEM;
 	l->kind = KRDMA_CM_LISTENER;
@@ -540,8 +557,10 @@ int krdma_listener_add(struct net *net, const char *name,
 		krdma_listener_free(l);
 		return -EEXIST;
 	}
-	ret = xa_alloc_cyclic(&krdma_listeners, &l->id, XA_ZERO_ENTRY,
-			      xa_limit_32b, &krdma_listener_next_id, GFP_KERNEL);
+	ret = krdma_failable_int(xa_alloc_cyclic(&krdma_listeners, &l->id,
+						 XA_ZERO_ENTRY, xa_limit_32b,
+						 &krdma_listener_next_id,
+						 GFP_KERNEL));
 	mutex_unlock(&krdma_listeners_lock);
 	if (ret < 0) {
 		krdma_listener_free(l);
@@ -636,20 +655,16 @@ static int krdma_listener_fill(struct sk_buff *skb, struct krdma_listener *l)
 }
 
 /*
- * Replies to @info with listener @id (or @name): the answer to LISTENER_GET
- * and, with the new id, to LISTENER_ADD.
+ * Replies to @info with listener @id (or @name) in @msg, allocated by the
+ * caller: the answer to LISTENER_GET and, with the new id, to
+ * LISTENER_ADD.
  */
-int krdma_listener_reply(struct genl_info *info, u8 cmd, u32 id,
-			 const char *name)
+int krdma_listener_reply(struct genl_info *info, struct sk_buff *msg,
+			 void *hdr, u32 id, const char *name)
 {
 	struct krdma_listener *l;
-	struct sk_buff *msg;
-	void *hdr;
 	int ret;
 
-	msg = krdma_genlmsg_new_reply(info, cmd, &hdr);
-	if (!msg)
-		return -ENOMEM;
 	mutex_lock(&krdma_listeners_lock);
 	l = krdma_listener_find(genl_info_net(info), id, name);
 	ret = l ? krdma_listener_fill(msg, l) : -ENOENT;
@@ -668,13 +683,17 @@ int krdma_listener_nl_get(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *name = info->attrs[KRDMA_A_NAME];
 	struct nlattr *id = info->attrs[KRDMA_A_LISTENER_ID];
+	struct sk_buff *msg;
+	void *hdr;
 
 	if (!id && !name) {
 		NL_SET_ERR_MSG(info->extack, "listener id or name required");
 		return -EINVAL;
 	}
-	return krdma_listener_reply(info, KRDMA_CMD_LISTENER_GET,
-				    id ? nla_get_u32(id) : 0,
+	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_LISTENER_GET, &hdr);
+	if (!msg)
+		return -ENOMEM;
+	return krdma_listener_reply(info, msg, hdr, id ? nla_get_u32(id) : 0,
 				    name ? nla_data(name) : NULL);
 }
 

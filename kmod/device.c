@@ -51,7 +51,7 @@ static int krdma_add_one(struct ib_device *ibdev)
 {
 	struct krdma_device *kdev;
 
-	kdev = kzalloc(sizeof(*kdev), GFP_KERNEL);
+	kdev = krdma_failable(kzalloc(sizeof(*kdev), GFP_KERNEL));
 	if (!kdev)
 		return -ENOMEM;
 	kref_init(&kdev->ref);
@@ -60,7 +60,7 @@ static int krdma_add_one(struct ib_device *ibdev)
 	kdev->chunk_size = min_t(u64, KRDMA_CHUNK_MAX,
 				 (u64)(max_t(u32, ibdev->attrs.max_fast_reg_page_list_len,
 					     2) - 1) * PAGE_SIZE);
-	kdev->pd = ib_alloc_pd(ibdev, 0);
+	kdev->pd = krdma_failable_ptr(ib_alloc_pd(ibdev, 0));
 	if (IS_ERR(kdev->pd)) {
 		int ret = PTR_ERR(kdev->pd);
 

@@ -224,6 +224,9 @@ struct krdma_session {
 
 	struct delayed_work	connect_work;
 	struct work_struct	close_work;
+	struct delayed_work	keepalive_work;
+	struct ib_cqe		keepalive_cqe;
+	bool			keepalive_posted;	/* under lock */
 	struct krdma_stats	stats;
 };
 
@@ -233,6 +236,34 @@ static inline void krdma_count(struct krdma_session *sess,
 	krdma_stats_add(&sess->stats, c, v);
 	krdma_stats_add(&krdma_global_stats, c, v);
 }
+
+/* fault.c: allocation failures on demand (debugfs krdma/fail_alloc) */
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+bool krdma_alloc_fail(void);
+void krdma_fault_init(void);
+void krdma_fault_exit(void);
+#else
+static inline bool krdma_alloc_fail(void)
+{
+	return false;
+}
+
+static inline void krdma_fault_init(void)
+{
+}
+
+static inline void krdma_fault_exit(void)
+{
+}
+#endif
+
+/*
+ * Every allocation of the module goes through one of these, so that
+ * krdma/fail_alloc can fail it: @call is not made when a fault is injected.
+ */
+#define krdma_failable(call)	 (krdma_alloc_fail() ? NULL : (call))
+#define krdma_failable_ptr(call) (krdma_alloc_fail() ? ERR_PTR(-ENOMEM) : (call))
+#define krdma_failable_int(call) (krdma_alloc_fail() ? -ENOMEM : (call))
 
 /* device.c */
 int krdma_device_init(void);
@@ -287,8 +318,8 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 int krdma_listener_add(struct net *net, const char *name,
 		       struct sockaddr_storage *addr, u32 *id,
 		       struct netlink_ext_ack *extack);
-int krdma_listener_reply(struct genl_info *info, u8 cmd, u32 id,
-			 const char *name);
+int krdma_listener_reply(struct genl_info *info, struct sk_buff *msg,
+			 void *hdr, u32 id, const char *name);
 int krdma_listener_del(struct net *net, u32 id, const char *name,
 		       struct netlink_ext_ack *extack);
 int krdma_listener_nl_get(struct sk_buff *skb, struct genl_info *info);

@@ -20,6 +20,8 @@ static int __init krdma_init(void)
 	krdma_wq = alloc_workqueue("krdma", WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
 	if (!krdma_wq)
 		return -ENOMEM;
+	/* Before the devices: their PDs can be made to fail too. */
+	krdma_fault_init();
 
 	ret = krdma_device_init();
 	if (ret)
@@ -35,6 +37,7 @@ static int __init krdma_init(void)
 err_device:
 	krdma_device_exit();
 err_wq:
+	krdma_fault_exit();
 	destroy_workqueue(krdma_wq);
 	return ret;
 }
@@ -46,6 +49,7 @@ static void __exit krdma_exit(void)
 	krdma_listeners_del_all();
 	krdma_sessions_close_all();
 	krdma_device_exit();
+	krdma_fault_exit();
 	destroy_workqueue(krdma_wq);
 	pr_info("krdma: unloaded\n");
 }

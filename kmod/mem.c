@@ -57,7 +57,7 @@ struct krdma_buf *krdma_buf_alloc(struct krdma_device *kdev, u32 len,
 	struct krdma_buf *buf;
 	u32 i, off = 0;
 
-	buf = kzalloc(struct_size(buf, chunk, nchunks), GFP_KERNEL);
+	buf = krdma_failable(kzalloc(struct_size(buf, chunk, nchunks), GFP_KERNEL));
 	if (!buf)
 		return NULL;
 	buf->ibdev = ibdev;
@@ -72,8 +72,9 @@ struct krdma_buf *krdma_buf_alloc(struct krdma_device *kdev, u32 len,
 		c->len = min(len - off, kdev->chunk_size);
 		if (!c->len)
 			c->len = 1;	/* a zero-length buffer still gets a page */
-		c->cpu = alloc_pages_exact(c->len, GFP_KERNEL | __GFP_NOWARN |
-					   __GFP_ZERO);
+		c->cpu = krdma_failable(alloc_pages_exact(c->len, GFP_KERNEL |
+							  __GFP_NOWARN |
+							  __GFP_ZERO));
 		if (!c->cpu)
 			goto err;
 		c->dma = ib_dma_map_single(ibdev, c->cpu, c->len,
@@ -303,7 +304,7 @@ struct krdma_region *krdma_region_create(struct krdma_device *kdev,
 		return ERR_PTR(-EINVAL);
 	for (i = 0; i < buf->nchunks; i++)
 		nmrs++;
-	reg = kzalloc(struct_size(reg, mr, nmrs), GFP_KERNEL);
+	reg = krdma_failable(kzalloc(struct_size(reg, mr, nmrs), GFP_KERNEL));
 	if (!reg)
 		return ERR_PTR(-ENOMEM);
 
@@ -311,7 +312,7 @@ struct krdma_region *krdma_region_create(struct krdma_device *kdev,
 		struct krdma_chunk *c = &buf->chunk[i];
 		struct scatterlist sg;
 		struct ib_mr *mr;
-		u32 piece;
+		u32 piece, pages;
 		int n;
 
 		if (off >= c->len) {
@@ -319,8 +320,9 @@ struct krdma_region *krdma_region_create(struct krdma_device *kdev,
 			continue;
 		}
 		piece = min(len, c->len - off);
-		mr = ib_alloc_mr(kdev->pd, IB_MR_TYPE_MEM_REG,
-				 DIV_ROUND_UP(piece + offset_in_page(off), PAGE_SIZE) + 1);
+		pages = DIV_ROUND_UP(piece + offset_in_page(off), PAGE_SIZE) + 1;
+		mr = krdma_failable_ptr(ib_alloc_mr(kdev->pd, IB_MR_TYPE_MEM_REG,
+						    pages));
 		if (IS_ERR(mr)) {
 			krdma_region_destroy(reg);
 			return ERR_CAST(mr);
@@ -350,7 +352,7 @@ int krdma_region_post_reg(struct ib_qp *qp, struct krdma_region *reg,
 	u32 i;
 	int ret;
 
-	wrs = kcalloc(reg->nmrs, sizeof(*wrs), GFP_KERNEL);
+	wrs = krdma_failable(kcalloc(reg->nmrs, sizeof(*wrs), GFP_KERNEL));
 	if (!wrs)
 		return -ENOMEM;
 	for (i = 0; i < reg->nmrs; i++) {
@@ -383,7 +385,7 @@ int krdma_region_post_inv(struct ib_qp *qp, struct krdma_region *reg,
 
 	if (!reg->registered)
 		return 0;
-	wrs = kcalloc(reg->nmrs, sizeof(*wrs), GFP_KERNEL);
+	wrs = krdma_failable(kcalloc(reg->nmrs, sizeof(*wrs), GFP_KERNEL));
 	if (!wrs)
 		return -ENOMEM;
 	for (i = 0; i < reg->nmrs; i++) {

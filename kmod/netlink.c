@@ -118,7 +118,7 @@ struct sk_buff *krdma_genlmsg_new_reply(struct genl_info *info, u8 cmd,
 {
 	struct sk_buff *msg;
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	msg = krdma_failable(genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL));
 	if (!msg)
 		return NULL;
 	*hdr = genlmsg_put_reply(msg, info, &krdma_genl_family, 0, cmd);
@@ -133,7 +133,7 @@ struct sk_buff *krdma_event_new(enum krdma_event ev, void **hdr)
 {
 	struct sk_buff *msg;
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	msg = krdma_failable(genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL));
 	if (!msg)
 		return NULL;
 	*hdr = genlmsg_put(msg, 0, 0, &krdma_genl_family, 0,
@@ -168,15 +168,15 @@ void krdma_notify_session(struct krdma_session *sess, enum krdma_event ev)
 	krdma_notify_test(sess->net, msg);
 }
 
-/* A reply holding one id attribute, for commands that create objects. */
-static int krdma_reply_id(struct genl_info *info, u8 cmd, int attr, u32 id)
+/*
+ * The reply of a command that creates an object, holding its id. Such
+ * commands allocate the reply (krdma_genlmsg_new_reply()) before they
+ * create anything: once the object exists, the request must not fail for
+ * want of memory and leave it behind.
+ */
+static int krdma_reply_id(struct genl_info *info, struct sk_buff *msg,
+			  void *hdr, int attr, u32 id)
 {
-	struct sk_buff *msg;
-	void *hdr;
-
-	msg = krdma_genlmsg_new_reply(info, cmd, &hdr);
-	if (!msg)
-		return -ENOMEM;
 	if (nla_put_u32(msg, attr, id)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
@@ -288,6 +288,8 @@ static int krdma_nl_version_get(struct sk_buff *skb, struct genl_info *info)
 static int krdma_nl_listener_add(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sockaddr_storage addr;
+	struct sk_buff *msg;
+	void *hdr;
 	u32 id;
 	int ret;
 
@@ -305,11 +307,16 @@ static int krdma_nl_listener_add(struct sk_buff *skb, struct genl_info *info)
 				    "port required");
 		return -EINVAL;
 	}
+	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_LISTENER_ADD, &hdr);
+	if (!msg)
+		return -ENOMEM;
 	ret = krdma_listener_add(genl_info_net(info), krdma_attr_name(info),
 				 &addr, &id, info->extack);
-	if (ret)
+	if (ret) {
+		nlmsg_free(msg);
 		return ret;
-	return krdma_listener_reply(info, KRDMA_CMD_LISTENER_ADD, id, NULL);
+	}
+	return krdma_listener_reply(info, msg, hdr, id, NULL);
 }
 
 static int krdma_nl_listener_del(struct sk_buff *skb, struct genl_info *info)
@@ -335,6 +342,8 @@ static int krdma_nl_session_new(struct sk_buff *skb, struct genl_info *info)
 		.timeout_ms	= KRDMA_DEF_TIMEOUT_MS,
 	};
 	struct nlattr **tb = info->attrs;
+	struct sk_buff *msg;
+	void *hdr;
 	u32 id;
 	int ret;
 
@@ -372,10 +381,15 @@ static int krdma_nl_session_new(struct sk_buff *skb, struct genl_info *info)
 	if (tb[KRDMA_A_SESSION_MAX_MSG_SIZE])
 		p.max_msg_size = nla_get_u32(tb[KRDMA_A_SESSION_MAX_MSG_SIZE]);
 
+	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_SESSION_NEW, &hdr);
+	if (!msg)
+		return -ENOMEM;
 	ret = krdma_connect(&p, &id, info->extack);
-	if (ret)
+	if (ret) {
+		nlmsg_free(msg);
 		return ret;
-	return krdma_reply_id(info, KRDMA_CMD_SESSION_NEW, KRDMA_A_SESSION_ID, id);
+	}
+	return krdma_reply_id(info, msg, hdr, KRDMA_A_SESSION_ID, id);
 }
 
 /* Looks up the session named by KRDMA_A_SESSION_ID or KRDMA_A_NAME. */
@@ -441,6 +455,8 @@ static int krdma_nl_test_start(struct sk_buff *skb, struct genl_info *info)
 		.interval_ms	= 1000,
 	};
 	struct krdma_session *sess;
+	struct sk_buff *msg;
+	void *hdr;
 	u32 id;
 	int ret;
 
@@ -475,11 +491,18 @@ static int krdma_nl_test_start(struct sk_buff *skb, struct genl_info *info)
 	sess = krdma_nl_session(info);
 	if (IS_ERR(sess))
 		return PTR_ERR(sess);
+	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_TEST_START, &hdr);
+	if (!msg) {
+		krdma_session_put(sess);
+		return -ENOMEM;
+	}
 	ret = krdma_test_start(sess, &p, &id, info->extack);
 	krdma_session_put(sess);
-	if (ret)
+	if (ret) {
+		nlmsg_free(msg);
 		return ret;
-	return krdma_reply_id(info, KRDMA_CMD_TEST_START, KRDMA_A_TEST_ID, id);
+	}
+	return krdma_reply_id(info, msg, hdr, KRDMA_A_TEST_ID, id);
 }
 
 static int krdma_nl_test_stop(struct sk_buff *skb, struct genl_info *info)

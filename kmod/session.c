@@ -60,6 +60,75 @@ static struct krdma_session *krdma_session_find_name(struct net *net,
 }
 
 /*
+ * A session whose peer dies silently (power loss, a crashed host, a cut
+ * link) only notices when one of its sends runs out of transport retries;
+ * a side that only responds may send nothing for ever. So an up session
+ * posts a zero-length RDMA WRITE every keepalive_ms: it needs no rkey and
+ * consumes no receive at the peer (IBA C9-88), and after the retries
+ * (KRDMA_ACK_TIMEOUT, KRDMA_CM_RETRY_COUNT) it fails with "transport retry
+ * counter exceeded", which closes the session with that reason.
+ */
+static unsigned int krdma_keepalive_ms = 5000;
+module_param_named(keepalive_ms, krdma_keepalive_ms, uint, 0644);
+MODULE_PARM_DESC(keepalive_ms,
+		 "Probe the peer of an up session this often, in ms (0: never)");
+
+static void krdma_keepalive_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_session *sess =
+		container_of(wc->wr_cqe, struct krdma_session, keepalive_cqe);
+
+	spin_lock_bh(&sess->lock);
+	sess->keepalive_posted = false;
+	spin_unlock_bh(&sess->lock);
+	if (unlikely(wc->status != IB_WC_SUCCESS))
+		krdma_wc_error(sess, wc, "keepalive");
+}
+
+static void krdma_keepalive_arm(struct krdma_session *sess)
+{
+	unsigned int ms = READ_ONCE(krdma_keepalive_ms);
+
+	if (ms)
+		queue_delayed_work(krdma_wq, &sess->keepalive_work,
+				   msecs_to_jiffies(ms));
+}
+
+static void krdma_keepalive_work(struct work_struct *work)
+{
+	struct krdma_session *sess = container_of(to_delayed_work(work),
+						  struct krdma_session,
+						  keepalive_work);
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.wr_cqe		= &sess->keepalive_cqe,
+			.opcode		= IB_WR_RDMA_WRITE,
+			.send_flags	= IB_SEND_SIGNALED,
+		},
+	};
+	const struct ib_send_wr *bad;
+	int ret = 0;
+
+	sess->keepalive_cqe.done = krdma_keepalive_done;
+	spin_lock_bh(&sess->lock);
+	if (sess->state != KRDMA_SESSION_UP || sess->qp_dead) {
+		spin_unlock_bh(&sess->lock);
+		return;
+	}
+	/* One at a time: the QP has one send slot for it. */
+	if (!sess->keepalive_posted) {
+		ret = ib_post_send(sess->qp, &wr.wr, &bad);
+		sess->keepalive_posted = !ret;
+	}
+	spin_unlock_bh(&sess->lock);
+	if (ret) {
+		krdma_session_close(sess, "keepalive post failed (%d)", ret);
+		return;
+	}
+	krdma_keepalive_arm(sess);
+}
+
+/*
  * Returns a new session with two references: the table's and the caller's.
  * An empty @name gets "s<id>".
  */
@@ -71,7 +140,7 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 	u32 id;
 	int ret;
 
-	sess = kzalloc(sizeof(*sess), GFP_KERNEL);
+	sess = krdma_failable(kzalloc(sizeof(*sess), GFP_KERNEL));
 	if (!sess)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&sess->ref);
@@ -80,6 +149,7 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 	INIT_LIST_HEAD(&sess->ctrl_free);
 	INIT_WORK(&sess->close_work, krdma_session_close_work);
 	INIT_DELAYED_WORK(&sess->connect_work, krdma_session_connect_timeout);
+	INIT_DELAYED_WORK(&sess->keepalive_work, krdma_keepalive_work);
 	sess->role = role;
 	sess->state = KRDMA_SESSION_CONNECTING;
 	sess->net = get_net(net);
@@ -90,8 +160,10 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 		ret = -EEXIST;
 		goto err;
 	}
-	ret = xa_alloc_cyclic(&krdma_sessions, &id, sess, xa_limit_32b,
-			      &krdma_session_next_id, GFP_KERNEL);
+	ret = krdma_failable_int(xa_alloc_cyclic(&krdma_sessions, &id, sess,
+						 xa_limit_32b,
+						 &krdma_session_next_id,
+						 GFP_KERNEL));
 	if (ret < 0)
 		goto err;
 	sess->id = id;
@@ -292,9 +364,11 @@ static int krdma_session_alloc_buffers(struct krdma_session *sess)
 	struct krdma_device *kdev = sess->kdev;
 	u32 i;
 
-	sess->recvs = kcalloc(sess->rq_depth, sizeof(*sess->recvs), GFP_KERNEL);
-	sess->ctrl_tx = kcalloc(KRDMA_CTRL_TX, sizeof(*sess->ctrl_tx),
-				GFP_KERNEL);
+	sess->recvs = krdma_failable(kcalloc(sess->rq_depth,
+					     sizeof(*sess->recvs), GFP_KERNEL));
+	sess->ctrl_tx = krdma_failable(kcalloc(KRDMA_CTRL_TX,
+					       sizeof(*sess->ctrl_tx),
+					       GFP_KERNEL));
 	if (!sess->recvs || !sess->ctrl_tx)
 		return -ENOMEM;
 
@@ -367,9 +441,9 @@ int krdma_session_create_queues(struct krdma_session *sess)
 		goto err;
 	}
 
-	/* +1 on each queue for the drain work request. */
-	nr_cqe = sess->sq_depth + sess->rq_depth + 2;
-	sess->cq = ib_alloc_cq(kdev->ibdev, sess, nr_cqe, 0, IB_POLL_WORKQUEUE);
+	/* +1 on each queue for the drain, +1 send for the keepalive. */
+	nr_cqe = sess->sq_depth + sess->rq_depth + 3;
+	sess->cq = krdma_failable_ptr(ib_alloc_cq(kdev->ibdev, sess, nr_cqe, 0, IB_POLL_WORKQUEUE));
 	if (IS_ERR(sess->cq)) {
 		ret = PTR_ERR(sess->cq);
 		sess->cq = NULL;
@@ -381,11 +455,11 @@ int krdma_session_create_queues(struct krdma_session *sess)
 	attr.recv_cq = sess->cq;
 	attr.qp_type = IB_QPT_RC;
 	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
-	attr.cap.max_send_wr = sess->sq_depth + 1;
+	attr.cap.max_send_wr = sess->sq_depth + 2;
 	attr.cap.max_recv_wr = sess->rq_depth + 1;
 	attr.cap.max_send_sge = min_t(u32, dattr->max_send_sge, KRDMA_MAX_SGE);
 	attr.cap.max_recv_sge = min_t(u32, dattr->max_recv_sge, KRDMA_MAX_SGE);
-	ret = rdma_create_qp(cm_id, kdev->pd, &attr);
+	ret = krdma_failable_int(rdma_create_qp(cm_id, kdev->pd, &attr));
 	if (ret)
 		goto err;
 	sess->qp = cm_id->qp;
@@ -428,6 +502,7 @@ void krdma_session_set_up(struct krdma_session *sess)
 	if (!up)
 		return;
 	cancel_delayed_work(&sess->connect_work);
+	krdma_keepalive_arm(sess);
 	krdma_count(sess, KRDMA_CNT_SESSIONS_OPENED, 1);
 	krdma_notify_session(sess, KRDMA_EVENT_SESSION_UP);
 }
@@ -463,6 +538,8 @@ static void krdma_session_close_work(struct work_struct *work)
 	struct rdma_cm_id *cm_id;
 
 	cancel_delayed_work_sync(&sess->connect_work);
+	/* State is CLOSING: it does not re-arm. */
+	cancel_delayed_work_sync(&sess->keepalive_work);
 
 	mutex_lock(&sess->cm_mutex);
 	spin_lock_bh(&sess->lock);

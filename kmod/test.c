@@ -865,7 +865,7 @@ static int krdma_peer_setup(struct krdma_session *sess,
 	if (pt->op == KRDMA_OP_SEND || pt->op == KRDMA_OP_SEND_IMM)
 		return 0;	/* the data lands in our receive buffers */
 
-	pt->slots = kcalloc(pt->depth, sizeof(*pt->slots), GFP_KERNEL);
+	pt->slots = krdma_failable(kcalloc(pt->depth, sizeof(*pt->slots), GFP_KERNEL));
 	if (!pt->slots)
 		return -ENOMEM;
 	/* Allocate everything first: a failure then leaves nothing posted. */
@@ -947,8 +947,8 @@ static void krdma_peer_on_req(struct krdma_session *sess,
 	u32 nregions = 0;
 	int ret;
 
-	ack = kzalloc(KRDMA_CTRL_BODY_MAX, GFP_KERNEL);
-	pt = kzalloc(sizeof(*pt), GFP_KERNEL);
+	ack = krdma_failable(kzalloc(KRDMA_CTRL_BODY_MAX, GFP_KERNEL));
+	pt = krdma_failable(kzalloc(sizeof(*pt), GFP_KERNEL));
 	if (!ack || !pt) {
 		kfree(ack);
 		kfree(pt);
@@ -1197,7 +1197,7 @@ void krdma_test_handle_recv(struct krdma_session *sess, struct krdma_recv *rx,
 	case KRDMA_MSG_TEST_RESULT:
 		if (len > KRDMA_CTRL_BODY_MAX)
 			goto proto;
-		body = kmalloc(max_t(u32, len, 1), GFP_KERNEL);
+		body = krdma_failable(kmalloc(max_t(u32, len, 1), GFP_KERNEL));
 		if (!body) {
 			krdma_session_close(sess, "out of memory");
 			return;
@@ -1326,7 +1326,7 @@ static int krdma_test_setup_slots(struct krdma_test *test)
 	u32 s;
 	int ret;
 
-	test->slots = kcalloc(test->p.depth, sizeof(*test->slots), GFP_KERNEL);
+	test->slots = krdma_failable(kcalloc(test->p.depth, sizeof(*test->slots), GFP_KERNEL));
 	if (!test->slots)
 		return -ENOMEM;
 	for (s = 0; s < test->p.depth; s++) {
@@ -1404,8 +1404,8 @@ int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,
 	u32 nregions = 0;
 	int ret;
 
-	test = kzalloc(sizeof(*test), GFP_KERNEL);
-	req = kzalloc(KRDMA_CTRL_BODY_MAX, GFP_KERNEL);
+	test = krdma_failable(kzalloc(sizeof(*test), GFP_KERNEL));
+	req = krdma_failable(kzalloc(KRDMA_CTRL_BODY_MAX, GFP_KERNEL));
 	if (!test || !req) {
 		ret = -ENOMEM;
 		goto err_free;
@@ -1432,8 +1432,10 @@ int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,
 		goto err_unlock;
 
 	mutex_lock(&krdma_tests_lock);
-	ret = xa_alloc_cyclic(&krdma_tests, &test->id, test, xa_limit_32b,
-			      &krdma_test_next_id, GFP_KERNEL);
+	ret = krdma_failable_int(xa_alloc_cyclic(&krdma_tests, &test->id, test,
+						 xa_limit_32b,
+						 &krdma_test_next_id,
+						 GFP_KERNEL));
 	mutex_unlock(&krdma_tests_lock);
 	if (ret < 0)
 		goto err_unlock;

@@ -6,22 +6,45 @@
 #
 #   scripts/ci-kernel.sh SERIES FLAVOUR [TEST...]
 #   scripts/ci-kernel.sh 6.12 amd64 transfer        (default TEST: all)
+#   scripts/ci-kernel.sh debug - [TEST...]
+#
+# "debug" is the KASAN + lockdep + kmemleak kernel of scripts/debug-kernel.sh
+# (DEBUG_KERNEL=<dir> uses a prebuilt one); tests then run with KRDMA_SLOW=1
+# (smaller counts) and a longer time limit.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 series=$1 flavour=$2
 shift 2
-kver=$("$top/scripts/guest-kver.sh" "$series" "$flavour") ||
-	{ echo "ci-kernel: no $series $flavour kernel (scripts/install-deps.sh)" >&2; exit 1; }
+if [ "$series" = debug ]; then
+	eval "$("$top/scripts/debug-kernel.sh")"
+	kver=debug
+	build="KDIR=$KDIR"
+	export KERNEL_IMAGE="$BZIMAGE" KRDMA_SLOW=1
+	export KRDMA_SUITE_TIMEOUT="${KRDMA_SUITE_TIMEOUT:-2400}"
+else
+	kver=$("$top/scripts/guest-kver.sh" "$series" "$flavour") ||
+		{ echo "ci-kernel: no $series $flavour kernel (scripts/install-deps.sh)" >&2; exit 1; }
+	build="KVER=$kver"
+	export KERNEL="$kver"
+fi
 work=${KRDMA_CI_WORK:-/var/tmp/krdma-ci}/$kver
 rm -rf "$work"
 mkdir -p "$work"
 git -C "$top" ls-files -z | (cd "$top" && xargs -0 tar -cf -) | tar -C "$work" -xf -
 echo "ci-kernel: building for $kver in $work"
-make -C "$work" W=1 KVER="$kver" >"$work.build.log" 2>&1 ||
+make -C "$work" W=1 "$build" >"$work.build.log" 2>&1 ||
 	{ tail -n 30 "$work.build.log"; exit 1; }
+# Tests by name, from tests/guest/ or (debug kernel only) tests/guest-debug/.
+if [ $# -eq 0 ] && [ "$series" = debug ]; then
+	set -- $(cd "$work/tests" && ls guest/*.sh guest-debug/*.sh | sed 's|.*/||; s|\.sh$||')
+fi
 tests=""
 for t in "$@"; do
-	tests="$tests $work/tests/guest/$t.sh"
+	if [ -f "$work/tests/guest/$t.sh" ]; then
+		tests="$tests $work/tests/guest/$t.sh"
+	else
+		tests="$tests $work/tests/guest-debug/$t.sh"
+	fi
 done
 # shellcheck disable=SC2086 # the test list is split on purpose
-KRDMA_ROOT=$work KERNEL=$kver "$work/tests/run-guest-suite.sh" $tests
+KRDMA_ROOT=$work "$work/tests/run-guest-suite.sh" $tests

@@ -186,6 +186,30 @@ unload_krdma() {
 	fi
 }
 
+# kmemleak CMD: write CMD to the kmemleak control file, if the kernel has
+# one (the debug kernel; Debian's kernels do not).
+kmemleak() {
+	[ -w /sys/kernel/debug/kmemleak ] && echo "$1" >/sys/kernel/debug/kmemleak
+}
+
+# What the run leaked, after the module is gone. kmemleak only reports
+# objects older than 5 s (MSECS_MIN_AGE) found unreferenced by a scan.
+scan_kmemleak() {
+	[ -w /sys/kernel/debug/kmemleak ] || return 0
+	state "kmemleak scan"
+	sleep 6
+	kmemleak scan
+	kmemleak scan
+	cat /sys/kernel/debug/kmemleak >"$KRDMA_OUT/node$NODE.kmemleak" 2>&1
+	_n=$(grep -c 'unreferenced object' "$KRDMA_OUT/node$NODE.kmemleak")
+	if [ "$_n" -eq 0 ]; then
+		vm_result vm.kmemleak 1
+	else
+		head -n 60 "$KRDMA_OUT/node$NODE.kmemleak" >/dev/console
+		vm_result vm.kmemleak 0 "objects=$_n" "see=node$NODE.kmemleak"
+	fi
+}
+
 # shellcheck disable=SC2120 # arguments come from args.sh
 run_script() {
 	# shellcheck disable=SC1091
@@ -236,12 +260,14 @@ main() {
 		rdma link show >/dev/console 2>&1
 	else
 		state "rxe0 ACTIVE on $IFACE ($KRDMA_IP)"
+		kmemleak clear
 		if load_krdma; then
 			# shellcheck disable=SC2119
 			run_script
 			rc=$?
 		fi
 		unload_krdma
+		scan_kmemleak
 	fi
 	state "done rc=$rc"
 	dmesg >"$KRDMA_OUT/node$NODE.dmesg" 2>&1

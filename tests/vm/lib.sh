@@ -27,6 +27,11 @@
 #       Run CMD, record result DESC ok if it succeeded (expect_ok) / failed
 #       (expect_fail), else a failed result with rc=; the command's output
 #       is printed on a failed expectation.  Returns 0 iff as expected.
+#   vm_crash
+#       Stop this guest at once, as a power failure would: nothing more
+#       reaches its peers (no CM disconnect). Its results so far count and
+#       its script is recorded as having exited 0; the harness's own
+#       unload check does not run for it.
 #   node_ip I      print the IP address of node I (10.77.0.I)
 #   log MSG...     print "[node<i> <uptime>] MSG" on stdout
 
@@ -154,3 +159,13 @@ _krdma_expect() {
 
 expect_ok() { _krdma_expect ok "$@"; }
 expect_fail() { _krdma_expect fail "$@"; }
+
+vm_crash() {
+	log "vm_crash: powering off now"
+	dmesg >"$KRDMA_OUT/node$KRDMA_NODE.dmesg" 2>&1
+	echo 0 >"$KRDMA_OUT/node$KRDMA_NODE.rc"
+	sync
+	echo o >/proc/sysrq-trigger
+	# Power-off is asynchronous: do nothing more meanwhile.
+	sleep 600
+}

@@ -19,7 +19,7 @@ usage: $prog [options] SCRIPT [ARGS...]
   -n N        number of guests (default 2)
   -k VERSION  guest kernel version (default: the one kmod/krdma.ko was
               built for, else Debian 12's 6.1; env KERNEL= also accepted)
-  -K BZIMAGE  boot this kernel image instead (modules optional)
+  -K BZIMAGE  boot this kernel image instead (modules optional; env KERNEL_IMAGE=)
   -t SECONDS  overall timeout of the run (default 600)
   -o DIR      output directory (default: fresh mktemp dir under /tmp)
   -m MiB      guest memory (default 1024)
@@ -37,7 +37,7 @@ fail_early() {
 
 progress() { echo "vm: $*" >&2; }
 
-nodes=2 kver=${KERNEL:-} kimg='' tmo=600 out='' mem=1024 cpus=2
+nodes=2 kver=${KERNEL:-} kimg=${KERNEL_IMAGE:-} tmo=600 out='' mem=1024 cpus=2
 while getopts "n:k:K:t:o:m:c:h" opt; do
 	case $opt in
 	n) nodes=$OPTARG ;;
