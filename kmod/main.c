@@ -17,7 +17,11 @@ static int __init krdma_init(void)
 {
 	int ret;
 
-	krdma_wq = alloc_workqueue("krdma", WQ_MEM_RECLAIM | WQ_UNBOUND, 0);
+	/*
+	 * Not WQ_MEM_RECLAIM: krdma is on no memory reclaim path, and its
+	 * teardown waits for rdma_cm's own (non-reclaim) work.
+	 */
+	krdma_wq = alloc_workqueue("krdma", WQ_UNBOUND, 0);
 	if (!krdma_wq)
 		return -ENOMEM;
 	/* Before the devices: their PDs can be made to fail too. */

@@ -1431,16 +1431,20 @@ int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,
 	if (ret)
 		goto err_unlock;
 
+	/* Lookups read test->sess as soon as the test is in the table. */
+	kref_get(&sess->ref);
+	test->sess = sess;
 	mutex_lock(&krdma_tests_lock);
 	ret = krdma_failable_int(xa_alloc_cyclic(&krdma_tests, &test->id, test,
 						 xa_limit_32b,
 						 &krdma_test_next_id,
 						 GFP_KERNEL));
 	mutex_unlock(&krdma_tests_lock);
-	if (ret < 0)
+	if (ret < 0) {
+		test->sess = NULL;
+		krdma_session_put(sess);	/* the caller holds another */
 		goto err_unlock;
-	kref_get(&sess->ref);
-	test->sess = sess;
+	}
 
 	ret = krdma_test_setup_slots(test);
 	if (ret) {
