@@ -31,7 +31,7 @@ ifneq ($(C),)
 KBUILD_FLAGS += C=$(C)
 endif
 
-.PHONY: all module tools clean clean-module install deps demo check check-unit check-spec check-pkg check-vm check-debug checkpatch sparse kver
+.PHONY: all module tools hostile clean clean-module install deps demo check check-unit check-spec check-pkg check-vm check-debug checkpatch sparse kver
 
 all: module tools
 
@@ -52,6 +52,11 @@ clean-module:
 clean: clean-module
 	$(MAKE) -C tools clean
 	$(MAKE) -C tests/unit clean
+	$(MAKE) -C tests/hostile clean
+
+# The misbehaving peer of tests/guest/hostile-peer.sh (librdmacm).
+hostile:
+	$(MAKE) -C tests/hostile
 
 # Installs the module for $(KVER) under updates/ (then depmod), krdmactl,
 # its man page and bash completion. DESTDIR and PREFIX are honoured.
@@ -78,7 +83,7 @@ check-unit: tools sparse check-spec
 	$(TOP)/tests/vm/harness-selftest.sh -s
 
 # GUEST_TESTS= picks tests by name (default: all of tests/guest/).
-check-vm: all
+check-vm: all hostile
 	KERNEL=$(KVER) $(TOP)/tests/run-guest-suite.sh $(foreach t,$(GUEST_TESTS),$(TOP)/tests/guest/$(t).sh)
 
 check-pkg: all

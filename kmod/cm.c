@@ -43,6 +43,16 @@ module_param_named(rd_atom_limit, krdma_rd_atom_limit, uint, 0644);
 MODULE_PARM_DESC(rd_atom_limit,
 		 "Most RDMA READ/atomic operations in flight to offer or accept (0: device limit)");
 
+/*
+ * The client picks the queue sizes of both sides, and the server allocates
+ * rq_depth receive buffers of max_msg each before it answers: without a
+ * cap, anybody who reaches a listener makes it pin up to 4096 x 8 MiB.
+ */
+static unsigned int krdma_max_session_rx_mb = 256;
+module_param_named(max_session_rx_mb, krdma_max_session_rx_mb, uint, 0644);
+MODULE_PARM_DESC(max_session_rx_mb,
+		 "Most receive buffer memory an incoming connection may ask for, in MiB");
+
 static DEFINE_XARRAY_ALLOC1(krdma_listeners);
 static DEFINE_MUTEX(krdma_listeners_lock);
 static u32 krdma_listener_next_id;
@@ -321,6 +331,7 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	struct krdma_session *sess;
 	struct krdma_cm_hello h, rep;
 	int rej, ret;
+	u64 rx;
 
 	rej = krdma_check_hello(ev->param.conn.private_data,
 				ev->param.conn.private_data_len, &h);
@@ -330,6 +341,15 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 				    l->id, krdma_reject_reasons[rej]);
 		krdma_reject(child, rej);
 		return -ECONNREFUSED;	/* the CM destroys @child */
+	}
+	rx = (u64)be16_to_cpu(h.rq_depth) *
+	     (KRDMA_MSG_HDR_SIZE + max_t(u32, be32_to_cpu(h.max_msg_size),
+					 KRDMA_CTRL_BODY_MAX));
+	if (rx > (u64)READ_ONCE(krdma_max_session_rx_mb) << 20) {
+		pr_info_ratelimited("krdma: listener %u: refused a connection asking for %llu MiB of receive buffers\n",
+				    l->id, rx >> 20);
+		krdma_reject(child, KRDMA_REJ_NO_RESOURCES);
+		return -ECONNREFUSED;
 	}
 
 	sess = krdma_session_alloc(KRDMA_ROLE_SERVER, l->net, NULL, NULL);

@@ -216,9 +216,22 @@ int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr)
 void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
 		    const char *what)
 {
-	/* Flushes are how a draining QP returns its work: not an error. */
-	if (wc->status == IB_WC_WR_FLUSH_ERR)
+	/*
+	 * Flushes are how a draining QP returns its work: not an error. But
+	 * a flush nobody asked for means the QP went to the error state on
+	 * its own - e.g. the peer broke an access rule on one of our regions
+	 * (remote access error at our end) - and nothing will ever complete
+	 * again: the session is dead, say so now.
+	 */
+	if (wc->status == IB_WC_WR_FLUSH_ERR) {
+		/* The rest of the work is flushed too: count and say it once. */
+		if (READ_ONCE(sess->qp_dead) ||
+		    READ_ONCE(sess->state) == KRDMA_SESSION_CLOSING)
+			return;
+		krdma_count(sess, KRDMA_CNT_WC_ERRORS, 1);
+		krdma_session_close(sess, "queue pair failed: %s flushed", what);
 		return;
+	}
 	krdma_count(sess, KRDMA_CNT_WC_ERRORS, 1);
 	krdma_session_close(sess, "%s completion failed: %s (vendor err %u)",
 			    what, ib_wc_status_msg(wc->status), wc->vendor_err);

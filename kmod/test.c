@@ -36,6 +36,7 @@ static u32 krdma_test_next_id;
 
 struct krdma_slot {
 	struct ib_cqe		cqe;
+	struct ib_cqe		wcqe;	/* ping responder: the write-back */
 	struct krdma_buf	*buf;	/* header room, then the payload */
 	struct krdma_buf	*sink;	/* ping: where the peer writes back */
 	struct krdma_region	*reg;	/* what the peer may access */
@@ -94,6 +95,9 @@ struct krdma_peer_test {
 	struct ib_cqe		reg_cqe;
 	struct ib_cqe		inv_cqe;
 	u32			inv_pending;
+	u32			writes;		/* ping write-backs in flight */
+	u64			end_iters;	/* from TEST_END */
+	bool			ending;		/* TEST_END received */
 	bool			posted;		/* REG_MRs went to the QP */
 };
 
@@ -791,6 +795,23 @@ static int krdma_peer_check(struct krdma_session *sess,
 	return -EBADMSG;
 }
 
+static void krdma_peer_on_end(struct krdma_session *sess,
+			      struct krdma_peer_test *pt);
+
+/* Ping: a write-back is done; the last one may let TEST_END proceed. */
+static void krdma_peer_write_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_session *sess = cq->cq_context;
+	struct krdma_peer_test *pt = sess->peer_test;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		krdma_wc_error(sess, wc, "ping write");
+		return;
+	}
+	if (--pt->writes == 0 && pt->ending)
+		krdma_peer_on_end(sess, pt);
+}
+
 /* Ping, second half: the source has been read; write it back to the sink. */
 static void krdma_peer_read_done(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -808,15 +829,20 @@ static void krdma_peer_read_done(struct ib_cq *cq, struct ib_wc *wc)
 	status = krdma_peer_check(sess, pt, slot->buf, KRDMA_MSG_HDR_SIZE,
 				  slot->iter);
 	krdma_buf_to_device(slot->buf);
-	/* The sink regions follow all the source regions. */
+	/*
+	 * The sink regions follow all the source regions. The write-back is
+	 * signaled: the slot's buffer is freed only once it has completed.
+	 */
+	slot->wcqe.done = krdma_peer_write_done;
 	ret = krdma_post_rdma(sess, slot->buf,
 			      &pt->remote[(pt->depth + s) * pt->remote_per_slot],
-			      pt->remote_per_slot, IB_WR_RDMA_WRITE, &slot->cqe,
-			      0, false);
+			      pt->remote_per_slot, IB_WR_RDMA_WRITE, &slot->wcqe,
+			      0, true);
 	if (ret) {
 		krdma_session_close(sess, "ping: cannot post write: %d", ret);
 		return;
 	}
+	pt->writes++;
 	slot->busy = false;
 	krdma_peer_ack(sess, pt, slot->iter, status);
 }
@@ -1012,21 +1038,30 @@ static void krdma_peer_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 	}
 }
 
-/* Atomics: the final values must be what the driver's sequence produced. */
+/*
+ * Atomics: the final values must be what the driver's sequence produced.
+ * @iters comes from the peer: computed in closed form, never looped over.
+ */
 static void krdma_peer_check_atomics(struct krdma_peer_test *pt, u64 iters)
 {
 	u32 s;
 
 	for (s = 0; s < pt->depth; s++) {
 		struct krdma_slot *slot = &pt->slots[s];
-		u64 expect = 0, val, i;
+		/* Slot s saw iterations s, s + depth, ... below iters: k of them. */
+		u64 k = iters > s ? div_u64(iters - s - 1, pt->depth) + 1 : 0;
+		u64 expect = 0, val, tri;
 
-		for (i = s; i < iters; i += pt->depth)
-			expect = pt->op == KRDMA_OP_ATOMIC_FADD ? expect + i + 1 :
-				 krdma_seed(pt->test_id, i);
+		if (k && pt->op == KRDMA_OP_ATOMIC_FADD) {
+			/* sum of (s + j * depth + 1), j < k, modulo 2^64 */
+			tri = k & 1 ? k * ((k - 1) / 2) : (k / 2) * (k - 1);
+			expect = k * (s + 1) + (u64)pt->depth * tri;
+		} else if (k) {
+			expect = krdma_seed(pt->test_id, s + (k - 1) * pt->depth);
+		}
 		krdma_buf_to_cpu(slot->buf);
 		krdma_buf_copy_to(&val, slot->buf, KRDMA_MSG_HDR_SIZE, sizeof(val));
-		pt->seen += DIV_ROUND_UP_ULL(iters > s ? iters - s : 0, pt->depth);
+		pt->seen += k;
 		if (val == expect)
 			pt->validated++;
 		else
@@ -1034,13 +1069,14 @@ static void krdma_peer_check_atomics(struct krdma_peer_test *pt, u64 iters)
 	}
 }
 
+/* TEST_END has come and no work of ours is in flight: invalidate, answer. */
 static void krdma_peer_on_end(struct krdma_session *sess,
-			      struct krdma_peer_test *pt, u64 iters)
+			      struct krdma_peer_test *pt)
 {
 	u32 s;
 
 	if (krdma_op_is_atomic(pt->op))
-		krdma_peer_check_atomics(pt, iters);
+		krdma_peer_check_atomics(pt, pt->end_iters);
 
 	pt->inv_cqe.done = krdma_peer_inv_done;
 	pt->inv_pending = 1;	/* held until every invalidation is posted */
@@ -1082,8 +1118,11 @@ static void krdma_peer_on_msg(struct krdma_session *sess,
 	u64 iter = hdr ? be64_to_cpu(hdr->iter) : 0;
 	struct krdma_slot *slot;
 	int status;
+	u32 s;
 
-	if (!pt || (hdr && be32_to_cpu(hdr->test_id) != pt->test_id))
+	/* Nothing may follow TEST_END: the test's memory is going away. */
+	if (!pt || pt->ending ||
+	    (hdr && be32_to_cpu(hdr->test_id) != pt->test_id))
 		goto proto;
 
 	/* RDMA WRITE with immediate: no header, the iteration is implied. */
@@ -1147,9 +1186,17 @@ static void krdma_peer_on_msg(struct krdma_session *sess,
 			krdma_session_close(sess, "ping: cannot post read");
 		return;
 	case KRDMA_MSG_TEST_END:
+		/* Not while a PING is still being handled (its READ is in flight). */
+		for (s = 0; pt->op == KRDMA_OP_PING && s < pt->depth; s++)
+			if (pt->slots[s].busy)
+				goto proto;
 		if (krdma_recv_repost(rx))
 			krdma_session_close(sess, "cannot repost receive");
-		krdma_peer_on_end(sess, pt, iter);
+		pt->ending = true;
+		pt->end_iters = iter;
+		/* The last ping write-back to complete ends it otherwise. */
+		if (!pt->writes)
+			krdma_peer_on_end(sess, pt);
 		return;
 	default:
 		goto proto;

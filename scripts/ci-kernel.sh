@@ -32,7 +32,7 @@ rm -rf "$work"
 mkdir -p "$work"
 git -C "$top" ls-files -z | (cd "$top" && xargs -0 tar -cf -) | tar -C "$work" -xf -
 echo "ci-kernel: building for $kver in $work"
-make -C "$work" W=1 "$build" >"$work.build.log" 2>&1 ||
+make -C "$work" W=1 "$build" all hostile >"$work.build.log" 2>&1 ||
 	{ tail -n 30 "$work.build.log"; exit 1; }
 # Tests by name, from tests/guest/ or (debug kernel only) tests/guest-debug/.
 if [ $# -eq 0 ] && [ "$series" = debug ]; then

@@ -11,8 +11,8 @@
 #    injects nothing, so every point on the path fails once. A failure
 #    must come back as an error with an extack message and leave nothing
 #    behind; the session stays usable.
-# 2. Everywhere (CM handlers, completions, work items): 1 % of the
-#    module's allocations fail, on one node per cycle, while node 2
+# 2. Everywhere (CM handlers, completions, work items): every 331st
+#    allocation of the module fails, on one node per cycle, while node 2
 #    connects, runs tests and disconnects over and over. Whatever breaks must end in an
 #    error, not a hang; afterwards the RDMA resources are back to their
 #    baseline and a clean session moves validated data. The harness's
@@ -159,18 +159,21 @@ EOF
 fi
 barrier nth_done 1200
 
-# ---- 2. random failures everywhere, one side per cycle ----
-# A connect allocates a hundred times or so on each side (one buffer per
-# receive): at 1 % some cycles get through to the tests and their
-# responder, the rest fail somewhere on the way.
+# ---- 2. failures everywhere, one side per cycle ----
+# A session allocates a few hundred times on each side (a buffer per
+# receive and per control message), so even 1 % fails nearly every
+# connect. Instead every INTERVALth allocation fails: the point moves
+# along from cycle to cycle, some cycles get through to the tests and
+# their responder, the others fail somewhere on the way.
+INTERVAL=${KRDMA_FAULT_INTERVAL:-331}
 wait_for -t 60 no_sessions || result random.start_clean fail
 echo 10000 >"$F/times"
-echo 1 >"$F/interval"
+echo "$INTERVAL" >"$F/interval"
 i=0 up=0
 while [ $i -lt "$CYCLES" ]; do
 	i=$((i + 1))
 	if [ $((i % 2 + 1)) = "$KRDMA_NODE" ]; then
-		echo 1 >"$F/probability"
+		echo 100 >"$F/probability"
 	fi
 	barrier "cycle$i" 600
 	if [ "$KRDMA_NODE" = 2 ]; then

@@ -1,0 +1,366 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+#
+# A hostile peer: tests/hostile/krdma-hostile speaks krdma's protocol badly
+# (malformed hellos, messages, region lists, out-of-bounds and stale rkeys,
+# floods) against node 1's krdma.  Node 2 runs the hostile tool, first as a
+# client of node 1's listener, then as a server node 1's sessions connect
+# to.  Every scenario is checked from both ends: the tool's HOSTILE line
+# (the safe outcome, exit 0) and the kernel's view (session gone with the
+# right reason in the event stream, counters).  At the end a normal session
+# between the two guests still connects and a validated test passes.
+#
+# KRDMA_HOSTILE_SKIP="name ..." skips scenarios (recorded as skipped);
+# KRDMA_HOSTILE_ONLY="name ..." runs only those (and the final check).
+. "$KRDMA_ROOT/tests/vm/lib.sh"
+. "$KRDMA_ROOT/tests/lib/guest-common.sh"
+set -u
+PORT=7491		# node 1's listener for the hostile clients
+SPORT=7520		# node 2: hostile servers, one port per scenario
+FPORT=7499		# node 2: krdma listener of the final check
+HOSTILE=$KRDMA_ROOT/tests/hostile/krdma-hostile
+H=$KRDMA_OUT/hostile	# the tool's output, read by both nodes
+TMO=10			# the tool's own waits (seconds)
+T=$(mktemp -d /tmp/hostile.XXXXXX)
+SKIP=" ${KRDMA_HOSTILE_SKIP:-} "
+ONLY=" ${KRDMA_HOSTILE_ONLY:-} "
+
+# Client scenarios: NAME  OUTCOMES(tool)  REASON: ERE for the reason of the
+# kernel's session_down event (spaces as _; "-": no session may exist;
+# "!ERE": must not match, e.g. the kernel must close the session itself
+# when its queue pair failed, not wait for the peer to disconnect).
+CLIENT_SCENARIOS='
+bad_magic		rejected	-
+no_private_data		rejected	-
+wrong_version		rejected	-
+flags			rejected	-
+sq_depth_0		rejected	-
+rq_depth_0		rejected	-
+depth_65535		rejected	-
+max_msg_0		rejected	-
+max_msg_huge		rejected	-
+short_hello		rejected	-
+hello_mem_hog		rejected	-
+unknown_type		closed		protocol_error:_unexpected_message_type_77
+len_beyond_bytes	closed		protocol_error:_malformed_message
+len_short		closed		protocol_error:_malformed_message
+short_msg		closed		protocol_error:_malformed_message
+hdr_flags		closed		protocol_error:_malformed_message
+len_over_max		closed		protocol_error:_unexpected_message_type_3
+msg_too_big		closed		receive_completion_failed
+unexpected_ack		closed		protocol_error:_malformed_message
+write_imm_unexpected	closed		protocol_error
+req_nregions_beyond	refused		disconnected_by_peer
+req_regions_small	refused		disconnected_by_peer
+req_bad_op		refused		disconnected_by_peer
+req_depth_huge		refused		disconnected_by_peer
+req_short_body		refused		disconnected_by_peer
+req_region_wrap		closed		ping_read_completion_failed:_remote_access_error
+req_rkey0		closed		ping_read_completion_failed:_remote_access_error
+req_rkey_small		closed		ping_read_completion_failed:_remote_access_error
+resp_oob_after		remote_error	!disconnected_by_peer
+resp_oob_before		remote_error	!disconnected_by_peer
+resp_read_oob_before	remote_error	!disconnected_by_peer
+resp_narrow_write_region remote_error	!disconnected_by_peer
+resp_narrow_read_region	remote_error	!disconnected_by_peer
+resp_narrow_atomic_region remote_error	!disconnected_by_peer
+stale_write		remote_error	!disconnected_by_peer
+stale_read		remote_error	!disconnected_by_peer
+stale_atomic		remote_error	!disconnected_by_peer
+send_flood		flow_controlled|closed	.
+end_twice		closed|ok	.
+ping_end_inflight	closed|ok	.
+atomic_end_huge		ok|closed	.
+'
+# Server scenarios: NAME  OP(node 1's test, "-": none)  REASON(node 1's session, as above)
+SERVER_SCENARIOS='
+rep_bad_magic		-	bad_handshake_from_server:_not_a_krdma_peer
+rep_wrong_version	-	bad_handshake_from_server:_protocol_version_not_supported
+rep_flags		-	bad_handshake_from_server:_connection_parameters_out_of_range
+rep_depth_0		-	bad_handshake_from_server:_connection_parameters_out_of_range
+rep_msg_huge		-	bad_handshake_from_server:_connection_parameters_out_of_range
+rep_none		-	bad_handshake_from_server:_not_a_krdma_peer
+reject_unknown		-	rejected_by_peer:_unknown_reason
+reject_garbage		-	rejected:_consumer_defined
+ack_short_regions	write	protocol_error:_malformed_TEST_ACK
+ack_nregions_beyond	write	protocol_error:_malformed_TEST_ACK
+ack_regions_for_send	send	protocol_error:_malformed_TEST_ACK
+ack_rkey_small		write	test_completion_failed:_remote_access_error
+ack_region_wrap		write	test_completion_failed:_remote_access_error
+ack_rkey0		read	test_completion_failed:_remote_access_error
+ping_stale		ping	!disconnected_by_peer
+ping_narrow		ping	!disconnected_by_peer
+ping_oob		ping	!disconnected_by_peer
+'
+
+# reason_ok REASON ERE: the ERE column's test (see above).
+reason_ok() {
+	case $2 in
+	!*) [ "$1" != none ] && ! printf '%s' "$1" | grep -Eq -- "${2#!}" ;;
+	*) printf '%s' "$1" | grep -Eq -- "$2" ;;
+	esac
+}
+
+skipped() {
+	case $SKIP in *" $1 "*) return 0 ;; esac
+	[ "$ONLY" = "  " ] && return 1
+	case $ONLY in *" $1 "*) return 1 ;; esac
+	return 0
+}
+
+# The last HOSTILE outcome line of scenario $1, field $2 (outcome, lport).
+hfield() {
+	grep "^HOSTILE scenario=$1 outcome=" "$H/$1.out" 2>/dev/null | tail -n 1 |
+		tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+# session_down reason (spaces as _) of the session whose peer port is $1,
+# or whose name is $1 when it is not a number; "none" if there is none.
+down_reason() {
+	python3 - "$T/mon.out" "$1" <<'EOF'
+import json, sys
+key = sys.argv[2]
+for line in open(sys.argv[1]):
+    try:
+        e = json.loads(line)
+    except ValueError:
+        continue
+    if e.get("event") != "session_down":
+        continue
+    if (key.isdigit() and e.get("peer_port") == int(key)) or e.get("name") == key:
+        print(e.get("reason", "").replace(" ", "_"))
+        sys.exit(0)
+print("none")
+EOF
+}
+
+# Any session event for peer port $1?
+has_session() {
+	grep -q "\"peer_port\":$1[,}]" "$T/mon.out"
+}
+
+# kernel_check NAME REASON-REGEX: node 1's view of scenario NAME.
+kernel_check() {
+	_kc_port=$(hfield "$1" lport)
+	if [ -z "$_kc_port" ]; then
+		result "kernel.$1" fail "no_lport"
+		return
+	fi
+	if [ "$2" = - ]; then
+		# Refused at the handshake: no session was ever created.
+		if has_session "$_kc_port"; then
+			grep "\"peer_port\":${_kc_port}[,}]" "$T/mon.out"
+			result "kernel.$1" fail "session_created"
+		else
+			result "kernel.$1" ok "no_session"
+		fi
+		return
+	fi
+	wait_for -t 20 sh -c "grep -q '\"session_down\".*\"peer_port\":${_kc_port}[,}]' $T/mon.out"
+	_kc_r=$(down_reason "$_kc_port")
+	if [ "$_kc_r" != none ] && reason_ok "$_kc_r" "$2"; then
+		result "kernel.$1" ok "reason=$_kc_r"
+	else
+		result "kernel.$1" fail "reason=$_kc_r" "want=$2"
+	fi
+}
+
+if [ "$KRDMA_NODE" = 1 ]; then
+	# ---- node 1: krdma, attacked ----
+	echo 5000 >/sys/module/krdma/parameters/stall_ms
+	krdmactl -j monitor >"$T/mon.out" 2>"$T/mon.err" &
+	MON=$!
+	EVG=$(genlpy --family | json_get "d['groups']['events']")
+	wait_for -t 20 nl_subscribed $MON "${EVG:-99}" || result monitor.subscribed fail
+	expect_ok listener.add krdmactl listener add name hostile port $PORT
+	expect_ok stats.reset krdmactl stats reset
+	barrier listening
+
+	# Handshakes: refused with a reason, counted, no session.
+	barrier hello_done 300
+	# Bad hellos are protocol errors; a hello asking for too much is not.
+	NREJ=$(echo "$CLIENT_SCENARIOS" | while read -r name outcomes reason; do
+		[ "$outcomes" = rejected ] && ! skipped "$name" && echo "$name"; done | wc -l)
+	NHELLO=$(echo "$CLIENT_SCENARIOS" | while read -r name outcomes reason; do
+		[ "$outcomes" = rejected ] && [ "$name" != hello_mem_hog ] &&
+			! skipped "$name" && echo "$name"; done | wc -l)
+	json_check kernel.hello.counted "krdmactl -j stats show" \
+		"d['rejects_sent'] == $NREJ and d['protocol_errors'] == $NHELLO and d['sessions_opened'] == 0"
+	barrier hello_checked 300
+
+	barrier client_done 900
+	echo "$CLIENT_SCENARIOS" | while read -r name outcomes reason; do
+		[ -n "$name" ] || continue
+		skipped "$name" && continue
+		kernel_check "$name" "$reason"
+	done
+	wait_for -t 60 sh -c '[ "$(krdmactl -j session show)" = "[]" ]' &&
+		result kernel.no_session_left ok ||
+		{ krdmactl -j session show; result kernel.no_session_left fail; }
+	json_check kernel.listener_alive "krdmactl -j listener show name hostile" \
+		"len(d) == 1 and d[0]['local_port'] == $PORT"
+	# Every protocol error and failed completion named above was counted;
+	# every session that was opened (or failed to) is closed.
+	NPROTO=$(echo "$CLIENT_SCENARIOS" | while read -r name outcomes reason; do
+		case $reason in *protocol_error*) skipped "$name" || echo "$name" ;; esac; done | wc -l)
+	NWC=$(echo "$CLIENT_SCENARIOS" | while read -r name outcomes reason; do
+		case $reason in *completion_failed*) skipped "$name" || echo "$name" ;; esac; done | wc -l)
+	json_check kernel.counters "krdmactl -j stats show" \
+		"d['protocol_errors'] >= $NHELLO + $NPROTO and d['wc_errors'] >= $NWC and d['sessions_closed'] == d['sessions_opened'] + d['connect_errors'] and d['rejects_sent'] == $NREJ and d['validation_errors'] == 0"
+	krdmactl -j stats show
+	barrier kernel_checked 300
+
+	# ---- node 1 connects to hostile servers ----
+	i=0
+	echo "$SERVER_SCENARIOS" >"$T/server.list"
+	while read -r name op reason; do
+		[ -n "$name" ] || continue
+		i=$((i + 1))
+		skipped "$name" && continue
+		barrier "srv_$name" 300 || continue
+		sp=$((SPORT + i))
+		krdmactl -j session connect addr "$KRDMA_PEER_IP" port $sp name "h$i" \
+			timeout 10s >"$T/$name.conn" 2>"$T/$name.err"
+		if grep -q "no listener on that port" "$T/$name.conn"; then
+			log "$name: no listener seen on port $sp, connecting again"
+			krdmactl -j session connect addr "$KRDMA_PEER_IP" port $sp name "h$i" \
+				timeout 10s >"$T/$name.conn" 2>"$T/$name.err"
+		fi
+		if [ "$op" = - ]; then
+			# Refused at the handshake, with the reason in words.
+			json_check "kernel.$name" "cat $T/$name.conn" \
+				"d['state'] == 'down' and '$reason'.replace('_', ' ') in d['reason']"
+			barrier "srv_${name}_done" 300
+			continue
+		fi
+		json_check "kernel.$name.connect" "cat $T/$name.conn" "d['state'] == 'up'"
+		krdmactl -j test run session "h$i" op "$op" size 4096 count 4 depth 2 \
+			>"$T/$name.test" 2>"$T/$name.err"
+		if [ "$name" = ping_stale ]; then
+			json_check kernel.ping_stale.test "cat $T/$name.test" \
+				"d['status'] == 0 and d['iters'] == 4 and d['validated'] == 4"
+			# Done: our regions are invalidated; the hostile may try them.
+			barrier stale_go 300
+			barrier stale_tried 300
+		else
+			json_check "kernel.$name.test" "cat $T/$name.test" \
+				"d['status'] != 0 and len(d.get('reason', '')) > 0"
+		fi
+		barrier "srv_${name}_done" 300
+		wait_for -t 30 sh -c "! krdmactl session show name h$i >/dev/null 2>&1" ||
+			krdmactl session del name "h$i"
+		wait_for -t 20 sh -c "grep -q '\"session_down\".*\"name\":\"h$i\"' $T/mon.out"
+		r=$(down_reason "h$i")
+		if [ "$r" != none ] && reason_ok "$r" "$reason"; then
+			result "kernel.$name" ok "reason=$r"
+		else
+			result "kernel.$name" fail "reason=$r" "want=$reason"
+		fi
+	done <"$T/server.list"
+
+	# ---- still sane: a normal session to node 2's krdma ----
+	barrier final_listening 120
+	json_check final.connect "timeout 60 krdmactl -j session connect addr $KRDMA_PEER_IP port $FPORT name final" \
+		"d['state'] == 'up'"
+	run_test final.write final write 4096 20 4
+	run_test final.ping final ping 65536 10 2
+	run_test final.read final read 4096 20 4
+	expect_ok final.del krdmactl session del name final
+	json_check final.no_validation_errors "krdmactl -j stats show" "d['validation_errors'] == 0"
+	barrier final_done 120
+	kill -INT $MON
+	wait_exit $MON 10 || kill -KILL $MON
+	cp "$T/mon.out" "$H/node1-events.json" 2>/dev/null
+	expect_ok listener.del krdmactl listener del name hostile
+	rm -rf "$T"
+	exit 0
+fi
+
+# ---- node 2: the hostile peer ----
+mkdir -p "$H"
+if [ -x "$HOSTILE" ]; then
+	result hostile.built ok
+else
+	result hostile.built fail "missing=$HOSTILE"
+fi
+
+# run_client NAME OUTCOMES: one client scenario against node 1.
+run_client() {
+	if skipped "$1"; then
+		result "hostile.$1" ok skipped=1
+		return
+	fi
+	timeout 90 "$HOSTILE" -t $TMO "$1" "$KRDMA_PEER_IP" $PORT >"$H/$1.out" 2>&1
+	_rc_rc=$?
+	cat "$H/$1.out"
+	_rc_out=$(hfield "$1" outcome)
+	if [ $_rc_rc -eq 0 ] && printf '%s' "$_rc_out" | grep -Eqx -- "$2"; then
+		result "hostile.$1" ok "outcome=$_rc_out"
+	else
+		result "hostile.$1" fail "rc=$_rc_rc" "outcome=${_rc_out:-none}" "want=$2"
+	fi
+}
+
+barrier listening
+phase=hello
+echo "$CLIENT_SCENARIOS" | while read -r name outcomes reason; do
+	[ -n "$name" ] || continue
+	if [ $phase = hello ] && [ "$outcomes" != rejected ]; then
+		barrier hello_done 300
+		barrier hello_checked 300
+		phase=messages
+	fi
+	run_client "$name" "$outcomes"
+done
+barrier client_done 900
+barrier kernel_checked 900	# node 1 reads its view of every scenario
+
+i=0
+echo "$SERVER_SCENARIOS" >"$T/server.list"
+while read -r name op reason; do
+	[ -n "$name" ] || continue
+	i=$((i + 1))
+	if skipped "$name"; then
+		result "hostile.$name" ok skipped=1
+		continue
+	fi
+	sp=$((SPORT + i))
+	# Not under timeout(1): SIGUSR1 must reach the tool, whose own waits
+	# are bounded; wait_exit and kill -KILL below bound the rest.
+	"$HOSTILE" -t $TMO -l $sp "$name" >"$H/$name.out" 2>&1 &
+	pid=$!
+	wait_for -t 20 grep -q "step=listening" "$H/$name.out" ||
+		result "hostile.$name.listen" fail
+	barrier "srv_$name" 300 || { kill $pid; wait $pid; continue; }
+	if [ "$name" = ping_stale ]; then
+		barrier stale_go 300
+		kill -USR1 $pid
+		wait_exit $pid 60 || kill -KILL $pid
+		barrier stale_tried 300
+	fi
+	wait_exit $pid 90 || kill -KILL $pid
+	wait $pid
+	rc=$?
+	cat "$H/$name.out"
+	out=$(hfield "$name" outcome)
+	case $name in
+	rep_*) want=closed ;;
+	reject_*) want=rejected_sent ;;
+	ack_*) want=closed ;;
+	*) want=remote_error ;;
+	esac
+	if [ $rc -eq 0 ] && [ "$out" = $want ]; then
+		result "hostile.$name" ok "outcome=$out"
+	else
+		result "hostile.$name" fail "rc=$rc" "outcome=${out:-none}" "want=$want"
+	fi
+	barrier "srv_${name}_done" 300
+done <"$T/server.list"
+
+# The final check: node 1 connects to a krdma listener here.
+expect_ok final.listener krdmactl listener add name final port $FPORT
+barrier final_listening
+barrier final_done 600
+expect_ok final.listener_del krdmactl listener del name final
+rm -rf "$T"
+exit 0
