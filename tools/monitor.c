@@ -89,6 +89,10 @@ static int monitor_run(int argc, char **argv)
 			continue;
 		if (rc == -EINTR)
 			return 0;
+		if (rc == -EIDRM) {
+			fprintf(stderr, "krdmactl: the krdma module was unloaded\n");
+			return 1;
+		}
 		if (rc == -ENOBUFS) {
 			fprintf(stderr, "krdmactl: warning: event queue overrun, some events were lost\n");
 			continue;

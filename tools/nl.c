@@ -435,6 +435,19 @@ struct ev_state {
 	int ret;
 };
 
+/* nlctrl's CTRL_CMD_DELFAMILY for family id @family: the module is gone. */
+static bool family_deleted(struct nlmsghdr *nlh, int family)
+{
+	struct nlattr *tb[CTRL_ATTR_MAX + 1];
+	struct genlmsghdr *gnlh = nlmsg_data(nlh);
+
+	if (gnlh->cmd != CTRL_CMD_DELFAMILY ||
+	    genlmsg_parse(nlh, 0, tb, CTRL_ATTR_MAX, NULL) < 0 ||
+	    !tb[CTRL_ATTR_FAMILY_ID])
+		return false;
+	return nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]) == family;
+}
+
 static int ev_valid_cb(struct nl_msg *msg, void *arg)
 {
 	struct ev_state *st = arg;
@@ -443,6 +456,13 @@ static int ev_valid_cb(struct nl_msg *msg, void *arg)
 	uint8_t cmd;
 	int rc;
 
+	if (nlh->nlmsg_type == GENL_ID_CTRL) {
+		if (family_deleted(nlh, st->c->family)) {
+			st->ret = -EIDRM;
+			return NL_STOP;
+		}
+		return NL_SKIP;
+	}
 	if (nlh->nlmsg_type != st->c->family)
 		return NL_SKIP;
 	if (parse_krdma(nlh, tb, &cmd) || cmd != KRDMA_CMD_EVENT_NTF) {
@@ -459,7 +479,20 @@ static int ev_valid_cb(struct nl_msg *msg, void *arg)
 
 int knl_events_open(struct knl_ctx *c)
 {
-	return knl_events_subscribe(c, KRDMA_GENL_NAME, KRDMA_MCGRP_EVENTS);
+	int grp, rc;
+
+	rc = knl_events_subscribe(c, KRDMA_GENL_NAME, KRDMA_MCGRP_EVENTS);
+	if (rc)
+		return rc;
+	/*
+	 * Unloading the module removes the family without a word to the
+	 * subscribers of its groups; nlctrl announces it (CTRL_CMD_DELFAMILY).
+	 * Best effort: without it, waiting commands only miss that news.
+	 */
+	grp = genl_ctrl_resolve_grp(c->sk, "nlctrl", "notify");
+	if (grp >= 0)
+		nl_socket_add_membership(c->ev, grp);
+	return 0;
 }
 
 int knl_events_subscribe(struct knl_ctx *c, const char *family,

@@ -71,7 +71,8 @@ int knl_events_subscribe(struct knl_ctx *c, const char *family,
  * KRDMA_CMD_EVENT_NTF to fn.  Returns fn's positive value when it asks to
  * stop, 0 if events were handled without that, -ETIMEDOUT, -EINTR if a
  * signal caught by sig_install() arrived, -ENOBUFS if events were lost
- * (socket overrun), or another negative errno.
+ * (socket overrun), -EIDRM if the krdma family was unregistered (module
+ * unloaded; after knl_events_open()), or another negative errno.
  */
 int knl_events_poll(struct knl_ctx *c, int timeout_ms, knl_msg_fn fn, void *arg);
 

@@ -260,6 +260,11 @@ static int session_connect(int argc, char **argv)
 				st.id, st.id);
 			return 1;
 		}
+		if (rc == -EIDRM) {
+			fprintf(stderr, "krdmactl: session %u: the krdma module was unloaded\n",
+				st.id);
+			return 1;
+		}
 		if (rc != -ENOBUFS && rc != -ETIMEDOUT) {
 			fprintf(stderr, "krdmactl: waiting for krdma events: %s\n",
 				strerror(-rc));

@@ -334,6 +334,13 @@ static int test_run(int argc, char **argv)
 				knl_perror(c, rc, "test stop");
 			continue;
 		}
+		if (rc == -EIDRM) {
+			if (st.line_shown)
+				printf("\n");
+			fprintf(stderr, "krdmactl: test %u: the krdma module was unloaded\n",
+				st.id);
+			return 1;
+		}
 		if (rc != -ETIMEDOUT && rc != -ENOBUFS) {
 			fprintf(stderr, "krdmactl: waiting for krdma events: %s\n",
 				strerror(-rc));
