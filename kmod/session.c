@@ -224,9 +224,13 @@ void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
 	 * again: the session is dead, say so now.
 	 */
 	if (wc->status == IB_WC_WR_FLUSH_ERR) {
-		/* The rest of the work is flushed too: count and say it once. */
+		/*
+		 * The rest of the work is flushed too: say it once. Before the
+		 * session is up, a flush means the CM is failing the connection
+		 * (a REJ, say): its event brings the real reason.
+		 */
 		if (READ_ONCE(sess->qp_dead) ||
-		    READ_ONCE(sess->state) == KRDMA_SESSION_CLOSING)
+		    READ_ONCE(sess->state) != KRDMA_SESSION_UP)
 			return;
 		krdma_count(sess, KRDMA_CNT_WC_ERRORS, 1);
 		krdma_session_close(sess, "queue pair failed: %s flushed", what);
