@@ -1,0 +1,407 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+#
+# Guest side of the performance comparison (tests/bench/run.sh): krdma
+# against perftest over the same rxe wire, in the same run, plus TCP
+# (iperf3) as the ceiling of that wire. Node 1 serves (perftest servers,
+# iperf3 -s, a krdma listener), node 2 measures and appends one JSON
+# record per measurement to $KRDMA_OUT/bench-raw.jsonl; the host turns
+# them into the table (ratios, targets). Documentation/performance.md.
+#
+# Each point runs perftest and krdma back to back, so that a change of the
+# host's load between the two touches both as little as possible. Every
+# measurement is bounded in time, every wait too; node 1 kills whatever
+# server is left at the end. The tools' own output is kept in
+# $KRDMA_OUT/logs.
+#
+# Environment (from the host): KRDMA_BENCH_SECS (measured seconds per
+# point, default 5), KRDMA_BENCH_DEPTH (krdma bandwidth depth, default
+# 16), KRDMA_BENCH_PT_EXTRA (more perftest options, default none),
+# KRDMA_BENCH_ONLY (a grep -E over the step names, for trying out the
+# script: "tcp|lat").
+. "$KRDMA_ROOT/tests/vm/lib.sh"
+. "$KRDMA_ROOT/tests/lib/guest-common.sh"
+set -u
+
+SECS=${KRDMA_BENCH_SECS:-5}
+DEPTH=${KRDMA_BENCH_DEPTH:-16}
+ONLY=${KRDMA_BENCH_ONLY:-}
+KPORT=7471		# krdma listener
+PBASE=18515		# perftest: one port per step
+IPORT=5201		# iperf3
+RAW=$KRDMA_OUT/bench-raw.jsonl
+LOGS=$KRDMA_OUT/logs
+PEER=$KRDMA_PEER_IP
+mkdir -p "$LOGS"
+
+# GID index of our IPv4 address (RoCEv2, IPv4-mapped), as selftest.sh.
+gid_index() {
+	for g in /sys/class/infiniband/rxe0/ports/1/gids/*; do
+		case $(cat "$g" 2>/dev/null) in
+		0000:0000:0000:0000:0000:ffff:*) echo "${g##*/}"; return 0 ;;
+		esac
+	done
+	return 1
+}
+GID=$(gid_index) || GID=1
+
+# perftest: rxe0, RoCEv2 over IPv4, QP numbers exchanged over TCP (its
+# default; the rdma_cm mode, -R, got REJECTED connects under load and
+# then a crash in librdmacm), no cpufreq warning.
+PT_COMMON="-d rxe0 -x $GID -F${KRDMA_BENCH_PT_EXTRA:+ $KRDMA_BENCH_PT_EXTRA}"
+# Bandwidth: duration mode, -D total seconds with -f seconds of margin at
+# each end, so the measured window is D - 2f = SECS. -Q 1: in duration
+# mode perftest counts completions inside the window, one per -Q
+# messages (100 by default), which quantizes the slow rates of an
+# emulated wire to nothing. -N: no peak (meaningless in duration mode).
+PT_BW="-D $((SECS + 2)) -f 1 -Q 1 -N"
+# Latency: perftest's iteration count is chosen so that it runs about
+# SECS seconds at the round trip krdma just measured (50..5000).
+LAT_MIN=50 LAT_MAX=5000
+# Bounds: a perftest or iperf3 run may not take more than this.
+CLIENT_TMO=$((SECS * 8 + 60))
+SERVER_TMO=$((CLIENT_TMO + 60))
+
+# ---- the steps, the same list on both nodes ------------------------------
+# pt.bw.OP.SIZE  kr.bw.OP.SIZE  kr.lat.OP.64  pt.lat.OP.64  tcp
+steps() {
+	for size in 4096 65536 1048576; do
+		for op in write read send; do
+			echo "pt.bw.$op.$size"
+			echo "kr.bw.$op.$size"
+		done
+	done
+	for op in send write; do
+		echo "kr.lat.$op.64"
+		echo "pt.lat.$op.64"
+	done
+	echo tcp
+}
+
+# ---- parsing (python3, on the host's root like everything else) ----------
+PARSE=/tmp/bench-parse.py
+cat >"$PARSE" <<'EOF'
+import json, sys
+
+def emit(rec):
+    with open(RAW, "a") as f:
+        f.write(json.dumps(rec, sort_keys=True) + "\n")
+
+def perftest_table(path, key):
+    """Header line containing key, then the first numeric data line."""
+    lines = open(path, errors="replace").read().splitlines()
+    for i, l in enumerate(lines):
+        if "#bytes" in l and key in l:
+            for d in lines[i + 1:]:
+                f = d.split()
+                if len(f) >= 5 and f[0].isdigit():
+                    return l, f
+    return None, None
+
+def wire(kv):
+    """Bytes the NIC moved during the run, over the traffic seconds."""
+    try:
+        tx = int(kv["tx1"]) - int(kv["tx0"])
+        rx = int(kv["rx1"]) - int(kv["rx0"])
+        secs = float(kv["wsecs"])
+        return round(max(tx, rx) / secs / 1e6, 3) if secs > 0 else None
+    except (KeyError, ValueError):
+        return None
+
+cmd, path = sys.argv[1], sys.argv[2]
+kv = dict(a.split("=", 1) for a in sys.argv[3:])
+RAW = kv.pop("raw")
+rec = {k: kv[k] for k in ("id", "tool", "kind", "op", "cmd") if k in kv}
+if "size" in kv:
+    rec["size"] = int(kv["size"])
+rec["ok"] = False
+try:
+    if cmd == "pt-bw":
+        head, f = perftest_table(path, "BW average")
+        if f:
+            # perftest's MB (and MiB) are 2^20 bytes; Gb is 10^9 bits.
+            if "Gb/sec" in head:
+                scale = 1e9 / 8 / 1e6
+            else:
+                scale = 1048576 / 1e6
+            rec["iters"] = int(f[1])
+            rec["mb_s"] = round(float(f[3]) * scale, 3)
+            rec["mpps"] = float(f[4])
+            rec["secs"] = float(kv["secs"])
+            rec["ok"] = rec["mb_s"] > 0
+    elif cmd == "pt-lat":
+        head, f = perftest_table(path, "t_typical")
+        if f and len(f) >= 9:
+            rec["iters"] = int(f[1])
+            for i, k in enumerate(("min_us", "max_us", "typical_us", "avg_us",
+                                   "stdev_us", "p99_us", "p999_us"), 2):
+                rec[k] = float(f[i])
+            rec["ok"] = rec["typical_us"] > 0
+    elif cmd == "krdma":
+        d = json.load(open(path))
+        rec["status"] = d.get("status")
+        rec["iters"] = d["iters"]
+        rec["validated"] = d["validated"]
+        rec["elapsed_ns"] = d["elapsed_ns"]
+        rec["secs"] = d["elapsed_ns"] / 1e9
+        ok = d["status"] == 0 and d["iters"] > 0 and d["validated"] == d["iters"]
+        if rec.get("kind") == "lat":
+            # One iteration is a round trip (the op, then the peer's
+            # ITER_ACK); perftest reports half a round trip.
+            rec["rtt_avg_us"] = round(d["elapsed_ns"] / d["iters"] / 1e3, 3)
+            rec["avg_us"] = round(rec["rtt_avg_us"] / 2, 3)
+        else:
+            rec["bytes"] = d["bytes"]
+            rec["mb_s"] = round(d["bytes"] / (d["elapsed_ns"] / 1e9) / 1e6, 3)
+        rec["ok"] = ok
+    elif cmd == "iperf3":
+        d = json.load(open(path))
+        s = d["end"]["sum_received"]
+        rec["mb_s"] = round(s["bits_per_second"] / 8 / 1e6, 3)
+        rec["secs"] = s["seconds"]
+        rec["retransmits"] = d["end"].get("sum_sent", {}).get("retransmits")
+        rec["ok"] = rec["mb_s"] > 0
+    elif cmd == "info":
+        rec = json.load(open(path))
+except Exception as e:  # a broken output is a failed measurement
+    rec["error"] = "%s: %s" % (type(e).__name__, e)
+w = wire(kv)
+if w is not None:
+    rec["wire_mb_s"] = w
+emit(rec)
+if cmd != "info":
+    print(json.dumps(rec, sort_keys=True))
+    sys.exit(0 if rec["ok"] else 1)
+EOF
+
+IFACE=
+for p in /sys/class/net/*; do
+	[ "${p##*/}" = lo ] || { IFACE=${p##*/}; break; }
+done
+nic() { cat "/sys/class/net/$IFACE/statistics/$1_bytes" 2>/dev/null || echo 0; }
+now() { date +%s.%N; }
+
+# perftest binary of a step: pt.bw.write.4096 -> ib_write_bw
+pt_bin() { echo "ib_${2}_${1}"; }
+
+# shellcheck disable=SC2317 # called through wait_for
+tcp_listening() {
+	ss -Hltn "sport = :$1" 2>/dev/null | grep -q .
+}
+
+# ---- node 1: the servers -------------------------------------------------
+if [ "$KRDMA_NODE" = 1 ]; then
+	spid=
+	# shellcheck disable=SC2317 # trap
+	cleanup() {
+		[ -z "$spid" ] || kill "$spid" 2>/dev/null
+		krdmactl listener del name bench >/dev/null 2>&1
+	}
+	trap cleanup EXIT
+	expect_ok bench.listener krdmactl listener add name bench port $KPORT
+	barrier bench.listening || exit 1
+	barrier bench.connected 120
+	n=0
+	for step in $(steps); do
+		n=$((n + 1))
+		if [ -n "$ONLY" ] && ! echo "$step" | grep -Eq -- "$ONLY"; then
+			continue
+		fi
+		# shellcheck disable=SC2086 # word lists on purpose
+		case $step in
+		pt.*)
+			IFS=. read -r _ kind op size <<-STEP
+				$step
+			STEP
+			port=$((PBASE + n))
+			if [ "$kind" = bw ]; then
+				args="$PT_COMMON $PT_BW -s $size -p $port"
+			else
+				# The client picks the count; both must use it.
+				barrier "param.$n" 120
+				iters=$(cat "$KRDMA_OUT/.lat-iters.$n" 2>/dev/null) || iters=$LAT_MIN
+				args="$PT_COMMON -s $size -n $iters -p $port"
+			fi
+			log "server: $(pt_bin "$kind" "$op") $args"
+			timeout -k 5 $SERVER_TMO stdbuf -oL -eL "$(pt_bin "$kind" "$op")" $args \
+				>"$LOGS/srv.$step.log" 2>&1 &
+			spid=$!
+			wait_for -t 30 -i 0.2 tcp_listening $port ||
+				log "perftest not listening on $port: going on (the client retries)"
+			;;
+		tcp)
+			log "server: iperf3 -s -1 -p $IPORT"
+			timeout -k 5 $SERVER_TMO iperf3 -s -1 -p $IPORT >"$LOGS/srv.tcp.log" 2>&1 &
+			spid=$!
+			wait_for -t 30 -i 0.2 tcp_listening $IPORT ||
+				log "iperf3 not listening on $IPORT: going on"
+			;;
+		*)
+			continue	# krdma: the listener is in the kernel already
+			;;
+		esac
+		barrier "ready.$n" 120
+		barrier "done.$n" $((SERVER_TMO + 30))
+		# The server should be gone with its client; bounded either way.
+		if ! wait_exit "$spid" 15; then
+			log "server of $step still running: killing it"
+			kill "$spid" 2>/dev/null
+			wait_exit "$spid" 10 || kill -9 "$spid" 2>/dev/null
+		fi
+		wait "$spid" 2>/dev/null
+		rc=$?
+		[ "$rc" -eq 0 ] || { log "server of $step exited $rc:"; tail -n 20 "$LOGS/srv.$step.log"; }
+		spid=
+	done
+	barrier bench.end $((SERVER_TMO + 60))
+	json_check bench.server.no_validation_errors "krdmactl -j stats show" \
+		"d['validation_errors'] == 0"
+	exit 0
+fi
+
+# ---- node 2: the measurements --------------------------------------------
+: >"$RAW"
+{
+	echo "{"
+	echo "\"id\": \"info\", \"tool\": \"guest\","
+	echo "\"kernel\": \"$(uname -r)\","
+	echo "\"vcpus\": $(nproc),"
+	echo "\"cpu_mhz\": \"$(grep -m1 'cpu MHz' /proc/cpuinfo | sed 's/.*: *//')\","
+	echo "\"mem_kb\": $(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo),"
+	echo "\"perftest\": \"$(ib_write_bw -V 2>&1 | sed -n 's/.*ersion:* *//p' | head -n1)\","
+	echo "\"iperf3\": \"$(iperf3 --version 2>&1 | head -n1)\","
+	echo "\"secs\": $SECS, \"depth\": $DEPTH, \"gid_index\": $GID,"
+	echo "\"rxe_mtu\": \"$(ibv_devinfo -d rxe0 2>/dev/null | sed -n 's/.*active_mtu:[[:space:]]*\([0-9]*\).*/\1/p' | head -n1)\","
+	echo "\"netdev_mtu\": $(cat "/sys/class/net/$IFACE/mtu")"
+	echo "}"
+} >/tmp/info.json
+python3 "$PARSE" info /tmp/info.json raw="$RAW"
+
+barrier bench.listening || exit 1
+# Receive buffers for 1 MiB SENDs, DEPTH deep (+2 reserved); a send queue
+# for DEPTH iterations of up to 17 WRs each.
+expect_ok bench.connect krdmactl session connect addr "$PEER" port $KPORT \
+	name bench max_msg 1M rq_depth $((DEPTH + 16)) sq_depth 1024 timeout 30s
+barrier bench.connected
+
+# pt_client STEP N KIND OP SIZE [ITERS]: runs the perftest client, up to
+# 3 tries when it fails at once (the server not listening yet).
+pt_client() {
+	_bin=$(pt_bin "$3" "$4")
+	if [ "$3" = bw ]; then
+		_args="$PT_COMMON $PT_BW -s $5 -p $((PBASE + $2))"
+	else
+		_args="$PT_COMMON -s $5 -n $6 -p $((PBASE + $2))"
+	fi
+	PT_CMD="$_bin $_args $PEER"
+	for _try in 1 2 3; do
+		log "client ($_try): $PT_CMD"
+		_t0=$(date +%s)
+		# shellcheck disable=SC2086
+		timeout -k 5 $CLIENT_TMO stdbuf -oL -eL "$_bin" $_args "$PEER" \
+			>"$LOGS/cli.$1.log" 2>&1
+		_rc=$?
+		tail -n 4 "$LOGS/cli.$1.log"
+		[ $_rc -ne 0 ] || return 0
+		[ $(($(date +%s) - _t0)) -lt 10 ] || return "$_rc"
+		sleep 3
+	done
+	return "$_rc"
+}
+
+# lat_iters OP: perftest latency iterations for about SECS seconds at the
+# round trip krdma measured for OP.
+lat_iters() {
+	awk -v rtt="$(cat "/tmp/kr.lat.$1.rtt" 2>/dev/null || echo 0)" \
+		-v secs="$SECS" -v lo=$LAT_MIN -v hi=$LAT_MAX 'BEGIN {
+		n = rtt > 0 ? int(secs * 1e6 / rtt) : lo
+		print (n < lo ? lo : (n > hi ? hi : n)) }'
+}
+
+n=0
+for step in $(steps); do
+	n=$((n + 1))
+	if [ -n "$ONLY" ] && ! echo "$step" | grep -Eq -- "$ONLY"; then
+		continue
+	fi
+	case $step in
+	tcp) kind=tcp op=tcp size=0 ;;
+	*)
+		IFS=. read -r _ kind op size <<-STEP
+			$step
+		STEP
+		;;
+	esac
+	case $step in
+	pt.*)
+		iters=
+		if [ "$kind" = lat ]; then
+			iters=$(lat_iters "$op")
+			echo "$iters" >"$KRDMA_OUT/.lat-iters.$n"
+			barrier "param.$n" 120
+		fi
+		barrier "ready.$n" 120 || { result "bench.$step" fail why=no_server; continue; }
+		tx0=$(nic tx) rx0=$(nic rx)
+		pt_client "$step" "$n" "$kind" "$op" "$size" "$iters"
+		tx1=$(nic tx) rx1=$(nic rx)
+		barrier "done.$n" $((CLIENT_TMO * 3 + 30))
+		if [ "$kind" = bw ]; then
+			out=$(python3 "$PARSE" pt-bw "$LOGS/cli.$step.log" raw="$RAW" id="$op.$size" \
+				tool=perftest kind=bw op="$op" size="$size" cmd="$PT_CMD" \
+				secs="$SECS" tx0="$tx0" tx1="$tx1" rx0="$rx0" rx1="$rx1" \
+				wsecs=$((SECS + 2)))
+		else
+			out=$(python3 "$PARSE" pt-lat "$LOGS/cli.$step.log" raw="$RAW" id="$op.$size" \
+				tool=perftest kind=lat op="$op" size="$size" cmd="$PT_CMD")
+		fi
+		rc=$?
+		;;
+	kr.*)
+		if [ "$kind" = bw ]; then
+			KR_CMD="krdmactl -j test run session bench op $op size $size duration ${SECS}s depth $DEPTH"
+		else
+			KR_CMD="krdmactl -j test run session bench op $op size $size duration ${SECS}s depth 1"
+		fi
+		log "$KR_CMD"
+		tx0=$(nic tx) rx0=$(nic rx) t0=$(now)
+		# shellcheck disable=SC2086
+		timeout -k 5 $CLIENT_TMO $KR_CMD >"$LOGS/cli.$step.json" 2>"$LOGS/cli.$step.err"
+		t1=$(now) tx1=$(nic tx) rx1=$(nic rx)
+		cat "$LOGS/cli.$step.json" "$LOGS/cli.$step.err"
+		out=$(python3 "$PARSE" krdma "$LOGS/cli.$step.json" raw="$RAW" id="$op.$size" \
+			tool=krdma kind="$kind" op="$op" size="$size" cmd="$KR_CMD" \
+			tx0="$tx0" tx1="$tx1" rx0="$rx0" rx1="$rx1" \
+			wsecs="$(echo "$t1 $t0" | awk '{ print $1 - $2 }')")
+		rc=$?
+		[ "$kind" != lat ] ||
+			printf '%s' "$out" | json_get "d['rtt_avg_us']" >"/tmp/kr.lat.$op.rtt"
+		;;
+	tcp)
+		barrier "ready.$n" 120 || { result bench.tcp fail why=no_server; continue; }
+		IP_CMD="iperf3 -c $PEER -p $IPORT -t $SECS -J"
+		log "$IP_CMD"
+		tx0=$(nic tx) rx0=$(nic rx)
+		# shellcheck disable=SC2086
+		timeout -k 5 $CLIENT_TMO $IP_CMD >"$LOGS/cli.tcp.json" 2>"$LOGS/cli.tcp.err"
+		tx1=$(nic tx) rx1=$(nic rx)
+		barrier "done.$n" $((CLIENT_TMO + 30))
+		out=$(python3 "$PARSE" iperf3 "$LOGS/cli.tcp.json" raw="$RAW" id=tcp tool=iperf3 \
+			kind=tcp op=tcp cmd="$IP_CMD" tx0="$tx0" tx1="$tx1" rx0="$rx0" rx1="$rx1" \
+			wsecs="$SECS")
+		rc=$?
+		;;
+	esac
+	echo "$out"
+	val=$(printf '%s' "$out" | json_get "d.get('mb_s', d.get('typical_us', d.get('avg_us')))")
+	if [ "$rc" -eq 0 ]; then
+		result "bench.$step" ok "value=$val"
+	else
+		result "bench.$step" fail
+	fi
+done
+
+barrier bench.end
+json_check bench.client.no_validation_errors "krdmactl -j stats show" \
+	"d['validation_errors'] == 0"
+krdmactl session del name bench
+exit 0
