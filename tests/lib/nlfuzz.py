@@ -430,6 +430,11 @@ class Model:
             r["reject"] = r["reject"] or "admin op, unprivileged"
             r["eperm"] = True
             r["noext"] = "EPERM"
+            # No handler for this kind of request as well: 6.1 checks the
+            # permission first (EPERM), 6.12 the handler (EOPNOTSUPP).
+            if dump and "dump" not in fz.op_flags[op] or \
+                    not dump and "do" not in fz.op_flags[op]:
+                r["noext"] = "EPERM or EOPNOTSUPP"
             return r
         if dump and "dump" not in fz.op_flags[op] or \
                 not dump and "do" not in fz.op_flags[op]:
@@ -1269,13 +1274,16 @@ class Runner:
                 why = p["noext"]
                 ok = (why == "EOPNOTSUPP" and en == E.EOPNOTSUPP or
                       why == "EPERM" and en == E.EPERM or
+                      why == "EPERM or EOPNOTSUPP" and
+                      en in (E.EPERM, E.EOPNOTSUPP) or
                       why == "short genlmsghdr" and en == E.EINVAL)
                 if ok:
                     self.count(self.exceptions, why)
                 else:
                     self.violate(case, "no_extack", seq=seq, errno=name,
                                  predicted=p["reject"])
-            if p["eperm"] and en != E.EPERM and not (p["hdr"] and en == E.EINVAL):
+            if p["eperm"] and en != E.EPERM and not (p["hdr"] and en == E.EINVAL) and \
+                    not (p["noext"] == "EPERM or EOPNOTSUPP" and en == E.EOPNOTSUPP):
                 self.violate(case, "wrong_errno", seq=seq, errno=name,
                              want="EPERM", msg=rep.get("msg"))
             if not self.fz.unprivileged and en == E.EPERM:
