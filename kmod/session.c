@@ -109,7 +109,6 @@ static void krdma_keepalive_work(struct work_struct *work)
 	const struct ib_send_wr *bad;
 	int ret = 0;
 
-	sess->keepalive_cqe.done = krdma_keepalive_done;
 	spin_lock_bh(&sess->lock);
 	if (sess->state != KRDMA_SESSION_UP || sess->qp_dead) {
 		spin_unlock_bh(&sess->lock);
@@ -150,6 +149,7 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 	INIT_WORK(&sess->close_work, krdma_session_close_work);
 	INIT_DELAYED_WORK(&sess->connect_work, krdma_session_connect_timeout);
 	INIT_DELAYED_WORK(&sess->keepalive_work, krdma_keepalive_work);
+	sess->keepalive_cqe.done = krdma_keepalive_done;
 	sess->role = role;
 	sess->state = KRDMA_SESSION_CONNECTING;
 	sess->net = get_net(net);
