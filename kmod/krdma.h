@@ -27,11 +27,18 @@
 #define KRDMA_DEF_RQ_DEPTH	32
 #define KRDMA_DEF_MAX_MSG	(64U << 10)
 #define KRDMA_DEF_TIMEOUT_MS	10000
+/* Test defaults of the bw and lat modes (see Documentation/design.rst). */
+#define KRDMA_BW_DEF_DEPTH	64
+#define KRDMA_BW_DEF_SIGNAL_EVERY 16
+#define KRDMA_BW_DEF_CHAIN	8
+#define KRDMA_LAT_DEF_SIGNAL_EVERY 16
 /* Receives kept back from tests for TEST_END and stray control traffic. */
 #define KRDMA_RQ_RESERVE	2
 #define KRDMA_CTRL_TX		64
 #define KRDMA_MAX_SGE		16
 #define KRDMA_CHUNK_MAX		SZ_1M
+/* Inline data asked of the QP: a 64 B message with its header fits. */
+#define KRDMA_MAX_INLINE	256
 
 struct genl_info;
 struct netlink_callback;
@@ -211,6 +218,7 @@ struct krdma_session {
 	u32			peer_proto;
 	u32			peer_qpn;
 	u32			max_sge;	/* per send WR, from the QP caps */
+	u32			max_inline;	/* inline bytes per send WR */
 	u8			responder_resources;
 	u8			initiator_depth;
 
@@ -226,6 +234,7 @@ struct krdma_session {
 	struct work_struct	close_work;
 	struct delayed_work	keepalive_work;
 	struct ib_cqe		keepalive_cqe;
+	struct ib_cqe		unsignaled_cqe;	/* completes only in error */
 	bool			keepalive_posted;	/* under lock */
 	struct krdma_stats	stats;
 };
@@ -331,11 +340,14 @@ int krdma_put_addr(struct sk_buff *skb, int attrtype,
 /* test.c: the test engine, both roles */
 struct krdma_test_params {
 	u8	op;
+	u8	mode;		/* enum krdma_test_mode */
 	u32	size;
 	u64	count;
 	u32	duration_ms;
 	u32	depth;
 	u32	interval_ms;
+	u32	signal_every;	/* bw and lat: one signaled send WR in N */
+	u32	chain;		/* bw: WRs per ib_post_send() */
 };
 
 static inline bool krdma_op_is_atomic(u8 op)

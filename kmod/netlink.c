@@ -87,7 +87,7 @@ static const struct nla_policy krdma_session_id_policy[KRDMA_A_SESSION_ID + 1] =
 	[KRDMA_A_SESSION_ID]	= { .type = NLA_U32 },
 };
 
-static const struct nla_policy krdma_test_start_policy[KRDMA_A_TEST_INTERVAL_MS + 1] = {
+static const struct nla_policy krdma_test_start_policy[KRDMA_A_TEST_CHAIN + 1] = {
 	[KRDMA_A_NAME]		= KRDMA_NAME_POLICY,
 	[KRDMA_A_SESSION_ID]	= { .type = NLA_U32 },
 	[KRDMA_A_TEST_OP]	= NLA_POLICY_RANGE(NLA_U8, 1, KRDMA_OP_MAX),
@@ -98,6 +98,9 @@ static const struct nla_policy krdma_test_start_policy[KRDMA_A_TEST_INTERVAL_MS 
 	[KRDMA_A_TEST_DEPTH]	= NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_DEPTH_MAX),
 	[KRDMA_A_TEST_INTERVAL_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							   &krdma_interval_range),
+	[KRDMA_A_TEST_MODE]	= NLA_POLICY_RANGE(NLA_U8, 1, KRDMA_MODE_MAX),
+	[KRDMA_A_TEST_SIGNAL_EVERY] = NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_DEPTH_MAX),
+	[KRDMA_A_TEST_CHAIN]	= NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_CHAIN_MAX),
 };
 
 static const struct nla_policy krdma_test_id_policy[KRDMA_A_TEST_ID + 1] = {
@@ -450,8 +453,8 @@ static int krdma_nl_test_start(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs;
 	struct krdma_test_params p = {
+		.mode		= KRDMA_MODE_CHECK,
 		.size		= 4096,
-		.depth		= 1,
 		.interval_ms	= 1000,
 	};
 	struct krdma_session *sess;
@@ -467,8 +470,28 @@ static int krdma_nl_test_start(struct sk_buff *skb, struct genl_info *info)
 		p.size = sizeof(u64);
 	if (tb[KRDMA_A_TEST_SIZE])
 		p.size = nla_get_u32(tb[KRDMA_A_TEST_SIZE]);
+	if (tb[KRDMA_A_TEST_MODE])
+		p.mode = nla_get_u8(tb[KRDMA_A_TEST_MODE]);
+	if (p.mode == KRDMA_MODE_CHECK &&
+	    (tb[KRDMA_A_TEST_SIGNAL_EVERY] || tb[KRDMA_A_TEST_CHAIN])) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_SIGNAL_EVERY] ?:
+				    tb[KRDMA_A_TEST_CHAIN],
+				    "signal-every and chain are for the bw and lat modes");
+		return -EINVAL;
+	}
+	/* A pipeline needs depth; check and lat default to one at a time. */
+	p.depth = p.mode == KRDMA_MODE_BW ? KRDMA_BW_DEF_DEPTH : 1;
 	if (tb[KRDMA_A_TEST_DEPTH])
 		p.depth = nla_get_u32(tb[KRDMA_A_TEST_DEPTH]);
+	p.signal_every = p.mode == KRDMA_MODE_BW ?
+			 min_t(u32, p.depth, KRDMA_BW_DEF_SIGNAL_EVERY) :
+			 KRDMA_LAT_DEF_SIGNAL_EVERY;
+	if (tb[KRDMA_A_TEST_SIGNAL_EVERY])
+		p.signal_every = nla_get_u32(tb[KRDMA_A_TEST_SIGNAL_EVERY]);
+	p.chain = p.mode == KRDMA_MODE_BW ?
+		  min_t(u32, p.depth, KRDMA_BW_DEF_CHAIN) : 1;
+	if (tb[KRDMA_A_TEST_CHAIN])
+		p.chain = nla_get_u32(tb[KRDMA_A_TEST_CHAIN]);
 	if (tb[KRDMA_A_TEST_INTERVAL_MS])
 		p.interval_ms = nla_get_u32(tb[KRDMA_A_TEST_INTERVAL_MS]);
 	if (tb[KRDMA_A_TEST_COUNT] && tb[KRDMA_A_TEST_DURATION_MS]) {

@@ -60,6 +60,8 @@ enum krdma_msg_type {
 	KRDMA_MSG_ITER_ACK,	/* responder: iteration handled (status) */
 	KRDMA_MSG_TEST_END,	/* driver: no more iterations (iter = count) */
 	KRDMA_MSG_TEST_RESULT,	/* responder: body krdma_msg_result */
+	KRDMA_MSG_CREDIT,	/* bw responder: iter = receives reposted so far */
+	KRDMA_MSG_PONG,		/* lat responder: the answer to iteration iter */
 	__KRDMA_MSG_MAX,
 };
 
@@ -90,7 +92,8 @@ struct krdma_wire_region {
  */
 struct krdma_msg_test {
 	u8	op;			/* enum krdma_op */
-	u8	reserved[3];
+	u8	mode;			/* enum krdma_test_mode */
+	u8	reserved[2];
 	__be32	size;			/* bytes per message */
 	__be32	depth;			/* slots, and iterations in flight */
 	__be32	nregions;
@@ -108,6 +111,7 @@ struct krdma_msg_result {
 	__be64	iters;			/* iterations the responder saw */
 	__be64	validated;		/* of which data was checked */
 	__be64	errors;			/* of which data was wrong */
+	__be64	cpu_ns;			/* responder's data-path CPU time */
 };
 
 #endif /* _KRDMA_PROTO_H */

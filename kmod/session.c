@@ -85,6 +85,18 @@ static void krdma_keepalive_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_wc_error(sess, wc, "keepalive");
 }
 
+/*
+ * Unsignaled send WRs (the bw and lat engines post many) point here: only
+ * an error or a flush completes them on their own.
+ */
+static void krdma_unsignaled_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_session *sess =
+		container_of(wc->wr_cqe, struct krdma_session, unsignaled_cqe);
+
+	krdma_wc_error(sess, wc, "unsignaled send");
+}
+
 static void krdma_keepalive_arm(struct krdma_session *sess)
 {
 	unsigned int ms = READ_ONCE(krdma_keepalive_ms);
@@ -150,6 +162,7 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 	INIT_DELAYED_WORK(&sess->connect_work, krdma_session_connect_timeout);
 	INIT_DELAYED_WORK(&sess->keepalive_work, krdma_keepalive_work);
 	sess->keepalive_cqe.done = krdma_keepalive_done;
+	sess->unsignaled_cqe.done = krdma_unsignaled_done;
 	sess->role = role;
 	sess->state = KRDMA_SESSION_CONNECTING;
 	sess->net = get_net(net);
@@ -431,6 +444,25 @@ static void krdma_session_destroy_queues(struct krdma_session *sess)
 	}
 }
 
+static int krdma_session_create_qp(struct krdma_session *sess, u32 max_inline,
+				   struct ib_qp_init_attr *attr)
+{
+	const struct ib_device_attr *dattr = &sess->kdev->ibdev->attrs;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->qp_context = sess;
+	attr->send_cq = sess->cq;
+	attr->recv_cq = sess->cq;
+	attr->qp_type = IB_QPT_RC;
+	attr->sq_sig_type = IB_SIGNAL_REQ_WR;
+	attr->cap.max_send_wr = sess->sq_depth + 2;
+	attr->cap.max_recv_wr = sess->rq_depth + 1;
+	attr->cap.max_send_sge = min_t(u32, dattr->max_send_sge, KRDMA_MAX_SGE);
+	attr->cap.max_recv_sge = min_t(u32, dattr->max_recv_sge, KRDMA_MAX_SGE);
+	attr->cap.max_inline_data = max_inline;
+	return krdma_failable_int(rdma_create_qp(sess->cm_id, sess->kdev->pd, attr));
+}
+
 /*
  * Creates CQ, QP and buffers on the device the CM id is bound to, and posts
  * every receive. Called from the CM handler with cm_mutex held.
@@ -467,20 +499,17 @@ int krdma_session_create_queues(struct krdma_session *sess)
 		goto err;
 	}
 
-	attr.qp_context = sess;
-	attr.send_cq = sess->cq;
-	attr.recv_cq = sess->cq;
-	attr.qp_type = IB_QPT_RC;
-	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
-	attr.cap.max_send_wr = sess->sq_depth + 2;
-	attr.cap.max_recv_wr = sess->rq_depth + 1;
-	attr.cap.max_send_sge = min_t(u32, dattr->max_send_sge, KRDMA_MAX_SGE);
-	attr.cap.max_recv_sge = min_t(u32, dattr->max_recv_sge, KRDMA_MAX_SGE);
-	ret = krdma_failable_int(rdma_create_qp(cm_id, kdev->pd, &attr));
+	ret = krdma_session_create_qp(sess, KRDMA_MAX_INLINE, &attr);
+	/* The core has no attribute for it: a device without inline data
+	 * refuses the QP.
+	 */
+	if (ret == -EINVAL)
+		ret = krdma_session_create_qp(sess, 0, &attr);
 	if (ret)
 		goto err;
 	sess->qp = cm_id->qp;
 	sess->max_sge = attr.cap.max_send_sge;
+	sess->max_inline = attr.cap.max_inline_data;
 
 	ret = krdma_session_alloc_buffers(sess);
 	if (ret)
@@ -670,7 +699,8 @@ int krdma_session_fill(struct sk_buff *skb, struct krdma_session *sess,
 		    nla_put_u32(skb, KRDMA_A_SESSION_RQ_DEPTH, sess->rq_depth) ||
 		    nla_put_u32(skb, KRDMA_A_SESSION_MAX_MSG_SIZE,
 				sess->max_msg_size) ||
-		    nla_put_u32(skb, KRDMA_A_SESSION_PEER_PROTO, sess->peer_proto))
+		    nla_put_u32(skb, KRDMA_A_SESSION_PEER_PROTO, sess->peer_proto) ||
+		    nla_put_u32(skb, KRDMA_A_SESSION_MAX_INLINE, sess->max_inline))
 			ret = -EMSGSIZE;
 	}
 	mutex_unlock(&sess->cm_mutex);

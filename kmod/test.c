@@ -16,7 +16,7 @@
 #include <linux/xarray.h>
 #include <net/genetlink.h>
 
-#include "krdma.h"
+#include "test.h"
 
 /* A test with no completed iteration for this long has a dead peer. */
 static unsigned int krdma_stall_ms = 30000;
@@ -30,82 +30,6 @@ static DEFINE_XARRAY_ALLOC1(krdma_tests);
 static DEFINE_MUTEX(krdma_tests_lock);
 static u32 krdma_test_next_id;
 
-/* A slot's iteration is over when its WR completed and (if needed) acked. */
-#define KRDMA_SLOT_WC	BIT(0)
-#define KRDMA_SLOT_ACK	BIT(1)
-
-struct krdma_slot {
-	struct ib_cqe		cqe;
-	struct ib_cqe		wcqe;	/* ping responder: the write-back */
-	struct krdma_buf	*buf;	/* header room, then the payload */
-	struct krdma_buf	*sink;	/* ping: where the peer writes back */
-	struct krdma_region	*reg;	/* what the peer may access */
-	struct krdma_region	*sink_reg;
-	u64			iter;
-	u8			pending;	/* KRDMA_SLOT_* still awaited */
-	bool			busy;
-	u64			expect;	/* atomics: value the peer holds */
-};
-
-struct krdma_test {
-	u32			id;
-	struct krdma_session	*sess;
-	struct krdma_test_params p;
-	spinlock_t		lock;	/* state, status, reason vs. readers */
-	enum krdma_test_state	state;
-	int			status;
-	char			reason[96];
-
-	bool			finishing;	/* krdma_test_finish() ran */
-	bool			started;	/* TEST_ACK received */
-	bool			ending;		/* TEST_END sent */
-	bool			stop;		/* userspace asked to stop */
-	u64			issued;
-	u64			completed;
-	u64			validated;
-	u64			bytes;
-	u64			peer_validated;
-	ktime_t			start;
-	ktime_t			end;
-	ktime_t			deadline;
-
-	struct krdma_slot	*slots;
-	struct krdma_wire_region *remote;	/* peer's regions, slot by slot */
-	u32			remote_per_slot;
-	struct ib_cqe		ctl_cqe;	/* REG_MR and LOCAL_INV */
-	u32			inv_pending;
-
-	struct delayed_work	progress_work;
-	u64			progress_completed;
-	unsigned long		progress_jiffies;
-};
-
-struct krdma_peer_test {
-	u32			test_id;
-	u8			op;
-	u32			size;
-	u32			depth;
-	u64			next_iter;	/* in-order check of arrivals */
-	u64			seen;
-	u64			validated;
-	u64			errors;
-	struct krdma_slot	*slots;
-	struct krdma_wire_region *remote;	/* ping: sources then sinks */
-	u32			remote_per_slot;
-	struct ib_cqe		reg_cqe;
-	struct ib_cqe		inv_cqe;
-	u32			inv_pending;
-	u32			writes;		/* ping write-backs in flight */
-	u64			end_iters;	/* from TEST_END */
-	bool			ending;		/* TEST_END received */
-	bool			posted;		/* REG_MRs went to the QP */
-};
-
-static inline u64 krdma_seed(u32 test_id, u64 iter)
-{
-	return ((u64)test_id << 40) ^ iter ^ 0x6b72646d61ULL;
-}
-
 /* Every op but the atomics consumes one peer receive per iteration. */
 static bool krdma_op_uses_recv(u8 op)
 {
@@ -113,7 +37,7 @@ static bool krdma_op_uses_recv(u8 op)
 }
 
 /* Does the responder expose a region per slot for this op? */
-static int krdma_peer_access(u8 op)
+int krdma_peer_access(u8 op)
 {
 	switch (op) {
 	case KRDMA_OP_WRITE:
@@ -204,8 +128,8 @@ static int krdma_post_rdma(struct krdma_session *sess, struct krdma_buf *buf,
  * Checks the regions a peer described: @n regions, @per_slot for each of
  * @depth slots, each slot's regions adding up to exactly @size bytes.
  */
-static int krdma_check_wire_regions(const struct krdma_wire_region *r, u32 n,
-				    u32 depth, u32 size, u32 *per_slot)
+int krdma_check_wire_regions(const struct krdma_wire_region *r, u32 n,
+			     u32 depth, u32 size, u32 *per_slot)
 {
 	u32 s, k, per;
 
@@ -237,6 +161,8 @@ static int krdma_check_wire_regions(const struct krdma_wire_region *r, u32 n,
 static void krdma_test_release(struct krdma_test *test)
 {
 	cancel_delayed_work_sync(&test->progress_work);
+	krdma_perf_free(test->perf);
+	test->perf = NULL;
 	krdma_slots_free(test->slots, test->p.depth);
 	test->slots = NULL;
 	kfree(test->remote);
@@ -254,11 +180,13 @@ static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
 {
 	enum krdma_test_state state;
 	char reason[sizeof(test->reason)];
+	bool perf_ok;
 	ktime_t end;
 	int status;
 
 	spin_lock_bh(&test->lock);
 	state = test->finishing ? KRDMA_TEST_DONE : test->state;
+	perf_ok = !test->finishing || test->perf_final;
 	status = test->status;
 	end = test->finishing ? test->end : ktime_get();
 	strscpy(reason, test->reason, sizeof(reason));
@@ -267,6 +195,7 @@ static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
 	if (nla_put_u32(skb, KRDMA_A_TEST_ID, test->id) ||
 	    nla_put_u32(skb, KRDMA_A_SESSION_ID, test->sess->id) ||
 	    nla_put_u8(skb, KRDMA_A_TEST_OP, test->p.op) ||
+	    nla_put_u8(skb, KRDMA_A_TEST_MODE, test->p.mode) ||
 	    nla_put_u32(skb, KRDMA_A_TEST_SIZE, test->p.size) ||
 	    nla_put_u64_64bit(skb, KRDMA_A_TEST_COUNT, test->p.count, KRDMA_A_PAD) ||
 	    nla_put_u32(skb, KRDMA_A_TEST_DEPTH, test->p.depth) ||
@@ -287,7 +216,8 @@ static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
 		return -EMSGSIZE;
 	if (reason[0] && nla_put_string(skb, KRDMA_A_REASON, reason))
 		return -EMSGSIZE;
-	return 0;
+	/* Not while krdma_test_finish() turns the figures into their final form. */
+	return perf_ok ? krdma_perf_fill(skb, test) : 0;
 }
 
 static void krdma_test_notify(struct krdma_test *test, enum krdma_event ev)
@@ -307,10 +237,7 @@ static void krdma_test_notify(struct krdma_test *test, enum krdma_event ev)
 }
 
 /* Records the first failure; the test ends once nothing is in flight. */
-static void krdma_test_fail(struct krdma_test *test, int status,
-			    const char *fmt, ...) __printf(3, 4);
-static void krdma_test_fail(struct krdma_test *test, int status,
-			    const char *fmt, ...)
+void krdma_test_fail(struct krdma_test *test, int status, const char *fmt, ...)
 {
 	va_list args;
 
@@ -349,6 +276,10 @@ static void krdma_test_finish(struct krdma_test *test)
 		krdma_count(sess, KRDMA_CNT_TESTS_FAILED, 1);
 	cancel_delayed_work(&test->progress_work);
 	/* Buffers go now; the record stays for "test show". */
+	krdma_perf_finish(test->perf);
+	spin_lock_bh(&test->lock);
+	test->perf_final = true;
+	spin_unlock_bh(&test->lock);
 	krdma_slots_free(test->slots, test->p.depth);
 	test->slots = NULL;
 	krdma_test_notify(test, KRDMA_EVENT_TEST_DONE);
@@ -367,7 +298,7 @@ static bool krdma_test_more(struct krdma_test *test)
 	return ktime_before(ktime_get(), test->deadline);
 }
 
-static void krdma_test_send_end(struct krdma_test *test)
+void krdma_test_send_end(struct krdma_test *test)
 {
 	int ret;
 
@@ -673,10 +604,12 @@ static void krdma_test_on_ack(struct krdma_test *test,
 	if (nregions > (body_len - sizeof(*body)) / sizeof(body->regions[0]))
 		goto proto;
 
-	if (krdma_peer_access(test->p.op)) {
+	if (krdma_peer_access(test->p.op) && test->p.mode != KRDMA_MODE_LAT) {
 		u32 need = krdma_op_is_atomic(test->p.op) ? sizeof(u64) : test->p.size;
+		/* bw: one target for all messages; check: one per slot. */
+		u32 slots = test->p.mode == KRDMA_MODE_BW ? 1 : test->p.depth;
 
-		if (krdma_check_wire_regions(body->regions, nregions, test->p.depth,
+		if (krdma_check_wire_regions(body->regions, nregions, slots,
 					     need, &per))
 			goto proto;
 		if (krdma_op_is_atomic(test->p.op) && per != 1)
@@ -697,6 +630,10 @@ static void krdma_test_on_ack(struct krdma_test *test,
 	test->started = true;
 	test->start = ktime_get();
 	test->deadline = ktime_add_ms(test->start, test->p.duration_ms);
+	if (test->perf) {
+		krdma_perf_start(test);
+		return;
+	}
 	for (s = 0; s < test->p.depth && krdma_test_more(test); s++)
 		krdma_test_issue(test, &test->slots[s]);
 	if (!test->issued)
@@ -751,6 +688,9 @@ static void krdma_test_on_result(struct krdma_test *test,
 		return;
 	}
 	test->peer_validated = be64_to_cpu(res->validated);
+	test->peer_cpu_ns = be64_to_cpu(res->cpu_ns);
+	if (test->perf)
+		WRITE_ONCE(test->validated, test->validated + test->peer_validated);
 	if (status)
 		krdma_test_fail(test, status, "peer: %llu of %llu iterations wrong",
 				be64_to_cpu(res->errors), be64_to_cpu(res->iters));
@@ -768,6 +708,7 @@ static void krdma_peer_test_free(struct krdma_peer_test *pt)
 {
 	if (!pt)
 		return;
+	krdma_perf_free(pt->perf);
 	krdma_slots_free(pt->slots, pt->depth);
 	kfree(pt->remote);
 	kfree(pt);
@@ -794,9 +735,6 @@ static int krdma_peer_check(struct krdma_session *sess,
 	krdma_count(sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
 	return -EBADMSG;
 }
-
-static void krdma_peer_on_end(struct krdma_session *sess,
-			      struct krdma_peer_test *pt);
 
 /* Ping: a write-back is done; the last one may let TEST_END proceed. */
 static void krdma_peer_write_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -953,9 +891,12 @@ static int krdma_peer_check_req(struct krdma_peer_test *pt,
 				const struct krdma_msg_test *req)
 {
 	pt->op = req->op;
+	/* Zero: a peer from before the modes, which only had check. */
+	pt->mode = req->mode ?: KRDMA_MODE_CHECK;
 	pt->size = be32_to_cpu(req->size);
 	pt->depth = be32_to_cpu(req->depth);
 	if (!pt->op || pt->op > KRDMA_OP_MAX || !pt->size ||
+	    pt->mode > KRDMA_MODE_MAX || req->reserved[0] || req->reserved[1] ||
 	    pt->size > KRDMA_MSG_SIZE_MAX || !pt->depth ||
 	    pt->depth > KRDMA_DEPTH_MAX ||
 	    (krdma_op_is_atomic(pt->op) && pt->size != sizeof(u64)))
@@ -990,7 +931,10 @@ static void krdma_peer_on_req(struct krdma_session *sess,
 		ret = -EPROTO;
 	else
 		ret = krdma_peer_check_req(pt, req);
-	if (!ret)
+	if (!ret && pt->mode != KRDMA_MODE_CHECK)
+		ret = req->nregions ? -EPROTO :
+		      krdma_perf_peer_setup(sess, pt, ack, &nregions);
+	else if (!ret)
 		ret = krdma_peer_setup(sess, pt, req, body_len, ack, &nregions);
 
 	if (ret && pt->posted) {
@@ -1028,6 +972,7 @@ static void krdma_peer_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 			.iters	   = cpu_to_be64(pt->seen),
 			.validated = cpu_to_be64(pt->validated),
 			.errors	   = cpu_to_be64(pt->errors),
+			.cpu_ns	   = cpu_to_be64(krdma_perf_cpu_ns(pt->perf)),
 		};
 
 		sess->peer_test = NULL;
@@ -1070,12 +1015,13 @@ static void krdma_peer_check_atomics(struct krdma_peer_test *pt, u64 iters)
 }
 
 /* TEST_END has come and no work of ours is in flight: invalidate, answer. */
-static void krdma_peer_on_end(struct krdma_session *sess,
-			      struct krdma_peer_test *pt)
+void krdma_peer_on_end(struct krdma_session *sess, struct krdma_peer_test *pt)
 {
 	u32 s;
 
-	if (krdma_op_is_atomic(pt->op))
+	if (pt->mode != KRDMA_MODE_CHECK)
+		krdma_perf_peer_end(pt);
+	else if (krdma_op_is_atomic(pt->op))
 		krdma_peer_check_atomics(pt, pt->end_iters);
 
 	pt->inv_cqe.done = krdma_peer_inv_done;
@@ -1124,6 +1070,10 @@ static void krdma_peer_on_msg(struct krdma_session *sess,
 	if (!pt || pt->ending ||
 	    (hdr && be32_to_cpu(hdr->test_id) != pt->test_id))
 		goto proto;
+	if (pt->mode != KRDMA_MODE_CHECK && type != KRDMA_MSG_TEST_END) {
+		krdma_perf_peer_on_msg(sess, pt, rx, wc, hdr);
+		return;
+	}
 
 	/* RDMA WRITE with immediate: no header, the iteration is implied. */
 	if (!hdr) {
@@ -1194,8 +1144,8 @@ static void krdma_peer_on_msg(struct krdma_session *sess,
 			krdma_session_close(sess, "cannot repost receive");
 		pt->ending = true;
 		pt->end_iters = iter;
-		/* The last ping write-back to complete ends it otherwise. */
-		if (!pt->writes)
+		/* The last write-back or PONG to complete ends it otherwise. */
+		if (!pt->writes && !krdma_perf_peer_busy(pt))
 			krdma_peer_on_end(sess, pt);
 		return;
 	default:
@@ -1267,6 +1217,13 @@ void krdma_test_handle_recv(struct krdma_session *sess, struct krdma_recv *rx,
 			krdma_test_on_result(test, &hdr, body, len);
 		}
 		kfree(body);
+		return;
+	case KRDMA_MSG_CREDIT:
+	case KRDMA_MSG_PONG:
+		if (!test || test->state != KRDMA_TEST_RUNNING ||
+		    be32_to_cpu(hdr.test_id) != test->id)
+			goto proto;
+		krdma_perf_on_msg(test, rx, &hdr);
 		return;
 	case KRDMA_MSG_ITER_ACK:
 		if (!test || test->state != KRDMA_TEST_RUNNING ||
@@ -1340,6 +1297,8 @@ static int krdma_test_check_params(struct krdma_session *sess,
 		NL_SET_ERR_MSG(extack, "the RDMA device does not support atomics");
 		return -EOPNOTSUPP;
 	}
+	if (p->mode != KRDMA_MODE_CHECK)
+		return krdma_perf_check_params(sess, p, extack);
 	if (krdma_op_uses_recv(p->op) &&
 	    p->depth + KRDMA_RQ_RESERVE > min(sess->rq_depth, sess->peer_rq_depth)) {
 		NL_SET_ERR_MSG(extack,
@@ -1493,7 +1452,8 @@ int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,
 		goto err_unlock;
 	}
 
-	ret = krdma_test_setup_slots(test);
+	ret = p->mode == KRDMA_MODE_CHECK ? krdma_test_setup_slots(test) :
+	      krdma_perf_setup(test);
 	if (ret) {
 		NL_SET_ERR_MSG(extack, "cannot allocate the test buffers");
 		goto err_test;
@@ -1507,6 +1467,7 @@ int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,
 		ret = krdma_test_post_regs(test, req, &nregions);
 	if (!ret) {
 		req->op = p->op;
+		req->mode = p->mode;
 		req->size = cpu_to_be32(p->size);
 		req->depth = cpu_to_be32(p->depth);
 		req->nregions = cpu_to_be32(nregions);

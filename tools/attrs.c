@@ -62,6 +62,14 @@ struct nla_policy krdma_policy[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_VALIDATED]	= POL(NLA_U64),
 	[KRDMA_A_STATS]			= POL(NLA_NESTED),
 	[KRDMA_A_EVENT]			= POL(NLA_U8),
+	[KRDMA_A_TEST_MODE]		= POL(NLA_U8),
+	[KRDMA_A_TEST_SIGNAL_EVERY]	= POL(NLA_U32),
+	[KRDMA_A_TEST_CHAIN]		= POL(NLA_U32),
+	[KRDMA_A_TEST_INLINE]		= POL(NLA_U8),
+	[KRDMA_A_TEST_CPU_NS]		= POL(NLA_U64),
+	[KRDMA_A_TEST_PEER_CPU_NS]	= POL(NLA_U64),
+	[KRDMA_A_TEST_LAT]		= POL(NLA_NESTED),
+	[KRDMA_A_SESSION_MAX_INLINE]	= POL(NLA_U32),
 };
 
 struct nla_policy krdma_addr_policy[KRDMA_ADDR_A_MAX + 1] = {
@@ -98,6 +106,13 @@ NAME_FN(session_state_name, [KRDMA_SESSION_CONNECTING] = "connecting",
 	[KRDMA_SESSION_DOWN] = "down")
 NAME_FN(session_role_name, [KRDMA_ROLE_CLIENT] = "client",
 	[KRDMA_ROLE_SERVER] = "server")
+NAME_FN(test_mode_name, [KRDMA_MODE_CHECK] = "check", [KRDMA_MODE_BW] = "bw",
+	[KRDMA_MODE_LAT] = "lat")
+NAME_FN(lat_stat_name, [KRDMA_LAT_A_SAMPLES] = "samples",
+	[KRDMA_LAT_A_MIN_NS] = "min", [KRDMA_LAT_A_P50_NS] = "p50",
+	[KRDMA_LAT_A_P90_NS] = "p90", [KRDMA_LAT_A_P99_NS] = "p99",
+	[KRDMA_LAT_A_P999_NS] = "p99.9", [KRDMA_LAT_A_MAX_NS] = "max",
+	[KRDMA_LAT_A_AVG_NS] = "avg")
 NAME_FN(test_state_name, [KRDMA_TEST_RUNNING] = "running",
 	[KRDMA_TEST_DONE] = "done")
 NAME_FN(event_name, [KRDMA_EVENT_SESSION_UP] = "session_up",
@@ -144,6 +159,7 @@ enum attr_kind {
 	K_ELAPSED,	/* u64 ns */
 	K_ERRNO,	/* s32: 0 or -errno */
 	K_STATS,
+	K_LAT,		/* latency figures, nested */
 };
 
 struct attr_desc {
@@ -212,6 +228,17 @@ static const struct attr_desc descs[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_VALIDATED] = { "validated", "validated", K_U64, NULL },
 	[KRDMA_A_STATS] = { "stats", "stats", K_STATS, NULL },
 	[KRDMA_A_EVENT] = { "event", "event", K_ENUM, event_name },
+	[KRDMA_A_TEST_MODE] = { "mode", "mode", K_ENUM, test_mode_name },
+	[KRDMA_A_TEST_SIGNAL_EVERY] = { "signal_every", "signal_every", K_U32,
+					NULL },
+	[KRDMA_A_TEST_CHAIN] = { "chain", "chain", K_U32, NULL },
+	[KRDMA_A_TEST_INLINE] = { "inline", "inline", K_U8, NULL },
+	[KRDMA_A_TEST_CPU_NS] = { "cpu", "cpu_ns", K_ELAPSED, NULL },
+	[KRDMA_A_TEST_PEER_CPU_NS] = { "peer_cpu", "peer_cpu_ns", K_ELAPSED,
+				       NULL },
+	[KRDMA_A_TEST_LAT] = { "lat", "lat", K_LAT, NULL },
+	[KRDMA_A_SESSION_MAX_INLINE] = { "max_inline", "max_inline", K_U32,
+					 NULL },
 };
 
 const char *attr_name(unsigned int type)
@@ -352,6 +379,38 @@ void print_stats(const struct nlattr *nest, const char *key,
 		close_json_object();
 }
 
+/*
+ * Latency figures: text " lat min 1.2us p50 1.5us ...", JSON an object
+ * {"samples": N, "min_ns": ..., "p99.9_ns": ...}.
+ */
+static void print_lat(const struct nlattr *nest, const char *key)
+{
+	struct nlattr *nla;
+	char buf[48];
+	int rem;
+
+	open_json_object(key);
+	print_text(" %s", key);
+	nla_for_each_nested(nla, nest, rem) {
+		unsigned int type = (unsigned int)nla_type(nla);
+		const char *name = lat_stat_name(type);
+
+		if (!name || nla_len(nla) < (int)sizeof(uint64_t))
+			continue;
+		if (type == KRDMA_LAT_A_SAMPLES) {
+			print_uint(PRINT_ANY, name, " samples %" PRIu64,
+				   nla_get_u64(nla));
+			continue;
+		}
+		snprintf(buf, sizeof(buf), "%s_ns", name);
+		print_uint(PRINT_JSON, buf, NULL, nla_get_u64(nla));
+		print_text(" %s", name);
+		print_float(PRINT_TEXT, NULL, " %.2fus",
+			    (double)nla_get_u64(nla) / 1e3, 2);
+	}
+	close_json_object();
+}
+
 void print_attr(struct nlattr **tb, int type)
 {
 	const struct attr_desc *d;
@@ -365,6 +424,10 @@ void print_attr(struct nlattr **tb, int type)
 	nla = tb[type];
 	if (d->kind == K_NONE)
 		return;
+	if (d->kind == K_LAT) {
+		print_lat(nla, d->json);
+		return;
+	}
 	if (d->kind == K_STATS) {
 		/* Counters go on their own, indented, line. */
 		print_nl();
@@ -417,6 +480,7 @@ void print_attr(struct nlattr **tb, int type)
 		break;
 	case K_NONE:
 	case K_STATS:
+	case K_LAT:
 		break;
 	}
 }

@@ -27,6 +27,8 @@ const char *atomic_cap_name(unsigned int v);	/* enum ib_atomic_cap */
 const char *session_state_name(unsigned int v);
 const char *session_role_name(unsigned int v);
 const char *test_state_name(unsigned int v);
+const char *test_mode_name(unsigned int v);
+const char *lat_stat_name(unsigned int v);	/* "p99.9" */
 const char *event_name(unsigned int v);
 const char *stats_name(unsigned int v);		/* "sessions_opened" */
 /* Name of a top-level attribute ("session_id"), for error messages. */

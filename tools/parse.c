@@ -106,6 +106,34 @@ int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out)
 	return rc;
 }
 
+int parse_size_range(const char *s, uint64_t *lo, uint64_t *hi)
+{
+	const char *dash = s ? strchr(s, '-') : NULL;
+	uint64_t a, b;
+	char first[32];
+	int rc;
+
+	if (!dash) {
+		rc = parse_size(s, &a);
+		b = a;
+	} else {
+		if (dash == s || (size_t)(dash - s) >= sizeof(first))
+			return -EINVAL;
+		memcpy(first, s, (size_t)(dash - s));
+		first[dash - s] = '\0';
+		rc = parse_size(first, &a);
+		if (!rc)
+			rc = parse_size(dash + 1, &b);
+		if (!rc && (!a || (a & (a - 1)) || a > b))
+			rc = -ERANGE;
+	}
+	if (rc)
+		return rc;
+	*lo = a;
+	*hi = b;
+	return 0;
+}
+
 int parse_size(const char *s, uint64_t *out)
 {
 	const char *p;
@@ -349,6 +377,18 @@ const char *const op_names[] = {
 	[__KRDMA_OP_MAX] = NULL,
 };
 
+const char *const mode_names[] = {
+	[KRDMA_MODE_CHECK] = "check",
+	[KRDMA_MODE_BW] = "bw",
+	[KRDMA_MODE_LAT] = "lat",
+	[__KRDMA_MODE_MAX] = NULL,
+};
+
+int parse_mode(const char *s)
+{
+	return s ? match_word(s, mode_names, __KRDMA_MODE_MAX) : MATCH_NONE;
+}
+
 int parse_op(const char *s)
 {
 	char buf[32];
@@ -445,6 +485,27 @@ static void range_error(struct errbuf *eb, const struct arg_spec *sp,
 	       (unsigned long long)min, (unsigned long long)max);
 }
 
+/* A keyword out of @names (@rc: what the matcher made of @value). */
+static int parse_keyword(struct errbuf *eb, const struct arg_spec *sp,
+			 struct arg_val *v, const char *value, int rc,
+			 const char *const *names, size_t n)
+{
+	if (rc == MATCH_AMBIGUOUS) {
+		eb_add(eb, "ambiguous %s '%s' (could be: ", sp->kw, value);
+		eb_list(eb, names, n, sizeof(*names), value);
+		eb_add(eb, ")");
+		return -EINVAL;
+	}
+	if (rc < 0) {
+		eb_add(eb, "unknown %s '%s' (valid: ", sp->kw, value);
+		eb_list(eb, names, n, sizeof(*names), NULL);
+		eb_add(eb, ")");
+		return -EINVAL;
+	}
+	v->num = (uint64_t)rc;
+	return 0;
+}
+
 static bool all_digits(const char *s)
 {
 	if (!*s)
@@ -511,6 +572,26 @@ static int convert(const struct arg_spec *sp, const char *value,
 		}
 		v->num = num;
 		return 0;
+	case ARG_SIZES:
+		if (!max)
+			max = UINT64_MAX;
+		rc = parse_size_range(value, &num, &v->num_hi);
+		if (rc == -EINVAL) {
+			eb_add(eb, "invalid %s '%s': expected a size such as 4K, or a range of powers of two such as 2-8M",
+			       sp->kw, value);
+			return rc;
+		}
+		if (rc == -ERANGE && strchr(value, '-')) {
+			eb_add(eb, "invalid %s '%s': a range goes from a power of two up to a larger size",
+			       sp->kw, value);
+			return rc;
+		}
+		if (rc || num < sp->min || v->num_hi > max) {
+			range_error(eb, sp, value, sp->min, max);
+			return -ERANGE;
+		}
+		v->num = num;
+		return 0;
 	case ARG_DURATION:
 		if (!max)
 			max = UINT64_MAX;
@@ -546,24 +627,11 @@ static int convert(const struct arg_spec *sp, const char *value,
 		v->num = port;
 		return 0;
 	case ARG_OP:
-		rc = parse_op(value);
-		if (rc == MATCH_AMBIGUOUS) {
-			eb_add(eb, "ambiguous %s '%s' (could be: ", sp->kw,
-			       value);
-			eb_list(eb, op_names, __KRDMA_OP_MAX, sizeof(*op_names),
-				value);
-			eb_add(eb, ")");
-			return -EINVAL;
-		}
-		if (rc < 0) {
-			eb_add(eb, "unknown %s '%s' (valid: ", sp->kw, value);
-			eb_list(eb, op_names, __KRDMA_OP_MAX, sizeof(*op_names),
-				NULL);
-			eb_add(eb, ")");
-			return -EINVAL;
-		}
-		v->num = (uint64_t)rc;
-		return 0;
+		return parse_keyword(eb, sp, v, value, parse_op(value), op_names,
+				     __KRDMA_OP_MAX);
+	case ARG_MODE:
+		return parse_keyword(eb, sp, v, value, parse_mode(value),
+				     mode_names, __KRDMA_MODE_MAX);
 	case ARG_REF:
 		if (all_digits(value)) {
 			rc = parse_u64(value, 0, UINT32_MAX, &num);

@@ -23,6 +23,11 @@ int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
  * ("4K", "64k", "1M", "1MiB", "2G", "512B").  All units are powers of 1024.
  */
 int parse_size(const char *s, uint64_t *out);
+/*
+ * "MIN-MAX" of two sizes, MIN a power of two and MIN <= MAX ("2-8M"): the
+ * powers of two from MIN up to MAX.  A single size gives lo == hi.
+ */
+int parse_size_range(const char *s, uint64_t *lo, uint64_t *hi);
 
 /*
  * Duration in milliseconds: a decimal number with an optional unit
@@ -71,6 +76,9 @@ int match_table(const char *word, const void *table, size_t n, size_t stride);
 int parse_op(const char *s);		/* enum krdma_op or MATCH_* */
 const char *op_name(unsigned int op);	/* NULL if unknown */
 extern const char *const op_names[];	/* indexed by enum krdma_op */
+/* Test modes, enum krdma_test_mode. */
+int parse_mode(const char *s);		/* enum krdma_test_mode or MATCH_* */
+extern const char *const mode_names[];	/* indexed by enum krdma_test_mode */
 
 /* Object names: 1..KRDMA_NAME_MAX-1 printable characters, no white space,
  * and not all digits (a number always means an id on the command line). */
@@ -103,6 +111,8 @@ enum arg_type {
 	ARG_ADDR,	/* ->addr, and ->port/->has_port if "addr:port" */
 	ARG_PORT,	/* ->num 1..65535 */
 	ARG_OP,		/* ->num enum krdma_op */
+	ARG_MODE,	/* ->num enum krdma_test_mode */
+	ARG_SIZES,	/* ->num .. ->num_hi: a size or a power-of-two range */
 	ARG_REF,	/* id or name: ->is_num + ->num, or ->str */
 };
 
@@ -115,6 +125,7 @@ struct arg_val {
 	bool has_port;		/* ARG_ADDR: "addr:port" form */
 	uint16_t port;
 	uint64_t num;
+	uint64_t num_hi;	/* ARG_SIZES: the range's end (== num if one) */
 	const char *str;
 	struct ip_addr addr;
 };

@@ -25,10 +25,14 @@ static const int test_attrs[] = {
 	KRDMA_A_SESSION_ID,
 	KRDMA_A_NAME,
 	KRDMA_A_TEST_OP,
+	KRDMA_A_TEST_MODE,
 	KRDMA_A_TEST_SIZE,
 	KRDMA_A_TEST_COUNT,
 	KRDMA_A_TEST_DURATION_MS,
 	KRDMA_A_TEST_DEPTH,
+	KRDMA_A_TEST_SIGNAL_EVERY,
+	KRDMA_A_TEST_CHAIN,
+	KRDMA_A_TEST_INLINE,
 	KRDMA_A_TEST_INTERVAL_MS,
 	KRDMA_A_TEST_STATE,
 	KRDMA_A_TEST_STATUS,
@@ -36,6 +40,9 @@ static const int test_attrs[] = {
 	KRDMA_A_TEST_BYTES,
 	KRDMA_A_TEST_ELAPSED_NS,
 	KRDMA_A_TEST_VALIDATED,
+	KRDMA_A_TEST_CPU_NS,
+	KRDMA_A_TEST_PEER_CPU_NS,
+	KRDMA_A_TEST_LAT,
 	KRDMA_A_REASON,
 };
 
@@ -54,13 +61,21 @@ static const int result_head[] = {
 	KRDMA_A_TEST_ID,
 	KRDMA_A_SESSION_ID,
 	KRDMA_A_TEST_OP,
+	KRDMA_A_TEST_MODE,
 	KRDMA_A_TEST_SIZE,
+	KRDMA_A_TEST_DEPTH,
+	KRDMA_A_TEST_SIGNAL_EVERY,
+	KRDMA_A_TEST_CHAIN,
+	KRDMA_A_TEST_INLINE,
 	KRDMA_A_TEST_ITERS,
 	KRDMA_A_TEST_BYTES,
 	KRDMA_A_TEST_ELAPSED_NS,
 };
 
 static const int result_tail[] = {
+	KRDMA_A_TEST_LAT,
+	KRDMA_A_TEST_CPU_NS,
+	KRDMA_A_TEST_PEER_CPU_NS,
 	KRDMA_A_TEST_VALIDATED,
 	KRDMA_A_TEST_STATUS,
 	KRDMA_A_REASON,
@@ -90,7 +105,8 @@ void test_print_result(struct nlattr **tb)
 /* ---- arguments shared by "run" and "start" ---- */
 
 struct test_args {
-	struct arg_val session, op, size, count, duration, depth, interval;
+	struct arg_val session, op, mode, size, count, duration, depth, interval;
+	struct arg_val signal_every, chain;
 };
 
 static int test_parse(struct test_args *a, int argc, char **argv)
@@ -99,7 +115,8 @@ static int test_parse(struct test_args *a, int argc, char **argv)
 		{ "session", ARG_REF, ARG_REQUIRED, 0, 0, 0, &a->session,
 		  "{ ID | NAME }" },
 		{ "op", ARG_OP, ARG_REQUIRED, 0, 0, 0, &a->op, "OP" },
-		{ "size", ARG_SIZE, 0, 0, 1, KRDMA_MSG_SIZE_MAX, &a->size,
+		{ "mode", ARG_MODE, 0, 0, 0, 0, &a->mode, "MODE" },
+		{ "size", ARG_SIZES, 0, 0, 1, KRDMA_MSG_SIZE_MAX, &a->size,
 		  "SIZE" },
 		{ "count", ARG_U64, 0, 1, 1, 0, &a->count, "N" },
 		{ "duration", ARG_DURATION, 0, 1, 1, KRDMA_DURATION_MS_MAX,
@@ -107,6 +124,9 @@ static int test_parse(struct test_args *a, int argc, char **argv)
 		{ "depth", ARG_U32, 0, 0, 1, KRDMA_DEPTH_MAX, &a->depth, "N" },
 		{ "interval", ARG_DURATION, 0, 0, KRDMA_INTERVAL_MS_MIN,
 		  KRDMA_DURATION_MS_MAX, &a->interval, "TIME" },
+		{ "signal_every", ARG_U32, 0, 0, 1, KRDMA_DEPTH_MAX,
+		  &a->signal_every, "N" },
+		{ "chain", ARG_U32, 0, 0, 1, KRDMA_CHAIN_MAX, &a->chain, "N" },
 	};
 	int rc;
 
@@ -123,12 +143,14 @@ static int test_parse(struct test_args *a, int argc, char **argv)
 			a->size.set = true;
 			a->size.num = 4096;
 		}
+		a->size.num_hi = a->size.num;
 	}
 	return 0;
 }
 
+/* The TEST_START request for message size @size. */
 static struct nl_msg *test_start_msg(struct knl_ctx *c,
-				     const struct test_args *a,
+				     const struct test_args *a, uint64_t size,
 				     uint32_t dflt_interval)
 {
 	struct nl_msg *msg = knl_req(c, KRDMA_CMD_TEST_START, 0);
@@ -137,7 +159,14 @@ static struct nl_msg *test_start_msg(struct knl_ctx *c,
 		return NULL;
 	if (put_ref(msg, KRDMA_A_SESSION_ID, &a->session, NULL) ||
 	    nla_put_u8(msg, KRDMA_A_TEST_OP, (uint8_t)a->op.num) ||
-	    nla_put_u32(msg, KRDMA_A_TEST_SIZE, (uint32_t)a->size.num) ||
+	    (a->mode.set &&
+	     nla_put_u8(msg, KRDMA_A_TEST_MODE, (uint8_t)a->mode.num)) ||
+	    (a->signal_every.set &&
+	     nla_put_u32(msg, KRDMA_A_TEST_SIGNAL_EVERY,
+			 (uint32_t)a->signal_every.num)) ||
+	    (a->chain.set &&
+	     nla_put_u32(msg, KRDMA_A_TEST_CHAIN, (uint32_t)a->chain.num)) ||
+	    nla_put_u32(msg, KRDMA_A_TEST_SIZE, (uint32_t)size) ||
 	    (a->count.set &&
 	     nla_put_u64(msg, KRDMA_A_TEST_COUNT, a->count.num)) ||
 	    (a->duration.set &&
@@ -273,29 +302,22 @@ static int test_send_stop(struct knl_ctx *c, uint32_t id)
 	return knl_exec(c, msg, NULL, NULL);
 }
 
-static int test_run(int argc, char **argv)
+/*
+ * Runs one test of message size @size to its end and prints its result.
+ * Returns 0 if it passed, 1 if it failed, and sets *@stopped when the user
+ * interrupted it.
+ */
+static int run_one(struct knl_ctx *c, const struct test_args *a,
+		   uint64_t size, bool *stopped)
 {
 	struct run_state st;
-	struct test_args a;
 	struct nl_msg *msg;
-	struct knl_ctx *c;
 	bool stop_sent = false;
 	int rc;
 
-	rc = test_parse(&a, argc, argv);
-	if (rc)
-		return rc == ARGS_HELP ? 0 : 1;
 	memset(&st, 0, sizeof(st));
 	st.live = isatty(STDOUT_FILENO) && !out_json();
-
-	c = knl_get();
-	if (!c)
-		return 1;
-	/* Subscribe before starting: a short test may be over before the
-	 * reply to TEST_START is read. */
-	if (knl_events_open(c))
-		return 1;
-	msg = test_start_msg(c, &a, st.live ? TEST_LIVE_INTERVAL_MS : 0);
+	msg = test_start_msg(c, a, size, st.live ? TEST_LIVE_INTERVAL_MS : 0);
 	if (!msg)
 		return msg_error();
 	if (knl_call(c, msg, start_reply, &st, cmd_what()))
@@ -306,13 +328,13 @@ static int test_run(int argc, char **argv)
 		return 1;
 	}
 
-	sig_install();
 	while (!st.finished) {
 		rc = knl_events_poll(c, TEST_CHECK_MS, run_event, &st);
 		if (rc >= 0)
 			continue;
 		if (rc == -EINTR) {
 			sig_received = 0;
+			*stopped = true;
 			if (stop_sent) {
 				if (st.line_shown)
 					printf("\n");
@@ -363,6 +385,38 @@ static int test_run(int argc, char **argv)
 	return 0;
 }
 
+/* One test, or one per power of two of a size range (a sweep). */
+static int test_run(int argc, char **argv)
+{
+	bool stopped = false;
+	struct test_args a;
+	struct knl_ctx *c;
+	uint64_t size;
+	int rc, failed = 0;
+
+	rc = test_parse(&a, argc, argv);
+	if (rc)
+		return rc == ARGS_HELP ? 0 : 1;
+	c = knl_get();
+	if (!c)
+		return 1;
+	/* Subscribe before starting: a short test may be over before the
+	 * reply to TEST_START is read. */
+	if (knl_events_open(c))
+		return 1;
+	sig_install();
+	for (size = a.size.num; size <= a.size.num_hi && !stopped; size *= 2) {
+		rc = run_one(c, &a, size, &stopped);
+		failed |= rc;
+		/* A sweep goes on past a size that fails (say, too large for
+		 * the session's queues), but not past a broken session.
+		 */
+		if (rc && a.size.num == a.size.num_hi)
+			break;
+	}
+	return failed ? 1 : 0;
+}
+
 static int start_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 {
 	(void)nlh;
@@ -385,10 +439,15 @@ static int test_start(int argc, char **argv)
 	rc = test_parse(&a, argc, argv);
 	if (rc)
 		return rc == ARGS_HELP ? 0 : 1;
+	if (a.size.num != a.size.num_hi) {
+		fprintf(stderr, "krdmactl: %s: a size range is for \"test run\"\n",
+			cmd_what());
+		return 1;
+	}
 	c = knl_get();
 	if (!c)
 		return 1;
-	msg = test_start_msg(c, &a, 0);
+	msg = test_start_msg(c, &a, a.size.num, 0);
 	if (!msg)
 		return msg_error();
 	return reply_run(c, msg, start_print, NULL);
@@ -442,8 +501,9 @@ static int test_show(int argc, char **argv)
 }
 
 #define TEST_ARGS \
-	"session { ID | NAME } op OP [ size SIZE ]\n" \
-	"                              [ count N | duration TIME ] [ depth N ] [ interval TIME ]"
+	"session { ID | NAME } op OP [ mode MODE ] [ size SIZE ]\n" \
+	"                              [ count N | duration TIME ] [ depth N ] [ interval TIME ]\n" \
+	"                              [ signal_every N ] [ chain N ]"
 
 static const struct cmd test_cmds[] = {
 	{ "run", test_run, TEST_ARGS,
@@ -463,10 +523,16 @@ const struct object test_obj = {
 	.notes =
 	"OP   := { ping | send | send_imm | write | write_imm | read | atomic_fadd |\n"
 	"         atomic_cswap }  (unique prefixes are accepted)\n"
+	"MODE := { check | bw | lat }  check (default): every iteration acknowledged\n"
+	"        and its data compared; bw: a pipeline of depth messages, checked at\n"
+	"        the end; lat: one send at a time, with latency percentiles\n"
 	"SIZE := bytes per message: NUMBER[ K | M | G | T ][ i ][ B ] (units of 1024),\n"
-	"        1 to 8M, default 4K; the atomics always move 8\n"
+	"        1 to 8M, default 4K; the atomics always move 8.  run takes a range\n"
+	"        MIN-MAX (MIN a power of two): one test per power of two, 2-8M\n"
 	"TIME := NUMBER[ ms | s | m | min | h ] (no unit: milliseconds)\n"
-	"depth: operations in flight (1..128); interval: progress events (>= 100ms)\n"
+	"depth: operations in flight (1..128; bw default 64, else 1); interval:\n"
+	"     progress events (>= 100ms); signal_every: one send WR in N asks for a\n"
+	"     completion (bw default 16); chain: WRs per post (1..32, bw default 8)\n"
 	"run: a live progress line on a terminal; ^C stops the test and still prints\n"
 	"     its result.  Rates: MB/s = 10^6 bytes/s, Gb/s = 10^9 bits/s.\n",
 };

@@ -83,6 +83,38 @@ TEST(size_rejects)
 	CHECK_U64(v, 42);
 }
 
+TEST(size_ranges)
+{
+	uint64_t lo = 42, hi = 43;
+
+	CHECK_INT(parse_size_range("2-8M", &lo, &hi), 0);
+	CHECK_U64(lo, 2);
+	CHECK_U64(hi, 8ULL << 20);
+	CHECK_INT(parse_size_range("4K", &lo, &hi), 0);
+	CHECK_U64(lo, 4096);
+	CHECK_U64(hi, 4096);
+	/* a single size need not be a power of two */
+	CHECK_INT(parse_size_range("1000", &lo, &hi), 0);
+	CHECK_U64(hi, 1000);
+	CHECK_INT(parse_size_range("64-64", &lo, &hi), 0);
+	CHECK_INT(parse_size_range("1-3", &lo, &hi), 0);
+	CHECK_U64(lo, 1);
+	CHECK_U64(hi, 3);
+	lo = hi = 42;
+	CHECK_INT(parse_size_range("3-8K", &lo, &hi), -ERANGE);
+	CHECK_INT(parse_size_range("0-8K", &lo, &hi), -ERANGE);
+	CHECK_INT(parse_size_range("8K-4K", &lo, &hi), -ERANGE);
+	CHECK_INT(parse_size_range("-8K", &lo, &hi), -EINVAL);
+	CHECK_INT(parse_size_range("8K-", &lo, &hi), -EINVAL);
+	CHECK_INT(parse_size_range("2-4-8", &lo, &hi), -EINVAL);
+	CHECK_INT(parse_size_range("2--8", &lo, &hi), -EINVAL);
+	CHECK_INT(parse_size_range("123456789012345678901234567890123-4", &lo, &hi),
+		  -EINVAL);
+	CHECK_INT(parse_size_range(NULL, &lo, &hi), -EINVAL);
+	CHECK_U64(lo, 42);
+	CHECK_U64(hi, 42);
+}
+
 TEST(integers_and_ranges)
 {
 	uint64_t v = 0;
@@ -271,6 +303,17 @@ TEST(op_name_parsing)
 	CHECK_STR(op_name(KRDMA_OP_ATOMIC_CSWAP), "atomic_cswap");
 	CHECK(op_name(0) == NULL);
 	CHECK(op_name(KRDMA_OP_MAX + 1) == NULL);
+}
+
+TEST(mode_name_parsing)
+{
+	CHECK_INT(parse_mode("check"), KRDMA_MODE_CHECK);
+	CHECK_INT(parse_mode("bw"), KRDMA_MODE_BW);
+	CHECK_INT(parse_mode("l"), KRDMA_MODE_LAT);
+	CHECK_INT(parse_mode("latency"), MATCH_NONE);
+	CHECK_INT(parse_mode(""), MATCH_NONE);
+	CHECK_INT(parse_mode(NULL), MATCH_NONE);
+	CHECK_STR(mode_names[KRDMA_MODE_BW], "bw");
 }
 
 TEST(names)

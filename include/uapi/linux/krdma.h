@@ -26,6 +26,7 @@
 #define KRDMA_TIMEOUT_MS_MAX	60000
 #define KRDMA_DURATION_MS_MAX	3600000
 #define KRDMA_INTERVAL_MS_MIN	100
+#define KRDMA_CHAIN_MAX		32	/* bw: WRs posted by one ib_post_send() */
 
 enum krdma_session_state {
 	KRDMA_SESSION_CONNECTING = 1,
@@ -52,6 +53,21 @@ enum krdma_op {
 };
 
 #define KRDMA_OP_MAX (__KRDMA_OP_MAX - 1)
+
+/*
+ * How a test moves its data. check: every iteration is acknowledged and its
+ * data compared (the correctness engine). bw: a pipeline of depth
+ * operations with selective signaling and chained posts, checked once at
+ * the end. lat: one operation at a time, each timed.
+ */
+enum krdma_test_mode {
+	KRDMA_MODE_CHECK = 1,
+	KRDMA_MODE_BW,
+	KRDMA_MODE_LAT,
+	__KRDMA_MODE_MAX,
+};
+
+#define KRDMA_MODE_MAX (__KRDMA_MODE_MAX - 1)
 
 enum krdma_test_state {
 	KRDMA_TEST_RUNNING = 1,
@@ -86,6 +102,23 @@ enum krdma_port_attr {
 };
 
 #define KRDMA_PORT_A_MAX (__KRDMA_PORT_A_MAX - 1)
+
+/* Nested in KRDMA_A_TEST_LAT: one-way latency of a lat test, nanoseconds. */
+enum krdma_lat_attr {
+	KRDMA_LAT_A_UNSPEC,
+	KRDMA_LAT_A_PAD,
+	KRDMA_LAT_A_SAMPLES,	/* u64: iterations timed */
+	KRDMA_LAT_A_MIN_NS,	/* u64 */
+	KRDMA_LAT_A_P50_NS,	/* u64 */
+	KRDMA_LAT_A_P90_NS,	/* u64 */
+	KRDMA_LAT_A_P99_NS,	/* u64 */
+	KRDMA_LAT_A_P999_NS,	/* u64 */
+	KRDMA_LAT_A_MAX_NS,	/* u64 */
+	KRDMA_LAT_A_AVG_NS,	/* u64 */
+	__KRDMA_LAT_A_MAX,
+};
+
+#define KRDMA_LAT_A_MAX (__KRDMA_LAT_A_MAX - 1)
 
 /* Nested in KRDMA_A_STATS: module-wide or per-session counters, all u64. */
 enum krdma_stats_attr {
@@ -165,6 +198,15 @@ enum krdma_attr {
 
 	KRDMA_A_STATS,			/* nest, krdma_stats_attr */
 	KRDMA_A_EVENT,			/* u8, enum krdma_event */
+
+	KRDMA_A_TEST_MODE,		/* u8, enum krdma_test_mode */
+	KRDMA_A_TEST_SIGNAL_EVERY,	/* u32: bw: signal one WR in N */
+	KRDMA_A_TEST_CHAIN,		/* u32: bw: WRs per ib_post_send() */
+	KRDMA_A_TEST_INLINE,		/* u8: data was sent inline */
+	KRDMA_A_TEST_CPU_NS,		/* u64: CPU time of the module's data path */
+	KRDMA_A_TEST_PEER_CPU_NS,	/* u64: the same, on the responder */
+	KRDMA_A_TEST_LAT,		/* nest, krdma_lat_attr */
+	KRDMA_A_SESSION_MAX_INLINE,	/* u32: inline data the QP takes */
 	__KRDMA_A_MAX,
 };
 

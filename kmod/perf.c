@@ -1,0 +1,1000 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * krdma: the bandwidth (bw) and latency (lat) modes of the test engine.
+ *
+ * bw: the driver keeps up to depth messages in flight and posts them in
+ * chains of up to chain messages per ib_post_send(). Only one message in
+ * signal_every asks for a completion, plus the last one of every burst so
+ * that the pipeline never waits on unsignaled work: an RC send queue
+ * completes in order, so one completion retires every message before it.
+ * Every message carries the same pattern; the receiving side checks it,
+ * sampled as sends arrive and once at the end for the RDMA ops. Ops that
+ * consume the peer's receives (send, send_imm, write_imm) are paced by
+ * credits - the responder reports the receives it has reposted - so a fast
+ * driver never meets an RNR NAK.
+ *
+ * lat: one send at a time, answered by a PONG; half of each round trip,
+ * timed with ktime_get_ns(), goes into a log-linear histogram from which
+ * the percentiles come (within 1/256 of the true value).
+ *
+ * Both run in the session's CQ context, like check mode (test.c), which
+ * owns the test objects. The time spent in the handlers here is the test's
+ * CPU time.
+ */
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+
+#include "test.h"
+
+/* Send WRs a test leaves for control messages (credits, TEST_END). */
+#define KRDMA_PERF_CTRL_WRS	4
+/* bw: the responder reports credits after this share of the window. */
+#define KRDMA_PERF_CREDIT_DIV	4
+/* Received sends checked: one in this many (and the first). */
+#define KRDMA_PERF_SAMPLE	64
+/* lat: signaled sends in flight at most (they complete before the PONG). */
+#define KRDMA_PERF_LAT_SIGS	8
+
+#define KRDMA_HIST_SUB_BITS	8
+#define KRDMA_HIST_SUB		BIT(KRDMA_HIST_SUB_BITS)
+#define KRDMA_HIST_BUCKETS	(KRDMA_HIST_SUB * (64 - KRDMA_HIST_SUB_BITS + 1))
+
+struct krdma_perf_sig {
+	struct ib_cqe		cqe;
+	struct krdma_perf	*pf;
+	u64			msg;	/* the message whose last WR this is */
+	bool			busy;
+};
+
+union krdma_perf_wr {
+	struct ib_send_wr	send;
+	struct ib_rdma_wr	rdma;
+	struct ib_atomic_wr	atomic;
+};
+
+enum krdma_lat_stat {
+	KRDMA_LAT_MIN,
+	KRDMA_LAT_P50,
+	KRDMA_LAT_P90,
+	KRDMA_LAT_P99,
+	KRDMA_LAT_P999,
+	KRDMA_LAT_MAX,
+	KRDMA_LAT_AVG,
+	KRDMA_LAT_NSTATS,
+};
+
+struct krdma_perf {
+	struct krdma_session	*sess;
+	struct krdma_test	*test;		/* driver */
+	struct krdma_peer_test	*pt;		/* responder */
+	u32			test_id;
+	u8			op;
+	u8			mode;
+	u32			size;
+	u32			depth;
+	u32			signal_every;
+	u32			chain;
+	bool			inline_data;
+	struct krdma_buf	*buf;		/* in slot 0 of the test */
+
+	/* Sending: chain message templates of per WRs each, linked. */
+	union krdma_perf_wr	*wr;
+	struct ib_sge		*sge;		/* KRDMA_MAX_SGE per WR */
+	u32			per;
+	u32			nwr;
+	struct krdma_perf_sig	*sig;
+	u32			nsig;
+	u64			sig_next;
+	u32			sig_pending;
+	u64			posted;		/* messages */
+	u64			retired;	/* messages known complete */
+	u64			granted;	/* peer receives reposted */
+	u32			rx_window;	/* receives the peer holds for us */
+	bool			end_deferred;	/* lat: TEST_END after completions */
+
+	/* Receiving: sends in bw, PONGs in lat. */
+	u64			received;
+	u64			checked;
+	u64			bad;
+	u64			credit_sent;
+
+	/* lat */
+	u64			t0;
+	u32			*hist;
+	u64			samples;
+	u64			lat_sum;
+	u64			lat[KRDMA_LAT_NSTATS];
+
+	u64			cpu_ns;
+};
+
+static bool krdma_perf_uses_credits(const struct krdma_perf *pf)
+{
+	return pf->mode == KRDMA_MODE_BW &&
+	       (pf->op == KRDMA_OP_SEND || pf->op == KRDMA_OP_SEND_IMM ||
+		pf->op == KRDMA_OP_WRITE_IMM);
+}
+
+static bool krdma_op_is_send(u8 op)
+{
+	return op == KRDMA_OP_SEND || op == KRDMA_OP_SEND_IMM;
+}
+
+/* ------------------------------------------------------------------ */
+/* Latency histogram: 2^8 linear buckets per power of two.             */
+
+static u32 krdma_hist_bucket(u64 v)
+{
+	u32 e;
+
+	if (v < KRDMA_HIST_SUB)
+		return v;
+	e = fls64(v) - KRDMA_HIST_SUB_BITS - 1;
+	return (e + 1) * KRDMA_HIST_SUB + (u32)(v >> e) - KRDMA_HIST_SUB;
+}
+
+/* The middle of bucket @b. */
+static u64 krdma_hist_value(u32 b)
+{
+	u32 e;
+
+	if (b < KRDMA_HIST_SUB)
+		return b;
+	e = b / KRDMA_HIST_SUB - 1;
+	return ((u64)(b % KRDMA_HIST_SUB + KRDMA_HIST_SUB) << e) +
+	       ((1ULL << e) >> 1);
+}
+
+static void krdma_lat_record(struct krdma_perf *pf, u64 ns)
+{
+	if (!pf->samples || ns < pf->lat[KRDMA_LAT_MIN])
+		pf->lat[KRDMA_LAT_MIN] = ns;
+	if (ns > pf->lat[KRDMA_LAT_MAX])
+		pf->lat[KRDMA_LAT_MAX] = ns;
+	pf->lat_sum += ns;
+	pf->samples++;
+	pf->hist[krdma_hist_bucket(ns)]++;
+}
+
+/* Turns the histogram into the reported figures; @permille per percentile. */
+static void krdma_lat_summarize(struct krdma_perf *pf)
+{
+	static const struct {
+		enum krdma_lat_stat stat;
+		u32 permille;
+	} pct[] = {
+		{ KRDMA_LAT_P50, 500 }, { KRDMA_LAT_P90, 900 },
+		{ KRDMA_LAT_P99, 990 }, { KRDMA_LAT_P999, 999 },
+	};
+	u64 seen = 0;
+	u32 b, i = 0;
+
+	if (!pf->samples || !pf->hist)
+		return;
+	pf->lat[KRDMA_LAT_AVG] = div64_u64(pf->lat_sum, pf->samples);
+	for (b = 0; b < KRDMA_HIST_BUCKETS && i < ARRAY_SIZE(pct); b++) {
+		seen += pf->hist[b];
+		while (i < ARRAY_SIZE(pct) &&
+		       seen * 1000 >= pf->samples * pct[i].permille) {
+			pf->lat[pct[i].stat] = clamp(krdma_hist_value(b),
+						     pf->lat[KRDMA_LAT_MIN],
+						     pf->lat[KRDMA_LAT_MAX]);
+			i++;
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Common                                                              */
+
+static struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess,
+					   u8 op, u8 mode, u32 size, u32 depth,
+					   u32 test_id)
+{
+	struct krdma_perf *pf;
+
+	pf = krdma_failable(kzalloc(sizeof(*pf), GFP_KERNEL));
+	if (!pf)
+		return NULL;
+	pf->sess = sess;
+	pf->op = op;
+	pf->mode = mode;
+	pf->size = size;
+	pf->depth = depth;
+	pf->test_id = test_id;
+	return pf;
+}
+
+/*
+ * Buffer layout: a send is the whole buffer, header then payload; the RDMA
+ * ops move the payload alone, so that a power-of-two size stays in one
+ * chunk (and one MR) on each side.
+ */
+static bool krdma_perf_has_hdr(const struct krdma_perf *pf)
+{
+	return krdma_op_is_send(pf->op) || pf->mode == KRDMA_MODE_LAT;
+}
+
+static u32 krdma_perf_data_off(const struct krdma_perf *pf)
+{
+	return krdma_perf_has_hdr(pf) ? KRDMA_MSG_HDR_SIZE : 0;
+}
+
+static u32 krdma_perf_data_len(const struct krdma_perf *pf)
+{
+	return krdma_op_is_atomic(pf->op) ? sizeof(u64) : pf->size;
+}
+
+static u32 krdma_perf_msg_len(const struct krdma_perf *pf)
+{
+	return krdma_perf_data_off(pf) + krdma_perf_data_len(pf);
+}
+
+/*
+ * Inline data is copied by the CPU at post time: it needs no lkey, stays
+ * the CPU's, and must be one virtually contiguous piece.
+ */
+static bool krdma_perf_can_inline(const struct krdma_perf *pf)
+{
+	if (pf->op == KRDMA_OP_READ || krdma_op_is_atomic(pf->op))
+		return false;
+	return krdma_perf_msg_len(pf) <= pf->sess->max_inline &&
+	       krdma_perf_msg_len(pf) <= pf->sess->kdev->chunk_size;
+}
+
+static int krdma_perf_alloc_buf(struct krdma_perf *pf, struct krdma_slot *slot,
+				u16 msg_type)
+{
+	u32 off = krdma_perf_data_off(pf), len = krdma_perf_data_len(pf);
+
+	slot->buf = krdma_buf_alloc(pf->sess->kdev, off + len, "perf", 0);
+	if (!slot->buf)
+		return -ENOMEM;
+	pf->buf = slot->buf;
+	if (off) {
+		struct krdma_msg_hdr hdr = {
+			.type	 = cpu_to_be16(msg_type),
+			.test_id = cpu_to_be32(pf->test_id),
+			.len	 = cpu_to_be32(pf->size),
+		};
+
+		krdma_buf_copy_from(slot->buf, 0, &hdr, sizeof(hdr));
+	}
+	if (!krdma_op_is_atomic(pf->op) && pf->op != KRDMA_OP_READ)
+		krdma_pattern_fill(slot->buf, off, len, krdma_seed(pf->test_id, 0));
+	pf->inline_data = krdma_perf_can_inline(pf);
+	if (!pf->inline_data)
+		krdma_buf_to_device(slot->buf);
+	return 0;
+}
+
+static int krdma_perf_alloc_sigs(struct krdma_perf *pf, u32 n)
+{
+	u32 i;
+
+	pf->sig = krdma_failable(kcalloc(n, sizeof(*pf->sig), GFP_KERNEL));
+	if (!pf->sig)
+		return -ENOMEM;
+	pf->nsig = n;
+	for (i = 0; i < n; i++)
+		pf->sig[i].pf = pf;
+	return 0;
+}
+
+/*
+ * Builds the WR templates: chain messages, each of one WR per remote region
+ * (@remote, @nremote; none for sends), linked in posting order.
+ */
+static int krdma_perf_build(struct krdma_perf *pf,
+			    const struct krdma_wire_region *remote, u32 nremote,
+			    void (*done)(struct ib_cq *, struct ib_wc *))
+{
+	struct krdma_session *sess = pf->sess;
+	u32 m, k, i;
+	int n;
+
+	pf->per = remote && !krdma_op_is_send(pf->op) ? nremote : 1;
+	pf->nwr = pf->chain * pf->per;
+	pf->wr = krdma_failable(kvcalloc(pf->nwr, sizeof(*pf->wr), GFP_KERNEL));
+	pf->sge = krdma_failable(kvcalloc(pf->nwr * KRDMA_MAX_SGE,
+					  sizeof(*pf->sge), GFP_KERNEL));
+	if (!pf->wr || !pf->sge)
+		return -ENOMEM;
+	for (i = 0; i < pf->nsig; i++)
+		pf->sig[i].cqe.done = done;
+
+	for (m = 0; m < pf->chain; m++) {
+		u32 off = 0;
+
+		for (k = 0; k < pf->per; k++) {
+			union krdma_perf_wr *w = &pf->wr[m * pf->per + k];
+			struct ib_sge *sge = &pf->sge[(m * pf->per + k) * KRDMA_MAX_SGE];
+			u32 len = krdma_perf_msg_len(pf);
+
+			if (!krdma_perf_has_hdr(pf) && !krdma_op_is_atomic(pf->op))
+				len = be32_to_cpu(remote[k].len);
+
+			if (pf->inline_data) {
+				/* The CPU copies it: a virtual address, no lkey. */
+				sge->addr = (uintptr_t)pf->buf->chunk[0].cpu + off;
+				sge->length = len;
+				n = 1;
+				w->send.send_flags = IB_SEND_INLINE;
+			} else {
+				n = krdma_buf_sges(pf->buf, off, len,
+						   sess->kdev->pd->local_dma_lkey,
+						   sge, sess->max_sge);
+				if (n < 0)
+					return n;
+			}
+			w->send.sg_list = sge;
+			w->send.num_sge = n;
+			w->send.wr_cqe = &sess->unsignaled_cqe;
+			if (m * pf->per + k + 1 < pf->nwr)
+				w->send.next = &pf->wr[m * pf->per + k + 1].send;
+
+			switch (pf->op) {
+			case KRDMA_OP_SEND:
+				w->send.opcode = IB_WR_SEND;
+				break;
+			case KRDMA_OP_SEND_IMM:
+				w->send.opcode = IB_WR_SEND_WITH_IMM;
+				w->send.ex.imm_data = cpu_to_be32(pf->test_id);
+				break;
+			case KRDMA_OP_ATOMIC_FADD:
+			case KRDMA_OP_ATOMIC_CSWAP:
+				w->atomic.remote_addr = be64_to_cpu(remote[k].addr);
+				w->atomic.rkey = be32_to_cpu(remote[k].rkey);
+				/* fadd counts; cswap(0, 0) leaves the target 0. */
+				if (pf->op == KRDMA_OP_ATOMIC_FADD) {
+					w->send.opcode = IB_WR_ATOMIC_FETCH_AND_ADD;
+					w->atomic.compare_add = 1;
+				} else {
+					w->send.opcode = IB_WR_ATOMIC_CMP_AND_SWP;
+				}
+				break;
+			default:	/* write, write_imm, read */
+				w->rdma.remote_addr = be64_to_cpu(remote[k].addr);
+				w->rdma.rkey = be32_to_cpu(remote[k].rkey);
+				if (pf->op == KRDMA_OP_READ) {
+					w->send.opcode = IB_WR_RDMA_READ;
+				} else if (pf->op == KRDMA_OP_WRITE_IMM &&
+					   k + 1 == pf->per) {
+					w->send.opcode = IB_WR_RDMA_WRITE_WITH_IMM;
+					w->send.ex.imm_data = cpu_to_be32(pf->test_id);
+				} else {
+					w->send.opcode = IB_WR_RDMA_WRITE;
+				}
+				off += len;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+static void krdma_perf_count(struct krdma_perf *pf, u32 n)
+{
+	struct krdma_session *sess = pf->sess;
+	u64 bytes = (u64)n * pf->size;
+
+	switch (pf->op) {
+	case KRDMA_OP_READ:
+		krdma_count(sess, KRDMA_CNT_READ_WRS, n * pf->per);
+		krdma_count(sess, KRDMA_CNT_BYTES_RX, bytes);
+		break;
+	case KRDMA_OP_ATOMIC_FADD:
+	case KRDMA_OP_ATOMIC_CSWAP:
+		krdma_count(sess, KRDMA_CNT_ATOMIC_WRS, n);
+		break;
+	case KRDMA_OP_SEND:
+	case KRDMA_OP_SEND_IMM:
+		krdma_count(sess, KRDMA_CNT_SEND_WRS, n);
+		krdma_count(sess, KRDMA_CNT_BYTES_TX, bytes);
+		break;
+	default:
+		krdma_count(sess, KRDMA_CNT_WRITE_WRS, n * pf->per);
+		krdma_count(sess, KRDMA_CNT_BYTES_TX, bytes);
+		break;
+	}
+}
+
+/*
+ * Posts messages posted .. posted + @n - 1 with one ib_post_send(); the
+ * last one is signaled if @signal_last, and so is every signal_every-th.
+ */
+static int krdma_perf_post(struct krdma_perf *pf, u32 n, bool signal_last)
+{
+	struct ib_send_wr *last, *next;
+	u32 m;
+	int ret;
+
+	for (m = 0; m < n; m++) {
+		struct ib_send_wr *w = &pf->wr[(m + 1) * pf->per - 1].send;
+		u64 msg = pf->posted + m;
+		struct krdma_perf_sig *sig;
+
+		if ((msg + 1) % pf->signal_every && !(signal_last && m + 1 == n)) {
+			w->wr_cqe = &pf->sess->unsignaled_cqe;
+			w->send_flags &= ~IB_SEND_SIGNALED;
+			continue;
+		}
+		sig = &pf->sig[pf->sig_next % pf->nsig];
+		/* bw: depth bounds it; lat: send completions precede PONGs. */
+		if (sig->busy)
+			return -EOVERFLOW;
+		pf->sig_next++;
+		sig->busy = true;
+		sig->msg = msg;
+		pf->sig_pending++;
+		w->wr_cqe = &sig->cqe;
+		w->send_flags |= IB_SEND_SIGNALED;
+	}
+	last = &pf->wr[n * pf->per - 1].send;
+	next = last->next;
+	last->next = NULL;
+	ret = krdma_post_send(pf->sess, &pf->wr[0].send);
+	last->next = next;
+	if (ret)
+		return ret;
+	pf->posted += n;
+	krdma_perf_count(pf, n);
+	return 0;
+}
+
+static void krdma_perf_wc_error(struct krdma_perf *pf, struct ib_wc *wc)
+{
+	if (pf->test && wc->status != IB_WC_WR_FLUSH_ERR)
+		krdma_test_fail(pf->test, -EIO, "%s", ib_wc_status_msg(wc->status));
+	krdma_wc_error(pf->sess, wc, "perf");
+}
+
+/* Samples the data of a received message (header first). */
+static void krdma_perf_check_rx(struct krdma_perf *pf, struct krdma_recv *rx)
+{
+	if (pf->received++ % KRDMA_PERF_SAMPLE)
+		return;
+	pf->checked++;
+	if (krdma_pattern_check(rx->buf, KRDMA_MSG_HDR_SIZE, pf->size,
+				krdma_seed(pf->test_id, 0)))
+		return;
+	pf->bad++;
+	krdma_count(pf->sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Driver                                                              */
+
+int krdma_perf_check_params(struct krdma_session *sess,
+			    struct krdma_test_params *p,
+			    struct netlink_ext_ack *extack)
+{
+	bool hdr = p->op == KRDMA_OP_SEND || p->op == KRDMA_OP_SEND_IMM ||
+		   p->mode == KRDMA_MODE_LAT;
+	u32 nchunks = krdma_chunks_for(sess->kdev, (hdr ? KRDMA_MSG_HDR_SIZE : 0) +
+				       p->size);
+	u32 wrs;
+
+	if (p->op == KRDMA_OP_PING) {
+		NL_SET_ERR_MSG(extack, "ping runs in check mode only");
+		return -EOPNOTSUPP;
+	}
+	if (p->mode == KRDMA_MODE_LAT && p->op != KRDMA_OP_SEND) {
+		NL_SET_ERR_MSG(extack, "lat mode measures send");
+		return -EOPNOTSUPP;
+	}
+	if (p->mode == KRDMA_MODE_LAT && p->depth != 1) {
+		NL_SET_ERR_MSG(extack, "lat mode runs one message at a time: depth must be 1");
+		return -EINVAL;
+	}
+	if (p->mode == KRDMA_MODE_BW && p->signal_every > p->depth) {
+		NL_SET_ERR_MSG(extack, "signal_every must not exceed depth");
+		return -EINVAL;
+	}
+	if (p->chain > p->depth) {
+		NL_SET_ERR_MSG(extack, "chain must not exceed depth");
+		return -EINVAL;
+	}
+	if (nchunks > sess->max_sge) {
+		NL_SET_ERR_MSG(extack, "size needs more SGEs than the device has");
+		return -E2BIG;
+	}
+	/* A message may need a WR per chunk on either side; checked again
+	 * with the peer's regions when they come.
+	 */
+	wrs = p->mode == KRDMA_MODE_BW ? p->depth * nchunks : 2 * p->signal_every;
+	if (wrs + KRDMA_PERF_CTRL_WRS > sess->sq_depth) {
+		NL_SET_ERR_MSG(extack, "depth too large for the session's send queue");
+		return -ENOSPC;
+	}
+	if ((krdma_op_is_send(p->op) || p->op == KRDMA_OP_WRITE_IMM) &&
+	    min(sess->rq_depth, sess->peer_rq_depth) <= KRDMA_RQ_RESERVE + 1) {
+		NL_SET_ERR_MSG(extack, "the receive queues are too small");
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+static void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/* Driver buffers, before the TEST_REQ goes out. */
+int krdma_perf_setup(struct krdma_test *test)
+{
+	struct krdma_session *sess = test->sess;
+	struct krdma_perf *pf;
+	int ret;
+
+	test->slots = krdma_failable(kcalloc(test->p.depth, sizeof(*test->slots),
+					     GFP_KERNEL));
+	if (!test->slots)
+		return -ENOMEM;
+	pf = krdma_perf_alloc(sess, test->p.op, test->p.mode, test->p.size,
+			      test->p.depth, test->id);
+	if (!pf)
+		return -ENOMEM;
+	test->perf = pf;
+	pf->test = test;
+	pf->signal_every = test->p.signal_every;
+	pf->chain = test->p.chain;
+	pf->rx_window = min(sess->peer_rq_depth, sess->rq_depth) - KRDMA_RQ_RESERVE;
+	ret = krdma_perf_alloc_buf(pf, &test->slots[0],
+				   pf->mode == KRDMA_MODE_LAT || krdma_op_is_send(pf->op) ?
+				   KRDMA_MSG_DATA : 0);
+	if (ret)
+		return ret;
+	ret = krdma_perf_alloc_sigs(pf, pf->mode == KRDMA_MODE_LAT ?
+				    KRDMA_PERF_LAT_SIGS : pf->depth);
+	if (ret)
+		return ret;
+	if (pf->mode == KRDMA_MODE_LAT) {
+		pf->hist = krdma_failable(kvcalloc(KRDMA_HIST_BUCKETS,
+						   sizeof(*pf->hist), GFP_KERNEL));
+		if (!pf->hist)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static bool krdma_perf_more(struct krdma_perf *pf)
+{
+	struct krdma_test *test = pf->test;
+
+	if (READ_ONCE(test->stop) || test->status)
+		return false;
+	if (test->p.count)
+		return pf->posted < test->p.count;
+	return ktime_before(ktime_get(), test->deadline);
+}
+
+/* bw: all posted work is done; the read data is checked here, the rest
+ * by the responder.
+ */
+static void krdma_perf_bw_end(struct krdma_perf *pf)
+{
+	struct krdma_test *test = pf->test;
+
+	if (pf->op == KRDMA_OP_READ && pf->posted) {
+		krdma_buf_to_cpu(pf->buf);
+		if (krdma_pattern_check(pf->buf, 0, pf->size,
+					krdma_seed(test->id, 0))) {
+			WRITE_ONCE(test->validated, 1);
+		} else {
+			krdma_count(pf->sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
+			krdma_test_fail(test, -EBADMSG, "read data differs from the source");
+		}
+	}
+	krdma_test_send_end(test);
+}
+
+/* bw: fills the window, in chains; the burst's last message is signaled. */
+static void krdma_perf_pump(struct krdma_perf *pf)
+{
+	struct krdma_test *test = pf->test;
+	u64 room;
+	int ret = 0;
+
+	if (!krdma_perf_more(pf)) {
+		if (pf->retired == pf->posted && !test->ending)
+			krdma_perf_bw_end(pf);
+		return;
+	}
+	room = pf->depth - (pf->posted - pf->retired);
+	if (krdma_perf_uses_credits(pf))
+		room = min(room, pf->granted + pf->rx_window - pf->posted);
+	if (test->p.count)
+		room = min(room, test->p.count - pf->posted);
+	while (room && !ret) {
+		u32 n = min_t(u64, room, pf->chain);
+
+		room -= n;
+		ret = krdma_perf_post(pf, n, !room);
+	}
+	if (ret) {
+		krdma_test_fail(test, ret, "cannot post: %d", ret);
+		krdma_session_close(pf->sess, "test %u: post failed: %d",
+				    test->id, ret);
+	}
+}
+
+/* lat: the next round trip. */
+static void krdma_perf_ping(struct krdma_perf *pf)
+{
+	int ret;
+
+	pf->t0 = ktime_get_ns();
+	ret = krdma_perf_post(pf, 1, false);
+	if (ret) {
+		krdma_test_fail(pf->test, ret, "cannot post: %d", ret);
+		krdma_session_close(pf->sess, "test %u: post failed: %d",
+				    pf->test->id, ret);
+	}
+}
+
+static void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_perf_sig *sig =
+		container_of(wc->wr_cqe, struct krdma_perf_sig, cqe);
+	struct krdma_perf *pf = sig->pf;
+	struct krdma_test *test = pf->test;
+	u64 t0 = local_clock();
+
+	sig->busy = false;
+	pf->sig_pending--;
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		krdma_perf_wc_error(pf, wc);
+		return;
+	}
+	pf->retired = sig->msg + 1;
+	if (!test) {
+		/* Responder's PONGs: the last one may let TEST_END proceed. */
+		if (pf->pt->ending && !pf->sig_pending)
+			krdma_peer_on_end(pf->sess, pf->pt);
+	} else if (pf->mode == KRDMA_MODE_BW) {
+		WRITE_ONCE(test->completed, pf->retired);
+		WRITE_ONCE(test->bytes, pf->retired * pf->size);
+		krdma_perf_pump(pf);
+	} else if (pf->end_deferred && !pf->sig_pending) {
+		pf->end_deferred = false;
+		krdma_test_send_end(test);
+	}
+	pf->cpu_ns += local_clock() - t0;
+}
+
+/* The TEST_ACK came, with the peer's regions if the op needs them. */
+void krdma_perf_start(struct krdma_test *test)
+{
+	struct krdma_perf *pf = test->perf;
+	u64 t0 = local_clock();
+	int ret;
+
+	ret = krdma_perf_build(pf, test->remote, test->remote_per_slot,
+			       krdma_perf_sig_done);
+	if (!ret && pf->depth * pf->per + KRDMA_PERF_CTRL_WRS > pf->sess->sq_depth)
+		ret = -ENOSPC;
+	if (ret) {
+		krdma_test_fail(test, ret, "cannot set up the send queue: %pe",
+				ERR_PTR(ret));
+		krdma_test_send_end(test);
+		return;
+	}
+	if (pf->mode == KRDMA_MODE_LAT)
+		krdma_perf_ping(pf);
+	else
+		krdma_perf_pump(pf);
+	pf->cpu_ns += local_clock() - t0;
+}
+
+/* CREDIT (bw) or PONG (lat), for the driver. */
+void krdma_perf_on_msg(struct krdma_test *test, struct krdma_recv *rx,
+		       const struct krdma_msg_hdr *hdr)
+{
+	struct krdma_perf *pf = test->perf;
+	u16 type = be16_to_cpu(hdr->type);
+	u64 t1 = ktime_get_ns(), t0 = local_clock();
+	u64 iter = be64_to_cpu(hdr->iter);
+
+	if (!pf || !test->started)
+		goto proto;
+	/* Credits may trail the last completion, and so TEST_END. */
+	if (type == KRDMA_MSG_CREDIT) {
+		if (!krdma_perf_uses_credits(pf) || iter < pf->granted ||
+		    iter > pf->posted)
+			goto proto;
+		pf->granted = iter;
+		if (krdma_recv_repost(rx)) {
+			krdma_session_close(pf->sess, "cannot repost receive");
+			return;
+		}
+		krdma_perf_pump(pf);
+	} else {
+		if (pf->mode != KRDMA_MODE_LAT || test->ending ||
+		    pf->received >= pf->posted ||
+		    be32_to_cpu(hdr->len) != pf->size)
+			goto proto;
+		krdma_lat_record(pf, (t1 - pf->t0) / 2);
+		krdma_perf_check_rx(pf, rx);
+		if (krdma_recv_repost(rx)) {
+			krdma_session_close(pf->sess, "cannot repost receive");
+			return;
+		}
+		WRITE_ONCE(test->completed, pf->received);
+		WRITE_ONCE(test->bytes, pf->received * pf->size);
+		WRITE_ONCE(test->validated, pf->checked - pf->bad);
+		if (pf->bad)
+			krdma_test_fail(test, -EBADMSG, "PONG data differs from the pattern");
+		if (krdma_perf_more(pf)) {
+			krdma_perf_ping(pf);
+		} else if (pf->sig_pending) {
+			/* Its buffers go with the test: wait for our sends. */
+			pf->end_deferred = true;
+		} else {
+			krdma_test_send_end(test);
+		}
+	}
+	pf->cpu_ns += local_clock() - t0;
+	return;
+proto:
+	krdma_count(test->sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+	krdma_session_close(test->sess, "protocol error: unexpected message type %u",
+			    type);
+}
+
+int krdma_perf_fill(struct sk_buff *skb, struct krdma_test *test)
+{
+	static const int attr[KRDMA_LAT_NSTATS] = {
+		[KRDMA_LAT_MIN]	 = KRDMA_LAT_A_MIN_NS,
+		[KRDMA_LAT_P50]	 = KRDMA_LAT_A_P50_NS,
+		[KRDMA_LAT_P90]	 = KRDMA_LAT_A_P90_NS,
+		[KRDMA_LAT_P99]	 = KRDMA_LAT_A_P99_NS,
+		[KRDMA_LAT_P999] = KRDMA_LAT_A_P999_NS,
+		[KRDMA_LAT_MAX]	 = KRDMA_LAT_A_MAX_NS,
+		[KRDMA_LAT_AVG]	 = KRDMA_LAT_A_AVG_NS,
+	};
+	struct krdma_perf *pf = test->perf;
+	struct nlattr *nest;
+	int i;
+
+	if (!pf)
+		return 0;
+	if (nla_put_u32(skb, KRDMA_A_TEST_SIGNAL_EVERY, pf->signal_every) ||
+	    nla_put_u32(skb, KRDMA_A_TEST_CHAIN, pf->chain) ||
+	    nla_put_u8(skb, KRDMA_A_TEST_INLINE, pf->inline_data) ||
+	    nla_put_u64_64bit(skb, KRDMA_A_TEST_CPU_NS, READ_ONCE(pf->cpu_ns),
+			      KRDMA_A_PAD) ||
+	    nla_put_u64_64bit(skb, KRDMA_A_TEST_PEER_CPU_NS, test->peer_cpu_ns,
+			      KRDMA_A_PAD))
+		return -EMSGSIZE;
+	/* The figures exist once the test is over (krdma_perf_finish()). */
+	if (pf->mode != KRDMA_MODE_LAT || pf->hist)
+		return 0;
+	nest = nla_nest_start(skb, KRDMA_A_TEST_LAT);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u64_64bit(skb, KRDMA_LAT_A_SAMPLES, pf->samples,
+			      KRDMA_LAT_A_PAD))
+		goto cancel;
+	for (i = 0; i < KRDMA_LAT_NSTATS && pf->samples; i++)
+		if (nla_put_u64_64bit(skb, attr[i], pf->lat[i], KRDMA_LAT_A_PAD))
+			goto cancel;
+	nla_nest_end(skb, nest);
+	return 0;
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Responder                                                           */
+
+/*
+ * Sets up the responder's side: the target region of the RDMA ops, or the
+ * PONG template. Called with pt->op/mode/size/depth checked.
+ */
+int krdma_perf_peer_setup(struct krdma_session *sess,
+			  struct krdma_peer_test *pt,
+			  struct krdma_msg_test *ack, u32 *nregions)
+{
+	int access = krdma_peer_access(pt->op);
+	struct krdma_perf *pf;
+	struct krdma_slot *slot;
+	int ret;
+
+	if (pt->op == KRDMA_OP_PING ||
+	    (pt->mode == KRDMA_MODE_LAT && pt->op != KRDMA_OP_SEND))
+		return -EOPNOTSUPP;
+	if ((krdma_op_is_send(pt->op) || pt->mode == KRDMA_MODE_LAT) &&
+	    pt->size > sess->max_msg_size)
+		return -EMSGSIZE;
+	pt->slots = krdma_failable(kcalloc(pt->depth, sizeof(*pt->slots), GFP_KERNEL));
+	if (!pt->slots)
+		return -ENOMEM;
+	pf = krdma_perf_alloc(sess, pt->op, pt->mode, pt->size, pt->depth,
+			      pt->test_id);
+	if (!pf)
+		return -ENOMEM;
+	pt->perf = pf;
+	pf->pt = pt;
+	pf->signal_every = KRDMA_PERF_LAT_SIGS;
+	pf->chain = 1;
+	pf->rx_window = min(sess->peer_rq_depth, sess->rq_depth) - KRDMA_RQ_RESERVE;
+	slot = &pt->slots[0];
+
+	if (pt->mode == KRDMA_MODE_LAT) {
+		ret = krdma_perf_alloc_buf(pf, slot, KRDMA_MSG_PONG);
+		if (!ret)
+			ret = krdma_perf_alloc_sigs(pf, KRDMA_PERF_LAT_SIGS);
+		if (!ret)
+			ret = krdma_perf_build(pf, NULL, 0, krdma_perf_sig_done);
+		if (!ret && KRDMA_PERF_LAT_SIGS + KRDMA_PERF_CTRL_WRS > sess->sq_depth)
+			ret = -ENOSPC;
+		return ret;
+	}
+	if (!access)
+		return 0;	/* bw send: the data lands in our receives */
+
+	ret = krdma_perf_alloc_buf(pf, slot, 0);
+	if (ret)
+		return ret;
+	if (pf->inline_data) {
+		/* Our buffer is a target here, not a source: the device's. */
+		pf->inline_data = false;
+		krdma_buf_to_device(slot->buf);
+	}
+	if (pt->op == KRDMA_OP_READ) {
+		krdma_buf_to_cpu(slot->buf);
+		krdma_pattern_fill(slot->buf, 0, pt->size,
+				   krdma_seed(pt->test_id, 0));
+		krdma_buf_to_device(slot->buf);
+	}
+	slot->reg = krdma_region_create(sess->kdev, slot->buf, 0,
+					krdma_perf_data_len(pf), access);
+	if (IS_ERR(slot->reg)) {
+		ret = PTR_ERR(slot->reg);
+		slot->reg = NULL;
+		return ret;
+	}
+	if (slot->reg->nmrs > KRDMA_MAX_WIRE_REGIONS)
+		return -E2BIG;
+	ret = krdma_region_post_reg(sess->qp, slot->reg, &pt->reg_cqe, access);
+	pt->posted = true;
+	if (ret)
+		return ret;
+	krdma_count(sess, KRDMA_CNT_REG_MR_WRS, slot->reg->nmrs);
+	krdma_region_to_wire(slot->reg, ack->regions);
+	*nregions = slot->reg->nmrs;
+	return 0;
+}
+
+static void krdma_perf_peer_credit(struct krdma_perf *pf)
+{
+	u32 batch = max_t(u32, 1, pf->rx_window / KRDMA_PERF_CREDIT_DIV);
+
+	if (pf->received - pf->credit_sent < batch)
+		return;
+	pf->credit_sent = pf->received;
+	if (krdma_ctrl_send(pf->sess, KRDMA_MSG_CREDIT, pf->test_id,
+			    pf->received, 0, NULL, 0))
+		krdma_session_close(pf->sess, "cannot send CREDIT");
+}
+
+/* DATA (a send, or a write_imm without header), for the responder. */
+void krdma_perf_peer_on_msg(struct krdma_session *sess,
+			    struct krdma_peer_test *pt, struct krdma_recv *rx,
+			    struct ib_wc *wc, const struct krdma_msg_hdr *hdr)
+{
+	struct krdma_perf *pf = pt->perf;
+	u64 t0 = local_clock();
+	int ret;
+
+	if (!pf)
+		goto proto;
+	if (!hdr) {
+		if (pf->op != KRDMA_OP_WRITE_IMM ||
+		    be32_to_cpu(wc->ex.imm_data) != pt->test_id)
+			goto proto;
+		pf->received++;
+	} else {
+		if (be16_to_cpu(hdr->type) != KRDMA_MSG_DATA ||
+		    !(krdma_op_is_send(pf->op) || pf->mode == KRDMA_MODE_LAT) ||
+		    be32_to_cpu(hdr->len) != pf->size)
+			goto proto;
+		if (pf->op == KRDMA_OP_SEND_IMM &&
+		    (!(wc->wc_flags & IB_WC_WITH_IMM) ||
+		     be32_to_cpu(wc->ex.imm_data) != pt->test_id))
+			goto proto;
+		krdma_perf_check_rx(pf, rx);
+	}
+	if (krdma_recv_repost(rx)) {
+		krdma_session_close(sess, "cannot repost receive");
+		return;
+	}
+	if (pf->mode == KRDMA_MODE_LAT) {
+		ret = krdma_perf_post(pf, 1, false);
+		if (ret)
+			krdma_session_close(sess, "lat: cannot post PONG: %d", ret);
+	} else {
+		krdma_perf_peer_credit(pf);
+	}
+	pf->cpu_ns += local_clock() - t0;
+	return;
+proto:
+	krdma_count(sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+	krdma_session_close(sess, "protocol error: unexpected data for test %u",
+			    pt->test_id);
+}
+
+/* TEST_END: check what arrived; @pt->end_iters is what the driver did. */
+void krdma_perf_peer_end(struct krdma_peer_test *pt)
+{
+	struct krdma_perf *pf = pt->perf;
+	struct krdma_buf *buf = pt->slots ? pt->slots[0].buf : NULL;
+	bool ok = true;
+	u64 val;
+
+	if (!pf)
+		return;
+	pt->seen = pt->end_iters;
+	if (pf->mode == KRDMA_MODE_LAT || krdma_op_is_send(pf->op) ||
+	    pf->op == KRDMA_OP_WRITE_IMM) {
+		pt->seen = pf->received;
+		ok = pf->received == pt->end_iters;
+	}
+	pt->validated = pf->checked - pf->bad;
+	pt->errors = pf->bad;
+	if (buf && pf->mode == KRDMA_MODE_BW && pf->op != KRDMA_OP_READ &&
+	    pt->end_iters) {
+		krdma_buf_to_cpu(buf);
+		if (krdma_op_is_atomic(pf->op)) {
+			krdma_buf_copy_to(&val, buf, 0, sizeof(val));
+			/* Each fadd added one; cswap(0, 0) never changed it. */
+			ok &= val == (pf->op == KRDMA_OP_ATOMIC_FADD ?
+				      pt->end_iters : 0);
+		} else {
+			ok &= krdma_pattern_check(buf, 0, pf->size,
+						  krdma_seed(pt->test_id, 0));
+		}
+		krdma_buf_to_device(buf);
+		pt->validated += ok;
+	}
+	if (!ok) {
+		pt->errors++;
+		krdma_count(pf->sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
+	}
+}
+
+/* Work of the responder still to complete before TEST_END may proceed. */
+bool krdma_perf_peer_busy(const struct krdma_peer_test *pt)
+{
+	return pt->perf && pt->perf->sig_pending;
+}
+
+u64 krdma_perf_cpu_ns(const struct krdma_perf *pf)
+{
+	return pf ? pf->cpu_ns : 0;
+}
+
+/* The test is over: keep the figures, free the rest. */
+void krdma_perf_finish(struct krdma_perf *pf)
+{
+	if (!pf)
+		return;
+	krdma_lat_summarize(pf);
+	kvfree(pf->hist);
+	pf->hist = NULL;
+	kvfree(pf->wr);
+	pf->wr = NULL;
+	kvfree(pf->sge);
+	pf->sge = NULL;
+	kfree(pf->sig);
+	pf->sig = NULL;
+	pf->buf = NULL;
+}
+
+void krdma_perf_free(struct krdma_perf *pf)
+{
+	krdma_perf_finish(pf);
+	kfree(pf);
+}

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * krdma: what the test engines share. test.c owns tests (start, stop,
+ * netlink, teardown) and runs the check mode; perf.c runs the bw and lat
+ * modes on the same objects.
+ */
+#ifndef _KRDMA_TEST_H
+#define _KRDMA_TEST_H
+
+#include <linux/ktime.h>
+
+#include "krdma.h"
+
+struct krdma_perf;
+
+/* A slot's iteration is over when its WR completed and (if needed) acked. */
+#define KRDMA_SLOT_WC	BIT(0)
+#define KRDMA_SLOT_ACK	BIT(1)
+
+struct krdma_slot {
+	struct ib_cqe		cqe;
+	struct ib_cqe		wcqe;	/* ping responder: the write-back */
+	struct krdma_buf	*buf;	/* header room, then the payload */
+	struct krdma_buf	*sink;	/* ping: where the peer writes back */
+	struct krdma_region	*reg;	/* what the peer may access */
+	struct krdma_region	*sink_reg;
+	u64			iter;
+	u8			pending;	/* KRDMA_SLOT_* still awaited */
+	bool			busy;
+	u64			expect;	/* atomics: value the peer holds */
+};
+
+struct krdma_test {
+	u32			id;
+	struct krdma_session	*sess;
+	struct krdma_test_params p;
+	spinlock_t		lock;	/* state, status, reason vs. readers */
+	enum krdma_test_state	state;
+	int			status;
+	char			reason[96];
+
+	bool			finishing;	/* krdma_test_finish() ran */
+	bool			started;	/* TEST_ACK received */
+	bool			ending;		/* TEST_END sent */
+	bool			stop;		/* userspace asked to stop */
+	u64			issued;
+	u64			completed;
+	u64			validated;
+	u64			bytes;
+	u64			peer_validated;
+	ktime_t			start;
+	ktime_t			end;
+	ktime_t			deadline;
+
+	struct krdma_slot	*slots;
+	struct krdma_wire_region *remote;	/* peer's regions, slot by slot */
+	u32			remote_per_slot;
+	struct ib_cqe		ctl_cqe;	/* REG_MR and LOCAL_INV */
+	u32			inv_pending;
+
+	struct delayed_work	progress_work;
+	u64			progress_completed;
+	unsigned long		progress_jiffies;
+
+	struct krdma_perf	*perf;		/* bw and lat modes */
+	bool			perf_final;	/* its figures are final */
+	u64			peer_cpu_ns;	/* from TEST_RESULT */
+};
+
+struct krdma_peer_test {
+	u32			test_id;
+	u8			op;
+	u8			mode;
+	u32			size;
+	u32			depth;
+	u64			next_iter;	/* in-order check of arrivals */
+	u64			seen;
+	u64			validated;
+	u64			errors;
+	struct krdma_slot	*slots;
+	struct krdma_wire_region *remote;	/* ping: sources then sinks */
+	u32			remote_per_slot;
+	struct ib_cqe		reg_cqe;
+	struct ib_cqe		inv_cqe;
+	u32			inv_pending;
+	u32			writes;		/* ping write-backs in flight */
+	u64			end_iters;	/* from TEST_END */
+	bool			ending;		/* TEST_END received */
+	bool			posted;		/* REG_MRs went to the QP */
+	struct krdma_perf	*perf;		/* bw and lat modes */
+};
+
+static inline u64 krdma_seed(u32 test_id, u64 iter)
+{
+	return ((u64)test_id << 40) ^ iter ^ 0x6b72646d61ULL;
+}
+
+/* test.c, for perf.c */
+void krdma_test_fail(struct krdma_test *test, int status, const char *fmt, ...)
+	__printf(3, 4);
+void krdma_test_send_end(struct krdma_test *test);
+int krdma_check_wire_regions(const struct krdma_wire_region *r, u32 n,
+			     u32 depth, u32 size, u32 *per_slot);
+int krdma_peer_access(u8 op);
+void krdma_peer_on_end(struct krdma_session *sess, struct krdma_peer_test *pt);
+
+/* perf.c: the bw and lat modes */
+int krdma_perf_check_params(struct krdma_session *sess,
+			    struct krdma_test_params *p,
+			    struct netlink_ext_ack *extack);
+int krdma_perf_setup(struct krdma_test *test);
+void krdma_perf_start(struct krdma_test *test);
+void krdma_perf_on_msg(struct krdma_test *test, struct krdma_recv *rx,
+		       const struct krdma_msg_hdr *hdr);
+int krdma_perf_peer_setup(struct krdma_session *sess,
+			  struct krdma_peer_test *pt,
+			  struct krdma_msg_test *ack, u32 *nregions);
+void krdma_perf_peer_on_msg(struct krdma_session *sess,
+			    struct krdma_peer_test *pt, struct krdma_recv *rx,
+			    struct ib_wc *wc, const struct krdma_msg_hdr *hdr);
+void krdma_perf_peer_end(struct krdma_peer_test *pt);
+bool krdma_perf_peer_busy(const struct krdma_peer_test *pt);
+u64 krdma_perf_cpu_ns(const struct krdma_perf *pf);
+void krdma_perf_finish(struct krdma_perf *pf);
+int krdma_perf_fill(struct sk_buff *skb, struct krdma_test *test);
+void krdma_perf_free(struct krdma_perf *pf);
+
+#endif /* _KRDMA_TEST_H */

@@ -1,0 +1,136 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+#
+# The bw and lat modes between two guests: every bw op with pipelining,
+# selective signaling and chained posts, its data checked at the receiving
+# end; send latency with percentiles; a size sweep; duration mode ending on
+# time and on a stop; CPU time reported; the parameter errors; and a
+# corrupted byte caught, so that the checks can fail.
+. "$KRDMA_ROOT/tests/vm/lib.sh"
+. "$KRDMA_ROOT/tests/lib/guest-common.sh"
+set -u
+PORT=7476
+
+if [ "$KRDMA_NODE" = 1 ]; then
+	expect_ok listener.add krdmactl listener add name perf port $PORT
+	barrier listening
+	barrier client_done 1800
+	json_check server.no_errors "krdmactl -j stats show" \
+		"d['validation_errors'] == 0 and d['protocol_errors'] == 0 and d['wc_errors'] == 0"
+	barrier server_checked
+	exit 0
+fi
+
+# json_lines NAME "COMMAND" "PYTHON-EXPR over L": COMMAND prints one JSON
+# object per line (a sweep); L is their list.
+json_lines() {
+	_jl_out=$(sh -c "$2" 2>&1)
+	if printf '%s\n' "$_jl_out" | python3 -c "
+import json, sys
+L = [json.loads(l) for l in sys.stdin if l.strip()]
+sys.exit(0 if ($3) else 1)" 2>/dev/null; then
+		result "$1" ok
+	else
+		echo "--- $1: '$3' is false for: $2"
+		printf '%s\n' "$_jl_out"
+		result "$1" fail
+	fi
+}
+
+barrier listening
+expect_ok connect timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" \
+	port $PORT name p max_msg 64K sq_depth 512 rq_depth 64 timeout 30s
+json_check session.inline "krdmactl -j session show name p" \
+	"d[0]['state'] == 'up' and d[0]['max_inline'] >= 128"
+
+if [ -n "${KRDMA_SLOW:-}" ]; then
+	n=200 n_big=50 n_atomic=500 n_lat=100
+else
+	n=2000 n_big=300 n_atomic=5000 n_lat=1000
+fi
+
+# bw, every op: all messages done, the data checked where it landed, CPU
+# time of both sides reported.
+# The responder of write and read runs no handler: its CPU time is 0.
+for op in write write_imm read send send_imm; do
+	peer_cpu="d['peer_cpu_ns'] > 0"
+	case $op in write | read) peer_cpu="d['peer_cpu_ns'] == 0" ;; esac
+	for size in 4096 65536; do
+		count=$n
+		[ $size = 65536 ] && count=$n_big
+		json_check "bw.$op.$size" \
+			"krdmactl -j test run session p op $op mode bw size $size count $count" \
+			"d['status'] == 0 and d['mode'] == 'bw' and d['iters'] == $count and d['bytes'] == $count * $size and d['validated'] >= 1 and d['cpu_ns'] > 0 and $peer_cpu and d['depth'] == 64 and d['signal_every'] == 16 and d['chain'] == 8"
+	done
+done
+for op in atomic_fadd atomic_cswap; do
+	json_check "bw.$op" \
+		"krdmactl -j test run session p op $op mode bw count $n_atomic depth 16" \
+		"d['status'] == 0 and d['iters'] == $n_atomic and d['validated'] >= 1"
+done
+# Selective signaling and chains at their extremes, and an odd mix.
+json_check bw.signal_all_chain1 \
+	"krdmactl -j test run session p op write mode bw size 4096 count $n depth 8 signal_every 1 chain 1" \
+	"d['status'] == 0 and d['iters'] == $n and d['signal_every'] == 1 and d['chain'] == 1"
+json_check bw.signal_rare_chain_max \
+	"krdmactl -j test run session p op write mode bw size 4096 count $n depth 128 signal_every 128 chain 32" \
+	"d['status'] == 0 and d['iters'] == $n"
+json_check bw.send_odd \
+	"krdmactl -j test run session p op send mode bw size 1000 count 777 depth 13 signal_every 5 chain 3" \
+	"d['status'] == 0 and d['iters'] == 777 and d['validated'] >= 1"
+# Credits: a window larger than the peer's receive queue still completes.
+json_check bw.send_credits \
+	"krdmactl -j test run session p op send mode bw size 64 count $n depth 128 signal_every 32 chain 32" \
+	"d['status'] == 0 and d['iters'] == $n and d['inline'] == 1"
+
+# lat: percentiles in order, one sample per iteration; a 64 B send goes
+# inline.
+json_check lat.send.64 \
+	"krdmactl -j test run session p op send mode lat size 64 count $n_lat" \
+	"d['status'] == 0 and d['iters'] == $n_lat and d['inline'] == 1 and d['lat']['samples'] == $n_lat and 0 < d['lat']['min_ns'] <= d['lat']['p50_ns'] <= d['lat']['p90_ns'] <= d['lat']['p99_ns'] <= d['lat']['p99.9_ns'] <= d['lat']['max_ns'] and d['lat']['min_ns'] <= d['lat']['avg_ns'] <= d['lat']['max_ns']"
+json_check lat.send.64k \
+	"krdmactl -j test run session p op send mode lat size 64K count 50 signal_every 1" \
+	"d['status'] == 0 and d['inline'] == 0 and d['lat']['samples'] == 50 and d['validated'] >= 1"
+
+# Sweep: every power of two in the range, each its own result.
+json_lines bw.sweep \
+	"krdmactl -j test run session p op write mode bw size 2-64K count 50 depth 16" \
+	"[x['size'] for x in L] == [2 << i for i in range(16)] and all(x['status'] == 0 and x['iters'] == 50 for x in L)"
+
+# Duration: ends on time; a stop ends it early with its result.
+json_check bw.duration \
+	"krdmactl -j test run session p op write mode bw size 65536 duration 3s" \
+	"d['status'] == 0 and d['iters'] > 0 and 3e9 <= d['elapsed_ns'] < 60e9"
+ID=$(krdmactl -j test start session p op read mode bw size 4096 duration 600s | json_get "d['test_id']")
+wait_for -t 60 sh -c "[ \"\$(krdmactl -j test show $ID | python3 -c 'import json,sys; print(json.load(sys.stdin)[0][\"iters\"] > 0)')\" = True ]" ||
+	result bw.stop.progress fail
+expect_ok bw.stop krdmactl test stop "$ID"
+wait_for -t 60 sh -c "krdmactl -j test show $ID | grep -q '\"state\":\"done\"'" ||
+	result bw.stop.ended fail
+json_check bw.stop.result "krdmactl -j test show $ID" \
+	"d[0]['state'] == 'done' and d[0]['status'] < 0 and d[0]['iters'] > 0 and 'stopped' in d[0]['reason']"
+
+# Parameter errors, each with the kernel's reason.
+expect_fail_msg err.signal_over_depth "signal_every must not exceed depth" \
+	krdmactl test run session p op write mode bw depth 4 signal_every 8
+expect_fail_msg err.lat_write "lat mode measures send" \
+	krdmactl test run session p op write mode lat
+expect_fail_msg err.lat_depth "depth must be 1" \
+	krdmactl test run session p op send mode lat depth 4
+expect_fail_msg err.check_chain "for the bw and lat modes" \
+	krdmactl test run session p op write chain 4
+expect_fail_msg err.ping_bw "ping runs in check mode only" \
+	krdmactl test run session p op ping mode bw
+expect_fail_msg err.range_start "range goes from a power of two" \
+	krdmactl test run session p op write mode bw size 3-8K
+
+# The checks can fail: a corrupted byte in what the responder checks.
+echo 2 >/sys/module/krdma/parameters/fault
+expect_fail_msg bw.catches_corruption "wrong|differs" \
+	krdmactl test run session p op read mode bw size 4096 count 100
+json_check bw.corruption_counted "krdmactl -j stats show" "d['validation_errors'] >= 1"
+
+json_check session.still_up "krdmactl -j session show name p" "d[0]['state'] == 'up'"
+expect_ok session.del krdmactl session del name p
+barrier client_done
+barrier server_checked
