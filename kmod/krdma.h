@@ -103,6 +103,7 @@ void krdma_buf_to_device(struct krdma_buf *buf);
 void krdma_buf_to_cpu(struct krdma_buf *buf);
 void krdma_buf_check(struct krdma_buf *buf, enum krdma_owner owner,
 		     const char *what);
+u8 krdma_buf_peek_byte(struct krdma_buf *buf, u32 off);
 int krdma_buf_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
 		   struct ib_sge *sge, int max_sge);
 void krdma_buf_copy_from(struct krdma_buf *buf, u32 off, const void *src,
@@ -197,6 +198,8 @@ struct krdma_session {
 	struct rdma_cm_id	*cm_id;
 	struct krdma_device	*kdev;
 	struct ib_cq		*cq;
+	enum krdma_cq_poll	cq_poll;
+	struct task_struct	*cq_poller;	/* cq_poll direct */
 	struct ib_qp		*qp;
 	struct sockaddr_storage	local_addr;
 	struct sockaddr_storage	peer_addr;
@@ -282,6 +285,10 @@ void krdma_device_put(struct krdma_device *kdev);
 int krdma_device_fill(struct sk_buff *skb, struct ib_device *ibdev);
 int krdma_device_nl_get(struct sk_buff *skb, struct genl_info *info);
 int krdma_device_nl_dump(struct sk_buff *skb, struct netlink_callback *cb);
+
+/* cq.c: the completion context */
+int krdma_cq_create(struct krdma_session *sess, u32 nr_cqe);
+void krdma_cq_stop(struct krdma_session *sess);
 
 /* session.c: objects, queues, control messages */
 struct krdma_session_params {

@@ -150,6 +150,30 @@ void krdma_buf_to_cpu(struct krdma_buf *buf)
 	buf->owner = KRDMA_OWNER_CPU;
 }
 
+/*
+ * Byte @off of a buffer the device owns and may be writing into, for a
+ * poller: synced for the CPU, read, handed back - the buffer stays the
+ * device's. The RDMA WRITE of a message places its last byte last in
+ * practice (perftest's write_lat relies on it too), so a poller watches
+ * that byte.
+ */
+u8 krdma_buf_peek_byte(struct krdma_buf *buf, u32 off)
+{
+	struct krdma_chunk *c = buf->chunk;
+	u8 v;
+
+	krdma_buf_check(buf, KRDMA_OWNER_DEVICE, "peek");
+	while (c < buf->chunk + buf->nchunks - 1 && off >= c->len)
+		off -= c++->len;
+	if (WARN_ON_ONCE(off >= c->len))
+		return 0;
+	ib_dma_sync_single_for_cpu(buf->ibdev, c->dma + off, 1, DMA_BIDIRECTIONAL);
+	v = READ_ONCE(*(u8 *)(c->cpu + off));
+	ib_dma_sync_single_for_device(buf->ibdev, c->dma + off, 1,
+				      DMA_BIDIRECTIONAL);
+	return v;
+}
+
 /* Fills @sge with the pieces of [off, off + len); returns their number. */
 int krdma_buf_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
 		   struct ib_sge *sge, int max_sge)

@@ -13,14 +13,19 @@
  * credits - the responder reports the receives it has reposted - so a fast
  * driver never meets an RNR NAK.
  *
- * lat: one send at a time, answered by a PONG; half of each round trip,
- * timed with ktime_get_ns(), goes into a log-linear histogram from which
- * the percentiles come (within 1/256 of the true value).
+ * lat: one message at a time, each round trip timed with ktime_get_ns()
+ * and half of it put into a log-linear histogram from which the
+ * percentiles come (within 1/256 of the true value). A send is answered
+ * by a PONG, in the CQ context. A write is perftest's write_lat: each side
+ * has a target the other writes into, and a kernel thread per side polls
+ * the last byte of its target for the iteration's marker, then writes
+ * back (the responder) or times it (the driver).
  *
- * Both run in the session's CQ context, like check mode (test.c), which
- * owns the test objects. The time spent in the handlers here is the test's
- * CPU time.
+ * The rest runs in the session's CQ context, like check mode (test.c),
+ * which owns the test objects. The time spent in the handlers (and the
+ * pollers) here is the test's CPU time.
  */
+#include <linux/kthread.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/sched/clock.h>
@@ -46,7 +51,7 @@ struct krdma_perf_sig {
 	struct ib_cqe		cqe;
 	struct krdma_perf	*pf;
 	u64			msg;	/* the message whose last WR this is */
-	bool			busy;
+	bool			busy;	/* posted, not completed */
 };
 
 union krdma_perf_wr {
@@ -78,7 +83,9 @@ struct krdma_perf {
 	u32			signal_every;
 	u32			chain;
 	bool			inline_data;
-	struct krdma_buf	*buf;		/* in slot 0 of the test */
+	struct krdma_buf	*buf;		/* what we send, in slot 0 */
+	struct krdma_buf	*target;	/* lat write: the peer writes here */
+	struct task_struct	*poller;	/* lat write */
 
 	/* Sending: chain message templates of per WRs each, linked. */
 	union krdma_perf_wr	*wr;
@@ -88,7 +95,7 @@ struct krdma_perf {
 	struct krdma_perf_sig	*sig;
 	u32			nsig;
 	u64			sig_next;
-	u32			sig_pending;
+	atomic_t		sig_pending;	/* the poller posts, CQ completes */
 	u64			posted;		/* messages */
 	u64			retired;	/* messages known complete */
 	u64			granted;	/* peer receives reposted */
@@ -121,6 +128,17 @@ static bool krdma_perf_uses_credits(const struct krdma_perf *pf)
 static bool krdma_op_is_send(u8 op)
 {
 	return op == KRDMA_OP_SEND || op == KRDMA_OP_SEND_IMM;
+}
+
+static bool krdma_perf_polls(const struct krdma_perf *pf)
+{
+	return pf->mode == KRDMA_MODE_LAT && pf->op == KRDMA_OP_WRITE;
+}
+
+/* lat write: the last byte of iteration i's message; never 0. */
+static u8 krdma_perf_marker(u64 iter)
+{
+	return (u8)(iter % 255) + 1;
 }
 
 /* ------------------------------------------------------------------ */
@@ -215,7 +233,7 @@ static struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess,
  */
 static bool krdma_perf_has_hdr(const struct krdma_perf *pf)
 {
-	return krdma_op_is_send(pf->op) || pf->mode == KRDMA_MODE_LAT;
+	return krdma_op_is_send(pf->op);
 }
 
 static u32 krdma_perf_data_off(const struct krdma_perf *pf)
@@ -245,15 +263,16 @@ static bool krdma_perf_can_inline(const struct krdma_perf *pf)
 	       krdma_perf_msg_len(pf) <= pf->sess->kdev->chunk_size;
 }
 
-static int krdma_perf_alloc_buf(struct krdma_perf *pf, struct krdma_slot *slot,
+/* The buffer we send from (@msg_type: its header, for sends). */
+static int krdma_perf_alloc_buf(struct krdma_perf *pf, struct krdma_buf **bufp,
 				u16 msg_type)
 {
 	u32 off = krdma_perf_data_off(pf), len = krdma_perf_data_len(pf);
 
-	slot->buf = krdma_buf_alloc(pf->sess->kdev, off + len, "perf", 0);
-	if (!slot->buf)
+	*bufp = krdma_buf_alloc(pf->sess->kdev, off + len, "perf", 0);
+	if (!*bufp)
 		return -ENOMEM;
-	pf->buf = slot->buf;
+	pf->buf = *bufp;
 	if (off) {
 		struct krdma_msg_hdr hdr = {
 			.type	 = cpu_to_be16(msg_type),
@@ -261,13 +280,37 @@ static int krdma_perf_alloc_buf(struct krdma_perf *pf, struct krdma_slot *slot,
 			.len	 = cpu_to_be32(pf->size),
 		};
 
-		krdma_buf_copy_from(slot->buf, 0, &hdr, sizeof(hdr));
+		krdma_buf_copy_from(pf->buf, 0, &hdr, sizeof(hdr));
 	}
 	if (!krdma_op_is_atomic(pf->op) && pf->op != KRDMA_OP_READ)
-		krdma_pattern_fill(slot->buf, off, len, krdma_seed(pf->test_id, 0));
+		krdma_pattern_fill(pf->buf, off, len, krdma_seed(pf->test_id, 0));
 	pf->inline_data = krdma_perf_can_inline(pf);
 	if (!pf->inline_data)
-		krdma_buf_to_device(slot->buf);
+		krdma_buf_to_device(pf->buf);
+	return 0;
+}
+
+/*
+ * lat write: the zeroed buffer the peer writes into, and its region. The
+ * poller watches its last byte, so it starts as no marker (0).
+ */
+static int krdma_perf_alloc_target(struct krdma_perf *pf, struct krdma_buf **bufp,
+				   struct krdma_region **regp)
+{
+	struct krdma_region *reg;
+
+	*bufp = krdma_buf_alloc(pf->sess->kdev, pf->size, "perf_target", 0);
+	if (!*bufp)
+		return -ENOMEM;
+	pf->target = *bufp;
+	krdma_buf_to_device(pf->target);
+	reg = krdma_region_create(pf->sess->kdev, pf->target, 0, pf->size,
+				  IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE);
+	if (IS_ERR(reg))
+		return PTR_ERR(reg);
+	*regp = reg;
+	if (reg->nmrs > KRDMA_MAX_SLOT_REGIONS)
+		return -E2BIG;
 	return 0;
 }
 
@@ -423,13 +466,13 @@ static int krdma_perf_post(struct krdma_perf *pf, u32 n, bool signal_last)
 			continue;
 		}
 		sig = &pf->sig[pf->sig_next % pf->nsig];
-		/* bw: depth bounds it; lat: send completions precede PONGs. */
-		if (sig->busy)
+		/* bw: depth bounds it; lat: send completions precede answers. */
+		if (READ_ONCE(sig->busy))
 			return -EOVERFLOW;
 		pf->sig_next++;
-		sig->busy = true;
+		WRITE_ONCE(sig->busy, true);
 		sig->msg = msg;
-		pf->sig_pending++;
+		atomic_inc(&pf->sig_pending);
 		w->wr_cqe = &sig->cqe;
 		w->send_flags |= IB_SEND_SIGNALED;
 	}
@@ -472,8 +515,7 @@ int krdma_perf_check_params(struct krdma_session *sess,
 			    struct krdma_test_params *p,
 			    struct netlink_ext_ack *extack)
 {
-	bool hdr = p->op == KRDMA_OP_SEND || p->op == KRDMA_OP_SEND_IMM ||
-		   p->mode == KRDMA_MODE_LAT;
+	bool hdr = krdma_op_is_send(p->op);
 	u32 nchunks = krdma_chunks_for(sess->kdev, (hdr ? KRDMA_MSG_HDR_SIZE : 0) +
 				       p->size);
 	u32 wrs;
@@ -482,8 +524,9 @@ int krdma_perf_check_params(struct krdma_session *sess,
 		NL_SET_ERR_MSG(extack, "ping runs in check mode only");
 		return -EOPNOTSUPP;
 	}
-	if (p->mode == KRDMA_MODE_LAT && p->op != KRDMA_OP_SEND) {
-		NL_SET_ERR_MSG(extack, "lat mode measures send");
+	if (p->mode == KRDMA_MODE_LAT && p->op != KRDMA_OP_SEND &&
+	    p->op != KRDMA_OP_WRITE) {
+		NL_SET_ERR_MSG(extack, "lat mode measures send and write");
 		return -EOPNOTSUPP;
 	}
 	if (p->mode == KRDMA_MODE_LAT && p->depth != 1) {
@@ -540,9 +583,11 @@ int krdma_perf_setup(struct krdma_test *test)
 	pf->signal_every = test->p.signal_every;
 	pf->chain = test->p.chain;
 	pf->rx_window = min(sess->peer_rq_depth, sess->rq_depth) - KRDMA_RQ_RESERVE;
-	ret = krdma_perf_alloc_buf(pf, &test->slots[0],
-				   pf->mode == KRDMA_MODE_LAT || krdma_op_is_send(pf->op) ?
-				   KRDMA_MSG_DATA : 0);
+	ret = krdma_perf_alloc_buf(pf, &test->slots[0].buf,
+				   krdma_op_is_send(pf->op) ? KRDMA_MSG_DATA : 0);
+	if (!ret && krdma_perf_polls(pf))
+		ret = krdma_perf_alloc_target(pf, &test->slots[0].sink,
+					      &test->slots[0].sink_reg);
 	if (ret)
 		return ret;
 	ret = krdma_perf_alloc_sigs(pf, pf->mode == KRDMA_MODE_LAT ?
@@ -640,27 +685,194 @@ static void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct krdma_perf *pf = sig->pf;
 	struct krdma_test *test = pf->test;
 	u64 t0 = local_clock();
+	int pending;
 
-	sig->busy = false;
-	pf->sig_pending--;
+	WRITE_ONCE(sig->busy, false);
+	pending = atomic_dec_return(&pf->sig_pending);
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		krdma_perf_wc_error(pf, wc);
 		return;
 	}
 	pf->retired = sig->msg + 1;
 	if (!test) {
-		/* Responder's PONGs: the last one may let TEST_END proceed. */
-		if (pf->pt->ending && !pf->sig_pending)
+		/* Responder's answers: the last one may let TEST_END proceed. */
+		if (pf->pt->ending && !pending)
 			krdma_peer_on_end(pf->sess, pf->pt);
 	} else if (pf->mode == KRDMA_MODE_BW) {
 		WRITE_ONCE(test->completed, pf->retired);
 		WRITE_ONCE(test->bytes, pf->retired * pf->size);
 		krdma_perf_pump(pf);
-	} else if (pf->end_deferred && !pf->sig_pending) {
+	} else if (pf->end_deferred && !pending) {
 		pf->end_deferred = false;
 		krdma_test_send_end(test);
 	}
-	pf->cpu_ns += local_clock() - t0;
+	/* A poller counts its own time, all of it. */
+	if (!krdma_perf_polls(pf))
+		pf->cpu_ns += local_clock() - t0;
+}
+
+/* lat write: our target goes into the TEST_REQ, valid from now on. */
+int krdma_perf_post_regs(struct krdma_test *test, struct krdma_msg_test *req,
+			 u32 *nregions)
+{
+	struct krdma_region *reg = test->slots[0].sink_reg;
+	int ret;
+
+	if (!reg)
+		return 0;
+	ret = krdma_region_post_reg(test->sess->qp, reg, &test->ctl_cqe,
+				    IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE);
+	if (ret)
+		return ret;
+	krdma_count(test->sess, KRDMA_CNT_REG_MR_WRS, reg->nmrs);
+	krdma_region_to_wire(reg, req->regions);
+	*nregions = reg->nmrs;
+	return 0;
+}
+
+/*
+ * lat write: waits for iteration @iter's marker in the last byte of our
+ * target. Polls with the CPU, yielding now and then so that rxe and
+ * everything else on this CPU still run.
+ */
+static bool krdma_perf_poll_marker(struct krdma_perf *pf, u64 iter)
+{
+	u8 want = krdma_perf_marker(iter);
+	unsigned int spins = 0;
+
+	while (krdma_buf_peek_byte(pf->target, pf->size - 1) != want) {
+		if (kthread_should_stop() || READ_ONCE(pf->sess->qp_dead) ||
+		    (pf->test && (READ_ONCE(pf->test->stop) ||
+				  READ_ONCE(pf->test->status))))
+			return false;
+		if (++spins % 64)
+			cpu_relax();
+		else
+			cond_resched();
+	}
+	return true;
+}
+
+/* lat write: sends iteration @iter's message, its marker last. */
+static int krdma_perf_write_iter(struct krdma_perf *pf, u64 iter)
+{
+	u8 marker = krdma_perf_marker(iter);
+	unsigned int spins = 0;
+
+	if (!pf->inline_data) {
+		/* The last write must be done with our buffer first. */
+		while (atomic_read(&pf->sig_pending)) {
+			if (kthread_should_stop() || READ_ONCE(pf->sess->qp_dead))
+				return -ENOTCONN;
+			if (++spins % 64)
+				cpu_relax();
+			else
+				cond_resched();
+		}
+		krdma_buf_to_cpu(pf->buf);
+	}
+	krdma_buf_copy_from(pf->buf, pf->size - 1, &marker, 1);
+	if (!pf->inline_data)
+		krdma_buf_to_device(pf->buf);
+	/* An inline write needs a completion only to free its WQE. */
+	return krdma_perf_post(pf, 1, !pf->inline_data);
+}
+
+/* The data of iteration @iter in our target, sampled like sends. */
+static void krdma_perf_check_target(struct krdma_perf *pf)
+{
+	if (pf->received++ % KRDMA_PERF_SAMPLE)
+		return;
+	pf->checked++;
+	krdma_buf_to_cpu(pf->target);
+	if (!krdma_pattern_check(pf->target, 0, pf->size - 1,
+				 krdma_seed(pf->test_id, 0))) {
+		pf->bad++;
+		krdma_count(pf->sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
+	}
+	krdma_buf_to_device(pf->target);
+}
+
+/*
+ * lat write, both sides. The driver writes iteration i and waits for its
+ * marker to come back; the responder waits for it and writes it back.
+ * The driver ends by sending TEST_END itself (never finishing the test
+ * here: krdma_test_finish() stops this thread); the responder is stopped
+ * when TEST_END comes.
+ */
+static int krdma_perf_poller(void *arg)
+{
+	struct krdma_perf *pf = arg;
+	struct krdma_test *test = pf->test;
+	u64 iter = 0, t0, start = local_clock();
+	int ret = 0;
+
+	while (!kthread_should_stop() && !ret) {
+		if (!test) {
+			if (!krdma_perf_poll_marker(pf, iter))
+				break;
+			krdma_perf_check_target(pf);
+			ret = krdma_perf_write_iter(pf, iter++);
+			continue;
+		}
+		if (!krdma_perf_more(pf))
+			break;
+		t0 = ktime_get_ns();
+		ret = krdma_perf_write_iter(pf, iter);
+		if (ret || !krdma_perf_poll_marker(pf, iter))
+			break;
+		krdma_lat_record(pf, (ktime_get_ns() - t0) / 2);
+		krdma_perf_check_target(pf);
+		iter++;
+		WRITE_ONCE(test->completed, iter);
+		WRITE_ONCE(test->bytes, iter * pf->size);
+		WRITE_ONCE(test->validated, pf->checked - pf->bad);
+	}
+	if (test && pf->bad)
+		krdma_test_fail(test, -EBADMSG, "written data differs from the pattern");
+	if (ret) {
+		if (test)
+			krdma_test_fail(test, ret, "cannot post: %d", ret);
+		krdma_session_close(pf->sess, "lat write: cannot post: %d", ret);
+	} else if (test && !kthread_should_stop() && !READ_ONCE(pf->sess->qp_dead)) {
+		/* Our buffers go with the test: our writes must be done. */
+		while (atomic_read(&pf->sig_pending) && !kthread_should_stop())
+			schedule_timeout_interruptible(1);
+		WRITE_ONCE(test->ending, true);
+		if (krdma_ctrl_send(pf->sess, KRDMA_MSG_TEST_END, test->id, iter,
+				    0, NULL, 0))
+			krdma_session_close(pf->sess, "cannot send TEST_END");
+	}
+	WRITE_ONCE(pf->cpu_ns, pf->cpu_ns + local_clock() - start);
+	/* kthread_stop() wants us alive until it comes. */
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
+}
+
+static int krdma_perf_start_poller(struct krdma_perf *pf)
+{
+	struct task_struct *t;
+
+	t = krdma_failable_ptr(kthread_create(krdma_perf_poller, pf, "krdma_lat/%u",
+					      pf->test_id));
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	pf->poller = t;
+	wake_up_process(t);
+	return 0;
+}
+
+static void krdma_perf_stop_poller(struct krdma_perf *pf)
+{
+	if (pf && pf->poller) {
+		kthread_stop(pf->poller);
+		pf->poller = NULL;
+	}
 }
 
 /* The TEST_ACK came, with the peer's regions if the op needs them. */
@@ -674,12 +886,16 @@ void krdma_perf_start(struct krdma_test *test)
 			       krdma_perf_sig_done);
 	if (!ret && pf->depth * pf->per + KRDMA_PERF_CTRL_WRS > pf->sess->sq_depth)
 		ret = -ENOSPC;
+	if (!ret && krdma_perf_polls(pf))
+		ret = krdma_perf_start_poller(pf);
 	if (ret) {
 		krdma_test_fail(test, ret, "cannot set up the send queue: %pe",
 				ERR_PTR(ret));
 		krdma_test_send_end(test);
 		return;
 	}
+	if (krdma_perf_polls(pf))
+		return;
 	if (pf->mode == KRDMA_MODE_LAT)
 		krdma_perf_ping(pf);
 	else
@@ -727,7 +943,7 @@ void krdma_perf_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 			krdma_test_fail(test, -EBADMSG, "PONG data differs from the pattern");
 		if (krdma_perf_more(pf)) {
 			krdma_perf_ping(pf);
-		} else if (pf->sig_pending) {
+		} else if (atomic_read(&pf->sig_pending)) {
 			/* Its buffers go with the test: wait for our sends. */
 			pf->end_deferred = true;
 		} else {
@@ -795,19 +1011,35 @@ cancel:
  */
 int krdma_perf_peer_setup(struct krdma_session *sess,
 			  struct krdma_peer_test *pt,
+			  const struct krdma_msg_test *req, u32 body_len,
 			  struct krdma_msg_test *ack, u32 *nregions)
 {
+	bool polls = pt->mode == KRDMA_MODE_LAT && pt->op == KRDMA_OP_WRITE;
+	u32 nreq = be32_to_cpu(req->nregions);
 	int access = krdma_peer_access(pt->op);
 	struct krdma_perf *pf;
 	struct krdma_slot *slot;
 	int ret;
 
 	if (pt->op == KRDMA_OP_PING ||
-	    (pt->mode == KRDMA_MODE_LAT && pt->op != KRDMA_OP_SEND))
+	    (pt->mode == KRDMA_MODE_LAT && pt->op != KRDMA_OP_SEND && !polls))
 		return -EOPNOTSUPP;
-	if ((krdma_op_is_send(pt->op) || pt->mode == KRDMA_MODE_LAT) &&
-	    pt->size > sess->max_msg_size)
+	if (krdma_op_is_send(pt->op) && pt->size > sess->max_msg_size)
 		return -EMSGSIZE;
+	/* Only a lat write comes with a region: the driver's target. */
+	if (polls) {
+		if (nreq > (body_len - sizeof(*req)) / sizeof(req->regions[0]) ||
+		    krdma_check_wire_regions(req->regions, nreq, 1, pt->size,
+					     &pt->remote_per_slot))
+			return -EPROTO;
+		pt->remote = krdma_failable(kmemdup(req->regions,
+						    nreq * sizeof(req->regions[0]),
+						    GFP_KERNEL));
+		if (!pt->remote)
+			return -ENOMEM;
+	} else if (nreq) {
+		return -EPROTO;
+	}
 	pt->slots = krdma_failable(kcalloc(pt->depth, sizeof(*pt->slots), GFP_KERNEL));
 	if (!pt->slots)
 		return -ENOMEM;
@@ -822,8 +1054,8 @@ int krdma_perf_peer_setup(struct krdma_session *sess,
 	pf->rx_window = min(sess->peer_rq_depth, sess->rq_depth) - KRDMA_RQ_RESERVE;
 	slot = &pt->slots[0];
 
-	if (pt->mode == KRDMA_MODE_LAT) {
-		ret = krdma_perf_alloc_buf(pf, slot, KRDMA_MSG_PONG);
+	if (pt->mode == KRDMA_MODE_LAT && !polls) {
+		ret = krdma_perf_alloc_buf(pf, &slot->buf, KRDMA_MSG_PONG);
 		if (!ret)
 			ret = krdma_perf_alloc_sigs(pf, KRDMA_PERF_LAT_SIGS);
 		if (!ret)
@@ -835,29 +1067,45 @@ int krdma_perf_peer_setup(struct krdma_session *sess,
 	if (!access)
 		return 0;	/* bw send: the data lands in our receives */
 
-	ret = krdma_perf_alloc_buf(pf, slot, 0);
-	if (ret)
-		return ret;
-	if (pf->inline_data) {
-		/* Our buffer is a target here, not a source: the device's. */
-		pf->inline_data = false;
-		krdma_buf_to_device(slot->buf);
+	if (polls) {
+		/* slot->buf is where the driver writes, slot->sink our answer. */
+		ret = krdma_perf_alloc_target(pf, &slot->buf, &slot->reg);
+		if (!ret)
+			ret = krdma_perf_alloc_buf(pf, &slot->sink, 0);
+		if (!ret)
+			ret = krdma_perf_alloc_sigs(pf, KRDMA_PERF_LAT_SIGS);
+		if (!ret)
+			ret = krdma_perf_build(pf, pt->remote, pt->remote_per_slot,
+					       krdma_perf_sig_done);
+		if (!ret && KRDMA_PERF_LAT_SIGS + KRDMA_PERF_CTRL_WRS > sess->sq_depth)
+			ret = -ENOSPC;
+		if (ret)
+			return ret;
+	} else {
+		ret = krdma_perf_alloc_buf(pf, &slot->buf, 0);
+		if (ret)
+			return ret;
+		if (pf->inline_data) {
+			/* Our buffer is a target here, not a source: the device's. */
+			pf->inline_data = false;
+			krdma_buf_to_device(slot->buf);
+		}
+		if (pt->op == KRDMA_OP_READ) {
+			krdma_buf_to_cpu(slot->buf);
+			krdma_pattern_fill(slot->buf, 0, pt->size,
+					   krdma_seed(pt->test_id, 0));
+			krdma_buf_to_device(slot->buf);
+		}
+		slot->reg = krdma_region_create(sess->kdev, slot->buf, 0,
+						krdma_perf_data_len(pf), access);
+		if (IS_ERR(slot->reg)) {
+			ret = PTR_ERR(slot->reg);
+			slot->reg = NULL;
+			return ret;
+		}
+		if (slot->reg->nmrs > KRDMA_MAX_WIRE_REGIONS)
+			return -E2BIG;
 	}
-	if (pt->op == KRDMA_OP_READ) {
-		krdma_buf_to_cpu(slot->buf);
-		krdma_pattern_fill(slot->buf, 0, pt->size,
-				   krdma_seed(pt->test_id, 0));
-		krdma_buf_to_device(slot->buf);
-	}
-	slot->reg = krdma_region_create(sess->kdev, slot->buf, 0,
-					krdma_perf_data_len(pf), access);
-	if (IS_ERR(slot->reg)) {
-		ret = PTR_ERR(slot->reg);
-		slot->reg = NULL;
-		return ret;
-	}
-	if (slot->reg->nmrs > KRDMA_MAX_WIRE_REGIONS)
-		return -E2BIG;
 	ret = krdma_region_post_reg(sess->qp, slot->reg, &pt->reg_cqe, access);
 	pt->posted = true;
 	if (ret)
@@ -865,7 +1113,8 @@ int krdma_perf_peer_setup(struct krdma_session *sess,
 	krdma_count(sess, KRDMA_CNT_REG_MR_WRS, slot->reg->nmrs);
 	krdma_region_to_wire(slot->reg, ack->regions);
 	*nregions = slot->reg->nmrs;
-	return 0;
+	/* Started last: on failure before this, nothing runs. */
+	return polls ? krdma_perf_start_poller(pf) : 0;
 }
 
 static void krdma_perf_peer_credit(struct krdma_perf *pf)
@@ -965,10 +1214,16 @@ void krdma_perf_peer_end(struct krdma_peer_test *pt)
 	}
 }
 
+/* TEST_END came: a lat write's poller has nothing more to answer. */
+void krdma_perf_peer_quiesce(struct krdma_peer_test *pt)
+{
+	krdma_perf_stop_poller(pt->perf);
+}
+
 /* Work of the responder still to complete before TEST_END may proceed. */
 bool krdma_perf_peer_busy(const struct krdma_peer_test *pt)
 {
-	return pt->perf && pt->perf->sig_pending;
+	return pt->perf && atomic_read(&pt->perf->sig_pending);
 }
 
 u64 krdma_perf_cpu_ns(const struct krdma_perf *pf)
@@ -981,6 +1236,7 @@ void krdma_perf_finish(struct krdma_perf *pf)
 {
 	if (!pf)
 		return;
+	krdma_perf_stop_poller(pf);
 	krdma_lat_summarize(pf);
 	kvfree(pf->hist);
 	pf->hist = NULL;

@@ -101,8 +101,11 @@ struct krdma_msg_test {
 	struct krdma_wire_region regions[];
 };
 
-/* Largest control body: a TEST_REQ/ACK with its regions. */
-#define KRDMA_CTRL_BODY_MAX	4096
+/*
+ * Largest control body: a TEST_REQ/ACK with its regions. With its header
+ * a control message fills one page, and so does each control buffer.
+ */
+#define KRDMA_CTRL_BODY_MAX	(4096 - KRDMA_MSG_HDR_SIZE)
 #define KRDMA_MAX_WIRE_REGIONS \
 	((KRDMA_CTRL_BODY_MAX - sizeof(struct krdma_msg_test)) / \
 	 sizeof(struct krdma_wire_region))

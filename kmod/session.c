@@ -432,6 +432,7 @@ static void krdma_session_destroy_queues(struct krdma_session *sess)
 		rdma_destroy_qp(sess->cm_id);
 		sess->qp = NULL;
 	}
+	krdma_cq_stop(sess);
 	if (sess->cq) {
 		ib_free_cq(sess->cq);
 		sess->cq = NULL;
@@ -492,12 +493,9 @@ int krdma_session_create_queues(struct krdma_session *sess)
 
 	/* +1 on each queue for the drain, +1 send for the keepalive. */
 	nr_cqe = sess->sq_depth + sess->rq_depth + 3;
-	sess->cq = krdma_failable_ptr(ib_alloc_cq(kdev->ibdev, sess, nr_cqe, 0, IB_POLL_WORKQUEUE));
-	if (IS_ERR(sess->cq)) {
-		ret = PTR_ERR(sess->cq);
-		sess->cq = NULL;
+	ret = krdma_cq_create(sess, nr_cqe);
+	if (ret)
 		goto err;
-	}
 
 	ret = krdma_session_create_qp(sess, KRDMA_MAX_INLINE, &attr);
 	/* The core has no attribute for it: a device without inline data
@@ -526,6 +524,7 @@ err:
 	spin_lock_bh(&sess->lock);
 	sess->qp_dead = true;
 	spin_unlock_bh(&sess->lock);
+	krdma_cq_stop(sess);
 	if (sess->qp)
 		ib_drain_qp(sess->qp);
 	krdma_session_destroy_queues(sess);
@@ -593,6 +592,7 @@ static void krdma_session_close_work(struct work_struct *work)
 	spin_unlock_bh(&sess->lock);
 	if (sess->cm_id)
 		rdma_disconnect(sess->cm_id);
+	krdma_cq_stop(sess);
 	if (sess->qp)
 		ib_drain_qp(sess->qp);
 	/* No completion runs any more: the tests can be ended and freed. */
@@ -700,7 +700,8 @@ int krdma_session_fill(struct sk_buff *skb, struct krdma_session *sess,
 		    nla_put_u32(skb, KRDMA_A_SESSION_MAX_MSG_SIZE,
 				sess->max_msg_size) ||
 		    nla_put_u32(skb, KRDMA_A_SESSION_PEER_PROTO, sess->peer_proto) ||
-		    nla_put_u32(skb, KRDMA_A_SESSION_MAX_INLINE, sess->max_inline))
+		    nla_put_u32(skb, KRDMA_A_SESSION_MAX_INLINE, sess->max_inline) ||
+		    nla_put_u8(skb, KRDMA_A_SESSION_CQ_POLL, sess->cq_poll))
 			ret = -EMSGSIZE;
 	}
 	mutex_unlock(&sess->cm_mutex);

@@ -23,9 +23,6 @@ static unsigned int krdma_stall_ms = 30000;
 module_param_named(stall_ms, krdma_stall_ms, uint, 0644);
 MODULE_PARM_DESC(stall_ms, "Close a session whose test makes no progress for this long (ms)");
 
-/* Remote regions per slot a peer may describe. */
-#define KRDMA_MAX_SLOT_REGIONS	16
-
 static DEFINE_XARRAY_ALLOC1(krdma_tests);
 static DEFINE_MUTEX(krdma_tests_lock);
 static u32 krdma_test_next_id;
@@ -604,10 +601,10 @@ static void krdma_test_on_ack(struct krdma_test *test,
 	if (nregions > (body_len - sizeof(*body)) / sizeof(body->regions[0]))
 		goto proto;
 
-	if (krdma_peer_access(test->p.op) && test->p.mode != KRDMA_MODE_LAT) {
+	if (krdma_peer_access(test->p.op)) {
 		u32 need = krdma_op_is_atomic(test->p.op) ? sizeof(u64) : test->p.size;
-		/* bw: one target for all messages; check: one per slot. */
-		u32 slots = test->p.mode == KRDMA_MODE_BW ? 1 : test->p.depth;
+		/* bw and lat: one target for all messages; check: one per slot. */
+		u32 slots = test->p.mode == KRDMA_MODE_CHECK ? test->p.depth : 1;
 
 		if (krdma_check_wire_regions(body->regions, nregions, slots,
 					     need, &per))
@@ -932,8 +929,8 @@ static void krdma_peer_on_req(struct krdma_session *sess,
 	else
 		ret = krdma_peer_check_req(pt, req);
 	if (!ret && pt->mode != KRDMA_MODE_CHECK)
-		ret = req->nregions ? -EPROTO :
-		      krdma_perf_peer_setup(sess, pt, ack, &nregions);
+		ret = krdma_perf_peer_setup(sess, pt, req, body_len, ack,
+					    &nregions);
 	else if (!ret)
 		ret = krdma_peer_setup(sess, pt, req, body_len, ack, &nregions);
 
@@ -1144,6 +1141,7 @@ static void krdma_peer_on_msg(struct krdma_session *sess,
 			krdma_session_close(sess, "cannot repost receive");
 		pt->ending = true;
 		pt->end_iters = iter;
+		krdma_perf_peer_quiesce(pt);
 		/* The last write-back or PONG to complete ends it otherwise. */
 		if (!pt->writes && !krdma_perf_peer_busy(pt))
 			krdma_peer_on_end(sess, pt);
@@ -1463,8 +1461,12 @@ int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,
 	old = sess->test;
 	sess->test = test;
 	test->progress_jiffies = jiffies;
-	if (p->op == KRDMA_OP_PING)
+	if (p->op == KRDMA_OP_PING) {
 		ret = krdma_test_post_regs(test, req, &nregions);
+	} else if (test->perf) {
+		test->ctl_cqe.done = krdma_test_ctl_done;
+		ret = krdma_perf_post_regs(test, req, &nregions);
+	}
 	if (!ret) {
 		req->op = p->op;
 		req->mode = p->mode;

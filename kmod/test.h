@@ -13,6 +13,9 @@
 
 struct krdma_perf;
 
+/* Remote regions per slot a peer may describe. */
+#define KRDMA_MAX_SLOT_REGIONS	16
+
 /* A slot's iteration is over when its WR completed and (if needed) acked. */
 #define KRDMA_SLOT_WC	BIT(0)
 #define KRDMA_SLOT_ACK	BIT(1)
@@ -112,9 +115,13 @@ int krdma_perf_setup(struct krdma_test *test);
 void krdma_perf_start(struct krdma_test *test);
 void krdma_perf_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 		       const struct krdma_msg_hdr *hdr);
+int krdma_perf_post_regs(struct krdma_test *test, struct krdma_msg_test *req,
+			 u32 *nregions);
 int krdma_perf_peer_setup(struct krdma_session *sess,
 			  struct krdma_peer_test *pt,
+			  const struct krdma_msg_test *req, u32 body_len,
 			  struct krdma_msg_test *ack, u32 *nregions);
+void krdma_perf_peer_quiesce(struct krdma_peer_test *pt);
 void krdma_perf_peer_on_msg(struct krdma_session *sess,
 			    struct krdma_peer_test *pt, struct krdma_recv *rx,
 			    struct ib_wc *wc, const struct krdma_msg_hdr *hdr);

@@ -70,6 +70,7 @@ struct nla_policy krdma_policy[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_PEER_CPU_NS]	= POL(NLA_U64),
 	[KRDMA_A_TEST_LAT]		= POL(NLA_NESTED),
 	[KRDMA_A_SESSION_MAX_INLINE]	= POL(NLA_U32),
+	[KRDMA_A_SESSION_CQ_POLL]	= POL(NLA_U8),
 };
 
 struct nla_policy krdma_addr_policy[KRDMA_ADDR_A_MAX + 1] = {
@@ -106,6 +107,8 @@ NAME_FN(session_state_name, [KRDMA_SESSION_CONNECTING] = "connecting",
 	[KRDMA_SESSION_DOWN] = "down")
 NAME_FN(session_role_name, [KRDMA_ROLE_CLIENT] = "client",
 	[KRDMA_ROLE_SERVER] = "server")
+NAME_FN(cq_poll_name, [KRDMA_CQ_POLL_WORKQUEUE] = "workqueue",
+	[KRDMA_CQ_POLL_UNBOUND] = "unbound", [KRDMA_CQ_POLL_DIRECT] = "direct")
 NAME_FN(test_mode_name, [KRDMA_MODE_CHECK] = "check", [KRDMA_MODE_BW] = "bw",
 	[KRDMA_MODE_LAT] = "lat")
 NAME_FN(lat_stat_name, [KRDMA_LAT_A_SAMPLES] = "samples",
@@ -239,6 +242,8 @@ static const struct attr_desc descs[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_LAT] = { "lat", "lat", K_LAT, NULL },
 	[KRDMA_A_SESSION_MAX_INLINE] = { "max_inline", "max_inline", K_U32,
 					 NULL },
+	[KRDMA_A_SESSION_CQ_POLL] = { "cq_poll", "cq_poll", K_ENUM,
+				      cq_poll_name },
 };
 
 const char *attr_name(unsigned int type)

@@ -28,6 +28,7 @@ const char *session_state_name(unsigned int v);
 const char *session_role_name(unsigned int v);
 const char *test_state_name(unsigned int v);
 const char *test_mode_name(unsigned int v);
+const char *cq_poll_name(unsigned int v);
 const char *lat_stat_name(unsigned int v);	/* "p99.9" */
 const char *event_name(unsigned int v);
 const char *stats_name(unsigned int v);		/* "sessions_opened" */

@@ -76,6 +76,10 @@ steps() {
 		echo "pt.lat.$op.64"
 	done
 	echo tcp
+	# krdma alone, in each completion context (module parameter cq_poll).
+	for poll in workqueue unbound direct; do
+		echo "cq.$poll"
+	done
 }
 
 # ---- parsing (python3, on the host's root like everything else) ----------
@@ -179,6 +183,13 @@ except Exception as e:  # a broken output is a failed measurement
 w = wire(kv)
 if w is not None:
     rec["wire_mb_s"] = w
+try:
+    # /proc/stat around the run: the share of all vCPUs that was busy.
+    busy = int(kv["busy1"]) - int(kv["busy0"])
+    total = int(kv["total1"]) - int(kv["total0"])
+    rec["guest_busy"] = round(busy / total, 3) if total > 0 else None
+except (KeyError, ValueError):
+    pass
 emit(rec)
 if cmd != "info":
     print(json.dumps(rec, sort_keys=True))
@@ -190,6 +201,11 @@ for p in /sys/class/net/*; do
 	[ "${p##*/}" = lo ] || { IFACE=${p##*/}; break; }
 done
 nic() { cat "/sys/class/net/$IFACE/statistics/$1_bytes" 2>/dev/null || echo 0; }
+# cpu_ticks: "busy=N total=M" from /proc/stat's cpu line (all vCPUs).
+cpu_ticks() {
+	awk -v s="$1" '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i
+		printf "busy%s=%d total%s=%d\n", s, t - $5 - $6, s, t; exit }' /proc/stat
+}
 now() { date +%s.%N; }
 
 # perftest binary of a step: pt.bw.write.4096 -> ib_write_bw
@@ -239,6 +255,14 @@ if [ "$KRDMA_NODE" = 1 ]; then
 			spid=$!
 			wait_for -t 30 -i 0.2 tcp_listening $port ||
 				log "perftest not listening on $port: going on (the client retries)"
+			;;
+		cq.*)
+			# Our side of the sessions in that completion context.
+			echo "${step#cq.}" >/sys/module/krdma/parameters/cq_poll
+			barrier "ready.$n" 120
+			barrier "done.$n" $((CLIENT_TMO * 2 + 60))
+			echo workqueue >/sys/module/krdma/parameters/cq_poll
+			continue
 			;;
 		tcp)
 			log "server: iperf3 -s -1 -p $IPORT"
@@ -370,11 +394,8 @@ for step in $(steps); do
 	kr.*)
 		if [ "$kind" = bw ]; then
 			KR_CMD="krdmactl -j test run session bench op $op mode bw size $size duration ${SECS}s depth $DEPTH"
-		elif [ "$op" = send ]; then
-			KR_CMD="krdmactl -j test run session bench op $op mode lat size $size duration ${SECS}s"
 		else
-			# No write-polling lat mode yet: check mode's round trip.
-			KR_CMD="krdmactl -j test run session bench op $op size $size duration ${SECS}s depth 1"
+			KR_CMD="krdmactl -j test run session bench op $op mode lat size $size duration ${SECS}s"
 		fi
 		log "$KR_CMD"
 		tx0=$(nic tx) rx0=$(nic rx) t0=$(now)
@@ -389,6 +410,37 @@ for step in $(steps); do
 		rc=$?
 		[ "$kind" != lat ] ||
 			printf '%s' "$out" | json_get "d['rtt_avg_us']" >"/tmp/kr.lat.$op.rtt"
+		;;
+	cq.*)
+		# Both sides' sessions in this context: a session of its own.
+		poll=${step#cq.}
+		echo "$poll" >/sys/module/krdma/parameters/cq_poll
+		barrier "ready.$n" 120 || { result "bench.$step" fail why=no_peer; continue; }
+		rc=0
+		if ! krdmactl session connect addr "$PEER" port $KPORT name "cq$poll" \
+			max_msg 64K rq_depth $((DEPTH + 16)) sq_depth 1024 timeout 30s; then
+			barrier "done.$n" 120
+			result "bench.$step" fail why=connect
+			continue
+		fi
+		for what in "bw write 65536" "lat send 64"; do
+			set -- $what
+			KR_CMD="krdmactl -j test run session cq$poll op $2 mode $1 size $3 duration ${SECS}s"
+			[ "$1" = bw ] && KR_CMD="$KR_CMD depth $DEPTH"
+			log "$KR_CMD"
+			c0=$(cpu_ticks 0)
+			# shellcheck disable=SC2086
+			timeout -k 5 $CLIENT_TMO $KR_CMD >"$LOGS/cli.$step.$1.json" 2>"$LOGS/cli.$step.$1.err"
+			c1=$(cpu_ticks 1)
+			# shellcheck disable=SC2086 # the cpu_ticks words
+			out=$(python3 "$PARSE" krdma "$LOGS/cli.$step.$1.json" raw="$RAW" \
+				id="cq.$poll.$1" tool=krdma kind="$1" op="$2" size="$3" \
+				cmd="$KR_CMD" $c0 $c1) || rc=1
+			echo "$out"
+		done
+		krdmactl session del name "cq$poll"
+		echo workqueue >/sys/module/krdma/parameters/cq_poll
+		barrier "done.$n" 120
 		;;
 	tcp)
 		barrier "ready.$n" 120 || { result bench.tcp fail why=no_server; continue; }

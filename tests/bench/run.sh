@@ -175,19 +175,49 @@ notes = [
     "(higher is better for both). Latency is one way (half a round trip), "
     "as perftest reports it.",
     "",
-    "krdma's send latency comes from its lat mode (a median, like "
-    "perftest's typical). *krdma has no write-polling lat mode yet: its write "
-    "number is check mode's average (elapsed / iterations / 2), compared "
-    "with perftest's typical. Averages against averages: %s." % avg,
+    "krdma's latency comes from its lat mode (a median, like perftest's "
+    "typical; write is write-polling on both sides, like ib_write_lat). "
+    "Averages against averages: %s." % avg,
     "",
     "Not measured yet: krdma with several QPs against the TCP ceiling "
     "(sessions have one QP).",
 ] + (["", "Wire check (what the NIC carried during the point, RoCEv2 "
       "headers included, against what the tool reported; shown when "
       "outside 0.85-1.35):", ""] + ["* " + c for c in checks] if checks else [])
+# krdma alone in each completion context (module parameter cq_poll).
+cq_rows = []
+for poll in ("workqueue", "unbound", "direct"):
+    bw = by.get(("krdma", "cq.%s.bw" % poll))
+    lat = by.get(("krdma", "cq.%s.lat" % poll))
+    if not bw and not lat:
+        continue
+    mb = num(bw, "mb_s")
+    cpu = num(bw, "cpu_ns")
+    secs = num(bw, "secs")
+    cq_rows.append({
+        "cq_poll": poll, "bw_write_64k_mb_s": mb,
+        "bw_cpu_share": round(cpu / 1e9 / secs, 3) if cpu and secs else None,
+        "bw_guest_busy": num(bw, "guest_busy"),
+        "lat_send_64_p50_us": num(lat, "p50_us"),
+        "lat_send_64_p99_us": num(lat, "p99_us"),
+    })
+if cq_rows:
+    notes += [
+        "",
+        "Completion context (krdma alone, same run; module parameter cq_poll):",
+        "",
+        "| cq_poll | write 64 KiB BW (MB/s) | handlers' CPU | guest vCPUs busy | send 64 B p50 (us) | p99 (us) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ] + ["| %s | %s | %s | %s | %s | %s |" % (r["cq_poll"], f(r["bw_write_64k_mb_s"]),
+                                         f(r["bw_cpu_share"], 2),
+                                         f(r["bw_guest_busy"], 2),
+                                         f(r["lat_send_64_p50_us"], 0),
+                                         f(r["lat_send_64_p99_us"], 0))
+         for r in cq_rows]
 table = "\n".join(lines + notes) + "\n"
 meta = dict(host, guest=info, wire_check_outliers=checks)
-json.dump({"meta": meta, "rows": rows, "tcp": tcp, "records": recs, "table": table},
+json.dump({"meta": meta, "rows": rows, "cq": cq_rows, "tcp": tcp, "records": recs,
+           "table": table},
           open(os.path.join(out, "bench.json"), "w"), indent=1, sort_keys=True)
 open(os.path.join(out, "table.md"), "w").write(table)
 print()

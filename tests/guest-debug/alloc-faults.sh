@@ -39,10 +39,6 @@ rdma_res() {
 		"' '.join(str(sum(r.get(k, 0) for r in d)) for k in ('pd', 'cq', 'qp', 'mr'))"
 }
 
-no_sessions() {
-	[ "$(krdmactl -j session show)" = "[]" ]
-}
-
 BASE=$(rdma_res)
 if [ "$KRDMA_NODE" = 1 ]; then
 	expect_ok listener.add krdmactl listener add name l port $PORT

@@ -16,7 +16,7 @@ readd() {
 }
 
 sessions_gone() {
-	wait_for -t 60 sh -c '[ "$(krdmactl -j session show)" = "[]" ]'
+	wait_for -t 60 no_sessions
 }
 
 if [ "$KRDMA_NODE" = 1 ]; then

@@ -194,7 +194,7 @@ if [ "$KRDMA_NODE" = 1 ]; then
 		skipped "$name" && continue
 		kernel_check "$name" "$reason"
 	done
-	wait_for -t 60 sh -c '[ "$(krdmactl -j session show)" = "[]" ]' &&
+	wait_for -t 60 no_sessions &&
 		result kernel.no_session_left ok ||
 		{ krdmactl -j session show; result kernel.no_session_left fail; }
 	json_check kernel.listener_alive "krdmactl -j listener show name hostile" \

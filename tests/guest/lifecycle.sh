@@ -226,10 +226,6 @@ nothing_left() {
 		[ "$(krdmactl -j test show)" = "[]" ]
 }
 
-no_sessions() {
-	[ "$(krdmactl -j session show)" = "[]" ]
-}
-
 # connect NAME PREFIX PORT: session NAME to the peer's listener on PORT.
 connect() {
 	json_check "$2.connect.$1" \

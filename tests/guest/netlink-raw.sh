@@ -206,7 +206,7 @@ if [ -n "$EVS" ]; then
 	expect_ok events.netns_del ip netns del traw
 fi
 expect_ok events.session_del krdmactl session del name lo1
-wait_for -t 30 sh -c '[ "$(krdmactl -j session show)" = "[]" ]' &&
+wait_for -t 30 no_sessions &&
 	result events.sessions_gone ok || result events.sessions_gone fail
 expect_ok events.listener_del krdmactl listener del name lo
 rm -rf "$T"

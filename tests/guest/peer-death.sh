@@ -39,10 +39,6 @@ up_session() {
 	krdmactl -j session show | json_get "[s['session_id'] for s in d if s['state'] == 'up'][0]"
 }
 
-no_sessions() {
-	[ "$(krdmactl -j session show)" = "[]" ]
-}
-
 qp_count() {
 	rdma -j resource show | json_get "sum(r.get('qp', 0) for r in d)"
 }

@@ -14,9 +14,18 @@ PORT=7476
 if [ "$KRDMA_NODE" = 1 ]; then
 	expect_ok listener.add krdmactl listener add name perf port $PORT
 	barrier listening
+	# The completion contexts: our side of each session too.
+	for poll in unbound direct; do
+		barrier "poll.$poll" 1800
+		echo $poll >/sys/module/krdma/parameters/cq_poll
+		barrier "poll.$poll.set"
+		barrier "poll.$poll.done" 600
+	done
+	echo workqueue >/sys/module/krdma/parameters/cq_poll
 	barrier client_done 1800
-	json_check server.no_errors "krdmactl -j stats show" \
-		"d['validation_errors'] == 0 and d['protocol_errors'] == 0 and d['wc_errors'] == 0"
+	wait_for -t 60 no_sessions &&
+		result server.session_gone ok || result server.session_gone fail
+	no_data_errors server.no_errors
 	barrier server_checked
 	exit 0
 fi
@@ -46,7 +55,7 @@ json_check session.inline "krdmactl -j session show name p" \
 if [ -n "${KRDMA_SLOW:-}" ]; then
 	n=200 n_big=50 n_atomic=500 n_lat=100
 else
-	n=2000 n_big=300 n_atomic=5000 n_lat=1000
+	n=1000 n_big=200 n_atomic=2000 n_lat=500
 fi
 
 # bw, every op: all messages done, the data checked where it landed, CPU
@@ -92,6 +101,21 @@ json_check lat.send.64k \
 	"krdmactl -j test run session p op send mode lat size 64K count 50 signal_every 1" \
 	"d['status'] == 0 and d['inline'] == 0 and d['lat']['samples'] == 50 and d['validated'] >= 1"
 
+# lat write: write-polling on both sides (kernel threads), inline when
+# small; the data sampled where it lands.
+json_check lat.write.64 \
+	"krdmactl -j test run session p op write mode lat size 64 count $n_lat" \
+	"d['status'] == 0 and d['iters'] == $n_lat and d['inline'] == 1 and d['lat']['samples'] == $n_lat and 0 < d['lat']['min_ns'] <= d['lat']['p50_ns'] <= d['lat']['p99_ns'] <= d['lat']['max_ns'] and d['validated'] >= 1 and d['cpu_ns'] > 0 and d['peer_cpu_ns'] > 0"
+json_check lat.write.16k \
+	"krdmactl -j test run session p op write mode lat size 16K count 50" \
+	"d['status'] == 0 and d['inline'] == 0 and d['lat']['samples'] == 50 and d['validated'] >= 1"
+json_check lat.write.1 \
+	"krdmactl -j test run session p op write mode lat size 1 count 300" \
+	"d['status'] == 0 and d['lat']['samples'] == 300"
+json_check lat.write.duration \
+	"krdmactl -j test run session p op write mode lat size 64 duration 2s" \
+	"d['status'] == 0 and d['iters'] > 0 and d['lat']['samples'] == d['iters'] and d['elapsed_ns'] >= 2e9"
+
 # Sweep: every power of two in the range, each its own result.
 json_lines bw.sweep \
 	"krdmactl -j test run session p op write mode bw size 2-64K count 50 depth 16" \
@@ -113,8 +137,8 @@ json_check bw.stop.result "krdmactl -j test show $ID" \
 # Parameter errors, each with the kernel's reason.
 expect_fail_msg err.signal_over_depth "signal_every must not exceed depth" \
 	krdmactl test run session p op write mode bw depth 4 signal_every 8
-expect_fail_msg err.lat_write "lat mode measures send" \
-	krdmactl test run session p op write mode lat
+expect_fail_msg err.lat_read "lat mode measures send and write" \
+	krdmactl test run session p op read mode lat
 expect_fail_msg err.lat_depth "depth must be 1" \
 	krdmactl test run session p op send mode lat depth 4
 expect_fail_msg err.check_chain "for the bw and lat modes" \
@@ -130,7 +154,48 @@ expect_fail_msg bw.catches_corruption "wrong|differs" \
 	krdmactl test run session p op read mode bw size 4096 count 100
 json_check bw.corruption_counted "krdmactl -j stats show" "d['validation_errors'] >= 1"
 
+# The other completion contexts, both sides: a session each, the engines
+# run on it, and (direct) its polling thread exists and goes with it.
+for poll in unbound direct; do
+	barrier "poll.$poll"
+	echo $poll >/sys/module/krdma/parameters/cq_poll
+	barrier "poll.$poll.set"
+	expect_ok "$poll.connect" timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" \
+		port $PORT name "p$poll" max_msg 64K sq_depth 512 rq_depth 64 timeout 30s
+	json_check "$poll.session" "krdmactl -j session show name p$poll" \
+		"d[0]['state'] == 'up' and d[0]['cq_poll'] == '$poll'"
+	json_check "$poll.bw.write" \
+		"krdmactl -j test run session p$poll op write mode bw size 65536 count $n_big" \
+		"d['status'] == 0 and d['iters'] == $n_big and d['validated'] >= 1"
+	json_check "$poll.bw.send" \
+		"krdmactl -j test run session p$poll op send mode bw size 4096 count $n" \
+		"d['status'] == 0 and d['iters'] == $n"
+	json_check "$poll.lat.send" \
+		"krdmactl -j test run session p$poll op send mode lat size 64 count $n_lat" \
+		"d['status'] == 0 and d['lat']['samples'] == $n_lat"
+	json_check "$poll.lat.write" \
+		"krdmactl -j test run session p$poll op write mode lat size 64 count $n_lat" \
+		"d['status'] == 0 and d['lat']['samples'] == $n_lat"
+	if [ $poll = direct ]; then
+		[ "$(pgrep -c krdma_cq)" = 1 ] && result direct.poller ok || result direct.poller fail
+	fi
+	expect_ok "$poll.del" krdmactl session del name "p$poll"
+	wait_for -t 60 sh -c "! krdmactl -j session show name p$poll >/dev/null 2>&1" &&
+		result "$poll.gone" ok || result "$poll.gone" fail
+	[ "$(pgrep -c krdma_cq)" = 0 ] && result "$poll.no_poller_left" ok ||
+		result "$poll.no_poller_left" fail
+	barrier "poll.$poll.done"
+done
+echo workqueue >/sys/module/krdma/parameters/cq_poll
+expect_fail_msg err.cq_poll_name "Invalid argument" \
+	sh -c 'echo softirq >/sys/module/krdma/parameters/cq_poll'
+
 json_check session.still_up "krdmactl -j session show name p" "d[0]['state'] == 'up'"
+# Teardown with the pollers of a lat write running on both sides.
+ID=$(krdmactl -j test start session p op write mode lat size 64 duration 600s | json_get "d['test_id']")
+wait_for -t 60 sh -c "[ \"\$(krdmactl -j test show $ID | python3 -c 'import json,sys; print(json.load(sys.stdin)[0][\"iters\"] > 0)')\" = True ]" ||
+	result lat.write.progress fail
 expect_ok session.del krdmactl session del name p
+wait_for -t 60 no_sessions && result session.gone ok || result session.gone fail
 barrier client_done
 barrier server_checked

@@ -83,7 +83,7 @@ expect_fail_msg validation.catches_corruption "mismatch|wrong" \
 json_check validation.counted "krdmactl -j stats show" "d['validation_errors'] >= 1"
 
 expect_ok session.del krdmactl session del name c1
-wait_for -t 60 sh -c '[ "$(krdmactl -j session show)" = "[]" ]' &&
+wait_for -t 60 no_sessions &&
 	result session.gone ok || result session.gone fail
 barrier client_done
 barrier server_checked

@@ -18,6 +18,18 @@ sys.exit(0 if ($_jc_expr) else 1)" 2>/dev/null; then
 	fi
 }
 
+# no_sessions: this node (this netns) has no krdma session left.
+no_sessions() {
+	[ "$(krdmactl -j session show)" = "[]" ]
+}
+
+# no_data_errors NAME: the module-wide counters show no wrong data, no
+# protocol error and no failed work request.
+no_data_errors() {
+	json_check "$1" "krdmactl -j stats show" \
+		"d['validation_errors'] == 0 and d['protocol_errors'] == 0 and d['wc_errors'] == 0"
+}
+
 # expect_fail_msg NAME REGEX CMD...: CMD must fail, and what it printed
 # must match REGEX (grep -E).
 expect_fail_msg() {

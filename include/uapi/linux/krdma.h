@@ -35,6 +35,13 @@ enum krdma_session_state {
 	KRDMA_SESSION_DOWN,
 };
 
+/* Where a session's completions run (module parameter cq_poll). */
+enum krdma_cq_poll {
+	KRDMA_CQ_POLL_WORKQUEUE = 1,	/* IB_POLL_WORKQUEUE */
+	KRDMA_CQ_POLL_UNBOUND,		/* IB_POLL_UNBOUND_WORKQUEUE */
+	KRDMA_CQ_POLL_DIRECT,		/* IB_POLL_DIRECT, a polling thread */
+};
+
 enum krdma_session_role {
 	KRDMA_ROLE_CLIENT = 1,	/* made the connection (active side) */
 	KRDMA_ROLE_SERVER,	/* accepted it on a listener (passive side) */
@@ -207,6 +214,7 @@ enum krdma_attr {
 	KRDMA_A_TEST_PEER_CPU_NS,	/* u64: the same, on the responder */
 	KRDMA_A_TEST_LAT,		/* nest, krdma_lat_attr */
 	KRDMA_A_SESSION_MAX_INLINE,	/* u32: inline data the QP takes */
+	KRDMA_A_SESSION_CQ_POLL,	/* u8, enum krdma_cq_poll */
 	__KRDMA_A_MAX,
 };
 
