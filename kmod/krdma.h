@@ -237,6 +237,7 @@ struct krdma_session {
 	struct work_struct	close_work;
 	struct delayed_work	keepalive_work;
 	struct ib_cqe		keepalive_cqe;
+	atomic_t		reads_in_flight;	/* see krdma_reads_begin() */
 	struct ib_cqe		unsignaled_cqe;	/* completes only in error */
 	bool			keepalive_posted;	/* under lock */
 	struct krdma_stats	stats;
@@ -325,6 +326,24 @@ int krdma_ctrl_send(struct krdma_session *sess, enum krdma_msg_type type,
 		    u32 body_len);
 int krdma_recv_repost(struct krdma_recv *rx);
 int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr);
+
+/*
+ * RDMA READs of ours the peer has not answered yet. While there are any,
+ * they find a dead peer as well as a keepalive would, and the keepalive is
+ * not sent: rxe (seen on 6.12) replays a retried READ with the length of
+ * the request that came after it - a zero-length keepalive WRITE - and
+ * WARNs in rxe_mr_copy() (Documentation/design.rst, "Dead peers").
+ */
+static inline void krdma_reads_begin(struct krdma_session *sess, int n)
+{
+	atomic_add(n, &sess->reads_in_flight);
+}
+
+static inline void krdma_reads_end(struct krdma_session *sess, int n)
+{
+	atomic_sub(n, &sess->reads_in_flight);
+}
+
 void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
 		    const char *what);
 
@@ -355,6 +374,8 @@ struct krdma_test_params {
 	u32	interval_ms;
 	u32	signal_every;	/* bw and lat: one signaled send WR in N */
 	u32	chain;		/* bw: WRs per ib_post_send() */
+	bool	bidir;		/* bw: the peer runs the same test back */
+	u32	mirror_of;	/* the peer's test this one mirrors, or 0 */
 };
 
 static inline bool krdma_op_is_atomic(u8 op)

@@ -87,7 +87,7 @@ static const struct nla_policy krdma_session_id_policy[KRDMA_A_SESSION_ID + 1] =
 	[KRDMA_A_SESSION_ID]	= { .type = NLA_U32 },
 };
 
-static const struct nla_policy krdma_test_start_policy[KRDMA_A_TEST_CHAIN + 1] = {
+static const struct nla_policy krdma_test_start_policy[KRDMA_A_TEST_BIDIR + 1] = {
 	[KRDMA_A_NAME]		= KRDMA_NAME_POLICY,
 	[KRDMA_A_SESSION_ID]	= { .type = NLA_U32 },
 	[KRDMA_A_TEST_OP]	= NLA_POLICY_RANGE(NLA_U8, 1, KRDMA_OP_MAX),
@@ -101,6 +101,7 @@ static const struct nla_policy krdma_test_start_policy[KRDMA_A_TEST_CHAIN + 1] =
 	[KRDMA_A_TEST_MODE]	= NLA_POLICY_RANGE(NLA_U8, 1, KRDMA_MODE_MAX),
 	[KRDMA_A_TEST_SIGNAL_EVERY] = NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_DEPTH_MAX),
 	[KRDMA_A_TEST_CHAIN]	= NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_CHAIN_MAX),
+	[KRDMA_A_TEST_BIDIR]	= NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 static const struct nla_policy krdma_test_id_policy[KRDMA_A_TEST_ID + 1] = {
@@ -477,6 +478,13 @@ static int krdma_nl_test_start(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_SIGNAL_EVERY] ?:
 				    tb[KRDMA_A_TEST_CHAIN],
 				    "signal-every and chain are for the bw and lat modes");
+		return -EINVAL;
+	}
+	if (tb[KRDMA_A_TEST_BIDIR])
+		p.bidir = nla_get_u8(tb[KRDMA_A_TEST_BIDIR]);
+	if (p.bidir && p.mode != KRDMA_MODE_BW) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_BIDIR],
+				    "bidir is for the bw mode");
 		return -EINVAL;
 	}
 	/* A pipeline needs depth; check and lat default to one at a time. */

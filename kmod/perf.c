@@ -484,6 +484,8 @@ static int krdma_perf_post(struct krdma_perf *pf, u32 n, bool signal_last)
 	if (ret)
 		return ret;
 	pf->posted += n;
+	if (pf->op == KRDMA_OP_READ)
+		krdma_reads_begin(pf->sess, n);
 	krdma_perf_count(pf, n);
 	return 0;
 }
@@ -693,6 +695,8 @@ static void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_perf_wc_error(pf, wc);
 		return;
 	}
+	if (pf->op == KRDMA_OP_READ)
+		krdma_reads_end(pf->sess, sig->msg + 1 - pf->retired);
 	pf->retired = sig->msg + 1;
 	if (!test) {
 		/* Responder's answers: the last one may let TEST_END proceed. */

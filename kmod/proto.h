@@ -90,10 +90,13 @@ struct krdma_wire_region {
  * target regions for write, read and atomics. Regions are listed slot by
  * slot, nchunks per slot.
  */
+#define KRDMA_TEST_F_BIDIR	0x01	/* bw: start the same test back */
+
 struct krdma_msg_test {
 	u8	op;			/* enum krdma_op */
 	u8	mode;			/* enum krdma_test_mode */
-	u8	reserved[2];
+	u8	flags;			/* KRDMA_TEST_F_* */
+	u8	reserved;
 	__be32	size;			/* bytes per message */
 	__be32	depth;			/* slots, and iterations in flight */
 	__be32	nregions;
@@ -115,6 +118,8 @@ struct krdma_msg_result {
 	__be64	validated;		/* of which data was checked */
 	__be64	errors;			/* of which data was wrong */
 	__be64	cpu_ns;			/* responder's data-path CPU time */
+	__be64	mirror_iters;		/* bidir: the responder's own stream */
+	__be64	mirror_bytes;
 };
 
 #endif /* _KRDMA_PROTO_H */

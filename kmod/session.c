@@ -127,7 +127,7 @@ static void krdma_keepalive_work(struct work_struct *work)
 		return;
 	}
 	/* One at a time: the QP has one send slot for it. */
-	if (!sess->keepalive_posted) {
+	if (!sess->keepalive_posted && !atomic_read(&sess->reads_in_flight)) {
 		ret = ib_post_send(sess->qp, &wr.wr, &bad);
 		sess->keepalive_posted = !ret;
 	}

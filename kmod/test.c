@@ -193,6 +193,12 @@ static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
 	    nla_put_u32(skb, KRDMA_A_SESSION_ID, test->sess->id) ||
 	    nla_put_u8(skb, KRDMA_A_TEST_OP, test->p.op) ||
 	    nla_put_u8(skb, KRDMA_A_TEST_MODE, test->p.mode) ||
+	    (test->p.bidir &&
+	     (nla_put_u8(skb, KRDMA_A_TEST_BIDIR, 1) ||
+	      nla_put_u64_64bit(skb, KRDMA_A_TEST_PEER_ITERS,
+				READ_ONCE(test->peer_iters), KRDMA_A_PAD) ||
+	      nla_put_u64_64bit(skb, KRDMA_A_TEST_PEER_BYTES,
+				READ_ONCE(test->peer_bytes), KRDMA_A_PAD))) ||
 	    nla_put_u32(skb, KRDMA_A_TEST_SIZE, test->p.size) ||
 	    nla_put_u64_64bit(skb, KRDMA_A_TEST_COUNT, test->p.count, KRDMA_A_PAD) ||
 	    nla_put_u32(skb, KRDMA_A_TEST_DEPTH, test->p.depth) ||
@@ -263,7 +269,10 @@ static void krdma_test_finish(struct krdma_test *test)
 	}
 	test->finishing = true;
 	test->end = ktime_get();
-	if (!test->status && test->stop) {
+	if (!test->status && test->stop && test->stop_quiet) {
+		snprintf(test->reason, sizeof(test->reason),
+			 "ended with the peer's test %u", test->p.mirror_of);
+	} else if (!test->status && test->stop) {
 		test->status = -ECANCELED;
 		strscpy(test->reason, "stopped", sizeof(test->reason));
 	}
@@ -284,6 +293,11 @@ static void krdma_test_finish(struct krdma_test *test)
 	spin_lock_bh(&test->lock);
 	test->state = KRDMA_TEST_DONE;
 	spin_unlock_bh(&test->lock);
+
+	/* A mirror is over: the test it mirrors may now report. */
+	if (test->p.mirror_of && sess->peer_test &&
+	    sess->peer_test->mirror_id == test->id && sess->peer_test->result_ready)
+		krdma_peer_send_result(sess, sess->peer_test);
 }
 
 static bool krdma_test_more(struct krdma_test *test)
@@ -358,6 +372,8 @@ static void krdma_test_slot_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct krdma_test *test = sess->test;
 	u64 orig;
 
+	if (test->p.op == KRDMA_OP_READ)
+		krdma_reads_end(sess, 1);
 	krdma_buf_to_cpu(slot->buf);
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		/* A flush is teardown's doing: its reason is the session's. */
@@ -509,6 +525,8 @@ static void krdma_test_issue(struct krdma_test *test, struct krdma_slot *slot)
 		krdma_buf_to_device(slot->buf);
 		ret = krdma_post_rdma(sess, slot->buf, remote, test->remote_per_slot,
 				      IB_WR_RDMA_READ, &slot->cqe, 0, true);
+		if (!ret)
+			krdma_reads_begin(sess, 1);
 		break;
 	case KRDMA_OP_PING:
 		krdma_pattern_fill(slot->buf, KRDMA_MSG_HDR_SIZE, test->p.size, seed);
@@ -686,6 +704,10 @@ static void krdma_test_on_result(struct krdma_test *test,
 	}
 	test->peer_validated = be64_to_cpu(res->validated);
 	test->peer_cpu_ns = be64_to_cpu(res->cpu_ns);
+	WRITE_ONCE(test->peer_iters, be64_to_cpu(res->mirror_iters));
+	WRITE_ONCE(test->peer_bytes, be64_to_cpu(res->mirror_bytes));
+	if (test->p.bidir && !test->status && !test->peer_iters)
+		krdma_test_fail(test, -EPROTO, "the peer ran no reverse stream");
 	if (test->perf)
 		WRITE_ONCE(test->validated, test->validated + test->peer_validated);
 	if (status)
@@ -756,6 +778,7 @@ static void krdma_peer_read_done(struct ib_cq *cq, struct ib_wc *wc)
 	u32 s = slot - pt->slots;
 	int status, ret;
 
+	krdma_reads_end(sess, 1);
 	krdma_buf_to_cpu(slot->buf);
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		krdma_wc_error(sess, wc, "ping read");
@@ -890,16 +913,29 @@ static int krdma_peer_check_req(struct krdma_peer_test *pt,
 	pt->op = req->op;
 	/* Zero: a peer from before the modes, which only had check. */
 	pt->mode = req->mode ?: KRDMA_MODE_CHECK;
+	pt->bidir = req->flags & KRDMA_TEST_F_BIDIR;
+	if ((req->flags & ~KRDMA_TEST_F_BIDIR) ||
+	    (pt->bidir && pt->mode != KRDMA_MODE_BW))
+		return -EINVAL;
 	pt->size = be32_to_cpu(req->size);
 	pt->depth = be32_to_cpu(req->depth);
+	pt->count = be64_to_cpu(req->count);
 	if (!pt->op || pt->op > KRDMA_OP_MAX || !pt->size ||
-	    pt->mode > KRDMA_MODE_MAX || req->reserved[0] || req->reserved[1] ||
+	    pt->mode > KRDMA_MODE_MAX || req->reserved ||
 	    pt->size > KRDMA_MSG_SIZE_MAX || !pt->depth ||
 	    pt->depth > KRDMA_DEPTH_MAX ||
 	    (krdma_op_is_atomic(pt->op) && pt->size != sizeof(u64)))
 		return -EINVAL;
 	return 0;
 }
+
+static int __krdma_test_start(struct krdma_session *sess,
+			      struct krdma_test_params *p, u32 *test_id,
+			      struct netlink_ext_ack *extack);
+static int krdma_peer_start_mirror(struct krdma_session *sess,
+				   struct krdma_peer_test *pt);
+static void krdma_peer_end_mirror(struct krdma_session *sess,
+				  struct krdma_peer_test *pt);
 
 static void krdma_peer_on_req(struct krdma_session *sess,
 			      const struct krdma_msg_hdr *hdr,
@@ -928,12 +964,19 @@ static void krdma_peer_on_req(struct krdma_session *sess,
 		ret = -EPROTO;
 	else
 		ret = krdma_peer_check_req(pt, req);
+	/* The mirror first: if it cannot run, nothing of ours is posted yet. */
+	if (!ret && pt->bidir)
+		ret = krdma_peer_start_mirror(sess, pt);
 	if (!ret && pt->mode != KRDMA_MODE_CHECK)
 		ret = krdma_perf_peer_setup(sess, pt, req, body_len, ack,
 					    &nregions);
 	else if (!ret)
 		ret = krdma_peer_setup(sess, pt, req, body_len, ack, &nregions);
 
+	if (ret && pt->mirror_id) {
+		pt->end_iters = 0;
+		krdma_peer_end_mirror(sess, pt);
+	}
 	if (ret && pt->posted) {
 		/* Registrations in flight: only teardown, after a drain, frees them. */
 		sess->peer_test = pt;
@@ -955,6 +998,53 @@ static void krdma_peer_on_req(struct krdma_session *sess,
 	kfree(ack);
 }
 
+/*
+ * bidir: the same test, driven from our side, for as long as the peer's
+ * runs. From the CQ context: cm_mutex is only tried (teardown holds it
+ * while it drains this very CQ); if it is busy, the peer's test is
+ * refused rather than run one way.
+ */
+static int krdma_peer_start_mirror(struct krdma_session *sess,
+				   struct krdma_peer_test *pt)
+{
+	struct krdma_test_params p = {
+		.op		= pt->op,
+		.mode		= KRDMA_MODE_BW,
+		.size		= pt->size,
+		.depth		= pt->depth,
+		.count		= pt->count,
+		/* Without a count it runs until the peer's test ends. */
+		.duration_ms	= pt->count ? 0 : KRDMA_DURATION_MS_MAX,
+		.interval_ms	= 1000,
+		.signal_every	= min_t(u32, pt->depth, KRDMA_BW_DEF_SIGNAL_EVERY),
+		.chain		= min_t(u32, pt->depth, KRDMA_BW_DEF_CHAIN),
+		.mirror_of	= pt->test_id,
+	};
+	int ret;
+
+	if (!mutex_trylock(&sess->cm_mutex))
+		return -EBUSY;
+	ret = __krdma_test_start(sess, &p, &pt->mirror_id, NULL);
+	mutex_unlock(&sess->cm_mutex);
+	return ret;
+}
+
+/* The peer's test ended: a mirror still running ends with it. */
+static void krdma_peer_end_mirror(struct krdma_session *sess,
+				  struct krdma_peer_test *pt)
+{
+	struct krdma_test *mirror = sess->test;
+
+	if (!pt->mirror_id || !mirror || mirror->id != pt->mirror_id ||
+	    mirror->finishing)
+		return;
+	/* A count: it ends by itself, unless the peer's was cut short. */
+	if (mirror->p.count && pt->end_iters == mirror->p.count)
+		return;
+	mirror->stop_quiet = true;
+	WRITE_ONCE(mirror->stop, true);
+}
+
 static void krdma_peer_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct krdma_session *sess = cq->cq_context;
@@ -965,19 +1055,40 @@ static void krdma_peer_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 	if (--pt->inv_pending == 0) {
-		struct krdma_msg_result res = {
-			.iters	   = cpu_to_be64(pt->seen),
-			.validated = cpu_to_be64(pt->validated),
-			.errors	   = cpu_to_be64(pt->errors),
-			.cpu_ns	   = cpu_to_be64(krdma_perf_cpu_ns(pt->perf)),
-		};
-
-		sess->peer_test = NULL;
-		if (krdma_ctrl_send(sess, KRDMA_MSG_TEST_RESULT, pt->test_id, 0,
-				    pt->errors ? -EBADMSG : 0, &res, sizeof(res)))
-			krdma_session_close(sess, "cannot send TEST_RESULT");
-		krdma_peer_test_free(pt);
+		pt->result_ready = true;
+		krdma_peer_send_result(sess, pt);
 	}
+}
+
+/*
+ * The responder's last word on a test. With bidir, it waits for our
+ * mirror test to be over, so that it can carry the mirror's figures.
+ */
+void krdma_peer_send_result(struct krdma_session *sess,
+			    struct krdma_peer_test *pt)
+{
+	struct krdma_test *mirror = sess->test;
+	struct krdma_msg_result res = {
+		.iters	   = cpu_to_be64(pt->seen),
+		.validated = cpu_to_be64(pt->validated),
+		.errors	   = cpu_to_be64(pt->errors),
+		.cpu_ns	   = cpu_to_be64(krdma_perf_cpu_ns(pt->perf)),
+	};
+
+	if (!mirror || mirror->id != pt->mirror_id)
+		mirror = NULL;
+	if (mirror && READ_ONCE(mirror->state) == KRDMA_TEST_RUNNING &&
+	    !mirror->finishing)
+		return;		/* krdma_test_finish() of the mirror calls again */
+	if (mirror) {
+		res.mirror_iters = cpu_to_be64(mirror->completed);
+		res.mirror_bytes = cpu_to_be64(mirror->bytes);
+	}
+	sess->peer_test = NULL;
+	if (krdma_ctrl_send(sess, KRDMA_MSG_TEST_RESULT, pt->test_id, 0,
+			    pt->errors ? -EBADMSG : 0, &res, sizeof(res)))
+		krdma_session_close(sess, "cannot send TEST_RESULT");
+	krdma_peer_test_free(pt);
 }
 
 /*
@@ -1131,6 +1242,8 @@ static void krdma_peer_on_msg(struct krdma_session *sess,
 				    pt->remote_per_slot, IB_WR_RDMA_READ,
 				    &slot->cqe, 0, true))
 			krdma_session_close(sess, "ping: cannot post read");
+		else
+			krdma_reads_begin(sess, 1);
 		return;
 	case KRDMA_MSG_TEST_END:
 		/* Not while a PING is still being handled (its READ is in flight). */
@@ -1142,6 +1255,7 @@ static void krdma_peer_on_msg(struct krdma_session *sess,
 		pt->ending = true;
 		pt->end_iters = iter;
 		krdma_perf_peer_quiesce(pt);
+		krdma_peer_end_mirror(sess, pt);
 		/* The last write-back or PONG to complete ends it otherwise. */
 		if (!pt->writes && !krdma_perf_peer_busy(pt))
 			krdma_peer_on_end(sess, pt);
@@ -1400,8 +1514,10 @@ static int krdma_test_post_regs(struct krdma_test *test,
 	return 0;
 }
 
-int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,
-		     u32 *test_id, struct netlink_ext_ack *extack)
+/* Called with cm_mutex held: it keeps the queues from being torn down. */
+static int __krdma_test_start(struct krdma_session *sess,
+			      struct krdma_test_params *p, u32 *test_id,
+			      struct netlink_ext_ack *extack)
 {
 	struct krdma_msg_test *req;
 	struct krdma_test *test, *old = NULL;
@@ -1419,21 +1535,20 @@ int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,
 	test->p = *p;
 	test->state = KRDMA_TEST_RUNNING;
 
-	/* cm_mutex keeps the queues from being torn down under us. */
-	mutex_lock(&sess->cm_mutex);
+	lockdep_assert_held(&sess->cm_mutex);
 	if (READ_ONCE(sess->state) != KRDMA_SESSION_UP) {
 		NL_SET_ERR_MSG(extack, "session is not up");
 		ret = -ENOTCONN;
-		goto err_unlock;
+		goto err_free;
 	}
 	if (sess->test && READ_ONCE(sess->test->state) == KRDMA_TEST_RUNNING) {
 		NL_SET_ERR_MSG(extack, "a test is already running on this session");
 		ret = -EBUSY;
-		goto err_unlock;
+		goto err_free;
 	}
 	ret = krdma_test_check_params(sess, p, extack);
 	if (ret)
-		goto err_unlock;
+		goto err_free;
 
 	/* Lookups read test->sess as soon as the test is in the table. */
 	kref_get(&sess->ref);
@@ -1447,7 +1562,7 @@ int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,
 	if (ret < 0) {
 		test->sess = NULL;
 		krdma_session_put(sess);	/* the caller holds another */
-		goto err_unlock;
+		goto err_free;
 	}
 
 	ret = p->mode == KRDMA_MODE_CHECK ? krdma_test_setup_slots(test) :
@@ -1470,6 +1585,7 @@ int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,
 	if (!ret) {
 		req->op = p->op;
 		req->mode = p->mode;
+		req->flags = p->bidir ? KRDMA_TEST_F_BIDIR : 0;
 		req->size = cpu_to_be32(p->size);
 		req->depth = cpu_to_be32(p->depth);
 		req->nregions = cpu_to_be32(nregions);
@@ -1478,7 +1594,6 @@ int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,
 				      sizeof(*req) +
 				      nregions * sizeof(req->regions[0]));
 	}
-	mutex_unlock(&sess->cm_mutex);
 	kfree(req);
 	if (old) {
 		mutex_lock(&krdma_tests_lock);
@@ -1505,15 +1620,23 @@ err_test:
 	mutex_lock(&krdma_tests_lock);
 	xa_erase(&krdma_tests, test->id);
 	mutex_unlock(&krdma_tests_lock);
-	mutex_unlock(&sess->cm_mutex);
 	krdma_test_free(test);
 	kfree(req);
 	return ret;
-err_unlock:
-	mutex_unlock(&sess->cm_mutex);
 err_free:
 	kfree(test);
 	kfree(req);
+	return ret;
+}
+
+int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,
+		     u32 *test_id, struct netlink_ext_ack *extack)
+{
+	int ret;
+
+	mutex_lock(&sess->cm_mutex);
+	ret = __krdma_test_start(sess, p, test_id, extack);
+	mutex_unlock(&sess->cm_mutex);
 	return ret;
 }
 

@@ -67,7 +67,10 @@ struct krdma_test {
 
 	struct krdma_perf	*perf;		/* bw and lat modes */
 	bool			perf_final;	/* its figures are final */
+	bool			stop_quiet;	/* stopped with its original: no error */
 	u64			peer_cpu_ns;	/* from TEST_RESULT */
+	u64			peer_iters;	/* bidir: the peer's mirror */
+	u64			peer_bytes;
 };
 
 struct krdma_peer_test {
@@ -76,6 +79,7 @@ struct krdma_peer_test {
 	u8			mode;
 	u32			size;
 	u32			depth;
+	u64			count;		/* 0: until TEST_END */
 	u64			next_iter;	/* in-order check of arrivals */
 	u64			seen;
 	u64			validated;
@@ -91,6 +95,9 @@ struct krdma_peer_test {
 	bool			ending;		/* TEST_END received */
 	bool			posted;		/* REG_MRs went to the QP */
 	struct krdma_perf	*perf;		/* bw and lat modes */
+	bool			bidir;
+	u32			mirror_id;	/* our test that mirrors this one */
+	bool			result_ready;	/* TEST_RESULT waits for the mirror */
 };
 
 static inline u64 krdma_seed(u32 test_id, u64 iter)
@@ -106,6 +113,8 @@ int krdma_check_wire_regions(const struct krdma_wire_region *r, u32 n,
 			     u32 depth, u32 size, u32 *per_slot);
 int krdma_peer_access(u8 op);
 void krdma_peer_on_end(struct krdma_session *sess, struct krdma_peer_test *pt);
+void krdma_peer_send_result(struct krdma_session *sess,
+			    struct krdma_peer_test *pt);
 
 /* perf.c: the bw and lat modes */
 int krdma_perf_check_params(struct krdma_session *sess,

@@ -626,6 +626,9 @@ static int convert(const struct arg_spec *sp, const char *value,
 		}
 		v->num = port;
 		return 0;
+	case ARG_FLAG:
+		v->num = 1;
+		return 0;
 	case ARG_OP:
 		return parse_keyword(eb, sp, v, value, parse_op(value), op_names,
 				     __KRDMA_OP_MAX);
@@ -711,6 +714,10 @@ int args_parse(const struct arg_spec *specs, size_t n, int argc,
 			}
 			sp = positional;
 			value = word;
+			a += 1;
+		} else if (specs[k].type == ARG_FLAG) {
+			sp = &specs[k];
+			value = NULL;
 			a += 1;
 		} else {
 			sp = &specs[k];

@@ -113,6 +113,7 @@ enum arg_type {
 	ARG_OP,		/* ->num enum krdma_op */
 	ARG_MODE,	/* ->num enum krdma_test_mode */
 	ARG_SIZES,	/* ->num .. ->num_hi: a size or a power-of-two range */
+	ARG_FLAG,	/* a keyword alone, no value: ->set */
 	ARG_REF,	/* id or name: ->is_num + ->num, or ->str */
 };
 

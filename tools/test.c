@@ -43,6 +43,9 @@ static const int test_attrs[] = {
 	KRDMA_A_TEST_CPU_NS,
 	KRDMA_A_TEST_PEER_CPU_NS,
 	KRDMA_A_TEST_LAT,
+	KRDMA_A_TEST_BIDIR,
+	KRDMA_A_TEST_PEER_ITERS,
+	KRDMA_A_TEST_PEER_BYTES,
 	KRDMA_A_REASON,
 };
 
@@ -62,6 +65,7 @@ static const int result_head[] = {
 	KRDMA_A_SESSION_ID,
 	KRDMA_A_TEST_OP,
 	KRDMA_A_TEST_MODE,
+	KRDMA_A_TEST_BIDIR,
 	KRDMA_A_TEST_SIZE,
 	KRDMA_A_TEST_DEPTH,
 	KRDMA_A_TEST_SIGNAL_EVERY,
@@ -97,6 +101,20 @@ void test_print_result(struct nlattr **tb)
 		print_float(PRINT_ANY, "msgs_per_s", " %.0f msgs/s", r.msgs_s,
 			    0);
 	}
+	/* bidir: what came back, and both ways together. */
+	if (tb[KRDMA_A_TEST_PEER_BYTES] && tb[KRDMA_A_TEST_PEER_ITERS] &&
+	    tb[KRDMA_A_TEST_BYTES] && tb[KRDMA_A_TEST_ELAPSED_NS]) {
+		uint64_t pb = nla_get_u64(tb[KRDMA_A_TEST_PEER_BYTES]);
+
+		print_attr(tb, KRDMA_A_TEST_PEER_ITERS);
+		print_attr(tb, KRDMA_A_TEST_PEER_BYTES);
+		compute_rates(nla_get_u64(tb[KRDMA_A_TEST_BYTES]) + pb,
+			      nla_get_u64(tb[KRDMA_A_TEST_ITERS]) +
+			      nla_get_u64(tb[KRDMA_A_TEST_PEER_ITERS]),
+			      nla_get_u64(tb[KRDMA_A_TEST_ELAPSED_NS]), &r);
+		print_float(PRINT_ANY, "bidir_mb_per_s", " both ways %.2f MB/s",
+			    r.mb_s, 2);
+	}
 	print_attrs(tb, result_tail, ARRAY_SIZE(result_tail));
 	print_nl();
 	close_json_object();
@@ -106,7 +124,7 @@ void test_print_result(struct nlattr **tb)
 
 struct test_args {
 	struct arg_val session, op, mode, size, count, duration, depth, interval;
-	struct arg_val signal_every, chain;
+	struct arg_val signal_every, chain, bidir;
 };
 
 static int test_parse(struct test_args *a, int argc, char **argv)
@@ -127,6 +145,7 @@ static int test_parse(struct test_args *a, int argc, char **argv)
 		{ "signal_every", ARG_U32, 0, 0, 1, KRDMA_DEPTH_MAX,
 		  &a->signal_every, "N" },
 		{ "chain", ARG_U32, 0, 0, 1, KRDMA_CHAIN_MAX, &a->chain, "N" },
+		{ "bidir", ARG_FLAG, 0, 0, 0, 0, &a->bidir, NULL },
 	};
 	int rc;
 
@@ -166,6 +185,7 @@ static struct nl_msg *test_start_msg(struct knl_ctx *c,
 			 (uint32_t)a->signal_every.num)) ||
 	    (a->chain.set &&
 	     nla_put_u32(msg, KRDMA_A_TEST_CHAIN, (uint32_t)a->chain.num)) ||
+	    (a->bidir.set && nla_put_u8(msg, KRDMA_A_TEST_BIDIR, 1)) ||
 	    nla_put_u32(msg, KRDMA_A_TEST_SIZE, (uint32_t)size) ||
 	    (a->count.set &&
 	     nla_put_u64(msg, KRDMA_A_TEST_COUNT, a->count.num)) ||
@@ -503,7 +523,7 @@ static int test_show(int argc, char **argv)
 #define TEST_ARGS \
 	"session { ID | NAME } op OP [ mode MODE ] [ size SIZE ]\n" \
 	"                              [ count N | duration TIME ] [ depth N ] [ interval TIME ]\n" \
-	"                              [ signal_every N ] [ chain N ]"
+	"                              [ signal_every N ] [ chain N ] [ bidir ]"
 
 static const struct cmd test_cmds[] = {
 	{ "run", test_run, TEST_ARGS,
@@ -532,7 +552,8 @@ const struct object test_obj = {
 	"TIME := NUMBER[ ms | s | m | min | h ] (no unit: milliseconds)\n"
 	"depth: operations in flight (1..128; bw default 64, else 1); interval:\n"
 	"     progress events (>= 100ms); signal_every: one send WR in N asks for a\n"
-	"     completion (bw default 16); chain: WRs per post (1..32, bw default 8)\n"
+	"     completion (bw default 16); chain: WRs per post (1..32, bw default 8);\n"
+	"     bidir: bw both ways at once, the peer running the same test back\n"
 	"run: a live progress line on a terminal; ^C stops the test and still prints\n"
 	"     its result.  Rates: MB/s = 10^6 bytes/s, Gb/s = 10^9 bits/s.\n",
 };

@@ -14,6 +14,12 @@ PORT=7476
 if [ "$KRDMA_NODE" = 1 ]; then
 	expect_ok listener.add krdmactl listener add name perf port $PORT
 	barrier listening
+	# bidir: the mirror ran here, as a test of this node (a session keeps
+	# its last test: the duration one, ended with the peer's).
+	barrier bidir_done 1800
+	json_check server.bidir_mirrors "krdmactl -j test show" \
+		"any(t['mode'] == 'bw' and t['op'] == 'send' and t['state'] == 'done' and t['status'] == 0 and t['iters'] > 0 and 'ended with' in t.get('reason', '') for t in d)"
+	barrier bidir_checked
 	# The completion contexts: our side of each session too.
 	for poll in unbound direct; do
 		barrier "poll.$poll" 1800
@@ -154,6 +160,19 @@ expect_fail_msg bw.catches_corruption "wrong|differs" \
 	krdmactl test run session p op read mode bw size 4096 count 100
 json_check bw.corruption_counted "krdmactl -j stats show" "d['validation_errors'] >= 1"
 
+# bidir: both ways at once, the peer mirroring the test; a count (the
+# mirror ends by itself) and a duration (it ends with ours).
+json_check bw.bidir.write \
+	"krdmactl -j test run session p op write mode bw size 4096 count $n bidir" \
+	"d['status'] == 0 and d['bidir'] == 1 and d['iters'] == $n and d['peer_iters'] == $n and d['peer_bytes'] == $n * 4096 and d['bidir_mb_per_s'] > d['mb_per_s'] and d['validated'] >= 1"
+json_check bw.bidir.send.duration \
+	"krdmactl -j test run session p op send mode bw size 4096 duration 3s bidir" \
+	"d['status'] == 0 and d['iters'] > 0 and d['peer_iters'] > 0 and d['elapsed_ns'] >= 3e9"
+expect_fail_msg err.bidir_lat "bidir is for the bw mode" \
+	krdmactl test run session p op send mode lat bidir
+barrier bidir_done
+barrier bidir_checked
+
 # The other completion contexts, both sides: a session each, the engines
 # run on it, and (direct) its polling thread exists and goes with it.
 for poll in unbound direct; do
@@ -187,8 +206,11 @@ for poll in unbound direct; do
 	barrier "poll.$poll.done"
 done
 echo workqueue >/sys/module/krdma/parameters/cq_poll
-expect_fail_msg err.cq_poll_name "Invalid argument" \
+# No softirq context (the handlers sleep): the write is refused.
+expect_fail_msg err.cq_poll_name "Invalid argument|I/O error" \
 	sh -c 'echo softirq >/sys/module/krdma/parameters/cq_poll'
+[ "$(cat /sys/module/krdma/parameters/cq_poll)" = workqueue ] &&
+	result err.cq_poll_unchanged ok || result err.cq_poll_unchanged fail
 
 json_check session.still_up "krdmactl -j session show name p" "d[0]['state'] == 'up'"
 # Teardown with the pollers of a lat write running on both sides.

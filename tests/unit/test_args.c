@@ -13,7 +13,7 @@
 
 /* A "test run"-like table. */
 struct targs {
-	struct arg_val session, op, size, count, duration, depth;
+	struct arg_val session, op, size, count, duration, depth, mode, bidir;
 };
 
 static int parse_t(struct targs *t, char *err, size_t errlen, int argc,
@@ -28,6 +28,8 @@ static int parse_t(struct targs *t, char *err, size_t errlen, int argc,
 		{ "duration", ARG_DURATION, 0, 1, 1, KRDMA_DURATION_MS_MAX,
 		  &t->duration, "TIME" },
 		{ "depth", ARG_U32, 0, 0, 1, KRDMA_DEPTH_MAX, &t->depth, "N" },
+		{ "mode", ARG_MODE, 0, 0, 0, 0, &t->mode, "MODE" },
+		{ "bidir", ARG_FLAG, 0, 0, 0, 0, &t->bidir, NULL },
 	};
 
 	return args_parse(specs, ARRAY_SIZE(specs), argc, argv, err, errlen);
@@ -54,6 +56,28 @@ TEST(args_full_line)
 	CHECK(!t.duration.set);
 	CHECK_U64(t.depth.num, 16);
 	CHECK_STR(err, "");
+}
+
+TEST(args_flag_and_mode)
+{
+	struct targs t;
+	char err[256];
+
+	/* A flag takes no value, wherever it stands. */
+	CHECK_INT(PARSE(&t, err, "session", "1", "bidir", "op", "write", "mode",
+			"bw"), 0);
+	CHECK(t.bidir.set);
+	CHECK_U64(t.mode.num, KRDMA_MODE_BW);
+	CHECK_INT(PARSE(&t, err, "session", "1", "op", "write", "bidir"), 0);
+	CHECK(t.bidir.set);
+	CHECK_INT(PARSE(&t, err, "session", "1", "op", "write"), 0);
+	CHECK(!t.bidir.set);
+	CHECK_INT(PARSE(&t, err, "session", "1", "op", "write", "bidir",
+			"bidir"), -EINVAL);
+	CHECK(strstr(err, "duplicate keyword 'bidir'") != NULL);
+	CHECK_INT(PARSE(&t, err, "session", "1", "op", "write", "mode",
+			"fast"), -EINVAL);
+	CHECK(strstr(err, "unknown mode 'fast' (valid: check, bw, lat") != NULL);
 }
 
 TEST(args_prefixes_and_ids)
@@ -105,7 +129,7 @@ TEST(args_unknown_and_ambiguous)
 
 	CHECK_INT(PARSE(&t, err, "session", "1", "op", "read", "bogus", "1"),
 		  -EINVAL);
-	CHECK_STR(err, "unknown keyword 'bogus' (valid keywords: session, op, size, count, duration, depth)");
+	CHECK_STR(err, "unknown keyword 'bogus' (valid keywords: session, op, size, count, duration, depth, mode, bidir)");
 	CHECK_INT(PARSE(&t, err, "s", "1", "op", "read"), -EINVAL);
 	CHECK_STR(err, "ambiguous keyword 's' (could be: session, size)");
 	CHECK_INT(PARSE(&t, err, "d", "1", "op", "read"), -EINVAL);

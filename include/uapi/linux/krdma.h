@@ -215,6 +215,9 @@ enum krdma_attr {
 	KRDMA_A_TEST_LAT,		/* nest, krdma_lat_attr */
 	KRDMA_A_SESSION_MAX_INLINE,	/* u32: inline data the QP takes */
 	KRDMA_A_SESSION_CQ_POLL,	/* u8, enum krdma_cq_poll */
+	KRDMA_A_TEST_BIDIR,		/* u8: bw both ways (the peer mirrors it) */
+	KRDMA_A_TEST_PEER_ITERS,	/* u64: bidir: the peer's messages */
+	KRDMA_A_TEST_PEER_BYTES,	/* u64: bidir: the peer's bytes */
 	__KRDMA_A_MAX,
 };
 
