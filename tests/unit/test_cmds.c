@@ -132,6 +132,26 @@ static struct nl_msg *test_event(uint8_t ev, uint32_t id, int32_t status,
 	return m;
 }
 
+/* A finished lat + bidir test: the figures krdmactl prints. */
+static struct nl_msg *perf_event(void)
+{
+	struct nl_msg *m = test_event(KRDMA_EVENT_TEST_DONE, 9, 0, NULL);
+	struct nlattr *nest;
+
+	nla_put_u8(m, KRDMA_A_TEST_MODE, KRDMA_MODE_BW);
+	nla_put_u8(m, KRDMA_A_TEST_BIDIR, 1);
+	nla_put_u64(m, KRDMA_A_TEST_PEER_ITERS, 500);
+	nla_put_u64(m, KRDMA_A_TEST_PEER_BYTES, 500 * 65536ULL);
+	nla_put_u64(m, KRDMA_A_TEST_CPU_NS, 250000000ULL);
+	nest = nla_nest_start(m, KRDMA_A_TEST_LAT);
+	nla_put_u64(m, KRDMA_LAT_A_SAMPLES, 3);
+	nla_put_u64(m, KRDMA_LAT_A_MIN_NS, 1000);
+	nla_put_u64(m, KRDMA_LAT_A_P50_NS, 2500);
+	nla_put_u64(m, KRDMA_LAT_A_P999_NS, 9000);
+	nla_nest_end(m, nest);
+	return m;
+}
+
 static void k_none(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 {
 	(void)cmd;
@@ -449,6 +469,8 @@ static void k_test(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 		if (test_mode == 0)
 			fake_event(test_event(KRDMA_EVENT_TEST_DONE, 9, 0,
 					      NULL));
+		else if (test_mode == 4)
+			fake_event(perf_event());
 		else if (test_mode == 1)
 			fake_event(test_event(KRDMA_EVENT_TEST_DONE, 9, -EIO,
 					      "data mismatch at 4096"));
@@ -507,6 +529,69 @@ TEST(cmd_test_run_ok)
 	      json_object_get_double(v) > 65.53 &&
 	      json_object_get_double(v) < 65.545);
 	json_object_put(o);
+	run_end(&r);
+}
+
+TEST(cmd_test_run_perf_figures)
+{
+	struct nlattr *tb[KRDMA_A_MAX + 1];
+	struct json_object *o, *v, *lat;
+	struct run r;
+
+	test_mode = 4;
+	fake_begin(k_test);
+	run(&r, false, "test run session 5 op write mode bw size 64K count 1000 signal_every 4 chain 2 bidir");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK(tb[KRDMA_A_TEST_MODE] &&
+	      nla_get_u8(tb[KRDMA_A_TEST_MODE]) == KRDMA_MODE_BW);
+	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_SIGNAL_EVERY), 4);
+	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_CHAIN), 2);
+	CHECK(tb[KRDMA_A_TEST_BIDIR] && nla_get_u8(tb[KRDMA_A_TEST_BIDIR]) == 1);
+	CHECK(strstr(r.out.buf, " mode bw bidir 1 size 65536") != NULL);
+	/* 65.536 MB one way, 32.768 MB back, in 1 s */
+	CHECK(strstr(r.out.buf, " peer_iters 500 peer_bytes 32768000 both ways 98.30 MB/s") != NULL);
+	CHECK(strstr(r.out.buf, " lat samples 3 min 1.00us p50 2.50us p99.9 9.00us cpu 250.000ms") != NULL);
+	run_end(&r);
+
+	fake_begin(k_test);
+	run(&r, true, "test run session 5 op write mode bw size 64K count 1000 bidir");
+	o = json_tokener_parse(r.out.buf);
+	CHECK(o && json_object_object_get_ex(o, "lat", &lat) &&
+	      json_object_object_get_ex(lat, "p99.9_ns", &v) &&
+	      json_object_get_int64(v) == 9000);
+	CHECK(o && json_object_object_get_ex(o, "bidir_mb_per_s", &v) &&
+	      json_object_get_double(v) > 98.29 && json_object_get_double(v) < 98.31);
+	CHECK(o && json_object_object_get_ex(o, "cpu_ns", &v) &&
+	      json_object_get_int64(v) == 250000000);
+	json_object_put(o);
+	run_end(&r);
+}
+
+TEST(cmd_test_run_sweep)
+{
+	struct nlattr *tb[KRDMA_A_MAX + 1];
+	struct run r;
+	int i;
+
+	/* One test per power of two: 2, 4 and 8 bytes. */
+	test_mode = 0;
+	fake_begin(k_test);
+	run(&r, false, "test run session 5 op write mode bw size 2-8 count 10");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(fake_nreqs(), 3);
+	for (i = 0; i < 3; i++) {
+		CHECK_INT(fake_req_attrs(i, tb), 0);
+		CHECK_INT(tb_u32(tb, KRDMA_A_TEST_SIZE), 2 << i);
+	}
+	run_end(&r);
+
+	/* start takes one size only */
+	fake_begin(k_test);
+	run(&r, false, "test start session 5 op write size 2-8");
+	CHECK_INT(r.rc, 1);
+	CHECK(strstr(r.err, "a size range is for \"test run\"") != NULL);
+	CHECK_INT(fake_nreqs(), 0);
 	run_end(&r);
 }
 
