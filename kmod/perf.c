@@ -83,7 +83,7 @@ struct krdma_perf {
 	u32			signal_every;
 	u32			chain;
 	bool			inline_data;
-	struct krdma_buf	*buf;		/* what we send, in slot 0 */
+	struct krdma_buf	*buf;		/* what we send (bw responder: the target) */
 	struct krdma_buf	*target;	/* lat write: the peer writes here */
 	struct task_struct	*poller;	/* lat write */
 
