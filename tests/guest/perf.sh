@@ -140,6 +140,26 @@ wait_for -t 60 sh -c "krdmactl -j test show $ID | grep -q '\"state\":\"done\"'" 
 json_check bw.stop.result "krdmactl -j test show $ID" \
 	"d[0]['state'] == 'done' and d[0]['status'] < 0 and d[0]['iters'] > 0 and 'stopped' in d[0]['reason']"
 
+# ^C on a long bw run: stopped in the kernel, the result still printed,
+# within seconds (no unkillable test, no soft lockup).
+T=$(mktemp -d /tmp/perf.XXXXXX)
+krdmactl -j test run session p op write mode bw size 65536 duration 600s >"$T/run.out" 2>"$T/run.err" &
+RUN=$!
+if wait_for -t 60 sh -c "krdmactl -j test show | grep -q '\"mode\":\"bw\",[^}]*\"state\":\"running\"'" &&
+	wait_for -t 10 sig_caught $RUN 2; then
+	kill -INT $RUN
+	wait_exit $RUN 60 && result bw.ctrlc.exits ok ||
+		{ result bw.ctrlc.exits fail; kill -KILL $RUN; }
+	wait $RUN
+	json_check bw.ctrlc.result "cat $T/run.out" \
+		"d['status'] == -125 and d['iters'] > 0 and d['elapsed_ns'] < 300e9"
+else
+	result bw.ctrlc.running fail
+	kill -KILL $RUN
+	wait $RUN
+fi
+rm -rf "$T"
+
 # Parameter errors, each with the kernel's reason.
 expect_fail_msg err.signal_over_depth "signal_every must not exceed depth" \
 	krdmactl test run session p op write mode bw depth 4 signal_every 8
