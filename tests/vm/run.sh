@@ -356,6 +356,12 @@ for i in $(seq 1 "$nodes"); do
 	fi
 done
 
+# A guest that has not reached its init by then hung while booting (seen:
+# the debug kernel stuck calibrating its timers under TCG on a loaded
+# host); the run is given up, as a bad boot (see the scan below).
+boot_tmo=${KRDMA_BOOT_TIMEOUT:-900}
+boot_deadline=$(($(date +%s) + boot_tmo))
+boot_hung=
 declare -A seen=()
 while :; do
 	alive=0
@@ -368,6 +374,17 @@ while :; do
 		fi
 	done
 	[ "$alive" -gt 0 ] || break
+	if [ "$(date +%s)" -ge "$boot_deadline" ] && [ -z "$boot_hung" ]; then
+		for i in "${!wpids[@]}"; do
+			[ -n "${seen[$i]:-}" ] || boot_hung="$boot_hung node$i"
+		done
+		if [ -n "$boot_hung" ]; then
+			progress "${boot_hung# } did not boot within ${boot_tmo}s, killing guests"
+			kill_guests
+			break
+		fi
+		boot_hung=" "
+	fi
 	if [ "$(date +%s)" -ge "$deadline" ]; then
 		timed_out=1
 		progress "timeout after ${tmo}s, killing guests"
@@ -409,6 +426,9 @@ for i in $(seq 1 "$nodes"); do
 	[ "${qrc[$i]}" -ne 124 ] || timed_out=1
 done
 [ "$timed_out" -eq 0 ] || reasons+=("timeout after ${tmo}s")
+for n in $boot_hung; do
+	reasons+=("$n: hung during boot, before krdma was loaded")
+done
 for i in $(seq 1 "$nodes"); do
 	if [ "${qrc[$i]}" -ne 0 ] && [ "$timed_out" -eq 0 ]; then
 		reasons+=("node$i: qemu exit ${qrc[$i]}")
