@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 # The main job, guest side: node 1 listens, node 2 connects and runs
-# validated kernel-to-kernel transfers.
+# validated kernel-to-kernel transfers, then bandwidth (one way and both
+# ways) and latency tests.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 set -u
 PORT=7471
@@ -13,6 +14,14 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	krdmactl -s session show
 	exit 0
 fi
+
+# shown NAME CMD...: runs CMD, prints what it printed, records NAME.
+shown() {
+	_name=$1
+	shift
+	if "$@"; then result "$_name" ok; else result "$_name" fail; fi
+}
+
 barrier listening
 echo "== node2 (client): RDMA devices"
 krdmactl dev show
@@ -26,6 +35,12 @@ for t in "ping 65536 100 4" "send 65536 100 4" "write 1M 20 4" "read 1M 20 8" \
 	expect_ok "test.$1" krdmactl test run session demo op "$1" size "$2" count "$3" depth "$4"
 	krdmactl test show | tail -n 1
 done
+echo "== bandwidth: write, 64 KiB messages, 64 in flight, for 5 s"
+shown bw.write krdmactl test run session demo op write mode bw size 64K duration 5s
+echo "== bandwidth both ways: read, 4 KiB messages"
+shown bw.bidir krdmactl test run session demo op read mode bw size 4K count 2000 bidir
+echo "== latency: 64 B sends, one at a time"
+shown lat.send krdmactl test run session demo op send mode lat size 64 count 200
 echo "== node2 counters"
 krdmactl stats show
 barrier done
