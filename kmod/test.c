@@ -223,20 +223,30 @@ static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
 	return perf_ok ? krdma_perf_fill(skb, test) : 0;
 }
 
-static void krdma_test_notify(struct krdma_test *test, enum krdma_event ev)
+/* The event @ev of @test, ready to send; NULL if it cannot be had. */
+static struct sk_buff *krdma_test_event(struct krdma_test *test,
+					enum krdma_event ev)
 {
 	struct sk_buff *msg;
 	void *hdr;
 
 	msg = krdma_event_new(ev, &hdr);
 	if (!msg)
-		return;
+		return NULL;
 	if (krdma_test_fill(msg, test)) {
 		nlmsg_free(msg);
-		return;
+		return NULL;
 	}
 	genlmsg_end(msg, hdr);
-	krdma_notify_test(test->sess->net, msg);
+	return msg;
+}
+
+static void krdma_test_notify(struct krdma_test *test, enum krdma_event ev)
+{
+	struct sk_buff *msg = krdma_test_event(test, ev);
+
+	if (msg)
+		krdma_notify_test(test->sess->net, msg);
 }
 
 /* Records the first failure; the test ends once nothing is in flight. */
@@ -261,6 +271,8 @@ void krdma_test_fail(struct krdma_test *test, int status, const char *fmt, ...)
 static void krdma_test_finish(struct krdma_test *test)
 {
 	struct krdma_session *sess = test->sess;
+	struct krdma_peer_test *pt;
+	struct sk_buff *msg;
 
 	spin_lock_bh(&test->lock);
 	if (test->finishing) {
@@ -288,16 +300,29 @@ static void krdma_test_finish(struct krdma_test *test)
 	spin_unlock_bh(&test->lock);
 	krdma_slots_free(test->slots, test->p.depth);
 	test->slots = NULL;
-	krdma_test_notify(test, KRDMA_EVENT_TEST_DONE);
 
+	/* A mirror's figures go to the peer's test it mirrors (bidir). */
+	pt = sess->peer_test;
+	if (test->p.mirror_of && pt && pt->mirror_id == test->id) {
+		pt->mirror_iters = test->completed;
+		pt->mirror_bytes = test->bytes;
+		pt->mirror_done = true;
+	} else {
+		pt = NULL;
+	}
+	/*
+	 * The event goes out once the state is DONE, so that whoever reacts
+	 * to it can start the next test on the session at once.
+	 */
+	msg = krdma_test_event(test, KRDMA_EVENT_TEST_DONE);
 	spin_lock_bh(&test->lock);
 	test->state = KRDMA_TEST_DONE;
 	spin_unlock_bh(&test->lock);
-
-	/* A mirror is over: the test it mirrors may now report. */
-	if (test->p.mirror_of && sess->peer_test &&
-	    sess->peer_test->mirror_id == test->id && sess->peer_test->result_ready)
-		krdma_peer_send_result(sess, sess->peer_test);
+	/* From here a new test may replace and free this one. */
+	if (msg)
+		krdma_notify_test(sess->net, msg);
+	if (pt && pt->result_ready)
+		krdma_peer_send_result(sess, pt);
 }
 
 static bool krdma_test_more(struct krdma_test *test)
@@ -1038,8 +1063,9 @@ static void krdma_peer_end_mirror(struct krdma_session *sess,
 {
 	struct krdma_test *mirror = sess->test;
 
-	if (!pt->mirror_id || !mirror || mirror->id != pt->mirror_id ||
-	    mirror->finishing)
+	/* Not done: it is still running, so it is still sess->test. */
+	if (!pt->mirror_id || pt->mirror_done || !mirror ||
+	    mirror->id != pt->mirror_id)
 		return;
 	/* A count: it ends by itself, unless the peer's was cut short. */
 	if (mirror->p.count && pt->end_iters == mirror->p.count)
@@ -1070,23 +1096,18 @@ static void krdma_peer_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 void krdma_peer_send_result(struct krdma_session *sess,
 			    struct krdma_peer_test *pt)
 {
-	struct krdma_test *mirror = sess->test;
 	struct krdma_msg_result res = {
-		.iters	   = cpu_to_be64(pt->seen),
-		.validated = cpu_to_be64(pt->validated),
-		.errors	   = cpu_to_be64(pt->errors),
-		.cpu_ns	   = cpu_to_be64(krdma_perf_cpu_ns(pt->perf)),
+		.iters	      = cpu_to_be64(pt->seen),
+		.validated    = cpu_to_be64(pt->validated),
+		.errors	      = cpu_to_be64(pt->errors),
+		.cpu_ns	      = cpu_to_be64(krdma_perf_cpu_ns(pt->perf)),
+		.mirror_iters = cpu_to_be64(pt->mirror_iters),
+		.mirror_bytes = cpu_to_be64(pt->mirror_bytes),
 	};
 
-	if (!mirror || mirror->id != pt->mirror_id)
-		mirror = NULL;
-	if (mirror && READ_ONCE(mirror->state) == KRDMA_TEST_RUNNING &&
-	    !mirror->finishing)
-		return;		/* krdma_test_finish() of the mirror calls again */
-	if (mirror) {
-		res.mirror_iters = cpu_to_be64(mirror->completed);
-		res.mirror_bytes = cpu_to_be64(mirror->bytes);
-	}
+	/* krdma_test_finish() of the mirror calls again, with its figures. */
+	if (pt->mirror_id && !pt->mirror_done)
+		return;
 	sess->peer_test = NULL;
 	if (krdma_ctrl_send(sess, KRDMA_MSG_TEST_RESULT, pt->test_id, 0,
 			    pt->errors ? -EBADMSG : 0, &res, sizeof(res)))

@@ -97,6 +97,9 @@ struct krdma_peer_test {
 	struct krdma_perf	*perf;		/* bw and lat modes */
 	bool			bidir;
 	u32			mirror_id;	/* our test that mirrors this one */
+	bool			mirror_done;	/* and its figures: */
+	u64			mirror_iters;
+	u64			mirror_bytes;
 	bool			result_ready;	/* TEST_RESULT waits for the mirror */
 };
 

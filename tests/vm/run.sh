@@ -456,7 +456,9 @@ for i in $(seq 1 "$nodes"); do
 		# kernel under TCG on a loaded host). It is said apart, and
 		# tests/run-guest-suite.sh boots such a test again, once.
 		load=$(grep -a -n -m1 'krdma: version .* loaded' "$log" | cut -d: -f1)
-		if [ -n "$load" ] && [ "$load" -gt 1 ]; then
+		# Never loaded (the guest died booting): all of it is the boot.
+		[ -n "$load" ] || load=$(($(wc -l <"$log") + 1))
+		if [ "$load" -gt 1 ]; then
 			head -n $((load - 1)) "$log" >"$out/.node$i.boot"
 			if ! "$here/scan-dmesg.sh" -q "$out/.node$i.boot"; then
 				"$here/scan-dmesg.sh" "$out/.node$i.boot"
