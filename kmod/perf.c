@@ -497,17 +497,34 @@ static void krdma_perf_wc_error(struct krdma_perf *pf, struct ib_wc *wc)
 	krdma_wc_error(pf->sess, wc, "perf");
 }
 
-/* Samples the data of a received message (header first). */
-static void krdma_perf_check_rx(struct krdma_perf *pf, struct krdma_recv *rx)
+/*
+ * Counts a message received in @buf and checks one in KRDMA_PERF_SAMPLE
+ * (and the first): [off, off + len) against the test's pattern. @buf is
+ * the CPU's when @cpu_owned, else it is borrowed from the device.
+ */
+static void krdma_perf_sample(struct krdma_perf *pf, struct krdma_buf *buf,
+			      u32 off, u32 len, bool cpu_owned)
 {
+	bool ok;
+
 	if (pf->received++ % KRDMA_PERF_SAMPLE)
 		return;
 	pf->checked++;
-	if (krdma_pattern_check(rx->buf, KRDMA_MSG_HDR_SIZE, pf->size,
-				krdma_seed(pf->test_id, 0)))
+	if (!cpu_owned)
+		krdma_buf_to_cpu(buf);
+	ok = krdma_pattern_check(buf, off, len, krdma_seed(pf->test_id, 0));
+	if (!cpu_owned)
+		krdma_buf_to_device(buf);
+	if (ok)
 		return;
 	pf->bad++;
 	krdma_count(pf->sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
+}
+
+/* A received send: header first, then the data. */
+static void krdma_perf_check_rx(struct krdma_perf *pf, struct krdma_recv *rx)
+{
+	krdma_perf_sample(pf, rx->buf, KRDMA_MSG_HDR_SIZE, pf->size, true);
 }
 
 /* ------------------------------------------------------------------ */
@@ -782,19 +799,10 @@ static int krdma_perf_write_iter(struct krdma_perf *pf, u64 iter)
 	return krdma_perf_post(pf, 1, !pf->inline_data);
 }
 
-/* The data of iteration @iter in our target, sampled like sends. */
+/* lat write: what the peer wrote into our target, all but the marker. */
 static void krdma_perf_check_target(struct krdma_perf *pf)
 {
-	if (pf->received++ % KRDMA_PERF_SAMPLE)
-		return;
-	pf->checked++;
-	krdma_buf_to_cpu(pf->target);
-	if (!krdma_pattern_check(pf->target, 0, pf->size - 1,
-				 krdma_seed(pf->test_id, 0))) {
-		pf->bad++;
-		krdma_count(pf->sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
-	}
-	krdma_buf_to_device(pf->target);
+	krdma_perf_sample(pf, pf->target, 0, pf->size - 1, false);
 }
 
 /*

@@ -112,6 +112,9 @@ static int krdma_post_rdma(struct krdma_session *sess, struct krdma_buf *buf,
 		ret = krdma_post_send(sess, &wr.wr);
 		if (ret)
 			return ret;
+		/* Answered by the signaled completion of the last one. */
+		if (opcode == IB_WR_RDMA_READ && last)
+			krdma_reads_begin(sess, 1);
 		krdma_count(sess, opcode == IB_WR_RDMA_READ ? KRDMA_CNT_READ_WRS :
 			    KRDMA_CNT_WRITE_WRS, 1);
 		krdma_count(sess, opcode == IB_WR_RDMA_READ ? KRDMA_CNT_BYTES_RX :
@@ -550,8 +553,6 @@ static void krdma_test_issue(struct krdma_test *test, struct krdma_slot *slot)
 		krdma_buf_to_device(slot->buf);
 		ret = krdma_post_rdma(sess, slot->buf, remote, test->remote_per_slot,
 				      IB_WR_RDMA_READ, &slot->cqe, 0, true);
-		if (!ret)
-			krdma_reads_begin(sess, 1);
 		break;
 	case KRDMA_OP_PING:
 		krdma_pattern_fill(slot->buf, KRDMA_MSG_HDR_SIZE, test->p.size, seed);
@@ -1266,8 +1267,6 @@ static void krdma_peer_on_msg(struct krdma_session *sess,
 				    pt->remote_per_slot, IB_WR_RDMA_READ,
 				    &slot->cqe, 0, true))
 			krdma_session_close(sess, "ping: cannot post read");
-		else
-			krdma_reads_begin(sess, 1);
 		return;
 	case KRDMA_MSG_TEST_END:
 		/* Not while a PING is still being handled (its READ is in flight). */

@@ -34,15 +34,6 @@ LOGS=$KRDMA_OUT/logs
 PEER=$KRDMA_PEER_IP
 mkdir -p "$LOGS"
 
-# GID index of our IPv4 address (RoCEv2, IPv4-mapped), as selftest.sh.
-gid_index() {
-	for g in /sys/class/infiniband/rxe0/ports/1/gids/*; do
-		case $(cat "$g" 2>/dev/null) in
-		0000:0000:0000:0000:0000:ffff:*) echo "${g##*/}"; return 0 ;;
-		esac
-	done
-	return 1
-}
 GID=$(gid_index) || GID=1
 
 # perftest: rxe0, RoCEv2 over IPv4, QP numbers exchanged over TCP (its

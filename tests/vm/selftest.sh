@@ -12,15 +12,6 @@ expect_ok rxe0.exists rdma link show rxe0/1
 expect_ok rxe0.active sh -c 'rdma link show rxe0/1 | grep -q "state ACTIVE"'
 expect_ok verbs.device sh -c 'ibv_devices | grep -q rxe0'
 
-# GID index of our IPv4 address (RoCEv2, IPv4-mapped) for ibv_rc_pingpong.
-gid_index() {
-	for g in /sys/class/infiniband/rxe0/ports/1/gids/*; do
-		case $(cat "$g" 2>/dev/null) in
-		0000:0000:0000:0000:0000:ffff:*) echo "${g##*/}"; return 0 ;;
-		esac
-	done
-	return 1
-}
 gid=$(gid_index) || gid=1
 # shellcheck disable=SC2317 # called through wait_for
 cm_listening() { rdma resource show cm_id 2>/dev/null | grep -q LISTEN; }
