@@ -261,7 +261,9 @@ json_check test.none_started "krdmactl -j test show" "d == []"
 log "tests"
 # Durations that outlast the checks made meanwhile, even on the debug
 # kernel (KRDMA_SLOW, ~25x slower: a krdmactl call can take seconds).
-LONG=30 TWO=10
+# TWO: long enough that both tests are still running when the second has
+# started, on a host loaded with other guests (10 s was seen too short).
+LONG=30 TWO=30
 [ -z "${KRDMA_SLOW:-}" ] || LONG=600 TWO=120
 # start / show / stop
 TID=$(krdmactl -j test start session c1 op write size 4k duration ${LONG}s depth 4 interval 200ms |
