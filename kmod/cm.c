@@ -7,10 +7,15 @@
  * READ/atomic credits: the active side offers its device limits, the
  * passive side answers with the lower of its own limits and the offer,
  * and the active side keeps the lower of the answer and its limits.
+ *
+ * A session of several QPs connects its first QP as above, then one more
+ * connection per data channel (channel.c), each carrying the session's
+ * cookie; it is up once all of them are.
  */
 #include <linux/in.h>
 #include <linux/in6.h>
 #include <linux/module.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/xarray.h>
 #include <net/genetlink.h>
@@ -63,6 +68,7 @@ static const char *const krdma_reject_reasons[] = {
 	[KRDMA_REJ_BAD_PARAM]		= "connection parameters out of range",
 	[KRDMA_REJ_NO_RESOURCES]	= "peer out of resources",
 	[KRDMA_REJ_SHUTDOWN]		= "peer shutting down",
+	[KRDMA_REJ_NO_SESSION]		= "no such session for a data channel",
 };
 
 int krdma_put_addr(struct sk_buff *skb, int attrtype,
@@ -129,6 +135,8 @@ static void krdma_fill_hello(struct krdma_session *sess,
 	hello->max_msg_size = cpu_to_be32(sess->max_msg_size);
 	hello->max_qp_rd_atom = krdma_max_rd_atom(ibdev);
 	hello->max_qp_init_rd_atom = krdma_max_init_rd_atom(ibdev);
+	hello->channels = sess->qps - 1;
+	hello->cookie = cpu_to_be32(sess->cookie);
 }
 
 /* Checks a peer's hello; returns 0 or an enum krdma_reject_reason. */
@@ -145,9 +153,13 @@ static int krdma_check_hello(const void *data, u8 len,
 	sq = be16_to_cpu(h->sq_depth);
 	rq = be16_to_cpu(h->rq_depth);
 	msg = be32_to_cpu(h->max_msg_size);
-	if (h->flags || sq < KRDMA_QUEUE_DEPTH_MIN || sq > KRDMA_QUEUE_DEPTH_MAX ||
+	if ((be16_to_cpu(h->flags) & ~KRDMA_HELLO_F_CHANNEL) ||
+	    sq < KRDMA_QUEUE_DEPTH_MIN || sq > KRDMA_QUEUE_DEPTH_MAX ||
 	    rq < KRDMA_QUEUE_DEPTH_MIN || rq > KRDMA_QUEUE_DEPTH_MAX ||
-	    !msg || msg > KRDMA_MSG_SIZE_MAX)
+	    !msg || msg > KRDMA_MSG_SIZE_MAX || h->channels >= KRDMA_QPS_MAX)
+		return KRDMA_REJ_BAD_PARAM;
+	if ((be16_to_cpu(h->flags) & KRDMA_HELLO_F_CHANNEL) &&
+	    (!h->channel || h->channel > h->channels))
 		return KRDMA_REJ_BAD_PARAM;
 	*out = *h;
 	return 0;
@@ -174,8 +186,12 @@ static void krdma_reject(struct rdma_cm_id *id, enum krdma_reject_reason reason)
 	rdma_reject(id, &rej, sizeof(rej), IB_CM_REJ_CONSUMER_DEFINED);
 }
 
+/*
+ * Why a connection failed, for the session's reason. @qp names the QP
+ * when it is a data channel's ("" for the session's first).
+ */
 static void krdma_rejected(struct krdma_session *sess, struct rdma_cm_id *id,
-			   struct rdma_cm_event *ev)
+			   struct rdma_cm_event *ev, const char *qp)
 {
 	const struct krdma_cm_reject *rej;
 	u8 len = 0;
@@ -185,17 +201,74 @@ static void krdma_rejected(struct krdma_session *sess, struct rdma_cm_id *id,
 	if (rej && len >= sizeof(*rej) &&
 	    be32_to_cpu(rej->magic) == KRDMA_PROTO_MAGIC) {
 		reason = be16_to_cpu(rej->reason);
-		krdma_session_close(sess, "rejected by peer: %s",
+		krdma_session_close(sess, "%srejected by peer: %s", qp,
 				    reason < ARRAY_SIZE(krdma_reject_reasons) &&
 				    krdma_reject_reasons[reason] ?
 				    krdma_reject_reasons[reason] : "unknown reason");
 		return;
 	}
 	if (ev->status == IB_CM_REJ_INVALID_SERVICE_ID)
-		krdma_session_close(sess, "connection refused: no listener on that port");
+		krdma_session_close(sess, "%sconnection refused: no listener on that port",
+				    qp);
 	else
-		krdma_session_close(sess, "rejected: %s",
+		krdma_session_close(sess, "%srejected: %s", qp,
 				    rdma_reject_msg(id, ev->status));
+}
+
+/* Every CM event that ends a connection, the session's or a channel's. */
+static void krdma_cm_failure(struct krdma_session *sess, struct rdma_cm_id *id,
+			     struct rdma_cm_event *ev, const char *qp)
+{
+	switch (ev->event) {
+	case RDMA_CM_EVENT_ADDR_ERROR:
+		krdma_session_close(sess, "%saddress resolution failed: %pe", qp,
+				    ERR_PTR(ev->status));
+		break;
+	case RDMA_CM_EVENT_ROUTE_ERROR:
+		krdma_session_close(sess, "%sroute resolution failed: %pe", qp,
+				    ERR_PTR(ev->status));
+		break;
+	case RDMA_CM_EVENT_UNREACHABLE:
+		krdma_session_close(sess, "%speer unreachable (%s): %pe", qp,
+				    "no krdma listener on that port?",
+				    ERR_PTR(ev->status));
+		break;
+	case RDMA_CM_EVENT_CONNECT_ERROR:
+		krdma_session_close(sess, "%sconnection error: %pe", qp,
+				    ERR_PTR(ev->status));
+		break;
+	case RDMA_CM_EVENT_REJECTED:
+		krdma_rejected(sess, id, ev, qp);
+		break;
+	case RDMA_CM_EVENT_DISCONNECTED:
+		krdma_session_close(sess, "%sdisconnected by peer", qp);
+		break;
+	case RDMA_CM_EVENT_DEVICE_REMOVAL:
+		krdma_session_close(sess, "RDMA device removed");
+		break;
+	case RDMA_CM_EVENT_ADDR_CHANGE:
+		krdma_session_close(sess, "local address changed");
+		break;
+	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
+		break;
+	default:
+		pr_debug("krdma: session %u: unexpected CM event %s\n",
+			 sess->id, rdma_event_msg(ev->event));
+		break;
+	}
+}
+
+static void krdma_fill_conn_param(struct rdma_conn_param *param,
+				  struct krdma_cm_hello *hello,
+				  u8 responder_resources, u8 initiator_depth)
+{
+	param->private_data = hello;
+	param->private_data_len = sizeof(*hello);
+	param->responder_resources = responder_resources;
+	param->initiator_depth = initiator_depth;
+	param->flow_control = 1;
+	param->retry_count = KRDMA_CM_RETRY_COUNT;
+	param->rnr_retry_count = KRDMA_CM_RNR_RETRY;
 }
 
 static int krdma_client_connect(struct krdma_session *sess)
@@ -205,15 +278,51 @@ static int krdma_client_connect(struct krdma_session *sess)
 	struct krdma_cm_hello hello;
 
 	krdma_fill_hello(sess, &hello);
-	param.private_data = &hello;
-	param.private_data_len = sizeof(hello);
 	/* Offer everything the device can; the server lowers it. */
-	param.responder_resources = krdma_max_rd_atom(ibdev);
-	param.initiator_depth = krdma_max_init_rd_atom(ibdev);
-	param.flow_control = 1;
-	param.retry_count = KRDMA_CM_RETRY_COUNT;
-	param.rnr_retry_count = KRDMA_CM_RNR_RETRY;
+	krdma_fill_conn_param(&param, &hello, krdma_max_rd_atom(ibdev),
+			      krdma_max_init_rd_atom(ibdev));
 	return rdma_connect_locked(sess->cm_id, &param);
+}
+
+static int krdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev);
+
+/*
+ * The client's first QP is connected: one more connection per data
+ * channel, from the same source address (so to the same device) to the
+ * same peer. Called from the first QP's handler with cm_mutex held.
+ */
+static int krdma_channels_connect(struct krdma_session *sess)
+{
+	struct sockaddr_storage src = sess->local_addr;
+	struct krdma_channel *ch;
+	struct rdma_cm_id *id;
+	u32 i;
+	int ret;
+
+	/* sin_port and sin6_port share their offset: any source port. */
+	((struct sockaddr_in *)&src)->sin_port = 0;
+	for (i = 1; i < sess->qps; i++) {
+		ch = krdma_channel_new(sess, i);
+		if (!ch)
+			return -ENOMEM;
+		id = krdma_failable_ptr(rdma_create_id(sess->net, krdma_cm_handler,
+						       ch, RDMA_PS_TCP, IB_QPT_RC));
+		if (IS_ERR(id)) {
+			kfree(ch);
+			return PTR_ERR(id);
+		}
+		ch->cm_id = id;
+		/* From here teardown destroys it. */
+		sess->channels[i - 1] = ch;
+		ret = rdma_set_ack_timeout(id, KRDMA_ACK_TIMEOUT);
+		if (!ret)
+			ret = rdma_resolve_addr(id, (struct sockaddr *)&src,
+						(struct sockaddr *)&sess->peer_addr,
+						sess->timeout_ms);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 static void krdma_client_established(struct krdma_session *sess,
@@ -221,10 +330,12 @@ static void krdma_client_established(struct krdma_session *sess,
 {
 	struct ib_device *ibdev = sess->kdev->ibdev;
 	struct krdma_cm_hello h;
-	int rej;
+	int rej, ret;
 
 	rej = krdma_check_hello(ev->param.conn.private_data,
 				ev->param.conn.private_data_len, &h);
+	if (!rej && h.flags)
+		rej = KRDMA_REJ_BAD_PARAM;
 	if (rej) {
 		krdma_count(sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
 		krdma_session_close(sess, "bad handshake from server: %s",
@@ -240,7 +351,21 @@ static void krdma_client_established(struct krdma_session *sess,
 				    krdma_max_init_rd_atom(ibdev));
 	memcpy(&sess->local_addr, &sess->cm_id->route.addr.src_addr,
 	       sizeof(sess->local_addr));
-	krdma_session_set_up(sess);
+	if (h.channels != sess->qps - 1) {
+		/* A peer from before data channels answers 0. */
+		krdma_session_close(sess, "the peer grants %u QPs, not %u",
+				    h.channels + 1, sess->qps);
+		return;
+	}
+	if (sess->qps == 1) {
+		krdma_session_set_up(sess);
+		return;
+	}
+	sess->cookie = be32_to_cpu(h.cookie);
+	ret = krdma_channels_connect(sess);
+	if (ret)
+		krdma_session_close(sess, "cannot connect the data channels: %pe",
+				    ERR_PTR(ret));
 }
 
 static int krdma_session_cm_event(struct krdma_session *sess,
@@ -282,45 +407,202 @@ static int krdma_session_cm_event(struct krdma_session *sess,
 		else
 			krdma_session_set_up(sess);
 		break;
-	case RDMA_CM_EVENT_ADDR_ERROR:
-		krdma_session_close(sess, "address resolution failed: %pe",
-				    ERR_PTR(ev->status));
-		break;
-	case RDMA_CM_EVENT_ROUTE_ERROR:
-		krdma_session_close(sess, "route resolution failed: %pe",
-				    ERR_PTR(ev->status));
-		break;
-	case RDMA_CM_EVENT_UNREACHABLE:
-		krdma_session_close(sess, "peer unreachable (no krdma listener on that port?): %pe",
-				    ERR_PTR(ev->status));
-		break;
-	case RDMA_CM_EVENT_CONNECT_ERROR:
-		krdma_session_close(sess, "connection error: %pe",
-				    ERR_PTR(ev->status));
-		break;
-	case RDMA_CM_EVENT_REJECTED:
-		krdma_rejected(sess, id, ev);
-		break;
-	case RDMA_CM_EVENT_DISCONNECTED:
-		krdma_session_close(sess, "disconnected by peer");
-		break;
-	case RDMA_CM_EVENT_DEVICE_REMOVAL:
-		krdma_session_close(sess, "RDMA device removed");
-		break;
-	case RDMA_CM_EVENT_ADDR_CHANGE:
-		krdma_session_close(sess, "local address changed");
-		break;
-	case RDMA_CM_EVENT_TIMEWAIT_EXIT:
-		break;
 	default:
-		pr_debug("krdma: session %u: unexpected CM event %s\n",
-			 sess->id, rdma_event_msg(ev->event));
+		krdma_cm_failure(sess, id, ev, "");
 		break;
 	}
 out:
 	mutex_unlock(&sess->cm_mutex);
 	/* Teardown destroys the id; never let the CM do it under us. */
 	return 0;
+}
+
+/* Client: a data channel is connected; the last one brings the session up. */
+static void krdma_channel_established(struct krdma_channel *ch,
+				      struct rdma_cm_event *ev)
+{
+	struct krdma_session *sess = ch->sess;
+	struct krdma_cm_hello h;
+	int rej;
+
+	rej = krdma_check_hello(ev->param.conn.private_data,
+				ev->param.conn.private_data_len, &h);
+	if (!rej && (be16_to_cpu(h.flags) != KRDMA_HELLO_F_CHANNEL ||
+		     h.channel != ch->index ||
+		     be32_to_cpu(h.cookie) != sess->cookie))
+		rej = KRDMA_REJ_BAD_PARAM;
+	if (rej) {
+		krdma_count(sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+		krdma_session_close(sess, "bad handshake from server on data channel %u: %s",
+				    ch->index, krdma_reject_reasons[rej]);
+		return;
+	}
+	ch->peer_qpn = ev->param.conn.qp_num;
+	if (++sess->channels_up == sess->qps - 1)
+		krdma_session_set_up(sess);
+}
+
+static int krdma_channel_connect(struct krdma_channel *ch)
+{
+	struct krdma_session *sess = ch->sess;
+	struct rdma_conn_param param = {};
+	struct krdma_cm_hello hello;
+
+	krdma_fill_hello(sess, &hello);
+	hello.flags = cpu_to_be16(KRDMA_HELLO_F_CHANNEL);
+	hello.channel = ch->index;
+	/* The credits the session's first QP settled on. */
+	krdma_fill_conn_param(&param, &hello, sess->responder_resources,
+			      sess->initiator_depth);
+	return rdma_connect_locked(ch->cm_id, &param);
+}
+
+static int krdma_channel_cm_event(struct krdma_channel *ch,
+				  struct rdma_cm_id *id,
+				  struct rdma_cm_event *ev)
+{
+	struct krdma_session *sess = ch->sess;
+	char qp[24];
+	int ret;
+
+	pr_debug("krdma: session %u channel %u: %s (status %d)\n", sess->id,
+		 ch->index, rdma_event_msg(ev->event), ev->status);
+	snprintf(qp, sizeof(qp), "data channel %u: ", ch->index);
+	mutex_lock(&sess->cm_mutex);
+	if (READ_ONCE(sess->state) != KRDMA_SESSION_CONNECTING &&
+	    READ_ONCE(sess->state) != KRDMA_SESSION_UP)
+		goto out;
+
+	switch (ev->event) {
+	case RDMA_CM_EVENT_ADDR_RESOLVED:
+		ret = krdma_channel_create_queues(ch);
+		if (!ret)
+			ret = rdma_resolve_route(id, sess->timeout_ms);
+		if (ret)
+			krdma_session_close(sess, "%scannot create queues on %s: %pe",
+					    qp, dev_name(&id->device->dev),
+					    ERR_PTR(ret));
+		break;
+	case RDMA_CM_EVENT_ROUTE_RESOLVED:
+		ret = krdma_channel_connect(ch);
+		if (ret)
+			krdma_session_close(sess, "%sconnect failed: %pe", qp,
+					    ERR_PTR(ret));
+		break;
+	case RDMA_CM_EVENT_ESTABLISHED:
+		/* A server's channel is usable once accepted. */
+		if (sess->role == KRDMA_ROLE_CLIENT)
+			krdma_channel_established(ch, ev);
+		break;
+	default:
+		krdma_cm_failure(sess, id, ev, qp);
+		break;
+	}
+out:
+	mutex_unlock(&sess->cm_mutex);
+	return 0;
+}
+
+static bool krdma_same_host(const struct sockaddr_storage *a,
+			    const struct sockaddr *b)
+{
+	const struct sockaddr_in6 *a6 = (const void *)a, *b6 = (const void *)b;
+	const struct sockaddr_in *a4 = (const void *)a, *b4 = (const void *)b;
+
+	if (a->ss_family != b->sa_family)
+		return false;
+	if (a->ss_family == AF_INET)
+		return a4->sin_addr.s_addr == b4->sin_addr.s_addr;
+	return ipv6_addr_equal(&a6->sin6_addr, &b6->sin6_addr);
+}
+
+/* Server: may @child be data channel h->channel of @sess? */
+static int krdma_channel_check(struct krdma_session *sess,
+			       struct rdma_cm_id *child,
+			       const struct krdma_cm_hello *h)
+{
+	enum krdma_session_state state = READ_ONCE(sess->state);
+
+	if (state != KRDMA_SESSION_CONNECTING && state != KRDMA_SESSION_UP)
+		return KRDMA_REJ_SHUTDOWN;
+	if (!krdma_same_host(&sess->peer_addr,
+			     (struct sockaddr *)&child->route.addr.dst_addr))
+		return KRDMA_REJ_NO_SESSION;
+	if (h->channels != sess->qps - 1 || sess->channels[h->channel - 1] ||
+	    !sess->kdev || child->device != sess->kdev->ibdev)
+		return KRDMA_REJ_BAD_PARAM;
+	return 0;
+}
+
+/*
+ * A connection request for a data channel: it joins the server session
+ * its cookie names. Returns non-zero to have the CM destroy @child.
+ */
+static int krdma_channel_accept(struct krdma_listener *l,
+				struct rdma_cm_id *child,
+				struct rdma_cm_event *ev,
+				const struct krdma_cm_hello *h)
+{
+	struct rdma_conn_param param = {};
+	struct krdma_session *sess;
+	struct krdma_channel *ch;
+	struct krdma_cm_hello rep;
+	int rej, ret;
+
+	sess = krdma_session_lookup_cookie(l->net, l->id, be32_to_cpu(h->cookie));
+	if (!sess) {
+		krdma_stats_add(&krdma_global_stats, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+		pr_info_ratelimited("krdma: listener %u: rejected a data channel for no session\n",
+				    l->id);
+		krdma_reject(child, KRDMA_REJ_NO_SESSION);
+		return -ECONNREFUSED;
+	}
+	mutex_lock(&sess->cm_mutex);
+	rej = krdma_channel_check(sess, child, h);
+	if (rej) {
+		krdma_count(sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+		ret = -ECONNREFUSED;
+		goto out;
+	}
+	rej = KRDMA_REJ_NO_RESOURCES;
+	ch = krdma_channel_new(sess, h->channel);
+	if (!ch) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ch->cm_id = child;
+	ret = krdma_channel_create_queues(ch);
+	if (ret) {
+		kfree(ch);
+		goto out;
+	}
+	ch->peer_qpn = ev->param.conn.qp_num;
+	krdma_fill_hello(sess, &rep);
+	rep.flags = cpu_to_be16(KRDMA_HELLO_F_CHANNEL);
+	rep.channel = ch->index;
+	krdma_fill_conn_param(&param, &rep, sess->responder_resources,
+			      sess->initiator_depth);
+	child->context = ch;
+	ret = rdma_set_ack_timeout(child, KRDMA_ACK_TIMEOUT);
+	if (!ret)
+		ret = rdma_accept(child, &param);
+	if (ret) {
+		/* The CM destroys @child, and nothing calls us for it again. */
+		krdma_channel_free_queues(ch);
+		kfree(ch);
+		rej = 0;	/* no reject after a failed accept */
+		goto out;
+	}
+	sess->channels[ch->index - 1] = ch;
+out:
+	mutex_unlock(&sess->cm_mutex);
+	if (rej && ret) {
+		pr_info_ratelimited("krdma: session %u: refused data channel %u: %s\n",
+				    sess->id, h->channel, krdma_reject_reasons[rej]);
+		krdma_reject(child, rej);
+	}
+	krdma_session_put(sess);
+	return ret ? -ECONNREFUSED : 0;
 }
 
 static int krdma_listener_connect_request(struct krdma_listener *l,
@@ -342,6 +624,8 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 		krdma_reject(child, rej);
 		return -ECONNREFUSED;	/* the CM destroys @child */
 	}
+	if (be16_to_cpu(h.flags) & KRDMA_HELLO_F_CHANNEL)
+		return krdma_channel_accept(l, child, ev, &h);
 	rx = (u64)be16_to_cpu(h.rq_depth) *
 	     (KRDMA_MSG_HDR_SIZE + max_t(u32, be32_to_cpu(h.max_msg_size),
 					 KRDMA_CTRL_BODY_MAX));
@@ -368,13 +652,16 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	sess->max_msg_size = sess->peer_max_msg_size;
 	sess->timeout_ms = KRDMA_DEF_TIMEOUT_MS;
 	sess->peer_qpn = ev->param.conn.qp_num;
+	sess->cookie = get_random_u32() ?: 1;
 	memcpy(&sess->local_addr, &child->route.addr.src_addr,
 	       sizeof(sess->local_addr));
 	memcpy(&sess->peer_addr, &child->route.addr.dst_addr,
 	       sizeof(sess->peer_addr));
 
 	mutex_lock(&sess->cm_mutex);
-	ret = krdma_session_create_queues(sess);
+	ret = krdma_channels_alloc(sess, h.channels + 1);
+	if (!ret)
+		ret = krdma_session_create_queues(sess);
 	if (ret) {
 		mutex_unlock(&sess->cm_mutex);
 		krdma_reject(child, KRDMA_REJ_NO_RESOURCES);
@@ -396,13 +683,8 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 				     krdma_max_init_rd_atom(child->device));
 
 	krdma_fill_hello(sess, &rep);
-	param.private_data = &rep;
-	param.private_data_len = sizeof(rep);
-	param.responder_resources = sess->responder_resources;
-	param.initiator_depth = sess->initiator_depth;
-	param.flow_control = 1;
-	param.retry_count = KRDMA_CM_RETRY_COUNT;
-	param.rnr_retry_count = KRDMA_CM_RNR_RETRY;
+	krdma_fill_conn_param(&param, &rep, sess->responder_resources,
+			      sess->initiator_depth);
 	ret = rdma_set_ack_timeout(child, KRDMA_ACK_TIMEOUT);
 	if (!ret)
 		ret = rdma_accept(child, &param);
@@ -414,8 +696,9 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 }
 
 /*
- * One handler for listeners and sessions: a connection request's new id
- * inherits the listener's handler, so the context says which one it is.
+ * One handler for listeners, sessions and data channels: a connection
+ * request's new id inherits the listener's handler, so the context says
+ * which one it is.
  */
 static int krdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 {
@@ -424,6 +707,8 @@ static int krdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 
 	if (*kind == KRDMA_CM_SESSION)
 		return krdma_session_cm_event(id->context, id, ev);
+	if (*kind == KRDMA_CM_CHANNEL)
+		return krdma_channel_cm_event(id->context, id, ev);
 
 	l = id->context;
 	pr_debug("krdma: listener %u: %s (status %d)\n", l->id,
@@ -452,6 +737,11 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 	if (IS_ERR(sess))
 		return PTR_ERR(sess);
 	sess->kind = KRDMA_CM_SESSION;
+	ret = krdma_channels_alloc(sess, p->qps);
+	if (ret) {
+		krdma_session_close(sess, "out of memory");
+		goto out;
+	}
 	sess->sq_depth = p->sq_depth;
 	sess->rq_depth = p->rq_depth;
 	sess->max_msg_size = p->max_msg_size;

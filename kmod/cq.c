@@ -10,13 +10,14 @@
  *              CPU the completion interrupt (for rxe: its tasklet or
  *              work) came on. The default (Documentation/design.rst).
  *   unbound    IB_POLL_UNBOUND_WORKQUEUE: any CPU the scheduler picks.
- *   direct     IB_POLL_DIRECT, polled by a kernel thread per session
- *              ("krdma_cq/ID") that spins while there is work and for a
- *              while after, then sleeps 50-100 us between polls: the
- *              lowest latency, at the price of a CPU per busy session.
+ *   direct     IB_POLL_DIRECT, polled by a kernel thread per CQ
+ *              ("krdma_cq/ID", or "krdma_cq/ID.N" for data channel N)
+ *              that spins while there is work and for a while after,
+ *              then sleeps 50-100 us between polls: the lowest latency,
+ *              at the price of a CPU per busy QP.
  *
- * A session keeps the context it was created with; the parameter applies
- * to new sessions.
+ * A session keeps the context it was created with, for all its CQs; the
+ * parameter applies to new sessions.
  */
 #include <linux/delay.h>
 #include <linux/kthread.h>
@@ -67,11 +68,11 @@ MODULE_PARM_DESC(cq_poll,
 
 static int krdma_cq_poller(void *arg)
 {
-	struct krdma_session *sess = arg;
+	struct ib_cq *cq = arg;
 	unsigned int idle = 0;
 
 	while (!kthread_should_stop()) {
-		if (ib_process_cq_direct(sess->cq, KRDMA_CQ_BUDGET)) {
+		if (ib_process_cq_direct(cq, KRDMA_CQ_BUDGET)) {
 			idle = 0;
 			cond_resched();
 		} else if (++idle < KRDMA_CQ_SPIN) {
@@ -86,30 +87,38 @@ static int krdma_cq_poller(void *arg)
 	return 0;
 }
 
-/* The session's CQ in the context cq_poll says; sess->cq_poll records it. */
-int krdma_cq_create(struct krdma_session *sess, u32 nr_cqe)
+/*
+ * A CQ of @sess in the context cq_poll said when the session's first CQ
+ * was made (sess->cq_poll records it), on completion vector @comp_vector.
+ * @name names the poller thread. On failure the caller frees @cq.
+ */
+int krdma_cq_create(struct krdma_session *sess, struct krdma_cq *cq,
+		    u32 nr_cqe, int comp_vector, const char *name)
 {
 	static const enum ib_poll_context ctx[] = {
 		[KRDMA_CQ_POLL_WORKQUEUE]	= IB_POLL_WORKQUEUE,
 		[KRDMA_CQ_POLL_UNBOUND]		= IB_POLL_UNBOUND_WORKQUEUE,
 		[KRDMA_CQ_POLL_DIRECT]		= IB_POLL_DIRECT,
 	};
+	struct ib_device *ibdev = sess->kdev->ibdev;
 	struct task_struct *t;
-	struct ib_cq *cq;
+	struct ib_cq *ib;
 
-	sess->cq_poll = READ_ONCE(krdma_cq_poll);
-	cq = krdma_failable_ptr(ib_alloc_cq(sess->kdev->ibdev, sess, nr_cqe, 0,
+	if (!sess->cq_poll)
+		sess->cq_poll = READ_ONCE(krdma_cq_poll);
+	ib = krdma_failable_ptr(ib_alloc_cq(ibdev, sess, nr_cqe,
+					    comp_vector % ibdev->num_comp_vectors,
 					    ctx[sess->cq_poll]));
-	if (IS_ERR(cq))
-		return PTR_ERR(cq);
-	sess->cq = cq;
+	if (IS_ERR(ib))
+		return PTR_ERR(ib);
+	cq->ib = ib;
 	if (sess->cq_poll != KRDMA_CQ_POLL_DIRECT)
 		return 0;
-	t = krdma_failable_ptr(kthread_create(krdma_cq_poller, sess, "krdma_cq/%u",
-					      sess->id));
+	t = krdma_failable_ptr(kthread_create(krdma_cq_poller, ib, "krdma_cq/%s",
+					      name));
 	if (IS_ERR(t))
-		return PTR_ERR(t);	/* the caller frees the CQ */
-	sess->cq_poller = t;
+		return PTR_ERR(t);
+	cq->poller = t;
 	wake_up_process(t);
 	return 0;
 }
@@ -118,10 +127,20 @@ int krdma_cq_create(struct krdma_session *sess, u32 nr_cqe)
  * No completion is handled after this but by ib_drain_qp(), which polls a
  * direct CQ itself and must be its only poller.
  */
-void krdma_cq_stop(struct krdma_session *sess)
+void krdma_cq_stop(struct krdma_cq *cq)
 {
-	if (sess->cq_poller) {
-		kthread_stop(sess->cq_poller);
-		sess->cq_poller = NULL;
+	if (cq->poller) {
+		kthread_stop(cq->poller);
+		cq->poller = NULL;
+	}
+}
+
+/* Once no QP uses it any more. */
+void krdma_cq_free(struct krdma_cq *cq)
+{
+	krdma_cq_stop(cq);
+	if (cq->ib) {
+		ib_free_cq(cq->ib);
+		cq->ib = NULL;
 	}
 }

@@ -160,6 +160,7 @@ int krdma_stats_fill(struct sk_buff *skb, struct krdma_stats *s);
 enum krdma_cm_kind {
 	KRDMA_CM_LISTENER = 1,
 	KRDMA_CM_SESSION,
+	KRDMA_CM_CHANNEL,
 };
 
 struct krdma_listener {
@@ -187,6 +188,30 @@ struct krdma_ctrl_tx {
 	struct list_head	free_node;
 };
 
+/* A completion queue and, with cq_poll direct, the thread that polls it. */
+struct krdma_cq {
+	struct ib_cq		*ib;
+	struct task_struct	*poller;
+};
+
+/*
+ * A data channel: one more RC QP of a session, with an rdma_cm connection
+ * and a CQ of its own, for the one-sided messages of bw tests spread over
+ * several QPs (channel.c). It posts no receives; control messages and
+ * everything else stay on the session's own QP.
+ */
+struct krdma_channel {
+	enum krdma_cm_kind	kind;		/* KRDMA_CM_CHANNEL */
+	struct krdma_session	*sess;
+	u32			index;		/* 1 .. sess->qps - 1 */
+	struct rdma_cm_id	*cm_id;
+	struct krdma_cq		cq;
+	struct ib_qp		*qp;
+	u32			peer_qpn;
+	spinlock_t		lock;		/* dead vs. posting */
+	bool			dead;		/* no more posts: draining */
+};
+
 struct krdma_session {
 	enum krdma_cm_kind	kind;
 	struct kref		ref;
@@ -197,9 +222,8 @@ struct krdma_session {
 	u32			listener_id;
 	struct rdma_cm_id	*cm_id;
 	struct krdma_device	*kdev;
-	struct ib_cq		*cq;
+	struct krdma_cq		cq;
 	enum krdma_cq_poll	cq_poll;
-	struct task_struct	*cq_poller;	/* cq_poll direct */
 	struct ib_qp		*qp;
 	struct sockaddr_storage	local_addr;
 	struct sockaddr_storage	peer_addr;
@@ -224,6 +248,12 @@ struct krdma_session {
 	u32			max_inline;	/* inline bytes per send WR */
 	u8			responder_resources;
 	u8			initiator_depth;
+
+	/* QPs: this one, and qps - 1 data channels (under cm_mutex). */
+	u32			qps;
+	u32			cookie;		/* names the session to channels */
+	struct krdma_channel	**channels;	/* [i - 1]: channel i */
+	u32			channels_up;	/* client: ESTABLISHED ones */
 
 	struct krdma_recv	*recvs;
 	struct krdma_ctrl_tx	*ctrl_tx;
@@ -288,8 +318,10 @@ int krdma_device_nl_get(struct sk_buff *skb, struct genl_info *info);
 int krdma_device_nl_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
 /* cq.c: the completion context */
-int krdma_cq_create(struct krdma_session *sess, u32 nr_cqe);
-void krdma_cq_stop(struct krdma_session *sess);
+int krdma_cq_create(struct krdma_session *sess, struct krdma_cq *cq,
+		    u32 nr_cqe, int comp_vector, const char *name);
+void krdma_cq_stop(struct krdma_cq *cq);
+void krdma_cq_free(struct krdma_cq *cq);
 
 /* session.c: objects, queues, control messages */
 struct krdma_session_params {
@@ -301,6 +333,7 @@ struct krdma_session_params {
 	u32			rq_depth;
 	u32			max_msg_size;
 	u32			timeout_ms;
+	u32			qps;
 };
 
 int krdma_session_init(void);
@@ -311,6 +344,8 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 void krdma_session_put(struct krdma_session *sess);
 struct krdma_session *krdma_session_lookup(struct net *net, u32 id,
 					   const char *name);
+struct krdma_session *krdma_session_lookup_cookie(struct net *net,
+						  u32 listener_id, u32 cookie);
 int krdma_session_create_queues(struct krdma_session *sess);
 void krdma_session_close(struct krdma_session *sess, const char *fmt, ...)
 	__printf(2, 3);
@@ -347,6 +382,17 @@ static inline void krdma_reads_end(struct krdma_session *sess, int n)
 void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
 		    const char *what);
 
+/* channel.c: the data channels of a session */
+int krdma_channels_alloc(struct krdma_session *sess, u32 qps);
+struct krdma_channel *krdma_channel_new(struct krdma_session *sess, u32 index);
+int krdma_channel_create_queues(struct krdma_channel *ch);
+void krdma_channel_free_queues(struct krdma_channel *ch);
+int krdma_channel_post_send(struct krdma_channel *ch,
+			    const struct ib_send_wr *wr);
+void krdma_channels_quiesce(struct krdma_session *sess);
+void krdma_channels_free_queues(struct krdma_session *sess);
+void krdma_channels_destroy(struct krdma_session *sess);
+
 /* cm.c: rdma_cm connections and listeners */
 int krdma_connect(struct krdma_session_params *p, u32 *id,
 		  struct netlink_ext_ack *extack);
@@ -375,12 +421,19 @@ struct krdma_test_params {
 	u32	signal_every;	/* bw and lat: one signaled send WR in N */
 	u32	chain;		/* bw: WRs per ib_post_send() */
 	bool	bidir;		/* bw: the peer runs the same test back */
+	u32	qps;		/* bw: QPs the messages are spread over */
 	u32	mirror_of;	/* the peer's test this one mirrors, or 0 */
 };
 
 static inline bool krdma_op_is_atomic(u8 op)
 {
 	return op == KRDMA_OP_ATOMIC_FADD || op == KRDMA_OP_ATOMIC_CSWAP;
+}
+
+/* The bytes one message of @op moves: an atomic's 8, else @size. */
+static inline u32 krdma_op_data_len(u8 op, u32 size)
+{
+	return krdma_op_is_atomic(op) ? sizeof(u64) : size;
 }
 
 int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,

@@ -69,7 +69,7 @@ static const struct nla_policy krdma_listener_id_policy[KRDMA_A_NAME + 1] = {
 	[KRDMA_A_NAME]		= KRDMA_NAME_POLICY,
 };
 
-static const struct nla_policy krdma_session_new_policy[KRDMA_A_SESSION_MAX_MSG_SIZE + 1] = {
+static const struct nla_policy krdma_session_new_policy[KRDMA_A_SESSION_QPS + 1] = {
 	[KRDMA_A_NAME]		= KRDMA_NAME_POLICY,
 	[KRDMA_A_LOCAL_ADDR]	= NLA_POLICY_NESTED(krdma_addr_policy),
 	[KRDMA_A_PEER_ADDR]	= NLA_POLICY_NESTED(krdma_addr_policy),
@@ -80,6 +80,7 @@ static const struct nla_policy krdma_session_new_policy[KRDMA_A_SESSION_MAX_MSG_
 						      KRDMA_QUEUE_DEPTH_MAX),
 	[KRDMA_A_SESSION_MAX_MSG_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							       &krdma_msg_size_range),
+	[KRDMA_A_SESSION_QPS]	= NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_QPS_MAX),
 };
 
 static const struct nla_policy krdma_session_id_policy[KRDMA_A_SESSION_ID + 1] = {
@@ -87,7 +88,7 @@ static const struct nla_policy krdma_session_id_policy[KRDMA_A_SESSION_ID + 1] =
 	[KRDMA_A_SESSION_ID]	= { .type = NLA_U32 },
 };
 
-static const struct nla_policy krdma_test_start_policy[KRDMA_A_TEST_BIDIR + 1] = {
+static const struct nla_policy krdma_test_start_policy[KRDMA_A_TEST_QPS + 1] = {
 	[KRDMA_A_NAME]		= KRDMA_NAME_POLICY,
 	[KRDMA_A_SESSION_ID]	= { .type = NLA_U32 },
 	[KRDMA_A_TEST_OP]	= NLA_POLICY_RANGE(NLA_U8, 1, KRDMA_OP_MAX),
@@ -102,6 +103,7 @@ static const struct nla_policy krdma_test_start_policy[KRDMA_A_TEST_BIDIR + 1] =
 	[KRDMA_A_TEST_SIGNAL_EVERY] = NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_DEPTH_MAX),
 	[KRDMA_A_TEST_CHAIN]	= NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_CHAIN_MAX),
 	[KRDMA_A_TEST_BIDIR]	= NLA_POLICY_MAX(NLA_U8, 1),
+	[KRDMA_A_TEST_QPS]	= NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_QPS_MAX),
 };
 
 static const struct nla_policy krdma_test_id_policy[KRDMA_A_TEST_ID + 1] = {
@@ -344,6 +346,7 @@ static int krdma_nl_session_new(struct sk_buff *skb, struct genl_info *info)
 		.rq_depth	= KRDMA_DEF_RQ_DEPTH,
 		.max_msg_size	= KRDMA_DEF_MAX_MSG,
 		.timeout_ms	= KRDMA_DEF_TIMEOUT_MS,
+		.qps		= 1,
 	};
 	struct nlattr **tb = info->attrs;
 	struct sk_buff *msg;
@@ -384,6 +387,8 @@ static int krdma_nl_session_new(struct sk_buff *skb, struct genl_info *info)
 		p.rq_depth = nla_get_u32(tb[KRDMA_A_SESSION_RQ_DEPTH]);
 	if (tb[KRDMA_A_SESSION_MAX_MSG_SIZE])
 		p.max_msg_size = nla_get_u32(tb[KRDMA_A_SESSION_MAX_MSG_SIZE]);
+	if (tb[KRDMA_A_SESSION_QPS])
+		p.qps = nla_get_u32(tb[KRDMA_A_SESSION_QPS]);
 
 	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_SESSION_NEW, &hdr);
 	if (!msg)
@@ -485,6 +490,12 @@ static int krdma_nl_test_start(struct sk_buff *skb, struct genl_info *info)
 	if (p.bidir && p.mode != KRDMA_MODE_BW) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_BIDIR],
 				    "bidir is for the bw mode");
+		return -EINVAL;
+	}
+	p.qps = tb[KRDMA_A_TEST_QPS] ? nla_get_u32(tb[KRDMA_A_TEST_QPS]) : 1;
+	if (p.qps > 1 && p.mode != KRDMA_MODE_BW) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_QPS],
+				    "several QPs are for the bw mode");
 		return -EINVAL;
 	}
 	/* A pipeline needs depth; check and lat default to one at a time. */

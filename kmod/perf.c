@@ -21,6 +21,13 @@
  * the last byte of its target for the iteration's marker, then writes
  * back (the responder) or times it (the driver).
  *
+ * Several QPs (bw, qps > 1): each QP is a lane - the session's own QP and
+ * its data channels (channel.c) - with its own WR templates, signals and
+ * window of depth messages, and its share of a count. A lane is pumped by
+ * its own completions, in its own CQ's context, under its lock; the lane
+ * that finishes last sends TEST_END. The peer's regions are registered
+ * on the first QP and valid on all, being the protection domain's.
+ *
  * The rest runs in the session's CQ context, like check mode (test.c),
  * which owns the test objects. The time spent in the handlers (and the
  * pollers) here is the test's CPU time.
@@ -49,7 +56,7 @@
 
 struct krdma_perf_sig {
 	struct ib_cqe		cqe;
-	struct krdma_perf	*pf;
+	struct krdma_perf_lane	*lane;
 	u64			msg;	/* the message whose last WR this is */
 	bool			busy;	/* posted, not completed */
 };
@@ -71,6 +78,24 @@ enum krdma_lat_stat {
 	KRDMA_LAT_NSTATS,
 };
 
+/* One QP's share of a test's sending. */
+struct krdma_perf_lane {
+	struct krdma_perf	*pf;
+	struct krdma_channel	*ch;		/* NULL: the session's own QP */
+	spinlock_t		lock;		/* bw: pumping vs. its completions */
+	union krdma_perf_wr	*wr;		/* chain message templates, linked */
+	struct ib_sge		*sge;		/* KRDMA_MAX_SGE per WR */
+	struct krdma_perf_sig	*sig;
+	u32			nsig;
+	u64			sig_next;
+	atomic_t		sig_pending;	/* the poller posts, CQ completes */
+	u64			posted;		/* messages */
+	u64			retired;	/* messages known complete */
+	u64			quota;		/* a count's share */
+	bool			done;		/* bw: all posted, all retired */
+	u64			cpu_ns;
+};
+
 struct krdma_perf {
 	struct krdma_session	*sess;
 	struct krdma_test	*test;		/* driver */
@@ -87,17 +112,13 @@ struct krdma_perf {
 	struct krdma_buf	*target;	/* lat write: the peer writes here */
 	struct task_struct	*poller;	/* lat write */
 
-	/* Sending: chain message templates of per WRs each, linked. */
-	union krdma_perf_wr	*wr;
-	struct ib_sge		*sge;		/* KRDMA_MAX_SGE per WR */
+	/* Sending: chain messages of per WRs each, on every lane. */
+	struct krdma_perf_lane	*lanes;
+	u32			nlanes;
+	atomic_t		lanes_running;	/* bw: lanes not done yet */
+	atomic64_t		retired;	/* bw: messages, all lanes */
 	u32			per;
 	u32			nwr;
-	struct krdma_perf_sig	*sig;
-	u32			nsig;
-	u64			sig_next;
-	atomic_t		sig_pending;	/* the poller posts, CQ completes */
-	u64			posted;		/* messages */
-	u64			retired;	/* messages known complete */
 	u64			granted;	/* peer receives reposted */
 	u32			rx_window;	/* receives the peer holds for us */
 	bool			end_deferred;	/* lat: TEST_END after completions */
@@ -133,6 +154,12 @@ static bool krdma_op_is_send(u8 op)
 static bool krdma_perf_polls(const struct krdma_perf *pf)
 {
 	return pf->mode == KRDMA_MODE_LAT && pf->op == KRDMA_OP_WRITE;
+}
+
+/* lat, credits and the responder use one lane: the session's QP. */
+static struct krdma_perf_lane *krdma_perf_lane0(struct krdma_perf *pf)
+{
+	return &pf->lanes[0];
 }
 
 /* lat write: the last byte of iteration i's message; never 0. */
@@ -208,15 +235,31 @@ static void krdma_lat_summarize(struct krdma_perf *pf)
 /* ------------------------------------------------------------------ */
 /* Common                                                              */
 
+/* Lane i > 0 sends on data channel i, which the caller checked is there. */
 static struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess,
 					   u8 op, u8 mode, u32 size, u32 depth,
-					   u32 test_id)
+					   u32 test_id, u32 nlanes)
 {
 	struct krdma_perf *pf;
+	u32 i;
 
 	pf = krdma_failable(kzalloc(sizeof(*pf), GFP_KERNEL));
 	if (!pf)
 		return NULL;
+	pf->lanes = krdma_failable(kcalloc(nlanes, sizeof(*pf->lanes),
+					   GFP_KERNEL));
+	if (!pf->lanes) {
+		kfree(pf);
+		return NULL;
+	}
+	pf->nlanes = nlanes;
+	for (i = 0; i < nlanes; i++) {
+		struct krdma_perf_lane *ln = &pf->lanes[i];
+
+		ln->pf = pf;
+		ln->ch = i ? sess->channels[i - 1] : NULL;
+		spin_lock_init(&ln->lock);
+	}
 	pf->sess = sess;
 	pf->op = op;
 	pf->mode = mode;
@@ -243,7 +286,7 @@ static u32 krdma_perf_data_off(const struct krdma_perf *pf)
 
 static u32 krdma_perf_data_len(const struct krdma_perf *pf)
 {
-	return krdma_op_is_atomic(pf->op) ? sizeof(u64) : pf->size;
+	return krdma_op_data_len(pf->op, pf->size);
 }
 
 static u32 krdma_perf_msg_len(const struct krdma_perf *pf)
@@ -316,45 +359,49 @@ static int krdma_perf_alloc_target(struct krdma_perf *pf, struct krdma_buf **buf
 
 static int krdma_perf_alloc_sigs(struct krdma_perf *pf, u32 n)
 {
-	u32 i;
+	u32 i, l;
 
-	pf->sig = krdma_failable(kcalloc(n, sizeof(*pf->sig), GFP_KERNEL));
-	if (!pf->sig)
-		return -ENOMEM;
-	pf->nsig = n;
-	for (i = 0; i < n; i++)
-		pf->sig[i].pf = pf;
+	for (l = 0; l < pf->nlanes; l++) {
+		struct krdma_perf_lane *ln = &pf->lanes[l];
+
+		ln->sig = krdma_failable(kcalloc(n, sizeof(*ln->sig), GFP_KERNEL));
+		if (!ln->sig)
+			return -ENOMEM;
+		ln->nsig = n;
+		for (i = 0; i < n; i++)
+			ln->sig[i].lane = ln;
+	}
 	return 0;
 }
 
 /*
- * Builds the WR templates: chain messages, each of one WR per remote region
- * (@remote, @nremote; none for sends), linked in posting order.
+ * Builds one lane's WR templates: chain messages, each of one WR per
+ * remote region (@remote, @nremote; none for sends), linked in posting
+ * order.
  */
-static int krdma_perf_build(struct krdma_perf *pf,
-			    const struct krdma_wire_region *remote, u32 nremote,
-			    void (*done)(struct ib_cq *, struct ib_wc *))
+static int krdma_perf_build_lane(struct krdma_perf_lane *ln,
+				 const struct krdma_wire_region *remote,
+				 void (*done)(struct ib_cq *, struct ib_wc *))
 {
+	struct krdma_perf *pf = ln->pf;
 	struct krdma_session *sess = pf->sess;
 	u32 m, k, i;
 	int n;
 
-	pf->per = remote && !krdma_op_is_send(pf->op) ? nremote : 1;
-	pf->nwr = pf->chain * pf->per;
-	pf->wr = krdma_failable(kvcalloc(pf->nwr, sizeof(*pf->wr), GFP_KERNEL));
-	pf->sge = krdma_failable(kvcalloc(pf->nwr * KRDMA_MAX_SGE,
-					  sizeof(*pf->sge), GFP_KERNEL));
-	if (!pf->wr || !pf->sge)
+	ln->wr = krdma_failable(kvcalloc(pf->nwr, sizeof(*ln->wr), GFP_KERNEL));
+	ln->sge = krdma_failable(kvcalloc(pf->nwr * KRDMA_MAX_SGE,
+					  sizeof(*ln->sge), GFP_KERNEL));
+	if (!ln->wr || !ln->sge)
 		return -ENOMEM;
-	for (i = 0; i < pf->nsig; i++)
-		pf->sig[i].cqe.done = done;
+	for (i = 0; i < ln->nsig; i++)
+		ln->sig[i].cqe.done = done;
 
 	for (m = 0; m < pf->chain; m++) {
 		u32 off = 0;
 
 		for (k = 0; k < pf->per; k++) {
-			union krdma_perf_wr *w = &pf->wr[m * pf->per + k];
-			struct ib_sge *sge = &pf->sge[(m * pf->per + k) * KRDMA_MAX_SGE];
+			union krdma_perf_wr *w = &ln->wr[m * pf->per + k];
+			struct ib_sge *sge = &ln->sge[(m * pf->per + k) * KRDMA_MAX_SGE];
 			u32 len = krdma_perf_msg_len(pf);
 
 			if (!krdma_perf_has_hdr(pf) && !krdma_op_is_atomic(pf->op))
@@ -377,7 +424,7 @@ static int krdma_perf_build(struct krdma_perf *pf,
 			w->send.num_sge = n;
 			w->send.wr_cqe = &sess->unsignaled_cqe;
 			if (m * pf->per + k + 1 < pf->nwr)
-				w->send.next = &pf->wr[m * pf->per + k + 1].send;
+				w->send.next = &ln->wr[m * pf->per + k + 1].send;
 
 			switch (pf->op) {
 			case KRDMA_OP_SEND:
@@ -419,6 +466,20 @@ static int krdma_perf_build(struct krdma_perf *pf,
 	return 0;
 }
 
+static int krdma_perf_build(struct krdma_perf *pf,
+			    const struct krdma_wire_region *remote, u32 nremote,
+			    void (*done)(struct ib_cq *, struct ib_wc *))
+{
+	u32 l;
+	int ret = 0;
+
+	pf->per = remote && !krdma_op_is_send(pf->op) ? nremote : 1;
+	pf->nwr = pf->chain * pf->per;
+	for (l = 0; l < pf->nlanes && !ret; l++)
+		ret = krdma_perf_build_lane(&pf->lanes[l], remote, done);
+	return ret;
+}
+
 static void krdma_perf_count(struct krdma_perf *pf, u32 n)
 {
 	struct krdma_session *sess = pf->sess;
@@ -446,18 +507,20 @@ static void krdma_perf_count(struct krdma_perf *pf, u32 n)
 }
 
 /*
- * Posts messages posted .. posted + @n - 1 with one ib_post_send(); the
- * last one is signaled if @signal_last, and so is every signal_every-th.
+ * Posts the lane's messages posted .. posted + @n - 1 with one
+ * ib_post_send(); the last one is signaled if @signal_last, and so is
+ * every signal_every-th.
  */
-static int krdma_perf_post(struct krdma_perf *pf, u32 n, bool signal_last)
+static int krdma_perf_post(struct krdma_perf_lane *ln, u32 n, bool signal_last)
 {
+	struct krdma_perf *pf = ln->pf;
 	struct ib_send_wr *last, *next;
 	u32 m;
 	int ret;
 
 	for (m = 0; m < n; m++) {
-		struct ib_send_wr *w = &pf->wr[(m + 1) * pf->per - 1].send;
-		u64 msg = pf->posted + m;
+		struct ib_send_wr *w = &ln->wr[(m + 1) * pf->per - 1].send;
+		u64 msg = ln->posted + m;
 		struct krdma_perf_sig *sig;
 
 		if ((msg + 1) % pf->signal_every && !(signal_last && m + 1 == n)) {
@@ -465,26 +528,30 @@ static int krdma_perf_post(struct krdma_perf *pf, u32 n, bool signal_last)
 			w->send_flags &= ~IB_SEND_SIGNALED;
 			continue;
 		}
-		sig = &pf->sig[pf->sig_next % pf->nsig];
+		sig = &ln->sig[ln->sig_next % ln->nsig];
 		/* bw: depth bounds it; lat: send completions precede answers. */
 		if (READ_ONCE(sig->busy))
 			return -EOVERFLOW;
-		pf->sig_next++;
+		ln->sig_next++;
 		WRITE_ONCE(sig->busy, true);
 		sig->msg = msg;
-		atomic_inc(&pf->sig_pending);
+		atomic_inc(&ln->sig_pending);
 		w->wr_cqe = &sig->cqe;
 		w->send_flags |= IB_SEND_SIGNALED;
 	}
-	last = &pf->wr[n * pf->per - 1].send;
+	last = &ln->wr[n * pf->per - 1].send;
 	next = last->next;
 	last->next = NULL;
-	ret = krdma_post_send(pf->sess, &pf->wr[0].send);
+	if (ln->ch)
+		ret = krdma_channel_post_send(ln->ch, &ln->wr[0].send);
+	else
+		ret = krdma_post_send(pf->sess, &ln->wr[0].send);
 	last->next = next;
 	if (ret)
 		return ret;
-	pf->posted += n;
-	if (pf->op == KRDMA_OP_READ)
+	ln->posted += n;
+	/* The keepalive shares the session's QP only (krdma_reads_begin()). */
+	if (pf->op == KRDMA_OP_READ && !ln->ch)
 		krdma_reads_begin(pf->sess, n);
 	krdma_perf_count(pf, n);
 	return 0;
@@ -537,7 +604,7 @@ int krdma_perf_check_params(struct krdma_session *sess,
 	bool hdr = krdma_op_is_send(p->op);
 	u32 nchunks = krdma_chunks_for(sess->kdev, (hdr ? KRDMA_MSG_HDR_SIZE : 0) +
 				       p->size);
-	u32 wrs;
+	u32 wrs, i;
 
 	if (p->op == KRDMA_OP_PING) {
 		NL_SET_ERR_MSG(extack, "ping runs in check mode only");
@@ -563,6 +630,21 @@ int krdma_perf_check_params(struct krdma_session *sess,
 	if (nchunks > sess->max_sge) {
 		NL_SET_ERR_MSG(extack, "size needs more SGEs than the device has");
 		return -E2BIG;
+	}
+	if (p->qps > sess->qps) {
+		NL_SET_ERR_MSG(extack, "qps exceeds the session's QPs (set qps at connect)");
+		return -EINVAL;
+	}
+	/* Credits are counted per QP, and channels take no receives. */
+	if (p->qps > 1 && (krdma_op_is_send(p->op) || p->op == KRDMA_OP_WRITE_IMM)) {
+		NL_SET_ERR_MSG(extack, "several QPs carry write, read and atomics only");
+		return -EOPNOTSUPP;
+	}
+	for (i = 1; i < p->qps; i++) {
+		if (!sess->channels[i - 1]) {
+			NL_SET_ERR_MSG(extack, "data channels still connecting");
+			return -EAGAIN;
+		}
 	}
 	/* A message may need a WR per chunk on either side; checked again
 	 * with the peer's regions when they come.
@@ -594,7 +676,7 @@ int krdma_perf_setup(struct krdma_test *test)
 	if (!test->slots)
 		return -ENOMEM;
 	pf = krdma_perf_alloc(sess, test->p.op, test->p.mode, test->p.size,
-			      test->p.depth, test->id);
+			      test->p.depth, test->id, test->p.qps);
 	if (!pf)
 		return -ENOMEM;
 	test->perf = pf;
@@ -622,25 +704,29 @@ int krdma_perf_setup(struct krdma_test *test)
 	return 0;
 }
 
-static bool krdma_perf_more(struct krdma_perf *pf)
+static bool krdma_perf_more(struct krdma_perf_lane *ln)
 {
-	struct krdma_test *test = pf->test;
+	struct krdma_test *test = ln->pf->test;
 
-	if (READ_ONCE(test->stop) || test->status)
+	if (READ_ONCE(test->stop) || READ_ONCE(test->status))
 		return false;
 	if (test->p.count)
-		return pf->posted < test->p.count;
+		return ln->posted < ln->quota;
 	return ktime_before(ktime_get(), test->deadline);
 }
 
-/* bw: all posted work is done; the read data is checked here, the rest
- * by the responder.
+/*
+ * bw: all posted work of every lane is done; the read data is checked
+ * here, the rest by the responder.
  */
 static void krdma_perf_bw_end(struct krdma_perf *pf)
 {
 	struct krdma_test *test = pf->test;
+	u64 done = atomic64_read(&pf->retired);
 
-	if (pf->op == KRDMA_OP_READ && pf->posted) {
+	WRITE_ONCE(test->completed, done);
+	WRITE_ONCE(test->bytes, done * pf->size);
+	if (pf->op == KRDMA_OP_READ && done) {
 		krdma_buf_to_cpu(pf->buf);
 		if (krdma_pattern_check(pf->buf, 0, pf->size,
 					krdma_seed(test->id, 0))) {
@@ -653,34 +739,80 @@ static void krdma_perf_bw_end(struct krdma_perf *pf)
 	krdma_test_send_end(test);
 }
 
-/* bw: fills the window, in chains; the burst's last message is signaled. */
-static void krdma_perf_pump(struct krdma_perf *pf)
+/*
+ * bw: fills the lane's window, in chains; the burst's last message is
+ * signaled. Returns true once, when the lane has nothing more to do.
+ */
+static bool krdma_perf_pump(struct krdma_perf_lane *ln)
 {
+	struct krdma_perf *pf = ln->pf;
 	struct krdma_test *test = pf->test;
 	u64 room;
 	int ret = 0;
 
-	if (!krdma_perf_more(pf)) {
-		if (pf->retired == pf->posted && !test->ending)
-			krdma_perf_bw_end(pf);
-		return;
+	lockdep_assert_held(&ln->lock);
+	if (ln->done)
+		return false;
+	if (!krdma_perf_more(ln)) {
+		ln->done = ln->retired == ln->posted;
+		return ln->done;
 	}
-	room = pf->depth - (pf->posted - pf->retired);
+	room = pf->depth - (ln->posted - ln->retired);
 	if (krdma_perf_uses_credits(pf))
-		room = min(room, pf->granted + pf->rx_window - pf->posted);
+		room = min(room, pf->granted + pf->rx_window - ln->posted);
 	if (test->p.count)
-		room = min(room, test->p.count - pf->posted);
+		room = min(room, ln->quota - ln->posted);
 	while (room && !ret) {
 		u32 n = min_t(u64, room, pf->chain);
 
 		room -= n;
-		ret = krdma_perf_post(pf, n, !room);
+		ret = krdma_perf_post(ln, n, !room);
 	}
 	if (ret) {
 		krdma_test_fail(test, ret, "cannot post: %d", ret);
 		krdma_session_close(pf->sess, "test %u: post failed: %d",
 				    test->id, ret);
 	}
+	return false;
+}
+
+/* bw: pumps a lane from any context; the last lane done ends the test. */
+static void krdma_perf_pump_lane(struct krdma_perf_lane *ln)
+{
+	bool done;
+
+	spin_lock_bh(&ln->lock);
+	done = krdma_perf_pump(ln);
+	spin_unlock_bh(&ln->lock);
+	if (done && atomic_dec_and_test(&ln->pf->lanes_running))
+		krdma_perf_bw_end(ln->pf);
+}
+
+/*
+ * bw: a lane's messages up to @upto are complete; @t0: when its handler
+ * started. Once this lane is counted out of lanes_running, the last lane
+ * may end the test and a new one free it: nothing of it is touched then.
+ */
+static void krdma_perf_bw_retire(struct krdma_perf_lane *ln, u64 upto, u64 t0)
+{
+	struct krdma_perf *pf = ln->pf;
+	struct krdma_test *test = pf->test;
+	u64 total;
+	bool done;
+
+	spin_lock_bh(&ln->lock);
+	if (pf->op == KRDMA_OP_READ && !ln->ch)
+		krdma_reads_end(pf->sess, upto - ln->retired);
+	/* Lanes add up in any order: the figure may lag, bw_end fixes it. */
+	total = atomic64_add_return(upto - ln->retired, &pf->retired);
+	ln->retired = upto;
+	WRITE_ONCE(test->completed, total);
+	WRITE_ONCE(test->bytes, total * pf->size);
+	done = krdma_perf_pump(ln);
+	spin_unlock_bh(&ln->lock);
+	WRITE_ONCE(ln->cpu_ns, ln->cpu_ns + local_clock() - t0);
+	if (done && atomic_dec_and_test(&pf->lanes_running))
+		krdma_perf_bw_end(pf);
 }
 
 /* lat: the next round trip. */
@@ -689,7 +821,7 @@ static void krdma_perf_ping(struct krdma_perf *pf)
 	int ret;
 
 	pf->t0 = ktime_get_ns();
-	ret = krdma_perf_post(pf, 1, false);
+	ret = krdma_perf_post(krdma_perf_lane0(pf), 1, false);
 	if (ret) {
 		krdma_test_fail(pf->test, ret, "cannot post: %d", ret);
 		krdma_session_close(pf->sess, "test %u: post failed: %d",
@@ -701,35 +833,37 @@ static void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct krdma_perf_sig *sig =
 		container_of(wc->wr_cqe, struct krdma_perf_sig, cqe);
-	struct krdma_perf *pf = sig->pf;
+	struct krdma_perf_lane *ln = sig->lane;
+	struct krdma_perf *pf = ln->pf;
 	struct krdma_test *test = pf->test;
 	u64 t0 = local_clock();
 	int pending;
 
 	WRITE_ONCE(sig->busy, false);
-	pending = atomic_dec_return(&pf->sig_pending);
+	pending = atomic_dec_return(&ln->sig_pending);
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		krdma_perf_wc_error(pf, wc);
 		return;
 	}
-	if (pf->op == KRDMA_OP_READ)
-		krdma_reads_end(pf->sess, sig->msg + 1 - pf->retired);
-	pf->retired = sig->msg + 1;
+	if (test && pf->mode == KRDMA_MODE_BW) {
+		krdma_perf_bw_retire(ln, sig->msg + 1, t0);
+		return;
+	}
 	if (!test) {
+		ln->retired = sig->msg + 1;
 		/* Responder's answers: the last one may let TEST_END proceed. */
 		if (pf->pt->ending && !pending)
 			krdma_peer_on_end(pf->sess, pf->pt);
-	} else if (pf->mode == KRDMA_MODE_BW) {
-		WRITE_ONCE(test->completed, pf->retired);
-		WRITE_ONCE(test->bytes, pf->retired * pf->size);
-		krdma_perf_pump(pf);
-	} else if (pf->end_deferred && !pending) {
-		pf->end_deferred = false;
-		krdma_test_send_end(test);
+	} else {
+		ln->retired = sig->msg + 1;
+		if (pf->end_deferred && !pending) {
+			pf->end_deferred = false;
+			krdma_test_send_end(test);
+		}
 	}
 	/* A poller counts its own time, all of it. */
 	if (!krdma_perf_polls(pf))
-		pf->cpu_ns += local_clock() - t0;
+		WRITE_ONCE(ln->cpu_ns, ln->cpu_ns + local_clock() - t0);
 }
 
 /* lat write: our target goes into the TEST_REQ, valid from now on. */
@@ -752,9 +886,20 @@ int krdma_perf_post_regs(struct krdma_test *test, struct krdma_msg_test *req,
 }
 
 /*
+ * lat write: one turn of a poller's wait. It polls with the CPU, yielding
+ * every 64 turns so that rxe and everything else on this CPU still run.
+ */
+static void krdma_perf_relax(unsigned int *spins)
+{
+	if (++*spins % 64)
+		cpu_relax();
+	else
+		cond_resched();
+}
+
+/*
  * lat write: waits for iteration @iter's marker in the last byte of our
- * target. Polls with the CPU, yielding now and then so that rxe and
- * everything else on this CPU still run.
+ * target.
  */
 static bool krdma_perf_poll_marker(struct krdma_perf *pf, u64 iter)
 {
@@ -766,10 +911,7 @@ static bool krdma_perf_poll_marker(struct krdma_perf *pf, u64 iter)
 		    (pf->test && (READ_ONCE(pf->test->stop) ||
 				  READ_ONCE(pf->test->status))))
 			return false;
-		if (++spins % 64)
-			cpu_relax();
-		else
-			cond_resched();
+		krdma_perf_relax(&spins);
 	}
 	return true;
 }
@@ -782,13 +924,10 @@ static int krdma_perf_write_iter(struct krdma_perf *pf, u64 iter)
 
 	if (!pf->inline_data) {
 		/* The last write must be done with our buffer first. */
-		while (atomic_read(&pf->sig_pending)) {
+		while (atomic_read(&krdma_perf_lane0(pf)->sig_pending)) {
 			if (kthread_should_stop() || READ_ONCE(pf->sess->qp_dead))
 				return -ENOTCONN;
-			if (++spins % 64)
-				cpu_relax();
-			else
-				cond_resched();
+			krdma_perf_relax(&spins);
 		}
 		krdma_buf_to_cpu(pf->buf);
 	}
@@ -796,7 +935,7 @@ static int krdma_perf_write_iter(struct krdma_perf *pf, u64 iter)
 	if (!pf->inline_data)
 		krdma_buf_to_device(pf->buf);
 	/* An inline write needs a completion only to free its WQE. */
-	return krdma_perf_post(pf, 1, !pf->inline_data);
+	return krdma_perf_post(krdma_perf_lane0(pf), 1, !pf->inline_data);
 }
 
 /* lat write: what the peer wrote into our target, all but the marker. */
@@ -827,7 +966,7 @@ static int krdma_perf_poller(void *arg)
 			ret = krdma_perf_write_iter(pf, iter++);
 			continue;
 		}
-		if (!krdma_perf_more(pf))
+		if (!krdma_perf_more(krdma_perf_lane0(pf)))
 			break;
 		t0 = ktime_get_ns();
 		ret = krdma_perf_write_iter(pf, iter);
@@ -848,7 +987,8 @@ static int krdma_perf_poller(void *arg)
 		krdma_session_close(pf->sess, "lat write: cannot post: %d", ret);
 	} else if (test && !kthread_should_stop() && !READ_ONCE(pf->sess->qp_dead)) {
 		/* Our buffers go with the test: our writes must be done. */
-		while (atomic_read(&pf->sig_pending) && !kthread_should_stop())
+		while (atomic_read(&krdma_perf_lane0(pf)->sig_pending) &&
+		       !kthread_should_stop())
 			schedule_timeout_interruptible(1);
 		WRITE_ONCE(test->ending, true);
 		if (krdma_ctrl_send(pf->sess, KRDMA_MSG_TEST_END, test->id, iter,
@@ -891,8 +1031,14 @@ static void krdma_perf_stop_poller(struct krdma_perf *pf)
 void krdma_perf_start(struct krdma_test *test)
 {
 	struct krdma_perf *pf = test->perf;
-	u64 t0 = local_clock();
+	u64 t0 = local_clock(), share;
+	u32 i, rest;
 	int ret;
+
+	/* A count is shared out; the first lanes take one more of the rest. */
+	share = div_u64_rem(test->p.count, pf->nlanes, &rest);
+	for (i = 0; i < pf->nlanes; i++)
+		pf->lanes[i].quota = share + (i < rest);
 
 	ret = krdma_perf_build(pf, test->remote, test->remote_per_slot,
 			       krdma_perf_sig_done);
@@ -908,10 +1054,14 @@ void krdma_perf_start(struct krdma_test *test)
 	}
 	if (krdma_perf_polls(pf))
 		return;
-	if (pf->mode == KRDMA_MODE_LAT)
+	if (pf->mode == KRDMA_MODE_LAT) {
 		krdma_perf_ping(pf);
-	else
-		krdma_perf_pump(pf);
+		pf->cpu_ns += local_clock() - t0;
+		return;
+	}
+	atomic_set(&pf->lanes_running, pf->nlanes);
+	for (i = 0; i < pf->nlanes; i++)
+		krdma_perf_pump_lane(&pf->lanes[i]);
 	pf->cpu_ns += local_clock() - t0;
 }
 
@@ -929,17 +1079,17 @@ void krdma_perf_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 	/* Credits may trail the last completion, and so TEST_END. */
 	if (type == KRDMA_MSG_CREDIT) {
 		if (!krdma_perf_uses_credits(pf) || iter < pf->granted ||
-		    iter > pf->posted)
+		    iter > krdma_perf_lane0(pf)->posted)
 			goto proto;
 		pf->granted = iter;
 		if (krdma_recv_repost(rx)) {
 			krdma_session_close(pf->sess, "cannot repost receive");
 			return;
 		}
-		krdma_perf_pump(pf);
+		krdma_perf_pump_lane(krdma_perf_lane0(pf));
 	} else {
 		if (pf->mode != KRDMA_MODE_LAT || test->ending ||
-		    pf->received >= pf->posted ||
+		    pf->received >= krdma_perf_lane0(pf)->posted ||
 		    be32_to_cpu(hdr->len) != pf->size)
 			goto proto;
 		krdma_lat_record(pf, (t1 - pf->t0) / 2);
@@ -953,9 +1103,9 @@ void krdma_perf_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 		WRITE_ONCE(test->validated, pf->checked - pf->bad);
 		if (pf->bad)
 			krdma_test_fail(test, -EBADMSG, "PONG data differs from the pattern");
-		if (krdma_perf_more(pf)) {
+		if (krdma_perf_more(krdma_perf_lane0(pf))) {
 			krdma_perf_ping(pf);
-		} else if (atomic_read(&pf->sig_pending)) {
+		} else if (atomic_read(&krdma_perf_lane0(pf)->sig_pending)) {
 			/* Its buffers go with the test: wait for our sends. */
 			pf->end_deferred = true;
 		} else {
@@ -990,7 +1140,8 @@ int krdma_perf_fill(struct sk_buff *skb, struct krdma_test *test)
 	if (nla_put_u32(skb, KRDMA_A_TEST_SIGNAL_EVERY, pf->signal_every) ||
 	    nla_put_u32(skb, KRDMA_A_TEST_CHAIN, pf->chain) ||
 	    nla_put_u8(skb, KRDMA_A_TEST_INLINE, pf->inline_data) ||
-	    nla_put_u64_64bit(skb, KRDMA_A_TEST_CPU_NS, READ_ONCE(pf->cpu_ns),
+	    nla_put_u32(skb, KRDMA_A_TEST_QPS, pf->nlanes) ||
+	    nla_put_u64_64bit(skb, KRDMA_A_TEST_CPU_NS, krdma_perf_cpu_ns(pf),
 			      KRDMA_A_PAD) ||
 	    nla_put_u64_64bit(skb, KRDMA_A_TEST_PEER_CPU_NS, test->peer_cpu_ns,
 			      KRDMA_A_PAD))
@@ -1056,7 +1207,7 @@ int krdma_perf_peer_setup(struct krdma_session *sess,
 	if (!pt->slots)
 		return -ENOMEM;
 	pf = krdma_perf_alloc(sess, pt->op, pt->mode, pt->size, pt->depth,
-			      pt->test_id);
+			      pt->test_id, 1);
 	if (!pf)
 		return -ENOMEM;
 	pt->perf = pf;
@@ -1173,7 +1324,7 @@ void krdma_perf_peer_on_msg(struct krdma_session *sess,
 		return;
 	}
 	if (pf->mode == KRDMA_MODE_LAT) {
-		ret = krdma_perf_post(pf, 1, false);
+		ret = krdma_perf_post(krdma_perf_lane0(pf), 1, false);
 		if (ret)
 			krdma_session_close(sess, "lat: cannot post PONG: %d", ret);
 	} else {
@@ -1235,34 +1386,50 @@ void krdma_perf_peer_quiesce(struct krdma_peer_test *pt)
 /* Work of the responder still to complete before TEST_END may proceed. */
 bool krdma_perf_peer_busy(const struct krdma_peer_test *pt)
 {
-	return pt->perf && atomic_read(&pt->perf->sig_pending);
+	return pt->perf && atomic_read(&krdma_perf_lane0(pt->perf)->sig_pending);
 }
 
 u64 krdma_perf_cpu_ns(const struct krdma_perf *pf)
 {
-	return pf ? pf->cpu_ns : 0;
+	u64 ns;
+	u32 i;
+
+	if (!pf)
+		return 0;
+	ns = READ_ONCE(pf->cpu_ns);
+	for (i = 0; i < pf->nlanes; i++)
+		ns += READ_ONCE(pf->lanes[i].cpu_ns);
+	return ns;
 }
 
 /* The test is over: keep the figures, free the rest. */
 void krdma_perf_finish(struct krdma_perf *pf)
 {
+	u32 i;
+
 	if (!pf)
 		return;
 	krdma_perf_stop_poller(pf);
 	krdma_lat_summarize(pf);
 	kvfree(pf->hist);
 	pf->hist = NULL;
-	kvfree(pf->wr);
-	pf->wr = NULL;
-	kvfree(pf->sge);
-	pf->sge = NULL;
-	kfree(pf->sig);
-	pf->sig = NULL;
+	for (i = 0; i < pf->nlanes; i++) {
+		struct krdma_perf_lane *ln = &pf->lanes[i];
+
+		kvfree(ln->wr);
+		ln->wr = NULL;
+		kvfree(ln->sge);
+		ln->sge = NULL;
+		kfree(ln->sig);
+		ln->sig = NULL;
+	}
 	pf->buf = NULL;
 }
 
 void krdma_perf_free(struct krdma_perf *pf)
 {
 	krdma_perf_finish(pf);
+	if (pf)
+		kfree(pf->lanes);
 	kfree(pf);
 }

@@ -17,17 +17,28 @@
 /*
  * Connection handshake, carried in the CM REQ (client to server) and REP
  * (server to client) private data. The REQ holds at most 56 bytes.
+ *
+ * A session of several QPs is one connection per QP. The first one's REQ
+ * asks for @channels more; its REP grants them (an older peer leaves the
+ * field zero) and names the session by a random @cookie. Each further
+ * connection, a data channel, sets KRDMA_HELLO_F_CHANNEL, its index in
+ * @channel (1 .. @channels) and the cookie, and must come from the same
+ * address to the same device.
  */
+#define KRDMA_HELLO_F_CHANNEL	0x0002
+
 struct krdma_cm_hello {
 	__be32	magic;
 	__be16	version;
-	__be16	flags;			/* none defined, must be zero */
+	__be16	flags;			/* KRDMA_HELLO_F_*; others must be zero */
 	__be16	sq_depth;		/* sender's send queue depth */
 	__be16	rq_depth;		/* receives the sender keeps posted */
 	__be32	max_msg_size;		/* largest SEND the sender accepts */
 	u8	max_qp_rd_atom;		/* sender device's READ/atomic limits */
 	u8	max_qp_init_rd_atom;
-	u8	reserved[6];
+	u8	channels;		/* data channels besides this QP */
+	u8	channel;		/* KRDMA_HELLO_F_CHANNEL: which one */
+	__be32	cookie;			/* the session's, from the first REP */
 };
 
 enum krdma_reject_reason {
@@ -36,6 +47,7 @@ enum krdma_reject_reason {
 	KRDMA_REJ_BAD_PARAM,		/* depths or sizes out of range */
 	KRDMA_REJ_NO_RESOURCES,		/* server could not allocate */
 	KRDMA_REJ_SHUTDOWN,		/* listener or module going away */
+	KRDMA_REJ_NO_SESSION,		/* data channel for no such session */
 };
 
 /* Consumer reject private data, sent with rdma_reject(). */
@@ -96,7 +108,7 @@ struct krdma_msg_test {
 	u8	op;			/* enum krdma_op */
 	u8	mode;			/* enum krdma_test_mode */
 	u8	flags;			/* KRDMA_TEST_F_* */
-	u8	reserved;
+	u8	qps;			/* bw: QPs used, if more than one */
 	__be32	size;			/* bytes per message */
 	__be32	depth;			/* slots, and iterations in flight */
 	__be32	nregions;

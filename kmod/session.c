@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * krdma: sessions - one RC queue pair to a peer krdma, its completion
- * queue, its posted receives and its pool of control message buffers.
+ * queue, its posted receives and its pool of control message buffers;
+ * and, for bw tests over several QPs, its data channels (channel.c).
  *
  * Lifetime: the session table holds one reference until teardown ends.
- * Teardown runs once, from close_work: no more posts, drain the QP, end
- * the tests, free the queues, destroy the CM id, tell userspace.
+ * Teardown runs once, from close_work: no more posts, drain the QPs, end
+ * the tests, free the queues, destroy the CM ids, tell userspace.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -38,6 +39,7 @@ static void krdma_session_release(struct kref *ref)
 	struct krdma_session *sess = container_of(ref, struct krdma_session, ref);
 
 	put_net(sess->net);
+	kfree(sess->channels);
 	kfree(sess);
 }
 
@@ -193,6 +195,30 @@ err:
 	put_net(sess->net);
 	kfree(sess);
 	return ERR_PTR(ret);
+}
+
+/*
+ * The server session of listener @listener_id whose first REP carried
+ * @cookie: a data channel joins it. Referenced.
+ */
+struct krdma_session *krdma_session_lookup_cookie(struct net *net,
+						  u32 listener_id, u32 cookie)
+{
+	struct krdma_session *sess, *found = NULL;
+	unsigned long id;
+
+	mutex_lock(&krdma_sessions_lock);
+	xa_for_each(&krdma_sessions, id, sess) {
+		if (sess->cookie == cookie && cookie &&
+		    sess->role == KRDMA_ROLE_SERVER &&
+		    sess->listener_id == listener_id && net_eq(sess->net, net)) {
+			found = sess;
+			kref_get(&found->ref);
+			break;
+		}
+	}
+	mutex_unlock(&krdma_sessions_lock);
+	return found;
 }
 
 /* Finds a session of @net by id, or by name when @name is set; referenced. */
@@ -432,11 +458,7 @@ static void krdma_session_destroy_queues(struct krdma_session *sess)
 		rdma_destroy_qp(sess->cm_id);
 		sess->qp = NULL;
 	}
-	krdma_cq_stop(sess);
-	if (sess->cq) {
-		ib_free_cq(sess->cq);
-		sess->cq = NULL;
-	}
+	krdma_cq_free(&sess->cq);
 	/* Only now can no completion refer to a buffer any more. */
 	krdma_session_free_buffers(sess);
 	if (sess->kdev) {
@@ -452,8 +474,8 @@ static int krdma_session_create_qp(struct krdma_session *sess, u32 max_inline,
 
 	memset(attr, 0, sizeof(*attr));
 	attr->qp_context = sess;
-	attr->send_cq = sess->cq;
-	attr->recv_cq = sess->cq;
+	attr->send_cq = sess->cq.ib;
+	attr->recv_cq = sess->cq.ib;
 	attr->qp_type = IB_QPT_RC;
 	attr->sq_sig_type = IB_SIGNAL_REQ_WR;
 	attr->cap.max_send_wr = sess->sq_depth + 2;
@@ -475,6 +497,7 @@ int krdma_session_create_queues(struct krdma_session *sess)
 	const struct ib_device_attr *dattr;
 	struct krdma_device *kdev;
 	u32 i, nr_cqe;
+	char name[16];
 	int ret;
 
 	kdev = krdma_device_get(cm_id->device);
@@ -493,7 +516,8 @@ int krdma_session_create_queues(struct krdma_session *sess)
 
 	/* +1 on each queue for the drain, +1 send for the keepalive. */
 	nr_cqe = sess->sq_depth + sess->rq_depth + 3;
-	ret = krdma_cq_create(sess, nr_cqe);
+	snprintf(name, sizeof(name), "%u", sess->id);
+	ret = krdma_cq_create(sess, &sess->cq, nr_cqe, 0, name);
 	if (ret)
 		goto err;
 
@@ -524,7 +548,7 @@ err:
 	spin_lock_bh(&sess->lock);
 	sess->qp_dead = true;
 	spin_unlock_bh(&sess->lock);
-	krdma_cq_stop(sess);
+	krdma_cq_stop(&sess->cq);
 	if (sess->qp)
 		ib_drain_qp(sess->qp);
 	krdma_session_destroy_queues(sess);
@@ -590,19 +614,23 @@ static void krdma_session_close_work(struct work_struct *work)
 	spin_lock_bh(&sess->lock);
 	sess->qp_dead = true;
 	spin_unlock_bh(&sess->lock);
+	/* A test's messages may be on the channels too. */
+	krdma_channels_quiesce(sess);
 	if (sess->cm_id)
 		rdma_disconnect(sess->cm_id);
-	krdma_cq_stop(sess);
+	krdma_cq_stop(&sess->cq);
 	if (sess->qp)
 		ib_drain_qp(sess->qp);
 	/* No completion runs any more: the tests can be ended and freed. */
 	krdma_test_session_down(sess);
+	krdma_channels_free_queues(sess);
 	krdma_session_destroy_queues(sess);
 	cm_id = sess->cm_id;
 	sess->cm_id = NULL;
 	mutex_unlock(&sess->cm_mutex);
 
-	/* Waits for a running CM handler, which must not wait for us. */
+	/* Wait for running CM handlers, which must not wait for us. */
+	krdma_channels_destroy(sess);
 	if (cm_id)
 		rdma_destroy_id(cm_id);
 
@@ -668,6 +696,9 @@ int krdma_session_fill_id(struct sk_buff *skb, struct krdma_session *sess)
 		return -EMSGSIZE;
 	if (krdma_put_addr(skb, KRDMA_A_LOCAL_ADDR, &sess->local_addr) ||
 	    krdma_put_addr(skb, KRDMA_A_PEER_ADDR, &sess->peer_addr))
+		return -EMSGSIZE;
+	/* Set once, while connecting. */
+	if (sess->qps && nla_put_u32(skb, KRDMA_A_SESSION_QPS, sess->qps))
 		return -EMSGSIZE;
 	return 0;
 }

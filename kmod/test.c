@@ -646,7 +646,7 @@ static void krdma_test_on_ack(struct krdma_test *test,
 		goto proto;
 
 	if (krdma_peer_access(test->p.op)) {
-		u32 need = krdma_op_is_atomic(test->p.op) ? sizeof(u64) : test->p.size;
+		u32 need = krdma_op_data_len(test->p.op, test->p.size);
 		/* bw and lat: one target for all messages; check: one per slot. */
 		u32 slots = test->p.mode == KRDMA_MODE_CHECK ? test->p.depth : 1;
 
@@ -884,7 +884,7 @@ static int krdma_peer_setup(struct krdma_session *sess,
 	/* Allocate everything first: a failure then leaves nothing posted. */
 	for (s = 0; s < pt->depth; s++) {
 		struct krdma_slot *slot = &pt->slots[s];
-		u32 len = krdma_op_is_atomic(pt->op) ? sizeof(u64) : pt->size;
+		u32 len = krdma_op_data_len(pt->op, pt->size);
 
 		slot->buf = krdma_buf_alloc(kdev, KRDMA_MSG_HDR_SIZE + len,
 					    "peer_slot", s);
@@ -943,6 +943,7 @@ static int krdma_peer_check_req(struct krdma_peer_test *pt,
 	/* Zero: a peer from before the modes, which only had check. */
 	pt->mode = req->mode ?: KRDMA_MODE_CHECK;
 	pt->bidir = req->flags & KRDMA_TEST_F_BIDIR;
+	pt->qps = req->qps ?: 1;
 	if ((req->flags & ~KRDMA_TEST_F_BIDIR) ||
 	    (pt->bidir && pt->mode != KRDMA_MODE_BW))
 		return -EINVAL;
@@ -950,7 +951,8 @@ static int krdma_peer_check_req(struct krdma_peer_test *pt,
 	pt->depth = be32_to_cpu(req->depth);
 	pt->count = be64_to_cpu(req->count);
 	if (!pt->op || pt->op > KRDMA_OP_MAX || !pt->size ||
-	    pt->mode > KRDMA_MODE_MAX || req->reserved ||
+	    pt->mode > KRDMA_MODE_MAX || req->qps > KRDMA_QPS_MAX ||
+	    (req->qps > 1 && pt->mode != KRDMA_MODE_BW) ||
 	    pt->size > KRDMA_MSG_SIZE_MAX || !pt->depth ||
 	    pt->depth > KRDMA_DEPTH_MAX ||
 	    (krdma_op_is_atomic(pt->op) && pt->size != sizeof(u64)))
@@ -1047,6 +1049,7 @@ static int krdma_peer_start_mirror(struct krdma_session *sess,
 		.interval_ms	= 1000,
 		.signal_every	= min_t(u32, pt->depth, KRDMA_BW_DEF_SIGNAL_EVERY),
 		.chain		= min_t(u32, pt->depth, KRDMA_BW_DEF_CHAIN),
+		.qps		= pt->qps,
 		.mirror_of	= pt->test_id,
 	};
 	int ret;
@@ -1175,7 +1178,7 @@ void krdma_peer_on_end(struct krdma_session *sess, struct krdma_peer_test *pt)
 		struct ib_wc wc = { .status = IB_WC_SUCCESS };
 
 		pt->inv_pending = 1;
-		krdma_peer_inv_done(sess->cq, &wc);
+		krdma_peer_inv_done(sess->cq.ib, &wc);
 	}
 }
 
@@ -1609,6 +1612,8 @@ static int __krdma_test_start(struct krdma_session *sess,
 		req->op = p->op;
 		req->mode = p->mode;
 		req->flags = p->bidir ? KRDMA_TEST_F_BIDIR : 0;
+		/* Zero for one, as a peer from before several QPs expects. */
+		req->qps = p->qps > 1 ? p->qps : 0;
 		req->size = cpu_to_be32(p->size);
 		req->depth = cpu_to_be32(p->depth);
 		req->nregions = cpu_to_be32(nregions);

@@ -96,6 +96,7 @@ struct krdma_peer_test {
 	bool			posted;		/* REG_MRs went to the QP */
 	struct krdma_perf	*perf;		/* bw and lat modes */
 	bool			bidir;
+	u8			qps;		/* bw: the driver's QPs */
 	u32			mirror_id;	/* our test that mirrors this one */
 	bool			mirror_done;	/* and its figures: */
 	u64			mirror_iters;

@@ -74,6 +74,8 @@ struct nla_policy krdma_policy[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_BIDIR]		= POL(NLA_U8),
 	[KRDMA_A_TEST_PEER_ITERS]	= POL(NLA_U64),
 	[KRDMA_A_TEST_PEER_BYTES]	= POL(NLA_U64),
+	[KRDMA_A_SESSION_QPS]		= POL(NLA_U32),
+	[KRDMA_A_TEST_QPS]		= POL(NLA_U32),
 };
 
 struct nla_policy krdma_addr_policy[KRDMA_ADDR_A_MAX + 1] = {
@@ -250,6 +252,8 @@ static const struct attr_desc descs[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_BIDIR] = { "bidir", "bidir", K_U8, NULL },
 	[KRDMA_A_TEST_PEER_ITERS] = { "peer_iters", "peer_iters", K_U64, NULL },
 	[KRDMA_A_TEST_PEER_BYTES] = { "peer_bytes", "peer_bytes", K_U64, NULL },
+	[KRDMA_A_SESSION_QPS] = { "qps", "qps", K_U32, NULL },
+	[KRDMA_A_TEST_QPS] = { "qps", "qps", K_U32, NULL },
 };
 
 const char *attr_name(unsigned int type)

@@ -133,6 +133,21 @@ int cmd_args(const struct arg_spec *specs, size_t n, int argc, char **argv)
 	return 0;
 }
 
+struct knl_ctx *cmd_begin(const struct arg_spec *specs, size_t n, int argc,
+			  char **argv, int *exit_code)
+{
+	int rc;
+
+	*exit_code = 1;
+	rc = cmd_args(specs, n, argc, argv);
+	if (rc) {
+		if (rc == ARGS_HELP)
+			*exit_code = 0;
+		return NULL;
+	}
+	return knl_get();
+}
+
 int msg_error(void)
 {
 	fprintf(stderr, "krdmactl: %s: cannot build the request: out of memory\n",
@@ -197,12 +212,9 @@ int cmd_del_ref(int argc, char **argv, uint8_t cmd, int id_attr)
 	struct knl_ctx *c;
 	int rc;
 
-	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
-	if (rc)
-		return rc == ARGS_HELP ? 0 : 1;
-	c = knl_get();
+	c = cmd_begin(specs, ARRAY_SIZE(specs), argc, argv, &rc);
 	if (!c)
-		return 1;
+		return rc;
 	msg = knl_req(c, cmd, 0);
 	if (!msg || put_ref(msg, id_attr, &id, &name))
 		return msg_error();
@@ -222,12 +234,9 @@ int cmd_show_ref(int argc, char **argv, uint8_t cmd, int id_attr,
 	bool one;
 	int rc;
 
-	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
-	if (rc)
-		return rc == ARGS_HELP ? 0 : 1;
-	c = knl_get();
+	c = cmd_begin(specs, ARRAY_SIZE(specs), argc, argv, &rc);
 	if (!c)
-		return 1;
+		return rc;
 	one = id.set || name.set;
 	msg = knl_req(c, cmd, one ? 0 : NLM_F_DUMP);
 	if (!msg || put_ref(msg, id_attr, &id, &name))

@@ -49,6 +49,13 @@ void obj_usage(FILE *f, const struct object *obj);
  * "krdmactl: <obj> <cmd>: <why>" and returns -1.
  */
 int cmd_args(const struct arg_spec *specs, size_t n, int argc, char **argv);
+/*
+ * The start of a command that talks to the kernel: cmd_args(), then the
+ * netlink context. NULL means the command ends here with *exit_code (0
+ * after "help", 1 after an error already reported).
+ */
+struct knl_ctx *cmd_begin(const struct arg_spec *specs, size_t n, int argc,
+			  char **argv, int *exit_code);
 /* "listener add" etc., for messages. */
 const char *cmd_what(void);
 

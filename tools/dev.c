@@ -97,12 +97,9 @@ static int dev_show(int argc, char **argv)
 	struct knl_ctx *c;
 	int rc;
 
-	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
-	if (rc)
-		return rc == ARGS_HELP ? 0 : 1;
-	c = knl_get();
+	c = cmd_begin(specs, ARRAY_SIZE(specs), argc, argv, &rc);
 	if (!c)
-		return 1;
+		return rc;
 	msg = knl_req(c, KRDMA_CMD_DEV_GET, name.set ? 0 : NLM_F_DUMP);
 	if (!msg || (name.set &&
 		     nla_put_string(msg, KRDMA_A_DEV_NAME, name.str)))

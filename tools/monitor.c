@@ -31,11 +31,13 @@ static const int event_attrs[] = {
 	KRDMA_A_SESSION_MAX_MSG_SIZE,
 	KRDMA_A_SESSION_PEER_PROTO,
 	KRDMA_A_SESSION_MAX_INLINE,
+	KRDMA_A_SESSION_QPS,
 	KRDMA_A_TEST_OP,
 	KRDMA_A_TEST_SIZE,
 	KRDMA_A_TEST_COUNT,
 	KRDMA_A_TEST_DURATION_MS,
 	KRDMA_A_TEST_DEPTH,
+	KRDMA_A_TEST_QPS,
 	KRDMA_A_TEST_STATE,
 	KRDMA_A_TEST_ITERS,
 	KRDMA_A_TEST_BYTES,
@@ -75,12 +77,9 @@ static int monitor_run(int argc, char **argv)
 	struct knl_ctx *c;
 	int rc;
 
-	rc = cmd_args(NULL, 0, argc, argv);
-	if (rc)
-		return rc == ARGS_HELP ? 0 : 1;
-	c = knl_get();
+	c = cmd_begin(NULL, 0, argc, argv, &rc);
 	if (!c)
-		return 1;
+		return rc;
 	sig_install();
 	if (knl_events_open(c))
 		return 1;

@@ -27,6 +27,7 @@ static const int session_attrs[] = {
 	KRDMA_A_PEER_ADDR,
 	KRDMA_A_SESSION_QPN,
 	KRDMA_A_SESSION_PEER_QPN,
+	KRDMA_A_SESSION_QPS,
 	KRDMA_A_SESSION_RESPONDER_RESOURCES,
 	KRDMA_A_SESSION_INITIATOR_DEPTH,
 	KRDMA_A_SESSION_SQ_DEPTH,
@@ -168,7 +169,7 @@ failed:
 
 static int session_connect(int argc, char **argv)
 {
-	struct arg_val addr, port, name, src, timeout, sqd, rqd, maxmsg;
+	struct arg_val addr, port, name, src, timeout, sqd, rqd, maxmsg, qps;
 	struct arg_spec specs[] = {
 		{ "addr", ARG_ADDR, ARG_REQUIRED, 0, 0, 0, &addr, "ADDR" },
 		{ "port", ARG_PORT, 0, 0, 0, 0, &port, "PORT" },
@@ -181,6 +182,7 @@ static int session_connect(int argc, char **argv)
 		{ "rq_depth", ARG_U32, 0, 0, KRDMA_QUEUE_DEPTH_MIN,
 		  KRDMA_QUEUE_DEPTH_MAX, &rqd, "N" },
 		{ "max_msg", ARG_SIZE, 0, 0, 1, KRDMA_MSG_SIZE_MAX, &maxmsg, "SIZE" },
+		{ "qps", ARG_U32, 0, 0, 1, KRDMA_QPS_MAX, &qps, "N" },
 	};
 	struct connect_state st;
 	struct nl_msg *msg;
@@ -232,7 +234,9 @@ static int session_connect(int argc, char **argv)
 	    (rqd.set && nla_put_u32(msg, KRDMA_A_SESSION_RQ_DEPTH,
 				    (uint32_t)rqd.num)) ||
 	    (maxmsg.set && nla_put_u32(msg, KRDMA_A_SESSION_MAX_MSG_SIZE,
-				       (uint32_t)maxmsg.num)))
+				       (uint32_t)maxmsg.num)) ||
+	    (qps.set && nla_put_u32(msg, KRDMA_A_SESSION_QPS,
+				    (uint32_t)qps.num)))
 		return msg_error();
 
 	memset(&st, 0, sizeof(st));
@@ -302,7 +306,8 @@ static int session_show(int argc, char **argv)
 static const struct cmd session_cmds[] = {
 	{ "connect", session_connect,
 	  "addr ADDR port PORT [ name NAME ] [ src ADDR ] [ timeout TIME ]\n"
-	  "                                [ sq_depth N ] [ rq_depth N ] [ max_msg SIZE ]",
+	  "                                [ sq_depth N ] [ rq_depth N ] [ max_msg SIZE ]\n"
+	  "                                [ qps N ]",
 	  "connect to a listener and wait until the session is up or down" },
 	{ "del", session_del, "{ ID | name NAME }",
 	  "disconnect and remove a session" },
@@ -321,6 +326,8 @@ const struct object session_obj = {
 	"PORT := 1..65535\n"
 	"TIME := NUMBER[ ms | s | m | min | h ] (no unit: milliseconds), 100ms to 60s\n"
 	"NAME := up to 31 printable characters without spaces, not all digits\n"
+	"qps: queue pairs to the peer, the control one included (1..16, default 1);\n"
+	"     the others carry the RDMA traffic of bw tests run with qps > 1\n"
 	"connect prints \"session ID name NAME up\" and exits 0 once the session\n"
 	"is up; if it goes down instead, it prints the reason and exits 1.\n",
 };

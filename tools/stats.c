@@ -29,12 +29,9 @@ static int stats_show(int argc, char **argv)
 	struct knl_ctx *c;
 	int rc;
 
-	rc = cmd_args(NULL, 0, argc, argv);
-	if (rc)
-		return rc == ARGS_HELP ? 0 : 1;
-	c = knl_get();
+	c = cmd_begin(NULL, 0, argc, argv, &rc);
 	if (!c)
-		return 1;
+		return rc;
 	msg = knl_req(c, KRDMA_CMD_STATS_GET, 0);
 	if (!msg)
 		return msg_error();
@@ -47,12 +44,9 @@ static int stats_reset(int argc, char **argv)
 	struct knl_ctx *c;
 	int rc;
 
-	rc = cmd_args(NULL, 0, argc, argv);
-	if (rc)
-		return rc == ARGS_HELP ? 0 : 1;
-	c = knl_get();
+	c = cmd_begin(NULL, 0, argc, argv, &rc);
 	if (!c)
-		return 1;
+		return rc;
 	msg = knl_req(c, KRDMA_CMD_STATS_RESET, 0);
 	if (!msg)
 		return msg_error();

@@ -30,6 +30,7 @@ static const int test_attrs[] = {
 	KRDMA_A_TEST_COUNT,
 	KRDMA_A_TEST_DURATION_MS,
 	KRDMA_A_TEST_DEPTH,
+	KRDMA_A_TEST_QPS,
 	KRDMA_A_TEST_SIGNAL_EVERY,
 	KRDMA_A_TEST_CHAIN,
 	KRDMA_A_TEST_INLINE,
@@ -68,6 +69,7 @@ static const int result_head[] = {
 	KRDMA_A_TEST_BIDIR,
 	KRDMA_A_TEST_SIZE,
 	KRDMA_A_TEST_DEPTH,
+	KRDMA_A_TEST_QPS,
 	KRDMA_A_TEST_SIGNAL_EVERY,
 	KRDMA_A_TEST_CHAIN,
 	KRDMA_A_TEST_INLINE,
@@ -124,7 +126,7 @@ void test_print_result(struct nlattr **tb)
 
 struct test_args {
 	struct arg_val session, op, mode, size, count, duration, depth, interval;
-	struct arg_val signal_every, chain, bidir;
+	struct arg_val signal_every, chain, bidir, qps;
 };
 
 static int test_parse(struct test_args *a, int argc, char **argv)
@@ -146,6 +148,7 @@ static int test_parse(struct test_args *a, int argc, char **argv)
 		  &a->signal_every, "N" },
 		{ "chain", ARG_U32, 0, 0, 1, KRDMA_CHAIN_MAX, &a->chain, "N" },
 		{ "bidir", ARG_FLAG, 0, 0, 0, 0, &a->bidir, NULL },
+		{ "qps", ARG_U32, 0, 0, 1, KRDMA_QPS_MAX, &a->qps, "N" },
 	};
 	int rc;
 
@@ -186,6 +189,8 @@ static struct nl_msg *test_start_msg(struct knl_ctx *c,
 	    (a->chain.set &&
 	     nla_put_u32(msg, KRDMA_A_TEST_CHAIN, (uint32_t)a->chain.num)) ||
 	    (a->bidir.set && nla_put_u8(msg, KRDMA_A_TEST_BIDIR, 1)) ||
+	    (a->qps.set &&
+	     nla_put_u32(msg, KRDMA_A_TEST_QPS, (uint32_t)a->qps.num)) ||
 	    nla_put_u32(msg, KRDMA_A_TEST_SIZE, (uint32_t)size) ||
 	    (a->count.set &&
 	     nla_put_u64(msg, KRDMA_A_TEST_COUNT, a->count.num)) ||
@@ -483,12 +488,9 @@ static int test_stop(int argc, char **argv)
 	struct knl_ctx *c;
 	int rc;
 
-	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
-	if (rc)
-		return rc == ARGS_HELP ? 0 : 1;
-	c = knl_get();
+	c = cmd_begin(specs, ARRAY_SIZE(specs), argc, argv, &rc);
 	if (!c)
-		return 1;
+		return rc;
 	rc = test_send_stop(c, (uint32_t)id.num);
 	if (rc) {
 		knl_perror(c, rc, cmd_what());
@@ -507,12 +509,9 @@ static int test_show(int argc, char **argv)
 	struct knl_ctx *c;
 	int rc;
 
-	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
-	if (rc)
-		return rc == ARGS_HELP ? 0 : 1;
-	c = knl_get();
+	c = cmd_begin(specs, ARRAY_SIZE(specs), argc, argv, &rc);
 	if (!c)
-		return 1;
+		return rc;
 	msg = knl_req(c, KRDMA_CMD_TEST_GET, id.set ? 0 : NLM_F_DUMP);
 	if (!msg || (id.set &&
 		     nla_put_u32(msg, KRDMA_A_TEST_ID, (uint32_t)id.num)))
@@ -523,7 +522,7 @@ static int test_show(int argc, char **argv)
 #define TEST_ARGS \
 	"session { ID | NAME } op OP [ mode MODE ] [ size SIZE ]\n" \
 	"                              [ count N | duration TIME ] [ depth N ] [ interval TIME ]\n" \
-	"                              [ signal_every N ] [ chain N ] [ bidir ]"
+	"                              [ signal_every N ] [ chain N ] [ bidir ] [ qps N ]"
 
 static const struct cmd test_cmds[] = {
 	{ "run", test_run, TEST_ARGS,
@@ -553,7 +552,10 @@ const struct object test_obj = {
 	"depth: operations in flight (1..128; bw default 64, else 1); interval:\n"
 	"     progress events (>= 100ms); signal_every: one send WR in N asks for a\n"
 	"     completion (bw default 16); chain: WRs per post (1..32, bw default 8);\n"
-	"     bidir: bw both ways at once, the peer running the same test back\n"
+	"     bidir: bw both ways at once, the peer running the same test back;\n"
+	"     qps: bw with write, read or the atomics, the messages spread over the\n"
+	"     session's first N queue pairs (1..16, at most the session's qps),\n"
+	"     depth in flight on each and count split between them\n"
 	"run: a live progress line on a terminal; ^C stops the test and still prints\n"
 	"     its result.  Rates: MB/s = 10^6 bytes/s, Gb/s = 10^9 bits/s.\n",
 };

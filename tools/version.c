@@ -37,12 +37,9 @@ static int version_run(int argc, char **argv)
 	struct knl_ctx *c;
 	int rc;
 
-	rc = cmd_args(NULL, 0, argc, argv);
-	if (rc)
-		return rc == ARGS_HELP ? 0 : 1;
-	c = knl_get();
+	c = cmd_begin(NULL, 0, argc, argv, &rc);
 	if (!c)
-		return 1;
+		return rc;
 	msg = knl_req(c, KRDMA_CMD_VERSION_GET, 0);
 	if (!msg)
 		return msg_error();

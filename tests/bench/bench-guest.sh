@@ -16,7 +16,9 @@
 #
 # Environment (from the host): KRDMA_BENCH_SECS (measured seconds per
 # point, default 5), KRDMA_BENCH_DEPTH (krdma bandwidth depth, default
-# 64), KRDMA_BENCH_PT_EXTRA (more perftest options, default none),
+# 64), KRDMA_BENCH_QPS (QPs of the several-QP points, default 4; the
+# depth is shared between them), KRDMA_BENCH_PT_EXTRA (more perftest
+# options, default none),
 # KRDMA_BENCH_ONLY (a grep -E over the step names, for trying out the
 # script: "tcp|lat").
 . "$KRDMA_ROOT/tests/vm/lib.sh"
@@ -25,6 +27,7 @@ set -u
 
 SECS=${KRDMA_BENCH_SECS:-5}
 DEPTH=${KRDMA_BENCH_DEPTH:-64}
+QPS=${KRDMA_BENCH_QPS:-4}
 ONLY=${KRDMA_BENCH_ONLY:-}
 KPORT=7471		# krdma listener
 PBASE=18515		# perftest: one port per step
@@ -55,6 +58,7 @@ SERVER_TMO=$((CLIENT_TMO + 60))
 
 # ---- the steps, the same list on both nodes ------------------------------
 # pt.bw.OP.SIZE  kr.bw.OP.SIZE  kr.lat.OP.64  pt.lat.OP.64  tcp
+# kr.bwq.OP.SIZE (several QPs)  cq.POLL
 steps() {
 	for size in 4096 65536 1048576; do
 		for op in write read send; do
@@ -67,6 +71,10 @@ steps() {
 		echo "pt.lat.$op.64"
 	done
 	echo tcp
+	# krdma over several QPs, right after TCP: the ceiling it is held to.
+	for what in write.1048576 read.1048576 write.65536; do
+		echo "kr.bwq.$what"
+	done
 	# krdma alone, in each completion context (module parameter cq_poll).
 	for poll in workqueue unbound direct; do
 		echo "cq.$poll"
@@ -296,7 +304,7 @@ fi
 	echo "\"mem_kb\": $(sed -n 's/^MemTotal: *\([0-9]*\).*/\1/p' /proc/meminfo),"
 	echo "\"perftest\": \"$(ib_write_bw -V 2>&1 | sed -n 's/.*ersion:* *//p' | head -n1)\","
 	echo "\"iperf3\": \"$(iperf3 --version 2>&1 | head -n1)\","
-	echo "\"secs\": $SECS, \"depth\": $DEPTH, \"gid_index\": $GID,"
+	echo "\"secs\": $SECS, \"depth\": $DEPTH, \"qps\": $QPS, \"gid_index\": $GID,"
 	echo "\"rxe_mtu\": \"$(ibv_devinfo -d rxe0 2>/dev/null | sed -n 's/.*active_mtu:[[:space:]]*\([0-9]*\).*/\1/p' | head -n1)\","
 	echo "\"netdev_mtu\": $(cat "/sys/class/net/$IFACE/mtu")"
 	echo "}"
@@ -305,9 +313,11 @@ python3 "$PARSE" info /tmp/info.json raw="$RAW"
 
 barrier bench.listening || exit 1
 # Receive buffers for 1 MiB SENDs, enough for DEPTH sends in flight between
-# credits (+2 reserved); a send queue for DEPTH messages of a few WRs each.
+# credits (+2 reserved); a send queue for DEPTH messages of a few WRs each;
+# QPS QPs for the several-QP points (the others use the first).
 expect_ok bench.connect krdmactl session connect addr "$PEER" port $KPORT \
-	name bench max_msg 1M rq_depth $((DEPTH + 16)) sq_depth 1024 timeout 30s
+	name bench max_msg 1M rq_depth $((DEPTH + 16)) sq_depth 1024 qps "$QPS" \
+	timeout 30s
 barrier bench.connected
 
 # pt_client STEP N KIND OP SIZE [ITERS]: runs the perftest client, up to
@@ -342,6 +352,25 @@ lat_iters() {
 		-v secs="$SECS" -v lo=$LAT_MIN -v hi=$LAT_MAX 'BEGIN {
 		n = rtt > 0 ? int(secs * 1e6 / rtt) : lo
 		print (n < lo ? lo : (n > hi ? hi : n)) }'
+}
+
+# run_krdma FILE ID KIND OP SIZE: runs $KR_CMD (bounded), its JSON into
+# $LOGS/FILE.json, and records it as ID with the NIC's bytes, the wall
+# time and the guest's CPU ticks around it; sets $out, returns the
+# parser's verdict.
+run_krdma() {
+	log "$KR_CMD"
+	_rk_c0=$(cpu_ticks 0) _rk_tx0=$(nic tx) _rk_rx0=$(nic rx) _rk_t0=$(now)
+	# shellcheck disable=SC2086
+	timeout -k 5 $CLIENT_TMO $KR_CMD >"$LOGS/$1.json" 2>"$LOGS/$1.err"
+	_rk_t1=$(now) _rk_tx1=$(nic tx) _rk_rx1=$(nic rx) _rk_c1=$(cpu_ticks 1)
+	cat "$LOGS/$1.json" "$LOGS/$1.err"
+	# shellcheck disable=SC2086 # the cpu_ticks words
+	out=$(python3 "$PARSE" krdma "$LOGS/$1.json" raw="$RAW" id="$2" \
+		tool=krdma kind="$3" op="$4" size="$5" cmd="$KR_CMD" \
+		tx0="$_rk_tx0" tx1="$_rk_tx1" rx0="$_rk_rx0" rx1="$_rk_rx1" \
+		wsecs="$(echo "$_rk_t1 $_rk_t0" | awk '{ print $1 - $2 }')" \
+		$_rk_c0 $_rk_c1)
 }
 
 n=0
@@ -383,21 +412,21 @@ for step in $(steps); do
 		rc=$?
 		;;
 	kr.*)
-		if [ "$kind" = bw ]; then
+		id=$op.$size
+		case $kind in
+		bw)
 			KR_CMD="krdmactl -j test run session bench op $op mode bw size $size duration ${SECS}s depth $DEPTH"
-		else
+			;;
+		bwq)
+			# The same messages in flight as on one QP, shared out.
+			KR_CMD="krdmactl -j test run session bench op $op mode bw size $size duration ${SECS}s depth $(((DEPTH + QPS - 1) / QPS)) qps $QPS"
+			id=qps.$op.$size
+			;;
+		*)
 			KR_CMD="krdmactl -j test run session bench op $op mode lat size $size duration ${SECS}s"
-		fi
-		log "$KR_CMD"
-		tx0=$(nic tx) rx0=$(nic rx) t0=$(now)
-		# shellcheck disable=SC2086
-		timeout -k 5 $CLIENT_TMO $KR_CMD >"$LOGS/cli.$step.json" 2>"$LOGS/cli.$step.err"
-		t1=$(now) tx1=$(nic tx) rx1=$(nic rx)
-		cat "$LOGS/cli.$step.json" "$LOGS/cli.$step.err"
-		out=$(python3 "$PARSE" krdma "$LOGS/cli.$step.json" raw="$RAW" id="$op.$size" \
-			tool=krdma kind="$kind" op="$op" size="$size" cmd="$KR_CMD" \
-			tx0="$tx0" tx1="$tx1" rx0="$rx0" rx1="$rx1" \
-			wsecs="$(echo "$t1 $t0" | awk '{ print $1 - $2 }')")
+			;;
+		esac
+		run_krdma "cli.$step" "$id" "$kind" "$op" "$size"
 		rc=$?
 		[ "$kind" != lat ] ||
 			printf '%s' "$out" | json_get "d['rtt_avg_us']" >"/tmp/kr.lat.$op.rtt"
@@ -415,18 +444,11 @@ for step in $(steps); do
 			continue
 		fi
 		for what in "bw write 65536" "lat send 64"; do
+			# shellcheck disable=SC2086 # split on purpose
 			set -- $what
 			KR_CMD="krdmactl -j test run session cq$poll op $2 mode $1 size $3 duration ${SECS}s"
 			[ "$1" = bw ] && KR_CMD="$KR_CMD depth $DEPTH"
-			log "$KR_CMD"
-			c0=$(cpu_ticks 0)
-			# shellcheck disable=SC2086
-			timeout -k 5 $CLIENT_TMO $KR_CMD >"$LOGS/cli.$step.$1.json" 2>"$LOGS/cli.$step.$1.err"
-			c1=$(cpu_ticks 1)
-			# shellcheck disable=SC2086 # the cpu_ticks words
-			out=$(python3 "$PARSE" krdma "$LOGS/cli.$step.$1.json" raw="$RAW" \
-				id="cq.$poll.$1" tool=krdma kind="$1" op="$2" size="$3" \
-				cmd="$KR_CMD" $c0 $c1) || rc=1
+			run_krdma "cli.$step.$1" "cq.$poll.$1" "$1" "$2" "$3" || rc=1
 			echo "$out"
 		done
 		krdmactl session del name "cq$poll"

@@ -44,11 +44,12 @@ fi
 
 # OP:DRIVER pairs: every op, driven in turn by the survivor (1) and by
 # the peer that dies (2); KRDMA_PEER_DEATH_BOTH=1 runs each op both ways.
-ROUNDS="write:1 read:2 send:1 send_imm:2 write_imm:1 ping:2 atomic_fadd:1 atomic_cswap:2"
+# qps4_OP: a bw test of OP over a session of 4 QPs.
+ROUNDS="write:1 read:2 send:1 send_imm:2 write_imm:1 ping:2 atomic_fadd:1 atomic_cswap:2 qps4_write:1 qps4_read:2"
 [ -z "${KRDMA_PEER_DEATH_BOTH:-}" ] ||
-	ROUNDS="$ROUNDS write:2 read:1 send:2 send_imm:1 write_imm:2 ping:1 atomic_fadd:2 atomic_cswap:1"
+	ROUNDS="$ROUNDS write:2 read:1 send:2 send_imm:1 write_imm:2 ping:1 atomic_fadd:2 atomic_cswap:1 qps4_write:2 qps4_read:1"
 # The debug kernel is ~25x slower: one round each way.
-[ -z "${KRDMA_SLOW:-}" ] || ROUNDS="write:1 read:2"
+[ -z "${KRDMA_SLOW:-}" ] || ROUNDS="write:1 read:2 qps4_write:1"
 NROUNDS=$(echo $ROUNDS | wc -w)
 NDRIVEN=$(echo $ROUNDS | tr ' ' '\n' | grep -c ':1$')
 
@@ -62,10 +63,13 @@ qp_count() {
 
 # start_test OP: starts a long test on the one up session, prints its id.
 start_test() {
-	_sz="size 4k"
-	case $1 in atomic*) _sz= ;; esac
+	_args="op $1 size 4k"
+	case $1 in
+	atomic*) _args="op $1" ;;
+	qps4_*) _args="op ${1#qps4_} mode bw size 64k qps 4" ;;
+	esac
 	# shellcheck disable=SC2086
-	krdmactl -j test start session "$(up_session)" op "$1" $_sz duration 600s depth 4 |
+	krdmactl -j test start session "$(up_session)" $_args duration 600s depth 4 |
 		json_get "d['test_id']"
 }
 
@@ -90,9 +94,13 @@ for r in $ROUNDS; do
 	name=$op.$([ "$driver" = 1 ] && echo drives || echo responds)
 	log "round $i: $op, node $driver drives"
 	if [ "$KRDMA_NODE" = 2 ]; then
+		qps=1
+		case $op in qps4_*) qps=4 ;; esac
 		json_check "$name.connect" \
-			"timeout 90 krdmactl -j session connect addr $KRDMA_PEER_IP port $PORT name r$i timeout 30s" \
+			"timeout 90 krdmactl -j session connect addr $KRDMA_PEER_IP port $PORT name r$i qps $qps timeout 30s" \
 			"d['state'] == 'up'"
+		[ $qps = 1 ] || json_check "$name.qps" "krdmactl -j session show name r$i" \
+			"d[0]['qps'] == $qps"
 	fi
 	barrier "up$i" 200
 	[ "$KRDMA_NODE" = 2 ] || up_session >>"$T/ids"

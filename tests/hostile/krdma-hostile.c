@@ -56,6 +56,7 @@ enum { OP_PING = 1, OP_SEND, OP_SEND_IMM, OP_WRITE, OP_WRITE_IMM, OP_READ,
 static const char *const reject_names[] = {
 	"none", "not_a_krdma_peer", "version_not_supported",
 	"parameters_out_of_range", "no_resources", "shutting_down",
+	"no_session",
 };
 
 static void put16(uint8_t *p, uint16_t v) { p[0] = v >> 8; p[1] = v; }
@@ -70,7 +71,11 @@ struct hello {
 	uint16_t version, flags, sq, rq;
 	uint32_t max_msg;
 	uint8_t rd_atom, init_rd_atom;
+	uint8_t channels, channel;	/* data channels */
+	uint32_t cookie;
 };
+
+#define HELLO_F_CHANNEL		0x0002
 
 static void hello_pack(uint8_t *b, const struct hello *h)
 {
@@ -83,6 +88,9 @@ static void hello_pack(uint8_t *b, const struct hello *h)
 	put32(b + 12, h->max_msg);
 	b[16] = h->rd_atom;
 	b[17] = h->init_rd_atom;
+	b[18] = h->channels;
+	b[19] = h->channel;
+	put32(b + 20, h->cookie);
 }
 
 static void hello_unpack(struct hello *h, const uint8_t *b)
@@ -95,6 +103,9 @@ static void hello_unpack(struct hello *h, const uint8_t *b)
 	h->max_msg = get32(b + 12);
 	h->rd_atom = b[16];
 	h->init_rd_atom = b[17];
+	h->channels = b[18];
+	h->channel = b[19];
+	h->cookie = get32(b + 20);
 }
 
 struct region {
@@ -746,7 +757,7 @@ static void expect_reject(const char *addr, const char *port, const void *pd,
 	}
 	outcome(P.reject_reason == want, "rejected", "reason=%d(%s) want=%d",
 		P.reject_reason,
-		P.reject_reason >= 0 && P.reject_reason <= 5 ?
+		P.reject_reason >= 0 && P.reject_reason <= 6 ?
 		reject_names[P.reject_reason] : "not_krdma_data", want);
 }
 
@@ -1205,6 +1216,9 @@ static const struct scenario scenarios[] = {
 	{ "max_msg_huge", 0, "max_msg 4 GiB - 1: reject 3" },
 	{ "short_hello", 0, "8 bytes of hello (magic, version, flags): reject 3" },
 	{ "hello_mem_hog", 0, "valid hello, 4096 receives of 8 MiB (32 GiB): reject 4, no OOM" },
+	{ "channel_no_session", 0, "data channel hello, a cookie no session has: reject 6" },
+	{ "channel_index_0", 0, "data channel hello for channel 0: reject 3" },
+	{ "channels_16", 0, "hello asking for 16 data channels (17 QPs): reject 3" },
 	{ "unknown_type", 0, "message of type 77: session closed" },
 	{ "len_beyond_bytes", 0, "header len larger than the bytes sent: closed" },
 	{ "len_short", 0, "header len smaller than the bytes sent: closed" },
@@ -1281,6 +1295,16 @@ static void run_client(const char *s, const char *addr, const char *port)
 	} else if (!strcmp(s, "hello_mem_hog")) {
 		H.sq = H.rq = 4096;
 		H.max_msg = 8U << 20;
+	} else if (!strcmp(s, "channel_no_session")) {
+		H.flags = HELLO_F_CHANNEL;
+		H.channels = 1;
+		H.channel = 1;
+		H.cookie = 0x5eed1234;
+	} else if (!strcmp(s, "channel_index_0")) {
+		H.flags = HELLO_F_CHANNEL;
+		H.channels = 1;
+	} else if (!strcmp(s, "channels_16")) {
+		H.channels = 16;
 	}
 	hello_pack(HB, &H);
 	if (!strcmp(s, "bad_magic") || !strcmp(s, "no_private_data")) {
@@ -1297,6 +1321,14 @@ static void run_client(const char *s, const char *addr, const char *port)
 	}
 	if (!strcmp(s, "hello_mem_hog")) {
 		expect_reject(addr, port, HB, HELLO_LEN, 4);
+		return;
+	}
+	if (!strcmp(s, "channel_no_session")) {
+		expect_reject(addr, port, HB, HELLO_LEN, 6);
+		return;
+	}
+	if (!strcmp(s, "channel_index_0") || !strcmp(s, "channels_16")) {
+		expect_reject(addr, port, HB, HELLO_LEN, 3);
 		return;
 	}
 	if (!strcmp(s, "flags") || !strncmp(s, "sq_depth", 8) ||

@@ -33,7 +33,8 @@ check() {	# check "WANTED WORDS" word...
 check "dev listener session test stats monitor version help" krdmactl ""
 check "session stats" krdmactl s
 check "connect del show help" krdmactl session ""
-check "addr port name src timeout sq_depth rq_depth max_msg" krdmactl session connect ""
+check "addr port name src timeout sq_depth rq_depth max_msg qps" krdmactl session connect ""
+check "qps" krdmactl test run session s1 op write q
 check "ping" krdmactl test run session s1 op pi
 check "read" krdmactl -j test run session s1 op re
 check "" krdmactl test run session ""

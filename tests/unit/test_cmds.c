@@ -337,8 +337,68 @@ TEST(cmd_session_connect_up)
 	CHECK_INT(tb_u32(tb, KRDMA_A_TIMEOUT_MS), 2000);
 	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_SQ_DEPTH), 64);
 	CHECK(!tb[KRDMA_A_SESSION_RQ_DEPTH]);
+	CHECK(!tb[KRDMA_A_SESSION_QPS]);	/* the kernel's default, 1 */
 	CHECK_STR(nla_get_string(tb[KRDMA_A_NAME]), "s1");
 	run_end(&r);
+}
+
+TEST(cmd_session_connect_qps)
+{
+	static const char *const bad[][2] = {
+		{ "qps 0", "qps '0' out of range: must be 1..16" },
+		{ "qps 17", "qps '17' out of range: must be 1..16" },
+		{ "qps four", "invalid qps 'four': not a number" },
+		{ "qps 2 qps 4", "duplicate keyword 'qps'" },
+		{ "qps", "keyword 'qps' needs a value (qps N)" },
+	};
+	struct nlattr *tb[KRDMA_A_MAX + 1];
+	char line[256];
+	struct run r;
+	size_t i;
+
+	connect_mode = 0;
+	fake_begin(k_connect);
+	run(&r, false, "session connect addr 10.0.0.2 port 4791 qps 4 sq_depth 64");
+	CHECK_INT(r.rc, 0);
+	CHECK_STR(r.out.buf, "session 5 name s1 up\n");
+	CHECK_STR(r.err, "");
+	CHECK_INT(fake_nreqs(), 1);
+	CHECK_INT(fake_req_cmd(0), KRDMA_CMD_SESSION_NEW);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_QPS), 4);
+	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_SQ_DEPTH), 64);
+	run_end(&r);
+
+	/* both ends of the range; a unique prefix of the keyword */
+	fake_begin(k_connect);
+	run(&r, false, "session connect addr 10.0.0.2:4791 qps 16");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_QPS), KRDMA_QPS_MAX);
+	run_end(&r);
+	fake_begin(k_connect);
+	run(&r, false, "session connect addr 10.0.0.2:4791 q 1");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_QPS), 1);
+	run_end(&r);
+
+	/* refused by the command line: nothing is sent */
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(line, sizeof(line),
+			 "session connect addr 10.0.0.2:4791 %s", bad[i][0]);
+		fake_begin(k_connect);
+		run(&r, false, line);
+		CHECK_INT(r.rc, 1);
+		CHECK_STR(r.out.buf, "");
+		snprintf(line, sizeof(line),
+			 "krdmactl: session connect: %s\n", bad[i][1]);
+		if (strncmp(r.err, line, strlen(line)))
+			unit_fail(__FILE__, __LINE__, "\"%s\": stderr \"%s\"",
+				  bad[i][0], r.err);
+		CHECK_INT(fake_nreqs(), 0);
+		run_end(&r);
+	}
 }
 
 TEST(cmd_session_connect_down)
@@ -519,6 +579,7 @@ TEST(cmd_test_run_ok)
 	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_DEPTH), 16);
 	CHECK(!tb[KRDMA_A_TEST_DURATION_MS]);
 	CHECK(!tb[KRDMA_A_TEST_INTERVAL_MS]);	/* not a terminal */
+	CHECK(!tb[KRDMA_A_TEST_QPS]);		/* the kernel's default, 1 */
 	o = json_tokener_parse(r.out.buf);
 	CHECK(o && json_object_object_get_ex(o, "test_id", &v) &&
 	      json_object_get_int(v) == 9);
@@ -565,6 +626,111 @@ TEST(cmd_test_run_perf_figures)
 	CHECK(o && json_object_object_get_ex(o, "cpu_ns", &v) &&
 	      json_object_get_int64(v) == 250000000);
 	json_object_put(o);
+	run_end(&r);
+}
+
+/* The kernel's refusal of several QPs outside mode bw, as an extack. */
+static void k_test_qps(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	if (cmd == KRDMA_CMD_TEST_START && tb[KRDMA_A_TEST_QPS] &&
+	    nla_get_u32(tb[KRDMA_A_TEST_QPS]) > 1 &&
+	    (!tb[KRDMA_A_TEST_MODE] ||
+	     nla_get_u8(tb[KRDMA_A_TEST_MODE]) != KRDMA_MODE_BW)) {
+		fake_error(-EINVAL, "several QPs are for the bw mode",
+			   KRDMA_A_TEST_QPS);
+		return;
+	}
+	k_test(cmd, tb, req);
+}
+
+TEST(cmd_test_qps)
+{
+	static const char *const bad[][2] = {
+		{ "qps 0", "qps '0' out of range: must be 1..16" },
+		{ "qps 17", "qps '17' out of range: must be 1..16" },
+		{ "qps -1", "invalid qps '-1': not a number" },
+		{ "qps 4 qps 4", "duplicate keyword 'qps'" },
+	};
+	static const char *const cmds[] = { "run", "start" };
+	struct nlattr *tb[KRDMA_A_MAX + 1];
+	char line[256];
+	struct run r;
+	size_t i, j;
+
+	/* run: each test of a sweep asks for the same QPs */
+	test_mode = 0;
+	fake_begin(k_test_qps);
+	run(&r, false, "test run session 5 op write mode bw size 4K-8K count 1000 depth 16 qps 4");
+	CHECK_INT(r.rc, 0);
+	CHECK_STR(r.err, "");
+	CHECK_INT(fake_nreqs(), 2);
+	for (i = 0; i < 2; i++) {
+		CHECK_INT(fake_req_attrs((int)i, tb), 0);
+		CHECK_INT(tb_u32(tb, KRDMA_A_TEST_QPS), 4);
+		CHECK_INT(tb_u32(tb, KRDMA_A_TEST_DEPTH), 16);
+		CHECK(tb[KRDMA_A_TEST_MODE] &&
+		      nla_get_u8(tb[KRDMA_A_TEST_MODE]) == KRDMA_MODE_BW);
+	}
+	run_end(&r);
+
+	/* start */
+	test_mode = 3;
+	fake_begin(k_test_qps);
+	run(&r, false, "test start session s4 op read mode bw qps 16");
+	CHECK_INT(r.rc, 0);
+	CHECK_STR(r.out.buf, "test 9\n");
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_QPS), KRDMA_QPS_MAX);
+	CHECK_STR(nla_get_string(tb[KRDMA_A_NAME]), "s4");
+	run_end(&r);
+
+	/* the kernel's word on qps outside bw, pointing at the attribute */
+	fake_begin(k_test_qps);
+	run(&r, false, "test start session 5 op write qps 2");
+	CHECK_INT(r.rc, 1);
+	CHECK_STR(r.out.buf, "");
+	CHECK_STR(r.err, "krdmactl: several QPs are for the bw mode (attribute qps)\n");
+	CHECK_INT(fake_nreqs(), 1);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_QPS), 2);
+	run_end(&r);
+
+	/* refused by the command line: nothing is sent */
+	for (j = 0; j < sizeof(cmds) / sizeof(cmds[0]); j++) {
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			snprintf(line, sizeof(line),
+				 "test %s session 5 op write mode bw %s",
+				 cmds[j], bad[i][0]);
+			fake_begin(k_test_qps);
+			run(&r, false, line);
+			CHECK_INT(r.rc, 1);
+			CHECK_STR(r.out.buf, "");
+			snprintf(line, sizeof(line), "krdmactl: test %s: %s",
+				 cmds[j], bad[i][1]);
+			if (strncmp(r.err, line, strlen(line)))
+				unit_fail(__FILE__, __LINE__,
+					  "test %s \"%s\": stderr \"%s\"",
+					  cmds[j], bad[i][0], r.err);
+			CHECK_INT(fake_nreqs(), 0);
+			run_end(&r);
+		}
+	}
+}
+
+TEST(cmd_qps_in_help)
+{
+	struct run r;
+
+	fake_begin(k_none);
+	run(&r, false, "session connect help");
+	CHECK_INT(r.rc, 0);
+	CHECK(strstr(r.out.buf, "[ qps N ]") != NULL);
+	run_end(&r);
+
+	fake_begin(k_none);
+	run(&r, false, "test run help");
+	CHECK_INT(r.rc, 0);
+	CHECK(strstr(r.out.buf, "[ bidir ] [ qps N ]") != NULL);
 	run_end(&r);
 }
 

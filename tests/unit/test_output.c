@@ -356,6 +356,56 @@ TEST(session_record)
 	nlmsg_free(msg);
 }
 
+/* An up session with data channels: qps after the queue pair numbers. */
+TEST(session_record_qps)
+{
+	struct nl_msg *msg = new_msg(KRDMA_CMD_SESSION_GET);
+	struct json_object *root;
+	struct capture c;
+
+	nla_put_u32(msg, KRDMA_A_SESSION_ID, 4);
+	nla_put_u8(msg, KRDMA_A_SESSION_STATE, KRDMA_SESSION_UP);
+	nla_put_u32(msg, KRDMA_A_SESSION_QPN, 17);
+	nla_put_u32(msg, KRDMA_A_SESSION_PEER_QPN, 18);
+	nla_put_u32(msg, KRDMA_A_SESSION_QPS, 4);
+	nla_put_u32(msg, KRDMA_A_SESSION_SQ_DEPTH, 256);
+	capture_start(&c, false, false);
+	CHECK_INT(feed(msg, session_print), 0);
+	CHECK_STR(capture_end(&c),
+		  "session 4 state up qpn 17 peer_qpn 18 qps 4 sq_depth 256\n");
+	capture_free(&c);
+
+	capture_start(&c, true, false);
+	CHECK_INT(feed(msg, session_print), 0);
+	root = json_tokener_parse(capture_end(&c));
+	CHECK(root != NULL);
+	CHECK_INT(get_int(root, "qps"), 4);
+	CHECK_INT(get_int(root, "qpn"), 17);
+	CHECK_INT(get_int(root, "sq_depth"), 256);
+	json_object_put(root);
+	capture_free(&c);
+	nlmsg_free(msg);
+
+	/* a session event carries it too (monitor) */
+	msg = new_msg(KRDMA_CMD_EVENT_NTF);
+	nla_put_u8(msg, KRDMA_A_EVENT, KRDMA_EVENT_SESSION_UP);
+	nla_put_u32(msg, KRDMA_A_SESSION_ID, 4);
+	nla_put_string(msg, KRDMA_A_NAME, "s4");
+	nla_put_u32(msg, KRDMA_A_SESSION_QPS, 16);
+	capture_start(&c, false, false);
+	CHECK_INT(feed(msg, event_print), 0);
+	CHECK_STR(capture_end(&c), "session_up session 4 name s4 qps 16\n");
+	capture_free(&c);
+	capture_start(&c, true, false);
+	CHECK_INT(feed(msg, event_print), 0);
+	root = json_tokener_parse(capture_end(&c));
+	CHECK_STR(get_str(root, "event"), "session_up");
+	CHECK_INT(get_int(root, "qps"), 16);
+	json_object_put(root);
+	capture_free(&c);
+	nlmsg_free(msg);
+}
+
 TEST(listener_any_address)
 {
 	struct nl_msg *msg = new_msg(KRDMA_CMD_LISTENER_GET);
@@ -443,6 +493,60 @@ TEST(test_result)
 	CHECK_INT(feed(msg, print_result_fn), 0);
 	CHECK(strstr(capture_end(&c),
 		     " status -110 (Connection timed out) reason \"peer went away\"\n") != NULL);
+	capture_free(&c);
+	nlmsg_free(msg);
+}
+
+/* A bw test over 4 QPs: qps next to depth (per QP), in every printer. */
+TEST(test_record_qps)
+{
+	struct nl_msg *msg = done_msg(0);
+	struct json_object *root;
+	struct capture c;
+
+	nla_put_u8(msg, KRDMA_A_TEST_MODE, KRDMA_MODE_BW);
+	nla_put_u32(msg, KRDMA_A_TEST_DEPTH, 16);
+	nla_put_u32(msg, KRDMA_A_TEST_QPS, 4);
+	nla_put_u8(msg, KRDMA_A_TEST_STATE, KRDMA_TEST_DONE);
+
+	/* the result of test run */
+	capture_start(&c, false, false);
+	CHECK_INT(feed(msg, print_result_fn), 0);
+	CHECK_STR(capture_end(&c),
+		  "test 5 session 3 op write mode bw size 65536 depth 16 qps 4 iters 1000 bytes 65536000 elapsed 500.000ms 131.07 MB/s 1.049 Gb/s 2000 msgs/s validated 1000 status ok\n");
+	capture_free(&c);
+	capture_start(&c, true, false);
+	CHECK_INT(feed(msg, print_result_fn), 0);
+	root = json_tokener_parse(capture_end(&c));
+	CHECK(root != NULL);
+	CHECK_INT(get_int(root, "qps"), 4);
+	CHECK_INT(get_int(root, "depth"), 16);
+	json_object_put(root);
+	capture_free(&c);
+
+	/* test show */
+	capture_start(&c, false, false);
+	CHECK_INT(feed(msg, test_print), 0);
+	CHECK(strstr(capture_end(&c), " size 65536 depth 16 qps 4 state done ") != NULL);
+	capture_free(&c);
+	capture_start(&c, true, false);
+	CHECK_INT(feed(msg, test_print), 0);
+	root = json_tokener_parse(capture_end(&c));
+	CHECK_INT(get_int(root, "qps"), 4);
+	json_object_put(root);
+	capture_free(&c);
+
+	/* monitor */
+	capture_start(&c, false, false);
+	CHECK_INT(feed(msg, event_print), 0);
+	CHECK(strstr(capture_end(&c), "test_done test 5 session 3 op write size 65536 depth 16 qps 4 state done ") != NULL);
+	capture_free(&c);
+	capture_start(&c, true, false);
+	CHECK_INT(feed(msg, event_print), 0);
+	root = json_tokener_parse(capture_end(&c));
+	CHECK_STR(get_str(root, "event"), "test_done");
+	CHECK_INT(get_int(root, "qps"), 4);
+	json_object_put(root);
 	capture_free(&c);
 	nlmsg_free(msg);
 }

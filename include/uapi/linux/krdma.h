@@ -27,6 +27,7 @@
 #define KRDMA_DURATION_MS_MAX	3600000
 #define KRDMA_INTERVAL_MS_MIN	100
 #define KRDMA_CHAIN_MAX		32	/* bw: WRs posted by one ib_post_send() */
+#define KRDMA_QPS_MAX		16	/* queue pairs of one session */
 
 enum krdma_session_state {
 	KRDMA_SESSION_CONNECTING = 1,
@@ -218,6 +219,8 @@ enum krdma_attr {
 	KRDMA_A_TEST_BIDIR,		/* u8: bw both ways (the peer mirrors it) */
 	KRDMA_A_TEST_PEER_ITERS,	/* u64: bidir: the peer's messages */
 	KRDMA_A_TEST_PEER_BYTES,	/* u64: bidir: the peer's bytes */
+	KRDMA_A_SESSION_QPS,		/* u32: queue pairs, the control one included */
+	KRDMA_A_TEST_QPS,		/* u32: bw: queue pairs the messages spread over */
 	__KRDMA_A_MAX,
 };
 

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * krdma: data channels - the QPs of a session beyond its first.
+ *
+ * One RC QP is one stream of the transport: in order, one requester, one
+ * completion queue. A bw test that wants more of the wire or of the CPUs
+ * spreads its messages over several QPs, as rtrs and nvme-rdma spread
+ * their queues. Each channel is a connection of its own through the CM
+ * (cm.c connects and accepts it), on the session's device and protection
+ * domain, so that the FRWR regions a test registers on the first QP are
+ * valid on every channel. A channel carries one-sided work only (RDMA
+ * WRITE, READ, atomics): it posts no receives, and control messages stay
+ * on the session's QP, which keeps their order.
+ *
+ * Lifetime: channels are created under the session's cm_mutex while it
+ * connects, and live until its teardown, which quiesces them together
+ * with the session's QP before the tests go, and destroys them last.
+ */
+#include <linux/slab.h>
+
+#include "krdma.h"
+
+/* The next data channel of @sess made so far, from index *@i on; or NULL. */
+static struct krdma_channel *krdma_channel_next(struct krdma_session *sess,
+						u32 *i)
+{
+	struct krdma_channel *ch;
+
+	while (sess->channels && *i < sess->qps - 1) {
+		ch = sess->channels[(*i)++];
+		if (ch)
+			return ch;
+	}
+	return NULL;
+}
+
+/* The session's array of qps - 1 channel pointers, filled as they connect. */
+int krdma_channels_alloc(struct krdma_session *sess, u32 qps)
+{
+	sess->qps = qps;
+	if (qps <= 1)
+		return 0;
+	sess->channels = krdma_failable(kcalloc(qps - 1, sizeof(*sess->channels),
+						GFP_KERNEL));
+	return sess->channels ? 0 : -ENOMEM;
+}
+
+struct krdma_channel *krdma_channel_new(struct krdma_session *sess, u32 index)
+{
+	struct krdma_channel *ch;
+
+	ch = krdma_failable(kzalloc(sizeof(*ch), GFP_KERNEL));
+	if (!ch)
+		return NULL;
+	ch->kind = KRDMA_CM_CHANNEL;
+	ch->sess = sess;
+	ch->index = index;
+	spin_lock_init(&ch->lock);
+	return ch;
+}
+
+/* Its QP and CQ; the CM id stays (teardown, or the CM, destroys it). */
+void krdma_channel_free_queues(struct krdma_channel *ch)
+{
+	if (ch->qp) {
+		rdma_destroy_qp(ch->cm_id);
+		ch->qp = NULL;
+	}
+	krdma_cq_free(&ch->cq);
+}
+
+/*
+ * The channel's CQ and QP, on the device its CM id resolved to, which
+ * must be the session's. The send queue is the session's size, so that a
+ * test fits on every QP alike; the receive queue has room only for the
+ * drain's marker. Called with the session's cm_mutex held.
+ */
+int krdma_channel_create_queues(struct krdma_channel *ch)
+{
+	struct krdma_session *sess = ch->sess;
+	struct ib_qp_init_attr attr = {};
+	char name[24];
+	int ret;
+
+	if (!sess->kdev || ch->cm_id->device != sess->kdev->ibdev)
+		return -EXDEV;
+	snprintf(name, sizeof(name), "%u.%u", sess->id, ch->index);
+	ret = krdma_cq_create(sess, &ch->cq, sess->sq_depth + 4, ch->index,
+			      name);
+	if (ret)
+		goto err;
+
+	attr.qp_context = ch;
+	attr.send_cq = ch->cq.ib;
+	attr.recv_cq = ch->cq.ib;
+	attr.qp_type = IB_QPT_RC;
+	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
+	attr.cap.max_send_wr = sess->sq_depth + 1;
+	attr.cap.max_recv_wr = 1;
+	attr.cap.max_send_sge = sess->max_sge;
+	attr.cap.max_recv_sge = 1;
+	attr.cap.max_inline_data = sess->max_inline;
+	ret = krdma_failable_int(rdma_create_qp(ch->cm_id, sess->kdev->pd, &attr));
+	if (ret)
+		goto err;
+	ch->qp = ch->cm_id->qp;
+	return 0;
+err:
+	krdma_channel_free_queues(ch);
+	return ret;
+}
+
+int krdma_channel_post_send(struct krdma_channel *ch,
+			    const struct ib_send_wr *wr)
+{
+	const struct ib_send_wr *bad;
+	int ret = -ENOTCONN;
+
+	spin_lock_bh(&ch->lock);
+	if (!ch->dead)
+		ret = ib_post_send(ch->qp, wr, &bad);
+	spin_unlock_bh(&ch->lock);
+	return ret;
+}
+
+/*
+ * Teardown, first step, with cm_mutex held: no channel posts any more,
+ * every channel is disconnected and drained, so that no completion of
+ * theirs runs once the tests are ended.
+ */
+void krdma_channels_quiesce(struct krdma_session *sess)
+{
+	struct krdma_channel *ch;
+	u32 i = 0;
+
+	while ((ch = krdma_channel_next(sess, &i))) {
+		spin_lock_bh(&ch->lock);
+		ch->dead = true;
+		spin_unlock_bh(&ch->lock);
+		if (ch->cm_id)
+			rdma_disconnect(ch->cm_id);
+	}
+	i = 0;
+	while ((ch = krdma_channel_next(sess, &i))) {
+		krdma_cq_stop(&ch->cq);
+		if (ch->qp)
+			ib_drain_qp(ch->qp);
+	}
+}
+
+/* Teardown, with cm_mutex held: the channels' queues go before the device. */
+void krdma_channels_free_queues(struct krdma_session *sess)
+{
+	struct krdma_channel *ch;
+	u32 i = 0;
+
+	while ((ch = krdma_channel_next(sess, &i)))
+		krdma_channel_free_queues(ch);
+}
+
+/*
+ * Teardown, last, without cm_mutex: rdma_destroy_id() waits for a running
+ * handler of the channel, which takes cm_mutex and then sees the session
+ * closing.
+ */
+void krdma_channels_destroy(struct krdma_session *sess)
+{
+	struct krdma_channel *ch;
+	u32 i = 0;
+
+	while ((ch = krdma_channel_next(sess, &i))) {
+		if (ch->cm_id)
+			rdma_destroy_id(ch->cm_id);
+		kfree(ch);
+	}
+	kfree(sess->channels);
+	sess->channels = NULL;
+}

@@ -1,0 +1,157 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+#
+# Sessions of several QPs: a session connected with qps 4 has four RC QPs
+# on each node (rdma resource), is up only with all of them, and a bw test
+# with qps 4 moves its messages over every one of them (each QP's send PSN
+# advances by its share) with the data checked where it lands: write, read,
+# both atomics (the responder's fadd total adds up across QPs), uneven and
+# tiny counts, a duration, bidir (the mirror on the server uses its four
+# QPs too). The refusals (send over several QPs, more QPs than the session
+# has, lat) say why. At the end every QP of krdma is gone on both nodes.
+. "$KRDMA_ROOT/tests/vm/lib.sh"
+. "$KRDMA_ROOT/tests/lib/guest-common.sh"
+set -u
+PORT=7481
+
+# krdma_qps: how many RC QPs this node has. krdma is their only user
+# here; their owner reads "rdma_cm", which rdma_create_qp() creates them
+# for.
+krdma_qps() {
+	rdma -j resource show qp 2>/dev/null | python3 -c '
+import json, sys
+print(sum(1 for q in json.load(sys.stdin) if q.get("type") == "RC"))'
+}
+
+# psn_snap FILE: the send PSN of each RC QP, by QP number.
+psn_snap() {
+	rdma -j resource show qp 2>/dev/null | python3 -c '
+import json, sys
+print(json.dumps({str(q["lqpn"]): q.get("sq-psn", 0) for q in json.load(sys.stdin)
+                  if q.get("type") == "RC"}))' >"$1"
+}
+
+# psn_moved NAME BEFORE AFTER NQPS MIN: at least NQPS of krdma's QPs sent
+# MIN packets or more between the two snapshots (PSNs are 24 bits).
+psn_moved() {
+	_pm_out=$(python3 -c '
+import json, sys
+a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+d = sorted(((b[q] - a[q]) % (1 << 24) for q in b if q in a), reverse=True)
+print(d)
+sys.exit(0 if len(d) >= int(sys.argv[3]) and d[int(sys.argv[3]) - 1] >= int(sys.argv[4]) else 1)
+' "$2" "$3" "$4" "$5" 2>&1)
+	if [ $? -eq 0 ]; then
+		result "$1" ok "$_pm_out"
+	else
+		echo "--- $1: fewer than $4 QPs sent $5 packets each: $_pm_out"
+		result "$1" fail
+	fi
+}
+
+# all_gone WHO: no session and no QP is left on this node, and no data,
+# protocol or work request error was counted.
+all_gone() {
+	wait_for -t 60 no_sessions &&
+		result "$1.session_gone" ok || result "$1.session_gone" fail
+	[ "$(krdma_qps)" = 0 ] && result "$1.qps_gone" ok ||
+		result "$1.qps_gone" fail "krdma QPs: $(krdma_qps)"
+	no_data_errors "$1.no_errors"
+}
+
+# dq: the window of each QP for 64 KiB messages. On the debug kernel
+# (~25x slower) 4 x 64 outstanding 64 KiB READs were more than the
+# responder answered within the transport's retries (about 7.5 s): the
+# session ended with "transport retry counter exceeded".
+if [ -n "${KRDMA_SLOW:-}" ]; then
+	n=100 n_atomic=400 dq=8
+else
+	n=400 n_atomic=2000 dq=64
+fi
+
+if [ "$KRDMA_NODE" = 1 ]; then
+	expect_ok listener.add krdmactl listener add name mq port $PORT
+	barrier listening
+	barrier connected 600
+	json_check server.session "krdmactl -j session show" \
+		"len(d) == 1 and d[0]['qps'] == 4 and d[0]['state'] == 'up'"
+	[ "$(krdma_qps)" = 4 ] && result server.four_qps ok ||
+		result server.four_qps fail "krdma QPs: $(krdma_qps)"
+	barrier checked_qps
+	# bidir: the mirror ran here over this node's four QPs.
+	barrier bidir_done 1800
+	json_check server.bidir_mirror "krdmactl -j test show" \
+		"any(t['mode'] == 'bw' and t['op'] == 'write' and t['qps'] == 4 and t['state'] == 'done' and t['status'] == 0 and t['iters'] == $n for t in d)"
+	barrier mirror_checked
+	barrier client_done 1800
+	all_gone server
+	barrier server_checked
+	exit 0
+fi
+
+barrier listening
+expect_ok connect timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" \
+	port $PORT name m qps 4 sq_depth 512 timeout 30s
+barrier connected
+json_check client.session "krdmactl -j session show name m" \
+	"d[0]['state'] == 'up' and d[0]['qps'] == 4"
+[ "$(krdma_qps)" = 4 ] && result client.four_qps ok ||
+	result client.four_qps fail "krdma QPs: $(krdma_qps)"
+rdma -j resource show qp
+barrier checked_qps
+
+# Every QP carries its share: 1/4 of n 64 KiB writes is n/4 x 64 packets
+# at the 1024-byte MTU; half of that is asked of each of the four.
+psn_snap /tmp/psn.0
+json_check bw.write.qps4 \
+	"krdmactl -j test run session m op write mode bw size 64K count $n depth $dq qps 4" \
+	"d['status'] == 0 and d['qps'] == 4 and d['iters'] == $n and d['bytes'] == $n * 65536 and d['validated'] >= 1"
+psn_snap /tmp/psn.1
+psn_moved bw.write.every_qp_sent /tmp/psn.0 /tmp/psn.1 4 $((n * 64 / 4 / 2))
+
+json_check bw.read.qps4 \
+	"krdmactl -j test run session m op read mode bw size 64K count $n depth $dq qps 4" \
+	"d['status'] == 0 and d['qps'] == 4 and d['iters'] == $n and d['validated'] >= 1"
+# fadd: the responder finds the count it was sent, however the QPs shared it.
+for op in atomic_fadd atomic_cswap; do
+	json_check "bw.$op.qps4" \
+		"krdmactl -j test run session m op $op mode bw count $n_atomic depth 16 qps 4" \
+		"d['status'] == 0 and d['qps'] == 4 and d['iters'] == $n_atomic and d['validated'] >= 1"
+done
+json_check bw.write.uneven \
+	"krdmactl -j test run session m op write mode bw size 4096 count 1001 depth 7 signal_every 3 chain 2 qps 3" \
+	"d['status'] == 0 and d['qps'] == 3 and d['iters'] == 1001 and d['validated'] >= 1"
+json_check bw.write.fewer_than_qps \
+	"krdmactl -j test run session m op write mode bw size 4096 count 2 qps 4" \
+	"d['status'] == 0 and d['iters'] == 2"
+json_check bw.write.duration \
+	"krdmactl -j test run session m op write mode bw size 64K duration 3s depth $dq qps 4" \
+	"d['status'] == 0 and d['iters'] > 0 and d['bytes'] == d['iters'] * 65536 and d['validated'] >= 1"
+json_check bw.write.bidir \
+	"krdmactl -j test run session m op write mode bw size 64K count $n depth $dq qps 4 bidir" \
+	"d['status'] == 0 and d['iters'] == $n and d['peer_iters'] == $n"
+barrier bidir_done
+barrier mirror_checked
+
+# What several QPs cannot do, and why.
+expect_fail_msg refuse.send "several QPs carry write, read and atomics only" \
+	krdmactl test run session m op send mode bw count 10 qps 2
+expect_fail_msg refuse.write_imm "several QPs carry write, read and atomics only" \
+	krdmactl test run session m op write_imm mode bw count 10 qps 2
+expect_fail_msg refuse.lat "several QPs are for the bw mode" \
+	krdmactl test run session m op write mode lat count 10 qps 2
+expect_ok connect.one timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" \
+	port $PORT name one timeout 30s
+expect_fail_msg refuse.more_than_session "qps exceeds the session's QPs" \
+	krdmactl test run session one op write mode bw count 10 qps 2
+json_check one.qps "krdmactl -j session show name one" "d[0]['qps'] == 1"
+# The refusals left the sessions up and usable.
+json_check after_refusals \
+	"krdmactl -j test run session m op write mode bw size 4096 count 100 qps 4" \
+	"d['status'] == 0 and d['iters'] == 100"
+
+expect_ok disconnect krdmactl session del name m
+expect_ok disconnect.one krdmactl session del name one
+all_gone client
+barrier client_done
+barrier server_checked
