@@ -86,7 +86,7 @@ int krdma_channel_create_queues(struct krdma_channel *ch)
 		return -EXDEV;
 	snprintf(name, sizeof(name), "%u.%u", sess->id, ch->index);
 	ret = krdma_cq_create(sess, &ch->cq, sess->sq_depth + 4, ch->index,
-			      name);
+			      true, name);
 	if (ret)
 		goto err;
 

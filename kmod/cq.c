@@ -15,6 +15,12 @@
  *              that spins while there is work and for a while after,
  *              then sleeps 50-100 us between polls: the lowest latency,
  *              at the price of a CPU per busy QP.
+ *   softirq    IB_POLL_SOFTIRQ for the data channels' CQs (channel.c),
+ *              whose completions are only one-sided bw messages: handled
+ *              in the softirq that the completion interrupt raises, with
+ *              no context switch. The session's own CQ stays on the
+ *              workqueue: its handlers allocate, register memory and send
+ *              netlink events, which may sleep.
  *
  * A session keeps the context it was created with, for all its CQs; the
  * parameter applies to new sessions.
@@ -35,6 +41,7 @@ static const char *const krdma_cq_poll_names[] = {
 	[KRDMA_CQ_POLL_WORKQUEUE]	= "workqueue",
 	[KRDMA_CQ_POLL_UNBOUND]		= "unbound",
 	[KRDMA_CQ_POLL_DIRECT]		= "direct",
+	[KRDMA_CQ_POLL_SOFTIRQ]		= "softirq",
 };
 
 static unsigned int krdma_cq_poll = KRDMA_CQ_POLL_WORKQUEUE;
@@ -64,7 +71,7 @@ static const struct kernel_param_ops krdma_cq_poll_ops = {
 
 module_param_cb(cq_poll, &krdma_cq_poll_ops, NULL, 0644);
 MODULE_PARM_DESC(cq_poll,
-		 "Where new sessions handle completions: workqueue (default), unbound or direct");
+		 "Where new sessions handle completions: workqueue (default), unbound, direct or softirq (data channels only)");
 
 static int krdma_cq_poller(void *arg)
 {
@@ -90,28 +97,36 @@ static int krdma_cq_poller(void *arg)
 /*
  * A CQ of @sess in the context cq_poll said when the session's first CQ
  * was made (sess->cq_poll records it), on completion vector @comp_vector.
- * @name names the poller thread. On failure the caller frees @cq.
+ * @data_only: a data channel's, whose handlers never sleep. @name names
+ * the poller thread. On failure the caller frees @cq.
  */
 int krdma_cq_create(struct krdma_session *sess, struct krdma_cq *cq,
-		    u32 nr_cqe, int comp_vector, const char *name)
+		    u32 nr_cqe, int comp_vector, bool data_only,
+		    const char *name)
 {
 	static const enum ib_poll_context ctx[] = {
 		[KRDMA_CQ_POLL_WORKQUEUE]	= IB_POLL_WORKQUEUE,
 		[KRDMA_CQ_POLL_UNBOUND]		= IB_POLL_UNBOUND_WORKQUEUE,
 		[KRDMA_CQ_POLL_DIRECT]		= IB_POLL_DIRECT,
+		[KRDMA_CQ_POLL_SOFTIRQ]		= IB_POLL_WORKQUEUE,
 	};
 	struct ib_device *ibdev = sess->kdev->ibdev;
+	enum ib_poll_context poll;
 	struct task_struct *t;
 	struct ib_cq *ib;
 
 	if (!sess->cq_poll)
 		sess->cq_poll = READ_ONCE(krdma_cq_poll);
+	poll = ctx[sess->cq_poll];
+	if (sess->cq_poll == KRDMA_CQ_POLL_SOFTIRQ && data_only)
+		poll = IB_POLL_SOFTIRQ;
 	ib = krdma_failable_ptr(ib_alloc_cq(ibdev, sess, nr_cqe,
 					    comp_vector % ibdev->num_comp_vectors,
-					    ctx[sess->cq_poll]));
+					    poll));
 	if (IS_ERR(ib))
 		return PTR_ERR(ib);
 	cq->ib = ib;
+	cq->softirq = poll == IB_POLL_SOFTIRQ;
 	if (sess->cq_poll != KRDMA_CQ_POLL_DIRECT)
 		return 0;
 	t = krdma_failable_ptr(kthread_create(krdma_cq_poller, ib, "krdma_cq/%s",

@@ -192,6 +192,7 @@ struct krdma_ctrl_tx {
 struct krdma_cq {
 	struct ib_cq		*ib;
 	struct task_struct	*poller;
+	bool			softirq;	/* its handlers must not sleep */
 };
 
 /*
@@ -319,7 +320,8 @@ int krdma_device_nl_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
 /* cq.c: the completion context */
 int krdma_cq_create(struct krdma_session *sess, struct krdma_cq *cq,
-		    u32 nr_cqe, int comp_vector, const char *name);
+		    u32 nr_cqe, int comp_vector, bool data_only,
+		    const char *name);
 void krdma_cq_stop(struct krdma_cq *cq);
 void krdma_cq_free(struct krdma_cq *cq);
 

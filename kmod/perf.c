@@ -116,6 +116,7 @@ struct krdma_perf {
 	struct krdma_perf_lane	*lanes;
 	u32			nlanes;
 	atomic_t		lanes_running;	/* bw: lanes not done yet */
+	struct work_struct	end_work;	/* bw: the end, from a softirq lane */
 	atomic64_t		retired;	/* bw: messages, all lanes */
 	u32			per;
 	u32			nwr;
@@ -235,6 +236,8 @@ static void krdma_lat_summarize(struct krdma_perf *pf)
 /* ------------------------------------------------------------------ */
 /* Common                                                              */
 
+static void krdma_perf_end_work(struct work_struct *work);
+
 /* Lane i > 0 sends on data channel i, which the caller checked is there. */
 static struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess,
 					   u8 op, u8 mode, u32 size, u32 depth,
@@ -260,6 +263,7 @@ static struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess,
 		ln->ch = i ? sess->channels[i - 1] : NULL;
 		spin_lock_init(&ln->lock);
 	}
+	INIT_WORK(&pf->end_work, krdma_perf_end_work);
 	pf->sess = sess;
 	pf->op = op;
 	pf->mode = mode;
@@ -776,7 +780,30 @@ static bool krdma_perf_pump(struct krdma_perf_lane *ln)
 	return false;
 }
 
-/* bw: pumps a lane from any context; the last lane done ends the test. */
+static void krdma_perf_end_work(struct work_struct *work)
+{
+	krdma_perf_bw_end(container_of(work, struct krdma_perf, end_work));
+}
+
+/*
+ * bw: @ln has nothing more to do; the last lane done ends the test. Ending
+ * may sleep (a READ's data checked, a netlink event on failure): a lane
+ * whose completions run in softirq (cq_poll softirq) leaves it to a work
+ * item, which teardown cancels (krdma_perf_quiesce()).
+ */
+static void krdma_perf_lane_done(struct krdma_perf_lane *ln)
+{
+	struct krdma_perf *pf = ln->pf;
+
+	if (!atomic_dec_and_test(&pf->lanes_running))
+		return;
+	if (ln->ch && ln->ch->cq.softirq)
+		queue_work(krdma_wq, &pf->end_work);
+	else
+		krdma_perf_bw_end(pf);
+}
+
+/* bw: pumps a lane from any context. */
 static void krdma_perf_pump_lane(struct krdma_perf_lane *ln)
 {
 	bool done;
@@ -784,8 +811,8 @@ static void krdma_perf_pump_lane(struct krdma_perf_lane *ln)
 	spin_lock_bh(&ln->lock);
 	done = krdma_perf_pump(ln);
 	spin_unlock_bh(&ln->lock);
-	if (done && atomic_dec_and_test(&ln->pf->lanes_running))
-		krdma_perf_bw_end(ln->pf);
+	if (done)
+		krdma_perf_lane_done(ln);
 }
 
 /*
@@ -811,8 +838,8 @@ static void krdma_perf_bw_retire(struct krdma_perf_lane *ln, u64 upto, u64 t0)
 	done = krdma_perf_pump(ln);
 	spin_unlock_bh(&ln->lock);
 	WRITE_ONCE(ln->cpu_ns, ln->cpu_ns + local_clock() - t0);
-	if (done && atomic_dec_and_test(&pf->lanes_running))
-		krdma_perf_bw_end(pf);
+	if (done)
+		krdma_perf_lane_done(ln);
 }
 
 /* lat: the next round trip. */
@@ -1426,8 +1453,19 @@ void krdma_perf_finish(struct krdma_perf *pf)
 	pf->buf = NULL;
 }
 
+/*
+ * Teardown, once no completion runs any more: no test end is left to a
+ * work item either. Not from that work item's own call chain.
+ */
+void krdma_perf_quiesce(struct krdma_perf *pf)
+{
+	if (pf)
+		cancel_work_sync(&pf->end_work);
+}
+
 void krdma_perf_free(struct krdma_perf *pf)
 {
+	krdma_perf_quiesce(pf);
 	krdma_perf_finish(pf);
 	if (pf)
 		kfree(pf->lanes);

@@ -517,7 +517,7 @@ int krdma_session_create_queues(struct krdma_session *sess)
 	/* +1 on each queue for the drain, +1 send for the keepalive. */
 	nr_cqe = sess->sq_depth + sess->rq_depth + 3;
 	snprintf(name, sizeof(name), "%u", sess->id);
-	ret = krdma_cq_create(sess, &sess->cq, nr_cqe, 0, name);
+	ret = krdma_cq_create(sess, &sess->cq, nr_cqe, 0, false, name);
 	if (ret)
 		goto err;
 

@@ -1700,6 +1700,7 @@ void krdma_test_session_down(struct krdma_session *sess)
 	if (!test)
 		return;
 	sess->test = NULL;
+	krdma_perf_quiesce(test->perf);
 	if (test->state == KRDMA_TEST_RUNNING) {
 		krdma_test_fail(test, -ECONNRESET, "session closed: %s",
 				sess->reason);

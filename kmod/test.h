@@ -143,6 +143,7 @@ bool krdma_perf_peer_busy(const struct krdma_peer_test *pt);
 u64 krdma_perf_cpu_ns(const struct krdma_perf *pf);
 void krdma_perf_finish(struct krdma_perf *pf);
 int krdma_perf_fill(struct sk_buff *skb, struct krdma_test *test);
+void krdma_perf_quiesce(struct krdma_perf *pf);
 void krdma_perf_free(struct krdma_perf *pf);
 
 #endif /* _KRDMA_TEST_H */

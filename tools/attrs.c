@@ -113,7 +113,8 @@ NAME_FN(session_state_name, [KRDMA_SESSION_CONNECTING] = "connecting",
 NAME_FN(session_role_name, [KRDMA_ROLE_CLIENT] = "client",
 	[KRDMA_ROLE_SERVER] = "server")
 NAME_FN(cq_poll_name, [KRDMA_CQ_POLL_WORKQUEUE] = "workqueue",
-	[KRDMA_CQ_POLL_UNBOUND] = "unbound", [KRDMA_CQ_POLL_DIRECT] = "direct")
+	[KRDMA_CQ_POLL_UNBOUND] = "unbound", [KRDMA_CQ_POLL_DIRECT] = "direct",
+	[KRDMA_CQ_POLL_SOFTIRQ] = "softirq")
 NAME_FN(test_mode_name, [KRDMA_MODE_CHECK] = "check", [KRDMA_MODE_BW] = "bw",
 	[KRDMA_MODE_LAT] = "lat")
 NAME_FN(lat_stat_name, [KRDMA_LAT_A_SAMPLES] = "samples",

@@ -75,8 +75,9 @@ steps() {
 	for what in write.1048576 read.1048576 write.65536; do
 		echo "kr.bwq.$what"
 	done
-	# krdma alone, in each completion context (module parameter cq_poll).
-	for poll in workqueue unbound direct; do
+	# krdma alone, in each completion context (module parameter cq_poll;
+	# softirq is the data channels', so it shows only over several QPs).
+	for poll in workqueue unbound direct softirq; do
 		echo "cq.$poll"
 	done
 }
@@ -438,16 +439,17 @@ for step in $(steps); do
 		barrier "ready.$n" 120 || { result "bench.$step" fail why=no_peer; continue; }
 		rc=0
 		if ! krdmactl session connect addr "$PEER" port $KPORT name "cq$poll" \
-			max_msg 64K rq_depth $((DEPTH + 16)) sq_depth 1024 timeout 30s; then
+			max_msg 64K rq_depth $((DEPTH + 16)) sq_depth 1024 qps $QPS timeout 30s; then
 			barrier "done.$n" 120
 			result "bench.$step" fail why=connect
 			continue
 		fi
-		for what in "bw write 65536" "lat send 64"; do
+		for what in "bw write 65536" "bwq write 65536" "lat send 64"; do
 			# shellcheck disable=SC2086 # split on purpose
 			set -- $what
-			KR_CMD="krdmactl -j test run session cq$poll op $2 mode $1 size $3 duration ${SECS}s"
+			KR_CMD="krdmactl -j test run session cq$poll op $2 mode ${1%q} size $3 duration ${SECS}s"
 			[ "$1" = bw ] && KR_CMD="$KR_CMD depth $DEPTH"
+			[ "$1" = bwq ] && KR_CMD="$KR_CMD depth $(((DEPTH + QPS - 1) / QPS)) qps $QPS"
 			run_krdma "cli.$step.$1" "cq.$poll.$1" "$1" "$2" "$3" || rc=1
 			echo "$out"
 		done

@@ -216,8 +216,9 @@ notes = [
       "outside 0.85-1.35):", ""] + ["* " + c for c in checks] if checks else [])
 # krdma alone in each completion context (module parameter cq_poll).
 cq_rows = []
-for poll in ("workqueue", "unbound", "direct"):
+for poll in ("workqueue", "unbound", "direct", "softirq"):
     bw = by.get(("krdma", "cq.%s.bw" % poll))
+    bwq = by.get(("krdma", "cq.%s.bwq" % poll))
     lat = by.get(("krdma", "cq.%s.lat" % poll))
     if not bw and not lat:
         continue
@@ -228,6 +229,10 @@ for poll in ("workqueue", "unbound", "direct"):
         "cq_poll": poll, "bw_write_64k_mb_s": mb,
         "bw_cpu_share": round(cpu / 1e9 / secs, 3) if cpu and secs else None,
         "bw_guest_busy": num(bw, "guest_busy"),
+        "bwq_write_64k_mb_s": num(bwq, "mb_s"),
+        "bwq_cpu_share": (round(num(bwq, "cpu_ns") / 1e9 / num(bwq, "secs"), 3)
+                          if num(bwq, "cpu_ns") and num(bwq, "secs") else None),
+        "bwq_guest_busy": num(bwq, "guest_busy"),
         "lat_send_64_p50_us": num(lat, "p50_us"),
         "lat_send_64_p99_us": num(lat, "p99_us"),
     })
@@ -236,11 +241,17 @@ if cq_rows:
         "",
         "Completion context (krdma alone, same run; module parameter cq_poll):",
         "",
-        "| cq_poll | write 64 KiB BW (MB/s) | handlers' CPU | guest vCPUs busy | send 64 B p50 (us) | p99 (us) |",
-        "| --- | ---: | ---: | ---: | ---: | ---: |",
-    ] + ["| %s | %s | %s | %s | %s | %s |" % (r["cq_poll"], f(r["bw_write_64k_mb_s"]),
+        "| cq_poll | write 64 KiB BW (MB/s) | handlers' CPU | guest vCPUs busy "
+        "| same, %s QPs (MB/s) | handlers' CPU | guest vCPUs busy "
+        "| send 64 B p50 (us) | p99 (us) |" % info.get("qps", "?"),
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ] + ["| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        r["cq_poll"], f(r["bw_write_64k_mb_s"]),
                                          f(r["bw_cpu_share"], 2),
                                          f(r["bw_guest_busy"], 2),
+                                         f(r["bwq_write_64k_mb_s"]),
+                                         f(r["bwq_cpu_share"], 2),
+                                         f(r["bwq_guest_busy"], 2),
                                          f(r["lat_send_64_p50_us"], 0),
                                          f(r["lat_send_64_p99_us"], 0))
          for r in cq_rows]

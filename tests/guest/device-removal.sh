@@ -54,16 +54,7 @@ runner=$!
 wait_for -t 60 sh -c 'krdmactl -j test show | grep -q "\"state\":\"running\""'
 log "deleting rxe0 under a running test"
 expect_ok client.link_delete rdma link delete rxe0
-if wait_for -t 90 sh -c "! kill -0 $runner 2>/dev/null"; then
-	wait $runner
-	rc=$?
-	cat /tmp/dr.json
-	[ $rc -ne 0 ] && grep -q 'removed' /tmp/dr.json &&
-		result client.test_ended_with_reason ok || result client.test_ended_with_reason fail "rc=$rc"
-else
-	kill $runner
-	result client.test_ended_with_reason fail "hung"
-fi
+runner_ended client.test_ended_with_reason $runner /tmp/dr.json removed 90
 sessions_gone && result client.sessions_ended ok || result client.sessions_ended fail
 expect_ok client.link_readd readd
 expect_ok reconnect_again krdmactl session connect addr "$KRDMA_PEER_IP" port $PORT name c3

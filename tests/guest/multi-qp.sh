@@ -8,11 +8,34 @@
 # both atomics (the responder's fadd total adds up across QPs), uneven and
 # tiny counts, a duration, bidir (the mirror on the server uses its four
 # QPs too). The refusals (send over several QPs, more QPs than the session
-# has, lat) say why. At the end every QP of krdma is gone on both nodes.
+# has, lat) say why. Then cq_poll softirq on both nodes: a session's three
+# data channels' CQs are IB_POLL_SOFTIRQ and its first QP's is not (rdma
+# resource), the same tests pass over it, and it is torn down in the
+# middle of a 4-QP test. At the end every QP of krdma is gone on both
+# nodes.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
 PORT=7481
+
+# cqs_in CTX: how many kernel CQs of this node poll in CTX, the kernel's
+# enum ib_poll_context name (SOFTIRQ, WORKQUEUE, ...), from rdma resource.
+# iproute2 names the kernel's values by the enum's order before the kernel
+# moved IB_POLL_DIRECT last (v5.5): it prints DIRECT for SOFTIRQ, SOFTIRQ
+# for WORKQUEUE, WORKQUEUE for UNBOUND_WORKQUEUE. Its label is turned back
+# into the value, then into the kernel's name. The RDMA core's own MAD CQ
+# is counted too: compare counts.
+cqs_in() {
+	rdma -j resource show cq 2>/dev/null | python3 -c '
+import json, sys
+iproute2 = ["DIRECT", "SOFTIRQ", "WORKQUEUE", "UNBOUND_WORKQUEUE"]
+kernel = ["SOFTIRQ", "WORKQUEUE", "UNBOUND_WORKQUEUE", "DIRECT"]
+ctx = [kernel[iproute2.index(c["poll-ctx"])] for c in json.load(sys.stdin)
+       if c.get("poll-ctx") in iproute2]
+print(ctx.count(sys.argv[1]))' "$1"
+}
+
+no_softirq_cqs() { [ "$(cqs_in SOFTIRQ)" = 0 ]; }
 
 # krdma_qps: how many RC QPs this node has. krdma is their only user
 # here; their owner reads "rdma_cm", which rdma_create_qp() creates them
@@ -83,6 +106,25 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	json_check server.bidir_mirror "krdmactl -j test show" \
 		"any(t['mode'] == 'bw' and t['op'] == 'write' and t['qps'] == 4 and t['state'] == 'done' and t['status'] == 0 and t['iters'] == $n for t in d)"
 	barrier mirror_checked
+	# cq_poll softirq: the server session's data channels too. The
+	# earlier sessions' CQs are gone first.
+	wait_for -t 60 no_sessions
+	wq0=$(cqs_in WORKQUEUE)
+	barrier softirq 1800
+	echo softirq >/sys/module/krdma/parameters/cq_poll
+	barrier softirq_set
+	barrier softirq_up 600
+	[ "$(cqs_in SOFTIRQ)" = 3 ] && result server.softirq_cqs ok ||
+		result server.softirq_cqs fail "SOFTIRQ CQs: $(cqs_in SOFTIRQ)"
+	[ "$(cqs_in WORKQUEUE)" = $((wq0 + 1)) ] && result server.softirq_first_qp ok ||
+		result server.softirq_first_qp fail "WORKQUEUE CQs: $wq0 -> $(cqs_in WORKQUEUE)"
+	json_check server.softirq_session "krdmactl -j session show" \
+		"any(s['cq_poll'] == 'softirq' and s['qps'] == 4 and s['state'] == 'up' for s in d)"
+	barrier softirq_checked
+	barrier softirq_done 1800
+	echo workqueue >/sys/module/krdma/parameters/cq_poll
+	wait_for -t 60 no_softirq_cqs && result server.softirq_cqs_gone ok ||
+		result server.softirq_cqs_gone fail "SOFTIRQ CQs: $(cqs_in SOFTIRQ)"
 	barrier client_done 1800
 	all_gone server
 	barrier server_checked
@@ -152,6 +194,58 @@ json_check after_refusals \
 
 expect_ok disconnect krdmactl session del name m
 expect_ok disconnect.one krdmactl session del name one
+
+# cq_poll softirq: the data channels' completions in softirq, the first
+# QP's on the workqueue; the tests over it end from a work item.
+wait_for -t 60 no_sessions
+wq0=$(cqs_in WORKQUEUE)
+barrier softirq
+echo softirq >/sys/module/krdma/parameters/cq_poll
+barrier softirq_set
+expect_ok softirq.connect timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" \
+	port $PORT name sq qps 4 sq_depth 512 timeout 30s
+barrier softirq_up
+json_check softirq.session "krdmactl -j session show name sq" \
+	"d[0]['state'] == 'up' and d[0]['qps'] == 4 and d[0]['cq_poll'] == 'softirq'"
+[ "$(cqs_in SOFTIRQ)" = 3 ] && result softirq.cqs ok ||
+	result softirq.cqs fail "SOFTIRQ CQs: $(cqs_in SOFTIRQ)"
+[ "$(cqs_in WORKQUEUE)" = $((wq0 + 1)) ] && result softirq.first_qp ok ||
+	result softirq.first_qp fail "WORKQUEUE CQs: $wq0 -> $(cqs_in WORKQUEUE)"
+barrier softirq_checked
+psn_snap /tmp/psn.2
+json_check softirq.bw.write \
+	"krdmactl -j test run session sq op write mode bw size 64K count $n depth $dq qps 4" \
+	"d['status'] == 0 and d['qps'] == 4 and d['iters'] == $n and d['bytes'] == $n * 65536 and d['validated'] >= 1"
+psn_snap /tmp/psn.3
+psn_moved softirq.bw.write.every_qp_sent /tmp/psn.2 /tmp/psn.3 4 $((n * 64 / 4 / 2))
+json_check softirq.bw.read \
+	"krdmactl -j test run session sq op read mode bw size 64K count $n depth $dq qps 4" \
+	"d['status'] == 0 and d['iters'] == $n and d['validated'] >= 1"
+json_check softirq.bw.atomic_fadd \
+	"krdmactl -j test run session sq op atomic_fadd mode bw count $n_atomic depth 16 qps 4" \
+	"d['status'] == 0 and d['iters'] == $n_atomic and d['validated'] >= 1"
+json_check softirq.bw.write.duration \
+	"krdmactl -j test run session sq op write mode bw size 64K duration 3s depth $dq qps 4" \
+	"d['status'] == 0 and d['iters'] > 0 and d['validated'] >= 1"
+json_check softirq.bw.write.bidir \
+	"krdmactl -j test run session sq op write mode bw size 64K count $n depth $dq qps 4 bidir" \
+	"d['status'] == 0 and d['iters'] == $n and d['peer_iters'] == $n"
+json_check softirq.check_mode \
+	"krdmactl -j test run session sq op send size 4096 count 20 depth 4" \
+	"d['status'] == 0 and d['iters'] == 20"
+# Teardown in the middle of a 4-QP read (READs outstanding on every QP):
+# the test ends with the session's reason, nothing hangs.
+krdmactl -j test run session sq op read mode bw size 64K duration 600s depth $dq qps 4 \
+	>/tmp/sq.json 2>&1 &
+runner=$!
+wait_for -t 120 sh -c "krdmactl -j test show | python3 -c 'import json,sys; sys.exit(not any(t[\"state\"] == \"running\" and t[\"iters\"] > 0 for t in json.load(sys.stdin)))'" &&
+	result softirq.running ok || result softirq.running fail
+expect_ok softirq.del krdmactl session del name sq
+runner_ended softirq.test_ended $runner /tmp/sq.json 'session closed' 120
+wait_for -t 60 no_softirq_cqs && result softirq.cqs_gone ok ||
+	result softirq.cqs_gone fail "SOFTIRQ CQs: $(cqs_in SOFTIRQ)"
+echo workqueue >/sys/module/krdma/parameters/cq_poll
+barrier softirq_done
 all_gone client
 barrier client_done
 barrier server_checked

@@ -153,6 +153,22 @@ wait_exit() {
 	return 0
 }
 
+# runner_ended NAME PID FILE PATTERN SECONDS: the background krdmactl PID,
+# whose output goes to FILE, ends within SECONDS, failing, with PATTERN
+# (the reason it was given) in its output; else it is killed.
+runner_ended() {
+	if wait_exit "$2" "$5"; then
+		wait "$2"
+		_re_rc=$?
+		cat "$3"
+		[ $_re_rc -ne 0 ] && grep -q "$4" "$3" &&
+			result "$1" ok || result "$1" fail "rc=$_re_rc"
+	else
+		kill "$2"
+		result "$1" fail "hung"
+	fi
+}
+
 # nl_subscribed PID GROUP: true once a netlink socket of PID has joined
 # multicast group GROUP (read from PID's own network namespace;
 # /proc/net/netlink shows groups 1..32 only, a higher group counts once

@@ -41,6 +41,9 @@ enum krdma_cq_poll {
 	KRDMA_CQ_POLL_WORKQUEUE = 1,	/* IB_POLL_WORKQUEUE */
 	KRDMA_CQ_POLL_UNBOUND,		/* IB_POLL_UNBOUND_WORKQUEUE */
 	KRDMA_CQ_POLL_DIRECT,		/* IB_POLL_DIRECT, a polling thread */
+	KRDMA_CQ_POLL_SOFTIRQ,		/* data channels IB_POLL_SOFTIRQ, the
+					 * rest IB_POLL_WORKQUEUE
+					 */
 };
 
 enum krdma_session_role {
