@@ -74,6 +74,16 @@ except OSError:
     pass
 info = next((r for r in recs if r.get("id") == "info"), {})
 by = {(r.get("tool"), r.get("id")): r for r in recs}
+# perftest prints a rate of 0.00 when its check of the CPU clock fails
+# ("Correlation coefficient r^2 < 0.9", seen under TCG), but its iteration
+# count stands: the rate is then taken from it (within 0.2% of perftest's
+# own figure at 4 KiB, 6% at 64 KiB, where both were printed) and marked.
+for r in recs:
+    if (r.get("tool") == "perftest" and r.get("kind") == "bw" and not r.get("ok")
+            and r.get("iters") and r.get("secs") and r.get("size")):
+        r["mb_s"] = round(r["iters"] * int(r["size"]) / r["secs"] / 1e6, 3)
+        r["derived"] = True
+        r["ok"] = True
 
 KIB = {4096: "4 KiB", 65536: "64 KiB", 1048576: "1 MiB", 64: "64 B"}
 rows = []
@@ -91,6 +101,7 @@ for size in (4096, 65536, 1048576):
             "metric": "%s %s BW (MB/s)" % (op, KIB[size]),
             "kind": "bw", "op": op, "size": size,
             "perftest": p, "krdma": k,
+            "perftest_derived": bool(pt and pt.get("derived")),
             "ratio": round(k / p, 3) if p and k else None,
             "target": target,
             "perftest_wire_mb_s": pt.get("wire_mb_s") if pt else None,
@@ -157,7 +168,7 @@ for r in rows:
         ratio = "%s x" % f(r["ratio"], 2) if r["ratio"] else "n/a"
         tgt = ">= %.2f x" % r["target"]
         kr = f(r["krdma"])
-        pt = f(r["perftest"])
+        pt = f(r["perftest"]) + (" (from its iterations)" if r["perftest_derived"] else "")
     else:
         ratio = "%s x" % f(r["ratio"], 2) if r["ratio"] else "n/a"
         tgt = ">= %.2f x" % r["target"]
@@ -203,6 +214,9 @@ avg = ", ".join("%s %s" % (r["op"], "%s x" % f(r["ratio_avg"], 2)
 notes = [
     "",
     "%d of %d targets met. %s." % (met, len(rows), ceiling),
+] + (["", "\"from its iterations\": perftest printed 0.00 MB/s (its CPU clock "
+      "check failed); the rate is its iteration count x size / seconds."]
+     if any(r.get("perftest_derived") for r in rows) else []) + [
     "",
     "Bandwidth ratio: krdma / perftest; latency ratio: perftest / krdma "
     "(higher is better for both). Latency is one way (half a round trip), "
