@@ -60,6 +60,9 @@ for name in $failed; do
 	echo "suite: $name failed on:"
 	grep -E '^RESULT .* ok=0( |$)|^vm: FAIL|:! ' "$out/$name.log" |
 		head -n 20 | sed 's/^/    /'
+	# What a failed json_check saw: its expression and the JSON after it.
+	cat "$out/$name"/node*.log 2>/dev/null | grep -A 1 -E "^--- [^ ]+: '" |
+		head -n 12 | cut -c 1-1500 | sed 's/^/    /'
 done
 echo "suite: failed:$failed"
 exit 1

@@ -330,6 +330,8 @@ start_guest() {
 	# identify_cpu() has the LA57 capability cleared makes KASAN kernels
 	# (6.1) report "wild-memory-access in do_raw_spin_lock" at ~0.005 s;
 	# the guests need no 5-level paging, so the CPU does not offer it.
+	# slab_nomerge: every kmalloc cache counts only kmalloc objects, so
+	# lifecycle's leak check does not see other caches' users.
 	timeout -k 5 "$left" qemu-system-x86_64 \
 		-name "krdma-$runid-node$i" \
 		-accel tcg,thread=multi -cpu max,la57=off -smp "$cpus" -m "$mem" \
@@ -338,7 +340,7 @@ start_guest() {
 		-pidfile "$out/.vm/node$i.pid" \
 		-rtc base=utc,clock=host \
 		-kernel "$kimg" -initrd "$initrd" \
-		-append "console=ttyS0 loglevel=5 log_buf_len=4M panic=1 no_timer_check krdma_node=$i krdma_init=$guest_init" \
+		-append "console=ttyS0 loglevel=5 log_buf_len=4M panic=1 no_timer_check slab_nomerge krdma_node=$i krdma_init=$guest_init" \
 		-virtfs "local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap" \
 		-virtfs "local,path=$(qpath "$out"),mount_tag=out,security_model=none,multidevs=remap" \
 		-netdev "$netdev" \
