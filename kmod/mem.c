@@ -157,14 +157,26 @@ void krdma_buf_to_cpu(struct krdma_buf *buf)
  * practice (perftest's write_lat relies on it too), so a poller watches
  * that byte.
  */
-u8 krdma_buf_peek_byte(struct krdma_buf *buf, u32 off)
+/*
+ * The chunk that holds byte @*off of @buf, @*off made relative to it; past
+ * the end, the last chunk (and @*off at or beyond its length).
+ */
+static struct krdma_chunk *krdma_buf_seek(struct krdma_buf *buf, u32 *off)
 {
 	struct krdma_chunk *c = buf->chunk;
+
+	while (c < buf->chunk + buf->nchunks - 1 && *off >= c->len)
+		*off -= c++->len;
+	return c;
+}
+
+u8 krdma_buf_peek_byte(struct krdma_buf *buf, u32 off)
+{
+	struct krdma_chunk *c;
 	u8 v;
 
 	krdma_buf_check(buf, KRDMA_OWNER_DEVICE, "peek");
-	while (c < buf->chunk + buf->nchunks - 1 && off >= c->len)
-		off -= c++->len;
+	c = krdma_buf_seek(buf, &off);
 	if (WARN_ON_ONCE(off >= c->len))
 		return 0;
 	ib_dma_sync_single_for_cpu(buf->ibdev, c->dma + off, 1, DMA_BIDIRECTIONAL);
@@ -178,29 +190,22 @@ u8 krdma_buf_peek_byte(struct krdma_buf *buf, u32 off)
 int krdma_buf_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
 		   struct ib_sge *sge, int max_sge)
 {
+	struct krdma_chunk *end = buf->chunk + buf->nchunks, *c;
 	int n = 0;
-	u32 i;
 
 	krdma_buf_check(buf, KRDMA_OWNER_DEVICE, "post");
 	if (off > buf->len || len > buf->len - off)
 		return -EINVAL;
-	for (i = 0; i < buf->nchunks && len; i++) {
-		struct krdma_chunk *c = &buf->chunk[i];
-		u32 piece;
+	for (c = krdma_buf_seek(buf, &off); len && c < end; c++, off = 0) {
+		u32 piece = min(len, c->len - off);
 
-		if (off >= c->len) {
-			off -= c->len;
-			continue;
-		}
 		if (n == max_sge)
 			return -E2BIG;
-		piece = min(len, c->len - off);
 		sge[n].addr = c->dma + off;
 		sge[n].length = piece;
 		sge[n].lkey = lkey;
 		n++;
 		len -= piece;
-		off = 0;
 	}
 	return n;
 }
@@ -213,25 +218,19 @@ static bool krdma_buf_walk(struct krdma_buf *buf, u32 off, u32 len,
 			   bool (*fn)(void *p, u32 pos, u32 n, void *arg),
 			   void *arg)
 {
-	u32 i, pos = 0;
+	struct krdma_chunk *end = buf->chunk + buf->nchunks, *c;
+	u32 pos = 0;
 
 	krdma_buf_check(buf, KRDMA_OWNER_CPU, "cpu access");
 	if (off > buf->len || len > buf->len - off)
 		return false;
-	for (i = 0; i < buf->nchunks && len; i++) {
-		struct krdma_chunk *c = &buf->chunk[i];
-		u32 piece;
+	for (c = krdma_buf_seek(buf, &off); len && c < end; c++, off = 0) {
+		u32 piece = min(len, c->len - off);
 
-		if (off >= c->len) {
-			off -= c->len;
-			continue;
-		}
-		piece = min(len, c->len - off);
 		if (!fn(c->cpu + off, pos, piece, arg))
 			return false;
 		pos += piece;
 		len -= piece;
-		off = 0;
 	}
 	return true;
 }
