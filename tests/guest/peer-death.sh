@@ -36,6 +36,17 @@ LIMIT=60	# seconds from the cut until the survivor reports it
 IF=$(rdma link show rxe0/1 | sed -n 's/.*netdev \([^ ]*\).*/\1/p')
 T=$(mktemp -d /tmp/peer-death.XXXXXX)
 echo 1000 >/sys/module/krdma/parameters/keepalive_ms
+# Without netem no round can silence the peer: say so and stop at once
+# (both nodes decide alike). Debian's kernels have it as a module; the
+# debug kernel of scripts/debug-kernel.sh built it in only from
+# 2026-11-25, a kernel built before lacks it.
+modprobe -q sch_netem 2>/dev/null
+if ! grep -qw netem_enqueue /proc/kallsyms; then
+	echo "peer-death: this kernel has no netem qdisc (CONFIG_NET_SCH_NETEM);" \
+		"rebuild it (scripts/debug-kernel.sh with scripts/debug-kernel.config)"
+	result netem.available fail
+	exit 1
+fi
 # See above: the only graft of a qdisc, while nothing RDMA is sent yet.
 if [ "$KRDMA_NODE" = 2 ]; then
 	tc qdisc replace dev "$IF" root netem loss 0% &&
