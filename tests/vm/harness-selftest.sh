@@ -37,6 +37,12 @@ scan_case 0 "debug-kernel boot lines ignored" \
 	"[    0.1] RCU lockdep checking is enabled." \
 	"[    0.2] kmemleak: Kernel memory leak detector initialized (mem pool available: 15777)" \
 	"[    0.3] kmemleak: Automatic memory scanning thread started"
+scan_case 0 "the harness's own console lines ignored" \
+	"krdma-guest[node1]: kmemleak scan" \
+	"krdma-guest[node2]: RESULT node=2 name=vm.kmemleak ok=1"
+scan_case 1 "a kernel line after the harness's" \
+	"krdma-guest[node1]: kmemleak scan" \
+	"[   50.0] kmemleak: 1 new suspected memory leaks (see /sys/kernel/debug/kmemleak)"
 scan_case 0 "Tainted: O alone" "[    7.0] CPU: 1 PID: 7 Comm: x Tainted: G           O       6.1.0 #1"
 for l in "WARNING: CPU: 0 PID: 1 at fake" "BUG: kernel NULL pointer dereference, address: 0000000000000008" \
 	"Oops: 0000 [#1] PREEMPT SMP NOPTI" "BUG: KASAN: use-after-free in krdma_foo+0x1/0x2" \

@@ -25,7 +25,7 @@ if [ $# -eq 0 ]; then
 fi
 
 bad='BUG:|WARNING:|Oops|KASAN:|kmemleak|unreferenced object|RCU stall|rcu_sched self-detected|hung task|blocked for more than|possible circular locking|possible recursive locking|inconsistent lock state|sleeping function called from invalid context|general protection fault|Call Trace:|Kernel panic|detected stall|hard LOCKUP|UBSAN:|taint'
-ignore='loading out-of-tree module taints kernel|module verification failed: signature and/or required key missing - tainting kernel|RCU lockdep checking is enabled|kmemleak: Kernel memory leak detector initialized|kmemleak: Automatic memory scanning thread'
+ignore='^krdma-guest\\[node[0-9]+\\]: |loading out-of-tree module taints kernel|module verification failed: signature and/or required key missing - tainting kernel|RCU lockdep checking is enabled|kmemleak: Kernel memory leak detector initialized|kmemleak: Automatic memory scanning thread'
 if [ -n "${SCAN_DMESG_IGNORE:-}" ]; then
 	ignore="$ignore|$SCAN_DMESG_IGNORE"
 fi
