@@ -151,13 +151,6 @@ void krdma_buf_to_cpu(struct krdma_buf *buf)
 }
 
 /*
- * Byte @off of a buffer the device owns and may be writing into, for a
- * poller: synced for the CPU, read, handed back - the buffer stays the
- * device's. The RDMA WRITE of a message places its last byte last in
- * practice (perftest's write_lat relies on it too), so a poller watches
- * that byte.
- */
-/*
  * The chunk that holds byte @*off of @buf, @*off made relative to it; past
  * the end, the last chunk (and @*off at or beyond its length).
  */
@@ -170,6 +163,13 @@ static struct krdma_chunk *krdma_buf_seek(struct krdma_buf *buf, u32 *off)
 	return c;
 }
 
+/*
+ * Byte @off of a buffer the device owns and may be writing into, for a
+ * poller: synced for the CPU, read, handed back - the buffer stays the
+ * device's. The RDMA WRITE of a message places its last byte last in
+ * practice (perftest's write_lat relies on it too), so a poller watches
+ * that byte.
+ */
 u8 krdma_buf_peek_byte(struct krdma_buf *buf, u32 off)
 {
 	struct krdma_chunk *c;

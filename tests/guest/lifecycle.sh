@@ -207,22 +207,24 @@ km = sorted(set(ac) | set(bc))
 d = {n: ac.get(n, [0, 0])[0] - bc.get(n, [0, 0])[0] for n in km}
 size = {n: (ac.get(n) or bc.get(n))[1] for n in km}
 
+# The increase over the first half, per cache and of SUnreclaim.
+mc = m["caches"] if m else {}
+first = {n: mc[n][0] - bc.get(n, [0, 0])[0] for n in km if n in mc}
+sunr = am.get("SUnreclaim", 0) - bm.get("SUnreclaim", 0)
+sunr_first = m["meminfo"].get("SUnreclaim", 0) - bm.get("SUnreclaim", 0) if m else None
+
 def growth(total, first):
     """What grew in both halves (all of it without a midpoint)."""
     return total if first is None else 2 * min(first, total - first)
 
-mc = m["caches"] if m else {}
-g = {n: growth(d[n], mc[n][0] - bc.get(n, [0, 0])[0] if n in mc else None)
-     for n in km}
+g = {n: growth(d[n], first.get(n)) for n in km}
 worst = max(km, key=lambda n: (g[n], d[n])) if km else None
-sunr = am.get("SUnreclaim", 0) - bm.get("SUnreclaim", 0)
 res = {
     "worst_cache": worst, "worst_delta_objs": d[worst] if worst else 0,
     "worst_growth_objs": g[worst] if worst else 0,
     "kmalloc_delta_bytes": sum(d[n] * size[n] for n in km),
     "sunreclaim_delta_kb": sunr,
-    "sunreclaim_growth_kb": growth(sunr, m["meminfo"].get("SUnreclaim", 0) -
-                                   bm.get("SUnreclaim", 0) if m else None),
+    "sunreclaim_growth_kb": growth(sunr, sunr_first),
     "slab_delta_kb": am.get("Slab", 0) - bm.get("Slab", 0),
     "slab_base_kb": bm.get("Slab", 0),
     "changed": {n: d[n] for n in km if d[n]},
@@ -233,7 +235,6 @@ osz = {n: (ao.get(n) or bo.get(n))[1] for n in od}
 top = sorted((n for n in od if od[n]), key=lambda n: -abs(od[n] * osz[n]))[:5]
 res["other_top"] = {n: "%+d objs %+d B" % (od[n], od[n] * osz[n]) for n in top}
 if m:
-    first = {n: mc[n][0] - bc.get(n, [0, 0])[0] for n in km if n in mc}
     res["halves"] = {n: [first[n], d[n] - first[n]] for n in first if d[n] > 0}
 res["objs_ok"] = len(km) > 5 and res["worst_growth_objs"] <= tol_objs
 res["meminfo_ok"] = res["sunreclaim_growth_kb"] <= tol_kb
@@ -636,8 +637,9 @@ json_check p2.slab_check_can_fail "cat $T/slab.leak.json" \
 barrier p2_base $((120 * X))
 log "baseline after $(($(date +%s) - START)) s"
 
-# run_cycles PART COUNT: node 2 runs COUNT cycles within what is left of
-# the time (shared by the halves), node 1 waits.
+# run_cycles PART COUNT [RESERVE]: node 2 runs COUNT cycles within what is
+# left of the time but RESERVE seconds (kept for the second half), node 1
+# waits.
 run_cycles() {
 	if [ "$N" = 2 ]; then
 		budget=$(($(left) - 150 - ${3:-0}))
