@@ -34,6 +34,12 @@ git -C "$top" ls-files -z | (cd "$top" && xargs -0 tar -cf -) | tar -C "$work" -
 echo "ci-kernel: building for $kver in $work"
 make -C "$work" W=1 "$build" all hostile >"$work.build.log" 2>&1 ||
 	{ tail -n 30 "$work.build.log"; exit 1; }
+# Modules the kernel lacks and a test loads itself (netem, for peer-death,
+# on a debug kernel built without it): kmod/extra/ in the guest's view.
+if [ -n "${EXTRA_MODULES:-}" ]; then
+	mkdir -p "$work/kmod/extra"
+	cp "$EXTRA_MODULES"/*.ko "$work/kmod/extra/"
+fi
 # Tests by name, from tests/guest/ or (debug kernel only) tests/guest-debug/.
 if [ $# -eq 0 ] && [ "$series" = debug ]; then
 	set -- $(cd "$work/tests" && ls guest/*.sh guest-debug/*.sh | sed 's|.*/||; s|\.sh$||')

@@ -3,7 +3,7 @@
 #
 # Makes sure a debug guest kernel (KASAN, lockdep, kmemleak, failslab; the
 # RDMA stack and rxe built in) and its module build tree exist, and prints
-# where:  BZIMAGE=<path> KDIR=<path>
+# where:  BZIMAGE=<path> KDIR=<path> EXTRA_MODULES=<dir or empty>
 #
 #   scripts/debug-kernel.sh
 #
@@ -61,4 +61,28 @@ if [ "$(cat "$tree.stamp" 2>/dev/null)" != "$stamp" ]; then
 	tar -xzf "$src/kbuild-tree.tgz" -C "$tree"
 	echo "$stamp" >"$tree.stamp"
 fi
-echo "BZIMAGE=$src/bzImage KDIR=$tree"
+# peer-death silences its peer with the netem qdisc. A kernel built from
+# an older scripts/debug-kernel.config (the prebuilt one in ../shared is)
+# lacks it: build it as a module from the same Debian source against the
+# tree (the kernel has CONFIG_NET_SCHED; every symbol netem uses is
+# exported, Debian's own kernels have it as a module), so the prebuilt
+# kernel runs the whole suite without a 40-min rebuild.
+extra=""
+if ! grep -Eq '^CONFIG_NET_SCH_NETEM=[ym]' "$tree/.config"; then
+	extra=$tree/extra
+	if [ ! -f "$extra/sch_netem.ko" ]; then
+		echo "debug-kernel: building sch_netem.ko against $tree" >&2
+		[ -f /usr/src/linux-source-6.1.tar.xz ] ||
+			apt-get install -y -q linux-source-6.1 >/dev/null
+		rm -rf "$extra"
+		mkdir -p "$extra"
+		tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$extra" \
+			--strip-components=3 linux-source-6.1/net/sched/sch_netem.c
+		echo 'obj-m := sch_netem.o' >"$extra/Kbuild"
+		make -s -C "$tree" M="$extra" modules >"$extra/build.log" 2>&1 || {
+			cat "$extra/build.log" >&2
+			exit 1
+		}
+	fi
+fi
+echo "BZIMAGE=$src/bzImage KDIR=$tree EXTRA_MODULES=$extra"

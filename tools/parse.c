@@ -478,11 +478,33 @@ static const char *meta(const struct arg_spec *sp)
 	return sp->meta ? sp->meta : "VALUE";
 }
 
-static void range_error(struct errbuf *eb, const struct arg_spec *sp,
-			const char *value, uint64_t min, uint64_t max)
+/*
+ * The checks every numeric kind shares: a syntax error (@rc -EINVAL) says
+ * what was expected, anything else out of sp->min..sp->max (0: the type's
+ * limit) says the range, in @unit. @lo..@hi is what @value parsed to (one
+ * number, or a range); it is only read when @rc is 0.
+ */
+static int check_number(struct errbuf *eb, const struct arg_spec *sp,
+			const char *value, int rc, const char *expected,
+			uint64_t lo, uint64_t hi, const char *unit)
 {
-	eb_add(eb, "%s '%s' out of range: must be %llu..%llu", sp->kw, value,
-	       (unsigned long long)min, (unsigned long long)max);
+	uint64_t max = sp->max;
+
+	if (!max)
+		max = sp->type == ARG_U32 ? UINT32_MAX : UINT64_MAX;
+	if (rc == -EINVAL) {
+		eb_add(eb, "invalid %s '%s': %s", sp->kw, value, expected);
+		return rc;
+	}
+	if (rc || lo < sp->min || hi > max) {
+		eb_add(eb, "%s '%s' out of range: must be %llu%s..%llu%s",
+		       sp->kw, value, (unsigned long long)sp->min, unit,
+		       (unsigned long long)max, unit);
+		return -ERANGE;
+	}
+	sp->val->num = lo;
+	sp->val->num_hi = hi;
+	return 0;
 }
 
 /* A keyword out of @names (@rc: what the matcher made of @value). */
@@ -520,7 +542,7 @@ static int convert(const struct arg_spec *sp, const char *value,
 		   struct errbuf *eb)
 {
 	struct arg_val *v = sp->val;
-	uint64_t max = sp->max, num;
+	uint64_t num = 0, hi = 0;
 	uint16_t port;
 	int rc;
 
@@ -544,71 +566,29 @@ static int convert(const struct arg_spec *sp, const char *value,
 		return 0;
 	case ARG_U32:
 	case ARG_U64:
-		if (!max)
-			max = sp->type == ARG_U32 ? UINT32_MAX : UINT64_MAX;
 		rc = parse_u64(value, 0, UINT64_MAX, &num);
-		if (rc == -EINVAL) {
-			eb_add(eb, "invalid %s '%s': not a number", sp->kw, value);
-			return rc;
-		}
-		if (rc || num < sp->min || num > max) {
-			range_error(eb, sp, value, sp->min, max);
-			return -ERANGE;
-		}
-		v->num = num;
-		return 0;
+		return check_number(eb, sp, value, rc, "not a number", num, num,
+				    "");
 	case ARG_SIZE:
-		if (!max)
-			max = UINT64_MAX;
 		rc = parse_size(value, &num);
-		if (rc == -EINVAL) {
-			eb_add(eb, "invalid %s '%s': expected a size such as 512, 4K, 64k, 1M, 1MiB, 2G",
-			       sp->kw, value);
-			return rc;
-		}
-		if (rc || num < sp->min || num > max) {
-			range_error(eb, sp, value, sp->min, max);
-			return -ERANGE;
-		}
-		v->num = num;
-		return 0;
+		return check_number(eb, sp, value, rc,
+				    "expected a size such as 512, 4K, 64k, 1M, 1MiB, 2G",
+				    num, num, "");
 	case ARG_SIZES:
-		if (!max)
-			max = UINT64_MAX;
-		rc = parse_size_range(value, &num, &v->num_hi);
-		if (rc == -EINVAL) {
-			eb_add(eb, "invalid %s '%s': expected a size such as 4K, or a range of powers of two such as 2-8M",
-			       sp->kw, value);
-			return rc;
-		}
+		rc = parse_size_range(value, &num, &hi);
 		if (rc == -ERANGE && strchr(value, '-')) {
 			eb_add(eb, "invalid %s '%s': a range goes from a power of two up to a larger size",
 			       sp->kw, value);
 			return rc;
 		}
-		if (rc || num < sp->min || v->num_hi > max) {
-			range_error(eb, sp, value, sp->min, max);
-			return -ERANGE;
-		}
-		v->num = num;
-		return 0;
+		return check_number(eb, sp, value, rc,
+				    "expected a size such as 4K, or a range of powers of two such as 2-8M",
+				    num, hi, "");
 	case ARG_DURATION:
-		if (!max)
-			max = UINT64_MAX;
 		rc = parse_duration_ms(value, &num);
-		if (rc == -EINVAL) {
-			eb_add(eb, "invalid %s '%s': expected a duration such as 500ms, 10s, 2m, 1h (no unit: ms)",
-			       sp->kw, value);
-			return rc;
-		}
-		if (rc || num < sp->min || num > max) {
-			eb_add(eb, "%s '%s' out of range: must be %llums..%llums",
-			       sp->kw, value, (unsigned long long)sp->min,
-			       (unsigned long long)max);
-			return -ERANGE;
-		}
-		v->num = num;
-		return 0;
+		return check_number(eb, sp, value, rc,
+				    "expected a duration such as 500ms, 10s, 2m, 1h (no unit: ms)",
+				    num, num, "ms");
 	case ARG_ADDR:
 		rc = parse_endpoint(value, &v->addr, &v->port, &v->has_port);
 		if (rc) {
@@ -639,7 +619,8 @@ static int convert(const struct arg_spec *sp, const char *value,
 		if (all_digits(value)) {
 			rc = parse_u64(value, 0, UINT32_MAX, &num);
 			if (rc) {
-				range_error(eb, sp, value, 0, UINT32_MAX);
+				eb_add(eb, "%s '%s' out of range: must be 0..%u",
+				       sp->kw, value, UINT32_MAX);
 				return rc;
 			}
 			v->is_num = true;

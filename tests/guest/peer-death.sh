@@ -37,13 +37,15 @@ IF=$(rdma link show rxe0/1 | sed -n 's/.*netdev \([^ ]*\).*/\1/p')
 T=$(mktemp -d /tmp/peer-death.XXXXXX)
 echo 1000 >/sys/module/krdma/parameters/keepalive_ms
 # Without netem no round can silence the peer: say so and stop at once
-# (both nodes decide alike). Debian's kernels have it as a module; the
-# debug kernel of scripts/debug-kernel.sh built it in only from
-# 2026-11-25, a kernel built before lacks it.
-modprobe -q sch_netem 2>/dev/null
+# (both nodes decide alike). Debian's kernels have it as a module; a debug
+# kernel built without it gets it as kmod/extra/sch_netem.ko from
+# scripts/debug-kernel.sh (via scripts/ci-kernel.sh).
+modprobe -q sch_netem 2>/dev/null ||
+	{ [ ! -f "$KRDMA_ROOT/kmod/extra/sch_netem.ko" ] ||
+		insmod "$KRDMA_ROOT/kmod/extra/sch_netem.ko"; }
 if ! grep -qw netem_enqueue /proc/kallsyms; then
-	echo "peer-death: this kernel has no netem qdisc (CONFIG_NET_SCH_NETEM);" \
-		"rebuild it (scripts/debug-kernel.sh with scripts/debug-kernel.config)"
+	echo "peer-death: this kernel has no netem qdisc (CONFIG_NET_SCH_NETEM)" \
+		"and there is no kmod/extra/sch_netem.ko (scripts/ci-kernel.sh)"
 	result netem.available fail
 	exit 1
 fi
