@@ -35,7 +35,7 @@ for t in "$@"; do
 	# A guest whose kernel reported a problem before krdma was even loaded
 	# booted badly: that run proves nothing either way. Once, boot again.
 	if [ $rc -ne 0 ] && tail -n 1 "$out/$name.log" | grep -q 'during boot, before krdma was loaded'; then
-		echo "suite: $name: a guest kernel reported a problem while booting (see $out/$name.boot1.log); running it again"
+		echo "suite: $name: a guest did not boot cleanly (a kernel report, a hang or a qemu crash before krdma was loaded; see $out/$name.boot1.log); running it again"
 		mv "$out/$name.log" "$out/$name.boot1.log"
 		mv "$out/$name" "$out/$name.boot1"
 		"$root/tests/vm/run.sh" -t "$tmo" -o "$out/$name" "$t" >"$out/$name.log" 2>&1

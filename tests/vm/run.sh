@@ -386,7 +386,7 @@ while :; do
 	[ "$alive" -gt 0 ] || break
 	if [ "$(date +%s)" -ge "$boot_deadline" ] && [ -z "$boot_hung" ]; then
 		for i in "${!wpids[@]}"; do
-			[ -n "${seen[$i]:-}" ] || boot_hung="$boot_hung node$i"
+			[ -s "$out/.vm/node$i.state" ] || boot_hung="$boot_hung node$i"
 		done
 		if [ -n "$boot_hung" ]; then
 			progress "${boot_hung# } did not boot within ${boot_tmo}s, killing guests"
@@ -440,6 +440,15 @@ for n in $boot_hung; do
 	reasons+=("$n: hung during boot, before krdma was loaded")
 done
 for i in $(seq 1 "$nodes"); do
+	# QEMU 7.2's TCG was seen to segfault while a debug guest booted:
+	# a crash of qemu itself (a fatal signal none of ours) before the
+	# guest's init ran is a bad boot like a hang (the suite boots again).
+	case ${qrc[$i]} in
+	134 | 135 | 139)
+		[ -s "$out/.vm/node$i.state" ] ||
+			reasons+=("node$i: qemu crashed (exit ${qrc[$i]}) during boot, before krdma was loaded")
+		;;
+	esac
 	if [ "${qrc[$i]}" -ne 0 ] && [ "$timed_out" -eq 0 ]; then
 		reasons+=("node$i: qemu exit ${qrc[$i]}")
 		echo "--- node$i qemu log:"
