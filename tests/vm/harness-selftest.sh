@@ -118,6 +118,7 @@ vm_case "failed result" FAIL "1 failed result(s)" -n 1 -t 300 "$neg" result
 vm_case "no result" FAIL "no RESULT at all" -n 1 -t 300 "$neg" noresult
 vm_case "script hangs (guest-side limit)" FAIL "node1: script exit 124" -n 1 -t 60 "$neg" hang
 vm_case "kernel hangs after panic (host timeout)" FAIL "timeout after 45s" -n 1 -t 45 "$neg" crash
+KRDMA_BOOT_STALL=1 vm_case "console silent while booting" FAIL "node1: hung during boot, before krdma was loaded" -n 1 -t 300 "$here/selftest.sh"
 vm_case "barrier timeout" FAIL "1 failed result(s)" -n 2 -t 300 "$neg" barrier
 
 # SIGTERM to run.sh must take its guests down.

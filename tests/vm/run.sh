@@ -24,7 +24,9 @@ usage: $prog [options] SCRIPT [ARGS...]
   -o DIR      output directory (default: fresh mktemp dir under /tmp)
   -m MiB      guest memory (default 1024)
   -c CPUS     vCPUs per guest (default 2)
-env: KRDMA_ROOT (repo root), KRDMA_NO_LOAD, KRDMA_MODPARAMS, any KRDMA_*
+env: KRDMA_ROOT (repo root), KRDMA_NO_LOAD, KRDMA_MODPARAMS,
+     KRDMA_BOOT_TIMEOUT (900 s) and KRDMA_BOOT_STALL (300 s of console
+     silence): a guest not up by then hung booting; any KRDMA_*
      variable is passed on to the guest scripts.
 USAGE
 }
@@ -369,18 +371,32 @@ done
 # A guest that has not reached its init by then hung while booting (seen:
 # the debug kernel stuck calibrating its timers under TCG on a loaded
 # host); the run is given up, as a bad boot (see the scan below).
+# A console silent for KRDMA_BOOT_STALL seconds before the guest is up
+# hung too (seen: the debug kernel's console ending at "tsc: Unable to
+# calibrate against PIT" for good); a normal debug boot is silent for at
+# most ~40 s (ACPI's AML loop timeouts of 30 s under TCG).
 boot_tmo=${KRDMA_BOOT_TIMEOUT:-900}
+boot_stall=${KRDMA_BOOT_STALL:-300}
 boot_deadline=$(($(date +%s) + boot_tmo))
 boot_hung=
-declare -A seen=()
+declare -A seen=() con_size=() con_since=()
 while :; do
 	alive=0
+	now=$(date +%s)
 	for i in "${!wpids[@]}"; do
 		kill -0 "${wpids[$i]}" 2>/dev/null && alive=$((alive + 1))
 		st=$(cat "$out/.vm/node$i.state" 2>/dev/null) || st=
 		if [ -n "$st" ] && [ "${seen[$i]:-}" != "$st" ]; then
 			seen[$i]=$st
-			progress "node$i: $st (+$(($(date +%s) - start))s)"
+			progress "node$i: $st (+$((now - start))s)"
+		fi
+		[ -z "${seen[$i]:-}" ] || continue
+		sz=$(stat -c %s "$out/node$i.console" 2>/dev/null) || sz=0
+		if [ "${con_size[$i]:-}" != "$sz" ]; then
+			con_size[$i]=$sz con_since[$i]=$now
+		elif [ $((now - con_since[$i])) -ge "$boot_stall" ] && [ -z "$boot_hung" ]; then
+			progress "node$i: console silent for ${boot_stall}s while booting"
+			boot_deadline=$now
 		fi
 	done
 	[ "$alive" -gt 0 ] || break
@@ -389,7 +405,7 @@ while :; do
 			[ -s "$out/.vm/node$i.state" ] || boot_hung="$boot_hung node$i"
 		done
 		if [ -n "$boot_hung" ]; then
-			progress "${boot_hung# } did not boot within ${boot_tmo}s, killing guests"
+			progress "${boot_hung# } did not boot, killing guests"
 			kill_guests
 			break
 		fi
