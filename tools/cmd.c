@@ -155,6 +155,20 @@ int msg_error(void)
 	return 1;
 }
 
+struct nl_msg *cmd_begin_req(int argc, char **argv, uint8_t cmd,
+			     struct knl_ctx **c, int *exit_code)
+{
+	struct nl_msg *msg;
+
+	*c = cmd_begin(NULL, 0, argc, argv, exit_code);
+	if (!*c)
+		return NULL;
+	msg = knl_req(*c, cmd, 0);
+	if (!msg)
+		*exit_code = msg_error();
+	return msg;
+}
+
 static int run_print(struct knl_ctx *c, struct nl_msg *msg, knl_msg_fn fn,
 		     void *arg, bool array)
 {
@@ -219,6 +233,32 @@ int cmd_del_ref(int argc, char **argv, uint8_t cmd, int id_attr)
 	if (!msg || put_ref(msg, id_attr, &id, &name))
 		return msg_error();
 	return knl_call(c, msg, NULL, NULL, cmd_what()) ? 1 : 0;
+}
+
+int cmd_show_key(int argc, char **argv, const struct arg_spec *key,
+		 uint8_t cmd, int attr, knl_msg_fn fn)
+{
+	const struct arg_val *v = key->val;
+	struct nl_msg *msg;
+	struct knl_ctx *c;
+	int rc;
+
+	c = cmd_begin(key, 1, argc, argv, &rc);
+	if (!c)
+		return rc;
+	msg = knl_req(c, cmd, v->set ? 0 : NLM_F_DUMP);
+	if (!msg)
+		return msg_error();
+	if (v->set) {
+		rc = key->type == ARG_STR ?
+		     nla_put_string(msg, attr, v->str) :
+		     nla_put_u32(msg, attr, (uint32_t)v->num);
+		if (rc) {
+			nlmsg_free(msg);
+			return msg_error();
+		}
+	}
+	return show_run(c, msg, fn, NULL);
 }
 
 int cmd_show_ref(int argc, char **argv, uint8_t cmd, int id_attr,

@@ -63,6 +63,14 @@ const char *cmd_what(void);
 int msg_error(void);
 
 /*
+ * The start of a command with no arguments of its own that sends one do
+ * request cmd: cmd_begin() and the message.  NULL means the command ends
+ * here with *exit_code (after "help", a bad argument or out of memory).
+ */
+struct nl_msg *cmd_begin_req(int argc, char **argv, uint8_t cmd,
+			     struct knl_ctx **c, int *exit_code);
+
+/*
  * Send msg (a GET, do or dump) and print the reply messages with fn inside
  * a JSON array.  Returns the exit status (0/1).
  */
@@ -82,5 +90,12 @@ int put_ref(struct nl_msg *msg, int id_attr, const struct arg_val *id,
 int cmd_del_ref(int argc, char **argv, uint8_t cmd, int id_attr);
 int cmd_show_ref(int argc, char **argv, uint8_t cmd, int id_attr,
 		 knl_msg_fn fn);
+/*
+ * "OBJECT show [ KEY ]" for objects addressed by one positional key (key:
+ * an ARG_STR or ARG_U32 spec, sent as attribute attr): a do request for
+ * the one given, else a dump; printed with fn.
+ */
+int cmd_show_key(int argc, char **argv, const struct arg_spec *key,
+		 uint8_t cmd, int attr, knl_msg_fn fn);
 
 #endif /* KRDMACTL_CMD_H */

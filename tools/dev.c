@@ -90,21 +90,12 @@ int dev_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 static int dev_show(int argc, char **argv)
 {
 	struct arg_val name;
-	struct arg_spec specs[] = {
-		{ "name", ARG_STR, ARG_POSITIONAL, 0, 0, 63, &name, "NAME" },
+	const struct arg_spec key = {
+		"name", ARG_STR, ARG_POSITIONAL, 0, 0, 63, &name, "NAME"
 	};
-	struct nl_msg *msg;
-	struct knl_ctx *c;
-	int rc;
 
-	c = cmd_begin(specs, ARRAY_SIZE(specs), argc, argv, &rc);
-	if (!c)
-		return rc;
-	msg = knl_req(c, KRDMA_CMD_DEV_GET, name.set ? 0 : NLM_F_DUMP);
-	if (!msg || (name.set &&
-		     nla_put_string(msg, KRDMA_A_DEV_NAME, name.str)))
-		return msg_error();
-	return show_run(c, msg, dev_print, NULL);
+	return cmd_show_key(argc, argv, &key, KRDMA_CMD_DEV_GET,
+			    KRDMA_A_DEV_NAME, dev_print);
 }
 
 static const struct cmd dev_cmds[] = {

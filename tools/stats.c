@@ -29,12 +29,9 @@ static int stats_show(int argc, char **argv)
 	struct knl_ctx *c;
 	int rc;
 
-	c = cmd_begin(NULL, 0, argc, argv, &rc);
-	if (!c)
-		return rc;
-	msg = knl_req(c, KRDMA_CMD_STATS_GET, 0);
+	msg = cmd_begin_req(argc, argv, KRDMA_CMD_STATS_GET, &c, &rc);
 	if (!msg)
-		return msg_error();
+		return rc;
 	return reply_run(c, msg, stats_print, NULL);
 }
 
@@ -44,12 +41,9 @@ static int stats_reset(int argc, char **argv)
 	struct knl_ctx *c;
 	int rc;
 
-	c = cmd_begin(NULL, 0, argc, argv, &rc);
-	if (!c)
-		return rc;
-	msg = knl_req(c, KRDMA_CMD_STATS_RESET, 0);
+	msg = cmd_begin_req(argc, argv, KRDMA_CMD_STATS_RESET, &c, &rc);
 	if (!msg)
-		return msg_error();
+		return rc;
 	return knl_call(c, msg, NULL, NULL, cmd_what()) ? 1 : 0;
 }
 

@@ -502,21 +502,12 @@ static int test_stop(int argc, char **argv)
 static int test_show(int argc, char **argv)
 {
 	struct arg_val id;
-	struct arg_spec specs[] = {
-		{ "id", ARG_U32, ARG_POSITIONAL, 0, 0, 0, &id, "ID" },
+	const struct arg_spec key = {
+		"id", ARG_U32, ARG_POSITIONAL, 0, 0, 0, &id, "ID"
 	};
-	struct nl_msg *msg;
-	struct knl_ctx *c;
-	int rc;
 
-	c = cmd_begin(specs, ARRAY_SIZE(specs), argc, argv, &rc);
-	if (!c)
-		return rc;
-	msg = knl_req(c, KRDMA_CMD_TEST_GET, id.set ? 0 : NLM_F_DUMP);
-	if (!msg || (id.set &&
-		     nla_put_u32(msg, KRDMA_A_TEST_ID, (uint32_t)id.num)))
-		return msg_error();
-	return show_run(c, msg, test_print, NULL);
+	return cmd_show_key(argc, argv, &key, KRDMA_CMD_TEST_GET,
+			    KRDMA_A_TEST_ID, test_print);
 }
 
 #define TEST_ARGS \

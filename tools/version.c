@@ -37,12 +37,9 @@ static int version_run(int argc, char **argv)
 	struct knl_ctx *c;
 	int rc;
 
-	c = cmd_begin(NULL, 0, argc, argv, &rc);
-	if (!c)
-		return rc;
-	msg = knl_req(c, KRDMA_CMD_VERSION_GET, 0);
+	msg = cmd_begin_req(argc, argv, KRDMA_CMD_VERSION_GET, &c, &rc);
 	if (!msg)
-		return msg_error();
+		return rc;
 	if (knl_call(c, msg, version_reply, &v, "version"))
 		return 1;
 
