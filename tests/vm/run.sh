@@ -394,13 +394,13 @@ while :; do
 		sz=$(stat -c %s "$out/node$i.console" 2>/dev/null) || sz=0
 		if [ "${con_size[$i]:-}" != "$sz" ]; then
 			con_size[$i]=$sz con_since[$i]=$now
-		elif [ $((now - con_since[$i])) -ge "$boot_stall" ] && [ -z "$boot_hung" ]; then
+		elif [ $((now - con_since[$i])) -ge "$boot_stall" ]; then
 			progress "node$i: console silent for ${boot_stall}s while booting"
 			boot_deadline=$now
 		fi
 	done
 	[ "$alive" -gt 0 ] || break
-	if [ "$(date +%s)" -ge "$boot_deadline" ] && [ -z "$boot_hung" ]; then
+	if [ "$now" -ge "$boot_deadline" ] && [ -z "$boot_hung" ]; then
 		for i in "${!wpids[@]}"; do
 			[ -s "$out/.vm/node$i.state" ] || boot_hung="$boot_hung node$i"
 		done
