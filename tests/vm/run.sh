@@ -490,10 +490,11 @@ for i in $(seq 1 "$nodes"); do
 		# boot went wrong (seen once: KASAN on an early interrupt, debug
 		# kernel under TCG on a loaded host). It is said apart, and
 		# tests/run-guest-suite.sh boots such a test again, once.
-		# The kernel's line is in dmesg; the console (all there is of a
-		# guest killed at the deadline) is at loglevel 5 and has the
+		# The kernel's line is in dmesg (or guest-init's "not loaded",
+		# under KRDMA_NO_LOAD); the console (all there is of a guest
+		# killed at the deadline) is at loglevel 5 and has the
 		# harness's vm.load result instead.
-		load=$(grep -a -n -m1 -E 'krdma: version .* loaded|: RESULT node=[0-9]+ name=vm\.load ' "$log" | cut -d: -f1)
+		load=$(grep -a -n -m1 -E 'krdma: version .* loaded|krdma-guest: krdma not loaded|: RESULT node=[0-9]+ name=vm\.load ' "$log" | cut -d: -f1)
 		# Never loaded (the guest died booting): all of it is the boot.
 		[ -n "$load" ] || load=$(($(wc -l <"$log") + 1))
 		if [ "$load" -gt 1 ]; then
