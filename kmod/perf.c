@@ -772,11 +772,8 @@ static bool krdma_perf_pump(struct krdma_perf_lane *ln)
 		room -= n;
 		ret = krdma_perf_post(ln, n, !room);
 	}
-	if (ret) {
-		krdma_test_fail(test, ret, "cannot post: %d", ret);
-		krdma_session_close(pf->sess, "test %u: post failed: %d",
-				    test->id, ret);
-	}
+	if (ret)
+		krdma_test_post_failed(pf->sess, test, pf->test_id, ret);
 	return false;
 }
 
@@ -849,11 +846,8 @@ static void krdma_perf_ping(struct krdma_perf *pf)
 
 	pf->t0 = ktime_get_ns();
 	ret = krdma_perf_post(krdma_perf_lane0(pf), 1, false);
-	if (ret) {
-		krdma_test_fail(pf->test, ret, "cannot post: %d", ret);
-		krdma_session_close(pf->sess, "test %u: post failed: %d",
-				    pf->test->id, ret);
-	}
+	if (ret)
+		krdma_test_post_failed(pf->sess, pf->test, pf->test_id, ret);
 }
 
 static void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -1009,9 +1003,7 @@ static int krdma_perf_poller(void *arg)
 	if (test && pf->bad)
 		krdma_test_fail(test, -EBADMSG, "written data differs from the pattern");
 	if (ret) {
-		if (test)
-			krdma_test_fail(test, ret, "cannot post: %d", ret);
-		krdma_session_close(pf->sess, "lat write: cannot post: %d", ret);
+		krdma_test_post_failed(pf->sess, test, pf->test_id, ret);
 	} else if (test && !kthread_should_stop() && !READ_ONCE(pf->sess->qp_dead)) {
 		/* Our buffers go with the test: our writes must be done. */
 		while (atomic_read(&krdma_perf_lane0(pf)->sig_pending) &&

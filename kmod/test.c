@@ -268,6 +268,24 @@ void krdma_test_fail(struct krdma_test *test, int status, const char *fmt, ...)
 }
 
 /*
+ * A post for @test, or for the peer's test @test_id when @test is NULL,
+ * failed with @ret. -ENOTCONN is a dead QP: teardown has begun, and it
+ * ends the test with the session's reason (krdma_test_session_down()),
+ * which says more than the refused post. Anything else is the test's
+ * failure and ends the session.
+ */
+void krdma_test_post_failed(struct krdma_session *sess, struct krdma_test *test,
+			    u32 test_id, int ret)
+{
+	if (ret == -ENOTCONN)
+		return;
+	if (test)
+		krdma_test_fail(test, ret, "cannot post: %pe", ERR_PTR(ret));
+	krdma_session_close(sess, "test %u: cannot post: %pe", test_id,
+			    ERR_PTR(ret));
+}
+
+/*
  * Ends a test whose work has all completed. The state turns DONE last, so
  * that a new test may replace this one only once we no longer touch it.
  */
@@ -344,8 +362,10 @@ void krdma_test_send_end(struct krdma_test *test)
 	test->ending = true;
 	ret = krdma_ctrl_send(test->sess, KRDMA_MSG_TEST_END, test->id,
 			      test->completed, 0, NULL, 0);
-	if (ret) {
-		krdma_test_fail(test, ret, "cannot send TEST_END: %d", ret);
+	/* -ENOTCONN: teardown ends the test (krdma_test_post_failed()). */
+	if (ret && ret != -ENOTCONN) {
+		krdma_test_fail(test, ret, "cannot send TEST_END: %pe",
+				ERR_PTR(ret));
 		krdma_test_finish(test);
 	}
 }
@@ -568,11 +588,8 @@ static void krdma_test_issue(struct krdma_test *test, struct krdma_slot *slot)
 		ret = krdma_test_post_atomic(test, slot);
 		break;
 	}
-	if (ret) {
-		krdma_test_fail(test, ret, "cannot post iteration %llu: %d",
-				slot->iter, ret);
-		krdma_session_close(sess, "test %u: post failed: %d", test->id, ret);
-	}
+	if (ret)
+		krdma_test_post_failed(sess, test, test->id, ret);
 }
 
 static void krdma_test_ctl_done(struct ib_cq *cq, struct ib_wc *wc)

@@ -112,6 +112,8 @@ static inline u64 krdma_seed(u32 test_id, u64 iter)
 /* test.c, for perf.c */
 void krdma_test_fail(struct krdma_test *test, int status, const char *fmt, ...)
 	__printf(3, 4);
+void krdma_test_post_failed(struct krdma_session *sess, struct krdma_test *test,
+			    u32 test_id, int ret);
 void krdma_test_send_end(struct krdma_test *test);
 int krdma_check_wire_regions(const struct krdma_wire_region *r, u32 n,
 			     u32 depth, u32 size, u32 *per_slot);

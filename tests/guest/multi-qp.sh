@@ -10,8 +10,9 @@
 # QPs too). The refusals (send over several QPs, more QPs than the session
 # has, lat) say why. Then cq_poll softirq on both nodes: a session's three
 # data channels' CQs are IB_POLL_SOFTIRQ and its first QP's is not (rdma
-# resource), the same tests pass over it, and it is torn down in the
-# middle of a 4-QP test. At the end every QP of krdma is gone on both
+# resource), the same tests pass over it, and sessions are torn down in
+# the middle of a 4-QP read two dozen times, the test ending each time with
+# the session's reason. At the end every QP of krdma is gone on both
 # nodes.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
@@ -87,10 +88,23 @@ all_gone() {
 # responder answered within the transport's retries (about 7.5 s): the
 # session ended with "transport retry counter exceeded".
 if [ -n "${KRDMA_SLOW:-}" ]; then
-	n=100 n_atomic=400 dq=8
+	n=100 n_atomic=400 dq=8 teardowns=2
 else
-	n=400 n_atomic=2000 dq=64
+	n=400 n_atomic=2000 dq=64 teardowns=24
 fi
+
+# teardown_mid_read NAME: session sq deleted in the middle of a 4-QP read
+# (READs outstanding on every QP): the test ends with the session's
+# reason, nothing hangs.
+teardown_mid_read() {
+	krdmactl -j test run session sq op read mode bw size 64K duration 600s \
+		depth $dq qps 4 >/tmp/sq.json 2>&1 &
+	_tm_runner=$!
+	wait_for -t 120 sh -c "krdmactl -j test show | python3 -c 'import json,sys; sys.exit(not any(t[\"state\"] == \"running\" and t[\"iters\"] > 0 for t in json.load(sys.stdin)))'" &&
+		result "$1.running" ok || result "$1.running" fail
+	expect_ok "$1.del" krdmactl session del name sq
+	runner_ended "$1.test_ended" $_tm_runner /tmp/sq.json 'session closed' 120
+}
 
 if [ "$KRDMA_NODE" = 1 ]; then
 	expect_ok listener.add krdmactl listener add name mq port $PORT
@@ -233,15 +247,18 @@ json_check softirq.bw.write.bidir \
 json_check softirq.check_mode \
 	"krdmactl -j test run session sq op send size 4096 count 20 depth 4" \
 	"d['status'] == 0 and d['iters'] == 20"
-# Teardown in the middle of a 4-QP read (READs outstanding on every QP):
-# the test ends with the session's reason, nothing hangs.
-krdmactl -j test run session sq op read mode bw size 64K duration 600s depth $dq qps 4 \
-	>/tmp/sq.json 2>&1 &
-runner=$!
-wait_for -t 120 sh -c "krdmactl -j test show | python3 -c 'import json,sys; sys.exit(not any(t[\"state\"] == \"running\" and t[\"iters\"] > 0 for t in json.load(sys.stdin)))'" &&
-	result softirq.running ok || result softirq.running fail
-expect_ok softirq.del krdmactl session del name sq
-runner_ended softirq.test_ended $runner /tmp/sq.json 'session closed' 120
+teardown_mid_read softirq
+# Again on new sessions: a completion that came while teardown had begun
+# once ended the test with "cannot post: -107" (its repost refused)
+# instead of the session's reason (3 teardowns in 25 in a stress loop).
+i=1
+while [ $i -le $teardowns ]; do
+	wait_for -t 60 no_sessions
+	expect_ok softirq.again$i.connect timeout 60 krdmactl session connect \
+		addr "$KRDMA_PEER_IP" port $PORT name sq qps 4 sq_depth 512 timeout 30s
+	teardown_mid_read softirq.again$i
+	i=$((i + 1))
+done
 wait_for -t 60 no_softirq_cqs && result softirq.cqs_gone ok ||
 	result softirq.cqs_gone fail "SOFTIRQ CQs: $(cqs_in SOFTIRQ)"
 echo workqueue >/sys/module/krdma/parameters/cq_poll
