@@ -1002,7 +1002,8 @@ static int krdma_perf_poller(void *arg)
 	}
 	if (test && pf->bad)
 		krdma_test_fail(test, -EBADMSG, "written data differs from the pattern");
-	if (ret) {
+	/* Stopped in the middle of an iteration: the test is ending anyway. */
+	if (ret && !kthread_should_stop()) {
 		krdma_test_post_failed(pf->sess, test, pf->test_id, ret);
 	} else if (test && !kthread_should_stop() && !READ_ONCE(pf->sess->qp_dead)) {
 		/* Our buffers go with the test: our writes must be done. */

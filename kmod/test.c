@@ -269,15 +269,20 @@ void krdma_test_fail(struct krdma_test *test, int status, const char *fmt, ...)
 
 /*
  * A post for @test, or for the peer's test @test_id when @test is NULL,
- * failed with @ret. -ENOTCONN is a dead QP: teardown has begun, and it
- * ends the test with the session's reason (krdma_test_session_down()),
- * which says more than the refused post. Anything else is the test's
- * failure and ends the session.
+ * failed with @ret. Once teardown has begun (the QPs marked dead, which
+ * refuses posts with -ENOTCONN) it is teardown that ends the test, with
+ * the session's reason (krdma_test_session_down()): that says more than
+ * the refused post. Before, the failure is the test's, and ends the
+ * session.
  */
 void krdma_test_post_failed(struct krdma_session *sess, struct krdma_test *test,
 			    u32 test_id, int ret)
 {
-	if (ret == -ENOTCONN)
+	/*
+	 * A channel's post refused as dead saw qp_dead set too: teardown
+	 * sets it before it takes each channel's lock to mark it dead.
+	 */
+	if (READ_ONCE(sess->qp_dead))
 		return;
 	if (test)
 		krdma_test_fail(test, ret, "cannot post: %pe", ERR_PTR(ret));
@@ -362,8 +367,8 @@ void krdma_test_send_end(struct krdma_test *test)
 	test->ending = true;
 	ret = krdma_ctrl_send(test->sess, KRDMA_MSG_TEST_END, test->id,
 			      test->completed, 0, NULL, 0);
-	/* -ENOTCONN: teardown ends the test (krdma_test_post_failed()). */
-	if (ret && ret != -ENOTCONN) {
+	/* Once teardown has begun, it ends the test (krdma_test_post_failed()). */
+	if (ret && !READ_ONCE(test->sess->qp_dead)) {
 		krdma_test_fail(test, ret, "cannot send TEST_END: %pe",
 				ERR_PTR(ret));
 		krdma_test_finish(test);
