@@ -11,7 +11,7 @@
 # has, lat) say why. Then cq_poll softirq on both nodes: a session's three
 # data channels' CQs are IB_POLL_SOFTIRQ and its first QP's is not (rdma
 # resource), the same tests pass over it, and sessions are torn down in
-# the middle of a 4-QP read two dozen times, the test ending each time with
+# the middle of a 4-QP read a dozen times, the test ending each time with
 # the session's reason. At the end every QP of krdma is gone on both
 # nodes.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
@@ -90,8 +90,14 @@ all_gone() {
 if [ -n "${KRDMA_SLOW:-}" ]; then
 	n=100 n_atomic=400 dq=8 teardowns=2
 else
-	n=400 n_atomic=2000 dq=64 teardowns=24
+	n=400 n_atomic=2000 dq=64 teardowns=12
 fi
+
+# connect_4qps RESULT NAME: session NAME of four QPs to the peer.
+connect_4qps() {
+	expect_ok "$1" timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" \
+		port $PORT name "$2" qps 4 sq_depth 512 timeout 30s
+}
 
 # teardown_mid_read NAME: session sq deleted in the middle of a 4-QP read
 # (READs outstanding on every QP): the test ends with the session's
@@ -146,8 +152,7 @@ if [ "$KRDMA_NODE" = 1 ]; then
 fi
 
 barrier listening
-expect_ok connect timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" \
-	port $PORT name m qps 4 sq_depth 512 timeout 30s
+connect_4qps connect m
 barrier connected
 json_check client.session "krdmactl -j session show name m" \
 	"d[0]['state'] == 'up' and d[0]['qps'] == 4"
@@ -216,8 +221,7 @@ wq0=$(cqs_in WORKQUEUE)
 barrier softirq
 echo softirq >/sys/module/krdma/parameters/cq_poll
 barrier softirq_set
-expect_ok softirq.connect timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" \
-	port $PORT name sq qps 4 sq_depth 512 timeout 30s
+connect_4qps softirq.connect sq
 barrier softirq_up
 json_check softirq.session "krdmactl -j session show name sq" \
 	"d[0]['state'] == 'up' and d[0]['qps'] == 4 and d[0]['cq_poll'] == 'softirq'"
@@ -254,8 +258,7 @@ teardown_mid_read softirq
 i=1
 while [ $i -le $teardowns ]; do
 	wait_for -t 60 no_sessions
-	expect_ok softirq.again$i.connect timeout 60 krdmactl session connect \
-		addr "$KRDMA_PEER_IP" port $PORT name sq qps 4 sq_depth 512 timeout 30s
+	connect_4qps softirq.again$i.connect sq
 	teardown_mid_read softirq.again$i
 	i=$((i + 1))
 done
