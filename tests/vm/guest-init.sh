@@ -140,6 +140,21 @@ wait_peers() {
 	return 0
 }
 
+# KRDMA_NETEM impairs the wire on purpose (tc-netem(8) arguments, e.g.
+# "loss 1% reorder 2% delay 1ms"), on every guest's NIC. Installed before
+# rxe0 exists: a root qdisc grafted under RDMA traffic makes rxe's sends
+# fail for a moment, which 6.12's rxe takes for a QP error (peer-death.sh).
+# A kernel without netem built in or as a module may have it as
+# kmod/extra/sch_netem.ko (scripts/ci-kernel.sh).
+setup_netem() {
+	[ -n "${KRDMA_NETEM:-}" ] || return 0
+	modprobe -q sch_netem 2>/dev/null ||
+		{ [ ! -f "$KRDMA_ROOT/kmod/extra/sch_netem.ko" ] ||
+			insmod "$KRDMA_ROOT/kmod/extra/sch_netem.ko"; }
+	# shellcheck disable=SC2086 # netem's arguments are words on purpose
+	tc qdisc replace dev "$IFACE" root netem $KRDMA_NETEM
+}
+
 setup_rxe() {
 	# Built in on some kernels: modprobe failures are harmless.
 	modprobe rdma_rxe 2>/dev/null
@@ -266,6 +281,8 @@ main() {
 		vm_result vm.net 0 "iface=${IFACE:-none}"
 	elif ! wait_peers; then
 		vm_result vm.net 0 "iface=$IFACE" "peers=unreachable"
+	elif ! setup_netem; then
+		vm_result vm.netem 0 "iface=$IFACE" "netem=$KRDMA_NETEM"
 	elif ! setup_rxe; then
 		vm_result vm.rxe 0 "iface=$IFACE"
 		rdma link show >/dev/console 2>&1

@@ -24,7 +24,9 @@ usage: $prog [options] SCRIPT [ARGS...]
   -o DIR      output directory (default: fresh mktemp dir under /tmp)
   -m MiB      guest memory (default 1024)
   -c CPUS     vCPUs per guest (default 2)
-env: KRDMA_ROOT (repo root), KRDMA_NO_LOAD, KRDMA_MODPARAMS,
+env: KRDMA_WIRE (unix, tcp, dgram or mcast: tests/vm/README.md "The wire"),
+     KRDMA_NETEM (tc-netem arguments applied on every guest's NIC),
+     KRDMA_ROOT (repo root), KRDMA_NO_LOAD, KRDMA_MODPARAMS,
      KRDMA_BOOT_TIMEOUT (900 s) and KRDMA_BOOT_STALL (300 s of console
      silence): a guest not up by then hung booting; any KRDMA_*
      variable is passed on to the guest scripts.
@@ -296,27 +298,76 @@ cleanup() {
 	[ "$cleaned" -eq 1 ] && return
 	cleaned=1
 	kill_guests
+	[ -z "${wire_sock:-}" ] || rm -f "$wire_sock"
 }
 trap cleanup EXIT
 trap 'progress "interrupted, killing guests"; cleanup; echo "vm: FAIL: interrupted"; exit 130' INT TERM HUP
 
-netmode=mcast
-if [ "$nodes" -eq 2 ]; then
-	netmode=pair
-	port=$(pick_port tcp) || fail_early "no free TCP port"
-else
-	port=$(pick_port udp) || fail_early "no free UDP port"
+# The wire (tests/vm/README.md "The wire"): for two guests a unix-socket
+# stream by default. A TCP stream between the QEMU processes (the old
+# default) delays by ~20 ms every exchange in which one side sends two
+# packets in a row (Nagle on the host socket against a delayed ACK), and
+# that delay, not krdma, was every latency the suite measured; a UDP wire
+# drops under load as a switch does. KRDMA_WIRE=unix|tcp|dgram|mcast.
+wire=${KRDMA_WIRE:-}
+if [ -z "$wire" ]; then
+	wire=mcast
+	[ "$nodes" -ne 2 ] || wire=unix
 fi
+case $wire in
+unix | tcp | dgram)
+	[ "$nodes" -eq 2 ] || fail_early "KRDMA_WIRE=$wire joins two guests, not $nodes (use mcast)"
+	;;
+mcast) ;;
+*) fail_early "KRDMA_WIRE=$wire: unix, tcp, dgram or mcast" ;;
+esac
+case $wire in
+unix)
+	# Not under $out: a socket path has at most 107 bytes.
+	wire_sock=$(mktemp -u /tmp/krdma-wire.XXXXXX)
+	;;
+tcp) port=$(pick_port tcp) || fail_early "no free TCP port" ;;
+dgram)
+	port=$(pick_port udp) || fail_early "no free UDP port"
+	port2=$(pick_port udp) || fail_early "no free UDP port"
+	[ "$port2" != "$port" ] || port2=$((port + 1))
+	;;
+mcast) port=$(pick_port udp) || fail_early "no free UDP port" ;;
+esac
+echo "export KRDMA_WIRE=$wire" >>"$out/.vm/env.sh"
+
+# wire_ready: node 1's end of a connected wire is listening.
+wire_ready() {
+	case $wire in
+	unix) [ -S "$wire_sock" ] ;;
+	tcp) port_busy tcp "$port" ;;
+	*) return 0 ;;
+	esac
+}
 
 start_guest() {
 	local i=$1 left netdev
-	case $netmode in
-	pair)
+	case $wire in
+	unix)
+		netdev="stream,id=n0,addr.type=unix,addr.path=$wire_sock"
+		if [ "$i" -eq 1 ]; then
+			netdev="$netdev,server=on"
+		else
+			netdev="$netdev,server=off"
+		fi
+		;;
+	tcp)
 		if [ "$i" -eq 1 ]; then
 			netdev="socket,id=n0,listen=127.0.0.1:$port"
 		else
 			netdev="socket,id=n0,connect=127.0.0.1:$port"
 		fi
+		;;
+	dgram)
+		local lp=$port rp=$port2
+		[ "$i" -eq 1 ] || { lp=$port2 rp=$port; }
+		netdev="dgram,id=n0,local.type=inet,local.host=127.0.0.1,local.port=$lp"
+		netdev="$netdev,remote.type=inet,remote.host=127.0.0.1,remote.port=$rp"
 		;;
 	mcast) netdev="socket,id=n0,mcast=230.0.0.1:$port,localaddr=127.0.0.1" ;;
 	esac
@@ -351,15 +402,15 @@ start_guest() {
 	wpids[i]=$!
 }
 
-progress "booting $nodes guest(s): kernel $kimg ($kver), TCG, ${cpus} vCPU/${mem} MiB each, timeout ${tmo}s"
+progress "booting $nodes guest(s): kernel $kimg ($kver), TCG, ${cpus} vCPU/${mem} MiB each, $wire wire${KRDMA_NETEM:+ with netem $KRDMA_NETEM}, timeout ${tmo}s"
 for i in $(seq 1 "$nodes"); do
 	start_guest "$i"
-	if [ "$netmode" = pair ] && [ "$i" -eq 1 ]; then
+	if [ "$i" -eq 1 ]; then
 		# The connecting side needs the listener in place.
 		end=$(($(date +%s) + 30))
-		until port_busy tcp "$port"; do
+		until wire_ready; do
 			if ! kill -0 "${wpids[1]}" 2>/dev/null || [ "$(date +%s)" -ge "$end" ]; then
-				progress "node1 qemu did not start listening on port $port:"
+				progress "node1 qemu did not start listening on its $wire wire:"
 				cat "$out/node1.qemu.log" >&2
 				fail_early "qemu failed to start"
 			fi
