@@ -27,15 +27,35 @@
 #include "krdma.h"
 
 /*
- * How long a dead peer goes unnoticed once something is sent to it: the
- * transport waits 4.096 us x 2^KRDMA_ACK_TIMEOUT (about 1.07 s) for an ACK,
- * 1 + KRDMA_CM_RETRY_COUNT times: about 7.5 s. Long enough for a loaded
- * software-RoCE guest, short enough to report a dead peer (with the
- * session keepalive, within keepalive_ms + 7.5 s). Receiver-not-ready
- * NAKs are retried KRDMA_CM_RNR_RETRY times (7 would be for ever).
+ * What a lost packet costs: the transport waits 4.096 us x 2^ack_timeout
+ * for an ACK before it sends again. 18 (1.07 s) by default: with 14
+ * (67 ms, perftest's) and 16 (268 ms), rxe on 6.1 failed QPs with "remote
+ * invalid request" on a loaded TCG host, whose vCPUs stall for longer than
+ * that and make retransmissions spurious (multi-qp.sh, peer-death.sh's
+ * 4-QP WRITE round; never with 18). On a wire that drops packets (soft-RoCE
+ * has no PFC) 18 costs a second a lost packet, a tenth of perftest's
+ * bandwidth at 1% loss: set ack_timeout=14 there (lossy-wire.sh does).
+ *
+ * The transport is not what finds a dead peer: the session keepalive is
+ * (session.c, peer_timeout_ms), so the retry count is the most there is.
+ * rxe takes 7 for "retry for ever" (rxe_comp.c, as IB does for RNR), so a
+ * guest stalled for seconds under TCG costs retransmissions, not the
+ * session; a device that counts 7 retries gives up after 8 timeouts of
+ * silence, which on real hardware only a dead or cut-off peer causes.
+ * Receiver-not-ready NAKs are retried KRDMA_CM_RNR_RETRY times (7 would
+ * be for ever).
  */
-#define KRDMA_ACK_TIMEOUT	18
-#define KRDMA_CM_RETRY_COUNT	6
+static unsigned int krdma_ack_timeout = 18;
+module_param_named(ack_timeout, krdma_ack_timeout, uint, 0644);
+MODULE_PARM_DESC(ack_timeout,
+		 "Transport ACK timeout of new connections: 4.096 us x 2^N (8..31)");
+
+static u8 krdma_ack_timeout_val(void)
+{
+	return clamp_t(unsigned int, READ_ONCE(krdma_ack_timeout), 8, 31);
+}
+
+#define KRDMA_CM_RETRY_COUNT	7
 #define KRDMA_CM_RNR_RETRY	6
 #define KRDMA_LISTEN_BACKLOG	128
 
@@ -148,7 +168,8 @@ static int krdma_check_hello(const void *data, u8 len,
 
 	if (!data || len < sizeof(*h) || be32_to_cpu(h->magic) != KRDMA_PROTO_MAGIC)
 		return KRDMA_REJ_NOT_KRDMA;
-	if (be16_to_cpu(h->version) != KRDMA_PROTO_VERSION)
+	if (be16_to_cpu(h->version) < KRDMA_PROTO_VERSION_MIN ||
+	    be16_to_cpu(h->version) > KRDMA_PROTO_VERSION)
 		return KRDMA_REJ_VERSION;
 	sq = be16_to_cpu(h->sq_depth);
 	rq = be16_to_cpu(h->rq_depth);
@@ -314,7 +335,7 @@ static int krdma_channels_connect(struct krdma_session *sess)
 		ch->cm_id = id;
 		/* From here teardown destroys it. */
 		sess->channels[i - 1] = ch;
-		ret = rdma_set_ack_timeout(id, KRDMA_ACK_TIMEOUT);
+		ret = rdma_set_ack_timeout(id, krdma_ack_timeout_val());
 		if (!ret)
 			ret = rdma_resolve_addr(id, (struct sockaddr *)&src,
 						(struct sockaddr *)&sess->peer_addr,
@@ -583,7 +604,7 @@ static int krdma_channel_accept(struct krdma_listener *l,
 	krdma_fill_conn_param(&param, &rep, sess->responder_resources,
 			      sess->initiator_depth);
 	child->context = ch;
-	ret = rdma_set_ack_timeout(child, KRDMA_ACK_TIMEOUT);
+	ret = rdma_set_ack_timeout(child, krdma_ack_timeout_val());
 	if (!ret)
 		ret = rdma_accept(child, &param);
 	if (ret) {
@@ -685,7 +706,7 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	krdma_fill_hello(sess, &rep);
 	krdma_fill_conn_param(&param, &rep, sess->responder_resources,
 			      sess->initiator_depth);
-	ret = rdma_set_ack_timeout(child, KRDMA_ACK_TIMEOUT);
+	ret = rdma_set_ack_timeout(child, krdma_ack_timeout_val());
 	if (!ret)
 		ret = rdma_accept(child, &param);
 	mutex_unlock(&sess->cm_mutex);
@@ -759,7 +780,7 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 	mutex_lock(&sess->cm_mutex);
 	sess->cm_id = cm_id;
 	mutex_unlock(&sess->cm_mutex);
-	ret = rdma_set_ack_timeout(cm_id, KRDMA_ACK_TIMEOUT);
+	ret = rdma_set_ack_timeout(cm_id, krdma_ack_timeout_val());
 	if (ret) {
 		krdma_session_close(sess, "cannot set the ACK timeout: %pe",
 				    ERR_PTR(ret));

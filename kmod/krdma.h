@@ -32,8 +32,11 @@
 #define KRDMA_BW_DEF_SIGNAL_EVERY 16
 #define KRDMA_BW_DEF_CHAIN	8
 #define KRDMA_LAT_DEF_SIGNAL_EVERY 16
-/* Receives kept back from tests for TEST_END and stray control traffic. */
-#define KRDMA_RQ_RESERVE	2
+/*
+ * Receives kept back from tests for TEST_END and stray control traffic,
+ * and one for the peer's keepalive probe (proto.h).
+ */
+#define KRDMA_RQ_RESERVE	3
 #define KRDMA_CTRL_TX		64
 #define KRDMA_MAX_SGE		16
 #define KRDMA_CHUNK_MAX		SZ_1M
@@ -269,6 +272,7 @@ struct krdma_session {
 	struct delayed_work	keepalive_work;
 	struct ib_cqe		keepalive_cqe;
 	atomic_t		reads_in_flight;	/* see krdma_reads_begin() */
+	unsigned long		alive_stamp;	/* see krdma_peer_alive() */
 	struct ib_cqe		unsignaled_cqe;	/* completes only in error */
 	bool			keepalive_posted;	/* under lock */
 	struct krdma_stats	stats;
@@ -376,9 +380,21 @@ static inline void krdma_reads_begin(struct krdma_session *sess, int n)
 	atomic_add(n, &sess->reads_in_flight);
 }
 
+/*
+ * The peer answered something just now (a completion that needed it: an
+ * ACK, a READ response, a message). The keepalive takes the peer for
+ * dead only when what it waits for has had no answer of any kind for
+ * peer_timeout_ms (session.c); a lossy, slow peer keeps answering.
+ */
+static inline void krdma_peer_alive(struct krdma_session *sess)
+{
+	WRITE_ONCE(sess->alive_stamp, jiffies);
+}
+
 static inline void krdma_reads_end(struct krdma_session *sess, int n)
 {
 	atomic_sub(n, &sess->reads_in_flight);
+	krdma_peer_alive(sess);
 }
 
 void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,

@@ -2,11 +2,12 @@
 /*
  * krdma: the bandwidth (bw) and latency (lat) modes of the test engine.
  *
- * bw: the driver keeps up to depth messages in flight and posts them in
- * chains of up to chain messages per ib_post_send(). Only one message in
- * signal_every asks for a completion, plus the last one of every burst so
- * that the pipeline never waits on unsignaled work: an RC send queue
- * completes in order, so one completion retires every message before it.
+ * bw: the driver keeps up to depth messages in flight (READs: up to
+ * read_window_kb) and posts them in chains of up to chain messages per
+ * ib_post_send(). Only one message in signal_every (and at least one a
+ * MiB) asks for a completion, plus the last one of every burst so that
+ * the pipeline never waits on unsignaled work: an RC send queue completes
+ * in order, so one completion retires every message before it.
  * Every message carries the same pattern; the receiving side checks it,
  * sampled as sends arrive and once at the end for the RDMA ops. Ops that
  * consume the peer's receives (send, send_imm, write_imm) are paced by
@@ -105,6 +106,7 @@ struct krdma_perf {
 	u8			mode;
 	u32			size;
 	u32			depth;
+	u32			window;		/* bw: in flight on a lane */
 	u32			signal_every;
 	u32			chain;
 	bool			inline_data;
@@ -238,6 +240,23 @@ static void krdma_lat_summarize(struct krdma_perf *pf)
 
 static void krdma_perf_end_work(struct work_struct *work);
 
+/*
+ * The READs a lane has in flight, in bytes. A READ response lost on the
+ * wire makes the requester ask again from the lost packet on, and the
+ * responses of every READ behind it are sent for nothing: on a wire that
+ * drops, what is in flight is what one loss costs. 64 READs of 1 MiB in
+ * flight made a test on a 1% loss wire crawl until its stall timer fired;
+ * a few MiB is still far more than the bandwidth-delay product of any
+ * RoCE or InfiniBand link.
+ */
+static unsigned int krdma_read_window_kb = 2048;
+module_param_named(read_window_kb, krdma_read_window_kb, uint, 0644);
+MODULE_PARM_DESC(read_window_kb,
+		 "bw mode: most RDMA READ bytes in flight on a QP (at least one message)");
+
+/* bw: a signaled completion at least this often (bytes), see below. */
+#define KRDMA_PERF_SIGNAL_BYTES	SZ_1M
+
 /* Lane i > 0 sends on data channel i, which the caller checked is there. */
 static struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess,
 					   u8 op, u8 mode, u32 size, u32 depth,
@@ -269,6 +288,10 @@ static struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess,
 	pf->mode = mode;
 	pf->size = size;
 	pf->depth = depth;
+	pf->window = depth;
+	if (op == KRDMA_OP_READ)
+		pf->window = clamp_t(u32, (u64)READ_ONCE(krdma_read_window_kb) * 1024 / size,
+				     1, depth);
 	pf->test_id = test_id;
 	return pf;
 }
@@ -685,7 +708,13 @@ int krdma_perf_setup(struct krdma_test *test)
 		return -ENOMEM;
 	test->perf = pf;
 	pf->test = test;
-	pf->signal_every = test->p.signal_every;
+	/*
+	 * At least one completion a MiB: completions are how the session
+	 * knows its peer is alive (krdma_peer_alive()), and 16 unsignaled
+	 * MiB crossing a lossy wire at 2 MB/s were 8 s of silence.
+	 */
+	pf->signal_every = clamp_t(u32, KRDMA_PERF_SIGNAL_BYTES / test->p.size,
+				   1, test->p.signal_every);
 	pf->chain = test->p.chain;
 	pf->rx_window = min(sess->peer_rq_depth, sess->rq_depth) - KRDMA_RQ_RESERVE;
 	ret = krdma_perf_alloc_buf(pf, &test->slots[0].buf,
@@ -761,7 +790,7 @@ static bool krdma_perf_pump(struct krdma_perf_lane *ln)
 		ln->done = ln->retired == ln->posted;
 		return ln->done;
 	}
-	room = pf->depth - (ln->posted - ln->retired);
+	room = pf->window - (ln->posted - ln->retired);
 	if (krdma_perf_uses_credits(pf))
 		room = min(room, pf->granted + pf->rx_window - ln->posted);
 	if (test->p.count)
@@ -866,6 +895,7 @@ static void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_perf_wc_error(pf, wc);
 		return;
 	}
+	krdma_peer_alive(pf->sess);
 	if (test && pf->mode == KRDMA_MODE_BW) {
 		krdma_perf_bw_retire(ln, sig->msg + 1, t0);
 		return;

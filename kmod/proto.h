@@ -12,7 +12,13 @@
 #include <linux/types.h>
 
 #define KRDMA_PROTO_MAGIC	0x4b52444dU	/* "KRDM" */
-#define KRDMA_PROTO_VERSION	1
+/*
+ * A module speaks KRDMA_PROTO_VERSION and accepts peers of
+ * KRDMA_PROTO_VERSION_MIN up to it; a session speaks the lower of the two.
+ * Version 2: the keepalive probe is a zero-length SEND (see below).
+ */
+#define KRDMA_PROTO_VERSION	2
+#define KRDMA_PROTO_VERSION_MIN	1
 
 /*
  * Connection handshake, carried in the CM REQ (client to server) and REP
@@ -26,6 +32,16 @@
  * address to the same device.
  */
 #define KRDMA_HELLO_F_CHANNEL	0x0002
+
+/*
+ * Keepalive (version 2): every up session sends its peer a zero-length
+ * SEND every keepalive_ms. It consumes one receive (KRDMA_RQ_RESERVE
+ * keeps one for it) and is told from every other message by its length:
+ * each of those has at least a header. Its arrival tells the receiver
+ * that its peer is alive even while the receiver's own send queue is
+ * full of work the lossy wire makes slow. With a version 1 peer the probe
+ * is a zero-length RDMA WRITE, which the peer does not see.
+ */
 
 struct krdma_cm_hello {
 	__be32	magic;

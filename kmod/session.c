@@ -63,17 +63,31 @@ static struct krdma_session *krdma_session_find_name(struct net *net,
 
 /*
  * A session whose peer dies silently (power loss, a crashed host, a cut
- * link) only notices when one of its sends runs out of transport retries;
- * a side that only responds may send nothing for ever. So an up session
- * posts a zero-length RDMA WRITE every keepalive_ms: it needs no rkey and
- * consumes no receive at the peer (IBA C9-88), and after the retries
- * (KRDMA_ACK_TIMEOUT, KRDMA_CM_RETRY_COUNT) it fails with "transport retry
- * counter exceeded", which closes the session with that reason.
+ * link) may never hear of it from the transport: the ACK timeout is short
+ * so that a lost packet costs little (kmod/cm.c), and rxe retries for ever
+ * with a retry count of 7. So liveness is the keepalive's to decide. An up
+ * session posts a zero-length probe every keepalive_ms: a SEND, which the
+ * peer sees (proto.h), or to a version 1 peer an RDMA WRITE, which needs
+ * no rkey and consumes no receive (IBA C9-88). When what it waits for -
+ * its probe, or READs of ours, which stand in for it - has had no answer
+ * of any kind for peer_timeout_ms, the peer is dead. Any answer counts
+ * (krdma_peer_alive()): the peer's own probes arriving, so a side whose
+ * probe waits behind megabytes of work on a slow, lossy wire still hears
+ * its peer; and a guest that stalls for a few seconds under TCG is not
+ * taken for dead. A powered-off peer is found within keepalive_ms +
+ * peer_timeout_ms + keepalive_ms (8 s by default; 20 s while READs of
+ * ours are unanswered, see below).
  */
-static unsigned int krdma_keepalive_ms = 5000;
+static unsigned int krdma_keepalive_ms = 1000;
 module_param_named(keepalive_ms, krdma_keepalive_ms, uint, 0644);
 MODULE_PARM_DESC(keepalive_ms,
 		 "Probe the peer of an up session this often, in ms (0: never)");
+
+static unsigned int krdma_peer_timeout_ms = 6000;
+#define KRDMA_READ_TIMEOUT_FACTOR	3
+module_param_named(peer_timeout_ms, krdma_peer_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(peer_timeout_ms,
+		 "Close a session whose peer answers nothing for this long while the keepalive waits for it, in ms");
 
 static void krdma_keepalive_done(struct ib_cq *cq, struct ib_wc *wc)
 {
@@ -83,8 +97,11 @@ static void krdma_keepalive_done(struct ib_cq *cq, struct ib_wc *wc)
 	spin_lock_bh(&sess->lock);
 	sess->keepalive_posted = false;
 	spin_unlock_bh(&sess->lock);
-	if (unlikely(wc->status != IB_WC_SUCCESS))
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		krdma_wc_error(sess, wc, "keepalive");
+		return;
+	}
+	krdma_peer_alive(sess);
 }
 
 /*
@@ -116,11 +133,14 @@ static void krdma_keepalive_work(struct work_struct *work)
 	struct ib_rdma_wr wr = {
 		.wr = {
 			.wr_cqe		= &sess->keepalive_cqe,
-			.opcode		= IB_WR_RDMA_WRITE,
+			.opcode		= sess->peer_proto >= 2 ? IB_WR_SEND :
+						  IB_WR_RDMA_WRITE,
 			.send_flags	= IB_SEND_SIGNALED,
 		},
 	};
 	const struct ib_send_wr *bad;
+	unsigned int timeout_ms = READ_ONCE(krdma_peer_timeout_ms);
+	unsigned long silent = 0;
 	int ret = 0;
 
 	spin_lock_bh(&sess->lock);
@@ -128,14 +148,34 @@ static void krdma_keepalive_work(struct work_struct *work)
 		spin_unlock_bh(&sess->lock);
 		return;
 	}
-	/* One at a time: the QP has one send slot for it. */
 	if (!sess->keepalive_posted && !atomic_read(&sess->reads_in_flight)) {
+		/* One probe at a time: the QP has one send slot for it. */
 		ret = ib_post_send(sess->qp, &wr.wr, &bad);
 		sess->keepalive_posted = !ret;
+		/* The silence is counted from the probe, not from idle time. */
+		krdma_peer_alive(sess);
+	} else if (timeout_ms) {
+		/*
+		 * Our READs stand in for the probe. Their responses fill the
+		 * peer's transmit queue, where its own probes wait behind
+		 * them, and on a lossy wire every lost response sends the
+		 * rest of the READ again (lossy-wire.sh saw 6.4 s without a
+		 * word from an alive peer): they get three times as long.
+		 */
+		if (atomic_read(&sess->reads_in_flight))
+			timeout_ms *= KRDMA_READ_TIMEOUT_FACTOR;
+		if (time_after(jiffies, READ_ONCE(sess->alive_stamp) +
+			       msecs_to_jiffies(timeout_ms)))
+			silent = jiffies - READ_ONCE(sess->alive_stamp);
 	}
 	spin_unlock_bh(&sess->lock);
 	if (ret) {
 		krdma_session_close(sess, "keepalive post failed (%d)", ret);
+		return;
+	}
+	if (silent) {
+		krdma_session_close(sess, "peer not responding: no answer for %u ms",
+				    jiffies_to_msecs(silent));
 		return;
 	}
 	krdma_keepalive_arm(sess);
@@ -290,6 +330,14 @@ static void krdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_wc_error(sess, wc, "receive");
 		return;
 	}
+	krdma_peer_alive(sess);
+	/* The peer's keepalive probe (proto.h): it said all it had to say. */
+	if (wc->opcode == IB_WC_RECV && !wc->byte_len &&
+	    sess->peer_proto >= 2) {
+		if (krdma_recv_repost(rx))
+			krdma_session_close(sess, "cannot repost a receive");
+		return;
+	}
 	krdma_count(sess, KRDMA_CNT_BYTES_RX, wc->byte_len);
 	krdma_test_handle_recv(sess, rx, wc);
 }
@@ -334,6 +382,8 @@ static void krdma_ctrl_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	spin_unlock_bh(&sess->lock);
 	if (unlikely(wc->status != IB_WC_SUCCESS))
 		krdma_wc_error(sess, wc, "control send");
+	else
+		krdma_peer_alive(sess);
 }
 
 /* Sends one control message; @status is 0 or a negative errno. */
@@ -566,12 +616,18 @@ void krdma_session_set_up(struct krdma_session *sess)
 	if (sess->state == KRDMA_SESSION_CONNECTING) {
 		sess->state = KRDMA_SESSION_UP;
 		up = true;
+		krdma_peer_alive(sess);
+		/*
+		 * Armed under the lock, while UP: once krdma_session_close()
+		 * has made it CLOSING, close_work's cancel is the last word
+		 * (armed after it, the probe would run on a freed session).
+		 */
+		krdma_keepalive_arm(sess);
 	}
 	spin_unlock_bh(&sess->lock);
 	if (!up)
 		return;
 	cancel_delayed_work(&sess->connect_work);
-	krdma_keepalive_arm(sess);
 	krdma_count(sess, KRDMA_CNT_SESSIONS_OPENED, 1);
 	krdma_notify_session(sess, KRDMA_EVENT_SESSION_UP);
 }

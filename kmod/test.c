@@ -436,6 +436,7 @@ static void krdma_test_slot_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_wc_error(sess, wc, "test");
 		return;
 	}
+	krdma_peer_alive(sess);
 
 	switch (test->p.op) {
 	case KRDMA_OP_READ:

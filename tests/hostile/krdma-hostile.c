@@ -1207,7 +1207,7 @@ struct scenario {
 static const struct scenario scenarios[] = {
 	{ "bad_magic", 0, "hello with a wrong magic: reject 1" },
 	{ "no_private_data", 0, "no hello at all: reject 1" },
-	{ "wrong_version", 0, "hello of version 2: reject 2" },
+	{ "wrong_version", 0, "hello of version 3 (newer than the module's): reject 2" },
 	{ "flags", 0, "hello with flags set: reject 3" },
 	{ "sq_depth_0", 0, "send queue depth 0: reject 3" },
 	{ "rq_depth_0", 0, "receive queue depth 0: reject 3" },
@@ -1250,7 +1250,7 @@ static const struct scenario scenarios[] = {
 	{ "ping_end_inflight", 0, "PING then TEST_END at once: no use after free" },
 	{ "atomic_end_huge", 0, "atomic TEST_END with 2^62 iterations: no endless loop" },
 	{ "rep_bad_magic", 1, "REP hello with a wrong magic: the kernel closes" },
-	{ "rep_wrong_version", 1, "REP hello of version 2: the kernel closes" },
+	{ "rep_wrong_version", 1, "REP hello of version 3: the kernel closes" },
 	{ "rep_flags", 1, "REP hello with flags: the kernel closes" },
 	{ "rep_depth_0", 1, "REP hello with depths 0: the kernel closes" },
 	{ "rep_msg_huge", 1, "REP hello with max_msg 4 GiB - 1: the kernel closes" },
@@ -1279,7 +1279,7 @@ static void run_client(const char *s, const char *addr, const char *port)
 	if (!strcmp(s, "bad_magic")) {
 		H.magic = 0x52504e47;
 	} else if (!strcmp(s, "wrong_version")) {
-		H.version = 2;
+		H.version = 3;
 	} else if (!strcmp(s, "flags")) {
 		H.flags = 1;
 	} else if (!strcmp(s, "sq_depth_0")) {
@@ -1784,7 +1784,7 @@ static void run_server(const char *s, const char *port)
 	if (!strcmp(s, "rep_bad_magic"))
 		H.magic = 0x52504e47;
 	else if (!strcmp(s, "rep_wrong_version"))
-		H.version = 2;
+		H.version = 3;
 	else if (!strcmp(s, "rep_flags"))
 		H.flags = 4;
 	else if (!strcmp(s, "rep_depth_0"))
