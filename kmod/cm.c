@@ -717,6 +717,44 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 }
 
 /*
+ * The RDMA device under a listener's address is going away. The CM's
+ * removal (cma_process_remove()) waits until every id on the device is
+ * destroyed, so a listener that kept its id would block "rdma link
+ * delete" until the module unloads. It gives the id up instead: it stays
+ * listed, without an id and with the reason "RDMA device removed", until
+ * "listener del" frees it. It is not rebound when a device with that
+ * address comes back - the user adds it again - because nothing says the
+ * address will come back, or on which device.
+ *
+ * Whoever swaps l->cm_id out under krdma_listeners_lock owns the id. If
+ * we do, we return non-zero and the CM destroys it (rdma_destroy_id()
+ * must not be called from the id's own handler). If "listener del" or
+ * the unload took it first, they destroy it: we return 0, and their
+ * rdma_destroy_id() waits for this handler to return. Until
+ * krdma_listener_add() has published the id, it is not ours to give up
+ * either: device_removed tells the add to fail and destroy it.
+ *
+ * Only a listener bound to one device's address gets here: the CM
+ * destroys a wildcard listener's per-device ids itself.
+ */
+static int krdma_listener_removal(struct krdma_listener *l,
+				  struct rdma_cm_id *id)
+{
+	bool give_up;
+
+	mutex_lock(&krdma_listeners_lock);
+	l->device_removed = true;
+	give_up = l->cm_id == id;
+	if (give_up) {
+		l->cm_id = NULL;
+		pr_info("krdma: listener %u: RDMA device removed\n", l->id);
+	}
+	mutex_unlock(&krdma_listeners_lock);
+	/* If we gave the id up, a listener del may free @l from here on. */
+	return give_up;
+}
+
+/*
  * One handler for listeners, sessions and data channels: a connection
  * request's new id inherits the listener's handler, so the context says
  * which one it is.
@@ -738,10 +776,7 @@ static int krdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 	case RDMA_CM_EVENT_CONNECT_REQUEST:
 		return krdma_listener_connect_request(l, id, ev);
 	case RDMA_CM_EVENT_DEVICE_REMOVAL:
-		/* Only a listener bound to one device's address sees this. */
-		WRITE_ONCE(l->device_removed, true);
-		pr_info("krdma: listener %u: RDMA device removed\n", l->id);
-		return 0;
+		return krdma_listener_removal(l, id);
 	default:
 		return 0;
 	}
@@ -919,6 +954,13 @@ int krdma_listener_add(struct net *net, const char *name,
 	}
 
 	mutex_lock(&krdma_listeners_lock);
+	if (l->device_removed) {
+		/* Its handler left the id to us: see krdma_listener_removal(). */
+		mutex_unlock(&krdma_listeners_lock);
+		NL_SET_ERR_MSG(extack, "the RDMA device of the address went away");
+		ret = -ENODEV;
+		goto err_id;
+	}
 	l->cm_id = cm_id;
 	xa_store(&krdma_listeners, l->id, l, GFP_KERNEL);
 	mutex_unlock(&krdma_listeners_lock);
@@ -935,49 +977,82 @@ err_free:
 	return ret;
 }
 
+/*
+ * Unlists @l and takes its id, if it still has one, under the lock: from
+ * then on a DEVICE_REMOVAL on the id leaves it to the caller, who
+ * destroys it without the lock (its handler takes the lock, and
+ * rdma_destroy_id() waits for a running handler) and then frees @l.
+ */
+static struct rdma_cm_id *krdma_listener_unlist(struct krdma_listener *l)
+{
+	struct rdma_cm_id *cm_id = l->cm_id;
+
+	lockdep_assert_held(&krdma_listeners_lock);
+	xa_erase(&krdma_listeners, l->id);
+	l->cm_id = NULL;
+	return cm_id;
+}
+
+static void krdma_listener_destroy(struct krdma_listener *l,
+				   struct rdma_cm_id *cm_id)
+{
+	/* No id: its device went away and the CM destroyed it. */
+	if (cm_id)
+		rdma_destroy_id(cm_id);
+	krdma_listener_free(l);
+}
+
 int krdma_listener_del(struct net *net, u32 id, const char *name,
 		       struct netlink_ext_ack *extack)
 {
+	struct rdma_cm_id *cm_id = NULL;
 	struct krdma_listener *l;
 
 	mutex_lock(&krdma_listeners_lock);
 	l = krdma_listener_find(net, id, name);
 	if (l)
-		xa_erase(&krdma_listeners, l->id);
+		cm_id = krdma_listener_unlist(l);
 	mutex_unlock(&krdma_listeners_lock);
 	if (!l) {
 		NL_SET_ERR_MSG(extack, "no such listener");
 		return -ENOENT;
 	}
-	/* Waits for a connection request being handled on it. */
-	rdma_destroy_id(l->cm_id);
-	krdma_listener_free(l);
+	krdma_listener_destroy(l, cm_id);
 	return 0;
 }
 
 void krdma_listeners_del_all(void)
 {
 	struct krdma_listener *l;
+	struct rdma_cm_id *cm_id;
 	unsigned long id;
 
-	mutex_lock(&krdma_listeners_lock);
-	xa_for_each(&krdma_listeners, id, l) {
-		xa_erase(&krdma_listeners, id);
-		rdma_destroy_id(l->cm_id);
-		krdma_listener_free(l);
+	/* One at a time: each id is destroyed without the lock. */
+	for (;;) {
+		id = 0;
+		cm_id = NULL;
+		mutex_lock(&krdma_listeners_lock);
+		l = xa_find(&krdma_listeners, &id, ULONG_MAX, XA_PRESENT);
+		if (l)
+			cm_id = krdma_listener_unlist(l);
+		mutex_unlock(&krdma_listeners_lock);
+		if (!l)
+			break;
+		krdma_listener_destroy(l, cm_id);
 	}
-	mutex_unlock(&krdma_listeners_lock);
 }
 
 static int krdma_listener_fill(struct sk_buff *skb, struct krdma_listener *l)
 {
 	struct rdma_cm_id *cm_id = l->cm_id;
 
+	lockdep_assert_held(&krdma_listeners_lock);
 	if (nla_put_u32(skb, KRDMA_A_LISTENER_ID, l->id) ||
 	    nla_put_string(skb, KRDMA_A_NAME, l->name) ||
 	    krdma_put_addr(skb, KRDMA_A_LOCAL_ADDR, &l->addr))
 		return -EMSGSIZE;
-	if (READ_ONCE(l->device_removed))
+	/* A listed listener without an id lost it with its device. */
+	if (!cm_id)
 		return nla_put_string(skb, KRDMA_A_REASON, "RDMA device removed");
 	if (cm_id->device &&
 	    nla_put_string(skb, KRDMA_A_DEV_NAME, dev_name(&cm_id->device->dev)))

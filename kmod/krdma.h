@@ -166,6 +166,11 @@ enum krdma_cm_kind {
 	KRDMA_CM_CHANNEL,
 };
 
+/*
+ * cm_id and device_removed change under krdma_listeners_lock. A listener
+ * whose device went away stays listed with cm_id NULL (the CM destroyed
+ * the id) until "listener del" frees it: see krdma_listener_removal().
+ */
 struct krdma_listener {
 	enum krdma_cm_kind	kind;
 	u32			id;

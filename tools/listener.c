@@ -16,6 +16,7 @@ static const int listener_attrs[] = {
 	KRDMA_A_NAME,
 	KRDMA_A_LOCAL_ADDR,
 	KRDMA_A_DEV_NAME,
+	KRDMA_A_REASON,
 };
 
 int listener_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)

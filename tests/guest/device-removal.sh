@@ -3,11 +3,16 @@
 #
 # RDMA device removal (ib_client.remove and DEVICE_REMOVAL): removing rxe0
 # under an idle session and under a running test ends the sessions with a
-# reason; the device comes back and is used again.
+# reason; the device comes back and is used again. Then a listener bound
+# to rxe0's address, alone and with a session of 4 QPs on it: the removal
+# returns within 10 s (the CM destroys the listener's id), the listener
+# stays listed with a reason until deleted (or the module unloaded), and
+# once rxe0 is back its address and port are taken again and used.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
 PORT=7473
+BPORT=7474
 IF=$(rdma link show rxe0/1 | sed -n 's/.*netdev \([^ ]*\).*/\1/p')
 
 readd() {
@@ -22,6 +27,57 @@ sessions_gone() {
 	return 1
 }
 
+# link_delete NAME: "rdma link delete rxe0" must return within 10 s. It
+# runs in the background rather than under timeout(1): a removal the
+# kernel cannot finish (cma_process_remove() waiting for an id nobody
+# destroys) sleeps uninterruptibly, where no signal ends it and timeout
+# would wait for it for ever. A blocked one is left in $LD_PID for
+# ld_reap.
+LD_PID=
+link_delete() {
+	_ld_t0=$(date +%s)
+	rdma link delete rxe0 >/tmp/ld.out 2>&1 &
+	LD_PID=$!
+	if wait_exit "$LD_PID" 10; then
+		wait "$LD_PID"
+		_ld_rc=$?
+		LD_PID=
+		cat /tmp/ld.out
+		if [ $_ld_rc -eq 0 ]; then
+			result "$1" ok "secs=$(($(date +%s) - _ld_t0))"
+		else
+			result "$1" fail "rc=$_ld_rc"
+		fi
+		return
+	fi
+	log "rdma link delete still blocked after 10 s: state" \
+		"$(cut -d' ' -f3 "/proc/$LD_PID/stat"), in" \
+		"$(head -n 4 "/proc/$LD_PID/stack" | tr '\n' ' ')"
+	result "$1" fail hung
+}
+
+# ld_reap: a link delete left blocked must end now (the listener that held
+# it was deleted); else the device can not come back.
+ld_reap() {
+	[ -n "$LD_PID" ] || return 0
+	if wait_exit "$LD_PID" 30; then
+		wait "$LD_PID"
+		log "the blocked rdma link delete ended (rc $?)"
+	else
+		result link_delete_released fail
+	fi
+	LD_PID=
+}
+
+# listener_removed NAME LISTENER: LISTENER is reported as having lost its
+# device (get, and the dump) and bound to none.
+listener_removed() {
+	json_check "$1" "krdmactl -j listener show name $2" \
+		"d[0].get('reason') == 'RDMA device removed' and 'dev' not in d[0]"
+	json_check "$1.dump" "krdmactl -j listener show" \
+		"[x.get('reason') for x in d if x['name'] == '$2'] == ['RDMA device removed']"
+}
+
 if [ "$KRDMA_NODE" = 1 ]; then
 	expect_ok listener.add krdmactl listener add port $PORT
 	barrier listening
@@ -34,7 +90,54 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	expect_ok server.link_readd readd
 	json_check server.device_back "krdmactl -j dev show" "len(d) == 1 and d[0]['state'] == 'ACTIVE'"
 	barrier readded
-	barrier "done" 600
+	barrier own_removal_done 600
+	sessions_gone && result server.c3_ended ok || result server.c3_ended fail
+
+	# 3a. A listener bound to rxe0's address, no session on it: the
+	# removal returns, the listener is reported without its device, is
+	# deleted and, once rxe0 is back, added again.
+	expect_ok bound.listener_add krdmactl listener add name bound \
+		addr "$KRDMA_IP" port $BPORT
+	json_check bound.listener_on_rxe0 "krdmactl -j listener show name bound" \
+		"d[0].get('dev') == 'rxe0' and 'reason' not in d[0]"
+	log "deleting rxe0 under an address-bound listener"
+	link_delete bound_idle.link_delete
+	listener_removed bound_idle.listener_reason bound
+	expect_ok bound_idle.listener_del krdmactl listener del name bound
+	ld_reap
+	json_check bound_idle.listener_gone "krdmactl -j listener show" \
+		"[x for x in d if x['name'] == 'bound'] == []"
+	expect_ok bound_idle.link_readd readd
+	expect_ok bound_idle.listener_readd krdmactl listener add name bound \
+		addr "$KRDMA_IP" port $BPORT
+	json_check bound_idle.listener_on_rxe0 "krdmactl -j listener show name bound" \
+		"d[0].get('dev') == 'rxe0' and 'reason' not in d[0]"
+
+	# 3b. The same with a session of 4 QPs accepted on it. This time the
+	# listener stays listed (the unload frees it) while another takes
+	# its address and port.
+	barrier bound_listening
+	barrier bound_connected 300
+	lid=$(krdmactl -j listener show name bound | json_get "d[0]['listener_id']")
+	json_check bound.session_4qps "krdmactl -j session show" \
+		"len(d) == 1 and d[0]['qps'] == 4 and d[0]['state'] == 'up' and d[0]['listener_id'] == ${lid:-0}"
+	log "deleting rxe0 under an address-bound listener with a session of 4 QPs"
+	link_delete bound_session.link_delete
+	sessions_gone && result bound.server_session_ended ok ||
+		result bound.server_session_ended fail
+	listener_removed bound_session.listener_reason bound
+	# Only a removal still blocked on the listener's id needs it deleted.
+	if [ -n "$LD_PID" ]; then
+		krdmactl listener del name bound
+		ld_reap
+	fi
+	expect_ok bound_session.link_readd readd
+	expect_ok bound_session.rebind krdmactl listener add name bound2 \
+		addr "$KRDMA_IP" port $BPORT
+	json_check bound_session.listeners "krdmactl -j listener show" \
+		"sorted((x['name'], x.get('dev'), x.get('reason')) for x in d if x['name'].startswith('bound')) == [('bound', None, 'RDMA device removed'), ('bound2', 'rxe0', None)]"
+	barrier bound_readded
+	barrier "done" 300
 	exit 0
 fi
 
@@ -59,4 +162,23 @@ sessions_gone && result client.sessions_ended ok || result client.sessions_ended
 expect_ok client.link_readd readd
 expect_ok reconnect_again krdmactl session connect addr "$KRDMA_PEER_IP" port $PORT name c3
 run_test after_own_readd c3 read 65536 20 4
+expect_ok c3.del krdmactl session del c3
+barrier own_removal_done
+
+# 3. The peer's address-bound listener: its removal alone (3a), then
+# under a session of 4 QPs (3b) whose data channels carried a test.
+barrier bound_listening
+expect_ok bound.connect krdmactl session connect addr "$KRDMA_PEER_IP" \
+	port $BPORT name b4 qps 4
+json_check bound.bw_4qps \
+	"krdmactl -j test run session b4 op write mode bw size 64K count 400 qps 4" \
+	"d['status'] == 0 and d['qps'] == 4 and d['iters'] == 400 and d['validated'] >= 1"
+barrier bound_connected
+sessions_gone && result bound.client_session_ended ok ||
+	result bound.client_session_ended fail
+barrier bound_readded
+# The listener that took the address and port again takes sessions.
+expect_ok bound.reconnect krdmactl session connect addr "$KRDMA_PEER_IP" \
+	port $BPORT name b1
+run_test after_bound_readd b1 write 65536 10 4
 barrier "done"

@@ -230,6 +230,54 @@ TEST(cmd_listener_add)
 	run_end(&r);
 }
 
+/* A listener bound to a device, and one whose device went away. */
+static void k_listeners(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	struct nl_msg *m;
+
+	(void)tb;
+	if (cmd != KRDMA_CMD_LISTENER_GET ||
+	    !(nlmsg_hdr(req)->nlmsg_flags & NLM_F_DUMP)) {
+		fake_error(-EINVAL, "expected a dump", 0);
+		return;
+	}
+	m = fake_msg(cmd);
+	nla_put_u32(m, KRDMA_A_LISTENER_ID, 1);
+	nla_put_string(m, KRDMA_A_NAME, "a");
+	nla_put_string(m, KRDMA_A_DEV_NAME, "rxe0");
+	fake_reply(m);
+	m = fake_msg(cmd);
+	nla_put_u32(m, KRDMA_A_LISTENER_ID, 2);
+	nla_put_string(m, KRDMA_A_NAME, "b");
+	nla_put_string(m, KRDMA_A_REASON, "RDMA device removed");
+	fake_reply(m);
+	fake_done();
+}
+
+TEST(cmd_listener_show_reason)
+{
+	struct json_object *o, *v;
+	struct run r;
+
+	fake_begin(k_listeners);
+	run(&r, false, "listener show");
+	CHECK_INT(r.rc, 0);
+	CHECK_STR(r.out.buf, "listener 1 name a dev rxe0\n"
+			     "listener 2 name b reason \"RDMA device removed\"\n");
+	run_end(&r);
+
+	fake_begin(k_listeners);
+	run(&r, true, "listener");
+	o = json_tokener_parse(r.out.buf);
+	CHECK(o && json_object_is_type(o, json_type_array) &&
+	      json_object_array_length(o) == 2);
+	CHECK(o && json_object_object_get_ex(json_object_array_get_idx(o, 1),
+					     "reason", &v) &&
+	      !strcmp(json_object_get_string(v), "RDMA device removed"));
+	json_object_put(o);
+	run_end(&r);
+}
+
 static void k_eperm(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 {
 	(void)cmd;
