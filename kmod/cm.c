@@ -658,6 +658,7 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	memcpy(&sess->peer_addr, &child->route.addr.dst_addr,
 	       sizeof(sess->peer_addr));
 
+	krdma_delay_publish();
 	mutex_lock(&sess->cm_mutex);
 	ret = krdma_channels_alloc(sess, h.channels + 1);
 	if (!ret)

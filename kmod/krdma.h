@@ -281,22 +281,33 @@ static inline void krdma_count(struct krdma_session *sess,
 	krdma_stats_add(&krdma_global_stats, c, v);
 }
 
-/* fault.c: allocation failures on demand (debugfs krdma/fail_alloc) */
+/*
+ * fault.c: allocation failures on demand (debugfs krdma/fail_alloc) and a
+ * delay that widens a race window (krdma/delay_publish_ms)
+ */
 #ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
 bool krdma_alloc_fail(void);
-void krdma_fault_init(void);
-void krdma_fault_exit(void);
 #else
 static inline bool krdma_alloc_fail(void)
 {
 	return false;
 }
+#endif
 
+#ifdef CONFIG_DEBUG_FS
+void krdma_fault_init(void);
+void krdma_fault_exit(void);
+void krdma_delay_publish(void);
+#else
 static inline void krdma_fault_init(void)
 {
 }
 
 static inline void krdma_fault_exit(void)
+{
+}
+
+static inline void krdma_delay_publish(void)
 {
 }
 #endif
