@@ -641,6 +641,11 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 		krdma_reject(child, KRDMA_REJ_NO_RESOURCES);
 		return -ECONNREFUSED;
 	}
+	/*
+	 * Nothing finds the session yet. From the moment something can, a
+	 * close must find it built: its teardown waits for cm_mutex.
+	 */
+	mutex_lock(&sess->cm_mutex);
 	sess->kind = KRDMA_CM_SESSION;
 	sess->listener_id = l->id;
 	sess->cm_id = child;
@@ -658,8 +663,6 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	memcpy(&sess->peer_addr, &child->route.addr.dst_addr,
 	       sizeof(sess->peer_addr));
 
-	krdma_delay_publish();
-	mutex_lock(&sess->cm_mutex);
 	ret = krdma_channels_alloc(sess, h.channels + 1);
 	if (!ret)
 		ret = krdma_session_create_queues(sess);
@@ -683,6 +686,23 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 				     h.max_qp_rd_atom,
 				     krdma_max_init_rd_atom(child->device));
 
+	/*
+	 * Before the accept: the client's data channels look the session
+	 * up by its cookie as soon as it is established.
+	 */
+	krdma_session_publish(sess);
+	krdma_delay_publish();
+	/*
+	 * A SESSION_DEL, or the device going, may have closed it since:
+	 * refuse the connection rather than accept a session whose
+	 * teardown is waiting for cm_mutex.
+	 */
+	if (READ_ONCE(sess->state) != KRDMA_SESSION_CONNECTING) {
+		krdma_reject(child, KRDMA_REJ_SHUTDOWN);
+		mutex_unlock(&sess->cm_mutex);
+		krdma_session_put(sess);
+		return 0;	/* teardown destroys @child */
+	}
 	krdma_fill_hello(sess, &rep);
 	krdma_fill_conn_param(&param, &rep, sess->responder_resources,
 			      sess->initiator_depth);
@@ -737,6 +757,11 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 	sess = krdma_session_alloc(KRDMA_ROLE_CLIENT, p->net, p->name, extack);
 	if (IS_ERR(sess))
 		return PTR_ERR(sess);
+	/*
+	 * Nothing finds the session until it has its CM id; until then its
+	 * teardown, and its CM handler, wait for cm_mutex.
+	 */
+	mutex_lock(&sess->cm_mutex);
 	sess->kind = KRDMA_CM_SESSION;
 	ret = krdma_channels_alloc(sess, p->qps);
 	if (ret) {
@@ -757,9 +782,7 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 		krdma_session_close(sess, "cannot create CM id: %pe", cm_id);
 		goto out;
 	}
-	mutex_lock(&sess->cm_mutex);
 	sess->cm_id = cm_id;
-	mutex_unlock(&sess->cm_mutex);
 	ret = rdma_set_ack_timeout(cm_id, KRDMA_ACK_TIMEOUT);
 	if (ret) {
 		krdma_session_close(sess, "cannot set the ACK timeout: %pe",
@@ -780,8 +803,10 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 				    ERR_PTR(ret));
 		goto out;
 	}
+	krdma_session_publish(sess);
 	*id = sess->id;
 out:
+	mutex_unlock(&sess->cm_mutex);
 	krdma_session_put(sess);
 	return ret;
 }

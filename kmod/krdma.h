@@ -218,6 +218,8 @@ struct krdma_session {
 	struct kref		ref;
 	u32			id;
 	char			name[KRDMA_NAME_MAX];
+	/* Built: lookups find it (krdma_session_publish()). */
+	bool			published;
 	enum krdma_session_role	role;
 	struct net		*net;
 	u32			listener_id;
@@ -355,6 +357,7 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 					  struct net *net, const char *name,
 					  struct netlink_ext_ack *extack);
 void krdma_session_put(struct krdma_session *sess);
+void krdma_session_publish(struct krdma_session *sess);
 struct krdma_session *krdma_session_lookup(struct net *net, u32 id,
 					   const char *name);
 struct krdma_session *krdma_session_lookup_cookie(struct net *net,
