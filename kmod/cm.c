@@ -6,7 +6,8 @@
  * The handshake rides in the CM private data (struct krdma_cm_hello).
  * READ/atomic credits: the active side offers its device limits, the
  * passive side answers with the lower of its own limits and the offer,
- * and the active side keeps the lower of the answer and its limits.
+ * and the active side keeps the lower of the answer and its limits. A
+ * data channel is answered alike, within the credits of its session.
  *
  * A session of several QPs connects its first QP as above, then one more
  * connection per data channel (channel.c), each carrying the session's
@@ -580,8 +581,18 @@ static int krdma_channel_accept(struct krdma_listener *l,
 	krdma_fill_hello(sess, &rep);
 	rep.flags = cpu_to_be16(KRDMA_HELLO_F_CHANNEL);
 	rep.channel = ch->index;
-	krdma_fill_conn_param(&param, &rep, sess->responder_resources,
-			      sess->initiator_depth);
+	/*
+	 * Within what this connection offers, as for the first QP (see
+	 * krdma_listener_connect_request()): a peer offers what its QP can
+	 * take, and may offer a channel less than it settled on for the
+	 * session. Never more than the session's, which our limits bound.
+	 */
+	krdma_fill_conn_param(&param, &rep,
+			      min3(ev->param.conn.responder_resources,
+				   h->max_qp_init_rd_atom,
+				   sess->responder_resources),
+			      min3(ev->param.conn.initiator_depth,
+				   h->max_qp_rd_atom, sess->initiator_depth));
 	child->context = ch;
 	ret = rdma_set_ack_timeout(child, KRDMA_ACK_TIMEOUT);
 	if (!ret)
