@@ -6,7 +6,8 @@
  * The handshake rides in the CM private data (struct krdma_cm_hello).
  * READ/atomic credits: the active side offers its device limits, the
  * passive side answers with the lower of its own limits and the offer,
- * and the active side keeps the lower of the answer and its limits.
+ * and the active side keeps the lower of the answer and its limits. A
+ * data channel is answered alike, within the credits of its session.
  *
  * A session of several QPs connects its first QP as above, then one more
  * connection per data channel (channel.c), each carrying the session's
@@ -601,8 +602,18 @@ static int krdma_channel_accept(struct krdma_listener *l,
 	krdma_fill_hello(sess, &rep);
 	rep.flags = cpu_to_be16(KRDMA_HELLO_F_CHANNEL);
 	rep.channel = ch->index;
-	krdma_fill_conn_param(&param, &rep, sess->responder_resources,
-			      sess->initiator_depth);
+	/*
+	 * Within what this connection offers, as for the first QP (see
+	 * krdma_listener_connect_request()): a peer offers what its QP can
+	 * take, and may offer a channel less than it settled on for the
+	 * session. Never more than the session's, which our limits bound.
+	 */
+	krdma_fill_conn_param(&param, &rep,
+			      min3(ev->param.conn.responder_resources,
+				   h->max_qp_init_rd_atom,
+				   sess->responder_resources),
+			      min3(ev->param.conn.initiator_depth,
+				   h->max_qp_rd_atom, sess->initiator_depth));
 	child->context = ch;
 	ret = rdma_set_ack_timeout(child, krdma_ack_timeout_val());
 	if (!ret)
@@ -662,6 +673,11 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 		krdma_reject(child, KRDMA_REJ_NO_RESOURCES);
 		return -ECONNREFUSED;
 	}
+	/*
+	 * Nothing finds the session yet. From the moment something can, a
+	 * close must find it built: its teardown waits for cm_mutex.
+	 */
+	mutex_lock(&sess->cm_mutex);
 	sess->kind = KRDMA_CM_SESSION;
 	sess->listener_id = l->id;
 	sess->cm_id = child;
@@ -679,7 +695,6 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	memcpy(&sess->peer_addr, &child->route.addr.dst_addr,
 	       sizeof(sess->peer_addr));
 
-	mutex_lock(&sess->cm_mutex);
 	ret = krdma_channels_alloc(sess, h.channels + 1);
 	if (!ret)
 		ret = krdma_session_create_queues(sess);
@@ -703,6 +718,23 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 				     h.max_qp_rd_atom,
 				     krdma_max_init_rd_atom(child->device));
 
+	/*
+	 * Before the accept: the client's data channels look the session
+	 * up by its cookie as soon as it is established.
+	 */
+	krdma_session_publish(sess);
+	krdma_delay_publish();
+	/*
+	 * A SESSION_DEL, or the device going, may have closed it since:
+	 * refuse the connection rather than accept a session whose
+	 * teardown is waiting for cm_mutex.
+	 */
+	if (READ_ONCE(sess->state) != KRDMA_SESSION_CONNECTING) {
+		krdma_reject(child, KRDMA_REJ_SHUTDOWN);
+		mutex_unlock(&sess->cm_mutex);
+		krdma_session_put(sess);
+		return 0;	/* teardown destroys @child */
+	}
 	krdma_fill_hello(sess, &rep);
 	krdma_fill_conn_param(&param, &rep, sess->responder_resources,
 			      sess->initiator_depth);
@@ -792,6 +824,11 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 	sess = krdma_session_alloc(KRDMA_ROLE_CLIENT, p->net, p->name, extack);
 	if (IS_ERR(sess))
 		return PTR_ERR(sess);
+	/*
+	 * Nothing finds the session until it has its CM id; until then its
+	 * teardown, and its CM handler, wait for cm_mutex.
+	 */
+	mutex_lock(&sess->cm_mutex);
 	sess->kind = KRDMA_CM_SESSION;
 	ret = krdma_channels_alloc(sess, p->qps);
 	if (ret) {
@@ -812,9 +849,7 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 		krdma_session_close(sess, "cannot create CM id: %pe", cm_id);
 		goto out;
 	}
-	mutex_lock(&sess->cm_mutex);
 	sess->cm_id = cm_id;
-	mutex_unlock(&sess->cm_mutex);
 	ret = rdma_set_ack_timeout(cm_id, krdma_ack_timeout_val());
 	if (ret) {
 		krdma_session_close(sess, "cannot set the ACK timeout: %pe",
@@ -835,8 +870,10 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 				    ERR_PTR(ret));
 		goto out;
 	}
+	krdma_session_publish(sess);
 	*id = sess->id;
 out:
+	mutex_unlock(&sess->cm_mutex);
 	krdma_session_put(sess);
 	return ret;
 }

@@ -1,39 +1,79 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * Allocation failures on demand, so that a test can prove every failure
- * path of the module unwinds (as nvme's fault_inject.c does for errors).
+ * Faults on demand, so that a test can prove every failure path of the
+ * module unwinds (as nvme's fault_inject.c does for errors), and races
+ * that a test could otherwise only hit by luck. Everything is in debugfs
+ * krdma/, root only; nothing is built without CONFIG_DEBUG_FS.
  *
- * debugfs krdma/fail_alloc is a standard fault attribute
+ * krdma/fail_alloc is a standard fault attribute
  * (Documentation/fault-injection/fault-injection.rst): probability,
  * interval, times, task-filter, verbose, and /proc/<pid>/fail-nth. It is
  * consulted at every allocation krdma makes itself and before every
  * object it asks of the RDMA core (PD, CQ, QP, MR), in every context:
  * netlink requests, CM handlers, completions, work items. Unlike failslab
- * it fails nothing outside the module. Only built with
- * CONFIG_FAULT_INJECTION_DEBUG_FS (the debug kernel has it).
+ * it fails nothing outside the module. Only with
+ * CONFIG_FAULT_INJECTION_DEBUG_FS (the debug kernel has it, Debian's
+ * kernels do not).
+ *
+ * krdma/delay_publish_ms widens a race window for the guest tests, which
+ * run on Debian's kernels: see krdma_delay_publish().
  */
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/fault-inject.h>
 
 #include "krdma.h"
 
-static DECLARE_FAULT_ATTR(krdma_fail_alloc_attr);
 static struct dentry *krdma_debugfs_dir;
+
+#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
+static DECLARE_FAULT_ATTR(krdma_fail_alloc_attr);
 
 bool krdma_alloc_fail(void)
 {
 	return should_fail(&krdma_fail_alloc_attr, 1);
 }
 
-void krdma_fault_init(void)
+static void krdma_fail_alloc_init(void)
 {
 	struct dentry *attr;
 
-	krdma_debugfs_dir = debugfs_create_dir("krdma", NULL);
 	attr = fault_create_debugfs_attr("fail_alloc", krdma_debugfs_dir,
 					 &krdma_fail_alloc_attr);
 	if (IS_ERR(attr))
 		pr_warn("krdma: no fail_alloc in debugfs: %pe\n", attr);
+}
+#else
+static void krdma_fail_alloc_init(void)
+{
+}
+#endif
+
+/* Well below the hung task timeout: the sleep is uninterruptible. */
+#define KRDMA_DELAY_MAX_MS	30000
+
+static u32 krdma_delay_publish_ms;
+
+/*
+ * A server's CONNECT_REQUEST handler sleeps krdma/delay_publish_ms here,
+ * once its new session can be found by id or name and before the
+ * connection is accepted, so that a test can close the session there
+ * every time (tests/guest/races.sh).
+ */
+void krdma_delay_publish(void)
+{
+	u32 ms = READ_ONCE(krdma_delay_publish_ms);
+
+	if (ms)
+		msleep(min_t(u32, ms, KRDMA_DELAY_MAX_MS));
+}
+
+void krdma_fault_init(void)
+{
+	krdma_debugfs_dir = debugfs_create_dir("krdma", NULL);
+	krdma_fail_alloc_init();
+	debugfs_create_u32("delay_publish_ms", 0600, krdma_debugfs_dir,
+			   &krdma_delay_publish_ms);
 }
 
 void krdma_fault_exit(void)

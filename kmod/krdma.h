@@ -226,6 +226,8 @@ struct krdma_session {
 	struct kref		ref;
 	u32			id;
 	char			name[KRDMA_NAME_MAX];
+	/* Built: lookups find it (krdma_session_publish()). */
+	bool			published;
 	enum krdma_session_role	role;
 	struct net		*net;
 	u32			listener_id;
@@ -290,22 +292,33 @@ static inline void krdma_count(struct krdma_session *sess,
 	krdma_stats_add(&krdma_global_stats, c, v);
 }
 
-/* fault.c: allocation failures on demand (debugfs krdma/fail_alloc) */
+/*
+ * fault.c: allocation failures on demand (debugfs krdma/fail_alloc) and a
+ * delay that widens a race window (krdma/delay_publish_ms)
+ */
 #ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
 bool krdma_alloc_fail(void);
-void krdma_fault_init(void);
-void krdma_fault_exit(void);
 #else
 static inline bool krdma_alloc_fail(void)
 {
 	return false;
 }
+#endif
 
+#ifdef CONFIG_DEBUG_FS
+void krdma_fault_init(void);
+void krdma_fault_exit(void);
+void krdma_delay_publish(void);
+#else
 static inline void krdma_fault_init(void)
 {
 }
 
 static inline void krdma_fault_exit(void)
+{
+}
+
+static inline void krdma_delay_publish(void)
 {
 }
 #endif
@@ -353,6 +366,7 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 					  struct net *net, const char *name,
 					  struct netlink_ext_ack *extack);
 void krdma_session_put(struct krdma_session *sess);
+void krdma_session_publish(struct krdma_session *sess);
 struct krdma_session *krdma_session_lookup(struct net *net, u32 id,
 					   const char *name);
 struct krdma_session *krdma_session_lookup_cookie(struct net *net,

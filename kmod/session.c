@@ -183,7 +183,9 @@ static void krdma_keepalive_work(struct work_struct *work)
 
 /*
  * Returns a new session with two references: the table's and the caller's.
- * An empty @name gets "s<id>".
+ * An empty @name gets "s<id>". The id and the name are taken, but nothing
+ * finds the session until krdma_session_publish(): a request that found
+ * it half built could close it under the CM handler that builds it.
  */
 struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 					  struct net *net, const char *name,
@@ -238,6 +240,29 @@ err:
 }
 
 /*
+ * Lets requests find @sess: once its CM id and, on a server, its queues
+ * are set, with cm_mutex held, so that a close from then on finds it whole
+ * (teardown takes cm_mutex). Teardown removes it from the table.
+ *
+ * Not under krdma_sessions_lock: a dump holds that while it takes the
+ * cm_mutex of each session.
+ */
+void krdma_session_publish(struct krdma_session *sess)
+{
+	lockdep_assert_held(&sess->cm_mutex);
+	/* What was set before (cookie, listener) is seen by the lookups. */
+	smp_store_release(&sess->published, true);
+}
+
+/* Under krdma_sessions_lock, which keeps @sess in the table. */
+static bool krdma_session_published(struct krdma_session *sess)
+{
+	lockdep_assert_held(&krdma_sessions_lock);
+	/* Pairs with krdma_session_publish(). */
+	return smp_load_acquire(&sess->published);
+}
+
+/*
  * The server session of listener @listener_id whose first REP carried
  * @cookie: a data channel joins it. Referenced.
  */
@@ -249,7 +274,8 @@ struct krdma_session *krdma_session_lookup_cookie(struct net *net,
 
 	mutex_lock(&krdma_sessions_lock);
 	xa_for_each(&krdma_sessions, id, sess) {
-		if (sess->cookie == cookie && cookie &&
+		if (krdma_session_published(sess) &&
+		    sess->cookie == cookie && cookie &&
 		    sess->role == KRDMA_ROLE_SERVER &&
 		    sess->listener_id == listener_id && net_eq(sess->net, net)) {
 			found = sess;
@@ -272,7 +298,7 @@ struct krdma_session *krdma_session_lookup(struct net *net, u32 id,
 		sess = krdma_session_find_name(net, name);
 	else
 		sess = xa_load(&krdma_sessions, id);
-	if (sess && net_eq(sess->net, net))
+	if (sess && krdma_session_published(sess) && net_eq(sess->net, net))
 		kref_get(&sess->ref);
 	else
 		sess = NULL;
@@ -810,7 +836,7 @@ int krdma_session_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	xa_for_each_start(&krdma_sessions, id, sess, cb->args[0]) {
 		void *hdr;
 
-		if (!net_eq(sess->net, net))
+		if (!krdma_session_published(sess) || !net_eq(sess->net, net))
 			continue;
 		hdr = krdma_genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 					cb->nlh->nlmsg_seq, NLM_F_MULTI,

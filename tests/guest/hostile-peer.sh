@@ -49,6 +49,7 @@ hello_mem_hog		rejected	-
 channel_no_session	rejected	-
 channel_index_0		rejected	-
 channels_16		rejected	-
+channel_few_credits	ok		.
 unknown_type		closed		protocol_error:_unexpected_message_type_77
 len_beyond_bytes	closed		protocol_error:_malformed_message
 len_short		closed		protocol_error:_malformed_message

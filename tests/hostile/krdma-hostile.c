@@ -12,7 +12,7 @@
  *   HOSTILE scenario=NAME outcome=OUTCOME [key=value ...] detail=TEXT
  * where OUTCOME is one of rejected, refused, closed, remote_error,
  * flow_controlled, ok (the safe ones) or accepted, ignored, hang,
- * unexpected, error (the unsafe or broken ones). The exit status is 0 only
+ * unexpected, over_offer, error (the unsafe or broken ones). The exit status is 0 only
  * if what was observed is the safe behaviour for the scenario.
  *
  * In server mode the run may wait for SIGUSR1 (ping_stale: "the kernel's
@@ -187,6 +187,7 @@ struct peer {
 	int rdma_done[NTRACK];	/* 0: pending, else ibv_wc_status + 1 */
 	struct msg *q_head, *q_tail;
 	bool established, disconnected, qp_error, rejected;
+	uint8_t rd_resp, rd_init;	/* credits the kernel answered */
 	int reject_reason;
 	int last_send_err;	/* ibv_wc_status + 1 of a failed SEND */
 	struct hello peer_hello;
@@ -714,6 +715,10 @@ static bool client_connect(const char *addr, const char *port,
 		struct rdma_cm_event *e;
 
 		if (rdma_get_cm_event(P.ec, &e) == 0) {
+			if (e->event == RDMA_CM_EVENT_ESTABLISHED) {
+				P.rd_resp = e->param.conn.responder_resources;
+				P.rd_init = e->param.conn.initiator_depth;
+			}
 			if (e->event == RDMA_CM_EVENT_ESTABLISHED &&
 			    e->param.conn.private_data &&
 			    e->param.conn.private_data_len >= HELLO_LEN)
@@ -1094,6 +1099,108 @@ static void sc_send_flood(const char *addr, const char *port)
 	client_close();
 }
 
+/*
+ * The session's first QP offers RD_ATOM READ/atomic credits each way; its
+ * data channel then offers fewer (CH_RESP in flight towards us, CH_INIT
+ * from us). The kernel must answer the channel within that offer, as it
+ * does a first QP, not with the credits the session settled on: a peer
+ * offers what its QP can take.
+ */
+#define CH_RESP		2
+#define CH_INIT		1
+
+static void sc_channel_few_credits(const char *addr, const char *port)
+{
+	struct addrinfo hints = { .ai_family = AF_INET }, *res;
+	struct ibv_qp_init_attr qa = {};
+	struct rdma_conn_param cp = {};
+	struct rdma_cm_event *ev;
+	struct rdma_cm_id *id;
+	uint8_t hb[HELLO_LEN];
+	struct hello h;
+	int64_t end;
+	bool up = false, rej = false;
+	uint8_t resp = 0, init = 0;
+
+	good_hello(&H);
+	H.channels = 1;
+	hello_pack(HB, &H);
+	if (!client_connect(addr, port, HB, HELLO_LEN, 7)) {
+		outcome(false, "error", "a session of 2 QPs was not accepted (reject reason %d)",
+			P.reject_reason);
+		return;
+	}
+
+	if (rdma_create_id(P.ec, &id, NULL, RDMA_PS_TCP))
+		die("rdma_create_id: %s", strerror(errno));
+	if (getaddrinfo(addr, port, &hints, &res))
+		die("bad address %s:%s", addr, port);
+	if (rdma_resolve_addr(id, NULL, res->ai_addr, 5000))
+		die("rdma_resolve_addr: %s", strerror(errno));
+	freeaddrinfo(res);
+	wait_cm(RDMA_CM_EVENT_ADDR_RESOLVED, &ev);
+	rdma_ack_cm_event(ev);
+	/* Like a krdma channel: one-sided work only, no receives. */
+	qa.send_cq = P.cq;
+	qa.recv_cq = P.cq;
+	qa.qp_type = IBV_QPT_RC;
+	qa.cap.max_send_wr = 4;
+	qa.cap.max_recv_wr = 1;
+	qa.cap.max_send_sge = 1;
+	qa.cap.max_recv_sge = 1;
+	if (rdma_create_qp(id, P.pd, &qa))
+		die("rdma_create_qp: %s", strerror(errno));
+	if (rdma_resolve_route(id, 5000))
+		die("rdma_resolve_route: %s", strerror(errno));
+	wait_cm(RDMA_CM_EVENT_ROUTE_RESOLVED, &ev);
+	rdma_ack_cm_event(ev);
+
+	good_hello(&h);
+	h.flags = HELLO_F_CHANNEL;
+	h.channels = 1;
+	h.channel = 1;
+	h.cookie = P.peer_hello.cookie;
+	hello_pack(hb, &h);
+	cp.private_data = hb;
+	cp.private_data_len = HELLO_LEN;
+	cp.responder_resources = CH_RESP;
+	cp.initiator_depth = CH_INIT;
+	cp.retry_count = 6;
+	cp.rnr_retry_count = 7;
+	if (rdma_connect(id, &cp))
+		die("rdma_connect: %s", strerror(errno));
+	end = now_ms() + P.tmo_ms;
+	while (!up && !rej && !P.disconnected && now_ms() < end) {
+		if (rdma_get_cm_event(P.ec, &ev)) {
+			nap();
+			continue;
+		}
+		if (ev->id != id) {
+			handle_cm_event(ev);
+		} else if (ev->event == RDMA_CM_EVENT_ESTABLISHED) {
+			/* In our perspective, as the CM swapped them. */
+			resp = ev->param.conn.responder_resources;
+			init = ev->param.conn.initiator_depth;
+			up = true;
+		} else {
+			rej = true;
+		}
+		rdma_ack_cm_event(ev);
+	}
+	if (!up) {
+		outcome(false, rej ? "unexpected" : "hang",
+			"the data channel was not connected%s",
+			P.disconnected ? "; the session went down" : "");
+		return;
+	}
+	outcome(resp <= CH_RESP && init <= CH_INIT,
+		resp <= CH_RESP && init <= CH_INIT ? "ok" : "over_offer",
+		"first_qp_responder_resources=%u first_qp_initiator_depth=%u offered_responder_resources=%u offered_initiator_depth=%u answered_responder_resources=%u answered_initiator_depth=%u",
+		P.rd_resp, P.rd_init, CH_RESP, CH_INIT, resp, init);
+	rdma_disconnect(id);
+	client_close();
+}
+
 /* Still alive? A new (send) test must be answered. */
 static bool kernel_answers(void)
 {
@@ -1219,6 +1326,7 @@ static const struct scenario scenarios[] = {
 	{ "channel_no_session", 0, "data channel hello, a cookie no session has: reject 6" },
 	{ "channel_index_0", 0, "data channel hello for channel 0: reject 3" },
 	{ "channels_16", 0, "hello asking for 16 data channels (17 QPs): reject 3" },
+	{ "channel_few_credits", 0, "data channel offering fewer READ credits than the first QP: answered within its offer" },
 	{ "unknown_type", 0, "message of type 77: session closed" },
 	{ "len_beyond_bytes", 0, "header len larger than the bytes sent: closed" },
 	{ "len_short", 0, "header len smaller than the bytes sent: closed" },
@@ -1340,6 +1448,10 @@ static void run_client(const char *s, const char *addr, const char *port)
 
 	if (!strcmp(s, "send_flood")) {
 		sc_send_flood(addr, port);
+		return;
+	}
+	if (!strcmp(s, "channel_few_credits")) {
+		sc_channel_few_credits(addr, port);
 		return;
 	}
 	/* Everything else starts from a valid session, max_msg 4 KiB. */
