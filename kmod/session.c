@@ -63,9 +63,10 @@ static struct krdma_session *krdma_session_find_name(struct net *net,
 
 /*
  * A session whose peer dies silently (power loss, a crashed host, a cut
- * link) may never hear of it from the transport: the ACK timeout is short
- * so that a lost packet costs little (kmod/cm.c), and rxe retries for ever
- * with a retry count of 7. So liveness is the keepalive's to decide. An up
+ * link) may never hear of it from the transport: rxe retries for ever with
+ * a retry count of 7 (kmod/cm.c), and a lossy wire wants a short ACK
+ * timeout rather than one long enough to tell a dead peer from a lost
+ * packet. So liveness is the keepalive's to decide. An up
  * session posts a zero-length probe every keepalive_ms: a SEND, which the
  * peer sees (proto.h), or to a version 1 peer an RDMA WRITE, which needs
  * no rkey and consumes no receive (IBA C9-88). When what it waits for -
@@ -75,16 +76,16 @@ static struct krdma_session *krdma_session_find_name(struct net *net,
  * probe waits behind megabytes of work on a slow, lossy wire still hears
  * its peer; and a guest that stalls for a few seconds under TCG is not
  * taken for dead. A powered-off peer is found within keepalive_ms +
- * peer_timeout_ms + keepalive_ms (8 s by default; 20 s while READs of
- * ours are unanswered, see below).
+ * peer_timeout_ms + keepalive_ms (12 s by default; 22 s while READs are
+ * under way, see below).
  */
 static unsigned int krdma_keepalive_ms = 1000;
 module_param_named(keepalive_ms, krdma_keepalive_ms, uint, 0644);
 MODULE_PARM_DESC(keepalive_ms,
 		 "Probe the peer of an up session this often, in ms (0: never)");
 
-static unsigned int krdma_peer_timeout_ms = 6000;
-#define KRDMA_READ_TIMEOUT_FACTOR	3
+static unsigned int krdma_peer_timeout_ms = 10000;
+#define KRDMA_READ_TIMEOUT_FACTOR	2
 module_param_named(peer_timeout_ms, krdma_peer_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(peer_timeout_ms,
 		 "Close a session whose peer answers nothing for this long while the keepalive waits for it, in ms");
@@ -156,13 +157,16 @@ static void krdma_keepalive_work(struct work_struct *work)
 		krdma_peer_alive(sess);
 	} else if (timeout_ms) {
 		/*
-		 * Our READs stand in for the probe. Their responses fill the
-		 * peer's transmit queue, where its own probes wait behind
-		 * them, and on a lossy wire every lost response sends the
-		 * rest of the READ again (lossy-wire.sh saw 6.4 s without a
-		 * word from an alive peer): they get three times as long.
+		 * READs, ours or the peer's, fill the responder's transmit
+		 * queue with their responses, and its probe and its ACKs
+		 * wait behind them; on a lossy wire every lost response sends
+		 * the rest of the READ again; and the driver of READs sends
+		 * no probe (krdma_reads_begin()). lossy-wire.sh and multi-qp.sh
+		 * saw more than 6 s without a word from an alive peer on a
+		 * loaded host: READs get twice as long.
 		 */
-		if (atomic_read(&sess->reads_in_flight))
+		if (atomic_read(&sess->reads_in_flight) ||
+		    READ_ONCE(sess->serving_reads))
 			timeout_ms *= KRDMA_READ_TIMEOUT_FACTOR;
 		if (time_after(jiffies, READ_ONCE(sess->alive_stamp) +
 			       msecs_to_jiffies(timeout_ms)))

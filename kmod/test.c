@@ -1034,6 +1034,7 @@ static void krdma_peer_on_req(struct krdma_session *sess,
 	if (ret && pt->posted) {
 		/* Registrations in flight: only teardown, after a drain, frees them. */
 		sess->peer_test = pt;
+		WRITE_ONCE(sess->serving_reads, pt->op == KRDMA_OP_READ);
 		krdma_session_close(sess, "cannot register test memory: %pe",
 				    ERR_PTR(ret));
 		kfree(ack);
@@ -1044,6 +1045,7 @@ static void krdma_peer_on_req(struct krdma_session *sess,
 		nregions = 0;
 	} else {
 		sess->peer_test = pt;
+		WRITE_ONCE(sess->serving_reads, pt->op == KRDMA_OP_READ);
 	}
 	ack->nregions = cpu_to_be32(nregions);
 	if (krdma_ctrl_send(sess, KRDMA_MSG_TEST_ACK, test_id, 0, ret, ack,
@@ -1136,6 +1138,7 @@ void krdma_peer_send_result(struct krdma_session *sess,
 	if (pt->mirror_id && !pt->mirror_done)
 		return;
 	sess->peer_test = NULL;
+	WRITE_ONCE(sess->serving_reads, false);
 	if (krdma_ctrl_send(sess, KRDMA_MSG_TEST_RESULT, pt->test_id, 0,
 			    pt->errors ? -EBADMSG : 0, &res, sizeof(res)))
 		krdma_session_close(sess, "cannot send TEST_RESULT");
@@ -1720,6 +1723,7 @@ void krdma_test_session_down(struct krdma_session *sess)
 
 	krdma_peer_test_free(sess->peer_test);
 	sess->peer_test = NULL;
+	WRITE_ONCE(sess->serving_reads, false);
 	if (!test)
 		return;
 	sess->test = NULL;

@@ -22,8 +22,8 @@ HEAVY="loss 5%"
 # lost packet costs 67 ms, not the default's 1.07 s; kmod/cm.c says why
 # that is not the default). And a longer peer_timeout_ms: on a loaded TCG
 # host the emulated wire crawls (0.1 MB/s was seen) and the queue of
-# packets in front of a peer's answers takes longer than the default 6 s to
-# drain, so an alive peer went unheard (peer-death.sh times the default).
+# packets in front of a peer's answers took longer than 6 s to drain, and
+# an alive peer went unheard (peer-death.sh times the default).
 echo 14 >/sys/module/krdma/parameters/ack_timeout
 echo 30000 >/sys/module/krdma/parameters/peer_timeout_ms
 
@@ -48,7 +48,7 @@ netem_dropped() {
 if [ -n "${KRDMA_SLOW:-}" ]; then
 	n=4 n_atomic=40 secs=3
 else
-	n=20 n_atomic=300 secs=4
+	n=12 n_atomic=200 secs=3
 fi
 
 # bw_test NAME SESSION OP SIZE: a bw test of $secs s that moved data and
