@@ -12,7 +12,11 @@
 # host's load between the two touches both as little as possible. Every
 # measurement is bounded in time, every wait too; node 1 kills whatever
 # server is left at the end. The tools' own output is kept in
-# $KRDMA_OUT/logs.
+# $KRDMA_OUT/logs. Each record of an RDMA point carries what rxe0's hw
+# counters on node 2 (the requester of every point) did during it, e.g.
+# completer_retry_err, the retransmissions an impaired wire
+# (KRDMA_NETEM) costs; a krdma test that fails carries its reason, and a
+# session the wire lost is connected again for the next point.
 #
 # Environment (from the host): KRDMA_BENCH_SECS (measured seconds per
 # point, default 5), KRDMA_BENCH_DEPTH (krdma bandwidth depth, default
@@ -102,6 +106,17 @@ def perftest_table(path, key):
                     return l, f
     return None, None
 
+def counters(kv):
+    """rxe's hw counters that moved during the run (ctr0/ctr1: files of
+    NAME VALUE lines), e.g. completer_retry_err: the requester's
+    retransmissions after an ACK timeout or a NAK."""
+    try:
+        c0, c1 = ({l.split()[0]: int(l.split()[1]) for l in open(kv[k]) if len(l.split()) == 2}
+                  for k in ("ctr0", "ctr1"))
+    except (KeyError, OSError, ValueError, IndexError):
+        return None
+    return {k: c1[k] - c0.get(k, 0) for k in sorted(c1) if c1[k] != c0.get(k, 0)}
+
 def wire(kv):
     """Bytes the NIC moved during the run, over the traffic seconds."""
     try:
@@ -169,6 +184,8 @@ try:
             rec["bytes"] = d["bytes"]
             rec["mb_s"] = round(d["bytes"] / (d["elapsed_ns"] / 1e9) / 1e6, 3)
         rec["ok"] = ok
+        if d.get("reason"):
+            rec["reason"] = d["reason"]
     elif cmd == "iperf3":
         d = json.load(open(path))
         s = d["end"]["sum_received"]
@@ -180,6 +197,17 @@ try:
         rec = json.load(open(path))
 except Exception as e:  # a broken output is a failed measurement
     rec["error"] = "%s: %s" % (type(e).__name__, e)
+if not rec.get("ok") and "err" in kv:
+    # What the tool said on its way out (krdmactl: the test's reason).
+    try:
+        msg = " ".join(open(kv["err"], errors="replace").read().split())
+        if msg:
+            rec["stderr"] = msg[:300]
+    except OSError:
+        pass
+c = counters(kv)
+if c is not None:
+    rec["rxe"] = c
 w = wire(kv)
 if w is not None:
     rec["wire_mb_s"] = w
@@ -207,6 +235,12 @@ cpu_ticks() {
 		printf "busy%s=%d total%s=%d\n", s, t - $5 - $6, s, t; exit }' /proc/stat
 }
 now() { date +%s.%N; }
+# rxe_ctrs FILE: rxe0's hw counters (NAME VALUE lines) into FILE.
+rxe_ctrs() {
+	for _c in /sys/class/infiniband/rxe0/ports/1/hw_counters/*; do
+		[ -r "$_c" ] && echo "${_c##*/} $(cat "$_c")"
+	done >"$1" 2>/dev/null
+}
 
 # perftest binary of a step: pt.bw.write.4096 -> ib_write_bw
 pt_bin() { echo "ib_${2}_${1}"; }
@@ -312,13 +346,22 @@ fi
 } >/tmp/info.json
 python3 "$PARSE" info /tmp/info.json raw="$RAW"
 
-barrier bench.listening || exit 1
 # Receive buffers for 1 MiB SENDs, enough for DEPTH sends in flight between
 # credits (+2 reserved); a send queue for DEPTH messages of a few WRs each;
 # QPS QPs for the several-QP points (the others use the first).
-expect_ok bench.connect krdmactl session connect addr "$PEER" port $KPORT \
-	name bench max_msg 1M rq_depth $((DEPTH + 16)) sq_depth 1024 qps "$QPS" \
-	timeout 30s
+bench_connect() {
+	expect_ok "$1" krdmactl session connect addr "$PEER" port $KPORT \
+		name bench max_msg 1M rq_depth $((DEPTH + 16)) sq_depth 1024 qps "$QPS" \
+		timeout 30s
+}
+# bench_up: the session bench is up.
+bench_up() {
+	krdmactl -j session show 2>/dev/null | json_get \
+		"[s for s in d if s.get('name') == 'bench' and s.get('state') == 'up'][0]" \
+		>/dev/null
+}
+barrier bench.listening || exit 1
+bench_connect bench.connect
 barrier bench.connected
 
 # pt_client STEP N KIND OP SIZE [ITERS]: runs the perftest client, up to
@@ -361,14 +404,17 @@ lat_iters() {
 # parser's verdict.
 run_krdma() {
 	log "$KR_CMD"
+	rxe_ctrs /tmp/ctr.0
 	_rk_c0=$(cpu_ticks 0) _rk_tx0=$(nic tx) _rk_rx0=$(nic rx) _rk_t0=$(now)
 	# shellcheck disable=SC2086
 	timeout -k 5 $CLIENT_TMO $KR_CMD >"$LOGS/$1.json" 2>"$LOGS/$1.err"
 	_rk_t1=$(now) _rk_tx1=$(nic tx) _rk_rx1=$(nic rx) _rk_c1=$(cpu_ticks 1)
+	rxe_ctrs /tmp/ctr.1
 	cat "$LOGS/$1.json" "$LOGS/$1.err"
 	# shellcheck disable=SC2086 # the cpu_ticks words
 	out=$(python3 "$PARSE" krdma "$LOGS/$1.json" raw="$RAW" id="$2" \
 		tool=krdma kind="$3" op="$4" size="$5" cmd="$KR_CMD" \
+		err="$LOGS/$1.err" ctr0=/tmp/ctr.0 ctr1=/tmp/ctr.1 \
 		tx0="$_rk_tx0" tx1="$_rk_tx1" rx0="$_rk_rx0" rx1="$_rk_rx1" \
 		wsecs="$(echo "$_rk_t1 $_rk_t0" | awk '{ print $1 - $2 }')" \
 		$_rk_c0 $_rk_c1)
@@ -397,22 +443,33 @@ for step in $(steps); do
 			barrier "param.$n" 120
 		fi
 		barrier "ready.$n" 120 || { result "bench.$step" fail why=no_server; continue; }
+		rxe_ctrs /tmp/ctr.0
 		tx0=$(nic tx) rx0=$(nic rx)
 		pt_client "$step" "$n" "$kind" "$op" "$size" "$iters"
 		tx1=$(nic tx) rx1=$(nic rx)
+		rxe_ctrs /tmp/ctr.1
 		barrier "done.$n" $((CLIENT_TMO * 3 + 30))
 		if [ "$kind" = bw ]; then
 			out=$(python3 "$PARSE" pt-bw "$LOGS/cli.$step.log" raw="$RAW" id="$op.$size" \
 				tool=perftest kind=bw op="$op" size="$size" cmd="$PT_CMD" \
 				secs="$SECS" tx0="$tx0" tx1="$tx1" rx0="$rx0" rx1="$rx1" \
-				wsecs=$((SECS + 2)))
+				wsecs=$((SECS + 2)) ctr0=/tmp/ctr.0 ctr1=/tmp/ctr.1)
 		else
 			out=$(python3 "$PARSE" pt-lat "$LOGS/cli.$step.log" raw="$RAW" id="$op.$size" \
-				tool=perftest kind=lat op="$op" size="$size" cmd="$PT_CMD")
+				tool=perftest kind=lat op="$op" size="$size" cmd="$PT_CMD" \
+				ctr0=/tmp/ctr.0 ctr1=/tmp/ctr.1)
 		fi
 		rc=$?
 		;;
 	kr.*)
+		# A session the wire lost (its failed test recorded why) is not
+		# all the later points' failure: connect it again.
+		if ! bench_up; then
+			log "session bench is gone: connecting it again"
+			_sess=$(krdmactl -j session show 2>&1)
+			log "sessions: $_sess"
+			bench_connect "bench.reconnect.$step"
+		fi
 		id=$op.$size
 		case $kind in
 		bw)
@@ -439,7 +496,7 @@ for step in $(steps); do
 		barrier "ready.$n" 120 || { result "bench.$step" fail why=no_peer; continue; }
 		rc=0
 		if ! krdmactl session connect addr "$PEER" port $KPORT name "cq$poll" \
-			max_msg 64K rq_depth $((DEPTH + 16)) sq_depth 1024 qps $QPS timeout 30s; then
+			max_msg 64K rq_depth $((DEPTH + 16)) sq_depth 1024 qps "$QPS" timeout 30s; then
 			barrier "done.$n" 120
 			result "bench.$step" fail why=connect
 			continue
