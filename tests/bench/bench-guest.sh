@@ -89,7 +89,7 @@ steps() {
 # ---- parsing (python3, on the host's root like everything else) ----------
 PARSE=/tmp/bench-parse.py
 cat >"$PARSE" <<'EOF'
-import json, sys
+import json, re, sys
 
 def emit(rec):
     with open(RAW, "a") as f:
@@ -203,6 +203,16 @@ if not rec.get("ok") and "err" in kv:
         msg = " ".join(open(kv["err"], errors="replace").read().split())
         if msg:
             rec["stderr"] = msg[:300]
+    except OSError:
+        pass
+if not rec.get("ok") and cmd.startswith("pt-"):
+    # perftest's own words for a failure ("Completion with error at
+    # client", "Failed status 9: ...": its QP went to error).
+    try:
+        bad = [" ".join(l.split()) for l in open(path, errors="replace")
+               if re.search(r"[Ff]ail|[Ee]rror|Couldn't|Unable", l)]
+        if bad:
+            rec["stderr"] = "; ".join(bad[:3])[:300]
     except OSError:
         pass
 c = counters(kv)
@@ -365,7 +375,9 @@ bench_connect bench.connect
 barrier bench.connected
 
 # pt_client STEP N KIND OP SIZE [ITERS]: runs the perftest client, up to
-# 3 tries when it fails at once (the server not listening yet).
+# 3 tries when it fails at once to reach the server (not listening yet).
+# A client that failed later (its QP in error: "Completion with error")
+# took its server with it, and another try would only fail to connect.
 pt_client() {
 	_bin=$(pt_bin "$3" "$4")
 	if [ "$3" = bw ]; then
@@ -384,6 +396,7 @@ pt_client() {
 		tail -n 4 "$LOGS/cli.$1.log"
 		[ $_rc -ne 0 ] || return 0
 		[ $(($(date +%s) - _t0)) -lt 10 ] || return "$_rc"
+		grep -q "Couldn't connect" "$LOGS/cli.$1.log" || return "$_rc"
 		sleep 3
 	done
 	return "$_rc"
