@@ -171,6 +171,15 @@ def analyse(run, netem=""):
             "lat_send_64_p99_us": num(lat, "p99_us"),
         })
     failures = list(dict.fromkeys(failures))
+    # rxe's retransmissions during the point (node 2, the requester, its
+    # completer_retry_err: an ACK timeout or a NAK sent it back).
+    for r in rows:
+        for tool, rec in (("perftest", r["pt_rec"]), ("krdma", r["kr_rec"])):
+            if r["kind"] == "qps" and tool == "perftest":
+                continue
+            x = rec.get("rxe") if rec else None
+            r[tool + "_retries"] = x.get("completer_retry_err", 0) if x is not None else None
+            r[tool + "_naks"] = x.get("rcvd_seq_err", 0) if x is not None else None
     for r in rows:
         r.pop("pt_rec")
         r.pop("kr_rec")
@@ -354,6 +363,10 @@ def report_series(top, runs):
             "runs": sum(1 for x in ratios if x is not None),
             "krdma": med([r["krdma"] for r in rs]),
             "krdma_values": [r["krdma"] for r in rs],
+            "krdma_retries": med([r.get("krdma_retries") for r in rs]),
+            "perftest_retries": med([r.get("perftest_retries") for r in rs]),
+            "krdma_naks": med([r.get("krdma_naks") for r in rs]),
+            "perftest_naks": med([r.get("perftest_naks") for r in rs]),
         }
         if r0["kind"] == "qps":
             g["tcp"] = med([r["tcp"] for r in rs])
@@ -422,12 +435,29 @@ def report_series(top, runs):
     if any(tcps):
         notes += ["", "TCP over the same wire (iperf3): %s MB/s in the runs." % ", ".join(
             f(t) for t in tcps)]
-    for tag, key in (("Wire check (the NIC's bytes against the tool's figure, outside "
-                      "0.85-1.35)", "checks"),
+    wtag = "Wire check (the NIC's bytes against the tool's figure, outside 0.85-1.35%s)" % (
+        "; on an impaired wire the NIC also carries what is sent again"
+        if wire_label(host) else "")
+    for tag, key in ((wtag, "checks"),
                      ("Measurements that gave no number", "failures")):
         items = ["* run %d: %s" % (k + 1, c) for k, a in enumerate(per) for c in a[key]]
         if items:
             notes += ["", tag + ":", ""] + items
+    retry = [g for g in agg if g.get("krdma_retries") or g.get("perftest_retries")]
+    if retry:
+        notes += ["", "Retransmissions during the point (rxe0's hw counters on node 2, "
+                  "the requester; median of the runs): retries (completer_retry_err: "
+                  "the requester went back to an unacknowledged packet and sent "
+                  "everything from it again) and, of them, those a NAK asked for "
+                  "(rcvd_seq_err: the responder saw a gap, a packet was lost); the "
+                  "rest followed an ACK timeout or, for READ, a gap the requester saw "
+                  "in the responses:", "",
+                  "| metric | perftest retries | NAKs | krdma retries | NAKs |",
+                  "| --- | ---: | ---: | ---: | ---: |"] + [
+                      "| %s | %s | %s | %s | %s |" % (
+                          g["metric"], f(g.get("perftest_retries"), 0),
+                          f(g.get("perftest_naks"), 0), f(g.get("krdma_retries"), 0),
+                          f(g.get("krdma_naks"), 0)) for g in retry]
     cqs = [a["cq"] for a in per if a["cq"]]
     if cqs:
         polls = [r["cq_poll"] for r in cqs[0]]
