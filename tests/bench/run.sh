@@ -33,7 +33,7 @@
 # The wire is tests/vm/run.sh's (KRDMA_WIRE, a unix-socket stream by
 # default). Exit status: 0 if every guest run passed (a measurement that
 # produced no number fails one; a missed target does not). One run takes
-# 7-12 minutes on a loaded 2-CPU host, a loss run 3-5.
+# 7-12 minutes on a loaded 2-CPU host, a loss run 5-8.
 set -u
 export LC_ALL=C
 
