@@ -47,6 +47,30 @@ struct krdma_device *krdma_device_get(struct ib_device *ibdev)
 	return kdev;
 }
 
+/*
+ * The largest piece of a buffer: what one FRWR MR maps, and what one DMA
+ * mapping may cover - swiotlb maps at most 256 KiB at a time, and an
+ * IOMMU or a bus may limit it too. Virtual-DMA devices (rxe, siw) have no
+ * mapping limit; debugfs sim_dma_max_mapping stands in for one in tests.
+ */
+static u32 krdma_chunk_size(struct ib_device *ibdev)
+{
+	/* One page of slack: a region need not start on a page boundary. */
+	u64 size = min_t(u64, KRDMA_CHUNK_MAX,
+			 (u64)(max_t(u32, ibdev->attrs.max_fast_reg_page_list_len,
+				     2) - 1) * PAGE_SIZE);
+	size_t dma_max = krdma_sim_dma_max_mapping();
+
+	if (!ib_uses_virt_dma(ibdev))
+		dma_max = min(dma_max, dma_max_mapping_size(ibdev->dma_device));
+	if (dma_max < size) {
+		size = max_t(u64, PAGE_SIZE, round_down(dma_max, PAGE_SIZE));
+		pr_info("krdma: %s: DMA mappings of at most %zu bytes: buffers mapped in %llu KiB chunks\n",
+			dev_name(&ibdev->dev), dma_max, size >> 10);
+	}
+	return size;
+}
+
 static int krdma_add_one(struct ib_device *ibdev)
 {
 	struct krdma_device *kdev;
@@ -56,10 +80,7 @@ static int krdma_add_one(struct ib_device *ibdev)
 		return -ENOMEM;
 	kref_init(&kdev->ref);
 	kdev->ibdev = ibdev;
-	/* One page of slack: a region need not start on a page boundary. */
-	kdev->chunk_size = min_t(u64, KRDMA_CHUNK_MAX,
-				 (u64)(max_t(u32, ibdev->attrs.max_fast_reg_page_list_len,
-					     2) - 1) * PAGE_SIZE);
+	kdev->chunk_size = krdma_chunk_size(ibdev);
 	kdev->pd = krdma_failable_ptr(ib_alloc_pd(ibdev, 0));
 	if (IS_ERR(kdev->pd)) {
 		int ret = PTR_ERR(kdev->pd);

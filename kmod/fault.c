@@ -68,12 +68,42 @@ void krdma_delay_publish(void)
 		msleep(min_t(u32, ms, KRDMA_DELAY_MAX_MS));
 }
 
+/*
+ * The bytes debug_dma saw synced for the CPU: a receive of n bytes must
+ * sync n, not its whole buffer (tests/guest/dma-checker.sh).
+ */
+static int krdma_dma_cpu_sync_bytes_get(void *data, u64 *val)
+{
+	*val = atomic64_read(&krdma_dma_cpu_sync_bytes);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(krdma_dma_cpu_sync_bytes_fops,
+			 krdma_dma_cpu_sync_bytes_get, NULL, "%llu\n");
+
+static u32 krdma_sim_dma_max;
+
+/*
+ * A DMA mapping limit for devices added from now on, as swiotlb or an
+ * IOMMU would impose (rxe and siw have none): debugfs
+ * krdma/sim_dma_max_mapping, in bytes, 0 for none.
+ */
+size_t krdma_sim_dma_max_mapping(void)
+{
+	u32 max = READ_ONCE(krdma_sim_dma_max);
+
+	return max ? max : SIZE_MAX;
+}
+
 void krdma_fault_init(void)
 {
 	krdma_debugfs_dir = debugfs_create_dir("krdma", NULL);
 	krdma_fail_alloc_init();
 	debugfs_create_u32("delay_publish_ms", 0600, krdma_debugfs_dir,
 			   &krdma_delay_publish_ms);
+	debugfs_create_u32("sim_dma_max_mapping", 0600, krdma_debugfs_dir,
+			   &krdma_sim_dma_max);
+	debugfs_create_file_unsafe("dma_cpu_sync_bytes", 0400, krdma_debugfs_dir,
+				   NULL, &krdma_dma_cpu_sync_bytes_fops);
 }
 
 void krdma_fault_exit(void)

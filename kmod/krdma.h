@@ -50,6 +50,7 @@ struct krdma_test;
 struct krdma_peer_test;
 
 extern bool krdma_debug_dma;
+extern atomic64_t krdma_dma_cpu_sync_bytes;
 extern struct workqueue_struct *krdma_wq;
 
 /*
@@ -88,6 +89,8 @@ struct krdma_buf {
 	u32			len;
 	u32			nchunks;
 	enum krdma_owner	owner;
+	u32			cpu_off;	/* what the last hand-over */
+	u32			cpu_len;	/* to the CPU synced */
 	struct krdma_chunk	chunk[];
 };
 
@@ -104,6 +107,7 @@ struct krdma_buf *krdma_buf_alloc(struct krdma_device *kdev, u32 len,
 void krdma_buf_free(struct krdma_buf *buf);
 void krdma_buf_to_device(struct krdma_buf *buf);
 void krdma_buf_to_cpu(struct krdma_buf *buf);
+void krdma_buf_to_cpu_range(struct krdma_buf *buf, u32 off, u32 len);
 void krdma_buf_check(struct krdma_buf *buf, enum krdma_owner owner,
 		     const char *what);
 u8 krdma_buf_peek_byte(struct krdma_buf *buf, u32 off);
@@ -310,6 +314,7 @@ static inline bool krdma_alloc_fail(void)
 void krdma_fault_init(void);
 void krdma_fault_exit(void);
 void krdma_delay_publish(void);
+size_t krdma_sim_dma_max_mapping(void);
 #else
 static inline void krdma_fault_init(void)
 {
@@ -321,6 +326,11 @@ static inline void krdma_fault_exit(void)
 
 static inline void krdma_delay_publish(void)
 {
+}
+
+static inline size_t krdma_sim_dma_max_mapping(void)
+{
+	return SIZE_MAX;
 }
 #endif
 

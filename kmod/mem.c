@@ -30,6 +30,9 @@ module_param_named(fault, krdma_fault, ulong, 0600);
 MODULE_PARM_DESC(fault,
 		 "Inject one fault: 1 = skip a DMA sync for the CPU, 2 = corrupt received data");
 
+/* Bytes synced for the CPU while debug_dma is set: debugfs dma_cpu_sync_bytes. */
+atomic64_t krdma_dma_cpu_sync_bytes = ATOMIC64_INIT(0);
+
 #define KRDMA_FAULT_SKIP_SYNC	0
 #define KRDMA_FAULT_CORRUPT	1
 
@@ -65,6 +68,7 @@ struct krdma_buf *krdma_buf_alloc(struct krdma_device *kdev, u32 len,
 	buf->index = index;
 	buf->len = len;
 	buf->owner = KRDMA_OWNER_CPU;
+	buf->cpu_len = len;
 
 	for (i = 0; i < nchunks; i++) {
 		struct krdma_chunk *c = &buf->chunk[i];
@@ -121,35 +125,6 @@ void krdma_buf_check(struct krdma_buf *buf, enum krdma_owner owner,
 	     krdma_owner_names[owner]);
 }
 
-/* CPU is done writing: make its stores visible to the device. */
-void krdma_buf_to_device(struct krdma_buf *buf)
-{
-	u32 i;
-
-	krdma_buf_check(buf, KRDMA_OWNER_CPU, "hand-over to device");
-	for (i = 0; i < buf->nchunks; i++)
-		ib_dma_sync_single_for_device(buf->ibdev, buf->chunk[i].dma,
-					      buf->chunk[i].len,
-					      DMA_BIDIRECTIONAL);
-	buf->owner = KRDMA_OWNER_DEVICE;
-}
-
-/* Device is done: make what it wrote visible to the CPU. */
-void krdma_buf_to_cpu(struct krdma_buf *buf)
-{
-	u32 i;
-
-	krdma_buf_check(buf, KRDMA_OWNER_DEVICE, "hand-over to cpu");
-	/* Injected: the sync is "forgotten", the buffer stays the device's. */
-	if (krdma_fault_take(KRDMA_FAULT_SKIP_SYNC))
-		return;
-	for (i = 0; i < buf->nchunks; i++)
-		ib_dma_sync_single_for_cpu(buf->ibdev, buf->chunk[i].dma,
-					   buf->chunk[i].len,
-					   DMA_BIDIRECTIONAL);
-	buf->owner = KRDMA_OWNER_CPU;
-}
-
 /*
  * The chunk that holds byte @*off of @buf, @*off made relative to it; past
  * the end, the last chunk (and @*off at or beyond its length).
@@ -163,27 +138,79 @@ static struct krdma_chunk *krdma_buf_seek(struct krdma_buf *buf, u32 *off)
 	return c;
 }
 
+/* CPU is done writing: make its stores visible to the device. */
+void krdma_buf_to_device(struct krdma_buf *buf)
+{
+	u32 i;
+
+	krdma_buf_check(buf, KRDMA_OWNER_CPU, "hand-over to device");
+	for (i = 0; i < buf->nchunks; i++)
+		ib_dma_sync_single_for_device(buf->ibdev, buf->chunk[i].dma,
+					      buf->chunk[i].len,
+					      DMA_BIDIRECTIONAL);
+	buf->owner = KRDMA_OWNER_DEVICE;
+}
+
+/*
+ * The device is done with [@off, @off + @len) of @buf, and wrote nothing
+ * outside it (a receive of byte_len bytes): only that range is synced, and
+ * with debug_dma a CPU access outside it WARNs. The whole buffer changes
+ * hands all the same - the device will not touch any of it until
+ * krdma_buf_to_device().
+ */
+void krdma_buf_to_cpu_range(struct krdma_buf *buf, u32 off, u32 len)
+{
+	struct krdma_chunk *end = buf->chunk + buf->nchunks, *c;
+	u32 coff = off;
+
+	krdma_buf_check(buf, KRDMA_OWNER_DEVICE, "hand-over to cpu");
+	if (WARN_ON_ONCE(off > buf->len || len > buf->len - off))
+		off = 0, coff = 0, len = buf->len;
+	buf->cpu_off = off;
+	buf->cpu_len = len;
+	/* Injected: the sync is "forgotten", the buffer stays the device's. */
+	if (krdma_fault_take(KRDMA_FAULT_SKIP_SYNC))
+		return;
+	for (c = krdma_buf_seek(buf, &coff); len && c < end; c++, coff = 0) {
+		u32 piece = min(len, c->len - coff);
+
+		ib_dma_sync_single_for_cpu(buf->ibdev, c->dma + coff, piece,
+					   DMA_BIDIRECTIONAL);
+		if (krdma_debug_dma)
+			atomic64_add(piece, &krdma_dma_cpu_sync_bytes);
+		len -= piece;
+	}
+	buf->owner = KRDMA_OWNER_CPU;
+}
+
+/* Device is done: make all it may have written visible to the CPU. */
+void krdma_buf_to_cpu(struct krdma_buf *buf)
+{
+	krdma_buf_to_cpu_range(buf, 0, buf->len);
+}
+
 /*
  * Byte @off of a buffer the device owns and may be writing into, for a
- * poller: synced for the CPU, read, handed back - the buffer stays the
- * device's. The RDMA WRITE of a message places its last byte last in
- * practice (perftest's write_lat relies on it too), so a poller watches
- * that byte.
+ * poller: synced for the CPU and read; the buffer stays the device's. The
+ * RDMA WRITE of a message places its last byte last in practice
+ * (perftest's write_lat relies on it too), so a poller watches that byte.
+ *
+ * Nothing is synced back for the device: the CPU wrote nothing, and a sync
+ * for the device would copy the CPU's view of the byte over the one the
+ * device may have written since (swiotlb's bounce buffer). No cache line
+ * of the chunk is ever dirty while the device owns it, so reading it
+ * leaves nothing to write back.
  */
 u8 krdma_buf_peek_byte(struct krdma_buf *buf, u32 off)
 {
 	struct krdma_chunk *c;
-	u8 v;
 
 	krdma_buf_check(buf, KRDMA_OWNER_DEVICE, "peek");
 	c = krdma_buf_seek(buf, &off);
 	if (WARN_ON_ONCE(off >= c->len))
 		return 0;
 	ib_dma_sync_single_for_cpu(buf->ibdev, c->dma + off, 1, DMA_BIDIRECTIONAL);
-	v = READ_ONCE(*(u8 *)(c->cpu + off));
-	ib_dma_sync_single_for_device(buf->ibdev, c->dma + off, 1,
-				      DMA_BIDIRECTIONAL);
-	return v;
+	return READ_ONCE(*(u8 *)(c->cpu + off));
 }
 
 /* Fills @sge with the pieces of [off, off + len); returns their number. */
@@ -224,6 +251,11 @@ static bool krdma_buf_walk(struct krdma_buf *buf, u32 off, u32 len,
 	krdma_buf_check(buf, KRDMA_OWNER_CPU, "cpu access");
 	if (off > buf->len || len > buf->len - off)
 		return false;
+	if (krdma_debug_dma)
+		WARN(off < buf->cpu_off || off + len > buf->cpu_off + buf->cpu_len,
+		     "krdma: cpu access to [%u, %u) of buffer %s[%u], synced for the cpu: [%u, %u)\n",
+		     off, off + len, buf->name, buf->index, buf->cpu_off,
+		     buf->cpu_off + buf->cpu_len);
 	for (c = krdma_buf_seek(buf, &off); len && c < end; c++, off = 0) {
 		u32 piece = min(len, c->len - off);
 

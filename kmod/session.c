@@ -354,8 +354,16 @@ static void krdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct krdma_recv *rx = container_of(wc->wr_cqe, struct krdma_recv, cqe);
 	struct krdma_session *sess = rx->sess;
+	u32 len = 0;
 
-	krdma_buf_to_cpu(rx->buf);
+	/*
+	 * Only what the peer sent is synced: a receive buffer is sized for the
+	 * largest message. A WRITE with immediate put its data elsewhere and
+	 * nothing here; a failed receive leaves byte_len undefined.
+	 */
+	if (wc->status == IB_WC_SUCCESS && wc->opcode == IB_WC_RECV)
+		len = min(wc->byte_len, rx->buf->len);
+	krdma_buf_to_cpu_range(rx->buf, 0, len);
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		krdma_wc_error(sess, wc, "receive");
 		return;
