@@ -15,12 +15,16 @@
  * driver never meets an RNR NAK.
  *
  * lat: one message at a time, each round trip timed with ktime_get_ns()
- * and half of it put into a log-linear histogram from which the
- * percentiles come (within 1/256 of the true value). A send is answered
- * by a PONG, in the CQ context. A write is perftest's write_lat: each side
- * has a target the other writes into, and a kernel thread per side polls
- * the last byte of its target for the iteration's marker, then writes
- * back (the responder) or times it (the driver).
+ * and put into a log-linear histogram from which the percentiles come
+ * (within 1/256 of the true value). A send is answered by a PONG, in the
+ * CQ context. A write is perftest's write_lat: each side has a target the
+ * other writes into, and a kernel thread per side polls the last byte of
+ * its target for the iteration's marker, then writes back (the responder)
+ * or times it (the driver). Both count half the round trip, the one-way
+ * latency. A READ or an atomic is a round trip by itself, with nothing
+ * for the responder's CPU to do (perftest's read_lat and atomic_lat,
+ * krping's rlat): the bw engine with a window of one, every message
+ * signaled, its whole round trip recorded from the driver's completion.
  *
  * Several QPs (bw, qps > 1): each QP is a lane - the session's own QP and
  * its data channels (channel.c) - with its own WR templates, signals and
@@ -157,6 +161,25 @@ static bool krdma_op_is_send(u8 op)
 static bool krdma_perf_polls(const struct krdma_perf *pf)
 {
 	return pf->mode == KRDMA_MODE_LAT && pf->op == KRDMA_OP_WRITE;
+}
+
+/* Ops that are a round trip by themselves: the peer's CPU takes no part. */
+static bool krdma_op_is_one_sided(u8 op)
+{
+	return op == KRDMA_OP_READ || krdma_op_is_atomic(op);
+}
+
+/* lat read and atomics: the bw engine, one message at a time. */
+static bool krdma_perf_pumps(const struct krdma_perf *pf)
+{
+	return pf->mode == KRDMA_MODE_BW || krdma_op_is_one_sided(pf->op);
+}
+
+/* The responder counts what arrives (sends, write_imm, lat write). */
+static bool krdma_perf_peer_counts(const struct krdma_perf *pf)
+{
+	return krdma_op_is_send(pf->op) || pf->op == KRDMA_OP_WRITE_IMM ||
+	       krdma_perf_polls(pf);
 }
 
 /* lat, credits and the responder use one lane: the session's QP. */
@@ -638,8 +661,8 @@ int krdma_perf_check_params(struct krdma_session *sess,
 		return -EOPNOTSUPP;
 	}
 	if (p->mode == KRDMA_MODE_LAT && p->op != KRDMA_OP_SEND &&
-	    p->op != KRDMA_OP_WRITE) {
-		NL_SET_ERR_MSG(extack, "lat mode measures send and write");
+	    p->op != KRDMA_OP_WRITE && !krdma_op_is_one_sided(p->op)) {
+		NL_SET_ERR_MSG(extack, "lat mode measures send, write, read and the atomics");
 		return -EOPNOTSUPP;
 	}
 	if (p->mode == KRDMA_MODE_LAT && p->depth != 1) {
@@ -715,6 +738,9 @@ int krdma_perf_setup(struct krdma_test *test)
 	 */
 	pf->signal_every = clamp_t(u32, KRDMA_PERF_SIGNAL_BYTES / test->p.size,
 				   1, test->p.signal_every);
+	/* A one-sided round trip ends at its own completion. */
+	if (pf->mode == KRDMA_MODE_LAT && krdma_op_is_one_sided(pf->op))
+		pf->signal_every = 1;
 	pf->chain = test->p.chain;
 	pf->rx_window = min(sess->peer_rq_depth, sess->rq_depth) - KRDMA_RQ_RESERVE;
 	ret = krdma_perf_alloc_buf(pf, &test->slots[0].buf,
@@ -799,6 +825,9 @@ static bool krdma_perf_pump(struct krdma_perf_lane *ln)
 		u32 n = min_t(u64, room, pf->chain);
 
 		room -= n;
+		/* lat: the window is one message; its round trip starts here. */
+		if (pf->mode == KRDMA_MODE_LAT)
+			pf->t0 = ktime_get_ns();
 		ret = krdma_perf_post(ln, n, !room);
 	}
 	if (ret)
@@ -896,7 +925,9 @@ static void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 	krdma_peer_alive(pf->sess);
-	if (test && pf->mode == KRDMA_MODE_BW) {
+	if (test && krdma_perf_pumps(pf)) {
+		if (pf->mode == KRDMA_MODE_LAT)
+			krdma_lat_record(pf, ktime_get_ns() - pf->t0);
 		krdma_perf_bw_retire(ln, sig->msg + 1, t0);
 		return;
 	}
@@ -1104,7 +1135,7 @@ void krdma_perf_start(struct krdma_test *test)
 	}
 	if (krdma_perf_polls(pf))
 		return;
-	if (pf->mode == KRDMA_MODE_LAT) {
+	if (!krdma_perf_pumps(pf)) {
 		krdma_perf_ping(pf);
 		pf->cpu_ns += local_clock() - t0;
 		return;
@@ -1235,7 +1266,8 @@ int krdma_perf_peer_setup(struct krdma_session *sess,
 	int ret;
 
 	if (pt->op == KRDMA_OP_PING ||
-	    (pt->mode == KRDMA_MODE_LAT && pt->op != KRDMA_OP_SEND && !polls))
+	    (pt->mode == KRDMA_MODE_LAT && pt->op != KRDMA_OP_SEND && !polls &&
+	     !krdma_op_is_one_sided(pt->op)))
 		return -EOPNOTSUPP;
 	if (krdma_op_is_send(pt->op) && pt->size > sess->max_msg_size)
 		return -EMSGSIZE;
@@ -1267,7 +1299,7 @@ int krdma_perf_peer_setup(struct krdma_session *sess,
 	pf->rx_window = min(sess->peer_rq_depth, sess->rq_depth) - KRDMA_RQ_RESERVE;
 	slot = &pt->slots[0];
 
-	if (pt->mode == KRDMA_MODE_LAT && !polls) {
+	if (pt->mode == KRDMA_MODE_LAT && pt->op == KRDMA_OP_SEND) {
 		ret = krdma_perf_alloc_buf(pf, &slot->buf, KRDMA_MSG_PONG);
 		if (!ret)
 			ret = krdma_perf_alloc_sigs(pf, KRDMA_PERF_LAT_SIGS);
@@ -1399,14 +1431,13 @@ void krdma_perf_peer_end(struct krdma_peer_test *pt)
 	if (!pf)
 		return;
 	pt->seen = pt->end_iters;
-	if (pf->mode == KRDMA_MODE_LAT || krdma_op_is_send(pf->op) ||
-	    pf->op == KRDMA_OP_WRITE_IMM) {
+	if (krdma_perf_peer_counts(pf)) {
 		pt->seen = pf->received;
 		ok = pf->received == pt->end_iters;
 	}
 	pt->validated = pf->checked - pf->bad;
 	pt->errors = pf->bad;
-	if (buf && pf->mode == KRDMA_MODE_BW && pf->op != KRDMA_OP_READ &&
+	if (buf && krdma_perf_pumps(pf) && pf->op != KRDMA_OP_READ &&
 	    pt->end_iters) {
 		krdma_buf_to_cpu(buf);
 		if (krdma_op_is_atomic(pf->op)) {

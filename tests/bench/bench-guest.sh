@@ -70,9 +70,11 @@ steps() {
 			echo "kr.bw.$op.$size"
 		done
 	done
-	for op in send write; do
-		echo "kr.lat.$op.64"
-		echo "pt.lat.$op.64"
+	# read and atomic_fadd: round trips of their own (ib_read_lat,
+	# ib_atomic_lat); an atomic moves 8 bytes.
+	for what in send.64 write.64 read.64 atomic_fadd.8; do
+		echo "kr.lat.$what"
+		echo "pt.lat.$what"
 	done
 	echo tcp
 	# krdma over several QPs, right after TCP: the ceiling it is held to.
@@ -179,10 +181,12 @@ try:
             checked = d["validated"] >= 1
         ok = d["status"] == 0 and d["iters"] > 0 and checked
         if rec.get("kind") == "lat":
-            # One iteration is a round trip; perftest reports half of
-            # one, and so do krdma's lat figures.
+            # One iteration is a round trip; for send and write perftest
+            # reports half of one, and so do krdma's lat figures; a read
+            # or an atomic counts whole in both.
             rec["rtt_avg_us"] = round(d["elapsed_ns"] / d["iters"] / 1e3, 3)
-            rec["avg_us"] = round(rec["rtt_avg_us"] / 2, 3)
+            whole = rec.get("op") in ("read", "atomic_fadd", "atomic_cswap")
+            rec["avg_us"] = round(rec["rtt_avg_us"] / (1 if whole else 2), 3)
             for k, v in d.get("lat", {}).items():
                 if k.endswith("_ns"):
                     rec[k[:-3] + "_us"] = round(v / 1e3, 3)
@@ -258,8 +262,19 @@ rxe_ctrs() {
 	done >"$1" 2>/dev/null
 }
 
-# perftest binary of a step: pt.bw.write.4096 -> ib_write_bw
-pt_bin() { echo "ib_${2}_${1}"; }
+# perftest binary of a step: pt.bw.write.4096 -> ib_write_bw,
+# pt.lat.atomic_fadd.8 -> ib_atomic_lat
+pt_bin() { echo "ib_${2%_*}_${1}"; }
+
+# pt_size_args OP SIZE: perftest's size option (its atomics take none,
+# but the kind of atomic).
+pt_size_args() {
+	case $1 in
+	atomic_fadd) echo "-A FETCH_AND_ADD" ;;
+	atomic_cswap) echo "-A CMP_AND_SWAP" ;;
+	*) echo "-s $2" ;;
+	esac
+}
 
 # shellcheck disable=SC2317 # called through wait_for
 tcp_listening() {
@@ -297,7 +312,7 @@ if [ "$KRDMA_NODE" = 1 ]; then
 				# The client picks the count; both must use it.
 				barrier "param.$n" 120
 				iters=$(cat "$KRDMA_OUT/.lat-iters.$n" 2>/dev/null) || iters=$LAT_MIN
-				args="$PT_COMMON -s $size -n $iters -p $port"
+				args="$PT_COMMON $(pt_size_args "$op" "$size") -n $iters -p $port"
 			fi
 			log "server: $(pt_bin "$kind" "$op") $args"
 			timeout -k 5 $SERVER_TMO stdbuf -oL -eL "$(pt_bin "$kind" "$op")" $args \
@@ -389,7 +404,7 @@ pt_client() {
 	if [ "$3" = bw ]; then
 		_args="$PT_COMMON $PT_BW -s $5 -p $((PBASE + $2))"
 	else
-		_args="$PT_COMMON -s $5 -n $6 -p $((PBASE + $2))"
+		_args="$PT_COMMON $(pt_size_args "$4" "$5") -n $6 -p $((PBASE + $2))"
 	fi
 	PT_CMD="$_bin $_args $PEER"
 	for _try in 1 2 3; do

@@ -89,16 +89,16 @@ def analyse(run, netem=""):
                 "perftest_wire_mb_s": pt.get("wire_mb_s") if pt else None,
                 "krdma_wire_mb_s": kr.get("wire_mb_s") if kr else None,
             })
-    for op in ("send", "write"):
-        pt = by.get(("perftest", "%s.64" % op))
-        kr = by.get(("krdma", "%s.64" % op))
+    for op, size in (("send", 64), ("write", 64), ("read", 64), ("atomic_fadd", 8)):
+        pt = by.get(("perftest", "%s.%d" % (op, size)))
+        kr = by.get(("krdma", "%s.%d" % (op, size)))
         # krdma's lat mode has a median; check mode (write) only an average.
         k_p50 = num(kr, "p50_us")
         p, k = num(pt, "typical_us"), k_p50 if k_p50 else num(kr, "avg_us")
         pa = num(pt, "avg_us")
         rows.append({
-            "metric": "%s 64 B latency (us)" % op,
-            "kind": "lat", "op": op, "size": 64,
+            "metric": "%s %d B latency (us)" % (op, size),
+            "kind": "lat", "op": op, "size": size,
             "perftest": p, "krdma": k,
             "measured": bool(pt or kr), "pt_rec": pt, "kr_rec": kr,
             "ratio": ratio(p, k),
@@ -288,7 +288,9 @@ def table_one(a, host):
     lat = [r for r in shown if r["kind"] == "lat"]
     if lat:
         notes += ["", "krdma's latency comes from its lat mode (a median, like perftest's "
-                  "typical; write is write-polling on both sides, like ib_write_lat). "
+                  "typical; write is write-polling on both sides, like ib_write_lat; send and "
+                  "write count half the round trip, read and atomic_fadd all of it, "
+                  "on both sides, as ib_read_lat and ib_atomic_lat do). "
                   "Averages against averages: %s." % ", ".join(
                       "%s %s" % (r["op"], fx(r["ratio_avg"])) for r in lat)]
     if a["checks"]:

@@ -118,6 +118,17 @@ json_check lat.write.16k \
 json_check lat.write.1 \
 	"krdmactl -j test run session p op write mode lat size 1 count 300" \
 	"d['status'] == 0 and d['lat']['samples'] == 300"
+# lat read and atomics: each a round trip of its own, timed whole from
+# the driver's completion (perftest's read_lat, atomic_lat); the read data
+# and the target's final value are checked.
+for op in read atomic_fadd atomic_cswap; do
+	json_check "lat.$op" \
+		"krdmactl -j test run session p op $op mode lat size 64 count $n_lat" \
+		"d['status'] == 0 and d['iters'] == $n_lat and d['lat']['samples'] == $n_lat and 0 < d['lat']['min_ns'] <= d['lat']['p50_ns'] <= d['lat']['p90_ns'] <= d['lat']['p99_ns'] <= d['lat']['max_ns'] and d['validated'] >= 1"
+done
+json_check lat.read.64k \
+	"krdmactl -j test run session p op read mode lat size 64K count 50" \
+	"d['status'] == 0 and d['lat']['samples'] == 50 and d['validated'] == 1"
 json_check lat.write.duration \
 	"krdmactl -j test run session p op write mode lat size 64 duration 2s" \
 	"d['status'] == 0 and d['iters'] > 0 and d['lat']['samples'] == d['iters'] and d['elapsed_ns'] >= 2e9"
@@ -163,8 +174,8 @@ rm -rf "$T"
 # Parameter errors, each with the kernel's reason.
 expect_fail_msg err.signal_over_depth "signal_every must not exceed depth" \
 	krdmactl test run session p op write mode bw depth 4 signal_every 8
-expect_fail_msg err.lat_read "lat mode measures send and write" \
-	krdmactl test run session p op read mode lat
+expect_fail_msg err.lat_write_imm "lat mode measures send, write, read and the atomics" \
+	krdmactl test run session p op write_imm mode lat
 expect_fail_msg err.lat_depth "depth must be 1" \
 	krdmactl test run session p op send mode lat depth 4
 expect_fail_msg err.check_chain "for the bw and lat modes" \
