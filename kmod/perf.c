@@ -926,7 +926,7 @@ int krdma_perf_post_regs(struct krdma_test *test, struct krdma_msg_test *req,
 
 	if (!reg)
 		return 0;
-	ret = krdma_region_post_reg(test->sess->qp, reg, &test->ctl_cqe,
+	ret = krdma_region_post_reg(test->sess, reg, &test->ctl_cqe,
 				    IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE);
 	if (ret)
 		return ret;
@@ -1319,7 +1319,7 @@ int krdma_perf_peer_setup(struct krdma_session *sess,
 		if (slot->reg->nmrs > KRDMA_MAX_WIRE_REGIONS)
 			return -E2BIG;
 	}
-	ret = krdma_region_post_reg(sess->qp, slot->reg, &pt->reg_cqe, access);
+	ret = krdma_region_post_reg(sess, slot->reg, &pt->reg_cqe, access);
 	pt->posted = true;
 	if (ret)
 		return ret;

@@ -635,7 +635,7 @@ static void krdma_test_invalidate_and_finish(struct krdma_test *test)
 		for (i = 0; i < ARRAY_SIZE(regs); i++) {
 			if (!regs[i] || !regs[i]->registered)
 				continue;
-			if (krdma_region_post_inv(sess->qp, regs[i], &test->ctl_cqe)) {
+			if (krdma_region_post_inv(sess, regs[i], &test->ctl_cqe)) {
 				krdma_session_close(sess, "cannot invalidate");
 				return;
 			}
@@ -937,7 +937,7 @@ static int krdma_peer_setup(struct krdma_session *sess,
 	for (s = 0, n = 0; access && s < pt->depth; s++) {
 		struct krdma_region *reg = pt->slots[s].reg;
 
-		ret = krdma_region_post_reg(sess->qp, reg, &pt->reg_cqe, access);
+		ret = krdma_region_post_reg(sess, reg, &pt->reg_cqe, access);
 		if (ret) {
 			pt->posted = true;
 			return ret;
@@ -1001,6 +1001,7 @@ static void krdma_peer_on_req(struct krdma_session *sess,
 	u32 nregions = 0;
 	int ret;
 
+	krdma_delay_test_req();
 	ack = krdma_failable(kzalloc(KRDMA_CTRL_BODY_MAX, GFP_KERNEL));
 	pt = krdma_failable(kzalloc(sizeof(*pt), GFP_KERNEL));
 	if (!ack || !pt) {
@@ -1193,7 +1194,7 @@ void krdma_peer_on_end(struct krdma_session *sess, struct krdma_peer_test *pt)
 
 		if (!reg || !reg->registered)
 			continue;
-		if (krdma_region_post_inv(sess->qp, reg, &pt->inv_cqe)) {
+		if (krdma_region_post_inv(sess, reg, &pt->inv_cqe)) {
 			krdma_session_close(sess, "cannot invalidate");
 			return;
 		}
@@ -1553,7 +1554,7 @@ static int krdma_test_post_regs(struct krdma_test *test,
 
 			if (n + reg->nmrs > KRDMA_MAX_WIRE_REGIONS)
 				return -E2BIG;
-			ret = krdma_region_post_reg(sess->qp, reg, &test->ctl_cqe,
+			ret = krdma_region_post_reg(sess, reg, &test->ctl_cqe,
 						    access);
 			if (ret)
 				return ret;
