@@ -90,6 +90,7 @@ struct krdma_perf_lane {
 	u32			nsig;
 	u64			sig_next;
 	atomic_t		sig_pending;	/* the poller posts, CQ completes */
+	u64			sig_upto;	/* messages a posted signaled WR covers */
 	u64			posted;		/* messages */
 	u64			retired;	/* messages known complete */
 	u64			quota;		/* a count's share */
@@ -542,6 +543,7 @@ static int krdma_perf_post(struct krdma_perf_lane *ln, u32 n, bool signal_last)
 {
 	struct krdma_perf *pf = ln->pf;
 	struct ib_send_wr *last, *next;
+	u64 sig_upto = 0;
 	u32 m;
 	int ret;
 
@@ -565,6 +567,7 @@ static int krdma_perf_post(struct krdma_perf_lane *ln, u32 n, bool signal_last)
 		atomic_inc(&ln->sig_pending);
 		w->wr_cqe = &sig->cqe;
 		w->send_flags |= IB_SEND_SIGNALED;
+		sig_upto = msg + 1;
 	}
 	last = &ln->wr[n * pf->per - 1].send;
 	next = last->next;
@@ -577,10 +580,54 @@ static int krdma_perf_post(struct krdma_perf_lane *ln, u32 n, bool signal_last)
 	if (ret)
 		return ret;
 	ln->posted += n;
+	if (sig_upto)
+		ln->sig_upto = sig_upto;
 	/* The keepalive shares the session's QP only (krdma_reads_begin()). */
 	if (pf->op == KRDMA_OP_READ && !ln->ch)
 		krdma_reads_begin(pf->sess, n);
 	krdma_perf_count(pf, n);
+	return 0;
+}
+
+/*
+ * lat: the lane sends no more. An unsignaled message is not over when
+ * the peer has answered it: its ACK may have been lost, and the transport
+ * sends it again from our buffer, which the test's end unmaps. So a
+ * signaled WR must cover every message, and the test ends only once
+ * sig_pending is back to 0. If the last message went unsignaled, a
+ * zero-length RDMA WRITE follows it, signaled: it touches no memory on
+ * either side (no rkey is checked, IBA C9-88) and, an RC send queue
+ * completing in order, completes after every message before it.
+ */
+static int krdma_perf_fence(struct krdma_perf_lane *ln)
+{
+	struct krdma_perf *pf = ln->pf;
+	struct ib_rdma_wr wr = {};
+	struct krdma_perf_sig *sig;
+	int ret;
+
+	if (ln->sig_upto == ln->posted)
+		return 0;
+	sig = &ln->sig[ln->sig_next % ln->nsig];
+	if (READ_ONCE(sig->busy))
+		return -EOVERFLOW;
+	sig->msg = ln->posted - 1;
+	WRITE_ONCE(sig->busy, true);
+	atomic_inc(&ln->sig_pending);
+	wr.wr.opcode = IB_WR_RDMA_WRITE;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	wr.wr.wr_cqe = &sig->cqe;
+	if (ln->ch)
+		ret = krdma_channel_post_send(ln->ch, &wr.wr);
+	else
+		ret = krdma_post_send(pf->sess, &wr.wr);
+	if (ret) {
+		WRITE_ONCE(sig->busy, false);
+		atomic_dec(&ln->sig_pending);
+		return ret;
+	}
+	ln->sig_next++;
+	ln->sig_upto = ln->posted;
 	return 0;
 }
 
@@ -1123,6 +1170,7 @@ void krdma_perf_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 	u16 type = be16_to_cpu(hdr->type);
 	u64 t1 = ktime_get_ns(), t0 = local_clock();
 	u64 iter = be64_to_cpu(hdr->iter);
+	int ret;
 
 	if (!pf || !test->started)
 		goto proto;
@@ -1155,11 +1203,15 @@ void krdma_perf_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 			krdma_test_fail(test, -EBADMSG, "PONG data differs from the pattern");
 		if (krdma_perf_more(krdma_perf_lane0(pf))) {
 			krdma_perf_ping(pf);
-		} else if (atomic_read(&krdma_perf_lane0(pf)->sig_pending)) {
-			/* Its buffers go with the test: wait for our sends. */
-			pf->end_deferred = true;
 		} else {
-			krdma_test_send_end(test);
+			/* Its buffers go with the test: wait for our sends. */
+			ret = krdma_perf_fence(krdma_perf_lane0(pf));
+			if (ret)
+				krdma_test_post_failed(pf->sess, test, test->id, ret);
+			else if (atomic_read(&krdma_perf_lane0(pf)->sig_pending))
+				pf->end_deferred = true;
+			else
+				krdma_test_send_end(test);
 		}
 	}
 	pf->cpu_ns += local_clock() - t0;
@@ -1427,10 +1479,23 @@ void krdma_perf_peer_end(struct krdma_peer_test *pt)
 	}
 }
 
-/* TEST_END came: a lat write's poller has nothing more to answer. */
+/*
+ * TEST_END came: a lat write's poller has nothing more to answer, and
+ * whatever we answered is covered by a signaled WR (krdma_perf_fence()):
+ * the test ends once krdma_perf_peer_busy() says no more.
+ */
 void krdma_perf_peer_quiesce(struct krdma_peer_test *pt)
 {
-	krdma_perf_stop_poller(pt->perf);
+	struct krdma_perf *pf = pt->perf;
+	int ret;
+
+	if (!pf)
+		return;
+	krdma_perf_stop_poller(pf);
+	ret = krdma_perf_fence(krdma_perf_lane0(pf));
+	if (ret)
+		krdma_session_close(pf->sess, "test %u: cannot fence its answers: %pe",
+				    pt->test_id, ERR_PTR(ret));
 }
 
 /* Work of the responder still to complete before TEST_END may proceed. */
@@ -1452,6 +1517,23 @@ u64 krdma_perf_cpu_ns(const struct krdma_perf *pf)
 	return ns;
 }
 
+/*
+ * debug_dma: the test's buffers are about to be unmapped, so no message
+ * that reads or writes them may be incomplete - unless the QP was
+ * drained, which completed them all. Inline data was copied at post time.
+ */
+static void krdma_perf_check_retired(struct krdma_perf *pf)
+{
+	u32 i;
+
+	if (!krdma_debug_dma || pf->inline_data || READ_ONCE(pf->sess->qp_dead))
+		return;
+	for (i = 0; i < pf->nlanes; i++)
+		WARN(pf->lanes[i].retired != pf->lanes[i].posted,
+		     "krdma: test %u: buffers unmapped under %llu incomplete messages on QP %u\n",
+		     pf->test_id, pf->lanes[i].posted - pf->lanes[i].retired, i);
+}
+
 /* The test is over: keep the figures, free the rest. */
 void krdma_perf_finish(struct krdma_perf *pf)
 {
@@ -1460,6 +1542,8 @@ void krdma_perf_finish(struct krdma_perf *pf)
 	if (!pf)
 		return;
 	krdma_perf_stop_poller(pf);
+	if (pf->lanes[0].wr)
+		krdma_perf_check_retired(pf);
 	krdma_lat_summarize(pf);
 	kvfree(pf->hist);
 	pf->hist = NULL;
