@@ -54,6 +54,7 @@ static void krdma_fail_alloc_init(void)
 
 static u32 krdma_delay_publish_ms;
 static u32 krdma_delay_test_req_ms;
+static u32 krdma_delay_late_msg_ms;
 
 static void krdma_delay(const u32 *knob)
 {
@@ -86,6 +87,17 @@ void krdma_delay_test_req(void)
 	krdma_delay(&krdma_delay_test_req_ms);
 }
 
+/*
+ * A message that comes while the session's own test is over - late, or
+ * for the peer's test - sleeps krdma/delay_late_msg_ms here, in the CQ
+ * context, once its handler has found that test: a "test start" then
+ * replaces the test under the handler every time (tests/guest/races.sh).
+ */
+void krdma_delay_late_msg(void)
+{
+	krdma_delay(&krdma_delay_late_msg_ms);
+}
+
 void krdma_fault_init(void)
 {
 	krdma_debugfs_dir = debugfs_create_dir("krdma", NULL);
@@ -94,6 +106,8 @@ void krdma_fault_init(void)
 			   &krdma_delay_publish_ms);
 	debugfs_create_u32("delay_test_req_ms", 0600, krdma_debugfs_dir,
 			   &krdma_delay_test_req_ms);
+	debugfs_create_u32("delay_late_msg_ms", 0600, krdma_debugfs_dir,
+			   &krdma_delay_late_msg_ms);
 }
 
 void krdma_fault_exit(void)

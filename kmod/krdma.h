@@ -312,6 +312,7 @@ void krdma_fault_init(void);
 void krdma_fault_exit(void);
 void krdma_delay_publish(void);
 void krdma_delay_test_req(void);
+void krdma_delay_late_msg(void);
 #else
 static inline void krdma_fault_init(void)
 {
@@ -326,6 +327,10 @@ static inline void krdma_delay_publish(void)
 }
 
 static inline void krdma_delay_test_req(void)
+{
+}
+
+static inline void krdma_delay_late_msg(void)
 {
 }
 #endif

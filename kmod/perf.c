@@ -26,7 +26,8 @@
  * its data channels (channel.c) - with its own WR templates, signals and
  * window of depth messages, and its share of a count. A lane is pumped by
  * its own completions, in its own CQ's context, under its lock; the lane
- * that finishes last sends TEST_END. The peer's regions are registered
+ * that finishes last has the test ended in the session's CQ context
+ * (krdma_perf_lane_done()). The peer's regions are registered
  * on the first QP and valid on all, being the protection domain's.
  *
  * The rest runs in the session's CQ context, like check mode (test.c),
@@ -119,7 +120,7 @@ struct krdma_perf {
 	struct krdma_perf_lane	*lanes;
 	u32			nlanes;
 	atomic_t		lanes_running;	/* bw: lanes not done yet */
-	struct work_struct	end_work;	/* bw: the end, from a softirq lane */
+	struct ib_cqe		end_cqe;	/* bw: a channel lane hands the end over */
 	atomic64_t		retired;	/* bw: messages, all lanes */
 	u32			per;
 	u32			nwr;
@@ -239,7 +240,7 @@ static void krdma_lat_summarize(struct krdma_perf *pf)
 /* ------------------------------------------------------------------ */
 /* Common                                                              */
 
-static void krdma_perf_end_work(struct work_struct *work);
+static void krdma_perf_end_done(struct ib_cq *cq, struct ib_wc *wc);
 
 /*
  * The READs a lane has in flight, in bytes. A READ response lost on the
@@ -283,7 +284,7 @@ static struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess,
 		ln->ch = i ? sess->channels[i - 1] : NULL;
 		spin_lock_init(&ln->lock);
 	}
-	INIT_WORK(&pf->end_work, krdma_perf_end_work);
+	pf->end_cqe.done = krdma_perf_end_done;
 	pf->sess = sess;
 	pf->op = op;
 	pf->mode = mode;
@@ -853,27 +854,52 @@ static bool krdma_perf_pump(struct krdma_perf_lane *ln)
 	return false;
 }
 
-static void krdma_perf_end_work(struct work_struct *work)
+static void krdma_perf_wc_error(struct krdma_perf *pf, struct ib_wc *wc);
+
+/* bw: the session's CQ context takes over the end from a channel lane. */
+static void krdma_perf_end_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	krdma_perf_bw_end(container_of(work, struct krdma_perf, end_work));
+	struct krdma_perf *pf = container_of(wc->wr_cqe, struct krdma_perf,
+					     end_cqe);
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		krdma_perf_wc_error(pf, wc);
+		return;
+	}
+	krdma_peer_alive(pf->sess);
+	krdma_perf_bw_end(pf);
 }
 
 /*
- * bw: @ln has nothing more to do; the last lane done ends the test. Ending
- * may sleep (a READ's data checked, a netlink event on failure): a lane
- * whose completions run in softirq (cq_poll softirq) leaves it to a work
- * item, which teardown cancels (krdma_perf_quiesce()).
+ * bw: @ln has nothing more to do; the last lane done ends the test. The
+ * session's CQ context owns the test (test.c): the end - TEST_END, the
+ * READ data checked, the test finished if TEST_END cannot go - runs
+ * there, serialized with the test's messages and the peer's test, and
+ * may sleep. The first QP's lane is in that context already. A data
+ * channel's (in its own CQ's context, maybe a softirq) hands the end
+ * over with a zero-length RDMA WRITE on the session's QP, signaled: it
+ * touches no memory on either side (IBA C9-88), and its completion runs
+ * the end there. Once it is posted, the test may end and be freed at
+ * any time: nothing of it is touched here after.
  */
 static void krdma_perf_lane_done(struct krdma_perf_lane *ln)
 {
 	struct krdma_perf *pf = ln->pf;
+	struct ib_rdma_wr wr = {};
+	int ret;
 
 	if (!atomic_dec_and_test(&pf->lanes_running))
 		return;
-	if (ln->ch && ln->ch->cq.softirq)
-		queue_work(krdma_wq, &pf->end_work);
-	else
+	if (!ln->ch) {
 		krdma_perf_bw_end(pf);
+		return;
+	}
+	wr.wr.opcode = IB_WR_RDMA_WRITE;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	wr.wr.wr_cqe = &pf->end_cqe;
+	ret = krdma_post_send(pf->sess, &wr.wr);
+	if (ret)
+		krdma_test_post_failed(pf->sess, pf->test, pf->test_id, ret);
 }
 
 /* bw: pumps a lane from any context. */
@@ -1560,19 +1586,8 @@ void krdma_perf_finish(struct krdma_perf *pf)
 	pf->buf = NULL;
 }
 
-/*
- * Teardown, once no completion runs any more: no test end is left to a
- * work item either. Not from that work item's own call chain.
- */
-void krdma_perf_quiesce(struct krdma_perf *pf)
-{
-	if (pf)
-		cancel_work_sync(&pf->end_work);
-}
-
 void krdma_perf_free(struct krdma_perf *pf)
 {
-	krdma_perf_quiesce(pf);
 	krdma_perf_finish(pf);
 	if (pf)
 		kfree(pf->lanes);

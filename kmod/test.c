@@ -169,11 +169,36 @@ static void krdma_test_release(struct krdma_test *test)
 	test->remote = NULL;
 }
 
-static void krdma_test_free(struct krdma_test *test)
+static void krdma_test_free(struct kref *ref)
 {
+	struct krdma_test *test = container_of(ref, struct krdma_test, ref);
+
 	krdma_test_release(test);
 	krdma_session_put(test->sess);
 	kfree(test);
+}
+
+/*
+ * The last reference may be a CQ handler's: the session's own CQ, never a
+ * softirq one, so freeing may sleep there.
+ */
+static void krdma_test_put(struct krdma_test *test)
+{
+	if (test)
+		kref_put(&test->ref, krdma_test_free);
+}
+
+/* The session's test, referenced: a new one may replace it meanwhile. */
+static struct krdma_test *krdma_test_get_current(struct krdma_session *sess)
+{
+	struct krdma_test *test;
+
+	spin_lock_bh(&sess->lock);
+	test = sess->test;
+	if (test)
+		kref_get(&test->ref);
+	spin_unlock_bh(&sess->lock);
+	return test;
 }
 
 static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
@@ -1332,11 +1357,11 @@ proto:
 /* ------------------------------------------------------------------ */
 /* Receive dispatch                                                    */
 
-void krdma_test_handle_recv(struct krdma_session *sess, struct krdma_recv *rx,
-			    struct ib_wc *wc)
+static void __krdma_test_handle_recv(struct krdma_session *sess,
+				     struct krdma_test *test,
+				     struct krdma_recv *rx, struct ib_wc *wc)
 {
 	struct krdma_msg_hdr hdr;
-	struct krdma_test *test = sess->test;
 	void *body = NULL;
 	u32 len;
 	u16 type;
@@ -1407,6 +1432,22 @@ void krdma_test_handle_recv(struct krdma_session *sess, struct krdma_recv *rx,
 proto:
 	krdma_count(sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
 	krdma_session_close(sess, "protocol error: malformed message");
+}
+
+/*
+ * A message for our test may come late - after it ended, while "test
+ * start" replaces it with a new one, which drops the session's reference:
+ * the handler holds one of its own (Documentation/design.rst).
+ */
+void krdma_test_handle_recv(struct krdma_session *sess, struct krdma_recv *rx,
+			    struct ib_wc *wc)
+{
+	struct krdma_test *test = krdma_test_get_current(sess);
+
+	if (test && READ_ONCE(test->state) != KRDMA_TEST_RUNNING)
+		krdma_delay_late_msg();
+	__krdma_test_handle_recv(sess, test, rx, wc);
+	krdma_test_put(test);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1583,6 +1624,7 @@ static int __krdma_test_start(struct krdma_session *sess,
 		ret = -ENOMEM;
 		goto err_free;
 	}
+	kref_init(&test->ref);
 	spin_lock_init(&test->lock);
 	INIT_DELAYED_WORK(&test->progress_work, krdma_test_progress);
 	test->p = *p;
@@ -1625,9 +1667,14 @@ static int __krdma_test_start(struct krdma_session *sess,
 		goto err_test;
 	}
 
-	/* The previous, finished test of this session is replaced. */
+	/*
+	 * The previous, finished test of this session is replaced; a CQ
+	 * handler may still hold it (krdma_test_handle_recv()).
+	 */
+	spin_lock_bh(&sess->lock);
 	old = sess->test;
 	sess->test = test;
+	spin_unlock_bh(&sess->lock);
 	test->progress_jiffies = jiffies;
 	if (p->op == KRDMA_OP_PING) {
 		ret = krdma_test_post_regs(test, req, &nregions);
@@ -1654,7 +1701,7 @@ static int __krdma_test_start(struct krdma_session *sess,
 		mutex_lock(&krdma_tests_lock);
 		xa_erase(&krdma_tests, old->id);
 		mutex_unlock(&krdma_tests_lock);
-		krdma_test_free(old);
+		krdma_test_put(old);
 	}
 	if (ret) {
 		/* Registrations may be in flight: teardown frees the test. */
@@ -1675,7 +1722,7 @@ err_test:
 	mutex_lock(&krdma_tests_lock);
 	xa_erase(&krdma_tests, test->id);
 	mutex_unlock(&krdma_tests_lock);
-	krdma_test_free(test);
+	krdma_test_put(test);
 	kfree(req);
 	return ret;
 err_free:
@@ -1727,8 +1774,9 @@ void krdma_test_session_down(struct krdma_session *sess)
 	WRITE_ONCE(sess->serving_reads, false);
 	if (!test)
 		return;
+	spin_lock_bh(&sess->lock);
 	sess->test = NULL;
-	krdma_perf_quiesce(test->perf);
+	spin_unlock_bh(&sess->lock);
 	if (test->state == KRDMA_TEST_RUNNING) {
 		krdma_test_fail(test, -ECONNRESET, "session closed: %s",
 				sess->reason);
@@ -1737,7 +1785,7 @@ void krdma_test_session_down(struct krdma_session *sess)
 	mutex_lock(&krdma_tests_lock);
 	xa_erase(&krdma_tests, test->id);
 	mutex_unlock(&krdma_tests_lock);
-	krdma_test_free(test);
+	krdma_test_put(test);
 }
 
 int krdma_test_nl_get(struct sk_buff *skb, struct genl_info *info)
