@@ -113,12 +113,10 @@ err:
 int krdma_channel_post_send(struct krdma_channel *ch,
 			    const struct ib_send_wr *wr)
 {
-	const struct ib_send_wr *bad;
-	int ret = -ENOTCONN;
+	int ret;
 
 	spin_lock_bh(&ch->lock);
-	if (!ch->dead)
-		ret = ib_post_send(ch->qp, wr, &bad);
+	ret = krdma_gated_post(&ch->lock, &ch->dead, ch->qp, wr, NULL);
 	spin_unlock_bh(&ch->lock);
 	return ret;
 }

@@ -15,8 +15,8 @@
  * CONFIG_FAULT_INJECTION_DEBUG_FS (the debug kernel has it, Debian's
  * kernels do not).
  *
- * krdma/delay_publish_ms widens a race window for the guest tests, which
- * run on Debian's kernels: see krdma_delay_publish().
+ * krdma/delay_*_ms widen race windows for the guest tests, which run on
+ * Debian's kernels: see krdma_delay_publish() and the functions after it.
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -53,6 +53,16 @@ static void krdma_fail_alloc_init(void)
 #define KRDMA_DELAY_MAX_MS	30000
 
 static u32 krdma_delay_publish_ms;
+static u32 krdma_delay_test_req_ms;
+static u32 krdma_delay_late_msg_ms;
+
+static void krdma_delay(const u32 *knob)
+{
+	u32 ms = READ_ONCE(*knob);
+
+	if (ms)
+		msleep(min_t(u32, ms, KRDMA_DELAY_MAX_MS));
+}
 
 /*
  * A server's CONNECT_REQUEST handler sleeps krdma/delay_publish_ms here,
@@ -62,10 +72,30 @@ static u32 krdma_delay_publish_ms;
  */
 void krdma_delay_publish(void)
 {
-	u32 ms = READ_ONCE(krdma_delay_publish_ms);
+	krdma_delay(&krdma_delay_publish_ms);
+}
 
-	if (ms)
-		msleep(min_t(u32, ms, KRDMA_DELAY_MAX_MS));
+/*
+ * The responder's TEST_REQ handler, in the session's CQ context, sleeps
+ * krdma/delay_test_req_ms here before it registers the test's memory, so
+ * that a test can tear the session down meanwhile: teardown's drain then
+ * waits for the handler, whose posts come after the drain's marker
+ * (tests/guest/races.sh).
+ */
+void krdma_delay_test_req(void)
+{
+	krdma_delay(&krdma_delay_test_req_ms);
+}
+
+/*
+ * A message that comes while the session's own test is over - late, or
+ * for the peer's test - sleeps krdma/delay_late_msg_ms here, in the CQ
+ * context, once its handler has found that test: a "test start" then
+ * replaces the test under the handler every time (tests/guest/races.sh).
+ */
+void krdma_delay_late_msg(void)
+{
+	krdma_delay(&krdma_delay_late_msg_ms);
 }
 
 /*
@@ -104,6 +134,10 @@ void krdma_fault_init(void)
 			   &krdma_sim_dma_max);
 	debugfs_create_file_unsafe("dma_cpu_sync_bytes", 0400, krdma_debugfs_dir,
 				   NULL, &krdma_dma_cpu_sync_bytes_fops);
+	debugfs_create_u32("delay_test_req_ms", 0600, krdma_debugfs_dir,
+			   &krdma_delay_test_req_ms);
+	debugfs_create_u32("delay_late_msg_ms", 0600, krdma_debugfs_dir,
+			   &krdma_delay_late_msg_ms);
 }
 
 void krdma_fault_exit(void)

@@ -46,6 +46,7 @@
 struct genl_info;
 struct netlink_callback;
 struct sk_buff;
+struct krdma_session;
 struct krdma_test;
 struct krdma_peer_test;
 
@@ -122,9 +123,9 @@ u32 krdma_chunks_for(struct krdma_device *kdev, u32 len);
 struct krdma_region *krdma_region_create(struct krdma_device *kdev,
 					 struct krdma_buf *buf, u32 off,
 					 u32 len, int access);
-int krdma_region_post_reg(struct ib_qp *qp, struct krdma_region *reg,
+int krdma_region_post_reg(struct krdma_session *sess, struct krdma_region *reg,
 			  struct ib_cqe *cqe, int access);
-int krdma_region_post_inv(struct ib_qp *qp, struct krdma_region *reg,
+int krdma_region_post_inv(struct krdma_session *sess, struct krdma_region *reg,
 			  struct ib_cqe *cqe);
 void krdma_region_to_wire(struct krdma_region *reg,
 			  struct krdma_wire_region *wire);
@@ -298,8 +299,8 @@ static inline void krdma_count(struct krdma_session *sess,
 }
 
 /*
- * fault.c: allocation failures on demand (debugfs krdma/fail_alloc) and a
- * delay that widens a race window (krdma/delay_publish_ms)
+ * fault.c: allocation failures on demand (debugfs krdma/fail_alloc) and
+ * delays that widen race windows (krdma/delay_*_ms)
  */
 #ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
 bool krdma_alloc_fail(void);
@@ -315,6 +316,8 @@ void krdma_fault_init(void);
 void krdma_fault_exit(void);
 void krdma_delay_publish(void);
 size_t krdma_sim_dma_max_mapping(void);
+void krdma_delay_test_req(void);
+void krdma_delay_late_msg(void);
 #else
 static inline void krdma_fault_init(void)
 {
@@ -331,6 +334,14 @@ static inline void krdma_delay_publish(void)
 static inline size_t krdma_sim_dma_max_mapping(void)
 {
 	return SIZE_MAX;
+}
+
+static inline void krdma_delay_test_req(void)
+{
+}
+
+static inline void krdma_delay_late_msg(void)
+{
 }
 #endif
 
@@ -396,6 +407,8 @@ int krdma_ctrl_send(struct krdma_session *sess, enum krdma_msg_type type,
 		    u32 test_id, u64 iter, int status, const void *body,
 		    u32 body_len);
 int krdma_recv_repost(struct krdma_recv *rx);
+int krdma_gated_post(spinlock_t *lock, const bool *dead, struct ib_qp *qp,
+		     const struct ib_send_wr *wr, const struct ib_recv_wr *rwr);
 int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr);
 
 /*

@@ -399,11 +399,10 @@ struct krdma_region *krdma_region_create(struct krdma_device *kdev,
 }
 
 /* Posts one REG_MR per MR, only the last one signaled, with a fresh key. */
-int krdma_region_post_reg(struct ib_qp *qp, struct krdma_region *reg,
+int krdma_region_post_reg(struct krdma_session *sess, struct krdma_region *reg,
 			  struct ib_cqe *cqe, int access)
 {
 	struct ib_reg_wr *wrs;
-	const struct ib_send_wr *bad;
 	u32 i;
 	int ret;
 
@@ -422,7 +421,7 @@ int krdma_region_post_reg(struct ib_qp *qp, struct krdma_region *reg,
 		wrs[i].key = mr->rkey;
 		wrs[i].access = access;
 	}
-	ret = ib_post_send(qp, &wrs[0].wr, &bad);
+	ret = krdma_post_send(sess, &wrs[0].wr);
 	kfree(wrs);
 	if (!ret)
 		reg->registered = true;
@@ -430,11 +429,10 @@ int krdma_region_post_reg(struct ib_qp *qp, struct krdma_region *reg,
 }
 
 /* Invalidates every MR of @reg: stale rkeys fail on the wire afterwards. */
-int krdma_region_post_inv(struct ib_qp *qp, struct krdma_region *reg,
+int krdma_region_post_inv(struct krdma_session *sess, struct krdma_region *reg,
 			  struct ib_cqe *cqe)
 {
 	struct ib_send_wr *wrs;
-	const struct ib_send_wr *bad;
 	u32 i;
 	int ret;
 
@@ -450,7 +448,7 @@ int krdma_region_post_inv(struct ib_qp *qp, struct krdma_region *reg,
 		wrs[i].next = i + 1 < reg->nmrs ? &wrs[i + 1] : NULL;
 		wrs[i].send_flags = i + 1 < reg->nmrs ? 0 : IB_SEND_SIGNALED;
 	}
-	ret = ib_post_send(qp, wrs, &bad);
+	ret = krdma_post_send(sess, wrs);
 	kfree(wrs);
 	if (!ret)
 		reg->registered = false;

@@ -30,7 +30,8 @@
  * its data channels (channel.c) - with its own WR templates, signals and
  * window of depth messages, and its share of a count. A lane is pumped by
  * its own completions, in its own CQ's context, under its lock; the lane
- * that finishes last sends TEST_END. The peer's regions are registered
+ * that finishes last has the test ended in the session's CQ context
+ * (krdma_perf_lane_done()). The peer's regions are registered
  * on the first QP and valid on all, being the protection domain's.
  *
  * The rest runs in the session's CQ context, like check mode (test.c),
@@ -94,6 +95,7 @@ struct krdma_perf_lane {
 	u32			nsig;
 	u64			sig_next;
 	atomic_t		sig_pending;	/* the poller posts, CQ completes */
+	u64			sig_upto;	/* messages a posted signaled WR covers */
 	u64			posted;		/* messages */
 	u64			retired;	/* messages known complete */
 	u64			quota;		/* a count's share */
@@ -122,7 +124,7 @@ struct krdma_perf {
 	struct krdma_perf_lane	*lanes;
 	u32			nlanes;
 	atomic_t		lanes_running;	/* bw: lanes not done yet */
-	struct work_struct	end_work;	/* bw: the end, from a softirq lane */
+	struct ib_cqe		end_cqe;	/* bw: a channel lane hands the end over */
 	atomic64_t		retired;	/* bw: messages, all lanes */
 	u32			per;
 	u32			nwr;
@@ -261,7 +263,7 @@ static void krdma_lat_summarize(struct krdma_perf *pf)
 /* ------------------------------------------------------------------ */
 /* Common                                                              */
 
-static void krdma_perf_end_work(struct work_struct *work);
+static void krdma_perf_end_done(struct ib_cq *cq, struct ib_wc *wc);
 
 /*
  * The READs a lane has in flight, in bytes. A READ response lost on the
@@ -305,7 +307,7 @@ static struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess,
 		ln->ch = i ? sess->channels[i - 1] : NULL;
 		spin_lock_init(&ln->lock);
 	}
-	INIT_WORK(&pf->end_work, krdma_perf_end_work);
+	pf->end_cqe.done = krdma_perf_end_done;
 	pf->sess = sess;
 	pf->op = op;
 	pf->mode = mode;
@@ -565,6 +567,7 @@ static int krdma_perf_post(struct krdma_perf_lane *ln, u32 n, bool signal_last)
 {
 	struct krdma_perf *pf = ln->pf;
 	struct ib_send_wr *last, *next;
+	u64 sig_upto = 0;
 	u32 m;
 	int ret;
 
@@ -588,6 +591,7 @@ static int krdma_perf_post(struct krdma_perf_lane *ln, u32 n, bool signal_last)
 		atomic_inc(&ln->sig_pending);
 		w->wr_cqe = &sig->cqe;
 		w->send_flags |= IB_SEND_SIGNALED;
+		sig_upto = msg + 1;
 	}
 	last = &ln->wr[n * pf->per - 1].send;
 	next = last->next;
@@ -600,10 +604,54 @@ static int krdma_perf_post(struct krdma_perf_lane *ln, u32 n, bool signal_last)
 	if (ret)
 		return ret;
 	ln->posted += n;
+	if (sig_upto)
+		ln->sig_upto = sig_upto;
 	/* The keepalive shares the session's QP only (krdma_reads_begin()). */
 	if (pf->op == KRDMA_OP_READ && !ln->ch)
 		krdma_reads_begin(pf->sess, n);
 	krdma_perf_count(pf, n);
+	return 0;
+}
+
+/*
+ * lat: the lane sends no more. An unsignaled message is not over when
+ * the peer has answered it: its ACK may have been lost, and the transport
+ * sends it again from our buffer, which the test's end unmaps. So a
+ * signaled WR must cover every message, and the test ends only once
+ * sig_pending is back to 0. If the last message went unsignaled, a
+ * zero-length RDMA WRITE follows it, signaled: it touches no memory on
+ * either side (no rkey is checked, IBA C9-88) and, an RC send queue
+ * completing in order, completes after every message before it.
+ */
+static int krdma_perf_fence(struct krdma_perf_lane *ln)
+{
+	struct krdma_perf *pf = ln->pf;
+	struct ib_rdma_wr wr = {};
+	struct krdma_perf_sig *sig;
+	int ret;
+
+	if (ln->sig_upto == ln->posted)
+		return 0;
+	sig = &ln->sig[ln->sig_next % ln->nsig];
+	if (READ_ONCE(sig->busy))
+		return -EOVERFLOW;
+	sig->msg = ln->posted - 1;
+	WRITE_ONCE(sig->busy, true);
+	atomic_inc(&ln->sig_pending);
+	wr.wr.opcode = IB_WR_RDMA_WRITE;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	wr.wr.wr_cqe = &sig->cqe;
+	if (ln->ch)
+		ret = krdma_channel_post_send(ln->ch, &wr.wr);
+	else
+		ret = krdma_post_send(pf->sess, &wr.wr);
+	if (ret) {
+		WRITE_ONCE(sig->busy, false);
+		atomic_dec(&ln->sig_pending);
+		return ret;
+	}
+	ln->sig_next++;
+	ln->sig_upto = ln->posted;
 	return 0;
 }
 
@@ -835,27 +883,52 @@ static bool krdma_perf_pump(struct krdma_perf_lane *ln)
 	return false;
 }
 
-static void krdma_perf_end_work(struct work_struct *work)
+static void krdma_perf_wc_error(struct krdma_perf *pf, struct ib_wc *wc);
+
+/* bw: the session's CQ context takes over the end from a channel lane. */
+static void krdma_perf_end_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	krdma_perf_bw_end(container_of(work, struct krdma_perf, end_work));
+	struct krdma_perf *pf = container_of(wc->wr_cqe, struct krdma_perf,
+					     end_cqe);
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		krdma_perf_wc_error(pf, wc);
+		return;
+	}
+	krdma_peer_alive(pf->sess);
+	krdma_perf_bw_end(pf);
 }
 
 /*
- * bw: @ln has nothing more to do; the last lane done ends the test. Ending
- * may sleep (a READ's data checked, a netlink event on failure): a lane
- * whose completions run in softirq (cq_poll softirq) leaves it to a work
- * item, which teardown cancels (krdma_perf_quiesce()).
+ * bw: @ln has nothing more to do; the last lane done ends the test. The
+ * session's CQ context owns the test (test.c): the end - TEST_END, the
+ * READ data checked, the test finished if TEST_END cannot go - runs
+ * there, serialized with the test's messages and the peer's test, and
+ * may sleep. The first QP's lane is in that context already. A data
+ * channel's (in its own CQ's context, maybe a softirq) hands the end
+ * over with a zero-length RDMA WRITE on the session's QP, signaled: it
+ * touches no memory on either side (IBA C9-88), and its completion runs
+ * the end there. Once it is posted, the test may end and be freed at
+ * any time: nothing of it is touched here after.
  */
 static void krdma_perf_lane_done(struct krdma_perf_lane *ln)
 {
 	struct krdma_perf *pf = ln->pf;
+	struct ib_rdma_wr wr = {};
+	int ret;
 
 	if (!atomic_dec_and_test(&pf->lanes_running))
 		return;
-	if (ln->ch && ln->ch->cq.softirq)
-		queue_work(krdma_wq, &pf->end_work);
-	else
+	if (!ln->ch) {
 		krdma_perf_bw_end(pf);
+		return;
+	}
+	wr.wr.opcode = IB_WR_RDMA_WRITE;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	wr.wr.wr_cqe = &pf->end_cqe;
+	ret = krdma_post_send(pf->sess, &wr.wr);
+	if (ret)
+		krdma_test_post_failed(pf->sess, pf->test, pf->test_id, ret);
 }
 
 /* bw: pumps a lane from any context. */
@@ -957,7 +1030,7 @@ int krdma_perf_post_regs(struct krdma_test *test, struct krdma_msg_test *req,
 
 	if (!reg)
 		return 0;
-	ret = krdma_region_post_reg(test->sess->qp, reg, &test->ctl_cqe,
+	ret = krdma_region_post_reg(test->sess, reg, &test->ctl_cqe,
 				    IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE);
 	if (ret)
 		return ret;
@@ -1154,6 +1227,7 @@ void krdma_perf_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 	u16 type = be16_to_cpu(hdr->type);
 	u64 t1 = ktime_get_ns(), t0 = local_clock();
 	u64 iter = be64_to_cpu(hdr->iter);
+	int ret;
 
 	if (!pf || !test->started)
 		goto proto;
@@ -1186,11 +1260,15 @@ void krdma_perf_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 			krdma_test_fail(test, -EBADMSG, "PONG data differs from the pattern");
 		if (krdma_perf_more(krdma_perf_lane0(pf))) {
 			krdma_perf_ping(pf);
-		} else if (atomic_read(&krdma_perf_lane0(pf)->sig_pending)) {
-			/* Its buffers go with the test: wait for our sends. */
-			pf->end_deferred = true;
 		} else {
-			krdma_test_send_end(test);
+			/* Its buffers go with the test: wait for our sends. */
+			ret = krdma_perf_fence(krdma_perf_lane0(pf));
+			if (ret)
+				krdma_test_post_failed(pf->sess, test, test->id, ret);
+			else if (atomic_read(&krdma_perf_lane0(pf)->sig_pending))
+				pf->end_deferred = true;
+			else
+				krdma_test_send_end(test);
 		}
 	}
 	pf->cpu_ns += local_clock() - t0;
@@ -1351,7 +1429,7 @@ int krdma_perf_peer_setup(struct krdma_session *sess,
 		if (slot->reg->nmrs > KRDMA_MAX_WIRE_REGIONS)
 			return -E2BIG;
 	}
-	ret = krdma_region_post_reg(sess->qp, slot->reg, &pt->reg_cqe, access);
+	ret = krdma_region_post_reg(sess, slot->reg, &pt->reg_cqe, access);
 	pt->posted = true;
 	if (ret)
 		return ret;
@@ -1458,10 +1536,23 @@ void krdma_perf_peer_end(struct krdma_peer_test *pt)
 	}
 }
 
-/* TEST_END came: a lat write's poller has nothing more to answer. */
+/*
+ * TEST_END came: a lat write's poller has nothing more to answer, and
+ * whatever we answered is covered by a signaled WR (krdma_perf_fence()):
+ * the test ends once krdma_perf_peer_busy() says no more.
+ */
 void krdma_perf_peer_quiesce(struct krdma_peer_test *pt)
 {
-	krdma_perf_stop_poller(pt->perf);
+	struct krdma_perf *pf = pt->perf;
+	int ret;
+
+	if (!pf)
+		return;
+	krdma_perf_stop_poller(pf);
+	ret = krdma_perf_fence(krdma_perf_lane0(pf));
+	if (ret)
+		krdma_session_close(pf->sess, "test %u: cannot fence its answers: %pe",
+				    pt->test_id, ERR_PTR(ret));
 }
 
 /* Work of the responder still to complete before TEST_END may proceed. */
@@ -1483,6 +1574,23 @@ u64 krdma_perf_cpu_ns(const struct krdma_perf *pf)
 	return ns;
 }
 
+/*
+ * debug_dma: the test's buffers are about to be unmapped, so no message
+ * that reads or writes them may be incomplete - unless the QP was
+ * drained, which completed them all. Inline data was copied at post time.
+ */
+static void krdma_perf_check_retired(struct krdma_perf *pf)
+{
+	u32 i;
+
+	if (!krdma_debug_dma || pf->inline_data || READ_ONCE(pf->sess->qp_dead))
+		return;
+	for (i = 0; i < pf->nlanes; i++)
+		WARN(pf->lanes[i].retired != pf->lanes[i].posted,
+		     "krdma: test %u: buffers unmapped under %llu incomplete messages on QP %u\n",
+		     pf->test_id, pf->lanes[i].posted - pf->lanes[i].retired, i);
+}
+
 /* The test is over: keep the figures, free the rest. */
 void krdma_perf_finish(struct krdma_perf *pf)
 {
@@ -1491,6 +1599,8 @@ void krdma_perf_finish(struct krdma_perf *pf)
 	if (!pf)
 		return;
 	krdma_perf_stop_poller(pf);
+	if (pf->lanes[0].wr)
+		krdma_perf_check_retired(pf);
 	krdma_lat_summarize(pf);
 	kvfree(pf->hist);
 	pf->hist = NULL;
@@ -1507,19 +1617,8 @@ void krdma_perf_finish(struct krdma_perf *pf)
 	pf->buf = NULL;
 }
 
-/*
- * Teardown, once no completion runs any more: no test end is left to a
- * work item either. Not from that work item's own call chain.
- */
-void krdma_perf_quiesce(struct krdma_perf *pf)
-{
-	if (pf)
-		cancel_work_sync(&pf->end_work);
-}
-
 void krdma_perf_free(struct krdma_perf *pf)
 {
-	krdma_perf_quiesce(pf);
 	krdma_perf_finish(pf);
 	if (pf)
 		kfree(pf->lanes);

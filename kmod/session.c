@@ -139,7 +139,6 @@ static void krdma_keepalive_work(struct work_struct *work)
 			.send_flags	= IB_SEND_SIGNALED,
 		},
 	};
-	const struct ib_send_wr *bad;
 	unsigned int timeout_ms = READ_ONCE(krdma_peer_timeout_ms);
 	unsigned long silent = 0;
 	int ret = 0;
@@ -151,7 +150,8 @@ static void krdma_keepalive_work(struct work_struct *work)
 	}
 	if (!sess->keepalive_posted && !atomic_read(&sess->reads_in_flight)) {
 		/* One probe at a time: the QP has one send slot for it. */
-		ret = ib_post_send(sess->qp, &wr.wr, &bad);
+		ret = krdma_gated_post(&sess->lock, &sess->qp_dead, sess->qp,
+				       &wr.wr, NULL);
 		sess->keepalive_posted = !ret;
 		/* The silence is counted from the probe, not from idle time. */
 		krdma_peer_alive(sess);
@@ -310,14 +310,34 @@ struct krdma_session *krdma_session_lookup(struct net *net, u32 id,
 	return sess;
 }
 
-int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr)
+/*
+ * The one place the module posts work requests, on any of its QPs: under
+ * the QP's gate @lock (sess->lock, or a channel's ch->lock), and only
+ * while *@dead is false. Teardown sets it under the same lock before it
+ * drains the QP, so every WR posted at all is ahead of the drain's marker
+ * and has completed when ib_drain_qp() returns; a WR posted behind the
+ * marker could complete after it, into freed test state. One of @wr and
+ * @rwr is set.
+ */
+int krdma_gated_post(spinlock_t *lock, const bool *dead, struct ib_qp *qp,
+		     const struct ib_send_wr *wr, const struct ib_recv_wr *rwr)
 {
 	const struct ib_send_wr *bad;
-	int ret = -ENOTCONN;
+	const struct ib_recv_wr *rbad;
+
+	lockdep_assert_held(lock);
+	if (*dead)
+		return -ENOTCONN;
+	return wr ? ib_post_send(qp, wr, &bad) : ib_post_recv(qp, rwr, &rbad);
+}
+
+/* Posts on the session's own QP: refused with -ENOTCONN once tearing down. */
+int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr)
+{
+	int ret;
 
 	spin_lock_bh(&sess->lock);
-	if (!sess->qp_dead)
-		ret = ib_post_send(sess->qp, wr, &bad);
+	ret = krdma_gated_post(&sess->lock, &sess->qp_dead, sess->qp, wr, NULL);
 	spin_unlock_bh(&sess->lock);
 	return ret;
 }
@@ -386,8 +406,7 @@ int krdma_recv_repost(struct krdma_recv *rx)
 	struct krdma_session *sess = rx->sess;
 	struct ib_sge sge[KRDMA_MAX_SGE];
 	struct ib_recv_wr wr = {};
-	const struct ib_recv_wr *bad;
-	int n, ret = -ENOTCONN;
+	int n, ret;
 
 	krdma_buf_to_device(rx->buf);
 	n = krdma_buf_sges(rx->buf, 0, rx->buf->len, sess->kdev->pd->local_dma_lkey,
@@ -400,8 +419,7 @@ int krdma_recv_repost(struct krdma_recv *rx)
 	wr.num_sge = n;
 
 	spin_lock_bh(&sess->lock);
-	if (!sess->qp_dead)
-		ret = ib_post_recv(sess->qp, &wr, &bad);
+	ret = krdma_gated_post(&sess->lock, &sess->qp_dead, sess->qp, NULL, &wr);
 	spin_unlock_bh(&sess->lock);
 	if (!ret)
 		krdma_count(sess, KRDMA_CNT_RECV_WRS, 1);

@@ -169,11 +169,36 @@ static void krdma_test_release(struct krdma_test *test)
 	test->remote = NULL;
 }
 
-static void krdma_test_free(struct krdma_test *test)
+static void krdma_test_free(struct kref *ref)
 {
+	struct krdma_test *test = container_of(ref, struct krdma_test, ref);
+
 	krdma_test_release(test);
 	krdma_session_put(test->sess);
 	kfree(test);
+}
+
+/*
+ * The last reference may be a CQ handler's: the session's own CQ, never a
+ * softirq one, so freeing may sleep there.
+ */
+static void krdma_test_put(struct krdma_test *test)
+{
+	if (test)
+		kref_put(&test->ref, krdma_test_free);
+}
+
+/* The session's test, referenced: a new one may replace it meanwhile. */
+static struct krdma_test *krdma_test_get_current(struct krdma_session *sess)
+{
+	struct krdma_test *test;
+
+	spin_lock_bh(&sess->lock);
+	test = sess->test;
+	if (test)
+		kref_get(&test->ref);
+	spin_unlock_bh(&sess->lock);
+	return test;
 }
 
 static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
@@ -635,7 +660,7 @@ static void krdma_test_invalidate_and_finish(struct krdma_test *test)
 		for (i = 0; i < ARRAY_SIZE(regs); i++) {
 			if (!regs[i] || !regs[i]->registered)
 				continue;
-			if (krdma_region_post_inv(sess->qp, regs[i], &test->ctl_cqe)) {
+			if (krdma_region_post_inv(sess, regs[i], &test->ctl_cqe)) {
 				krdma_session_close(sess, "cannot invalidate");
 				return;
 			}
@@ -937,7 +962,7 @@ static int krdma_peer_setup(struct krdma_session *sess,
 	for (s = 0, n = 0; access && s < pt->depth; s++) {
 		struct krdma_region *reg = pt->slots[s].reg;
 
-		ret = krdma_region_post_reg(sess->qp, reg, &pt->reg_cqe, access);
+		ret = krdma_region_post_reg(sess, reg, &pt->reg_cqe, access);
 		if (ret) {
 			pt->posted = true;
 			return ret;
@@ -1001,6 +1026,7 @@ static void krdma_peer_on_req(struct krdma_session *sess,
 	u32 nregions = 0;
 	int ret;
 
+	krdma_delay_test_req();
 	ack = krdma_failable(kzalloc(KRDMA_CTRL_BODY_MAX, GFP_KERNEL));
 	pt = krdma_failable(kzalloc(sizeof(*pt), GFP_KERNEL));
 	if (!ack || !pt) {
@@ -1193,7 +1219,7 @@ void krdma_peer_on_end(struct krdma_session *sess, struct krdma_peer_test *pt)
 
 		if (!reg || !reg->registered)
 			continue;
-		if (krdma_region_post_inv(sess->qp, reg, &pt->inv_cqe)) {
+		if (krdma_region_post_inv(sess, reg, &pt->inv_cqe)) {
 			krdma_session_close(sess, "cannot invalidate");
 			return;
 		}
@@ -1331,11 +1357,11 @@ proto:
 /* ------------------------------------------------------------------ */
 /* Receive dispatch                                                    */
 
-void krdma_test_handle_recv(struct krdma_session *sess, struct krdma_recv *rx,
-			    struct ib_wc *wc)
+static void __krdma_test_handle_recv(struct krdma_session *sess,
+				     struct krdma_test *test,
+				     struct krdma_recv *rx, struct ib_wc *wc)
 {
 	struct krdma_msg_hdr hdr;
-	struct krdma_test *test = sess->test;
 	void *body = NULL;
 	u32 len;
 	u16 type;
@@ -1406,6 +1432,22 @@ void krdma_test_handle_recv(struct krdma_session *sess, struct krdma_recv *rx,
 proto:
 	krdma_count(sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
 	krdma_session_close(sess, "protocol error: malformed message");
+}
+
+/*
+ * A message for our test may come late - after it ended, while "test
+ * start" replaces it with a new one, which drops the session's reference:
+ * the handler holds one of its own (Documentation/design.rst).
+ */
+void krdma_test_handle_recv(struct krdma_session *sess, struct krdma_recv *rx,
+			    struct ib_wc *wc)
+{
+	struct krdma_test *test = krdma_test_get_current(sess);
+
+	if (test && READ_ONCE(test->state) != KRDMA_TEST_RUNNING)
+		krdma_delay_late_msg();
+	__krdma_test_handle_recv(sess, test, rx, wc);
+	krdma_test_put(test);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1553,7 +1595,7 @@ static int krdma_test_post_regs(struct krdma_test *test,
 
 			if (n + reg->nmrs > KRDMA_MAX_WIRE_REGIONS)
 				return -E2BIG;
-			ret = krdma_region_post_reg(sess->qp, reg, &test->ctl_cqe,
+			ret = krdma_region_post_reg(sess, reg, &test->ctl_cqe,
 						    access);
 			if (ret)
 				return ret;
@@ -1582,6 +1624,7 @@ static int __krdma_test_start(struct krdma_session *sess,
 		ret = -ENOMEM;
 		goto err_free;
 	}
+	kref_init(&test->ref);
 	spin_lock_init(&test->lock);
 	INIT_DELAYED_WORK(&test->progress_work, krdma_test_progress);
 	test->p = *p;
@@ -1624,9 +1667,14 @@ static int __krdma_test_start(struct krdma_session *sess,
 		goto err_test;
 	}
 
-	/* The previous, finished test of this session is replaced. */
+	/*
+	 * The previous, finished test of this session is replaced; a CQ
+	 * handler may still hold it (krdma_test_handle_recv()).
+	 */
+	spin_lock_bh(&sess->lock);
 	old = sess->test;
 	sess->test = test;
+	spin_unlock_bh(&sess->lock);
 	test->progress_jiffies = jiffies;
 	if (p->op == KRDMA_OP_PING) {
 		ret = krdma_test_post_regs(test, req, &nregions);
@@ -1653,7 +1701,7 @@ static int __krdma_test_start(struct krdma_session *sess,
 		mutex_lock(&krdma_tests_lock);
 		xa_erase(&krdma_tests, old->id);
 		mutex_unlock(&krdma_tests_lock);
-		krdma_test_free(old);
+		krdma_test_put(old);
 	}
 	if (ret) {
 		/* Registrations may be in flight: teardown frees the test. */
@@ -1674,7 +1722,7 @@ err_test:
 	mutex_lock(&krdma_tests_lock);
 	xa_erase(&krdma_tests, test->id);
 	mutex_unlock(&krdma_tests_lock);
-	krdma_test_free(test);
+	krdma_test_put(test);
 	kfree(req);
 	return ret;
 err_free:
@@ -1726,8 +1774,9 @@ void krdma_test_session_down(struct krdma_session *sess)
 	WRITE_ONCE(sess->serving_reads, false);
 	if (!test)
 		return;
+	spin_lock_bh(&sess->lock);
 	sess->test = NULL;
-	krdma_perf_quiesce(test->perf);
+	spin_unlock_bh(&sess->lock);
 	if (test->state == KRDMA_TEST_RUNNING) {
 		krdma_test_fail(test, -ECONNRESET, "session closed: %s",
 				sess->reason);
@@ -1736,7 +1785,7 @@ void krdma_test_session_down(struct krdma_session *sess)
 	mutex_lock(&krdma_tests_lock);
 	xa_erase(&krdma_tests, test->id);
 	mutex_unlock(&krdma_tests_lock);
-	krdma_test_free(test);
+	krdma_test_put(test);
 }
 
 int krdma_test_nl_get(struct sk_buff *skb, struct genl_info *info)

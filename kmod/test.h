@@ -33,7 +33,15 @@ struct krdma_slot {
 	u64			expect;	/* atomics: value the peer holds */
 };
 
+/*
+ * A test of ours. The session's CQ context runs it (test.c); references:
+ * the session's (sess->test and the tests table, dropped when it is
+ * replaced or the session is torn down), and a handler's in that context
+ * for as long as it looks at it (krdma_test_handle_recv()), so that a new
+ * test started meanwhile cannot free it under the handler.
+ */
 struct krdma_test {
+	struct kref		ref;
 	u32			id;
 	struct krdma_session	*sess;
 	struct krdma_test_params p;
@@ -145,7 +153,6 @@ bool krdma_perf_peer_busy(const struct krdma_peer_test *pt);
 u64 krdma_perf_cpu_ns(const struct krdma_perf *pf);
 void krdma_perf_finish(struct krdma_perf *pf);
 int krdma_perf_fill(struct sk_buff *skb, struct krdma_test *test);
-void krdma_perf_quiesce(struct krdma_perf *pf);
 void krdma_perf_free(struct krdma_perf *pf);
 
 #endif /* _KRDMA_TEST_H */

@@ -100,6 +100,7 @@ ack_rkey0		read	test_completion_failed:_remote_access_error
 ping_stale		ping	!disconnected_by_peer
 ping_narrow		ping	!disconnected_by_peer
 ping_oob		ping	!disconnected_by_peer
+late_iter_ack		send	protocol_error:_malformed_message
 '
 
 # reason_ok REASON ERE: the ERE column's test (see above).
@@ -172,6 +173,46 @@ kernel_check() {
 	else
 		result "kernel.$1" fail "reason=$_kc_r" "want=$2"
 	fi
+}
+
+# late_came: session $LATE_S has received more than $LATE_RX bytes.
+late_came() {
+	[ "$(krdmactl -j -s session show name "$LATE_S" |
+		json_get "d[0]['stats']['bytes_rx']")" -gt "$LATE_RX" ]
+}
+
+# late_round SESSION: late_iter_ack, once the kernel's test is done. The
+# hostile's ITER_ACK for it comes late; its handler, having found the
+# ended test, sleeps delay_late_msg_ms (kmod/fault.c), and a new test
+# starts meanwhile, replacing the ended one: the handler holds its own
+# reference (before, the test was freed under it: KASAN on the debug
+# kernel), sees a message for no running test and closes the session.
+late_round() {
+	LATE_S=$1
+	_lr_knob=/sys/kernel/debug/krdma/delay_late_msg_ms
+	if [ -w $_lr_knob ]; then
+		result kernel.late.knob ok
+	else
+		result kernel.late.knob fail "missing=$_lr_knob"
+	fi
+	# Long enough to see the message come and start a test (seconds on
+	# the debug kernel), short of the tool's wait for the close.
+	echo $((TMO * 1000 / 2)) >$_lr_knob
+	# The new test must not stall out (stall_ms 5000) before the
+	# handler wakes and closes the session for its message.
+	echo 60000 >/sys/module/krdma/parameters/stall_ms
+	LATE_RX=$(krdmactl -j -s session show name "$1" | json_get "d[0]['stats']['bytes_rx']")
+	barrier late_go 300
+	if wait_for -t 60 -i 0.2 late_came; then
+		expect_ok kernel.late.start krdmactl test start session "$1" op send \
+			size 4096 count 4 depth 2
+	else
+		result kernel.late.came fail
+	fi
+	barrier late_tried 300
+	echo 0 >$_lr_knob
+	wait_for -t 60 sh -c "! krdmactl session show name $1 >/dev/null 2>&1"
+	echo 5000 >/sys/module/krdma/parameters/stall_ms
 }
 
 if [ "$KRDMA_NODE" = 1 ]; then
@@ -251,6 +292,10 @@ if [ "$KRDMA_NODE" = 1 ]; then
 			# Done: our regions are invalidated; the hostile may try them.
 			barrier stale_go 300
 			barrier stale_tried 300
+		elif [ "$name" = late_iter_ack ]; then
+			json_check kernel.late_iter_ack.test "cat $T/$name.test" \
+				"d['status'] == 0 and d['iters'] == 4 and d['validated'] == 4"
+			late_round "h$i"
 		else
 			json_check "kernel.$name.test" "cat $T/$name.test" \
 				"d['status'] != 0 and len(d.get('reason', '')) > 0"
@@ -346,6 +391,10 @@ while read -r name op reason; do
 		kill -USR1 $pid
 		wait_exit $pid $((TMO * 6)) || kill -KILL $pid
 		barrier stale_tried 300
+	elif [ "$name" = late_iter_ack ]; then
+		barrier late_go 300
+		kill -USR1 $pid
+		barrier late_tried 300
 	fi
 	wait_exit $pid $TOOL_LIMIT || kill -KILL $pid
 	wait $pid
@@ -355,7 +404,7 @@ while read -r name op reason; do
 	case $name in
 	rep_*) want=closed ;;
 	reject_*) want=rejected_sent ;;
-	ack_*) want=closed ;;
+	ack_* | late_*) want=closed ;;
 	*) want=remote_error ;;
 	esac
 	if [ $rc -eq 0 ] && [ "$out" = $want ]; then

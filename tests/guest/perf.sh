@@ -106,6 +106,13 @@ json_check lat.send.64 \
 json_check lat.send.64k \
 	"krdmactl -j test run session p op send mode lat size 64K count 50 signal_every 1" \
 	"d['status'] == 0 and d['inline'] == 0 and d['lat']['samples'] == 50 and d['validated'] >= 1"
+# Not inline, and the last DATA and PONGs unsignaled (1 in 16, 1 in 8):
+# each side's test ends only once a signaled WR has covered them, or a
+# lost ACK would make the transport send them again from unmapped
+# buffers (debug_dma WARNs if a test's buffers go under incomplete work).
+json_check lat.send.4k_unsignaled_tail \
+	"krdmactl -j test run session p op send mode lat size 4K count 20" \
+	"d['status'] == 0 and d['iters'] == 20 and d['inline'] == 0 and d['lat']['samples'] == 20"
 
 # lat write: write-polling on both sides (kernel threads), inline when
 # small; the data sampled where it lands.

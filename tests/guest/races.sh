@@ -17,12 +17,27 @@
 # SESSION_DEL there made the handler build queues on a CM id teardown had
 # already taken (a NULL pointer dereference), or accept a session already
 # down and leak its QP, CQ and device reference.
+#
+# Round 3 (run first): a session closed while the responder's TEST_REQ
+# handler, in the CQ context, sleeps delay_test_req_ms before it
+# registers the test's memory. Teardown's drain waits for that handler;
+# whatever it posts then comes after the drain's marker and may complete
+# after the drain, into freed test state. Every post goes through the
+# QP's gate, which refuses it once teardown has begun: node 1's
+# module-wide REG_MR count must not move (before the fix, the handler's 4
+# REG_MRs were posted on the dead QP), the driver's test must end,
+# nothing may be left on either node.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
 PORT=7531
 DELAY=5000	# ms; a "session show" takes well under a second
+# Round 3 finds the session by its counters (python) before it deletes
+# it: the debug kernel (KRDMA_SLOW) takes seconds for that.
+REQ_DELAY=5000
+[ -z "${KRDMA_SLOW:-}" ] || REQ_DELAY=15000
 KNOB=/sys/kernel/debug/krdma/delay_publish_ms
+KNOB_REQ=/sys/kernel/debug/krdma/delay_test_req_ms
 T=$(mktemp -d /tmp/races.XXXXXX)
 
 # rdma_counts: the rdma resource totals of every device, e.g.
@@ -61,6 +76,18 @@ server_session() {
 		json_get "[s['session_id'] for s in d if s['role'] == 'server'][0]" >"$T/sid"
 }
 
+# test_req_came: node 1's server session has received its TEST_REQ (the
+# keepalive's probes are not counted as bytes); its id in $T/sid.
+test_req_came() {
+	krdmactl -j -s session show 2>/dev/null |
+		json_get "[s['session_id'] for s in d if s['role'] == 'server' and s['state'] == 'up' and s.get('stats', {}).get('bytes_rx', 0) > 0][0]" >"$T/sid"
+}
+
+# mstat NAME: a module-wide counter of this node.
+mstat() {
+	krdmactl -j stats show | json_get "d['$1']"
+}
+
 rdma_counts >"$T/rdma.base"
 log "rdma resources: $(cat "$T/rdma.base")"
 
@@ -70,10 +97,34 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	else
 		result knob fail "missing=$KNOB"
 	fi
-	echo $DELAY >"$KNOB"
 	expect_ok listener.add krdmactl listener add name races port $PORT
 	rdma_counts >"$T/rdma.base"
 
+	# Round 3 (runs first): closed while the TEST_REQ handler sleeps.
+	if [ -w "$KNOB_REQ" ]; then
+		result r3.knob ok
+	else
+		result r3.knob fail "missing=$KNOB_REQ"
+	fi
+	echo $REQ_DELAY >"$KNOB_REQ"
+	REG0=$(mstat reg_mr_wrs)
+	barrier r3
+	if wait_for -t 60 -i 0.2 test_req_came; then
+		expect_ok r3.del krdmactl session del "$(cat "$T/sid")"
+	else
+		result r3.found fail
+	fi
+	settled r3
+	REG1=$(mstat reg_mr_wrs)
+	if [ "$REG0" = "$REG1" ]; then
+		result r3.no_post_after_drain ok "reg_mr_wrs=$REG1"
+	else
+		result r3.no_post_after_drain fail "reg_mr_wrs_before=$REG0" "after=$REG1"
+	fi
+	echo 0 >"$KNOB_REQ"
+	barrier r3_done 120
+
+	echo $DELAY >"$KNOB"
 	# Round 1: "session show" finds it, "session del" deletes it.
 	barrier r1
 	if wait_for -t 60 -i 0.2 server_session; then
@@ -99,8 +150,8 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	fi
 	settled r2
 	barrier r2_done 120
-
 	echo 0 >"$KNOB"
+
 	expect_ok listener.del krdmactl listener del name races
 else
 	# connect ROUND: connects and records how it ended.
@@ -110,6 +161,24 @@ else
 		echo $? >"$T/$1.rc"
 		log "$1: connect rc=$(cat "$T/$1.rc"): $(cat "$T/$1.out" "$T/$1.err")"
 	}
+
+	# Round 3 (runs first): a test whose TEST_REQ node 1 handles while
+	# its session is closed; the test must end (not hang: timeout(1)
+	# exits 124).
+	barrier r3
+	connect r3
+	json_check r3.up "cat $T/r3.out" "d['state'] == 'up'"
+	timeout 60 krdmactl -j test run session r3 op write size 4K count 100000 \
+		depth 4 >"$T/r3.test" 2>&1
+	RC=$?
+	log "r3: test rc=$RC: $(cat "$T/r3.test")"
+	if [ $RC -ne 124 ]; then
+		result r3.test_ended ok "rc=$RC"
+	else
+		result r3.test_ended fail "rc=$RC"
+	fi
+	settled r3
+	barrier r3_done 120
 
 	barrier r1
 	connect r1

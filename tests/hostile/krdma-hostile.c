@@ -16,7 +16,8 @@
  * if what was observed is the safe behaviour for the scenario.
  *
  * In server mode the run may wait for SIGUSR1 (ping_stale: "the kernel's
- * test is reported done, its regions are invalidated: try them now").
+ * test is reported done, its regions are invalidated: try them now";
+ * late_iter_ack: "the kernel's test is done: say something late").
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -1374,6 +1375,7 @@ static const struct scenario scenarios[] = {
 	{ "ping_stale", 1, "good ping responder, then the kernel's rkeys after SIGUSR1" },
 	{ "ping_narrow", 1, "WRITE into the kernel's ping source (read-only)" },
 	{ "ping_oob", 1, "READ past the end of the kernel's ping source" },
+	{ "late_iter_ack", 1, "good send responder, then an ITER_ACK for the ended test after SIGUSR1: closed" },
 };
 
 static void run_client(const char *s, const char *addr, const char *port)
@@ -1830,6 +1832,63 @@ static void server_ping(const char *s, struct msg *req, struct region *r, uint32
 			wait_disconnect(P.tmo_ms / 2) ? "yes" : "no");
 }
 
+/*
+ * The kernel drives a send test, which we answer well. Once it is over
+ * (SIGUSR1: "test run" has reported it done), an ITER_ACK for it comes
+ * late - while the script starts the kernel's next test, which replaces
+ * the ended one: the kernel must close the session (a protocol error),
+ * without freeing the ended test under the handler that looks at it.
+ */
+static void server_late(const char *s, struct msg *req)
+{
+	uint32_t size = get32(req->body + 4), depth = get32(req->body + 8);
+	uint32_t test_id = req->test_id, done = 0;
+	uint8_t b[64], res[RESULT_LEN];
+	struct msg *m;
+	int64_t end;
+
+	if (req->body[0] != OP_SEND) {
+		outcome(false, "error", "want a send TEST_REQ (got op %u)", req->body[0]);
+		return;
+	}
+	test_body(b, OP_SEND, size, depth, 0, get64(req->body + 16), NULL, 0);
+	send_msg(MSG_TEST_ACK, test_id, 0, 0, b, TEST_BODY_LEN);
+	for (;;) {
+		m = next_msg(P.tmo_ms);
+		if (!m) {
+			outcome(false, P.disconnected ? "unexpected" : "hang",
+				"the kernel stopped in the middle of its test (%u done)", done);
+			return;
+		}
+		if (m->type == MSG_TEST_END)
+			break;
+		if (m->type == MSG_DATA) {
+			send_msg(MSG_ITER_ACK, test_id, m->iter, 0, NULL, 0);
+			done++;
+		}
+		free(m);
+	}
+	free(m);
+	put64(res, done);
+	put64(res + 8, done);
+	put64(res + 16, 0);
+	send_msg(MSG_TEST_RESULT, test_id, 0, 0, res, RESULT_LEN);
+	printf("HOSTILE scenario=%s step=test_done iters=%u\n", s, done);
+	fflush(stdout);
+
+	/* The script reports the test, then sets the kernel up: 3 waits. */
+	end = now_ms() + 3 * P.tmo_ms;
+	while (!got_usr1 && now_ms() < end && !P.disconnected)
+		poll_some();
+	if (!got_usr1) {
+		outcome(false, "error", "no SIGUSR1 in %d ms (disconnected=%d)", 3 * P.tmo_ms,
+			P.disconnected);
+		return;
+	}
+	send_msg(MSG_ITER_ACK, test_id, 0, 0, NULL, 0);
+	expect_closed("ITER_ACK_for_an_ended_test");
+}
+
 static void run_server(const char *s, const char *port)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET };
@@ -1931,6 +1990,8 @@ static void run_server(const char *s, const char *port)
 		server_ack(s, m);
 	else if (!strncmp(s, "ping_", 5))
 		server_ping(s, m, r, nr);
+	else if (!strcmp(s, "late_iter_ack"))
+		server_late(s, m);
 	else
 		die("unknown server scenario %s", s);
 	free(m);
