@@ -56,8 +56,10 @@ enum { OP_PING = 1, OP_SEND, OP_SEND_IMM, OP_WRITE, OP_WRITE_IMM, OP_READ,
 static const char *const reject_names[] = {
 	"none", "not_a_krdma_peer", "version_not_supported",
 	"parameters_out_of_range", "no_resources", "shutting_down",
-	"no_session",
+	"no_session", "too_many_sessions", "memory_limit",
 };
+#define REJ_TOO_MANY_SESSIONS	7
+#define REJ_MEM_LIMIT		8
 
 static void put16(uint8_t *p, uint16_t v) { p[0] = v >> 8; p[1] = v; }
 static void put32(uint8_t *p, uint32_t v) { put16(p, v >> 16); put16(p + 2, v); }
@@ -762,7 +764,7 @@ static void expect_reject(const char *addr, const char *port, const void *pd,
 	}
 	outcome(P.reject_reason == want, "rejected", "reason=%d(%s) want=%d",
 		P.reject_reason,
-		P.reject_reason >= 0 && P.reject_reason <= 6 ?
+		P.reject_reason >= 0 && P.reject_reason <= REJ_MEM_LIMIT ?
 		reject_names[P.reject_reason] : "not_krdma_data", want);
 }
 
@@ -1322,7 +1324,7 @@ static const struct scenario scenarios[] = {
 	{ "max_msg_0", 0, "max_msg 0: reject 3" },
 	{ "max_msg_huge", 0, "max_msg 4 GiB - 1: reject 3" },
 	{ "short_hello", 0, "8 bytes of hello (magic, version, flags): reject 3" },
-	{ "hello_mem_hog", 0, "valid hello, 4096 receives of 8 MiB (32 GiB): reject 4, no OOM" },
+	{ "hello_mem_hog", 0, "valid hello, 4096 receives of 8 MiB (32 GiB): reject 8, no OOM" },
 	{ "channel_no_session", 0, "data channel hello, a cookie no session has: reject 6" },
 	{ "channel_index_0", 0, "data channel hello for channel 0: reject 3" },
 	{ "channels_16", 0, "hello asking for 16 data channels (17 QPs): reject 3" },
@@ -1428,7 +1430,7 @@ static void run_client(const char *s, const char *addr, const char *port)
 		return;
 	}
 	if (!strcmp(s, "hello_mem_hog")) {
-		expect_reject(addr, port, HB, HELLO_LEN, 4);
+		expect_reject(addr, port, HB, HELLO_LEN, REJ_MEM_LIMIT);
 		return;
 	}
 	if (!strcmp(s, "channel_no_session")) {
