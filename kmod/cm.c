@@ -69,16 +69,6 @@ module_param_named(rd_atom_limit, krdma_rd_atom_limit, uint, 0644);
 MODULE_PARM_DESC(rd_atom_limit,
 		 "Most RDMA READ/atomic operations in flight to offer or accept (0: device limit)");
 
-/*
- * The client picks the queue sizes of both sides, and the server allocates
- * rq_depth receive buffers of max_msg each before it answers: without a
- * cap, anybody who reaches a listener makes it pin up to 4096 x 8 MiB.
- */
-static unsigned int krdma_max_session_rx_mb = 256;
-module_param_named(max_session_rx_mb, krdma_max_session_rx_mb, uint, 0644);
-MODULE_PARM_DESC(max_session_rx_mb,
-		 "Most receive buffer memory an incoming connection may ask for, in MiB");
-
 static DEFINE_XARRAY_ALLOC1(krdma_listeners);
 static DEFINE_MUTEX(krdma_listeners_lock);
 static u32 krdma_listener_next_id;
@@ -90,6 +80,8 @@ static const char *const krdma_reject_reasons[] = {
 	[KRDMA_REJ_NO_RESOURCES]	= "peer out of resources",
 	[KRDMA_REJ_SHUTDOWN]		= "peer shutting down",
 	[KRDMA_REJ_NO_SESSION]		= "no such session for a data channel",
+	[KRDMA_REJ_TOO_MANY_SESSIONS]	= "peer has too many sessions",
+	[KRDMA_REJ_MEM_LIMIT]		= "over the peer's memory limit",
 };
 
 int krdma_put_addr(struct sk_buff *skb, int attrtype,
@@ -645,7 +637,7 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	struct krdma_session *sess;
 	struct krdma_cm_hello h, rep;
 	int rej, ret;
-	u64 rx;
+	u64 mem;
 
 	rej = krdma_check_hello(ev->param.conn.private_data,
 				ev->param.conn.private_data_len, &h);
@@ -658,19 +650,34 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	}
 	if (be16_to_cpu(h.flags) & KRDMA_HELLO_F_CHANNEL)
 		return krdma_channel_accept(l, child, ev, &h);
-	rx = (u64)be16_to_cpu(h.rq_depth) *
-	     (KRDMA_MSG_HDR_SIZE + max_t(u32, be32_to_cpu(h.max_msg_size),
-					 KRDMA_CTRL_BODY_MAX));
-	if (rx > (u64)READ_ONCE(krdma_max_session_rx_mb) << 20) {
-		pr_info_ratelimited("krdma: listener %u: refused a connection asking for %llu MiB of receive buffers\n",
-				    l->id, rx >> 20);
-		krdma_reject(child, KRDMA_REJ_NO_RESOURCES);
+	/* What the client's sizes make us pin (session.c allocates it). */
+	mem = be16_to_cpu(h.rq_depth) *
+	      krdma_buf_bytes(KRDMA_MSG_HDR_SIZE +
+			      max_t(u32, be32_to_cpu(h.max_msg_size),
+				    KRDMA_CTRL_BODY_MAX)) +
+	      KRDMA_CTRL_TX * krdma_buf_bytes(KRDMA_MSG_HDR_SIZE +
+					      KRDMA_CTRL_BODY_MAX);
+	if (!krdma_session_mem_fits(mem)) {
+		krdma_stats_add(&krdma_global_stats, KRDMA_CNT_MEM_REFUSED, 1);
+		pr_info_ratelimited("krdma: listener %u: refused a connection asking for %llu MiB of buffers (max_session_mem_mb)\n",
+				    l->id, mem >> 20);
+		krdma_reject(child, KRDMA_REJ_MEM_LIMIT);
 		return -ECONNREFUSED;
 	}
 
-	sess = krdma_session_alloc(KRDMA_ROLE_SERVER, l->net, NULL, NULL);
+	sess = krdma_session_alloc(KRDMA_ROLE_SERVER, l->net, NULL, l->id, NULL);
 	if (IS_ERR(sess)) {
-		krdma_reject(child, KRDMA_REJ_NO_RESOURCES);
+		ret = PTR_ERR(sess);
+		if (ret != -EMLINK && ret != -EUSERS) {
+			krdma_reject(child, KRDMA_REJ_NO_RESOURCES);
+			return -ECONNREFUSED;
+		}
+		krdma_stats_add(&krdma_global_stats, KRDMA_CNT_SESSIONS_REFUSED, 1);
+		pr_info_ratelimited("krdma: listener %u: refused a connection: %s\n",
+				    l->id, ret == -EMLINK ?
+				    "the listener has max_listener_sessions" :
+				    "there are max_sessions server sessions");
+		krdma_reject(child, KRDMA_REJ_TOO_MANY_SESSIONS);
 		return -ECONNREFUSED;
 	}
 	/*
@@ -679,7 +686,6 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	 */
 	mutex_lock(&sess->cm_mutex);
 	sess->kind = KRDMA_CM_SESSION;
-	sess->listener_id = l->id;
 	sess->cm_id = child;
 	child->context = sess;
 	/* The client's queue sizes hold both ways. */
@@ -695,6 +701,18 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	memcpy(&sess->peer_addr, &child->route.addr.dst_addr,
 	       sizeof(sess->peer_addr));
 
+	/* Every session is within its cap: all of them may not be. */
+	ret = krdma_mem_charge(sess, mem);
+	if (ret) {
+		mutex_unlock(&sess->cm_mutex);
+		krdma_stats_add(&krdma_global_stats, KRDMA_CNT_MEM_REFUSED, 1);
+		pr_info_ratelimited("krdma: listener %u: refused a connection: its %llu KiB of buffers are over max_mem_mb\n",
+				    l->id, mem >> 10);
+		krdma_reject(child, KRDMA_REJ_MEM_LIMIT);
+		krdma_session_close(sess, "over the memory limit of all sessions");
+		krdma_session_put(sess);
+		return 0;	/* teardown destroys @child */
+	}
 	ret = krdma_channels_alloc(sess, h.channels + 1);
 	if (!ret)
 		ret = krdma_session_create_queues(sess);
@@ -821,7 +839,7 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 	struct rdma_cm_id *cm_id;
 	int ret;
 
-	sess = krdma_session_alloc(KRDMA_ROLE_CLIENT, p->net, p->name, extack);
+	sess = krdma_session_alloc(KRDMA_ROLE_CLIENT, p->net, p->name, 0, extack);
 	if (IS_ERR(sess))
 		return PTR_ERR(sess);
 	/*

@@ -151,18 +151,39 @@ enum krdma_counter {
 	KRDMA_CNT_WC_ERRORS,
 	KRDMA_CNT_VALIDATION_ERRORS,
 	KRDMA_CNT_PROTOCOL_ERRORS,
+	KRDMA_CNT_SESSIONS_REFUSED,
+	KRDMA_CNT_MEM_REFUSED,
+	KRDMA_CNT_RESPONDER_TIMEOUTS,
 	KRDMA_CNT_MAX,
 };
 
+/*
+ * The counters, and what peers make us hold (limits.c): gauges, which a
+ * reset leaves alone, and their peaks, which it sets to the gauge.
+ */
 struct krdma_stats {
 	atomic64_t	cnt[KRDMA_CNT_MAX];
+	atomic64_t	peer_mem;		/* bytes pinned for the peers */
+	atomic64_t	peer_mem_peak;
+	atomic_t	server_sessions;	/* module-wide only */
+	atomic_t	server_sessions_peak;
 };
 
 /* stats.c */
 extern struct krdma_stats krdma_global_stats;
 void krdma_stats_add(struct krdma_stats *s, enum krdma_counter c, u64 v);
 void krdma_stats_reset(struct krdma_stats *s);
+void krdma_stats_peak(atomic64_t *peak, s64 v);
+void krdma_stats_peak32(atomic_t *peak, int v);
 int krdma_stats_fill(struct sk_buff *skb, struct krdma_stats *s);
+
+/* limits.c: what a peer may make this host spend */
+u64 krdma_buf_bytes(u32 len);
+bool krdma_session_mem_fits(u64 bytes);
+int krdma_sessions_admit(u32 listener_sessions);
+void krdma_server_sessions_add(int n);
+int krdma_mem_charge(struct krdma_session *sess, u64 bytes);
+void krdma_mem_uncharge(struct krdma_session *sess, u64 bytes);
 
 /* What a CM id's context points to: both kinds start with this tag. */
 enum krdma_cm_kind {
@@ -386,6 +407,7 @@ int krdma_session_init(void);
 void krdma_session_exit(void);
 struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 					  struct net *net, const char *name,
+					  u32 listener_id,
 					  struct netlink_ext_ack *extack);
 void krdma_session_put(struct krdma_session *sess);
 void krdma_session_publish(struct krdma_session *sess);

@@ -1117,6 +1117,8 @@ static int krdma_perf_poller(void *arg)
 		if (!test) {
 			if (!krdma_perf_poll_marker(pf, iter))
 				break;
+			/* The stall timer stops us if the driver stops (limits.c). */
+			krdma_peer_progress(pf->pt);
 			krdma_perf_check_target(pf);
 			ret = krdma_perf_write_iter(pf, iter++);
 			continue;

@@ -64,6 +64,8 @@ enum krdma_reject_reason {
 	KRDMA_REJ_NO_RESOURCES,		/* server could not allocate */
 	KRDMA_REJ_SHUTDOWN,		/* listener or module going away */
 	KRDMA_REJ_NO_SESSION,		/* data channel for no such session */
+	KRDMA_REJ_TOO_MANY_SESSIONS,	/* at a cap of server sessions */
+	KRDMA_REJ_MEM_LIMIT,		/* asks for more memory than allowed */
 };
 
 /* Consumer reject private data, sent with rdma_reject(). */

@@ -185,14 +185,33 @@ static void krdma_keepalive_work(struct work_struct *work)
 	krdma_keepalive_arm(sess);
 }
 
+/* Under the table's lock: the server sessions of listener @listener_id. */
+static u32 krdma_listener_sessions(u32 listener_id)
+{
+	struct krdma_session *sess;
+	unsigned long id;
+	u32 n = 0;
+
+	lockdep_assert_held(&krdma_sessions_lock);
+	xa_for_each(&krdma_sessions, id, sess)
+		n += sess->role == KRDMA_ROLE_SERVER &&
+		     sess->listener_id == listener_id;
+	return n;
+}
+
 /*
  * Returns a new session with two references: the table's and the caller's.
  * An empty @name gets "s<id>". The id and the name are taken, but nothing
  * finds the session until krdma_session_publish(): a request that found
  * it half built could close it under the CM handler that builds it.
+ *
+ * A server session (@listener_id its listener's) counts against the caps
+ * of server sessions from here until teardown has freed it: -EMLINK for
+ * its listener's, -EUSERS for all listeners'.
  */
 struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 					  struct net *net, const char *name,
+					  u32 listener_id,
 					  struct netlink_ext_ack *extack)
 {
 	struct krdma_session *sess;
@@ -221,13 +240,21 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 		ret = -EEXIST;
 		goto err;
 	}
+	if (role == KRDMA_ROLE_SERVER) {
+		ret = krdma_sessions_admit(krdma_listener_sessions(listener_id));
+		if (ret)
+			goto err;
+	}
 	ret = krdma_failable_int(xa_alloc_cyclic(&krdma_sessions, &id, sess,
 						 xa_limit_32b,
 						 &krdma_session_next_id,
 						 GFP_KERNEL));
 	if (ret < 0)
 		goto err;
+	if (role == KRDMA_ROLE_SERVER)
+		krdma_server_sessions_add(1);
 	sess->id = id;
+	sess->listener_id = listener_id;
 	if (name && *name)
 		strscpy(sess->name, name, sizeof(sess->name));
 	else
@@ -745,6 +772,8 @@ static void krdma_session_close_work(struct work_struct *work)
 	krdma_channels_destroy(sess);
 	if (cm_id)
 		rdma_destroy_id(cm_id);
+	/* Its buffers are gone, and so is the peer's test (its own charge). */
+	krdma_mem_uncharge(sess, atomic64_read(&sess->stats.peer_mem));
 
 	spin_lock_bh(&sess->lock);
 	sess->state = KRDMA_SESSION_DOWN;
@@ -756,6 +785,8 @@ static void krdma_session_close_work(struct work_struct *work)
 
 	mutex_lock(&krdma_sessions_lock);
 	xa_erase(&krdma_sessions, sess->id);
+	if (sess->role == KRDMA_ROLE_SERVER)
+		krdma_server_sessions_add(-1);
 	mutex_unlock(&krdma_sessions_lock);
 	krdma_session_put(sess);	/* the table's */
 	krdma_session_put(sess);	/* the work's */

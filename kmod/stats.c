@@ -27,11 +27,31 @@ static const u16 krdma_counter_attr[KRDMA_CNT_MAX] = {
 	[KRDMA_CNT_WC_ERRORS]		= KRDMA_STATS_A_WC_ERRORS,
 	[KRDMA_CNT_VALIDATION_ERRORS]	= KRDMA_STATS_A_VALIDATION_ERRORS,
 	[KRDMA_CNT_PROTOCOL_ERRORS]	= KRDMA_STATS_A_PROTOCOL_ERRORS,
+	[KRDMA_CNT_SESSIONS_REFUSED]	= KRDMA_STATS_A_SESSIONS_REFUSED,
+	[KRDMA_CNT_MEM_REFUSED]		= KRDMA_STATS_A_MEM_REFUSED,
+	[KRDMA_CNT_RESPONDER_TIMEOUTS]	= KRDMA_STATS_A_RESPONDER_TIMEOUTS,
 };
 
 void krdma_stats_add(struct krdma_stats *s, enum krdma_counter c, u64 v)
 {
 	atomic64_add(v, &s->cnt[c]);
+}
+
+/* Raises @peak to @v if it is lower. */
+void krdma_stats_peak(atomic64_t *peak, s64 v)
+{
+	s64 old = atomic64_read(peak);
+
+	while (old < v && !atomic64_try_cmpxchg(peak, &old, v))
+		;
+}
+
+void krdma_stats_peak32(atomic_t *peak, int v)
+{
+	int old = atomic_read(peak);
+
+	while (old < v && !atomic_try_cmpxchg(peak, &old, v))
+		;
 }
 
 void krdma_stats_reset(struct krdma_stats *s)
@@ -40,6 +60,9 @@ void krdma_stats_reset(struct krdma_stats *s)
 
 	for (i = 0; i < KRDMA_CNT_MAX; i++)
 		atomic64_set(&s->cnt[i], 0);
+	/* A charge or a session racing with this may leave the peak low. */
+	atomic64_set(&s->peer_mem_peak, atomic64_read(&s->peer_mem));
+	atomic_set(&s->server_sessions_peak, atomic_read(&s->server_sessions));
 }
 
 int krdma_stats_fill(struct sk_buff *skb, struct krdma_stats *s)
@@ -53,11 +76,25 @@ int krdma_stats_fill(struct sk_buff *skb, struct krdma_stats *s)
 	for (i = 0; i < KRDMA_CNT_MAX; i++) {
 		if (nla_put_u64_64bit(skb, krdma_counter_attr[i],
 				      atomic64_read(&s->cnt[i]),
-				      KRDMA_STATS_A_PAD)) {
-			nla_nest_cancel(skb, nest);
-			return -EMSGSIZE;
-		}
+				      KRDMA_STATS_A_PAD))
+			goto cancel;
 	}
+	if (nla_put_u64_64bit(skb, KRDMA_STATS_A_PEER_MEM,
+			      atomic64_read(&s->peer_mem), KRDMA_STATS_A_PAD) ||
+	    nla_put_u64_64bit(skb, KRDMA_STATS_A_PEER_MEM_PEAK,
+			      atomic64_read(&s->peer_mem_peak), KRDMA_STATS_A_PAD))
+		goto cancel;
+	/* A session's own counters have no sessions. */
+	if (s == &krdma_global_stats &&
+	    (nla_put_u64_64bit(skb, KRDMA_STATS_A_SERVER_SESSIONS,
+			       atomic_read(&s->server_sessions), KRDMA_STATS_A_PAD) ||
+	     nla_put_u64_64bit(skb, KRDMA_STATS_A_SERVER_SESSIONS_PEAK,
+			       atomic_read(&s->server_sessions_peak),
+			       KRDMA_STATS_A_PAD)))
+		goto cancel;
 	nla_nest_end(skb, nest);
 	return 0;
+cancel:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
 }

@@ -18,8 +18,11 @@
 
 #include "test.h"
 
-/* A test with no completed iteration for this long has a dead peer. */
-static unsigned int krdma_stall_ms = 30000;
+/*
+ * A test with no completed iteration for this long has a dead peer; the
+ * responder's timer waits as long for the driver (limits.c).
+ */
+unsigned int krdma_stall_ms = 30000;
 module_param_named(stall_ms, krdma_stall_ms, uint, 0644);
 MODULE_PARM_DESC(stall_ms, "Close a session whose test makes no progress for this long (ms)");
 
@@ -681,9 +684,16 @@ static void krdma_test_on_ack(struct krdma_test *test,
 
 	if (test->started)
 		goto proto;
-	if (status) {
+	/* Over its caps on what a peer may make it pin (limits.c). */
+	if (status == -EDQUOT || status == -ENOBUFS)
+		krdma_test_fail(test, status,
+				"peer refused the test: more memory than it allows %s",
+				status == -EDQUOT ? "a session (max_session_mem_mb)" :
+				"all sessions (max_mem_mb)");
+	else if (status)
 		krdma_test_fail(test, status, "peer refused the test: %pe",
 				ERR_PTR(status));
+	if (status) {
 		krdma_test_invalidate_and_finish(test);
 		return;
 	}
@@ -804,9 +814,11 @@ static void krdma_peer_test_free(struct krdma_peer_test *pt)
 {
 	if (!pt)
 		return;
+	krdma_peer_unwatch(pt);
 	krdma_perf_free(pt->perf);
 	krdma_slots_free(pt->slots, pt->depth);
 	kfree(pt->remote);
+	krdma_mem_uncharge(pt->sess, pt->mem);
 	kfree(pt);
 }
 
@@ -861,6 +873,7 @@ static void krdma_peer_read_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_wc_error(sess, wc, "ping read");
 		return;
 	}
+	krdma_peer_progress(pt);
 	status = krdma_peer_check(sess, pt, slot->buf, KRDMA_MSG_HDR_SIZE,
 				  slot->iter);
 	krdma_buf_to_device(slot->buf);
@@ -1008,6 +1021,26 @@ static int krdma_peer_check_req(struct krdma_peer_test *pt,
 	return 0;
 }
 
+/* The memory of @pt, charged to @sess: over a cap, a clear refusal. */
+static int krdma_peer_charge(struct krdma_session *sess,
+			     struct krdma_peer_test *pt)
+{
+	u64 bytes = krdma_peer_test_bytes(pt);
+	int ret;
+
+	ret = krdma_mem_charge(sess, bytes);
+	if (ret) {
+		krdma_count(sess, KRDMA_CNT_MEM_REFUSED, 1);
+		pr_info_ratelimited("krdma: session %u: refused the peer's test %u: %llu KiB over %s\n",
+				    sess->id, pt->test_id, bytes >> 10,
+				    ret == -EDQUOT ? "max_session_mem_mb" :
+				    "max_mem_mb");
+		return ret;
+	}
+	pt->mem = bytes;
+	return 0;
+}
+
 static int __krdma_test_start(struct krdma_session *sess,
 			      struct krdma_test_params *p, u32 *test_id,
 			      struct netlink_ext_ack *extack);
@@ -1035,6 +1068,7 @@ static void krdma_peer_on_req(struct krdma_session *sess,
 		krdma_session_close(sess, "out of memory for a test request");
 		return;
 	}
+	pt->sess = sess;
 	pt->test_id = test_id;
 	pt->reg_cqe.done = krdma_peer_reg_done;
 
@@ -1044,6 +1078,9 @@ static void krdma_peer_on_req(struct krdma_session *sess,
 		ret = -EPROTO;
 	else
 		ret = krdma_peer_check_req(pt, req);
+	/* Before any of it is allocated: charged, or refused. */
+	if (!ret)
+		ret = krdma_peer_charge(sess, pt);
 	/* The mirror first: if it cannot run, nothing of ours is posted yet. */
 	if (!ret && pt->bidir)
 		ret = krdma_peer_start_mirror(sess, pt);
@@ -1072,6 +1109,7 @@ static void krdma_peer_on_req(struct krdma_session *sess,
 	} else {
 		sess->peer_test = pt;
 		WRITE_ONCE(sess->serving_reads, pt->op == KRDMA_OP_READ);
+		krdma_peer_watch(pt);
 	}
 	ack->nregions = cpu_to_be32(nregions);
 	if (krdma_ctrl_send(sess, KRDMA_MSG_TEST_ACK, test_id, 0, ret, ack,
@@ -1258,6 +1296,7 @@ static void krdma_peer_on_msg(struct krdma_session *sess,
 	if (!pt || pt->ending ||
 	    (hdr && be32_to_cpu(hdr->test_id) != pt->test_id))
 		goto proto;
+	krdma_peer_progress(pt);
 	if (pt->mode != KRDMA_MODE_CHECK && type != KRDMA_MSG_TEST_END) {
 		krdma_perf_peer_on_msg(sess, pt, rx, wc, hdr);
 		return;
@@ -1330,7 +1369,7 @@ static void krdma_peer_on_msg(struct krdma_session *sess,
 				goto proto;
 		if (krdma_recv_repost(rx))
 			krdma_session_close(sess, "cannot repost receive");
-		pt->ending = true;
+		WRITE_ONCE(pt->ending, true);
 		pt->end_iters = iter;
 		krdma_perf_peer_quiesce(pt);
 		krdma_peer_end_mirror(sess, pt);

@@ -82,6 +82,7 @@ struct krdma_test {
 };
 
 struct krdma_peer_test {
+	struct krdma_session	*sess;
 	u32			test_id;
 	u8			op;
 	u8			mode;
@@ -110,14 +111,25 @@ struct krdma_peer_test {
 	u64			mirror_iters;
 	u64			mirror_bytes;
 	bool			result_ready;	/* TEST_RESULT waits for the mirror */
+	u64			mem;		/* charged to the session (limits.c) */
+	bool			watched;	/* by the stall timer: */
+	struct delayed_work	stall_work;
+	unsigned long		stamp;		/* the driver's last sign, jiffies */
 };
+
+/* The driver of @pt moved it on (see krdma_peer_watch()). */
+static inline void krdma_peer_progress(struct krdma_peer_test *pt)
+{
+	WRITE_ONCE(pt->stamp, jiffies);
+}
 
 static inline u64 krdma_seed(u32 test_id, u64 iter)
 {
 	return ((u64)test_id << 40) ^ iter ^ 0x6b72646d61ULL;
 }
 
-/* test.c, for perf.c */
+/* test.c, for perf.c and limits.c */
+extern unsigned int krdma_stall_ms;
 void krdma_test_fail(struct krdma_test *test, int status, const char *fmt, ...)
 	__printf(3, 4);
 void krdma_test_post_failed(struct krdma_session *sess, struct krdma_test *test,
@@ -129,6 +141,11 @@ int krdma_peer_access(u8 op);
 void krdma_peer_on_end(struct krdma_session *sess, struct krdma_peer_test *pt);
 void krdma_peer_send_result(struct krdma_session *sess,
 			    struct krdma_peer_test *pt);
+
+/* limits.c: what the peer's test may cost */
+u64 krdma_peer_test_bytes(const struct krdma_peer_test *pt);
+void krdma_peer_watch(struct krdma_peer_test *pt);
+void krdma_peer_unwatch(struct krdma_peer_test *pt);
 
 /* perf.c: the bw and lat modes */
 int krdma_perf_check_params(struct krdma_session *sess,

@@ -146,7 +146,14 @@ NAME_FN(stats_name,
 	[KRDMA_STATS_A_BYTES_RX] = "bytes_rx",
 	[KRDMA_STATS_A_WC_ERRORS] = "wc_errors",
 	[KRDMA_STATS_A_VALIDATION_ERRORS] = "validation_errors",
-	[KRDMA_STATS_A_PROTOCOL_ERRORS] = "protocol_errors")
+	[KRDMA_STATS_A_PROTOCOL_ERRORS] = "protocol_errors",
+	[KRDMA_STATS_A_SESSIONS_REFUSED] = "sessions_refused",
+	[KRDMA_STATS_A_MEM_REFUSED] = "mem_refused",
+	[KRDMA_STATS_A_RESPONDER_TIMEOUTS] = "responder_timeouts",
+	[KRDMA_STATS_A_PEER_MEM] = "peer_mem",
+	[KRDMA_STATS_A_PEER_MEM_PEAK] = "peer_mem_peak",
+	[KRDMA_STATS_A_SERVER_SESSIONS] = "server_sessions",
+	[KRDMA_STATS_A_SERVER_SESSIONS_PEAK] = "server_sessions_peak")
 NAME_FN(addr_attr_name, [KRDMA_ADDR_A_IPV4] = "ipv4",
 	[KRDMA_ADDR_A_IPV6] = "ipv6", [KRDMA_ADDR_A_PORT] = "port")
 

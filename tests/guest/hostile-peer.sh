@@ -7,15 +7,22 @@
 # client of node 1's listener, then as a server node 1's sessions connect
 # to.  Every scenario is checked from both ends: the tool's HOSTILE line
 # (the safe outcome, exit 0) and the kernel's view (session gone with the
-# right reason in the event stream, counters).  At the end a normal session
-# between the two guests still connects and a validated test passes.
+# right reason in the event stream, counters).  Then hostile clients push
+# node 1 against its caps (sessions per listener and in all, memory per
+# session and in all, lowered for the run) and leave tests idle: node 1
+# must refuse with a reason, read back within its caps while they hold on,
+# and close the idle tests by its stall timer.  At the end a normal session
+# between the two guests still connects, both ways, and validated tests
+# pass.
 #
 # KRDMA_HOSTILE_SKIP="name ..." skips scenarios (recorded as skipped);
-# KRDMA_HOSTILE_ONLY="name ..." runs only those (and the final check).
+# KRDMA_HOSTILE_ONLY="name ..." runs only those (and the final check);
+# "caps" names the whole caps phase.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
 PORT=7491		# node 1's listener for the hostile clients
+PORT2=7492		# node 1's second listener (caps phase)
 SPORT=7520		# node 2: hostile servers, one port per scenario
 FPORT=7499		# node 2: krdma listener of the final check
 HOSTILE=$KRDMA_ROOT/tests/hostile/krdma-hostile
@@ -26,6 +33,11 @@ TMO=10			# the tool's own waits (seconds)
 # longer waits there (each ends as soon as what it waits for happens).
 [ -z "${KRDMA_SLOW:-}" ] || TMO=25
 TOOL_LIMIT=$((TMO * 9))	# bounds a whole run of the tool (3 x TMO waits and more)
+# Node 1's stall timer, both sides of a test: the hostile tool's idle tests
+# must be closed by it within 3 x TMO.
+STALL_MS=5000
+[ -z "${KRDMA_SLOW:-}" ] || STALL_MS=20000
+MIB=1048576
 T=$(mktemp -d /tmp/hostile.XXXXXX)
 SKIP=" ${KRDMA_HOSTILE_SKIP:-} "
 ONLY=" ${KRDMA_HOSTILE_ONLY:-} "
@@ -102,6 +114,24 @@ ping_narrow		ping	!disconnected_by_peer
 ping_oob		ping	!disconnected_by_peer
 late_iter_ack		send	protocol_error:_malformed_message
 '
+# Caps scenarios: NAME  SCENARIO(tool)  LISTENER(1: PORT, 2: PORT2)  OUTCOMES
+# REASON(node 1's session, as above). hold* stay in the background until
+# released; node 2 runs them in this order, in the steps node 1 checks.
+CAPS_SCENARIOS='
+hold1			hold		1	ok		disconnected_by_peer
+hold2			hold		1	ok		disconnected_by_peer
+hold3			hold		1	ok		disconnected_by_peer
+sessions_per_listener	session_cap	1	rejected	-
+hold4			hold		2	ok		disconnected_by_peer
+hold5			hold		2	ok		disconnected_by_peer
+sessions_total		session_cap	2	rejected	-
+mem_per_session		mem_per_session	1	refused		disconnected_by_peer
+memhold1		hold_bw		1	ok		disconnected_by_peer
+memhold2		hold_bw		1	ok		disconnected_by_peer
+mem_total		mem_total	1	refused		disconnected_by_peer
+responder_stall		responder_stall	1	closed		peer.s_test_[0-9]+_stalled_for
+lat_write_silent	lat_write_silent 1	closed		peer.s_test_[0-9]+_stalled_for
+'
 
 # reason_ok REASON ERE: the ERE column's test (see above).
 reason_ok() {
@@ -118,9 +148,10 @@ skipped() {
 	return 0
 }
 
-# The last HOSTILE outcome line of scenario $1, field $2 (outcome, lport).
+# The last HOSTILE outcome line of scenario $1 (the tool's run of that
+# name, whichever of its scenarios it ran), field $2 (outcome, lport).
 hfield() {
-	grep "^HOSTILE scenario=$1 outcome=" "$H/$1.out" 2>/dev/null | tail -n 1 |
+	grep "^HOSTILE scenario=[^ ]* outcome=" "$H/$1.out" 2>/dev/null | tail -n 1 |
 		tr ' ' '\n' | sed -n "s/^$2=//p"
 }
 
@@ -217,7 +248,7 @@ late_round() {
 
 if [ "$KRDMA_NODE" = 1 ]; then
 	# ---- node 1: krdma, attacked ----
-	echo 5000 >/sys/module/krdma/parameters/stall_ms
+	echo $STALL_MS >/sys/module/krdma/parameters/stall_ms
 	krdmactl -j monitor >"$T/mon.out" 2>"$T/mon.err" &
 	MON=$!
 	EVG=$(genlpy --family | json_get "d['groups']['events']")
@@ -312,6 +343,64 @@ if [ "$KRDMA_NODE" = 1 ]; then
 		fi
 	done <"$T/server.list"
 
+	# ---- caps: what hostile clients may make node 1 spend ----
+	if ! skipped caps; then
+		# Low, so that a few sessions reach them: 3 server sessions a
+		# listener, 5 in all; 64 MiB a session, 20 MiB for all of them.
+		PRM=/sys/module/krdma/parameters
+		SAVED=
+		for kv in max_listener_sessions=3 max_sessions=5 max_session_mem_mb=64 \
+			max_mem_mb=20; do
+			SAVED="$SAVED ${kv%%=*}=$(cat "$PRM/${kv%%=*}")"
+			echo "${kv#*=}" >"$PRM/${kv%%=*}"
+		done
+		expect_ok caps.listener2 krdmactl listener add name hostile2 port $PORT2
+		expect_ok caps.stats_reset krdmactl stats reset
+		barrier caps_ready 300
+		# Node 2 holds 3 sessions on the first listener, 2 on the second,
+		# and was refused one more on each (the listener's cap, then all).
+		barrier caps_sessions_held 300
+		json_check kernel.caps.sessions "krdmactl -j stats show" \
+			"d['server_sessions'] == 5 and d['server_sessions_peak'] == 5 and d['sessions_refused'] == 2 and d['rejects_sent'] == 2"
+		barrier caps_sessions_checked 300
+		wait_for -t 60 no_sessions || result kernel.caps.sessions_gone fail
+		barrier caps_sessions_released 300
+		# A test over the session's cap refused; two of 8 MiB held; a
+		# third refused over the cap of all sessions.
+		barrier caps_mem_held 300
+		json_check kernel.caps.mem "krdmactl -j stats show" \
+			"16 * $MIB < d['peer_mem'] <= 20 * $MIB and d['peer_mem_peak'] <= 20 * $MIB and d['mem_refused'] == 2"
+		json_check kernel.caps.mem_session "krdmactl -j -s session show" \
+			"len([s for s in d if s['stats']['peer_mem'] > 8 * $MIB]) == 2 and all(s['stats']['peer_mem_peak'] <= 64 * $MIB for s in d)"
+		barrier caps_mem_checked 300
+		wait_for -t 60 no_sessions || result kernel.caps.mem_gone fail
+		barrier caps_mem_released 300
+		barrier caps_done 900
+		echo "$CAPS_SCENARIOS" | while read -r name scen port outcomes reason; do
+			[ -n "$name" ] && kernel_check "$name" "$reason"
+		done
+		wait_for -t 60 no_sessions || result kernel.caps.no_session_left fail
+		# Within the caps all along, all given back, the idle tests timed
+		# out, their polling thread (lat write) gone.
+		json_check kernel.caps.counters "krdmactl -j stats show" \
+			"d['server_sessions'] == 0 and d['server_sessions_peak'] == 5 and d['peer_mem'] == 0 and d['peer_mem_peak'] <= 20 * $MIB and d['sessions_refused'] == 2 and d['mem_refused'] == 2 and d['responder_timeouts'] == 2 and d['validation_errors'] == 0"
+		krdmactl -j stats show
+		if grep -qs '^krdma_lat/' /proc/[0-9]*/comm; then
+			result kernel.caps.lat_thread_gone fail
+		else
+			result kernel.caps.lat_thread_gone ok
+		fi
+		for kv in $SAVED; do
+			echo "${kv#*=}" >"$PRM/${kv%%=*}"
+		done
+		expect_ok caps.listener2_del krdmactl listener del name hostile2
+		barrier caps_checked 300
+		# A normal krdma client (node 2's) is served again.
+		barrier back_done 300
+		json_check kernel.caps.back "krdmactl -j stats show" \
+			"d['server_sessions'] == 0 and d['responder_timeouts'] == 2 and d['validation_errors'] == 0"
+	fi
+
 	# ---- still sane: a normal session to node 2's krdma ----
 	barrier final_listening 120
 	json_check final.connect "timeout 60 krdmactl -j session connect addr $KRDMA_PEER_IP port $FPORT name final" \
@@ -338,13 +427,15 @@ else
 	result hostile.built fail "missing=$HOSTILE"
 fi
 
-# run_client NAME OUTCOMES: one client scenario against node 1.
+# run_client NAME OUTCOMES [SCENARIO PORT]: one client scenario against
+# node 1 (by default SCENARIO is NAME, PORT $PORT).
 run_client() {
-	if skipped "$1"; then
+	if [ $# -lt 3 ] && skipped "$1"; then
 		result "hostile.$1" ok skipped=1
 		return
 	fi
-	timeout $TOOL_LIMIT "$HOSTILE" -t $TMO "$1" "$KRDMA_PEER_IP" $PORT >"$H/$1.out" 2>&1
+	timeout $TOOL_LIMIT "$HOSTILE" -t $TMO "${3:-$1}" "$KRDMA_PEER_IP" "${4:-$PORT}" \
+		>"$H/$1.out" 2>&1
 	_rc_rc=$?
 	cat "$H/$1.out"
 	_rc_out=$(hfield "$1" outcome)
@@ -414,6 +505,75 @@ while read -r name op reason; do
 	fi
 	barrier "srv_${name}_done" 300
 done <"$T/server.list"
+
+# hold_start NAME SCENARIO PORT: a held session, in the background.
+hold_start() {
+	"$HOSTILE" -t $TMO "$2" "$KRDMA_PEER_IP" "$3" >"$H/$1.out" 2>&1 &
+	echo $! >"$T/$1.pid"
+	wait_for -t $((TMO * 3)) grep -q "step=held" "$H/$1.out" ||
+		{ cat "$H/$1.out"; result "hostile.$1.held" fail; }
+}
+
+# hold_release NAME...: SIGUSR1 lets each go; its outcome is checked.
+hold_release() {
+	for _hr in "$@"; do
+		kill -USR1 "$(cat "$T/$_hr.pid")"
+	done
+	for _hr in "$@"; do
+		_hr_pid=$(cat "$T/$_hr.pid")
+		wait_exit "$_hr_pid" $TOOL_LIMIT || kill -KILL "$_hr_pid"
+		wait "$_hr_pid"
+		_hr_rc=$?
+		cat "$H/$_hr.out"
+		_hr_out=$(hfield "$_hr" outcome)
+		if [ $_hr_rc -eq 0 ] && [ "$_hr_out" = ok ]; then
+			result "hostile.$_hr" ok "outcome=$_hr_out"
+		else
+			result "hostile.$_hr" fail "rc=$_hr_rc" "outcome=${_hr_out:-none}"
+		fi
+	done
+}
+
+# caps_run NAME: scenario NAME of $CAPS_SCENARIOS, held or run to its end.
+caps_run() {
+	set -- $(echo "$CAPS_SCENARIOS" | grep "^$1[[:space:]]")
+	_cr_port=$PORT
+	[ "$3" = 2 ] && _cr_port=$PORT2
+	case $2 in
+	hold*) hold_start "$1" "$2" $_cr_port ;;
+	*) run_client "$1" "$4" "$2" $_cr_port ;;
+	esac
+}
+
+if ! skipped caps; then
+	barrier caps_ready 300
+	for n in hold1 hold2 hold3 sessions_per_listener hold4 hold5 sessions_total; do
+		caps_run $n
+	done
+	barrier caps_sessions_held 300
+	barrier caps_sessions_checked 300
+	hold_release hold1 hold2 hold3 hold4 hold5
+	barrier caps_sessions_released 300
+	for n in mem_per_session memhold1 memhold2 mem_total; do
+		caps_run $n
+	done
+	barrier caps_mem_held 300
+	barrier caps_mem_checked 300
+	hold_release memhold1 memhold2
+	barrier caps_mem_released 300
+	caps_run responder_stall
+	caps_run lat_write_silent
+	barrier caps_done 900
+	barrier caps_checked 300
+	# Node 1, back to its usual caps, serves a normal krdma client.
+	json_check back.connect "timeout 60 krdmactl -j session connect addr $KRDMA_PEER_IP port $PORT name back" \
+		"d['state'] == 'up'"
+	run_test back.write back write 4096 20 4
+	json_check back.lat_write "krdmactl -j test run session back op write mode lat size 4096 count 20" \
+		"d['status'] == 0 and d['iters'] == 20"
+	expect_ok back.del krdmactl session del name back
+	barrier back_done 300
+fi
 
 # The final check: node 1 connects to a krdma listener here.
 expect_ok final.listener krdmactl listener add name final port $FPORT

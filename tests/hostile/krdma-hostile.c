@@ -17,7 +17,9 @@
  *
  * In server mode the run may wait for SIGUSR1 (ping_stale: "the kernel's
  * test is reported done, its regions are invalidated: try them now";
- * late_iter_ack: "the kernel's test is done: say something late").
+ * late_iter_ack: "the kernel's test is done: say something late"). The
+ * hold scenarios keep their session open, after a "step=held" line, until
+ * SIGUSR1 (the script holds several at once against the kernel's caps).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -53,12 +55,15 @@ enum { MSG_TEST_REQ = 1, MSG_TEST_ACK, MSG_DATA, MSG_NOTIFY, MSG_RELEASE,
        MSG_PING, MSG_ITER_ACK, MSG_TEST_END, MSG_TEST_RESULT };
 enum { OP_PING = 1, OP_SEND, OP_SEND_IMM, OP_WRITE, OP_WRITE_IMM, OP_READ,
        OP_FADD, OP_CSWAP };
+enum { MODE_CHECK = 1, MODE_BW, MODE_LAT };
 
 static const char *const reject_names[] = {
 	"none", "not_a_krdma_peer", "version_not_supported",
 	"parameters_out_of_range", "no_resources", "shutting_down",
-	"no_session",
+	"no_session", "too_many_sessions", "memory_limit",
 };
+#define REJ_TOO_MANY_SESSIONS	7
+#define REJ_MEM_LIMIT		8
 
 static void put16(uint8_t *p, uint16_t v) { p[0] = v >> 8; p[1] = v; }
 static void put32(uint8_t *p, uint32_t v) { put16(p, v >> 16); put16(p + 2, v); }
@@ -763,7 +768,7 @@ static void expect_reject(const char *addr, const char *port, const void *pd,
 	}
 	outcome(P.reject_reason == want, "rejected", "reason=%d(%s) want=%d",
 		P.reject_reason,
-		P.reject_reason >= 0 && P.reject_reason <= 6 ?
+		P.reject_reason >= 0 && P.reject_reason <= REJ_MEM_LIMIT ?
 		reject_names[P.reject_reason] : "not_krdma_data", want);
 }
 
@@ -846,17 +851,26 @@ static void expect_closed(const char *what)
 
 static uint32_t g_test_id = 0x4057;
 
+/* TEST_REQ of @mode (0: none, which a krdma peer takes for check). */
+static struct msg *test_req_mode(uint8_t op, uint8_t mode, uint32_t size,
+				 uint32_t depth, uint32_t nregions, uint64_t count,
+				 const struct region *r, uint32_t n)
+{
+	uint8_t b[CTRL_BODY_MAX];
+	uint32_t len = test_body(b, op, size, depth, nregions, count, r, n);
+
+	b[1] = mode;
+	if (send_msg(MSG_TEST_REQ, g_test_id, 0, 0, b, len))
+		die("cannot send TEST_REQ");
+	return wait_msg(MSG_TEST_ACK, P.tmo_ms);
+}
+
 /* TEST_REQ; returns the TEST_ACK (or NULL if none came). */
 static struct msg *test_req(uint8_t op, uint32_t size, uint32_t depth,
 			    uint32_t nregions, uint64_t count,
 			    const struct region *r, uint32_t n)
 {
-	uint8_t b[CTRL_BODY_MAX];
-	uint32_t len = test_body(b, op, size, depth, nregions, count, r, n);
-
-	if (send_msg(MSG_TEST_REQ, g_test_id, 0, 0, b, len))
-		die("cannot send TEST_REQ");
-	return wait_msg(MSG_TEST_ACK, P.tmo_ms);
+	return test_req_mode(op, 0, size, depth, nregions, count, r, n);
 }
 
 /* A TEST_REQ the kernel must refuse (TEST_ACK status != 0) or close on. */
@@ -1306,6 +1320,101 @@ static void sc_atomic_end_huge(void)
 	client_close();
 }
 
+/* ---- what a peer may make the kernel spend ---- */
+
+/* Holds the session until SIGUSR1; false if the kernel closed it first. */
+static bool hold_session(void)
+{
+	int64_t end = now_ms() + 20 * (int64_t)P.tmo_ms;
+
+	printf("HOSTILE scenario=%s step=held lport=%u\n", P.scen, P.lport);
+	fflush(stdout);
+	while (!got_usr1 && !P.disconnected && now_ms() < end)
+		poll_some();
+	if (got_usr1)
+		return true;
+	outcome(false, P.disconnected ? "closed" : "hang",
+		"the session was not held until SIGUSR1 (disconnected=%d)", P.disconnected);
+	return false;
+}
+
+/* An idle session, held: it counts against the kernel's session caps. */
+static void sc_hold(const char *addr, const char *port)
+{
+	if (!connect_good(addr, port, NRECV, 4096, 7))
+		return;
+	if (hold_session())
+		outcome(true, "ok", "held_until_SIGUSR1");
+	client_close();
+}
+
+/* A bw write test of 8 MiB, held: its target stays pinned in the kernel. */
+static void sc_hold_bw(const char *addr, const char *port)
+{
+	struct msg *m;
+
+	if (!connect_good(addr, port, NRECV, 4096, 7))
+		return;
+	m = test_req_mode(OP_WRITE, MODE_BW, DATA_SZ, 1, 0, 0, NULL, 0);
+	if (!m || m->status) {
+		outcome(false, "error", "the kernel refused a bw write of 8 MiB (status %u)",
+			m ? m->status : 0);
+		free(m);
+		return;
+	}
+	free(m);
+	if (!hold_session())
+		return;
+	send_msg(MSG_TEST_END, g_test_id, 0, 0, NULL, 0);
+	m = wait_msg(MSG_TEST_RESULT, P.tmo_ms);
+	outcome(m != NULL, m ? "ok" : "hang", "held_until_SIGUSR1 TEST_RESULT=%s",
+		m ? "yes" : "no");
+	free(m);
+	client_close();
+}
+
+/* A TEST_REQ the kernel must refuse with TEST_ACK status @want. */
+static void expect_status(struct msg *m, uint32_t want)
+{
+	if (!m)
+		outcome(false, P.disconnected ? "closed" : "hang", "no TEST_ACK");
+	else if (m->status == want)
+		outcome(true, "refused", "TEST_ACK_status=%u(%s)", m->status,
+			strerror((int)m->status));
+	else
+		outcome(false, m->status ? "unexpected" : "accepted",
+			"TEST_ACK_status=%u(%s) want=%u(%s)", m->status,
+			strerror((int)m->status), want, strerror((int)want));
+	free(m);
+	client_close();
+}
+
+/*
+ * The peer's test asks the responder for what it must not have: no
+ * message ever comes after the TEST_ACK. The kernel must close the
+ * session by its stall timer (stall_ms).
+ */
+static void expect_stall_close(struct msg *m, const char *what)
+{
+	int64_t t0 = now_ms();
+
+	if (!m || m->status) {
+		outcome(false, "error", "%s: the kernel did not accept the test (status %u)",
+			what, m ? m->status : 0);
+		free(m);
+		return;
+	}
+	free(m);
+	printf("HOSTILE scenario=%s step=silent\n", P.scen);
+	fflush(stdout);
+	if (wait_disconnect(3 * P.tmo_ms))
+		outcome(true, "closed", "%s: the kernel closed the session after %" PRId64 " ms",
+			what, now_ms() - t0);
+	else
+		outcome(false, "ignored", "%s: still connected after %d ms of silence",
+			what, 3 * P.tmo_ms);
+}
+
 struct scenario {
 	const char *name;
 	bool server;
@@ -1323,7 +1432,7 @@ static const struct scenario scenarios[] = {
 	{ "max_msg_0", 0, "max_msg 0: reject 3" },
 	{ "max_msg_huge", 0, "max_msg 4 GiB - 1: reject 3" },
 	{ "short_hello", 0, "8 bytes of hello (magic, version, flags): reject 3" },
-	{ "hello_mem_hog", 0, "valid hello, 4096 receives of 8 MiB (32 GiB): reject 4, no OOM" },
+	{ "hello_mem_hog", 0, "valid hello, 4096 receives of 8 MiB (32 GiB): reject 8, no OOM" },
 	{ "channel_no_session", 0, "data channel hello, a cookie no session has: reject 6" },
 	{ "channel_index_0", 0, "data channel hello for channel 0: reject 3" },
 	{ "channels_16", 0, "hello asking for 16 data channels (17 QPs): reject 3" },
@@ -1358,6 +1467,13 @@ static const struct scenario scenarios[] = {
 	{ "end_twice", 0, "TEST_END twice: one TEST_RESULT, no crash" },
 	{ "ping_end_inflight", 0, "PING then TEST_END at once: no use after free" },
 	{ "atomic_end_huge", 0, "atomic TEST_END with 2^62 iterations: no endless loop" },
+	{ "hold", 0, "a valid, idle session, held until SIGUSR1" },
+	{ "hold_bw", 0, "a bw write test of 8 MiB, held until SIGUSR1, then TEST_END" },
+	{ "session_cap", 0, "valid hello while the kernel is at a session cap: reject 7" },
+	{ "mem_per_session", 0, "check write of 16 x 8 MiB (128 MiB) over max_session_mem_mb: refused EDQUOT" },
+	{ "mem_total", 0, "bw write of 8 MiB over what max_mem_mb leaves: refused ENOBUFS" },
+	{ "responder_stall", 0, "check write test, then silence: the kernel's stall timer closes" },
+	{ "lat_write_silent", 0, "lat write test, then no write: the polling thread stops, closed" },
 	{ "rep_bad_magic", 1, "REP hello with a wrong magic: the kernel closes" },
 	{ "rep_wrong_version", 1, "REP hello of version 3: the kernel closes" },
 	{ "rep_flags", 1, "REP hello with flags: the kernel closes" },
@@ -1430,7 +1546,19 @@ static void run_client(const char *s, const char *addr, const char *port)
 		return;
 	}
 	if (!strcmp(s, "hello_mem_hog")) {
-		expect_reject(addr, port, HB, HELLO_LEN, 4);
+		expect_reject(addr, port, HB, HELLO_LEN, REJ_MEM_LIMIT);
+		return;
+	}
+	if (!strcmp(s, "session_cap")) {
+		expect_reject(addr, port, HB, HELLO_LEN, REJ_TOO_MANY_SESSIONS);
+		return;
+	}
+	if (!strcmp(s, "hold")) {
+		sc_hold(addr, port);
+		return;
+	}
+	if (!strcmp(s, "hold_bw")) {
+		sc_hold_bw(addr, port);
 		return;
 	}
 	if (!strcmp(s, "channel_no_session")) {
@@ -1630,6 +1758,28 @@ static void run_client(const char *s, const char *addr, const char *port)
 	}
 	if (!strcmp(s, "atomic_end_huge")) {
 		sc_atomic_end_huge();
+		return;
+	}
+	if (!strcmp(s, "mem_per_session")) {
+		/* As much as a ping of 126 x 8 MiB would be, over a lower cap. */
+		expect_status(test_req(OP_WRITE, DATA_SZ, 16, 0, 0, NULL, 0), EDQUOT);
+		return;
+	}
+	if (!strcmp(s, "mem_total")) {
+		expect_status(test_req_mode(OP_WRITE, MODE_BW, DATA_SZ, 1, 0, 0, NULL, 0),
+			      ENOBUFS);
+		return;
+	}
+	if (!strcmp(s, "responder_stall")) {
+		expect_stall_close(test_req(OP_WRITE, 4096, 1, 0, 0, NULL, 0),
+				   "check_write_then_nothing");
+		return;
+	}
+	if (!strcmp(s, "lat_write_silent")) {
+		/* Our target, which the kernel would write back into. */
+		r[0] = (struct region){ (uintptr_t)P.data, P.mr->rkey, 4096 };
+		expect_stall_close(test_req_mode(OP_WRITE, MODE_LAT, 4096, 1, 1, 0, r, 1),
+				   "lat_write_then_no_write");
 		return;
 	}
 	die("unknown client scenario %s", s);

@@ -131,7 +131,10 @@ enum krdma_lat_attr {
 
 #define KRDMA_LAT_A_MAX (__KRDMA_LAT_A_MAX - 1)
 
-/* Nested in KRDMA_A_STATS: module-wide or per-session counters, all u64. */
+/*
+ * Nested in KRDMA_A_STATS: module-wide or per-session counters, and the
+ * gauges of what peers make this host hold, all u64.
+ */
 enum krdma_stats_attr {
 	KRDMA_STATS_A_UNSPEC,
 	KRDMA_STATS_A_PAD,
@@ -153,6 +156,13 @@ enum krdma_stats_attr {
 	KRDMA_STATS_A_WC_ERRORS,
 	KRDMA_STATS_A_VALIDATION_ERRORS,
 	KRDMA_STATS_A_PROTOCOL_ERRORS,
+	KRDMA_STATS_A_SESSIONS_REFUSED,
+	KRDMA_STATS_A_MEM_REFUSED,
+	KRDMA_STATS_A_RESPONDER_TIMEOUTS,
+	KRDMA_STATS_A_PEER_MEM,			/* gauge, bytes */
+	KRDMA_STATS_A_PEER_MEM_PEAK,		/* since the last reset */
+	KRDMA_STATS_A_SERVER_SESSIONS,		/* gauge, module-wide only */
+	KRDMA_STATS_A_SERVER_SESSIONS_PEAK,	/* since the last reset */
 	__KRDMA_STATS_A_MAX,
 };
 
