@@ -16,7 +16,8 @@
  * kernels do not).
  *
  * krdma/delay_publish_ms widens a race window for the guest tests, which
- * run on Debian's kernels: see krdma_delay_publish().
+ * run on Debian's kernels: see krdma_delay_publish(); krdma/delay_teardown_ms
+ * makes a session's teardown slow: see krdma_delay_teardown().
  */
 #include <linux/debugfs.h>
 #include <linux/delay.h>
@@ -68,12 +69,29 @@ void krdma_delay_publish(void)
 		msleep(min_t(u32, ms, KRDMA_DELAY_MAX_MS));
 }
 
+static u32 krdma_delay_teardown_ms;
+
+/*
+ * A session's teardown sleeps krdma/delay_teardown_ms here, holding its
+ * cm_mutex after the drain, as a drain that waits long for the device
+ * would: requests must not wait for it (tests/guest/races.sh).
+ */
+void krdma_delay_teardown(void)
+{
+	u32 ms = READ_ONCE(krdma_delay_teardown_ms);
+
+	if (ms)
+		msleep(min_t(u32, ms, KRDMA_DELAY_MAX_MS));
+}
+
 void krdma_fault_init(void)
 {
 	krdma_debugfs_dir = debugfs_create_dir("krdma", NULL);
 	krdma_fail_alloc_init();
 	debugfs_create_u32("delay_publish_ms", 0600, krdma_debugfs_dir,
 			   &krdma_delay_publish_ms);
+	debugfs_create_u32("delay_teardown_ms", 0600, krdma_debugfs_dir,
+			   &krdma_delay_teardown_ms);
 }
 
 void krdma_fault_exit(void)

@@ -294,8 +294,9 @@ static inline void krdma_count(struct krdma_session *sess,
 }
 
 /*
- * fault.c: allocation failures on demand (debugfs krdma/fail_alloc) and a
- * delay that widens a race window (krdma/delay_publish_ms)
+ * fault.c: allocation failures on demand (debugfs krdma/fail_alloc) and
+ * delays that widen race windows (krdma/delay_publish_ms,
+ * krdma/delay_teardown_ms)
  */
 #ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
 bool krdma_alloc_fail(void);
@@ -310,6 +311,7 @@ static inline bool krdma_alloc_fail(void)
 void krdma_fault_init(void);
 void krdma_fault_exit(void);
 void krdma_delay_publish(void);
+void krdma_delay_teardown(void);
 #else
 static inline void krdma_fault_init(void)
 {
@@ -320,6 +322,10 @@ static inline void krdma_fault_exit(void)
 }
 
 static inline void krdma_delay_publish(void)
+{
+}
+
+static inline void krdma_delay_teardown(void)
 {
 }
 #endif

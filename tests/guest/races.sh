@@ -17,12 +17,21 @@
 # SESSION_DEL there made the handler build queues on a CM id teardown had
 # already taken (a NULL pointer dereference), or accept a session already
 # down and leak its QP, CQ and device reference.
+#
+# A client session whose teardown is slow: node 2's teardown sleeps
+# delay_teardown_ms (5 s) holding the session's cm_mutex, as a long drain
+# would. Meanwhile a session dump (unprivileged, like any "session show")
+# and another genetlink family's request (nlctrl, "genl ctrl list") must
+# answer within 2 s. Before the fix the dump waited for the teardown's
+# cm_mutex holding genl_mutex, and every genetlink request of the host
+# with it.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
 PORT=7531
 DELAY=5000	# ms; a "session show" takes well under a second
 KNOB=/sys/kernel/debug/krdma/delay_publish_ms
+TKNOB=/sys/kernel/debug/krdma/delay_teardown_ms
 T=$(mktemp -d /tmp/races.XXXXXX)
 
 # rdma_counts: the rdma resource totals of every device, e.g.
@@ -101,6 +110,9 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	barrier r2_done 120
 
 	echo 0 >"$KNOB"
+	barrier r3
+	barrier r3_done 120
+	settled r3
 	expect_ok listener.del krdmactl listener del name races
 else
 	# connect ROUND: connects and records how it ended.
@@ -126,6 +138,30 @@ else
 		"d['state'] == 'down' and d['reason'] == 'rejected by peer: peer shutting down'"
 	settled r2
 	barrier r2_done 120
+
+	# Round 3: requests while a teardown is slow.
+	barrier r3
+	connect r3
+	json_check r3.up "cat $T/r3.out" "d['state'] == 'up'"
+	if [ -w "$TKNOB" ]; then
+		result r3.knob ok
+	else
+		result r3.knob fail "missing=$TKNOB"
+	fi
+	echo $DELAY >"$TKNOB"
+	expect_ok r3.del krdmactl session del name r3
+	# A dump under way, and then another family's request beside it.
+	(timeout 2 krdmactl -j session show >"$T/r3.show" 2>&1
+	 echo $? >"$T/r3.show.rc") &
+	sleep 0.3
+	expect_ok r3.other_family_answers timeout 2 genl ctrl list
+	wait
+	json_check r3.dump_answers "cat $T/r3.show" \
+		"[s['state'] for s in d if s['name'] == 'r3'] == ['closing']"
+	log "r3: session show rc=$(cat "$T/r3.show.rc")"
+	settled r3
+	echo 0 >"$TKNOB"
+	barrier r3_done 120
 fi
 rm -rf "$T"
 exit 0
