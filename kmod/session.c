@@ -38,7 +38,6 @@ static void krdma_session_release(struct kref *ref)
 {
 	struct krdma_session *sess = container_of(ref, struct krdma_session, ref);
 
-	put_net(sess->net);
 	kfree(sess->channels);
 	kfree(sess);
 }
@@ -213,7 +212,7 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 	sess->unsignaled_cqe.done = krdma_unsignaled_done;
 	sess->role = role;
 	sess->state = KRDMA_SESSION_CONNECTING;
-	sess->net = get_net(net);
+	sess->net = net;
 
 	mutex_lock(&krdma_sessions_lock);
 	if (name && *name && krdma_session_find_name(net, name)) {
@@ -238,7 +237,6 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 
 err:
 	mutex_unlock(&krdma_sessions_lock);
-	put_net(sess->net);
 	kfree(sess);
 	return ERR_PTR(ret);
 }
@@ -751,14 +749,19 @@ void krdma_sessions_close_device(struct krdma_device *kdev)
 	flush_workqueue(krdma_wq);
 }
 
-void krdma_sessions_close_all(void)
+/*
+ * Ends every session of @net and waits for their teardown, which is the
+ * last to use @net (its SESSION_DOWN event): see krdma_net_exit().
+ */
+void krdma_sessions_close_net(struct net *net, const char *reason)
 {
 	struct krdma_session *sess;
 	unsigned long id;
 
 	mutex_lock(&krdma_sessions_lock);
 	xa_for_each(&krdma_sessions, id, sess)
-		krdma_session_close(sess, "krdma module unloading");
+		if (net_eq(sess->net, net))
+			krdma_session_close(sess, "%s", reason);
 	mutex_unlock(&krdma_sessions_lock);
 	flush_workqueue(krdma_wq);
 }
