@@ -56,6 +56,9 @@ else
 fi
 
 log "a namespace deleted with krdma objects in it"
+# The debug kernel has no veth: scripts/ci-kernel.sh brings it.
+grep -qw '^veth' /proc/modules || [ ! -f "$KRDMA_ROOT/kmod/extra/veth.ko" ] ||
+	insmod "$KRDMA_ROOT/kmod/extra/veth.ko"
 if ip netns add kns && ip netns set kns $NSID &&
 	ip link add kv0 type veth peer name kv1 netns kns &&
 	ip addr add 10.78.0.1/24 dev kv0 && ip link set kv0 up &&
