@@ -19,10 +19,10 @@
 # down and leak its QP, CQ and device reference.
 #
 # A client session whose teardown is slow: node 2's teardown sleeps
-# delay_teardown_ms (5 s) holding the session's cm_mutex, as a long drain
+# delay_teardown_ms (8 s) holding the session's cm_mutex, as a long drain
 # would. Meanwhile a session dump (unprivileged, like any "session show")
-# and another genetlink family's request (nlctrl, "genl ctrl list") must
-# answer within 2 s. Before the fix the dump waited for the teardown's
+# and another genetlink family's request (nlctrl, "genl ctrl get") must
+# answer within 4 s (the debug kernel is slow). Before the fix the dump waited for the teardown's
 # cm_mutex holding genl_mutex, and every genetlink request of the host
 # with it.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
@@ -32,6 +32,7 @@ PORT=7531
 DELAY=5000	# ms; a "session show" takes well under a second
 KNOB=/sys/kernel/debug/krdma/delay_publish_ms
 TKNOB=/sys/kernel/debug/krdma/delay_teardown_ms
+TDELAY=8000	# ms; twice what a request may take meanwhile
 T=$(mktemp -d /tmp/races.XXXXXX)
 
 # rdma_counts: the rdma resource totals of every device, e.g.
@@ -148,13 +149,13 @@ else
 	else
 		result r3.knob fail "missing=$TKNOB"
 	fi
-	echo $DELAY >"$TKNOB"
+	echo $TDELAY >"$TKNOB"
 	expect_ok r3.del krdmactl session del name r3
 	# A dump under way, and then another family's request beside it.
-	(timeout 2 krdmactl -j session show >"$T/r3.show" 2>&1
+	(timeout 4 krdmactl -j session show >"$T/r3.show" 2>&1
 	 echo $? >"$T/r3.show.rc") &
 	sleep 0.3
-	expect_ok r3.other_family_answers timeout 2 genl ctrl list
+	expect_ok r3.other_family_answers timeout 4 genl ctrl get name nlctrl
 	wait
 	json_check r3.dump_answers "cat $T/r3.show" \
 		"[s['state'] for s in d if s['name'] == 'r3'] == ['closing']"
