@@ -915,7 +915,6 @@ static struct krdma_listener *krdma_listener_find(struct net *net, u32 id,
 
 static void krdma_listener_free(struct krdma_listener *l)
 {
-	put_net(l->net);
 	kfree(l);
 }
 
@@ -967,7 +966,7 @@ int krdma_listener_add(struct net *net, const char *name,
 	if (!l)
 		return -ENOMEM;
 	l->kind = KRDMA_CM_LISTENER;
-	l->net = get_net(net);
+	l->net = net;
 	l->addr = *addr;
 
 	/* Id and name first: a connection request may arrive at once. */
@@ -1076,23 +1075,26 @@ int krdma_listener_del(struct net *net, u32 id, const char *name,
 	return 0;
 }
 
-void krdma_listeners_del_all(void)
+/* Deletes every listener of @net; returns how many there were. */
+unsigned int krdma_listeners_del_net(struct net *net)
 {
-	struct krdma_listener *l;
 	struct rdma_cm_id *cm_id;
+	struct krdma_listener *l;
+	unsigned int n = 0;
 	unsigned long id;
 
 	/* One at a time: each id is destroyed without the lock. */
-	for (;;) {
-		id = 0;
+	for (;; n++) {
 		cm_id = NULL;
 		mutex_lock(&krdma_listeners_lock);
-		l = xa_find(&krdma_listeners, &id, ULONG_MAX, XA_PRESENT);
+		xa_for_each(&krdma_listeners, id, l)
+			if (net_eq(l->net, net))
+				break;
 		if (l)
 			cm_id = krdma_listener_unlist(l);
 		mutex_unlock(&krdma_listeners_lock);
 		if (!l)
-			break;
+			return n;
 		krdma_listener_destroy(l, cm_id);
 	}
 }

@@ -6,6 +6,10 @@
  * The list entry holds the first reference; sessions take more and the
  * device is freed when the last one is dropped, after ib_client.remove
  * has closed every session that used it.
+ *
+ * A network namespace sees the devices rdma_dev_access_netns() gives it,
+ * as in "rdma dev": all of them in the shared mode, its own in the
+ * exclusive one ("rdma system set netns exclusive").
  */
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -188,7 +192,8 @@ int krdma_device_nl_get(struct sk_buff *skb, struct genl_info *info)
 
 	mutex_lock(&krdma_devices_lock);
 	list_for_each_entry(kdev, &krdma_devices, node) {
-		if (!nla_strcmp(name_attr, dev_name(&kdev->ibdev->dev))) {
+		if (rdma_dev_access_netns(kdev->ibdev, genl_info_net(info)) &&
+		    !nla_strcmp(name_attr, dev_name(&kdev->ibdev->dev))) {
 			found = kdev;
 			break;
 		}
@@ -209,6 +214,7 @@ int krdma_device_nl_get(struct sk_buff *skb, struct genl_info *info)
 
 int krdma_device_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	struct net *net = sock_net(skb->sk);
 	struct krdma_device *kdev;
 	long idx = 0, start = cb->args[0];
 	int ret = 0;
@@ -217,6 +223,8 @@ int krdma_device_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	list_for_each_entry(kdev, &krdma_devices, node) {
 		void *hdr;
 
+		if (!rdma_dev_access_netns(kdev->ibdev, net))
+			continue;
 		if (idx < start) {
 			idx++;
 			continue;

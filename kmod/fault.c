@@ -124,6 +124,18 @@ size_t krdma_sim_dma_max_mapping(void)
 	return max ? max : SIZE_MAX;
 }
 
+static u32 krdma_delay_teardown_ms;
+
+/*
+ * A session's teardown sleeps krdma/delay_teardown_ms here, holding its
+ * cm_mutex after the drain, as a drain that waits long for the device
+ * would: requests must not wait for it (tests/guest/races.sh).
+ */
+void krdma_delay_teardown(void)
+{
+	krdma_delay(&krdma_delay_teardown_ms);
+}
+
 void krdma_fault_init(void)
 {
 	krdma_debugfs_dir = debugfs_create_dir("krdma", NULL);
@@ -138,6 +150,8 @@ void krdma_fault_init(void)
 			   &krdma_delay_test_req_ms);
 	debugfs_create_u32("delay_late_msg_ms", 0600, krdma_debugfs_dir,
 			   &krdma_delay_late_msg_ms);
+	debugfs_create_u32("delay_teardown_ms", 0600, krdma_debugfs_dir,
+			   &krdma_delay_teardown_ms);
 }
 
 void krdma_fault_exit(void)

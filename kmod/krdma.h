@@ -201,7 +201,7 @@ struct krdma_listener {
 	enum krdma_cm_kind	kind;
 	u32			id;
 	char			name[KRDMA_NAME_MAX];
-	struct net		*net;
+	struct net		*net;	/* not counted: see krdma_net_exit() */
 	struct rdma_cm_id	*cm_id;
 	struct sockaddr_storage	addr;
 	bool			device_removed;
@@ -255,7 +255,7 @@ struct krdma_session {
 	/* Built: lookups find it (krdma_session_publish()). */
 	bool			published;
 	enum krdma_session_role	role;
-	struct net		*net;
+	struct net		*net;	/* not counted: see krdma_net_exit() */
 	u32			listener_id;
 	struct rdma_cm_id	*cm_id;
 	struct krdma_device	*kdev;
@@ -339,6 +339,7 @@ void krdma_delay_publish(void);
 size_t krdma_sim_dma_max_mapping(void);
 void krdma_delay_test_req(void);
 void krdma_delay_late_msg(void);
+void krdma_delay_teardown(void);
 #else
 static inline void krdma_fault_init(void)
 {
@@ -362,6 +363,10 @@ static inline void krdma_delay_test_req(void)
 }
 
 static inline void krdma_delay_late_msg(void)
+{
+}
+
+static inline void krdma_delay_teardown(void)
 {
 }
 #endif
@@ -420,7 +425,7 @@ void krdma_session_close(struct krdma_session *sess, const char *fmt, ...)
 	__printf(2, 3);
 void krdma_session_set_up(struct krdma_session *sess);
 void krdma_sessions_close_device(struct krdma_device *kdev);
-void krdma_sessions_close_all(void);
+void krdma_sessions_close_net(struct net *net, const char *reason);
 int krdma_session_fill_id(struct sk_buff *skb, struct krdma_session *sess);
 int krdma_session_fill(struct sk_buff *skb, struct krdma_session *sess,
 		       bool stats);
@@ -488,7 +493,7 @@ int krdma_listener_del(struct net *net, u32 id, const char *name,
 		       struct netlink_ext_ack *extack);
 int krdma_listener_nl_get(struct sk_buff *skb, struct genl_info *info);
 int krdma_listener_nl_dump(struct sk_buff *skb, struct netlink_callback *cb);
-void krdma_listeners_del_all(void);
+unsigned int krdma_listeners_del_net(struct net *net);
 int krdma_put_addr(struct sk_buff *skb, int attrtype,
 		   const struct sockaddr_storage *ss);
 

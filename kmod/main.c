@@ -7,11 +7,46 @@
  */
 #include <linux/module.h>
 #include <linux/workqueue.h>
+#include <net/net_namespace.h>
 
 #include "krdma.h"
 
 /* Session teardown and test progress; flushed on device removal. */
 struct workqueue_struct *krdma_wq;
+
+static bool krdma_unloading;
+
+/*
+ * Listeners and sessions live in the network namespace of the request that
+ * made them, and keep a pointer to it that is not counted, as kernel
+ * sockets do: a counted one would keep a deleted namespace, and what is
+ * in it, for as long as the module is loaded, for this exit would never
+ * run. What keeps a namespace alive is the rdma_cm: each CM id counts a
+ * reference (__rdma_create_id()), so while a listener or session has one
+ * its namespace stays; it loses it when the RDMA device under it goes,
+ * or with "listener del" / "session del". Then, once the namespace is
+ * deleted, this exit ends what is left of it - a listener whose device
+ * went away, a session still tearing down - and waits for their teardown,
+ * the last user of @net. On unload, unregister_pernet_subsys() runs it
+ * for every namespace.
+ */
+static void __net_exit krdma_net_exit(struct net *net)
+{
+	unsigned int n;
+
+	/* Listeners first: no new sessions, then end the rest. */
+	n = krdma_listeners_del_net(net);
+	krdma_sessions_close_net(net, krdma_unloading ?
+				 "krdma module unloading" :
+				 "network namespace deleted");
+	if (n && !krdma_unloading)
+		pr_info("krdma: %u listener(s) of a deleted network namespace freed\n",
+			n);
+}
+
+static struct pernet_operations krdma_net_ops = {
+	.exit	= krdma_net_exit,
+};
 
 static int __init krdma_init(void)
 {
@@ -31,13 +66,19 @@ static int __init krdma_init(void)
 	if (ret)
 		goto err_wq;
 
-	ret = krdma_netlink_init();
+	ret = register_pernet_subsys(&krdma_net_ops);
 	if (ret)
 		goto err_device;
+
+	ret = krdma_netlink_init();
+	if (ret)
+		goto err_pernet;
 
 	pr_info("krdma: version %s loaded\n", KRDMA_VERSION);
 	return 0;
 
+err_pernet:
+	unregister_pernet_subsys(&krdma_net_ops);
 err_device:
 	krdma_device_exit();
 err_wq:
@@ -48,10 +89,10 @@ err_wq:
 
 static void __exit krdma_exit(void)
 {
-	/* No new requests, then no new connections, then end the rest. */
+	/* No new requests, then everything of every namespace. */
 	krdma_netlink_exit();
-	krdma_listeners_del_all();
-	krdma_sessions_close_all();
+	krdma_unloading = true;
+	unregister_pernet_subsys(&krdma_net_ops);
 	krdma_device_exit();
 	krdma_fault_exit();
 	destroy_workqueue(krdma_wq);

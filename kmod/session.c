@@ -38,7 +38,6 @@ static void krdma_session_release(struct kref *ref)
 {
 	struct krdma_session *sess = container_of(ref, struct krdma_session, ref);
 
-	put_net(sess->net);
 	kfree(sess->channels);
 	kfree(sess);
 }
@@ -232,7 +231,7 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 	sess->unsignaled_cqe.done = krdma_unsignaled_done;
 	sess->role = role;
 	sess->state = KRDMA_SESSION_CONNECTING;
-	sess->net = get_net(net);
+	sess->net = net;
 
 	mutex_lock(&krdma_sessions_lock);
 	if (name && *name && krdma_session_find_name(net, name)) {
@@ -265,7 +264,6 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 
 err:
 	mutex_unlock(&krdma_sessions_lock);
-	put_net(sess->net);
 	kfree(sess);
 	return ERR_PTR(ret);
 }
@@ -275,8 +273,8 @@ err:
  * are set, with cm_mutex held, so that a close from then on finds it whole
  * (teardown takes cm_mutex). Teardown removes it from the table.
  *
- * Not under krdma_sessions_lock: a dump holds that while it takes the
- * cm_mutex of each session.
+ * Not under krdma_sessions_lock: the release store is all the lookups
+ * need, and the CM handler that publishes holds cm_mutex.
  */
 void krdma_session_publish(struct krdma_session *sess)
 {
@@ -760,6 +758,7 @@ static void krdma_session_close_work(struct work_struct *work)
 	krdma_cq_stop(&sess->cq);
 	if (sess->qp)
 		ib_drain_qp(sess->qp);
+	krdma_delay_teardown();
 	/* No completion runs any more: the tests can be ended and freed. */
 	krdma_test_session_down(sess);
 	krdma_channels_free_queues(sess);
@@ -807,14 +806,19 @@ void krdma_sessions_close_device(struct krdma_device *kdev)
 	flush_workqueue(krdma_wq);
 }
 
-void krdma_sessions_close_all(void)
+/*
+ * Ends every session of @net and waits for their teardown, which is the
+ * last to use @net (its SESSION_DOWN event): see krdma_net_exit().
+ */
+void krdma_sessions_close_net(struct net *net, const char *reason)
 {
 	struct krdma_session *sess;
 	unsigned long id;
 
 	mutex_lock(&krdma_sessions_lock);
 	xa_for_each(&krdma_sessions, id, sess)
-		krdma_session_close(sess, "krdma module unloading");
+		if (net_eq(sess->net, net))
+			krdma_session_close(sess, "%s", reason);
 	mutex_unlock(&krdma_sessions_lock);
 	flush_workqueue(krdma_wq);
 }
@@ -846,10 +850,58 @@ int krdma_session_fill_id(struct sk_buff *skb, struct krdma_session *sess)
 	return 0;
 }
 
-/* Everything about a session; takes cm_mutex so the queues stay put. */
+/*
+ * What a session reports while it is up, copied under sess->lock: teardown
+ * makes the session CLOSING under that lock before it frees the queues or
+ * drops the device, and what is copied was set before it went UP (under
+ * the same lock). No cm_mutex: teardown holds that while it drains, and a
+ * request must not wait for it under genl_mutex (every other genetlink
+ * family would wait too).
+ */
+struct krdma_session_snap {
+	char	dev_name[IB_DEVICE_NAME_MAX];
+	u32	qpn;
+	u32	peer_qpn;
+	u32	sq_depth;
+	u32	rq_depth;
+	u32	max_msg_size;
+	u32	peer_proto;
+	u32	max_inline;
+	u8	responder_resources;
+	u8	initiator_depth;
+	u8	cq_poll;
+};
+
+static bool krdma_session_snap(struct krdma_session *sess,
+			       struct krdma_session_snap *s)
+{
+	bool up;
+
+	spin_lock_bh(&sess->lock);
+	up = sess->state == KRDMA_SESSION_UP;
+	if (up) {
+		strscpy(s->dev_name, dev_name(&sess->kdev->ibdev->dev),
+			sizeof(s->dev_name));
+		s->qpn = sess->qp->qp_num;
+		s->peer_qpn = sess->peer_qpn;
+		s->sq_depth = sess->sq_depth;
+		s->rq_depth = sess->rq_depth;
+		s->max_msg_size = sess->max_msg_size;
+		s->peer_proto = sess->peer_proto;
+		s->max_inline = sess->max_inline;
+		s->responder_resources = sess->responder_resources;
+		s->initiator_depth = sess->initiator_depth;
+		s->cq_poll = sess->cq_poll;
+	}
+	spin_unlock_bh(&sess->lock);
+	return up;
+}
+
+/* Everything about a session; sleeps on nothing. */
 int krdma_session_fill(struct sk_buff *skb, struct krdma_session *sess,
 		       bool stats)
 {
+	struct krdma_session_snap s;
 	int ret;
 
 	ret = krdma_session_fill_id(skb, sess);
@@ -859,28 +911,21 @@ int krdma_session_fill(struct sk_buff *skb, struct krdma_session *sess,
 	    nla_put_u32(skb, KRDMA_A_LISTENER_ID, sess->listener_id))
 		return -EMSGSIZE;
 
-	mutex_lock(&sess->cm_mutex);
-	if (sess->qp && sess->kdev && READ_ONCE(sess->state) == KRDMA_SESSION_UP) {
-		if (nla_put_string(skb, KRDMA_A_DEV_NAME,
-				   dev_name(&sess->kdev->ibdev->dev)) ||
-		    nla_put_u32(skb, KRDMA_A_SESSION_QPN, sess->qp->qp_num) ||
-		    nla_put_u32(skb, KRDMA_A_SESSION_PEER_QPN, sess->peer_qpn) ||
-		    nla_put_u8(skb, KRDMA_A_SESSION_RESPONDER_RESOURCES,
-			       sess->responder_resources) ||
-		    nla_put_u8(skb, KRDMA_A_SESSION_INITIATOR_DEPTH,
-			       sess->initiator_depth) ||
-		    nla_put_u32(skb, KRDMA_A_SESSION_SQ_DEPTH, sess->sq_depth) ||
-		    nla_put_u32(skb, KRDMA_A_SESSION_RQ_DEPTH, sess->rq_depth) ||
-		    nla_put_u32(skb, KRDMA_A_SESSION_MAX_MSG_SIZE,
-				sess->max_msg_size) ||
-		    nla_put_u32(skb, KRDMA_A_SESSION_PEER_PROTO, sess->peer_proto) ||
-		    nla_put_u32(skb, KRDMA_A_SESSION_MAX_INLINE, sess->max_inline) ||
-		    nla_put_u8(skb, KRDMA_A_SESSION_CQ_POLL, sess->cq_poll))
-			ret = -EMSGSIZE;
-	}
-	mutex_unlock(&sess->cm_mutex);
-	if (ret)
-		return ret;
+	if (krdma_session_snap(sess, &s) &&
+	    (nla_put_string(skb, KRDMA_A_DEV_NAME, s.dev_name) ||
+	     nla_put_u32(skb, KRDMA_A_SESSION_QPN, s.qpn) ||
+	     nla_put_u32(skb, KRDMA_A_SESSION_PEER_QPN, s.peer_qpn) ||
+	     nla_put_u8(skb, KRDMA_A_SESSION_RESPONDER_RESOURCES,
+			s.responder_resources) ||
+	     nla_put_u8(skb, KRDMA_A_SESSION_INITIATOR_DEPTH,
+			s.initiator_depth) ||
+	     nla_put_u32(skb, KRDMA_A_SESSION_SQ_DEPTH, s.sq_depth) ||
+	     nla_put_u32(skb, KRDMA_A_SESSION_RQ_DEPTH, s.rq_depth) ||
+	     nla_put_u32(skb, KRDMA_A_SESSION_MAX_MSG_SIZE, s.max_msg_size) ||
+	     nla_put_u32(skb, KRDMA_A_SESSION_PEER_PROTO, s.peer_proto) ||
+	     nla_put_u32(skb, KRDMA_A_SESSION_MAX_INLINE, s.max_inline) ||
+	     nla_put_u8(skb, KRDMA_A_SESSION_CQ_POLL, s.cq_poll)))
+		return -EMSGSIZE;
 	if (stats)
 		return krdma_stats_fill(skb, &sess->stats);
 	return 0;

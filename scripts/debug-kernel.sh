@@ -85,4 +85,23 @@ if ! grep -Eq '^CONFIG_NET_SCH_NETEM=[ym]' "$tree/.config"; then
 		}
 	fi
 fi
+# netns.sh puts rxe on a veth pair; the prebuilt kernel has no veth
+# either: built the same way (it exports all veth needs).
+if ! grep -Eq '^CONFIG_VETH=[ym]' "$tree/.config"; then
+	extra=$tree/extra
+	if [ ! -f "$extra/veth.ko" ]; then
+		echo "debug-kernel: building veth.ko against $tree" >&2
+		[ -f /usr/src/linux-source-6.1.tar.xz ] ||
+			apt-get install -y -q linux-source-6.1 >/dev/null
+		mkdir -p "$extra/veth"
+		tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$extra/veth" \
+			--strip-components=3 linux-source-6.1/drivers/net/veth.c
+		echo 'obj-m := veth.o' >"$extra/veth/Kbuild"
+		make -s -C "$tree" M="$extra/veth" modules >"$extra/veth/build.log" 2>&1 || {
+			cat "$extra/veth/build.log" >&2
+			exit 1
+		}
+		cp "$extra/veth/veth.ko" "$extra/"
+	fi
+fi
 echo "BZIMAGE=$src/bzImage KDIR=$tree EXTRA_MODULES=$extra"

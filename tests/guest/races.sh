@@ -27,6 +27,14 @@
 # module-wide REG_MR count must not move (before the fix, the handler's 4
 # REG_MRs were posted on the dead QP), the driver's test must end,
 # nothing may be left on either node.
+#
+# Round 4: a client session whose teardown is slow: node 2's teardown sleeps
+# delay_teardown_ms (8 s) holding the session's cm_mutex, as a long drain
+# would. Meanwhile a session dump (unprivileged, like any "session show")
+# and another genetlink family's request (nlctrl, "genl ctrl get") must
+# answer within 4 s (the debug kernel is slow). Before the fix the dump waited for the teardown's
+# cm_mutex holding genl_mutex, and every genetlink request of the host
+# with it.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
@@ -38,6 +46,8 @@ REQ_DELAY=5000
 [ -z "${KRDMA_SLOW:-}" ] || REQ_DELAY=15000
 KNOB=/sys/kernel/debug/krdma/delay_publish_ms
 KNOB_REQ=/sys/kernel/debug/krdma/delay_test_req_ms
+TKNOB=/sys/kernel/debug/krdma/delay_teardown_ms
+TDELAY=8000	# ms; twice what a request may take meanwhile
 T=$(mktemp -d /tmp/races.XXXXXX)
 
 # rdma_counts: the rdma resource totals of every device, e.g.
@@ -151,7 +161,9 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	settled r2
 	barrier r2_done 120
 	echo 0 >"$KNOB"
-
+	barrier r4
+	barrier r4_done 120
+	settled r4
 	expect_ok listener.del krdmactl listener del name races
 else
 	# connect ROUND: connects and records how it ended.
@@ -195,6 +207,30 @@ else
 		"d['state'] == 'down' and d['reason'] == 'rejected by peer: peer shutting down'"
 	settled r2
 	barrier r2_done 120
+
+	# Round 4: requests while a teardown is slow.
+	barrier r4
+	connect r4
+	json_check r4.up "cat $T/r4.out" "d['state'] == 'up'"
+	if [ -w "$TKNOB" ]; then
+		result r4.knob ok
+	else
+		result r4.knob fail "missing=$TKNOB"
+	fi
+	echo $TDELAY >"$TKNOB"
+	expect_ok r4.del krdmactl session del name r4
+	# A dump under way, and then another family's request beside it.
+	(timeout 4 krdmactl -j session show >"$T/r4.show" 2>&1
+	 echo $? >"$T/r4.show.rc") &
+	sleep 0.3
+	expect_ok r4.other_family_answers timeout 4 genl ctrl get name nlctrl
+	wait
+	json_check r4.dump_answers "cat $T/r4.show" \
+		"[s['state'] for s in d if s['name'] == 'r4'] == ['closing']"
+	log "r4: session show rc=$(cat "$T/r4.show.rc")"
+	settled r4
+	echo 0 >"$TKNOB"
+	barrier r4_done 120
 fi
 rm -rf "$T"
 exit 0
