@@ -128,9 +128,10 @@ json_check lat.write.1 \
 # lat read and atomics: each a round trip of its own, timed whole from
 # the driver's completion (perftest's read_lat, atomic_lat); the read data
 # and the target's final value are checked.
-for op in read atomic_fadd atomic_cswap; do
+for what in read:64 atomic_fadd:8 atomic_cswap:8; do
+	op=${what%:*}
 	json_check "lat.$op" \
-		"krdmactl -j test run session p op $op mode lat size 64 count $n_lat" \
+		"krdmactl -j test run session p op $op mode lat size ${what#*:} count $n_lat" \
 		"d['status'] == 0 and d['iters'] == $n_lat and d['lat']['samples'] == $n_lat and 0 < d['lat']['min_ns'] <= d['lat']['p50_ns'] <= d['lat']['p90_ns'] <= d['lat']['p99_ns'] <= d['lat']['max_ns'] and d['validated'] >= 1"
 done
 json_check lat.read.64k \
