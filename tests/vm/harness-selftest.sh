@@ -121,6 +121,16 @@ vm_case "kernel hangs after panic (host timeout)" FAIL "timeout after 45s" -n 1 
 KRDMA_BOOT_STALL=1 vm_case "console silent while booting" FAIL "node1: hung during boot, before krdma was loaded" -n 1 -t 300 "$here/selftest.sh"
 vm_case "barrier timeout" FAIL "1 failed result(s)" -n 2 -t 300 "$neg" barrier
 
+# A guest that dies (a panic, no exit code) must not leave its peer
+# waiting until the time limit.
+t0=$SECONDS
+vm_case "a guest dies, its peer is stopped" FAIL "node2: guest ended without an exit code" -n 2 -t 900 "$neg" die
+if [ $((SECONDS - t0)) -lt 600 ]; then
+	ok "a guest dies: the run ended after $((SECONDS - t0))s of a 900s limit"
+else
+	notok "a guest dies: the run took $((SECONDS - t0))s, the peer was not stopped"
+fi
+
 # SIGTERM to run.sh must take its guests down.
 o=$tmp/run.term
 "$run" -o "$o" -n 1 -t 300 "$neg" hang >"$o.out" 2>"$o.err" &

@@ -123,6 +123,32 @@ else
 fi
 moddir=/lib/modules/$kver
 
+# Multi-threaded TCG runs a guest's vCPUs in parallel; 6.12 guests under it
+# (QEMU 7.2) were seen to take "Oops: int3" on a static-key site that had
+# already been patched back to a NOP (sched_clock_tick at boot,
+# __skb_get_hash_net under rxe traffic): a vCPU ran a stale translation of
+# code another vCPU had just rewritten with text_poke_bp. Single-threaded
+# TCG switches vCPUs only between translation blocks, so no vCPU can run
+# code that another one is rewriting. 6.1 guests never showed it in
+# hundreds of boots and keep the parallel vCPUs that their race tests
+# want. KRDMA_TCG_THREAD=single|multi overrides.
+tcg_thread=${KRDMA_TCG_THREAD:-}
+if [ -z "$tcg_thread" ]; then
+	tcg_thread=multi
+	kmaj=${kver%%.*} kmin=${kver#*.} kmin=${kmin%%[!0-9]*}
+	case $kmaj.$kmin in
+	[0-9]*.[0-9]*)
+		if [ "$kmaj" -gt 6 ] || { [ "$kmaj" -eq 6 ] && [ "$kmin" -ge 12 ]; }; then
+			tcg_thread=single
+		fi
+		;;
+	esac
+fi
+case $tcg_thread in
+single | multi) ;;
+*) fail_early "KRDMA_TCG_THREAD must be single or multi, not '$tcg_thread'" ;;
+esac
+
 # --- initramfs (cached) -----------------------------------------------------
 
 initramfs_mods="virtio_pci virtio_net 9pnet_virtio 9p overlay"
@@ -387,7 +413,7 @@ start_guest() {
 	# lifecycle's leak check does not see other caches' users.
 	timeout -k 5 "$left" qemu-system-x86_64 \
 		-name "krdma-$runid-node$i" \
-		-accel tcg,thread=multi -cpu max,la57=off -smp "$cpus" -m "$mem" \
+		-accel "tcg,thread=$tcg_thread" -cpu max,la57=off -smp "$cpus" -m "$mem" \
 		-nodefaults -no-user-config -display none -monitor none -no-reboot \
 		-serial "file:$(qpath "$out/node$i.console")" \
 		-pidfile "$out/.vm/node$i.pid" \
@@ -402,7 +428,7 @@ start_guest() {
 	wpids[i]=$!
 }
 
-progress "booting $nodes guest(s): kernel $kimg ($kver), TCG, ${cpus} vCPU/${mem} MiB each, $wire wire${KRDMA_NETEM:+ with netem $KRDMA_NETEM}, timeout ${tmo}s"
+progress "booting $nodes guest(s): kernel $kimg ($kver), TCG ($tcg_thread-threaded), ${cpus} vCPU/${mem} MiB each, $wire wire${KRDMA_NETEM:+ with netem $KRDMA_NETEM}, timeout ${tmo}s"
 for i in $(seq 1 "$nodes"); do
 	start_guest "$i"
 	if [ "$i" -eq 1 ]; then
@@ -430,6 +456,7 @@ boot_tmo=${KRDMA_BOOT_TIMEOUT:-900}
 boot_stall=${KRDMA_BOOT_STALL:-300}
 boot_deadline=$(($(date +%s) + boot_tmo))
 boot_hung=
+died='' died_at=0 died_grace=${KRDMA_DIED_GRACE:-20}
 declare -A seen=() con_size=() con_since=()
 while :; do
 	alive=0
@@ -451,6 +478,22 @@ while :; do
 		fi
 	done
 	[ "$alive" -gt 0 ] || break
+	# A guest gone without an exit code crashed (vm_crash writes its
+	# code before it powers off): its peers would only wait for it until
+	# the deadline (seen: 1400 s after a panic at 30 s). They get a short
+	# grace to write what they have, then the run stops.
+	if [ -z "$died" ]; then
+		for i in "${!wpids[@]}"; do
+			if ! kill -0 "${wpids[$i]}" 2>/dev/null && [ ! -f "$out/node$i.rc" ]; then
+				died=node$i died_at=$now
+				progress "node$i: guest ended without an exit code (+$((now - start))s), stopping the others in ${died_grace}s"
+				break
+			fi
+		done
+	elif [ $((now - died_at)) -ge "$died_grace" ]; then
+		kill_guests
+		break
+	fi
 	if [ "$now" -ge "$boot_deadline" ] && [ -z "$boot_hung" ]; then
 		for i in "${!wpids[@]}"; do
 			[ -s "$out/.vm/node$i.state" ] || boot_hung="$boot_hung node$i"
@@ -503,6 +546,7 @@ for i in $(seq 1 "$nodes"); do
 	[ "${qrc[$i]}" -ne 124 ] || timed_out=1
 done
 [ "$timed_out" -eq 0 ] || reasons+=("timeout after ${tmo}s")
+[ -z "$died" ] || reasons+=("$died: guest ended without an exit code; the others were stopped ${died_grace}s later")
 for n in $boot_hung; do
 	reasons+=("$n: hung during boot, before krdma was loaded")
 done
