@@ -13,9 +13,7 @@
 #include "nl.h"
 #include "parse.h"
 
-#ifndef KRDMACTL_VERSION
-#define KRDMACTL_VERSION "0.1.0"
-#endif
+/* KRDMACTL_VERSION comes from the top-level VERSION file (tools/Makefile). */
 
 struct cmd {
 	const char *name;
