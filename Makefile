@@ -59,7 +59,7 @@ ifneq ($(C),)
 KBUILD_FLAGS += C=$(C)
 endif
 
-.PHONY: all guest module tools hostile clean clean-module install uninstall dkms.conf deps demo check check-unit check-spec check-pkg check-vm check-debug checkpatch sparse kver
+.PHONY: all guest module tools hostile clean clean-module install uninstall dkms.conf deb check-pkg-vm deps demo check check-unit check-spec check-pkg check-vm check-debug checkpatch sparse kver
 
 all: module tools
 
@@ -109,13 +109,18 @@ hostile:
 # Installs the module for $(KVER) under updates/ (then depmod, on a live
 # install), krdmactl, its man page and bash completion. DESTDIR and
 # PREFIX are honoured; a staged install (DESTDIR) leaves depmod to the
-# target system.
+# target system. It installs what "make" built and builds nothing: as
+# root, with other flags, it would build something else.
 PREFIX ?= /usr/local
 MODDIR = $(DESTDIR)/lib/modules/$(KVER)/updates
 BINDIR = $(DESTDIR)$(PREFIX)/sbin
 MANDIR = $(DESTDIR)$(PREFIX)/share/man/man8
 COMPDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
-install: all
+install:
+	@[ -f kmod/krdma.ko ] && [ -f tools/krdmactl ] || \
+		{ echo "krdma: nothing built to install: run 'make' first" >&2; exit 1; }
+	@built=$$(modinfo -F vermagic kmod/krdma.ko | cut -d' ' -f1); [ "$$built" = "$(KVER)" ] || \
+		{ echo "krdma: kmod/krdma.ko is built for $$built, not $(KVER): make KVER=$(KVER), or make install KVER=$$built" >&2; exit 1; }
 	install -D -m 0644 kmod/krdma.ko $(MODDIR)/krdma.ko
 	$(if $(DESTDIR),@echo "krdma: staged in $(DESTDIR): run 'depmod $(KVER)' on the target",depmod -a $(KVER))
 	install -D -m 0755 tools/krdmactl $(BINDIR)/krdmactl
@@ -133,13 +138,18 @@ uninstall:
 dkms.conf: dkms.conf.in VERSION
 	sed 's/@VERSION@/$(VERSION)/' $< >$@
 
+# The Debian packages krdma-dkms and krdmactl (debian/), built from a clean
+# copy of the tree and checked with lintian, into dist/.
+deb:
+	$(TOP)/tests/pkg/deb.sh $(TOP)/dist
+
 deps:
 	$(TOP)/scripts/install-deps.sh $(DEPS_SERIES)
 
 # The targets that boot guests, and what they build, are for the guests'
 # kernel (a KVER= or KDIR= on the command line still wins).
-demo check check-vm check-unit check-pkg sparse kver: KVER = $(GUEST_KVER)
-demo check check-vm check-unit check-pkg sparse kver: KVER_WHY =
+demo check check-vm check-unit check-pkg check-pkg-vm sparse kver: KVER = $(GUEST_KVER)
+demo check check-vm check-unit check-pkg check-pkg-vm sparse kver: KVER_WHY =
 
 demo: all
 	KERNEL=$(KVER) $(TOP)/tests/demo.sh
@@ -156,6 +166,13 @@ check-vm: all hostile
 check-pkg: all
 	$(TOP)/tests/pkg/completion.sh
 	$(TOP)/tests/pkg/dkms.sh
+	$(TOP)/tests/pkg/deb.sh $(TOP)/dist
+
+# In a guest: make install / modprobe / uninstall on one node, the .debs
+# (DKMS building the module in the guest) / modprobe / purge on the other,
+# a transfer between the two (5-10 min: DKMS compiles under TCG).
+check-pkg-vm: check-pkg
+	KERNEL=$(KVER) $(TOP)/tests/run-guest-suite.sh $(TOP)/tests/guest-pkg/packages.sh
 
 check: check-unit check-pkg check-vm
 
