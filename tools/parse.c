@@ -334,23 +334,43 @@ resolver_fn parse_resolver;
 int parse_host_endpoint(const char *s, struct ip_addr *a, uint16_t *port,
 			bool *has_port, char *err, size_t errlen)
 {
-	const char *colon = s ? strchr(s, ':') : NULL;
+	const char *colon = s ? strchr(s, ':') : NULL, *start = s, *close;
 	char host[256];
 	struct ip_addr tmp;
 	uint16_t p = 0;
 	size_t len;
 	int rc;
 
-	if (!s || !*s || s[0] == '[' || (colon && strchr(colon + 1, ':'))) {
+	if (!s || !*s) {
 		snprintf(err, errlen, "not an address");
 		return -EINVAL;
 	}
-	len = colon ? (size_t)(colon - s) : strlen(s);
+	if (s[0] == '[') {
+		/* [ADDR6%IFACE]:PORT */
+		close = strchr(s, ']');
+		if (!close || !strchr(s, '%') || (close[1] && close[1] != ':')) {
+			snprintf(err, errlen, "not an address");
+			return -EINVAL;
+		}
+		start = s + 1;
+		len = (size_t)(close - start);
+		colon = close[1] ? close + 1 : NULL;
+	} else if (colon && strchr(colon + 1, ':')) {
+		/* ADDR6%IFACE: every colon is the address's */
+		if (!strchr(s, '%')) {
+			snprintf(err, errlen, "not an address");
+			return -EINVAL;
+		}
+		len = strlen(s);
+		colon = NULL;
+	} else {
+		len = colon ? (size_t)(colon - s) : strlen(s);
+	}
 	if (!len || len >= sizeof(host)) {
 		snprintf(err, errlen, "not a host name");
 		return -EINVAL;
 	}
-	memcpy(host, s, len);
+	memcpy(host, start, len);
 	host[len] = '\0';
 	if (colon) {
 		rc = parse_port(colon + 1, &p);
@@ -685,6 +705,13 @@ static int convert(const struct arg_spec *sp, const char *value,
 		char why[128];
 
 		rc = parse_endpoint(value, &v->addr, &v->port, &v->has_port);
+		if (!rc && v->addr.family == AF_INET6 && v->addr.bytes[0] == 0xfe &&
+		    (v->addr.bytes[1] & 0xc0) == 0x80) {
+			/* fe80::/10 exists on every interface: which one? */
+			eb_add(eb, "invalid %s '%s': a link-local address needs its interface, ADDR6%%IFACE",
+			       sp->kw, value);
+			return -EINVAL;
+		}
 		if (!rc)
 			return 0;
 		rc = parse_host_endpoint(value, &v->addr, &v->port,

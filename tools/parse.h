@@ -44,6 +44,7 @@ int format_duration_units(char *buf, size_t len, uint64_t ms);
 struct ip_addr {
 	int family;		/* AF_INET or AF_INET6 */
 	uint8_t bytes[16];	/* network order; 4 used for AF_INET */
+	uint32_t scope_id;	/* AF_INET6 link-local: interface index, or 0 */
 };
 
 /* Literal IPv4 or IPv6 address (no zone id, no port). */
@@ -57,10 +58,11 @@ int parse_port(const char *s, uint16_t *port);
 int parse_endpoint(const char *s, struct ip_addr *a, uint16_t *port,
 		   bool *has_port);
 /*
- * A host name, or HOST:PORT: what parse_endpoint() does not take, looked
- * up with parse_resolver (getaddrinfo() in krdmactl, a fake in the unit
- * tests; NULL: names are refused).  On failure err says why: -ENOENT the
- * name was not found, -EINVAL s is no name.
+ * A host name, HOST:PORT, or an IPv6 address with a zone, ADDR6%IFACE or
+ * [ADDR6%IFACE]:PORT: what parse_endpoint() does not take, looked up with
+ * parse_resolver (getaddrinfo() in krdmactl, a fake in the unit tests;
+ * NULL: refused).  On failure err says why: -ENOENT the name was not
+ * found, -EINVAL s is no name.
  */
 typedef int (*resolver_fn)(const char *host, struct ip_addr *a, char *err,
 			   size_t errlen);

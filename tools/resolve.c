@@ -41,6 +41,8 @@ int resolve_host(const char *host, struct ip_addr *a, char *err, size_t errlen)
 
 			a->family = AF_INET6;
 			memcpy(a->bytes, &sin6->sin6_addr, 16);
+			/* "fe80::1%eth0": getaddrinfo() looked the zone up. */
+			a->scope_id = sin6->sin6_scope_id;
 			break;
 		}
 	}

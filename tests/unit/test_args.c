@@ -270,3 +270,18 @@ TEST(args_durations_need_units)
 			"5s"), 0);
 	CHECK_U64(t.duration.num, 5000);
 }
+
+TEST(args_link_local_needs_zone)
+{
+	struct arg_val addr;
+	struct arg_spec specs[] = {
+		{ "addr", ARG_ADDR, 0, 0, 0, 0, &addr, "ADDR" },
+	};
+	char err[256];
+
+	CHECK_INT(args_parse(specs, 1, 2, (char *[]){ "addr", "fe80::1", NULL },
+			     err, sizeof(err)), -EINVAL);
+	CHECK_STR(err, "invalid addr 'fe80::1': a link-local address needs its interface, ADDR6%IFACE");
+	CHECK_INT(args_parse(specs, 1, 2, (char *[]){ "addr", "fd00::1", NULL },
+			     err, sizeof(err)), 0);
+}

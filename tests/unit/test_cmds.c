@@ -5,6 +5,7 @@
  * ACK), events, lost events and ^C.
  */
 #include <arpa/inet.h>
+#include <net/if.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "cmd.h"
 #include "fake_nl.h"
 #include "output.h"
+#include "resolve.h"
 #include "unit.h"
 
 /* ---- running a command line ---- */
@@ -223,11 +225,23 @@ TEST(cmd_listener_add)
 	run_end(&r);
 
 	fake_begin(k_listener_add);
-	run(&r, false, "listener a addr [fe80::1]:5000");
+	run(&r, false, "listener a addr [fd00::1]:5000");
 	CHECK_INT(r.rc, 0);
 	CHECK_INT(seen_ep.addr.family, AF_INET6);
 	CHECK_INT(seen_ep.port, 5000);
+	CHECK_INT(seen_ep.addr.scope_id, 0);
 	run_end(&r);
+
+	/* link-local: the interface goes along as the scope */
+	parse_resolver = resolve_host;
+	fake_begin(k_listener_add);
+	run(&r, false, "listener a addr [fe80::1%lo]:5000");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(seen_ep.addr.family, AF_INET6);
+	CHECK_INT(seen_ep.addr.scope_id, (int)if_nametoindex("lo"));
+	CHECK_INT(seen_ep.port, 5000);
+	run_end(&r);
+	parse_resolver = NULL;
 }
 
 /* A listener bound to a device, and one whose device went away. */

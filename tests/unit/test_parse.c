@@ -4,6 +4,7 @@
  * prefix matching, op names, GUIDs.
  */
 #include <arpa/inet.h>
+#include <net/if.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -419,5 +420,55 @@ TEST(host_names)
 				      sizeof(err)), 0);
 	CHECK(a.family == AF_INET || a.family == AF_INET6);
 	CHECK_U64(port, 9);
+	parse_resolver = NULL;
+}
+
+static int fake_zone_resolver(const char *host, struct ip_addr *a, char *err,
+			      size_t errlen)
+{
+	if (strcmp(host, "fe80::1%eth0")) {
+		snprintf(err, errlen, "cannot resolve '%s'", host);
+		return -ENOENT;
+	}
+	memset(a, 0, sizeof(*a));
+	a->family = AF_INET6;
+	a->bytes[0] = 0xfe;
+	a->bytes[1] = 0x80;
+	a->bytes[15] = 1;
+	a->scope_id = 7;
+	return 0;
+}
+
+TEST(ipv6_zones)
+{
+	struct ip_addr a;
+	uint16_t port = 0;
+	bool has_port = true;
+	char err[128];
+
+	/* a literal does not take a zone: that is the resolver's */
+	CHECK_INT(parse_ip_addr("fe80::1%eth0", &a), -EINVAL);
+	parse_resolver = fake_zone_resolver;
+	CHECK_INT(parse_host_endpoint("fe80::1%eth0", &a, &port, &has_port, err,
+				      sizeof(err)), 0);
+	CHECK(a.family == AF_INET6 && a.scope_id == 7 && !has_port);
+	CHECK_INT(parse_host_endpoint("[fe80::1%eth0]:7471", &a, &port,
+				      &has_port, err, sizeof(err)), 0);
+	CHECK(a.scope_id == 7 && has_port);
+	CHECK_U64(port, 7471);
+	/* brackets or many colons without a zone are not names */
+	CHECK_INT(parse_host_endpoint("[fe80::1]:7471", &a, &port, &has_port,
+				      err, sizeof(err)), -EINVAL);
+	CHECK_INT(parse_host_endpoint("fe80::1", &a, &port, &has_port, err,
+				      sizeof(err)), -EINVAL);
+	CHECK_INT(parse_host_endpoint("[fe80::1%eth0]x", &a, &port, &has_port,
+				      err, sizeof(err)), -EINVAL);
+	/* getaddrinfo() turns the interface into its index */
+	parse_resolver = resolve_host;
+	CHECK_INT(parse_host_endpoint("fe80::1%lo", &a, &port, &has_port, err,
+				      sizeof(err)), 0);
+	CHECK(a.family == AF_INET6 && a.scope_id == if_nametoindex("lo"));
+	CHECK_INT(parse_host_endpoint("[fe80::1%nosuchif0]:1", &a, &port,
+				      &has_port, err, sizeof(err)), -ENOENT);
 	parse_resolver = NULL;
 }
