@@ -165,6 +165,7 @@ check-vm: all hostile
 
 check-pkg: all
 	$(TOP)/tests/pkg/completion.sh
+	$(TOP)/tests/pkg/install.sh
 	$(TOP)/tests/pkg/dkms.sh
 	$(TOP)/tests/pkg/deb.sh $(TOP)/dist
 
