@@ -107,7 +107,8 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	expect_ok make.uninstall make -s -C "$KRDMA_ROOT" uninstall KVER="$KV"
 else
 	expect_ok apt.purge env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q krdmactl krdma-dkms
-	check dpkg.forgotten sh -c "! dpkg-query -W 'krdma*' 2>/dev/null | grep -q ."
+	# Purged: known to dpkg at most as not installed ("pn"), no conffiles.
+	check dpkg.purged sh -c "! dpkg-query -W -f='\${db:Status-Abbrev}\n' 'krdma*' 2>/dev/null | cut -c2 | grep -qv n"
 fi
 krdma_files >"$T/after"
 if diff "$T/before" "$T/after" >"$T/left"; then
