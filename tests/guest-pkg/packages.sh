@@ -85,11 +85,11 @@ expect_rc_msg cli.version 0 "^krdmactl $VER \(abi [0-9]+\), module $VER, abi [0-
 
 if [ "$KRDMA_NODE" = 1 ]; then
 	expect_ok listener.add $CLI listener add name pkg port $PORT
-	barrier listening 1200
+	barrier listening 3000
 	barrier transferred 600
 	expect_ok listener.del $CLI listener del name pkg
 else
-	barrier listening 1200
+	barrier listening 3000
 	expect_ok connect $CLI session connect addr "$KRDMA_PEER_IP" port $PORT name c1
 	for op in write read send; do
 		json_check "transfer.$op" "$CLI -j test run session c1 op $op size 64K count 50 depth 4" \
