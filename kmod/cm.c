@@ -179,6 +179,22 @@ static int krdma_check_hello(const void *data, u8 len,
 	return 0;
 }
 
+/*
+ * " (peer 3, here 1..2)": the versions of a KRDMA_REJ_VERSION, for the
+ * messages, so that a module of another version says which.
+ */
+static void krdma_versions(char *buf, size_t len, const char *who, __be16 v)
+{
+	snprintf(buf, len, " (%s %u, here %u..%u)", who, be16_to_cpu(v),
+		 KRDMA_PROTO_VERSION_MIN, KRDMA_PROTO_VERSION);
+}
+
+/* The version of a hello refused as KRDMA_REJ_VERSION (magic, length good). */
+static __be16 krdma_hello_version(const void *data)
+{
+	return ((const struct krdma_cm_hello *)data)->version;
+}
+
 static void krdma_take_peer_hello(struct krdma_session *sess,
 				  const struct krdma_cm_hello *h)
 {
@@ -208,6 +224,7 @@ static void krdma_rejected(struct krdma_session *sess, struct rdma_cm_id *id,
 			   struct rdma_cm_event *ev, const char *qp)
 {
 	const struct krdma_cm_reject *rej;
+	char vers[40] = "";
 	u8 len = 0;
 	u16 reason;
 
@@ -215,10 +232,12 @@ static void krdma_rejected(struct krdma_session *sess, struct rdma_cm_id *id,
 	if (rej && len >= sizeof(*rej) &&
 	    be32_to_cpu(rej->magic) == KRDMA_PROTO_MAGIC) {
 		reason = be16_to_cpu(rej->reason);
-		krdma_session_close(sess, "%srejected by peer: %s", qp,
+		if (reason == KRDMA_REJ_VERSION)
+			krdma_versions(vers, sizeof(vers), "peer", rej->version);
+		krdma_session_close(sess, "%srejected by peer: %s%s", qp,
 				    reason < ARRAY_SIZE(krdma_reject_reasons) &&
 				    krdma_reject_reasons[reason] ?
-				    krdma_reject_reasons[reason] : "unknown reason");
+				    krdma_reject_reasons[reason] : "unknown reason", vers);
 		return;
 	}
 	if (ev->status == IB_CM_REJ_INVALID_SERVICE_ID)
@@ -344,6 +363,7 @@ static void krdma_client_established(struct krdma_session *sess,
 {
 	struct ib_device *ibdev = sess->kdev->ibdev;
 	struct krdma_cm_hello h;
+	char vers[40] = "";
 	int rej, ret;
 
 	rej = krdma_check_hello(ev->param.conn.private_data,
@@ -352,8 +372,11 @@ static void krdma_client_established(struct krdma_session *sess,
 		rej = KRDMA_REJ_BAD_PARAM;
 	if (rej) {
 		krdma_count(sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
-		krdma_session_close(sess, "bad handshake from server: %s",
-				    krdma_reject_reasons[rej]);
+		if (rej == KRDMA_REJ_VERSION)
+			krdma_versions(vers, sizeof(vers), "server",
+				       krdma_hello_version(ev->param.conn.private_data));
+		krdma_session_close(sess, "bad handshake from server: %s%s",
+				    krdma_reject_reasons[rej], vers);
 		return;
 	}
 	krdma_take_peer_hello(sess, &h);
@@ -636,6 +659,7 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	struct rdma_conn_param param = {};
 	struct krdma_session *sess;
 	struct krdma_cm_hello h, rep;
+	char vers[40] = "";
 	int rej, ret;
 	u64 mem;
 
@@ -643,8 +667,11 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 				ev->param.conn.private_data_len, &h);
 	if (rej) {
 		krdma_stats_add(&krdma_global_stats, KRDMA_CNT_PROTOCOL_ERRORS, 1);
-		pr_info_ratelimited("krdma: listener %u: rejected a connection: %s\n",
-				    l->id, krdma_reject_reasons[rej]);
+		if (rej == KRDMA_REJ_VERSION)
+			krdma_versions(vers, sizeof(vers), "peer",
+				       krdma_hello_version(ev->param.conn.private_data));
+		pr_info_ratelimited("krdma: listener %u: rejected a connection: %s%s\n",
+				    l->id, krdma_reject_reasons[rej], vers);
 		krdma_reject(child, rej);
 		return -ECONNREFUSED;	/* the CM destroys @child */
 	}

@@ -20,7 +20,7 @@
 
 #include "proto.h"
 
-#define KRDMA_VERSION "0.2.0"
+/* KRDMA_VERSION comes from the top-level VERSION file (kmod/Kbuild). */
 
 /* Session defaults, overridable per connection. */
 #define KRDMA_DEF_SQ_DEPTH	256

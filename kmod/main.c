@@ -106,3 +106,9 @@ MODULE_AUTHOR("krdma developers");
 MODULE_DESCRIPTION("Kernel-to-kernel RDMA test transport");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_VERSION(KRDMA_VERSION);
+/*
+ * The RDMA CM and the verbs core are symbol dependencies already; the
+ * softdep says so in modinfo, for a modprobe.d or initramfs tool that
+ * reads it rather than modules.dep.
+ */
+MODULE_SOFTDEP("pre: rdma_cm ib_core");

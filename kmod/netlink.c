@@ -30,6 +30,7 @@ static const struct nla_policy krdma_addr_policy[KRDMA_ADDR_A_MAX + 1] = {
 	[KRDMA_ADDR_A_IPV4]	= NLA_POLICY_EXACT_LEN(sizeof(struct in_addr)),
 	[KRDMA_ADDR_A_IPV6]	= NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
 	[KRDMA_ADDR_A_PORT]	= NLA_POLICY_MIN(NLA_U16, 1),
+	[KRDMA_ADDR_A_SCOPE_ID]	= NLA_POLICY_MIN(NLA_U32, 1),
 };
 
 static struct netlink_range_validation krdma_msg_size_range = {
@@ -212,11 +213,19 @@ static int krdma_parse_addr(struct nlattr *nest, struct sockaddr_storage *ss,
 		NL_SET_ERR_MSG_ATTR(extack, nest, "address required");
 		return -EINVAL;
 	}
+	if (tb[KRDMA_ADDR_A_SCOPE_ID] && !tb[KRDMA_ADDR_A_IPV6]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KRDMA_ADDR_A_SCOPE_ID],
+				    "a scope is for an IPv6 address");
+		return -EINVAL;
+	}
 
 	memset(ss, 0, sizeof(*ss));
 	if (tb[KRDMA_ADDR_A_IPV6]) {
 		sin6->sin6_family = AF_INET6;
 		sin6->sin6_addr = nla_get_in6_addr(tb[KRDMA_ADDR_A_IPV6]);
+		/* The RDMA CM binds a link-local address to this interface. */
+		if (tb[KRDMA_ADDR_A_SCOPE_ID])
+			sin6->sin6_scope_id = nla_get_u32(tb[KRDMA_ADDR_A_SCOPE_ID]);
 		if (tb[KRDMA_ADDR_A_PORT])
 			sin6->sin6_port = htons(nla_get_u16(tb[KRDMA_ADDR_A_PORT]));
 	} else {

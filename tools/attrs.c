@@ -82,6 +82,7 @@ struct nla_policy krdma_addr_policy[KRDMA_ADDR_A_MAX + 1] = {
 	[KRDMA_ADDR_A_IPV4]	= POL_BIN(4),
 	[KRDMA_ADDR_A_IPV6]	= POL_BIN(16),
 	[KRDMA_ADDR_A_PORT]	= POL(NLA_U16),
+	[KRDMA_ADDR_A_SCOPE_ID]	= POL(NLA_U32),
 };
 
 struct nla_policy krdma_port_policy[KRDMA_PORT_A_MAX + 1] = {
@@ -155,7 +156,8 @@ NAME_FN(stats_name,
 	[KRDMA_STATS_A_SERVER_SESSIONS] = "server_sessions",
 	[KRDMA_STATS_A_SERVER_SESSIONS_PEAK] = "server_sessions_peak")
 NAME_FN(addr_attr_name, [KRDMA_ADDR_A_IPV4] = "ipv4",
-	[KRDMA_ADDR_A_IPV6] = "ipv6", [KRDMA_ADDR_A_PORT] = "port")
+	[KRDMA_ADDR_A_IPV6] = "ipv6", [KRDMA_ADDR_A_PORT] = "port",
+	[KRDMA_ADDR_A_SCOPE_ID] = "scope-id")
 
 static const char *op_name_fn(unsigned int v)
 {
@@ -284,6 +286,8 @@ int put_endpoint(struct nl_msg *msg, int type, const struct ip_addr *a,
 		rc = nla_put(msg, KRDMA_ADDR_A_IPV4, 4, a->bytes);
 	else if (a && a->family == AF_INET6)
 		rc = nla_put(msg, KRDMA_ADDR_A_IPV6, 16, a->bytes);
+	if (!rc && a && a->family == AF_INET6 && a->scope_id)
+		rc = nla_put_u32(msg, KRDMA_ADDR_A_SCOPE_ID, a->scope_id);
 	if (!rc && port >= 0)
 		rc = nla_put_u16(msg, KRDMA_ADDR_A_PORT, (uint16_t)port);
 	if (rc)
@@ -308,6 +312,8 @@ int get_endpoint(const struct nlattr *nest, struct endpoint *ep)
 		ep->has_addr = true;
 		ep->addr.family = AF_INET6;
 		memcpy(ep->addr.bytes, nla_data(tb[KRDMA_ADDR_A_IPV6]), 16);
+		if (tb[KRDMA_ADDR_A_SCOPE_ID])
+			ep->addr.scope_id = nla_get_u32(tb[KRDMA_ADDR_A_SCOPE_ID]);
 	}
 	if (tb[KRDMA_ADDR_A_PORT])
 		ep->port = nla_get_u16(tb[KRDMA_ADDR_A_PORT]);

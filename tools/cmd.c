@@ -2,6 +2,7 @@
 /*
  * krdmactl: object/command dispatch, help and shared command helpers.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,27 @@ const char *cmd_what(void)
 	snprintf(buf, sizeof(buf), "%s%s%s", cur_obj ? cur_obj->name : "",
 		 cur_cmd ? " " : "", cur_cmd ? cur_cmd->name : "");
 	return buf;
+}
+
+void usage_hint(void)
+{
+	if (cur_obj)
+		fprintf(stderr, "Try \"krdmactl %s help\".\n", cmd_what());
+	else
+		fprintf(stderr, "Try \"krdmactl help\".\n");
+}
+
+int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "krdmactl: %s: ", cmd_what());
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	usage_hint();
+	return EXIT_USAGE;
 }
 
 static void cmd_line_usage(FILE *f, const char *lead,
@@ -84,7 +106,7 @@ int obj_dispatch(const struct object *obj, int argc, char **argv)
 	if (argc == 0) {
 		if (!obj->dflt) {
 			obj_usage(stderr, obj);
-			return 1;
+			return EXIT_USAGE;
 		}
 		k = match_table(obj->dflt, obj->cmds, n, sizeof(*obj->cmds));
 	} else {
@@ -106,13 +128,14 @@ int obj_dispatch(const struct object *obj, int argc, char **argv)
 				fprintf(stderr, "%s %s", i ? "," : "",
 					names[i]);
 			fprintf(stderr, ")\n");
-			return 1;
+			usage_hint();
+			return EXIT_USAGE;
 		}
 		argc--;
 		argv++;
 	}
 	cur_cmd = &obj->cmds[k];
-	return cur_cmd->fn(argc, argv) ? 1 : 0;
+	return cur_cmd->fn(argc, argv);
 }
 
 int cmd_args(const struct arg_spec *specs, size_t n, int argc, char **argv)
@@ -127,7 +150,7 @@ int cmd_args(const struct arg_spec *specs, size_t n, int argc, char **argv)
 	}
 	if (rc) {
 		fprintf(stderr, "krdmactl: %s: %s\n", cmd_what(), err);
-		fprintf(stderr, "Try \"krdmactl %s help\".\n", cmd_what());
+		usage_hint();
 		return -1;
 	}
 	return 0;
@@ -138,11 +161,10 @@ struct knl_ctx *cmd_begin(const struct arg_spec *specs, size_t n, int argc,
 {
 	int rc;
 
-	*exit_code = 1;
+	*exit_code = EXIT_ERR;
 	rc = cmd_args(specs, n, argc, argv);
 	if (rc) {
-		if (rc == ARGS_HELP)
-			*exit_code = 0;
+		*exit_code = rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
 		return NULL;
 	}
 	return knl_get();

@@ -13,9 +13,18 @@
 #include "nl.h"
 #include "parse.h"
 
-#ifndef KRDMACTL_VERSION
-#define KRDMACTL_VERSION "0.1.0"
-#endif
+/* KRDMACTL_VERSION comes from the top-level VERSION file (tools/Makefile). */
+
+/*
+ * Exit statuses, for scripts (krdmactl(8), EXIT STATUS): a bad command
+ * line is told apart from a refusal by the kernel, and both from a test
+ * that ran and found wrong data.
+ */
+#define EXIT_OK		0
+#define EXIT_ERR	1	/* runtime error: no module, the kernel refused */
+#define EXIT_USAGE	2	/* the command line is wrong */
+#define EXIT_TEST_FAIL	3	/* a test ran; its data failed validation */
+#define EXIT_INTR	130	/* stopped by SIGINT/SIGTERM (128 + SIGINT) */
 
 struct cmd {
 	const char *name;
@@ -52,12 +61,19 @@ int cmd_args(const struct arg_spec *specs, size_t n, int argc, char **argv);
 /*
  * The start of a command that talks to the kernel: cmd_args(), then the
  * netlink context. NULL means the command ends here with *exit_code (0
- * after "help", 1 after an error already reported).
+ * after "help", EXIT_USAGE or EXIT_ERR after an error already reported).
  */
 struct knl_ctx *cmd_begin(const struct arg_spec *specs, size_t n, int argc,
 			  char **argv, int *exit_code);
 /* "listener add" etc., for messages. */
 const char *cmd_what(void);
+/*
+ * A command line error found after parsing (conflicting keywords): prints
+ * "krdmactl: <obj> <cmd>: <why>" and the help hint; returns EXIT_USAGE.
+ */
+int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The hint every command line error ends with. */
+void usage_hint(void);
 
 /* Report a failure before anything was sent (ENOMEM building a message). */
 int msg_error(void);

@@ -13,6 +13,7 @@
 #include "attrs.h"
 #include "cmd.h"
 #include "output.h"
+#include "resolve.h"
 
 /* ---- main ---- */
 
@@ -65,7 +66,8 @@ static int dispatch(int argc, char **argv)
 		for (i = 0; i <= n; i++)
 			fprintf(stderr, "%s %s", i ? "," : "", names[i]);
 		fprintf(stderr, ")\n");
-		return 1;
+		usage_hint();
+		return EXIT_USAGE;
 	}
 	return obj_dispatch(objects[k], argc - 1, argv + 1);
 }
@@ -82,6 +84,7 @@ int main(int argc, char **argv)
 	};
 	int opt, rc;
 
+	parse_resolver = resolve_host;
 	/* "+": options only before the object, like ip(8)/rdma(8). */
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+jpsVh", long_opts, NULL)) != -1) {
@@ -108,21 +111,21 @@ int main(int argc, char **argv)
 			else
 				fprintf(stderr, "krdmactl: invalid option '%s'\n",
 					argv[optind - 1]);
-			fprintf(stderr, "Try \"krdmactl help\".\n");
-			return 1;
+			usage_hint();
+			return EXIT_USAGE;
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc == 0) {
 		usage(stderr);
-		return 1;
+		return EXIT_USAGE;
 	}
 	out_init(stdout, opts.json, opts.pretty);
 	rc = dispatch(argc, argv);
 	if (out_flush() && !rc) {
 		fprintf(stderr, "krdmactl: error writing output\n");
-		rc = 1;
+		rc = EXIT_ERR;
 	}
 	knl_put();
 	return rc;

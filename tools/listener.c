@@ -44,20 +44,16 @@ static int listener_add(int argc, char **argv)
 
 	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
 	if (rc)
-		return rc == ARGS_HELP ? 0 : 1;
+		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
 	if (addr.set && addr.has_port && port.set && addr.port != port.num) {
-		fprintf(stderr, "krdmactl: %s: conflicting ports in 'addr' and 'port'\n",
-			cmd_what());
-		return 1;
+		return usage_error("conflicting ports in 'addr' and 'port'");
 	}
 	if (port.set)
 		p = (int)port.num;
 	else if (addr.set && addr.has_port)
 		p = addr.port;
 	else {
-		fprintf(stderr, "krdmactl: %s: missing required keyword 'port' (port PORT)\n",
-			cmd_what());
-		return 1;
+		return usage_error("missing required keyword 'port' (port PORT)");
 	}
 	c = knl_get();
 	if (!c)

@@ -18,6 +18,7 @@
 #include <netlink/socket.h>
 
 #include "attrs.h"
+#include "cmd.h"
 #include "nl.h"
 
 #ifndef SOL_NETLINK
@@ -76,6 +77,16 @@ struct knl_ctx *knl_get(void)
 
 struct knl_ctx *knl_open(const char *family)
 {
+	char err[256];
+	struct knl_ctx *c = knl_try_open(family, err, sizeof(err));
+
+	if (!c)
+		fprintf(stderr, "krdmactl: %s\n", err);
+	return c;
+}
+
+struct knl_ctx *knl_try_open(const char *family, char *err, size_t errlen)
+{
 	int one = 1, rc;
 
 	if (ctx_open)
@@ -83,13 +94,13 @@ struct knl_ctx *knl_open(const char *family)
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.sk = nl_socket_alloc();
 	if (!ctx.sk) {
-		fprintf(stderr, "krdmactl: out of memory\n");
+		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
 	rc = genl_connect(ctx.sk);
 	if (rc < 0) {
-		fprintf(stderr, "krdmactl: cannot open a generic netlink socket: %s\n",
-			nl_geterror(rc));
+		snprintf(err, errlen, "cannot open a generic netlink socket: %s",
+			 nl_geterror(rc));
 		goto fail;
 	}
 	/* Ask for the kernel's error strings, and don't echo requests. */
@@ -102,11 +113,11 @@ struct knl_ctx *knl_open(const char *family)
 	ctx.family = genl_ctrl_resolve(ctx.sk, family);
 	if (ctx.family < 0) {
 		if (ctx.family == -NLE_OBJ_NOTFOUND)
-			fprintf(stderr, "krdmactl: generic netlink family \"%s\" not found: is the %s module loaded?\n",
-				family, family);
+			snprintf(err, errlen, "generic netlink family \"%s\" not found: is the %s module loaded? (modprobe %s)",
+				 family, family, family);
 		else
-			fprintf(stderr, "krdmactl: cannot resolve generic netlink family \"%s\": %s\n",
-				family, nl_geterror(ctx.family));
+			snprintf(err, errlen, "cannot resolve generic netlink family \"%s\": %s",
+				 family, nl_geterror(ctx.family));
 		goto fail;
 	}
 	ctx_open = true;
@@ -402,7 +413,7 @@ void knl_perror(struct knl_ctx *c, int err, const char *what)
 
 	if (c->ext_msg[0]) {
 		fprintf(stderr, "krdmactl: %s\n", c->ext_msg);
-		return;
+		goto out;
 	}
 	if (err == -EPERM)
 		hint = " (CAP_NET_ADMIN is required)";
@@ -414,6 +425,10 @@ void knl_perror(struct knl_ctx *c, int err, const char *what)
 	else
 		fprintf(stderr, "krdmactl: %s: %s%s\n", what, strerror(-err),
 			hint);
+out:
+	/* The kernel refused a value: the command's help says the rules. */
+	if (err == -EINVAL || err == -ERANGE || err == -EOPNOTSUPP)
+		usage_hint();
 }
 
 int knl_call(struct knl_ctx *c, struct nl_msg *msg, knl_msg_fn fn, void *arg,

@@ -41,6 +41,8 @@ typedef int (*knl_msg_fn)(struct nlattr **tb, struct nlmsghdr *nlh,
 struct knl_ctx *knl_get(void);
 /* Same for another family (the unit tests use "nlctrl"). */
 struct knl_ctx *knl_open(const char *family);
+/* knl_open() that describes a failure into err instead of printing it. */
+struct knl_ctx *knl_try_open(const char *family, char *err, size_t errlen);
 void knl_put(void);
 
 /* A new request for cmd; flags e.g. NLM_F_DUMP.  NULL on ENOMEM. */

@@ -181,7 +181,7 @@ int parse_duration_ms(const char *s, uint64_t *out)
 		const char *unit;
 		uint64_t ms;
 	} units[] = {
-		{ "", 1 }, { "ms", 1 }, { "s", 1000 }, { "m", 60000 },
+		{ "ms", 1 }, { "s", 1000 }, { "m", 60000 },
 		{ "min", 60000 }, { "h", 3600000 },
 	};
 	const char *p;
@@ -203,6 +203,37 @@ int parse_duration_ms(const char *s, uint64_t *out)
 		return 0;
 	}
 	return -EINVAL;
+}
+
+int format_size_units(char *buf, size_t len, uint64_t v)
+{
+	static const char units[] = "KMGT";
+	int i = -1;
+
+	while (v && i < 3 && !(v & 1023)) {
+		v >>= 10;
+		i++;
+	}
+	if (i < 0)
+		return snprintf(buf, len, "%llu", (unsigned long long)v);
+	return snprintf(buf, len, "%llu%c", (unsigned long long)v, units[i]);
+}
+
+int format_duration_units(char *buf, size_t len, uint64_t ms)
+{
+	static const struct {
+		const char *unit;
+		uint64_t ms;
+	} units[] = { { "h", 3600000 }, { "m", 60000 }, { "s", 1000 } };
+	size_t i;
+
+	/* Minutes from 2m: "60s" reads better than "1m" next to "100ms". */
+	for (i = 0; ms && i < ARRAY_SIZE(units); i++)
+		if (!(ms % units[i].ms) && (units[i].ms != 60000 || ms >= 120000))
+			return snprintf(buf, len, "%llu%s",
+					(unsigned long long)(ms / units[i].ms),
+					units[i].unit);
+	return snprintf(buf, len, "%llums", (unsigned long long)ms);
 }
 
 int parse_ip_addr(const char *s, struct ip_addr *a)
@@ -294,6 +325,70 @@ int parse_endpoint(const char *s, struct ip_addr *a, uint16_t *port,
 	}
 	*a = tmp;
 	if (*has_port)
+		*port = p;
+	return 0;
+}
+
+resolver_fn parse_resolver;
+
+int parse_host_endpoint(const char *s, struct ip_addr *a, uint16_t *port,
+			bool *has_port, char *err, size_t errlen)
+{
+	const char *colon = s ? strchr(s, ':') : NULL, *start = s, *close;
+	char host[256];
+	struct ip_addr tmp;
+	uint16_t p = 0;
+	size_t len;
+	int rc;
+
+	if (!s || !*s) {
+		snprintf(err, errlen, "not an address");
+		return -EINVAL;
+	}
+	if (s[0] == '[') {
+		/* [ADDR6%IFACE]:PORT */
+		close = strchr(s, ']');
+		if (!close || !strchr(s, '%') || (close[1] && close[1] != ':')) {
+			snprintf(err, errlen, "not an address");
+			return -EINVAL;
+		}
+		start = s + 1;
+		len = (size_t)(close - start);
+		colon = close[1] ? close + 1 : NULL;
+	} else if (colon && strchr(colon + 1, ':')) {
+		/* ADDR6%IFACE: every colon is the address's */
+		if (!strchr(s, '%')) {
+			snprintf(err, errlen, "not an address");
+			return -EINVAL;
+		}
+		len = strlen(s);
+		colon = NULL;
+	} else {
+		len = colon ? (size_t)(colon - s) : strlen(s);
+	}
+	if (!len || len >= sizeof(host)) {
+		snprintf(err, errlen, "not a host name");
+		return -EINVAL;
+	}
+	memcpy(host, start, len);
+	host[len] = '\0';
+	if (colon) {
+		rc = parse_port(colon + 1, &p);
+		if (rc) {
+			snprintf(err, errlen, "bad port '%s' (1..65535)", colon + 1);
+			return rc;
+		}
+	}
+	if (!parse_resolver) {
+		snprintf(err, errlen, "host names are not looked up here");
+		return -EINVAL;
+	}
+	rc = parse_resolver(host, &tmp, err, errlen);
+	if (rc)
+		return rc;
+	*a = tmp;
+	*has_port = colon != NULL;
+	if (colon)
 		*port = p;
 	return 0;
 }
@@ -486,9 +581,10 @@ static const char *meta(const struct arg_spec *sp)
  */
 static int check_number(struct errbuf *eb, const struct arg_spec *sp,
 			const char *value, int rc, const char *expected,
-			uint64_t lo, uint64_t hi, const char *unit)
+			uint64_t lo, uint64_t hi)
 {
 	uint64_t max = sp->max;
+	char smin[32], smax[32];
 
 	if (!max)
 		max = sp->type == ARG_U32 ? UINT32_MAX : UINT64_MAX;
@@ -497,9 +593,21 @@ static int check_number(struct errbuf *eb, const struct arg_spec *sp,
 		return rc;
 	}
 	if (rc || lo < sp->min || hi > max) {
-		eb_add(eb, "%s '%s' out of range: must be %llu%s..%llu%s",
-		       sp->kw, value, (unsigned long long)sp->min, unit,
-		       (unsigned long long)max, unit);
+		/* In the units the user writes the value in. */
+		if (sp->type == ARG_DURATION) {
+			format_duration_units(smin, sizeof(smin), sp->min);
+			format_duration_units(smax, sizeof(smax), max);
+		} else if (sp->type == ARG_SIZE || sp->type == ARG_SIZES) {
+			format_size_units(smin, sizeof(smin), sp->min);
+			format_size_units(smax, sizeof(smax), max);
+		} else {
+			snprintf(smin, sizeof(smin), "%llu",
+				 (unsigned long long)sp->min);
+			snprintf(smax, sizeof(smax), "%llu",
+				 (unsigned long long)max);
+		}
+		eb_add(eb, "%s '%s' out of range: must be %s..%s", sp->kw,
+		       value, smin, smax);
 		return -ERANGE;
 	}
 	sp->val->num = lo;
@@ -567,13 +675,12 @@ static int convert(const struct arg_spec *sp, const char *value,
 	case ARG_U32:
 	case ARG_U64:
 		rc = parse_u64(value, 0, UINT64_MAX, &num);
-		return check_number(eb, sp, value, rc, "not a number", num, num,
-				    "");
+		return check_number(eb, sp, value, rc, "not a number", num, num);
 	case ARG_SIZE:
 		rc = parse_size(value, &num);
 		return check_number(eb, sp, value, rc,
 				    "expected a size such as 512, 4K, 64k, 1M, 1MiB, 2G",
-				    num, num, "");
+				    num, num);
 	case ARG_SIZES:
 		rc = parse_size_range(value, &num, &hi);
 		if (rc == -ERANGE && strchr(value, '-')) {
@@ -583,20 +690,43 @@ static int convert(const struct arg_spec *sp, const char *value,
 		}
 		return check_number(eb, sp, value, rc,
 				    "expected a size such as 4K, or a range of powers of two such as 2-8M",
-				    num, hi, "");
+				    num, hi);
 	case ARG_DURATION:
 		rc = parse_duration_ms(value, &num);
-		return check_number(eb, sp, value, rc,
-				    "expected a duration such as 500ms, 10s, 2m, 1h (no unit: ms)",
-				    num, num, "ms");
-	case ARG_ADDR:
-		rc = parse_endpoint(value, &v->addr, &v->port, &v->has_port);
-		if (rc) {
-			eb_add(eb, "invalid %s '%s': expected an IPv4 or IPv6 address, optionally as ADDR4:PORT or [ADDR6]:PORT",
-			       sp->kw, value);
+		if (rc == -EINVAL && all_digits(value)) {
+			eb_add(eb, "invalid %s '%s': a time needs a unit: %sms, %ss, %sm or %sh",
+			       sp->kw, value, value, value, value, value);
 			return rc;
 		}
+		return check_number(eb, sp, value, rc,
+				    "expected a duration such as 500ms, 10s, 2m, 1h",
+				    num, num);
+	case ARG_ADDR: {
+		char why[128];
+
+		rc = parse_endpoint(value, &v->addr, &v->port, &v->has_port);
+		if (!rc && v->addr.family == AF_INET6 && v->addr.bytes[0] == 0xfe &&
+		    (v->addr.bytes[1] & 0xc0) == 0x80) {
+			/* fe80::/10 exists on every interface: which one? */
+			eb_add(eb, "invalid %s '%s': a link-local address needs its interface, ADDR6%%IFACE",
+			       sp->kw, value);
+			return -EINVAL;
+		}
+		if (!rc)
+			return 0;
+		rc = parse_host_endpoint(value, &v->addr, &v->port,
+					 &v->has_port, why, sizeof(why));
+		if (rc == -ENOENT) {
+			eb_add(eb, "invalid %s '%s': %s", sp->kw, value, why);
+			return -EINVAL;
+		}
+		if (rc) {
+			eb_add(eb, "invalid %s '%s': expected a host name or an IPv4 or IPv6 address, optionally as HOST:PORT, ADDR4:PORT or [ADDR6]:PORT",
+			       sp->kw, value);
+			return -EINVAL;
+		}
 		return 0;
+	}
 	case ARG_PORT:
 		rc = parse_port(value, &port);
 		if (rc) {

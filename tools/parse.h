@@ -30,14 +30,21 @@ int parse_size(const char *s, uint64_t *out);
 int parse_size_range(const char *s, uint64_t *lo, uint64_t *hi);
 
 /*
- * Duration in milliseconds: a decimal number with an optional unit
- * ms, s, m (minutes) or h.  No unit means milliseconds.
+ * Duration in milliseconds: a decimal number and a unit, ms, s, m or min
+ * (minutes) or h.  A number without a unit is refused: "timeout 5" read
+ * as 5 ms surprised everyone who meant seconds.
  */
 int parse_duration_ms(const char *s, uint64_t *out);
+
+/* A size in the largest binary unit that divides it ("8M", "4K", "100"). */
+int format_size_units(char *buf, size_t len, uint64_t v);
+/* Milliseconds in the largest unit that divides them ("60s", "100ms"). */
+int format_duration_units(char *buf, size_t len, uint64_t ms);
 
 struct ip_addr {
 	int family;		/* AF_INET or AF_INET6 */
 	uint8_t bytes[16];	/* network order; 4 used for AF_INET */
+	uint32_t scope_id;	/* AF_INET6 link-local: interface index, or 0 */
 };
 
 /* Literal IPv4 or IPv6 address (no zone id, no port). */
@@ -50,6 +57,18 @@ int parse_port(const char *s, uint16_t *port);
  */
 int parse_endpoint(const char *s, struct ip_addr *a, uint16_t *port,
 		   bool *has_port);
+/*
+ * A host name, HOST:PORT, or an IPv6 address with a zone, ADDR6%IFACE or
+ * [ADDR6%IFACE]:PORT: what parse_endpoint() does not take, looked up with
+ * parse_resolver (getaddrinfo() in krdmactl, a fake in the unit tests;
+ * NULL: refused).  On failure err says why: -ENOENT the name was not
+ * found, -EINVAL s is no name.
+ */
+typedef int (*resolver_fn)(const char *host, struct ip_addr *a, char *err,
+			   size_t errlen);
+extern resolver_fn parse_resolver;
+int parse_host_endpoint(const char *s, struct ip_addr *a, uint16_t *port,
+			bool *has_port, char *err, size_t errlen);
 /*
  * "10.0.0.1:4791", "[fe80::1]:4791", or with a == NULL "*:4791"; port < 0
  * omits the port.  Returns the snprintf-style length.

@@ -192,25 +192,19 @@ static int session_connect(int argc, char **argv)
 
 	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
 	if (rc)
-		return rc == ARGS_HELP ? 0 : 1;
+		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
 	if (addr.has_port && port.set && addr.port != port.num) {
-		fprintf(stderr, "krdmactl: %s: conflicting ports in 'addr' and 'port'\n",
-			cmd_what());
-		return 1;
+		return usage_error("conflicting ports in 'addr' and 'port'");
 	}
 	if (port.set)
 		p = (int)port.num;
 	else if (addr.has_port)
 		p = addr.port;
 	else {
-		fprintf(stderr, "krdmactl: %s: missing required keyword 'port' (port PORT)\n",
-			cmd_what());
-		return 1;
+		return usage_error("missing required keyword 'port' (port PORT)");
 	}
 	if (src.set && src.addr.family != addr.addr.family) {
-		fprintf(stderr, "krdmactl: %s: 'src' and 'addr' must be of the same address family\n",
-			cmd_what());
-		return 1;
+		return usage_error("'src' and 'addr' must be of the same address family");
 	}
 
 	c = knl_get();
@@ -264,7 +258,7 @@ static int session_connect(int argc, char **argv)
 		if (rc == -EINTR) {
 			fprintf(stderr, "krdmactl: interrupted; session %u is left as it is (\"krdmactl session del %u\" removes it)\n",
 				st.id, st.id);
-			return 1;
+			return EXIT_INTR;
 		}
 		if (rc == -EIDRM) {
 			fprintf(stderr, "krdmactl: session %u: the krdma module was unloaded\n",
@@ -324,7 +318,7 @@ const struct object session_obj = {
 	.notes =
 	"ADDR := { IPV4 | IPV6 | IPV4:PORT | [IPV6]:PORT }\n"
 	"PORT := 1..65535\n"
-	"TIME := NUMBER[ ms | s | m | min | h ] (no unit: milliseconds), 100ms to 60s\n"
+	"TIME := NUMBER{ ms | s | m | min | h } (a unit is required), 100ms to 60s\n"
 	"NAME := up to 31 printable characters without spaces, not all digits\n"
 	"qps: queue pairs to the peer, the control one included (1..16, default 1);\n"
 	"     the others carry the RDMA traffic of bw tests run with qps > 1\n"

@@ -329,8 +329,9 @@ static int test_send_stop(struct knl_ctx *c, uint32_t id)
 
 /*
  * Runs one test of message size @size to its end and prints its result.
- * Returns 0 if it passed, 1 if it failed, and sets *@stopped when the user
- * interrupted it.
+ * Returns EXIT_OK if it passed, EXIT_TEST_FAIL if its data failed
+ * validation, EXIT_ERR if it could not run to its end, and sets *@stopped
+ * when the user interrupted it.
  */
 static int run_one(struct knl_ctx *c, const struct test_args *a,
 		   uint64_t size, bool *stopped)
@@ -405,9 +406,10 @@ static int run_one(struct knl_ctx *c, const struct test_args *a,
 	if (st.status) {
 		fprintf(stderr, "krdmactl: test %u failed: %s\n", st.id,
 			st.reason[0] ? st.reason : strerror(-st.status));
-		return 1;
+		/* The kernel's status for data that is not what was sent. */
+		return st.status == -EBADMSG ? EXIT_TEST_FAIL : EXIT_ERR;
 	}
-	return 0;
+	return EXIT_OK;
 }
 
 /* One test, or one per power of two of a size range (a sweep). */
@@ -416,12 +418,13 @@ static int test_run(int argc, char **argv)
 	bool stopped = false;
 	struct test_args a;
 	struct knl_ctx *c;
+	bool broken = false, wrong = false;
 	uint64_t size;
-	int rc, failed = 0;
+	int rc;
 
 	rc = test_parse(&a, argc, argv);
 	if (rc)
-		return rc == ARGS_HELP ? 0 : 1;
+		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
 	c = knl_get();
 	if (!c)
 		return 1;
@@ -432,14 +435,18 @@ static int test_run(int argc, char **argv)
 	sig_install();
 	for (size = a.size.num; size <= a.size.num_hi && !stopped; size *= 2) {
 		rc = run_one(c, &a, size, &stopped);
-		failed |= rc;
+		broken |= rc == EXIT_ERR;
+		wrong |= rc == EXIT_TEST_FAIL;
 		/* A sweep goes on past a size that fails (say, too large for
 		 * the session's queues), but not past a broken session.
 		 */
 		if (rc && a.size.num == a.size.num_hi)
 			break;
 	}
-	return failed ? 1 : 0;
+	/* Interrupted first: the results printed are partial. */
+	if (stopped)
+		return EXIT_INTR;
+	return broken ? EXIT_ERR : wrong ? EXIT_TEST_FAIL : EXIT_OK;
 }
 
 static int start_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
@@ -463,11 +470,9 @@ static int test_start(int argc, char **argv)
 
 	rc = test_parse(&a, argc, argv);
 	if (rc)
-		return rc == ARGS_HELP ? 0 : 1;
+		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
 	if (a.size.num != a.size.num_hi) {
-		fprintf(stderr, "krdmactl: %s: a size range is for \"test run\"\n",
-			cmd_what());
-		return 1;
+		return usage_error("a size range is for \"test run\"");
 	}
 	c = knl_get();
 	if (!c)
@@ -540,7 +545,7 @@ const struct object test_obj = {
 	"SIZE := bytes per message: NUMBER[ K | M | G | T ][ i ][ B ] (units of 1024),\n"
 	"        1 to 8M, default 4K; the atomics always move 8.  run takes a range\n"
 	"        MIN-MAX (MIN a power of two): one test per power of two, 2-8M\n"
-	"TIME := NUMBER[ ms | s | m | min | h ] (no unit: milliseconds)\n"
+	"TIME := NUMBER{ ms | s | m | min | h } (a unit is required)\n"
 	"depth: operations in flight (1..128; bw default 64, else 1); interval:\n"
 	"     progress events (>= 100ms); signal_every: one send WR in N asks for a\n"
 	"     completion (bw default 16); chain: WRs per post (1..32, bw default 8);\n"

@@ -30,18 +30,41 @@ static int version_reply(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
+/* Without the module: krdmactl's own version, then why there is no more. */
+static int version_no_module(const char *why)
+{
+	open_json_object(NULL);
+	print_string(PRINT_ANY, "krdmactl", "krdmactl %s", KRDMACTL_VERSION);
+	print_uint(PRINT_ANY, "krdmactl_abi", " (abi %" PRIu64 ")",
+		   KRDMA_ABI_VERSION);
+	print_string(PRINT_JSON, "module", NULL, NULL);
+	print_nl();
+	close_json_object();
+	out_flush();
+	fflush(stdout);
+	fprintf(stderr, "krdmactl: %s\n", why);
+	return EXIT_ERR;
+}
+
 static int version_run(int argc, char **argv)
 {
 	struct version_info v = { .module = "unknown" };
 	struct nl_msg *msg;
 	struct knl_ctx *c;
+	char err[256];
 	int rc;
 
-	msg = cmd_begin_req(argc, argv, KRDMA_CMD_VERSION_GET, &c, &rc);
+	rc = cmd_args(NULL, 0, argc, argv);
+	if (rc)
+		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
+	c = knl_try_open(KRDMA_GENL_NAME, err, sizeof(err));
+	if (!c)
+		return version_no_module(err);
+	msg = knl_req(c, KRDMA_CMD_VERSION_GET, 0);
 	if (!msg)
-		return rc;
+		return msg_error();
 	if (knl_call(c, msg, version_reply, &v, "version"))
-		return 1;
+		return EXIT_ERR;
 
 	open_json_object(NULL);
 	print_string(PRINT_ANY, "krdmactl", "krdmactl %s", KRDMACTL_VERSION);
@@ -72,5 +95,6 @@ const struct object version_obj = {
 	.fn = version_run,
 	.fn_args = "",
 	.notes = "Prints \"krdmactl VERSION (abi N), module VERSION, abi N\" and warns\n"
-		 "when the ABI versions differ.  -V shows krdmactl's own version only.\n",
+		 "when the ABI versions differ.  Without the module: krdmactl's version,\n"
+		 "then the error (exit 1).  -V shows krdmactl's own version only.\n",
 };

@@ -99,7 +99,7 @@ fi
 rm -rf "$out"/run[0-9]* "$out/bench-raw.jsonl" "$out/host.json" "$out/bench.json" \
 	"$out/table.md" "$out/logs" "$out/vm.out"
 
-[ -r "$root/kmod/krdma.ko" ] || { echo "run.sh: build the module first (make)" >&2; exit 1; }
+[ -r "$root/kmod/krdma.ko" ] || { echo "run.sh: build the module first (make guest)" >&2; exit 1; }
 
 # The command line that makes this series again (the options that differ
 # from the defaults are written out all the same).

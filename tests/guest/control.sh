@@ -60,8 +60,8 @@ expect_rc_msg listener.del_unknown_name 1 "no such listener" krdmactl listener d
 expect_rc_msg listener.show_unknown 1 "no such listener" krdmactl listener show 99999
 json_check listener.failed_adds_left_nothing "krdmactl -j listener show" "len(d) == 2"
 # Names: the CLI refuses, and so does the kernel when asked directly.
-expect_rc_msg listener.cli_name_digits 1 "invalid name" krdmactl listener add name 123 port $((LP + 4))
-expect_rc_msg listener.cli_name_space 1 "invalid name" krdmactl listener add name "a b" port $((LP + 4))
+expect_rc_msg listener.cli_name_digits 2 "invalid name" krdmactl listener add name 123 port $((LP + 4))
+expect_rc_msg listener.cli_name_space 2 "invalid name" krdmactl listener add name "a b" port $((LP + 4))
 genl_err listener.name_digits EINVAL "must not be all digits" KRDMA_A_NAME \
 	LISTENER_ADD NAME=123 LOCAL_ADDR.PORT=$((LP + 4))
 genl_err listener.name_space EINVAL "printable, without spaces" KRDMA_A_NAME \
@@ -200,9 +200,9 @@ expect_rc_msg session.show_unknown_id 1 "no such session" krdmactl session show 
 expect_rc_msg session.show_unknown_name 1 "no such session" krdmactl session show name nosuch
 expect_rc_msg session.del_unknown_id 1 "no such session" krdmactl session del 99999
 expect_rc_msg session.del_unknown_name 1 "no such session" krdmactl session del name nosuch
-expect_rc_msg session.cli_name_digits 1 "invalid name" \
+expect_rc_msg session.cli_name_digits 2 "invalid name" \
 	krdmactl session connect addr "$KRDMA_PEER_IP" port $PORT name 123
-expect_rc_msg session.cli_name_space 1 "invalid name" \
+expect_rc_msg session.cli_name_space 2 "invalid name" \
 	krdmactl session connect addr "$KRDMA_PEER_IP" port $PORT name "a b"
 genl_err session.name_digits EINVAL "must not be all digits" KRDMA_A_NAME \
 	SESSION_NEW NAME=123 PEER_ADDR.IPV4="$KRDMA_PEER_IP" PEER_ADDR.PORT=$PORT
@@ -219,7 +219,7 @@ genl_err session.two_families EINVAL "not both" KRDMA_A_PEER_ADDR \
 	SESSION_NEW NAME=bad PEER_ADDR.IPV4="$KRDMA_PEER_IP" PEER_ADDR.IPV6=::1 PEER_ADDR.PORT=$PORT
 genl_err session.timeout_range ERANGE "." KRDMA_A_TIMEOUT_MS \
 	SESSION_NEW NAME=bad PEER_ADDR.IPV4="$KRDMA_PEER_IP" PEER_ADDR.PORT=$PORT TIMEOUT_MS=99
-expect_rc_msg session.cli_bad_addr 1 "invalid addr" \
+expect_rc_msg session.cli_bad_addr 2 "invalid addr" \
 	krdmactl session connect addr 300.1.1.1 port $PORT
 json_check session.bad_left_nothing "krdmactl -j session show" "len(d) == 1"
 
@@ -246,12 +246,12 @@ genl_err test.raw_unknown_attr EINVAL "." 200 $RAW --raw-attr 200:00000000
 genl_err test.raw_stop_unknown ENOENT "no such test" - TEST_STOP TEST_ID=99999
 genl_err test.raw_get_unknown ENOENT "no such test" KRDMA_A_TEST_ID TEST_GET TEST_ID=99999
 C="krdmactl test start session c1 op write"
-expect_rc_msg test.cli_size_0 1 "size" $C size 0 count 1
-expect_rc_msg test.cli_size_9M 1 "size" $C size 9M count 1
-expect_rc_msg test.cli_depth_0 1 "depth" $C size 4096 depth 0 count 1
-expect_rc_msg test.cli_depth_129 1 "depth" $C size 4096 depth 129 count 1
-expect_rc_msg test.cli_interval_50ms 1 "interval" $C size 4096 interval 50ms count 1
-expect_rc_msg test.cli_count_and_duration 1 "count.*duration" $C size 4096 count 10 duration 1s
+expect_rc_msg test.cli_size_0 2 "size" $C size 0 count 1
+expect_rc_msg test.cli_size_9M 2 "size" $C size 9M count 1
+expect_rc_msg test.cli_depth_0 2 "depth" $C size 4096 depth 0 count 1
+expect_rc_msg test.cli_depth_129 2 "depth" $C size 4096 depth 129 count 1
+expect_rc_msg test.cli_interval_50ms 2 "interval" $C size 4096 interval 50ms count 1
+expect_rc_msg test.cli_count_and_duration 2 "count.*duration" $C size 4096 count 10 duration 1s
 expect_rc_msg test.atomic_size 1 "atomics operate on 8 bytes" \
 	krdmactl test start session c1 op atomic_fadd size 4096 count 1
 expect_rc_msg test.stop_unknown 1 "no such test" krdmactl test stop 99999
@@ -284,7 +284,7 @@ run_test run.write c1 write 4096 20 4
 run_test run.atomic c1 atomic_fadd 8 20 2
 
 log "ctrl-c"
-# ^C on "test run": the test is stopped, and reported as such.
+# ^C on "test run": the test is stopped, reported as such, exit 130.
 krdmactl -j test run session c1 op write size 4k duration 60s depth 4 >"$T/run.out" 2>"$T/run.err" &
 RUN=$!
 # Running, and krdmactl has its SIGINT handler (a background job of a
@@ -300,7 +300,7 @@ if wait_for -t 30 sh -c "krdmactl -j test show | grep -q '\"session_id\":$C1,[^}
 	fi
 	wait $RUN
 	RC=$?
-	[ $RC = 1 ] && result ctrlc.exit_status ok || result ctrlc.exit_status fail "rc=$RC"
+	[ $RC = 130 ] && result ctrlc.exit_status ok || result ctrlc.exit_status fail "rc=$RC"
 	cat "$T/run.err"
 	json_check ctrlc.result "cat $T/run.out" "d['status'] == -125 and d['iters'] == d['validated']"
 	RTID=$(json_get "d['test_id']" <"$T/run.out")

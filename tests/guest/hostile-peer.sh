@@ -93,15 +93,17 @@ end_twice		closed|ok	.
 ping_end_inflight	closed|ok	.
 atomic_end_huge		ok|closed	.
 '
-# Server scenarios: NAME  OP(node 1's test, "-": none)  REASON(node 1's session, as above)
+# Server scenarios: NAME  OP(node 1's test, "-": none)  REASON(node 1's session,
+# as above; for a refused handshake (OP -) the words themselves, spaces as _)
 SERVER_SCENARIOS='
 rep_bad_magic		-	bad_handshake_from_server:_not_a_krdma_peer
-rep_wrong_version	-	bad_handshake_from_server:_protocol_version_not_supported
+rep_wrong_version	-	bad_handshake_from_server:_protocol_version_not_supported_(server_3,_here_1..2)
 rep_flags		-	bad_handshake_from_server:_connection_parameters_out_of_range
 rep_depth_0		-	bad_handshake_from_server:_connection_parameters_out_of_range
 rep_msg_huge		-	bad_handshake_from_server:_connection_parameters_out_of_range
 rep_none		-	bad_handshake_from_server:_not_a_krdma_peer
 reject_unknown		-	rejected_by_peer:_unknown_reason
+reject_old_version	-	rejected_by_peer:_protocol_version_not_supported_(peer_1,_here_1..2)
 reject_garbage		-	rejected:_consumer_defined
 ack_short_regions	write	protocol_error:_malformed_TEST_ACK
 ack_nregions_beyond	write	protocol_error:_malformed_TEST_ACK
@@ -267,6 +269,12 @@ if [ "$KRDMA_NODE" = 1 ]; then
 			! skipped "$name" && echo "$name"; done | wc -l)
 	json_check kernel.hello.counted "krdmactl -j stats show" \
 		"d['rejects_sent'] == $NREJ and d['protocol_errors'] == $NHELLO and d['sessions_opened'] == 0"
+	# A peer of another protocol version: the log says which versions.
+	if ! skipped wrong_version; then
+		dmesg | grep -q 'rejected a connection: protocol version not supported (peer 3, here 1\.\.2)$' &&
+			result kernel.wrong_version_logged ok ||
+			{ dmesg | grep 'rejected a connection' | tail -n 3; result kernel.wrong_version_logged fail; }
+	fi
 	barrier hello_checked 300
 
 	barrier client_done 900

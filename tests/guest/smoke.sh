@@ -1,10 +1,20 @@
 #!/bin/sh
 # Quick two-guest smoke test: listener, connect, one validated test per op.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
+. "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
 PORT=7471
+# IPv6 link-local, with the interface as its zone: node 1's address from
+# its MAC 52:54:00:00:00:01 (EUI-64), on the NIC rxe0 runs over.
+IF=$(rdma link show rxe0/1 | sed -n 's/.* netdev \([^ ]*\).*/\1/p')
+LL1=fe80::5054:ff:fe00:1
+ll_ready() {	# the address is there, and no longer tentative (DAD)
+	ip -6 addr show dev "$IF" scope link | grep -q "inet6 fe80::5054:ff:fe00:$KRDMA_NODE/64 scope link *$"
+}
+wait_for -t 60 ll_ready || { ip -6 addr show dev "$IF"; result ll.address fail; }
 if [ "$KRDMA_NODE" = 1 ]; then
 	expect_ok listener.add krdmactl listener add port $PORT
+	expect_ok listener.link_local krdmactl listener add name ll addr "[$LL1%$IF]:$((PORT + 1))"
 	krdmactl dev show
 	barrier listening
 	barrier done 300
@@ -18,6 +28,9 @@ else
 		expect_ok "test.$op" krdmactl test run session c1 op $op size 4096 count 20 depth 4
 	done
 	for op in atomic_fadd atomic_cswap; do expect_ok "test.$op" krdmactl test run session c1 op $op count 50 depth 8; done
+	expect_ok connect.link_local krdmactl session connect addr "[$LL1%$IF]:$((PORT + 1))" name ll
+	json_check ll.peer "krdmactl -j session show ll" "d[0]['peer_addr'] == '$LL1' and d[0]['state'] == 'up'"
+	expect_ok test.link_local krdmactl test run session ll op write size 4096 count 20 depth 4
 	krdmactl test show
 	krdmactl stats show
 	barrier done 300

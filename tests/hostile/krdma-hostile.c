@@ -1481,6 +1481,7 @@ static const struct scenario scenarios[] = {
 	{ "rep_msg_huge", 1, "REP hello with max_msg 4 GiB - 1: the kernel closes" },
 	{ "rep_none", 1, "REP without private data: the kernel closes" },
 	{ "reject_unknown", 1, "krdma reject with reason 99" },
+	{ "reject_old_version", 1, "a version-1-only peer's reject: version not supported" },
 	{ "reject_garbage", 1, "reject with non-krdma data" },
 	{ "ack_short_regions", 1, "TEST_ACK regions smaller than size: closed" },
 	{ "ack_nregions_beyond", 1, "TEST_ACK nregions past the body: closed" },
@@ -2081,13 +2082,19 @@ static void run_server(const char *s, const char *port)
 	if (P.peer_hello.magic != KRDMA_MAGIC)
 		die("the connecting peer is not krdma");
 
-	if (!strcmp(s, "reject_unknown") || !strcmp(s, "reject_garbage")) {
+	if (!strcmp(s, "reject_unknown") || !strcmp(s, "reject_garbage") ||
+	    !strcmp(s, "reject_old_version")) {
 		uint8_t rej[8];
 
 		if (!strcmp(s, "reject_unknown")) {
 			put32(rej, KRDMA_MAGIC);
 			put16(rej + 4, KRDMA_VERSION);
 			put16(rej + 6, 99);
+		} else if (!strcmp(s, "reject_old_version")) {
+			/* What a module of protocol 1 only answers a hello of 2. */
+			put32(rej, KRDMA_MAGIC);
+			put16(rej + 4, 1);
+			put16(rej + 6, 2);
 		} else {
 			memcpy(rej, "GARBAGE!", 8);
 		}

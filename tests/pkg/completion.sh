@@ -37,7 +37,26 @@ check "addr port name src timeout sq_depth rq_depth max_msg qps" krdmactl sessio
 check "qps" krdmactl test run session s1 op write q
 check "ping" krdmactl test run session s1 op pi
 check "read" krdmactl -j test run session s1 op re
-check "" krdmactl test run session ""
 check "--json" krdmactl --j
+# Without the module nothing live is offered.
+check "" krdmactl test run session ""
+# Live names, from what "krdmactl OBJECT show" prints (a stand-in here).
+krdmactl() {
+	case "$1 $2" in
+	"session show") printf 'session 1 name s1 peer 10.0.0.2:7471 up\nsession 2 name bulk peer 10.0.0.3:7471 up\n' ;;
+	"listener show") printf 'listener 1 name main local *:7471\n' ;;
+	"dev show") printf '1: rxe0 node_guid 5054:00ff:fe00:0001\n2: mlx5_0 node_guid 0000:0000:0000:0002\n' ;;
+	*) return 1 ;;
+	esac
+}
+check "s1 bulk" krdmactl test run session ""
+check "bulk" krdmactl test start op write session b
+check "name s1 bulk" krdmactl session del ""
+check "s1" krdmactl session show name s
+check "name main" krdmactl listener del ""
+check "main" krdmactl listener show name ""
+check "rxe0 mlx5_0" krdmactl dev show ""
+check "" krdmactl dev show rxe0 ""
+check "" krdmactl listener add name ""
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

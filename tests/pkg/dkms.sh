@@ -6,7 +6,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
 kver=${KVER:-$(make -s -C "$top" kver)}
-ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$top/dkms.conf")
+ver=$(cat "$top/VERSION")
 src=/usr/src/krdma-$ver
 command -v dkms >/dev/null || { echo "dkms: not installed (make deps)"; exit 1; }
 
@@ -19,6 +19,8 @@ cleanup
 mkdir -p "$src"
 # Only what a release tarball would hold: tracked files, no build output.
 git -C "$top" ls-files -z | (cd "$top" && xargs -0 tar -cf - ) | tar -C "$src" -xf -
+make -s -C "$src" dkms.conf
+grep -q "^PACKAGE_VERSION=\"$ver\"" "$src/dkms.conf" || { echo "dkms: FAIL: dkms.conf not of version $ver"; exit 1; }
 
 dkms add "krdma/$ver"
 dkms build "krdma/$ver" -k "$kver"

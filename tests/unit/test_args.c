@@ -148,7 +148,7 @@ TEST(args_values)
 	CHECK(strstr(err, "invalid size '4Q'") != NULL);
 	CHECK_INT(PARSE(&t, err, "session", "1", "op", "read", "size", "9M"),
 		  -EINVAL);
-	CHECK_STR(err, "size '9M' out of range: must be 1..8388608");
+	CHECK_STR(err, "size '9M' out of range: must be 1..8M");
 	CHECK_INT(PARSE(&t, err, "session", "1", "op", "read", "depth", "0"),
 		  -EINVAL);
 	CHECK_STR(err, "depth '0' out of range: must be 1..128");
@@ -253,4 +253,35 @@ TEST(args_addr)
 	CHECK_INT(args_parse(specs, 2, 4, ARGV("addr", "::1", "port", "0"),
 			     err, sizeof(err)), -EINVAL);
 	CHECK(strstr(err, "invalid port '0'") != NULL);
+}
+
+TEST(args_durations_need_units)
+{
+	struct targs t;
+	char err[256];
+
+	CHECK_INT(PARSE(&t, err, "session", "s1", "op", "write", "duration",
+			"5"), -EINVAL);
+	CHECK_STR(err, "invalid duration '5': a time needs a unit: 5ms, 5s, 5m or 5h");
+	CHECK_INT(PARSE(&t, err, "session", "s1", "op", "write", "duration",
+			"2h"), -EINVAL);
+	CHECK_STR(err, "duration '2h' out of range: must be 1ms..1h");
+	CHECK_INT(PARSE(&t, err, "session", "s1", "op", "write", "duration",
+			"5s"), 0);
+	CHECK_U64(t.duration.num, 5000);
+}
+
+TEST(args_link_local_needs_zone)
+{
+	struct arg_val addr;
+	struct arg_spec specs[] = {
+		{ "addr", ARG_ADDR, 0, 0, 0, 0, &addr, "ADDR" },
+	};
+	char err[256];
+
+	CHECK_INT(args_parse(specs, 1, 2, (char *[]){ "addr", "fe80::1", NULL },
+			     err, sizeof(err)), -EINVAL);
+	CHECK_STR(err, "invalid addr 'fe80::1': a link-local address needs its interface, ADDR6%IFACE");
+	CHECK_INT(args_parse(specs, 1, 2, (char *[]){ "addr", "fd00::1", NULL },
+			     err, sizeof(err)), 0);
 }

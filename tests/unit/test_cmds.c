@@ -5,6 +5,7 @@
  * ACK), events, lost events and ^C.
  */
 #include <arpa/inet.h>
+#include <net/if.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "cmd.h"
 #include "fake_nl.h"
 #include "output.h"
+#include "resolve.h"
 #include "unit.h"
 
 /* ---- running a command line ---- */
@@ -223,11 +225,23 @@ TEST(cmd_listener_add)
 	run_end(&r);
 
 	fake_begin(k_listener_add);
-	run(&r, false, "listener a addr [fe80::1]:5000");
+	run(&r, false, "listener a addr [fd00::1]:5000");
 	CHECK_INT(r.rc, 0);
 	CHECK_INT(seen_ep.addr.family, AF_INET6);
 	CHECK_INT(seen_ep.port, 5000);
+	CHECK_INT(seen_ep.addr.scope_id, 0);
 	run_end(&r);
+
+	/* link-local: the interface goes along as the scope */
+	parse_resolver = resolve_host;
+	fake_begin(k_listener_add);
+	run(&r, false, "listener a addr [fe80::1%lo]:5000");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(seen_ep.addr.family, AF_INET6);
+	CHECK_INT(seen_ep.addr.scope_id, (int)if_nametoindex("lo"));
+	CHECK_INT(seen_ep.port, 5000);
+	run_end(&r);
+	parse_resolver = NULL;
 }
 
 /* A listener bound to a device, and one whose device went away. */
@@ -318,7 +332,8 @@ TEST(cmd_extack_message)
 	run(&r, false, "test start session s1 op atomic_fadd size 16");
 	CHECK_INT(r.rc, 1);
 	CHECK_STR(r.out.buf, "");
-	CHECK_STR(r.err, "krdmactl: size must be 8 for atomics (attribute size)\n");
+	CHECK_STR(r.err, "krdmactl: size must be 8 for atomics (attribute size)\n"
+		  "Try \"krdmactl test start help\".\n");
 	CHECK_INT(fake_req_attrs(0, tb), 0);
 	CHECK_STR(nla_get_string(tb[KRDMA_A_NAME]), "s1");
 	CHECK(!tb[KRDMA_A_SESSION_ID]);
@@ -437,7 +452,7 @@ TEST(cmd_session_connect_qps)
 			 "session connect addr 10.0.0.2:4791 %s", bad[i][0]);
 		fake_begin(k_connect);
 		run(&r, false, line);
-		CHECK_INT(r.rc, 1);
+		CHECK_INT(r.rc, EXIT_USAGE);
 		CHECK_STR(r.out.buf, "");
 		snprintf(line, sizeof(line),
 			 "krdmactl: session connect: %s\n", bad[i][1]);
@@ -495,7 +510,7 @@ TEST(cmd_session_connect_no_event)
 
 	connect_mode = 3;
 	fake_begin(k_connect);
-	run(&r, false, "session connect addr 10.0.0.2 port 4791 timeout 100");
+	run(&r, false, "session connect addr 10.0.0.2 port 4791 timeout 100ms");
 	CHECK_INT(r.rc, 1);
 	CHECK(strstr(r.err, "session 5: no up/down event within 5100 ms") != NULL);
 	CHECK_INT(fake_req_cmd(1), KRDMA_CMD_SESSION_GET);
@@ -582,6 +597,9 @@ static void k_test(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 		else if (test_mode == 1)
 			fake_event(test_event(KRDMA_EVENT_TEST_DONE, 9, -EIO,
 					      "data mismatch at 4096"));
+		else if (test_mode == 5)
+			fake_event(test_event(KRDMA_EVENT_TEST_DONE, 9,
+					      -EBADMSG, "data mismatch"));
 		return;
 	case KRDMA_CMD_TEST_STOP:
 		if (tb_u32(tb, KRDMA_A_TEST_ID) != 9) {
@@ -737,7 +755,8 @@ TEST(cmd_test_qps)
 	run(&r, false, "test start session 5 op write qps 2");
 	CHECK_INT(r.rc, 1);
 	CHECK_STR(r.out.buf, "");
-	CHECK_STR(r.err, "krdmactl: several QPs are for the bw mode (attribute qps)\n");
+	CHECK_STR(r.err, "krdmactl: several QPs are for the bw mode (attribute qps)\n"
+		  "Try \"krdmactl test start help\".\n");
 	CHECK_INT(fake_nreqs(), 1);
 	CHECK_INT(fake_req_attrs(0, tb), 0);
 	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_QPS), 2);
@@ -751,7 +770,7 @@ TEST(cmd_test_qps)
 				 cmds[j], bad[i][0]);
 			fake_begin(k_test_qps);
 			run(&r, false, line);
-			CHECK_INT(r.rc, 1);
+			CHECK_INT(r.rc, EXIT_USAGE);
 			CHECK_STR(r.out.buf, "");
 			snprintf(line, sizeof(line), "krdmactl: test %s: %s",
 				 cmds[j], bad[i][1]);
@@ -803,7 +822,7 @@ TEST(cmd_test_run_sweep)
 	/* start takes one size only */
 	fake_begin(k_test);
 	run(&r, false, "test start session 5 op write size 2-8");
-	CHECK_INT(r.rc, 1);
+	CHECK_INT(r.rc, EXIT_USAGE);
 	CHECK(strstr(r.err, "a size range is for \"test run\"") != NULL);
 	CHECK_INT(fake_nreqs(), 0);
 	run_end(&r);
@@ -821,6 +840,19 @@ TEST(cmd_test_run_failed)
 	CHECK(strstr(r.out.buf, " status -5 (Input/output error) reason \"data mismatch at 4096\"\n") != NULL);
 	CHECK_STR(r.err, "krdmactl: test 9 failed: data mismatch at 4096\n");
 	run_end(&r);
+
+	/* it ran, and its data was wrong: 3, not a runtime error */
+	test_mode = 5;
+	fake_begin(k_test);
+	run(&r, false, "test run session 5 op read size 4K count 10");
+	CHECK_INT(r.rc, EXIT_TEST_FAIL);
+	CHECK_STR(r.err, "krdmactl: test 9 failed: data mismatch\n");
+	run_end(&r);
+	/* the same in a sweep: the other sizes passed */
+	fake_begin(k_test);
+	run(&r, false, "test run session 5 op read size 4K-8K count 10");
+	CHECK_INT(r.rc, EXIT_TEST_FAIL);
+	run_end(&r);
 }
 
 TEST(cmd_test_run_interrupted)
@@ -833,7 +865,7 @@ TEST(cmd_test_run_interrupted)
 	fake_begin(k_test);
 	fake_sigint_on_wait(1);
 	run(&r, false, "test run session 5 op write size 1M");
-	CHECK_INT(r.rc, 0);
+	CHECK_INT(r.rc, EXIT_INTR);
 	CHECK(strstr(r.err, "stopping test 9") != NULL);
 	CHECK_INT(fake_nreqs(), 2);
 	CHECK_INT(fake_req_cmd(1), KRDMA_CMD_TEST_STOP);
@@ -1043,4 +1075,29 @@ TEST(cmd_help_everywhere)
 		CHECK_INT(fake_nreqs(), 0);
 		run_end(&r);
 	}
+}
+
+TEST(cmd_usage_errors_exit_2)
+{
+	struct run r;
+
+	/* an unknown command, a bad value, conflicting keywords: 2 and the hint */
+	fake_begin(k_test);
+	run(&r, false, "session frob");
+	CHECK_INT(r.rc, EXIT_USAGE);
+	CHECK(strstr(r.err, "Try \"krdmactl session help\".\n") != NULL);
+	run_end(&r);
+	fake_begin(k_test);
+	run(&r, false, "session connect addr 10.0.0.2 port 1 timeout 5");
+	CHECK_INT(r.rc, EXIT_USAGE);
+	CHECK(strstr(r.err, "a time needs a unit") != NULL);
+	CHECK(strstr(r.err, "Try \"krdmactl session connect help\".\n") != NULL);
+	CHECK_INT(fake_nreqs(), 0);
+	run_end(&r);
+	fake_begin(k_test);
+	run(&r, false, "listener add addr 10.0.0.1:1 port 2");
+	CHECK_INT(r.rc, EXIT_USAGE);
+	CHECK(strstr(r.err, "Try \"krdmactl listener add help\".\n") != NULL);
+	CHECK_INT(fake_nreqs(), 0);
+	run_end(&r);
 }

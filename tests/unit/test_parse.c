@@ -4,6 +4,7 @@
  * prefix matching, op names, GUIDs.
  */
 #include <arpa/inet.h>
+#include <net/if.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -11,6 +12,7 @@
 #include <linux/krdma.h>
 
 #include "parse.h"
+#include "resolve.h"
 #include "unit.h"
 
 /* The framework itself must notice a failed check. */
@@ -156,7 +158,9 @@ TEST(durations)
 	CHECK_U64(ms, 120000);
 	CHECK_INT(parse_duration_ms("1h", &ms), 0);
 	CHECK_U64(ms, 3600000);
-	CHECK_INT(parse_duration_ms("250", &ms), 0);
+	/* a bare number is refused: ms, s, m? */
+	CHECK_INT(parse_duration_ms("250", &ms), -EINVAL);
+	CHECK_INT(parse_duration_ms("250ms", &ms), 0);
 	CHECK_U64(ms, 250);
 	CHECK_INT(parse_duration_ms("0s", &ms), 0);
 	CHECK_U64(ms, 0);
@@ -332,4 +336,139 @@ TEST(names)
 	long_name[KRDMA_NAME_MAX - 1] = 'x';
 	long_name[KRDMA_NAME_MAX] = '\0';
 	CHECK_INT(check_name(long_name), -ERANGE);
+}
+
+TEST(units_in_messages)
+{
+	char b[32];
+
+	format_size_units(b, sizeof(b), 8U << 20);
+	CHECK_STR(b, "8M");
+	format_size_units(b, sizeof(b), 1);
+	CHECK_STR(b, "1");
+	format_size_units(b, sizeof(b), 1536);
+	CHECK_STR(b, "1536");
+	format_size_units(b, sizeof(b), 4096);
+	CHECK_STR(b, "4K");
+	format_size_units(b, sizeof(b), 0);
+	CHECK_STR(b, "0");
+	format_duration_units(b, sizeof(b), 100);
+	CHECK_STR(b, "100ms");
+	format_duration_units(b, sizeof(b), 60000);
+	CHECK_STR(b, "60s");
+	format_duration_units(b, sizeof(b), 120000);
+	CHECK_STR(b, "2m");
+	format_duration_units(b, sizeof(b), 3600000);
+	CHECK_STR(b, "1h");
+	format_duration_units(b, sizeof(b), 1500);
+	CHECK_STR(b, "1500ms");
+	format_duration_units(b, sizeof(b), 0);
+	CHECK_STR(b, "0ms");
+}
+
+static int fake_resolver(const char *host, struct ip_addr *a, char *err,
+			 size_t errlen)
+{
+	if (strcmp(host, "peer-a")) {
+		snprintf(err, errlen, "cannot resolve '%s': not found", host);
+		return -ENOENT;
+	}
+	memset(a, 0, sizeof(*a));
+	a->family = AF_INET;
+	a->bytes[0] = 192;
+	a->bytes[3] = 7;
+	return 0;
+}
+
+TEST(host_names)
+{
+	struct ip_addr a;
+	uint16_t port = 0;
+	bool has_port = true;
+	char err[128];
+
+	/* without a resolver (the default), names are refused */
+	parse_resolver = NULL;
+	CHECK_INT(parse_host_endpoint("peer-a", &a, &port, &has_port, err,
+				      sizeof(err)), -EINVAL);
+	parse_resolver = fake_resolver;
+	CHECK_INT(parse_host_endpoint("peer-a", &a, &port, &has_port, err,
+				      sizeof(err)), 0);
+	CHECK(a.family == AF_INET && a.bytes[0] == 192 && a.bytes[3] == 7);
+	CHECK(!has_port);
+	CHECK_INT(parse_host_endpoint("peer-a:7471", &a, &port, &has_port, err,
+				      sizeof(err)), 0);
+	CHECK(has_port);
+	CHECK_U64(port, 7471);
+	CHECK_INT(parse_host_endpoint("peer-a:0", &a, &port, &has_port, err,
+				      sizeof(err)), -ERANGE);
+	CHECK_INT(parse_host_endpoint("peer-a:x", &a, &port, &has_port, err,
+				      sizeof(err)), -EINVAL);
+	CHECK_INT(parse_host_endpoint("peer-b", &a, &port, &has_port, err,
+				      sizeof(err)), -ENOENT);
+	CHECK_STR(err, "cannot resolve 'peer-b': not found");
+	/* not names: a bracket, two colons, nothing */
+	CHECK_INT(parse_host_endpoint("[peer-a]:1", &a, &port, &has_port, err,
+				      sizeof(err)), -EINVAL);
+	CHECK_INT(parse_host_endpoint("a:b:c", &a, &port, &has_port, err,
+				      sizeof(err)), -EINVAL);
+	CHECK_INT(parse_host_endpoint(":1", &a, &port, &has_port, err,
+				      sizeof(err)), -EINVAL);
+	/* the real getaddrinfo(): localhost is in every /etc/hosts */
+	parse_resolver = resolve_host;
+	CHECK_INT(parse_host_endpoint("localhost:9", &a, &port, &has_port, err,
+				      sizeof(err)), 0);
+	CHECK(a.family == AF_INET || a.family == AF_INET6);
+	CHECK_U64(port, 9);
+	parse_resolver = NULL;
+}
+
+static int fake_zone_resolver(const char *host, struct ip_addr *a, char *err,
+			      size_t errlen)
+{
+	if (strcmp(host, "fe80::1%eth0")) {
+		snprintf(err, errlen, "cannot resolve '%s'", host);
+		return -ENOENT;
+	}
+	memset(a, 0, sizeof(*a));
+	a->family = AF_INET6;
+	a->bytes[0] = 0xfe;
+	a->bytes[1] = 0x80;
+	a->bytes[15] = 1;
+	a->scope_id = 7;
+	return 0;
+}
+
+TEST(ipv6_zones)
+{
+	struct ip_addr a;
+	uint16_t port = 0;
+	bool has_port = true;
+	char err[128];
+
+	/* a literal does not take a zone: that is the resolver's */
+	CHECK_INT(parse_ip_addr("fe80::1%eth0", &a), -EINVAL);
+	parse_resolver = fake_zone_resolver;
+	CHECK_INT(parse_host_endpoint("fe80::1%eth0", &a, &port, &has_port, err,
+				      sizeof(err)), 0);
+	CHECK(a.family == AF_INET6 && a.scope_id == 7 && !has_port);
+	CHECK_INT(parse_host_endpoint("[fe80::1%eth0]:7471", &a, &port,
+				      &has_port, err, sizeof(err)), 0);
+	CHECK(a.scope_id == 7 && has_port);
+	CHECK_U64(port, 7471);
+	/* brackets or many colons without a zone are not names */
+	CHECK_INT(parse_host_endpoint("[fe80::1]:7471", &a, &port, &has_port,
+				      err, sizeof(err)), -EINVAL);
+	CHECK_INT(parse_host_endpoint("fe80::1", &a, &port, &has_port, err,
+				      sizeof(err)), -EINVAL);
+	CHECK_INT(parse_host_endpoint("[fe80::1%eth0]x", &a, &port, &has_port,
+				      err, sizeof(err)), -EINVAL);
+	/* getaddrinfo() turns the interface into its index */
+	parse_resolver = resolve_host;
+	CHECK_INT(parse_host_endpoint("fe80::1%lo", &a, &port, &has_port, err,
+				      sizeof(err)), 0);
+	CHECK(a.family == AF_INET6 && a.scope_id == if_nametoindex("lo"));
+	CHECK_INT(parse_host_endpoint("[fe80::1%nosuchif0]:1", &a, &port,
+				      &has_port, err, sizeof(err)), -ENOENT);
+	parse_resolver = NULL;
 }

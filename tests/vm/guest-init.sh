@@ -83,6 +83,8 @@ setup_mounts() {
 	is_mounted /proc || mount -t proc proc /proc
 	is_mounted /sys || mount -t sysfs sysfs /sys
 	is_mounted /dev || mount -t devtmpfs devtmpfs /dev
+	# What udev links on a real host: bash's <(...) needs /dev/fd (dkms).
+	[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 	mkdir -p /dev/pts /dev/shm
 	is_mounted /dev/pts || mount -t devpts -o gid=5,mode=620 devpts /dev/pts
 	is_mounted /dev/shm || mount -t tmpfs -o mode=1777 tmpfs /dev/shm

@@ -102,6 +102,7 @@ bzimage_version() {
 	dd if="$1" bs=1 skip=$((off + 512)) count=128 2>/dev/null | tr '\0' '\n' | head -n1 | cut -d' ' -f1
 }
 
+kimg_given=$kimg
 if [ -n "$kimg" ]; then
 	[ -r "$kimg" ] || fail_early "cannot read kernel image $kimg"
 	kimg=$(readlink -f -- "$kimg")
@@ -122,6 +123,13 @@ else
 	[ -d "/lib/modules/$kver" ] || fail_early "no /lib/modules/$kver"
 fi
 moddir=/lib/modules/$kver
+# A module built for another kernel (a plain "make" builds for the
+# running kernel) would only fail as vm.load in every guest.
+if [ -z "${KRDMA_NO_LOAD:-}" ] && [ -r "$KRDMA_ROOT/kmod/krdma.ko" ] && [ -z "$kimg_given" ]; then
+	built=$(modinfo -F vermagic "$KRDMA_ROOT/kmod/krdma.ko" 2>/dev/null | cut -d' ' -f1)
+	[ -z "$built" ] || [ "$built" = "$kver" ] ||
+		fail_early "kmod/krdma.ko is built for $built, the guests run $kver: 'make guest' (or make KVER=$kver)"
+fi
 
 # Multi-threaded TCG runs a guest's vCPUs in parallel; 6.12 guests under it
 # (QEMU 7.2) were seen to take "Oops: int3" on a static-key site that had

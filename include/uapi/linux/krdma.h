@@ -98,6 +98,7 @@ enum krdma_addr_attr {
 	KRDMA_ADDR_A_IPV4,	/* binary, 4 bytes, network order */
 	KRDMA_ADDR_A_IPV6,	/* binary, 16 bytes, network order */
 	KRDMA_ADDR_A_PORT,	/* u16, host order */
+	KRDMA_ADDR_A_SCOPE_ID,	/* u32, IPv6 scope: a link-local's ifindex */
 	__KRDMA_ADDR_A_MAX,
 };
 

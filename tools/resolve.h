@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* krdmactl: host name lookup (see parse_resolver in parse.h). */
+#ifndef KRDMACTL_RESOLVE_H
+#define KRDMACTL_RESOLVE_H
+
+#include <errno.h>
+#include <stddef.h>
+
+#include "parse.h"
+
+int resolve_host(const char *host, struct ip_addr *a, char *err,
+		 size_t errlen);
+
+#endif /* KRDMACTL_RESOLVE_H */
