@@ -26,6 +26,7 @@
 #include <rdma/rdma_cm.h>
 
 #include "krdma.h"
+#include "netlink-gen.h"
 
 /*
  * What a lost packet costs: the transport waits 4.096 us x 2^ack_timeout
@@ -1169,7 +1170,7 @@ int krdma_listener_reply(struct genl_info *info, struct sk_buff *msg,
 	return genlmsg_reply(msg, info);
 }
 
-int krdma_listener_nl_get(struct sk_buff *skb, struct genl_info *info)
+int krdma_nl_listener_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *name = info->attrs[KRDMA_A_NAME];
 	struct nlattr *id = info->attrs[KRDMA_A_LISTENER_ID];
@@ -1187,7 +1188,7 @@ int krdma_listener_nl_get(struct sk_buff *skb, struct genl_info *info)
 				    name ? nla_data(name) : NULL);
 }
 
-int krdma_listener_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
+int krdma_nl_listener_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct net *net = sock_net(skb->sk);
 	struct krdma_listener *l;

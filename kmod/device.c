@@ -19,6 +19,7 @@
 #include <uapi/linux/krdma.h>
 
 #include "krdma.h"
+#include "netlink-gen.h"
 
 static LIST_HEAD(krdma_devices);
 static DEFINE_MUTEX(krdma_devices_lock);
@@ -175,7 +176,7 @@ int krdma_device_fill(struct sk_buff *skb, struct ib_device *ibdev)
 	return 0;
 }
 
-int krdma_device_nl_get(struct sk_buff *skb, struct genl_info *info)
+int krdma_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *name_attr = info->attrs[KRDMA_A_DEV_NAME];
 	struct krdma_device *kdev, *found = NULL;
@@ -212,7 +213,7 @@ int krdma_device_nl_get(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-int krdma_device_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
+int krdma_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct net *net = sock_net(skb->sk);
 	struct krdma_device *kdev;

@@ -385,8 +385,6 @@ void krdma_device_exit(void);
 struct krdma_device *krdma_device_get(struct ib_device *ibdev);
 void krdma_device_put(struct krdma_device *kdev);
 int krdma_device_fill(struct sk_buff *skb, struct ib_device *ibdev);
-int krdma_device_nl_get(struct sk_buff *skb, struct genl_info *info);
-int krdma_device_nl_dump(struct sk_buff *skb, struct netlink_callback *cb);
 
 /* cq.c: the completion context */
 int krdma_cq_create(struct krdma_session *sess, struct krdma_cq *cq,
@@ -429,7 +427,6 @@ void krdma_sessions_close_net(struct net *net, const char *reason);
 int krdma_session_fill_id(struct sk_buff *skb, struct krdma_session *sess);
 int krdma_session_fill(struct sk_buff *skb, struct krdma_session *sess,
 		       bool stats);
-int krdma_session_nl_dump(struct sk_buff *skb, struct netlink_callback *cb);
 int krdma_ctrl_send(struct krdma_session *sess, enum krdma_msg_type type,
 		    u32 test_id, u64 iter, int status, const void *body,
 		    u32 body_len);
@@ -491,8 +488,6 @@ int krdma_listener_reply(struct genl_info *info, struct sk_buff *msg,
 			 void *hdr, u32 id, const char *name);
 int krdma_listener_del(struct net *net, u32 id, const char *name,
 		       struct netlink_ext_ack *extack);
-int krdma_listener_nl_get(struct sk_buff *skb, struct genl_info *info);
-int krdma_listener_nl_dump(struct sk_buff *skb, struct netlink_callback *cb);
 unsigned int krdma_listeners_del_net(struct net *net);
 int krdma_put_addr(struct sk_buff *skb, int attrtype,
 		   const struct sockaddr_storage *ss);
@@ -528,8 +523,6 @@ int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,
 		     u32 *test_id, struct netlink_ext_ack *extack);
 int krdma_test_stop(struct net *net, u32 test_id,
 		    struct netlink_ext_ack *extack);
-int krdma_test_nl_get(struct sk_buff *skb, struct genl_info *info);
-int krdma_test_nl_dump(struct sk_buff *skb, struct netlink_callback *cb);
 void krdma_test_handle_recv(struct krdma_session *sess, struct krdma_recv *rx,
 			    struct ib_wc *wc);
 void krdma_test_session_down(struct krdma_session *sess);

@@ -6,7 +6,9 @@
  * operation has its own strict policy, every change needs CAP_NET_ADMIN,
  * reads are open to all. No handler waits for the network: connects and
  * tests complete in the background and report on the "events" group.
- * Kernel 6.1 has no split ops, so the table is written out by hand.
+ * The policies and the ops table are generated from the spec into
+ * netlink-gen.c (scripts/spec-to-c.py); the handlers they name are here
+ * and in the files of the objects they read.
  */
 #include <linux/in.h>
 #include <linux/ctype.h>
@@ -16,100 +18,9 @@
 #include <uapi/linux/krdma.h>
 
 #include "krdma.h"
+#include "netlink-gen.h"
 
 static struct genl_family krdma_genl_family;
-
-enum krdma_mcgrp {
-	KRDMA_MCGRP_EVENTS_IDX,
-};
-
-/* ------------------------------------------------------------------ */
-/* Policies                                                            */
-
-static const struct nla_policy krdma_addr_policy[KRDMA_ADDR_A_MAX + 1] = {
-	[KRDMA_ADDR_A_IPV4]	= NLA_POLICY_EXACT_LEN(sizeof(struct in_addr)),
-	[KRDMA_ADDR_A_IPV6]	= NLA_POLICY_EXACT_LEN(sizeof(struct in6_addr)),
-	[KRDMA_ADDR_A_PORT]	= NLA_POLICY_MIN(NLA_U16, 1),
-	[KRDMA_ADDR_A_SCOPE_ID]	= NLA_POLICY_MIN(NLA_U32, 1),
-};
-
-static struct netlink_range_validation krdma_msg_size_range = {
-	.min = 1,
-	.max = KRDMA_MSG_SIZE_MAX,
-};
-
-static struct netlink_range_validation krdma_timeout_range = {
-	.min = KRDMA_TIMEOUT_MS_MIN,
-	.max = KRDMA_TIMEOUT_MS_MAX,
-};
-
-static struct netlink_range_validation krdma_duration_range = {
-	.min = 1,
-	.max = KRDMA_DURATION_MS_MAX,
-};
-
-static struct netlink_range_validation krdma_interval_range = {
-	.min = KRDMA_INTERVAL_MS_MIN,
-	.max = KRDMA_DURATION_MS_MAX,
-};
-
-#define KRDMA_NAME_POLICY { .type = NLA_NUL_STRING, .len = KRDMA_NAME_MAX - 1 }
-
-static const struct nla_policy krdma_dev_get_policy[KRDMA_A_DEV_NAME + 1] = {
-	[KRDMA_A_DEV_NAME]	= { .type = NLA_NUL_STRING,
-				    .len = IB_DEVICE_NAME_MAX - 1 },
-};
-
-static const struct nla_policy krdma_listener_add_policy[KRDMA_A_LOCAL_ADDR + 1] = {
-	[KRDMA_A_NAME]		= KRDMA_NAME_POLICY,
-	[KRDMA_A_LOCAL_ADDR]	= NLA_POLICY_NESTED(krdma_addr_policy),
-};
-
-static const struct nla_policy krdma_listener_id_policy[KRDMA_A_NAME + 1] = {
-	[KRDMA_A_LISTENER_ID]	= { .type = NLA_U32 },
-	[KRDMA_A_NAME]		= KRDMA_NAME_POLICY,
-};
-
-static const struct nla_policy krdma_session_new_policy[KRDMA_A_SESSION_QPS + 1] = {
-	[KRDMA_A_NAME]		= KRDMA_NAME_POLICY,
-	[KRDMA_A_LOCAL_ADDR]	= NLA_POLICY_NESTED(krdma_addr_policy),
-	[KRDMA_A_PEER_ADDR]	= NLA_POLICY_NESTED(krdma_addr_policy),
-	[KRDMA_A_TIMEOUT_MS]	= NLA_POLICY_FULL_RANGE(NLA_U32, &krdma_timeout_range),
-	[KRDMA_A_SESSION_SQ_DEPTH] = NLA_POLICY_RANGE(NLA_U32, KRDMA_QUEUE_DEPTH_MIN,
-						      KRDMA_QUEUE_DEPTH_MAX),
-	[KRDMA_A_SESSION_RQ_DEPTH] = NLA_POLICY_RANGE(NLA_U32, KRDMA_QUEUE_DEPTH_MIN,
-						      KRDMA_QUEUE_DEPTH_MAX),
-	[KRDMA_A_SESSION_MAX_MSG_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32,
-							       &krdma_msg_size_range),
-	[KRDMA_A_SESSION_QPS]	= NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_QPS_MAX),
-};
-
-static const struct nla_policy krdma_session_id_policy[KRDMA_A_SESSION_ID + 1] = {
-	[KRDMA_A_NAME]		= KRDMA_NAME_POLICY,
-	[KRDMA_A_SESSION_ID]	= { .type = NLA_U32 },
-};
-
-static const struct nla_policy krdma_test_start_policy[KRDMA_A_TEST_QPS + 1] = {
-	[KRDMA_A_NAME]		= KRDMA_NAME_POLICY,
-	[KRDMA_A_SESSION_ID]	= { .type = NLA_U32 },
-	[KRDMA_A_TEST_OP]	= NLA_POLICY_RANGE(NLA_U8, 1, KRDMA_OP_MAX),
-	[KRDMA_A_TEST_SIZE]	= NLA_POLICY_FULL_RANGE(NLA_U32, &krdma_msg_size_range),
-	[KRDMA_A_TEST_COUNT]	= { .type = NLA_U64 },
-	[KRDMA_A_TEST_DURATION_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
-							   &krdma_duration_range),
-	[KRDMA_A_TEST_DEPTH]	= NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_DEPTH_MAX),
-	[KRDMA_A_TEST_INTERVAL_MS] = NLA_POLICY_FULL_RANGE(NLA_U32,
-							   &krdma_interval_range),
-	[KRDMA_A_TEST_MODE]	= NLA_POLICY_RANGE(NLA_U8, 1, KRDMA_MODE_MAX),
-	[KRDMA_A_TEST_SIGNAL_EVERY] = NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_DEPTH_MAX),
-	[KRDMA_A_TEST_CHAIN]	= NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_CHAIN_MAX),
-	[KRDMA_A_TEST_BIDIR]	= NLA_POLICY_MAX(NLA_U8, 1),
-	[KRDMA_A_TEST_QPS]	= NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_QPS_MAX),
-};
-
-static const struct nla_policy krdma_test_id_policy[KRDMA_A_TEST_ID + 1] = {
-	[KRDMA_A_TEST_ID]	= { .type = NLA_U32 },
-};
 
 /* ------------------------------------------------------------------ */
 /* Message helpers                                                     */
@@ -156,7 +67,7 @@ void krdma_notify_test(struct net *net, struct sk_buff *msg)
 {
 	/* Nobody listening (-ESRCH) is fine. */
 	genlmsg_multicast_netns(&krdma_genl_family, net, msg, 0,
-				KRDMA_MCGRP_EVENTS_IDX, GFP_KERNEL);
+				KRDMA_NLGRP_EVENTS, GFP_KERNEL);
 }
 
 void krdma_notify_session(struct krdma_session *sess, enum krdma_event ev)
@@ -201,7 +112,7 @@ static int krdma_parse_addr(struct nlattr *nest, struct sockaddr_storage *ss,
 	struct sockaddr_in *sin = (void *)ss;
 	int ret;
 
-	ret = nla_parse_nested(tb, KRDMA_ADDR_A_MAX, nest, krdma_addr_policy,
+	ret = nla_parse_nested(tb, KRDMA_ADDR_A_MAX, nest, krdma_addr_nl_policy,
 			       extack);
 	if (ret)
 		return ret;
@@ -283,7 +194,7 @@ static int krdma_check_new_name(struct genl_info *info)
 /* ------------------------------------------------------------------ */
 /* Handlers                                                            */
 
-static int krdma_nl_version_get(struct sk_buff *skb, struct genl_info *info)
+int krdma_nl_version_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -300,7 +211,7 @@ static int krdma_nl_version_get(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-static int krdma_nl_listener_add(struct sk_buff *skb, struct genl_info *info)
+int krdma_nl_listener_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sockaddr_storage addr;
 	struct sk_buff *msg;
@@ -334,7 +245,7 @@ static int krdma_nl_listener_add(struct sk_buff *skb, struct genl_info *info)
 	return krdma_listener_reply(info, msg, hdr, id, NULL);
 }
 
-static int krdma_nl_listener_del(struct sk_buff *skb, struct genl_info *info)
+int krdma_nl_listener_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *id = info->attrs[KRDMA_A_LISTENER_ID];
 
@@ -346,7 +257,7 @@ static int krdma_nl_listener_del(struct sk_buff *skb, struct genl_info *info)
 				  krdma_attr_name(info), info->extack);
 }
 
-static int krdma_nl_session_new(struct sk_buff *skb, struct genl_info *info)
+int krdma_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct krdma_session_params p = {
 		.net		= genl_info_net(info),
@@ -429,7 +340,7 @@ static struct krdma_session *krdma_nl_session(struct genl_info *info)
 	return sess;
 }
 
-static int krdma_nl_session_del(struct sk_buff *skb, struct genl_info *info)
+int krdma_nl_session_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct krdma_session *sess = krdma_nl_session(info);
 
@@ -440,7 +351,7 @@ static int krdma_nl_session_del(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
-static int krdma_nl_session_get(struct sk_buff *skb, struct genl_info *info)
+int krdma_nl_session_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct krdma_session *sess = krdma_nl_session(info);
 	struct sk_buff *msg;
@@ -464,7 +375,7 @@ static int krdma_nl_session_get(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-static int krdma_nl_test_start(struct sk_buff *skb, struct genl_info *info)
+int krdma_nl_test_start_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs;
 	struct krdma_test_params p = {
@@ -556,7 +467,7 @@ static int krdma_nl_test_start(struct sk_buff *skb, struct genl_info *info)
 	return krdma_reply_id(info, msg, hdr, KRDMA_A_TEST_ID, id);
 }
 
-static int krdma_nl_test_stop(struct sk_buff *skb, struct genl_info *info)
+int krdma_nl_test_stop_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	if (GENL_REQ_ATTR_CHECK(info, KRDMA_A_TEST_ID))
 		return -EINVAL;
@@ -565,7 +476,7 @@ static int krdma_nl_test_stop(struct sk_buff *skb, struct genl_info *info)
 			       info->extack);
 }
 
-static int krdma_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
+int krdma_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
 	void *hdr;
@@ -581,101 +492,11 @@ static int krdma_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-static int krdma_nl_stats_reset(struct sk_buff *skb, struct genl_info *info)
+int krdma_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	krdma_stats_reset(&krdma_global_stats);
 	return 0;
 }
-
-static const struct genl_ops krdma_genl_ops[] = {
-	{
-		.cmd	= KRDMA_CMD_VERSION_GET,
-		.doit	= krdma_nl_version_get,
-	},
-	{
-		.cmd	= KRDMA_CMD_DEV_GET,
-		.doit	= krdma_device_nl_get,
-		.dumpit	= krdma_device_nl_dump,
-		.policy	= krdma_dev_get_policy,
-		.maxattr = ARRAY_SIZE(krdma_dev_get_policy) - 1,
-	},
-	{
-		.cmd	= KRDMA_CMD_LISTENER_ADD,
-		.doit	= krdma_nl_listener_add,
-		.flags	= GENL_ADMIN_PERM,
-		.policy	= krdma_listener_add_policy,
-		.maxattr = ARRAY_SIZE(krdma_listener_add_policy) - 1,
-	},
-	{
-		.cmd	= KRDMA_CMD_LISTENER_DEL,
-		.doit	= krdma_nl_listener_del,
-		.flags	= GENL_ADMIN_PERM,
-		.policy	= krdma_listener_id_policy,
-		.maxattr = ARRAY_SIZE(krdma_listener_id_policy) - 1,
-	},
-	{
-		.cmd	= KRDMA_CMD_LISTENER_GET,
-		.doit	= krdma_listener_nl_get,
-		.dumpit	= krdma_listener_nl_dump,
-		.policy	= krdma_listener_id_policy,
-		.maxattr = ARRAY_SIZE(krdma_listener_id_policy) - 1,
-	},
-	{
-		.cmd	= KRDMA_CMD_SESSION_NEW,
-		.doit	= krdma_nl_session_new,
-		.flags	= GENL_ADMIN_PERM,
-		.policy	= krdma_session_new_policy,
-		.maxattr = ARRAY_SIZE(krdma_session_new_policy) - 1,
-	},
-	{
-		.cmd	= KRDMA_CMD_SESSION_DEL,
-		.doit	= krdma_nl_session_del,
-		.flags	= GENL_ADMIN_PERM,
-		.policy	= krdma_session_id_policy,
-		.maxattr = ARRAY_SIZE(krdma_session_id_policy) - 1,
-	},
-	{
-		.cmd	= KRDMA_CMD_SESSION_GET,
-		.doit	= krdma_nl_session_get,
-		.dumpit	= krdma_session_nl_dump,
-		.policy	= krdma_session_id_policy,
-		.maxattr = ARRAY_SIZE(krdma_session_id_policy) - 1,
-	},
-	{
-		.cmd	= KRDMA_CMD_TEST_START,
-		.doit	= krdma_nl_test_start,
-		.flags	= GENL_ADMIN_PERM,
-		.policy	= krdma_test_start_policy,
-		.maxattr = ARRAY_SIZE(krdma_test_start_policy) - 1,
-	},
-	{
-		.cmd	= KRDMA_CMD_TEST_STOP,
-		.doit	= krdma_nl_test_stop,
-		.flags	= GENL_ADMIN_PERM,
-		.policy	= krdma_test_id_policy,
-		.maxattr = ARRAY_SIZE(krdma_test_id_policy) - 1,
-	},
-	{
-		.cmd	= KRDMA_CMD_TEST_GET,
-		.doit	= krdma_test_nl_get,
-		.dumpit	= krdma_test_nl_dump,
-		.policy	= krdma_test_id_policy,
-		.maxattr = ARRAY_SIZE(krdma_test_id_policy) - 1,
-	},
-	{
-		.cmd	= KRDMA_CMD_STATS_GET,
-		.doit	= krdma_nl_stats_get,
-	},
-	{
-		.cmd	= KRDMA_CMD_STATS_RESET,
-		.doit	= krdma_nl_stats_reset,
-		.flags	= GENL_ADMIN_PERM,
-	},
-};
-
-static const struct genl_multicast_group krdma_mcgrps[] = {
-	[KRDMA_MCGRP_EVENTS_IDX] = { .name = KRDMA_MCGRP_EVENTS },
-};
 
 static struct genl_family krdma_genl_family __ro_after_init = {
 	.name		= KRDMA_GENL_NAME,
@@ -683,15 +504,15 @@ static struct genl_family krdma_genl_family __ro_after_init = {
 	.maxattr	= KRDMA_A_MAX,
 	.netnsok	= true,
 	.module		= THIS_MODULE,
-	.ops		= krdma_genl_ops,
-	.n_ops		= ARRAY_SIZE(krdma_genl_ops),
+	.ops		= krdma_nl_ops,
+	.n_ops		= ARRAY_SIZE(krdma_nl_ops),
 	/*
 	 * .resv_start_op stays 0: every op is "new", so the core checks
 	 * genlmsghdr.reserved and nlmsg_flags, and rejects any attribute
 	 * sent to an op without a policy (version-get, stats-*).
 	 */
-	.mcgrps		= krdma_mcgrps,
-	.n_mcgrps	= ARRAY_SIZE(krdma_mcgrps),
+	.mcgrps		= krdma_nl_mcgrps,
+	.n_mcgrps	= ARRAY_SIZE(krdma_nl_mcgrps),
 };
 
 int __init krdma_netlink_init(void)

@@ -15,6 +15,7 @@
 #include <net/net_namespace.h>
 
 #include "krdma.h"
+#include "netlink-gen.h"
 
 static DEFINE_XARRAY_ALLOC1(krdma_sessions);
 /* Serializes name checks with insertion, and dumps with removal. */
@@ -931,7 +932,7 @@ int krdma_session_fill(struct sk_buff *skb, struct krdma_session *sess,
 	return 0;
 }
 
-int krdma_session_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
+int krdma_nl_session_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct net *net = sock_net(skb->sk);
 	struct krdma_session *sess;

@@ -17,6 +17,7 @@
 #include <net/genetlink.h>
 
 #include "test.h"
+#include "netlink-gen.h"
 
 /*
  * A test with no completed iteration for this long has a dead peer; the
@@ -1827,7 +1828,7 @@ void krdma_test_session_down(struct krdma_session *sess)
 	krdma_test_put(test);
 }
 
-int krdma_test_nl_get(struct sk_buff *skb, struct genl_info *info)
+int krdma_nl_test_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct krdma_test *test;
 	struct sk_buff *msg;
@@ -1858,7 +1859,7 @@ int krdma_test_nl_get(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-int krdma_test_nl_dump(struct sk_buff *skb, struct netlink_callback *cb)
+int krdma_nl_test_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct net *net = sock_net(skb->sk);
 	struct krdma_test *test;

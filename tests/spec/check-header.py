@@ -13,7 +13,9 @@ truth of the krdma Generic Netlink ABI; this checks that the C code agrees.
    different enum type. Type comments on attributes ("u32", "nest,
    krdma_port_attr, multi", "u8, enum krdma_op", "binary, 4 bytes") must
    match the spec's types.
-2. kmod/netlink.c (--netlink): every operation of the spec with a do or
+2. kmod/netlink.c and the kmod/netlink-gen.c that scripts/spec-to-c.py
+   generates from the spec (--netlink; tests/spec/check-generated.sh
+   checks that it is what the generator writes today): every operation of the spec with a do or
    dump is in the genl_ops table with the same handlers and with
    GENL_ADMIN_PERM iff the spec says admin-perm; reserved ids and events are
    not; each op's policy holds exactly the attributes of its do/dump
@@ -633,10 +635,14 @@ def check_type_comment(spec, it, comment, rep):
 
 
 class Kernel:
-    def __init__(self, netlink_path, kmod_dir, hdr, spec):
-        with open(netlink_path, encoding='utf-8') as f:
-            self.raw = f.read()
-        self.path = netlink_path
+    def __init__(self, netlink_paths, kmod_dir, hdr, spec):
+        # The family's C files: the hand-written one and the one
+        # scripts/spec-to-c.py generates (policies, ops, groups), read as one.
+        self.raw = ''
+        for path in netlink_paths:
+            with open(path, encoding='utf-8') as f:
+                self.raw += f.read() + '\n'
+        netlink_path = self.path = netlink_paths[0]
         self.text = strip_comments(self.raw)
         self.ev = Evaluator()
         # Resolution order: header, spec consts defined elsewhere, kmod headers, netlink.c.
@@ -647,7 +653,7 @@ class Kernel:
                 self.ev.set(c_upper(d['name']), d['value'])
         self.macros = {}
         srcs = sorted(glob.glob(os.path.join(kmod_dir, '*.h'))) if kmod_dir else []
-        for path in srcs + [netlink_path]:
+        for path in srcs + list(netlink_paths):
             with open(path, encoding='utf-8') as f:
                 for name, body in parse_defines(f.read()).items():
                     if name.startswith('_') and name.endswith('_H'):
@@ -672,7 +678,7 @@ class Kernel:
                 entries[pm.group(1)] = pm.group(2).strip()
             self.policies[m.group(1)] = {'bound': m.group(2).strip(), 'entries': entries}
         self.ops = collections.OrderedDict()
-        for m in re.finditer(r'struct\s+genl_(small_|split_)?ops\s+(\w+)\s*\[\s*\]\s*=\s*\{',
+        for m in re.finditer(r'struct\s+genl_(small_|split_)?ops\s+(\w+)\s*\[[^\]]*\]\s*=\s*\{',
                              self.text):
             body = self.text[m.end() - 1:matching(self.text, m.end() - 1)][1:-1]
             for p in split_top(body):
@@ -1069,8 +1075,9 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--spec', default=os.path.join(TOP, 'Documentation/netlink/specs/krdma.yaml'))
     ap.add_argument('--header', default=os.path.join(TOP, 'include/uapi/linux/krdma.h'))
-    ap.add_argument('--netlink', default=os.path.join(TOP, 'kmod/netlink.c'),
-                    help="the family's C file ('' to skip)")
+    ap.add_argument('--netlink', default=','.join(os.path.join(TOP, f) for f in
+                                                  ('kmod/netlink.c', 'kmod/netlink-gen.c')),
+                    help="the family's C files, comma-separated ('' to skip)")
     ap.add_argument('--kmod-dir', default=os.path.join(TOP, 'kmod'),
                     help="module sources: internal constants (*.h), attribute puts (*.c); "
                     "'' to skip")
@@ -1089,7 +1096,7 @@ def main():
         check_spec_self(spec, rep)
         check_header(spec, hdr, rep)
         if args.netlink:
-            kern = Kernel(args.netlink, args.kmod_dir, hdr, spec)
+            kern = Kernel(args.netlink.split(','), args.kmod_dir, hdr, spec)
             check_netlink(spec, kern, hdr, rep)
         if args.kmod_dir:
             check_kmod(spec, args.kmod_dir, rep)

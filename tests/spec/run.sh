@@ -6,6 +6,8 @@
 #   check-header.py        header, netlink.c, kmod and CLI agree with the spec
 #   test-check-header.sh   ... and that checker rejects broken copies
 #   check-manpage.sh       the man page covers what krdmactl's help lists
+#   check-generated.sh     kmod/netlink-gen.[ch] are what the spec renders
+#                          to (scripts/spec-to-c.py)
 #   check-abi-doc.sh       Documentation/netlink-abi.rst is what the spec
 #                          renders to (scripts/spec-to-rst.py), and valid RST
 # Ends with the sum, "N passed, M failed".
@@ -41,6 +43,11 @@ count "$out"
 echo "== check-manpage.sh"
 out=$("$DIR/check-manpage.sh" 2>&1)
 echo "$out"
+count "$out"
+
+echo "== check-generated.sh"
+out=$("$DIR/check-generated.sh" 2>&1)
+grep -v '^ok ' <<<"$out"
 count "$out"
 
 echo "== check-abi-doc.sh"

@@ -16,6 +16,7 @@ CHECK="$TOP/tests/spec/check-header.py"
 SPEC="$TOP/Documentation/netlink/specs/krdma.yaml"
 HDR="$TOP/include/uapi/linux/krdma.h"
 NL="$TOP/kmod/netlink.c"
+NLGEN="$TOP/kmod/netlink-gen.c"
 KMOD="$TOP/kmod"
 CLI="$TOP/tools/attrs.c"
 
@@ -73,12 +74,15 @@ hdr_case() {
 	fi
 }
 
+# nl_case NAME FILE EXPR PATTERN: FILE is netlink.c or the generated
+# netlink-gen.c; the checker reads the mutated copy with the other one.
 nl_case() {
-	local name=$1 expr=$2 pattern=$3
-	if mutate "$NL" "$TMP/$name.c" "$expr"; then
-		expect_reject "netlink.c: $name" "$pattern" --netlink "$TMP/$name.c"
+	local name=$1 file=$2 expr=$3 pattern=$4 files
+	if mutate "$file" "$TMP/$name.c" "$expr"; then
+		if [ "$file" = "$NL" ]; then files="$TMP/$name.c,$NLGEN"; else files="$NL,$TMP/$name.c"; fi
+		expect_reject "${file##*/}: $name" "$pattern" --netlink "$files"
 	else
-		ko "netlink.c: $name: mutation did not apply"
+		ko "${file##*/}: $name: mutation did not apply"
 	fi
 }
 
@@ -130,35 +134,35 @@ hdr_case type-comment 's|(KRDMA_A_DEV_INDEX,\s*)/\* u32|\1/* u64|' \
 hdr_case nest-comment 's|krdma_port_attr, multi|krdma_addr_attr, multi|' \
 	'KRDMA_A_DEV_PORT is commented "nest, krdma_addr_attr"'
 
-nl_case admin-perm-dropped '/\.cmd\s*=\s*KRDMA_CMD_LISTENER_ADD/,/\}/{/GENL_ADMIN_PERM/d}' \
+nl_case admin-perm-dropped "$NLGEN" '/\.cmd\s*=\s*KRDMA_CMD_LISTENER_ADD/,/\}/{/GENL_ADMIN_PERM/d}' \
 	'KRDMA_CMD_LISTENER_ADD: GENL_ADMIN_PERM not set, spec has admin-perm'
-nl_case admin-perm-added '/\.cmd\s*=\s*KRDMA_CMD_STATS_GET,/a\		.flags	= GENL_ADMIN_PERM,' \
+nl_case admin-perm-added "$NLGEN" '/\.cmd\s*=\s*KRDMA_CMD_STATS_GET,/a\		.flags	= GENL_ADMIN_PERM,' \
 	'KRDMA_CMD_STATS_GET: GENL_ADMIN_PERM set, spec has no admin-perm'
-nl_case op-removed '/\.cmd\s*=\s*KRDMA_CMD_STATS_RESET/,/\}/{/cmd|doit|flags/d}' \
+nl_case op-removed "$NLGEN" '/\.cmd\s*=\s*KRDMA_CMD_STATS_RESET/,/\}/{/cmd|doit|flags/d}' \
 	'KRDMA_CMD_STATS_RESET .* missing from the ops table'
-nl_case dump-removed '/krdma_session_nl_dump/d' \
+nl_case dump-removed "$NLGEN" '/krdma_nl_session_get_dumpit/d' \
 	'KRDMA_CMD_SESSION_GET: no .dumpit, spec has dump'
-nl_case range-min 's/(\.min = )KRDMA_TIMEOUT_MS_MIN,/\110,/' \
+nl_case range-min "$NLGEN" 's/(\.min = )KRDMA_TIMEOUT_MS_MIN,/\110,/' \
 	'KRDMA_A_TIMEOUT_MS.*min=10.*wants.*min=100'
-nl_case range-max 's/NLA_POLICY_RANGE\(NLA_U32, 1, KRDMA_DEPTH_MAX\)/NLA_POLICY_RANGE(NLA_U32, 1, 256)/' \
+nl_case range-max "$NLGEN" 's/NLA_POLICY_RANGE\(NLA_U32, 1, KRDMA_DEPTH_MAX\)/NLA_POLICY_RANGE(NLA_U32, 1, 256)/' \
 	'KRDMA_A_TEST_DEPTH.*max=256.*wants.*max=128'
-nl_case op-range 's/NLA_POLICY_RANGE\(NLA_U8, 1, KRDMA_OP_MAX\)/NLA_POLICY_RANGE(NLA_U8, 0, KRDMA_OP_MAX)/' \
+nl_case op-range "$NLGEN" 's/NLA_POLICY_RANGE\(NLA_U8, 1, KRDMA_OP_MAX\)/NLA_POLICY_RANGE(NLA_U8, 0, KRDMA_OP_MAX)/' \
 	'KRDMA_A_TEST_OP.*min=0'
-nl_case name-len 's/\.len = KRDMA_NAME_MAX - 1/.len = KRDMA_NAME_MAX/' \
+nl_case name-len "$NLGEN" 's/(\[KRDMA_A_NAME\] = \{ \.type = NLA_NUL_STRING, \.len = )31/\132/' \
 	'KRDMA_A_NAME.*len=32.*wants.*len=31'
-nl_case policy-extra-attr '/^static const struct nla_policy krdma_session_id_policy/,/^\};/{s/(\[KRDMA_A_SESSION_ID\].*)$/\1\n\t[KRDMA_A_LISTENER_ID] = { .type = NLA_U32 },/}' \
-	'krdma_session_id_policy .* accepts KRDMA_A_LISTENER_ID'
-nl_case policy-missing-attr '/^static const struct nla_policy krdma_test_start_policy/,/^\};/{/KRDMA_A_TEST_COUNT/d}' \
-	'krdma_test_start_policy .* has no entry for KRDMA_A_TEST_COUNT'
-nl_case policy-type 's/\[KRDMA_A_TEST_COUNT\]\s*= \{ \.type = NLA_U64 \}/[KRDMA_A_TEST_COUNT] = { .type = NLA_U32 }/' \
+nl_case policy-extra-attr "$NLGEN" '/^static const struct nla_policy krdma_session_get_nl_policy/,/^\};/{s/(\[KRDMA_A_SESSION_ID\].*)$/\1\n\t[KRDMA_A_LISTENER_ID] = { .type = NLA_U32 },/}' \
+	'krdma_session_get_nl_policy .* accepts KRDMA_A_LISTENER_ID'
+nl_case policy-missing-attr "$NLGEN" '/^static const struct nla_policy krdma_test_start_nl_policy/,/^\};/{/KRDMA_A_TEST_COUNT/d}' \
+	'krdma_test_start_nl_policy .* has no entry for KRDMA_A_TEST_COUNT'
+nl_case policy-type "$NLGEN" 's/\[KRDMA_A_TEST_COUNT\] = \{ \.type = NLA_U64, \}/[KRDMA_A_TEST_COUNT] = { .type = NLA_U32, }/' \
 	'KRDMA_A_TEST_COUNT.*NLA_U32.*wants.*NLA_U64'
-nl_case nested-exact-len 's/NLA_POLICY_EXACT_LEN\(sizeof\(struct in_addr\)\)/NLA_POLICY_EXACT_LEN(8)/' \
-	'krdma_addr_policy\[KRDMA_ADDR_A_IPV4\].*len=8'
-nl_case nested-not-validated 's/NLA_POLICY_NESTED\(krdma_addr_policy\)/{ .type = NLA_NESTED }/g' \
+nl_case nested-exact-len "$NLGEN" 's/NLA_POLICY_EXACT_LEN\(4\)/NLA_POLICY_EXACT_LEN(8)/' \
+	'krdma_addr_nl_policy\[KRDMA_ADDR_A_IPV4\].*len=8'
+nl_case nested-not-validated "$NLGEN" 's/NLA_POLICY_NESTED\(krdma_addr_nl_policy\)/{ .type = NLA_NESTED }/g' \
 	'does not validate its contents'
-nl_case mcgrp 's/\{ \.name = KRDMA_MCGRP_EVENTS \}/{ .name = "evts" }/' \
+nl_case mcgrp "$NLGEN" 's/\{ \.name = KRDMA_MCGRP_EVENTS, \}/{ .name = "evts", }/' \
 	"multicast groups \['evts'\]"
-nl_case family-maxattr 's/(\.maxattr\s*= )KRDMA_A_MAX,/\1KRDMA_A_STATS,/' \
+nl_case family-maxattr "$NL" 's/(\.maxattr\s*= )KRDMA_A_MAX,/\1KRDMA_A_STATS,/' \
 	'family .maxattr = KRDMA_A_STATS'
 
 spec_case attr-renamed 's/^(        name: )test-validated$/\1test-checked/' \

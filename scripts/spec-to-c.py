@@ -1,0 +1,316 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+"""Render the kernel side of the krdma netlink spec into C.
+
+    scripts/spec-to-c.py --source > kmod/netlink-gen.c
+    scripts/spec-to-c.py --header > kmod/netlink-gen.h
+
+From Documentation/netlink/specs/krdma.yaml: one strict policy per
+operation (its do and dump requests: 6.1 has no split ops, so one policy
+serves both), the policies of the nested sets those requests use, the
+genl_ops table with the permission flags, the multicast groups, and the
+handlers' prototypes, named as the kernel's ynl-gen-c names them
+(krdma_nl_<op>_doit/_dumpit). Only the C that 6.1 builds: genl_ops, not
+genl_split_ops, and range structures that are not const (6.1's struct
+nla_policy points to a non-const one).
+
+`make check-spec` regenerates both files and fails on any difference, so
+the module enforces exactly what the spec says.
+"""
+import argparse
+import os
+import sys
+
+import yaml
+
+SPEC = 'Documentation/netlink/specs/krdma.yaml'
+GENERATOR = 'scripts/spec-to-c.py'
+
+SCALARS = {'u8': 'NLA_U8', 'u16': 'NLA_U16', 'u32': 'NLA_U32', 'u64': 'NLA_U64',
+           's8': 'NLA_S8', 's16': 'NLA_S16', 's32': 'NLA_S32', 's64': 'NLA_S64',
+           'flag': 'NLA_FLAG'}
+# NLA_POLICY_RANGE/MIN/MAX keep their bounds in struct nla_policy's s16
+# fields; anything wider takes a struct netlink_range_validation.
+S16_MIN, S16_MAX = -(1 << 15), (1 << 15) - 1
+
+
+def c_upper(name):
+    return name.upper().replace('-', '_')
+
+
+def c_lower(name):
+    return name.lower().replace('-', '_')
+
+
+class Spec:
+    def __init__(self, path):
+        with open(path, encoding='utf-8') as f:
+            self.y = yaml.safe_load(f)
+        y = self.y
+        self.family = y['name']
+        self.consts = {}
+        self.enums = {}
+        for d in y.get('definitions', []):
+            if d['type'] == 'const':
+                self.consts[d['name']] = d['value']
+            elif d['type'] in ('enum', 'flags'):
+                self.enums[d['name']] = d
+        self.sets = {s['name']: s for s in y['attribute-sets']}
+        self.ops = [op for op in y['operations']['list'] if op['name'] != 'unspec']
+        self.cmd_prefix = y['operations'].get('name-prefix', self.family + '-cmd-')
+        self.mcgrps = [g['name'] for g in y.get('mcast-groups', {}).get('list', [])]
+
+    def const_c(self, v):
+        """A check's bound: its C expression and its value."""
+        if isinstance(v, int):
+            return str(v), v
+        if v not in self.consts:
+            sys.exit(f'spec-to-c: unknown constant {v!r}')
+        return c_upper(self.family + '-' + v), self.consts[v]
+
+    def attr(self, set_name, name):
+        for a in self.sets[set_name]['attributes']:
+            if a['name'] == name:
+                return a
+        sys.exit(f'spec-to-c: set {set_name} has no attribute {name}')
+
+    def attr_c(self, set_name, name):
+        s = self.sets[set_name]
+        return c_upper(s.get('name-prefix', self.family + '-a-') + name)
+
+    def enum_bounds(self, name):
+        e = self.enums[name]
+        prefix = e.get('name-prefix', self.family + '-' + name + '-')
+        start = e.get('value-start', 0)
+        return start, c_upper(prefix + 'max')
+
+    def op_request(self, op):
+        """Attributes of the op's do and dump requests, in spec order."""
+        names = []
+        for kind in ('do', 'dump'):
+            req = op.get(kind, {}).get('request') or {}
+            for a in req.get('attributes', []):
+                if a not in names:
+                    names.append(a)
+        return names
+
+
+def range_name(spec, set_name, a):
+    s = spec.sets[set_name]
+    return c_lower(s.get('name-prefix', spec.family + '-a-') + a['name']) + '_range'
+
+
+def policy_entry(spec, set_name, a, ranges):
+    """The C initialiser of one attribute's policy."""
+    t = a['type']
+    checks = a.get('checks', {})
+    if t in ('nest',):
+        return f'NLA_POLICY_NESTED({c_lower(spec.family + "-" + a["nested-attributes"])}_nl_policy)'
+    if t == 'string':
+        if 'max-len' in checks:
+            return f'{{ .type = NLA_NUL_STRING, .len = {checks["max-len"]}, }}'
+        return '{ .type = NLA_NUL_STRING, }'
+    if t == 'binary':
+        if 'exact-len' in checks:
+            return f'NLA_POLICY_EXACT_LEN({checks["exact-len"]})'
+        if 'max-len' in checks:
+            return f'{{ .type = NLA_BINARY, .len = {checks["max-len"]}, }}'
+        return '{ .type = NLA_BINARY, }'
+    if t not in SCALARS:
+        sys.exit(f'spec-to-c: {set_name}.{a["name"]}: type {t} has no policy here')
+    nla = SCALARS[t]
+    lo = hi = None
+    if 'min' in checks:
+        lo = spec.const_c(checks['min'])
+    if 'max' in checks:
+        hi = spec.const_c(checks['max'])
+    if lo is None and hi is None and 'enum' in a:
+        start, maxname = spec.enum_bounds(a['enum'])
+        e = spec.enums[a['enum']]
+        count = len(e.get('entries', []))
+        lo = (str(start), start)
+        hi = (maxname, start + count - 1)
+    if lo is None and hi is None:
+        return f'{{ .type = {nla}, }}'
+    wide = any(b is not None and not S16_MIN <= b[1] <= S16_MAX for b in (lo, hi))
+    if wide:
+        rn = range_name(spec, set_name, a)
+        body = []
+        if lo is not None:
+            body.append(f'\t.min = {lo[0]},')
+        if hi is not None:
+            body.append(f'\t.max = {hi[0]},')
+        ranges.append((rn, body))
+        return f'NLA_POLICY_FULL_RANGE({nla}, &{rn})'
+    if lo is not None and hi is not None:
+        return f'NLA_POLICY_RANGE({nla}, {lo[0]}, {hi[0]})'
+    if lo is not None:
+        return f'NLA_POLICY_MIN({nla}, {lo[0]})'
+    return f'NLA_POLICY_MAX({nla}, {hi[0]})'
+
+
+def policy_lines(spec, set_name, pname, attrs, ranges, static):
+    """One policy array over ATTRS (names) of SET_NAME."""
+    entries = [(spec.attr_c(set_name, n), spec.attr(set_name, n)) for n in attrs]
+    entries = [(c, a) for c, a in entries if a['type'] not in ('unused', 'pad')]
+    last = max(entries, key=lambda e: attr_value(spec, set_name, e[1]['name']))[0]
+    out = [f'{"static " if static else ""}const struct nla_policy {pname}[{last} + 1] = {{']
+    for c, a in sorted(entries, key=lambda e: attr_value(spec, set_name, e[1]['name'])):
+        entry = policy_entry(spec, set_name, a, ranges)
+        line = f'\t[{c}] = {entry},'
+        if len(line.expandtabs(8)) > 100:
+            line = f'\t[{c}] =\n\t\t{entry},'
+        out.append(line)
+    out.append('};')
+    return out, last
+
+
+def attr_value(spec, set_name, name):
+    """YNL's numbering: from 1, or the last explicit value, plus one."""
+    val = 0
+    for a in spec.sets[set_name]['attributes']:
+        val = a.get('value', val + 1)
+        if a['name'] == name:
+            return val
+    sys.exit(f'spec-to-c: no attribute {name} in {set_name}')
+
+
+def nested_sets(spec, set_name, attrs, found):
+    for n in attrs:
+        a = spec.attr(set_name, n)
+        if a['type'] == 'nest':
+            sub = a['nested-attributes']
+            if sub not in found:
+                found.append(sub)
+                nested_sets(spec, sub, [x['name'] for x in spec.sets[sub]['attributes']], found)
+    return found
+
+
+def handler(spec, op, kind):
+    return f'{c_lower(spec.family)}_nl_{c_lower(op["name"])}_{kind}it'
+
+
+def banner():
+    return ['/* Do not edit directly, auto-generated from: */',
+            f'/*\t{SPEC} */',
+            f'/* by {GENERATOR}; make check-spec checks that it is current. */']
+
+
+def ops_with_handlers(spec):
+    return [op for op in spec.ops if 'do' in op or 'dump' in op]
+
+
+def render_source(spec):
+    fam = c_lower(spec.family)
+    out = ['// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause'] + banner() + [
+        '', '#include <net/netlink.h>', '#include <net/genetlink.h>', '',
+        '#include <uapi/linux/krdma.h>', '', '#include "netlink-gen.h"', '']
+    ranges = []
+    body = []
+    requests = {}
+    nests = []
+    for op in ops_with_handlers(spec):
+        attrs = spec.op_request(op)
+        requests[op['name']] = attrs
+        nested_sets(spec, op['attribute-set'], attrs, nests)
+    if nests:
+        body.append('/* Common nested types */')
+    for n in nests:
+        names = [a['name'] for a in spec.sets[n]['attributes']]
+        lines, _ = policy_lines(spec, n, f'{fam}_{c_lower(n)}_nl_policy', names, ranges, False)
+        body += lines + ['']
+    maxattr = {}
+    for op in ops_with_handlers(spec):
+        attrs = requests[op['name']]
+        if not attrs:
+            continue
+        cmd = c_upper(spec.cmd_prefix + op['name'])
+        kinds = ' and '.join(k for k in ('do', 'dump') if k in op)
+        body.append(f'/* {cmd} - {kinds} */')
+        lines, last = policy_lines(spec, op['attribute-set'], f'{fam}_{c_lower(op["name"])}_nl_policy',
+                                   attrs, ranges, True)
+        maxattr[op['name']] = last
+        body += lines + ['']
+    for rn, rbody in ranges:
+        out += [f'static struct netlink_range_validation {rn} = {{'] + rbody + ['};', '']
+    out += body
+    ops = ops_with_handlers(spec)
+    out.append(f'/* Ops table for {spec.family} */')
+    out.append(f'const struct genl_ops {fam}_nl_ops[{len(ops)}] = {{')
+    for op in ops:
+        out.append('\t{')
+        out.append(f'\t\t.cmd\t\t= {c_upper(spec.cmd_prefix + op["name"])},')
+        if 'do' in op:
+            out.append(f'\t\t.doit\t\t= {handler(spec, op, "do")},')
+        if 'dump' in op:
+            out.append(f'\t\t.dumpit\t\t= {handler(spec, op, "dump")},')
+        if op['name'] in maxattr:
+            out.append(f'\t\t.policy\t\t= {fam}_{c_lower(op["name"])}_nl_policy,')
+            out.append(f'\t\t.maxattr\t= {maxattr[op["name"]]},')
+        flags = []
+        for f in op.get('flags', []):
+            flags.append({'admin-perm': 'GENL_ADMIN_PERM',
+                          'uns-admin-perm': 'GENL_UNS_ADMIN_PERM'}[f])
+        if flags:
+            out.append(f'\t\t.flags\t\t= {" | ".join(flags)},')
+        out.append('\t},')
+    out.append('};')
+    if spec.mcgrps:
+        out += ['', f'const struct genl_multicast_group {fam}_nl_mcgrps[{len(spec.mcgrps)}] = {{']
+        for g in spec.mcgrps:
+            out.append(f'\t[{c_upper(spec.family + "-nlgrp-" + g)}] = '
+                       f'{{ .name = {c_upper(spec.family + "-mcgrp-" + g)}, }},')
+        out.append('};')
+    return '\n'.join(out) + '\n'
+
+
+def render_header(spec):
+    fam = c_lower(spec.family)
+    guard = '_' + c_upper(spec.family) + '_NETLINK_GEN_H'
+    out = ['/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */'] + banner() + [
+        '', f'#ifndef {guard}', f'#define {guard}', '',
+        '#include <net/netlink.h>', '#include <net/genetlink.h>', '',
+        '#include <uapi/linux/krdma.h>', '']
+    nests = []
+    for op in ops_with_handlers(spec):
+        nested_sets(spec, op['attribute-set'], spec.op_request(op), nests)
+    if nests:
+        out.append('/* Common nested types */')
+    for n in nests:
+        entries = [a for a in spec.sets[n]['attributes'] if a['type'] not in ('unused', 'pad')]
+        last = max(entries, key=lambda a: attr_value(spec, n, a['name']))
+        out.append(f'extern const struct nla_policy {fam}_{c_lower(n)}_nl_policy'
+                   f'[{spec.attr_c(n, last["name"])} + 1];')
+    ops = ops_with_handlers(spec)
+    out += ['', f'/* Ops table for {spec.family} */',
+            f'extern const struct genl_ops {fam}_nl_ops[{len(ops)}];', '']
+    for op in ops:
+        if 'do' in op:
+            out.append(f'int {handler(spec, op, "do")}(struct sk_buff *skb, struct genl_info *info);')
+        if 'dump' in op:
+            out.append(f'int {handler(spec, op, "dump")}(struct sk_buff *skb, '
+                       'struct netlink_callback *cb);')
+    if spec.mcgrps:
+        out += ['', 'enum {']
+        for g in spec.mcgrps:
+            out.append(f'\t{c_upper(spec.family + "-nlgrp-" + g)},')
+        out += ['};', '',
+                f'extern const struct genl_multicast_group {fam}_nl_mcgrps[{len(spec.mcgrps)}];']
+    out += ['', f'#endif /* {guard} */']
+    return '\n'.join(out) + '\n'
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument('--source', action='store_true', help='kmod/netlink-gen.c')
+    g.add_argument('--header', action='store_true', help='kmod/netlink-gen.h')
+    ap.add_argument('--spec', default=None, help=f'the spec (default: {SPEC})')
+    args = ap.parse_args()
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    spec = Spec(args.spec or os.path.join(top, SPEC))
+    sys.stdout.write(render_source(spec) if args.source else render_header(spec))
+
+
+if __name__ == '__main__':
+    main()
