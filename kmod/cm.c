@@ -1188,37 +1188,26 @@ int krdma_nl_listener_get_doit(struct sk_buff *skb, struct genl_info *info)
 				    name ? nla_data(name) : NULL);
 }
 
+static bool krdma_listener_dump_visible(void *obj, struct net *net)
+{
+	struct krdma_listener *l = obj;
+
+	return net_eq(l->net, net);
+}
+
+static int krdma_listener_dump_fill(struct sk_buff *skb, void *obj)
+{
+	return krdma_listener_fill(skb, obj);
+}
+
 int krdma_nl_listener_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct net *net = sock_net(skb->sk);
-	struct krdma_listener *l;
-	unsigned long id;
-	int ret = 0;
+	static const struct krdma_nl_dump dump = {
+		.cmd		= KRDMA_CMD_LISTENER_GET,
+		.visible	= krdma_listener_dump_visible,
+		.fill		= krdma_listener_dump_fill,
+	};
 
-	mutex_lock(&krdma_listeners_lock);
-	xa_for_each_start(&krdma_listeners, id, l, cb->args[0]) {
-		void *hdr;
-
-		if (!net_eq(l->net, net))
-			continue;
-		hdr = krdma_genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-					cb->nlh->nlmsg_seq, NLM_F_MULTI,
-					KRDMA_CMD_LISTENER_GET);
-		if (!hdr) {
-			ret = -EMSGSIZE;
-			break;
-		}
-		ret = krdma_listener_fill(skb, l);
-		if (ret) {
-			genlmsg_cancel(skb, hdr);
-			break;
-		}
-		genlmsg_end(skb, hdr);
-		cb->args[0] = id + 1;
-	}
-	mutex_unlock(&krdma_listeners_lock);
-
-	if (ret == -EMSGSIZE && skb->len)
-		return skb->len;
-	return ret ?: skb->len;
+	return krdma_nl_xa_dump(skb, cb, &krdma_listeners,
+				&krdma_listeners_lock, &dump);
 }

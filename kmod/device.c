@@ -213,6 +213,14 @@ int krdma_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
+static int krdma_device_dump_fill(struct sk_buff *skb, void *obj)
+{
+	struct krdma_device *kdev = obj;
+
+	return krdma_device_fill(skb, kdev->ibdev);
+}
+
+/* Devices are a list: the cursor counts the visible ones already sent. */
 int krdma_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	struct net *net = sock_net(skb->sk);
@@ -222,36 +230,20 @@ int krdma_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 
 	mutex_lock(&krdma_devices_lock);
 	list_for_each_entry(kdev, &krdma_devices, node) {
-		void *hdr;
-
 		if (!rdma_dev_access_netns(kdev->ibdev, net))
 			continue;
-		if (idx < start) {
-			idx++;
+		if (idx++ < start)
 			continue;
-		}
-		hdr = krdma_genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-					cb->nlh->nlmsg_seq, NLM_F_MULTI,
-					KRDMA_CMD_DEV_GET);
-		if (!hdr) {
-			ret = -EMSGSIZE;
-			break;
-		}
-		ret = krdma_device_fill(skb, kdev->ibdev);
+		ret = krdma_nl_dump_one(skb, cb, KRDMA_CMD_DEV_GET,
+					krdma_device_dump_fill, kdev);
 		if (ret) {
-			genlmsg_cancel(skb, hdr);
+			idx--;
 			break;
 		}
-		genlmsg_end(skb, hdr);
-		idx++;
 	}
 	mutex_unlock(&krdma_devices_lock);
 	cb->args[0] = idx;
-
-	/* A full skb ends this round; the next one resumes at idx. */
-	if (ret == -EMSGSIZE && skb->len)
-		return skb->len;
-	return ret ?: skb->len;
+	return krdma_nl_dump_end(skb, ret);
 }
 
 int krdma_device_init(void)

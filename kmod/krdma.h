@@ -532,6 +532,25 @@ int krdma_netlink_init(void);
 void krdma_netlink_exit(void);
 void *krdma_genlmsg_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
 			u8 cmd);
+
+/*
+ * A dump of the objects of one xarray, in id order, resumable: @visible
+ * says whether the dumping socket's namespace may see an object, @fill
+ * puts its attributes into a message of command @cmd.
+ */
+struct krdma_nl_dump {
+	u8 cmd;
+	bool (*visible)(void *obj, struct net *net);
+	int (*fill)(struct sk_buff *skb, void *obj);
+};
+
+int krdma_nl_xa_dump(struct sk_buff *skb, struct netlink_callback *cb,
+		     struct xarray *xa, struct mutex *lock,
+		     const struct krdma_nl_dump *dump);
+int krdma_nl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
+		      u8 cmd, int (*fill)(struct sk_buff *skb, void *obj),
+		      void *obj);
+int krdma_nl_dump_end(struct sk_buff *skb, int ret);
 struct sk_buff *krdma_genlmsg_new_reply(struct genl_info *info, u8 cmd,
 					void **hdr);
 void krdma_notify_session(struct krdma_session *sess, enum krdma_event ev);

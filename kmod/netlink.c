@@ -31,6 +31,56 @@ void *krdma_genlmsg_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
 	return genlmsg_put(skb, portid, seq, &krdma_genl_family, flags, cmd);
 }
 
+int krdma_nl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
+		      u8 cmd, int (*fill)(struct sk_buff *skb, void *obj),
+		      void *obj)
+{
+	void *hdr;
+	int ret;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &krdma_genl_family, NLM_F_MULTI, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	ret = fill(skb, obj);
+	if (ret) {
+		genlmsg_cancel(skb, hdr);
+		return ret;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+int krdma_nl_dump_end(struct sk_buff *skb, int ret)
+{
+	/* A full skb ends this round; the next one resumes at the cursor. */
+	if (ret == -EMSGSIZE && skb->len)
+		return skb->len;
+	return ret ?: skb->len;
+}
+
+int krdma_nl_xa_dump(struct sk_buff *skb, struct netlink_callback *cb,
+		     struct xarray *xa, struct mutex *lock,
+		     const struct krdma_nl_dump *dump)
+{
+	struct net *net = sock_net(skb->sk);
+	unsigned long id;
+	void *obj;
+	int ret = 0;
+
+	mutex_lock(lock);
+	xa_for_each_start(xa, id, obj, cb->args[0]) {
+		if (!dump->visible(obj, net))
+			continue;
+		ret = krdma_nl_dump_one(skb, cb, dump->cmd, dump->fill, obj);
+		if (ret)
+			break;
+		cb->args[0] = id + 1;	/* resume after the last one sent */
+	}
+	mutex_unlock(lock);
+	return krdma_nl_dump_end(skb, ret);
+}
+
 struct sk_buff *krdma_genlmsg_new_reply(struct genl_info *info, u8 cmd,
 					void **hdr)
 {

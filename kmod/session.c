@@ -932,38 +932,26 @@ int krdma_session_fill(struct sk_buff *skb, struct krdma_session *sess,
 	return 0;
 }
 
+static bool krdma_session_dump_visible(void *obj, struct net *net)
+{
+	struct krdma_session *sess = obj;
+
+	return krdma_session_published(sess) && net_eq(sess->net, net);
+}
+
+static int krdma_session_dump_fill(struct sk_buff *skb, void *obj)
+{
+	return krdma_session_fill(skb, obj, true);
+}
+
 int krdma_nl_session_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct net *net = sock_net(skb->sk);
-	struct krdma_session *sess;
-	unsigned long id;
-	int ret = 0;
+	static const struct krdma_nl_dump dump = {
+		.cmd		= KRDMA_CMD_SESSION_GET,
+		.visible	= krdma_session_dump_visible,
+		.fill		= krdma_session_dump_fill,
+	};
 
-	mutex_lock(&krdma_sessions_lock);
-	xa_for_each_start(&krdma_sessions, id, sess, cb->args[0]) {
-		void *hdr;
-
-		if (!krdma_session_published(sess) || !net_eq(sess->net, net))
-			continue;
-		hdr = krdma_genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-					cb->nlh->nlmsg_seq, NLM_F_MULTI,
-					KRDMA_CMD_SESSION_GET);
-		if (!hdr) {
-			ret = -EMSGSIZE;
-			break;
-		}
-		ret = krdma_session_fill(skb, sess, true);
-		if (ret) {
-			genlmsg_cancel(skb, hdr);
-			break;
-		}
-		genlmsg_end(skb, hdr);
-		cb->args[0] = id + 1;	/* resume after the last one sent */
-	}
-	mutex_unlock(&krdma_sessions_lock);
-
-	/* A full skb ends this round; the next resumes at cb->args[0]. */
-	if (ret == -EMSGSIZE && skb->len)
-		return skb->len;
-	return ret ?: skb->len;
+	return krdma_nl_xa_dump(skb, cb, &krdma_sessions, &krdma_sessions_lock,
+				&dump);
 }

@@ -1859,37 +1859,26 @@ int krdma_nl_test_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
+static bool krdma_test_dump_visible(void *obj, struct net *net)
+{
+	struct krdma_test *test = obj;
+
+	return net_eq(test->sess->net, net);
+}
+
+static int krdma_test_dump_fill(struct sk_buff *skb, void *obj)
+{
+	return krdma_test_fill(skb, obj);
+}
+
 int krdma_nl_test_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct net *net = sock_net(skb->sk);
-	struct krdma_test *test;
-	unsigned long id;
-	int ret = 0;
+	static const struct krdma_nl_dump dump = {
+		.cmd		= KRDMA_CMD_TEST_GET,
+		.visible	= krdma_test_dump_visible,
+		.fill		= krdma_test_dump_fill,
+	};
 
-	mutex_lock(&krdma_tests_lock);
-	xa_for_each_start(&krdma_tests, id, test, cb->args[0]) {
-		void *hdr;
-
-		if (!net_eq(test->sess->net, net))
-			continue;
-		hdr = krdma_genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
-					cb->nlh->nlmsg_seq, NLM_F_MULTI,
-					KRDMA_CMD_TEST_GET);
-		if (!hdr) {
-			ret = -EMSGSIZE;
-			break;
-		}
-		ret = krdma_test_fill(skb, test);
-		if (ret) {
-			genlmsg_cancel(skb, hdr);
-			break;
-		}
-		genlmsg_end(skb, hdr);
-		cb->args[0] = id + 1;
-	}
-	mutex_unlock(&krdma_tests_lock);
-
-	if (ret == -EMSGSIZE && skb->len)
-		return skb->len;
-	return ret ?: skb->len;
+	return krdma_nl_xa_dump(skb, cb, &krdma_tests, &krdma_tests_lock,
+				&dump);
 }
