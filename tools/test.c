@@ -150,27 +150,12 @@ static int test_parse(struct test_args *a, int argc, char **argv)
 		{ "bidir", ARG_FLAG, 0, 0, 0, 0, &a->bidir, NULL },
 		{ "qps", ARG_U32, 0, 0, 1, KRDMA_QPS_MAX, &a->qps, "N" },
 	};
-	int rc;
 
-	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
-	if (rc)
-		return rc;
-	if (!a->size.set) {
-		if (a->op.num == KRDMA_OP_ATOMIC_FADD ||
-		    a->op.num == KRDMA_OP_ATOMIC_CSWAP) {
-			a->size.set = true;
-			a->size.num = 8;
-		} else {
-			/* The kernel's default too. */
-			a->size.set = true;
-			a->size.num = 4096;
-		}
-		a->size.num_hi = a->size.num;
-	}
-	return 0;
+	/* What is not given is left to the kernel, which alone has defaults. */
+	return cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
 }
 
-/* The TEST_START request for message size @size. */
+/* The TEST_START request for message size @size (0: the kernel's default). */
 static struct nl_msg *test_start_msg(struct knl_ctx *c,
 				     const struct test_args *a, uint64_t size,
 				     uint32_t dflt_interval)
@@ -191,7 +176,7 @@ static struct nl_msg *test_start_msg(struct knl_ctx *c,
 	    (a->bidir.set && nla_put_u8(msg, KRDMA_A_TEST_BIDIR, 1)) ||
 	    (a->qps.set &&
 	     nla_put_u32(msg, KRDMA_A_TEST_QPS, (uint32_t)a->qps.num)) ||
-	    nla_put_u32(msg, KRDMA_A_TEST_SIZE, (uint32_t)size) ||
+	    (size && nla_put_u32(msg, KRDMA_A_TEST_SIZE, (uint32_t)size)) ||
 	    (a->count.set &&
 	     nla_put_u64(msg, KRDMA_A_TEST_COUNT, a->count.num)) ||
 	    (a->duration.set &&
@@ -433,14 +418,16 @@ static int test_run(int argc, char **argv)
 	if (knl_events_open(c))
 		return 1;
 	sig_install();
-	for (size = a.size.num; size <= a.size.num_hi && !stopped; size *= 2) {
+	/* No size (0) runs once, at the kernel's default. */
+	for (size = a.size.num; !stopped; size *= 2) {
 		rc = run_one(c, &a, size, &stopped);
 		broken |= rc == EXIT_ERR;
 		wrong |= rc == EXIT_TEST_FAIL;
 		/* A sweep goes on past a size that fails (say, too large for
 		 * the session's queues), but not past a broken session.
 		 */
-		if (rc && a.size.num == a.size.num_hi)
+		if ((rc && a.size.num == a.size.num_hi) || !size ||
+		    size * 2 > a.size.num_hi)
 			break;
 	}
 	/* Interrupted first: the results printed are partial. */

@@ -889,7 +889,7 @@ TEST(cmd_test_run_no_events)
 	run_end(&r);
 }
 
-TEST(cmd_test_start_atomic_default_size)
+TEST(cmd_test_start_sends_only_what_is_given)
 {
 	struct nlattr *tb[KRDMA_A_MAX + 1];
 	struct run r;
@@ -900,17 +900,31 @@ TEST(cmd_test_start_atomic_default_size)
 	CHECK_INT(r.rc, 0);
 	CHECK_STR(r.out.buf, "test 9\n");
 	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_SIZE), 8);
+	/* The kernel alone decides defaults: no size given, none sent. */
+	CHECK(tb[KRDMA_A_TEST_SIZE] == NULL);
+	CHECK(tb[KRDMA_A_TEST_DEPTH] == NULL);
+	CHECK(tb[KRDMA_A_TEST_COUNT] == NULL);
+	CHECK(tb[KRDMA_A_TEST_MODE] == NULL);
 	CHECK_STR(nla_get_string(tb[KRDMA_A_NAME]), "s1");
 	run_end(&r);
 
 	fake_begin(k_test);
-	/* Without size, the kernel's default is sent explicitly. */
-	fake_begin(k_test);
 	run(&r, false, "test start session s1 op write");
 	CHECK_INT(r.rc, 0);
 	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_SIZE), 4096);
+	CHECK(tb[KRDMA_A_TEST_SIZE] == NULL);
+	run_end(&r);
+
+	/* test run without a size runs once, at the kernel's default. */
+	test_mode = 3;
+	fake_begin(k_test);
+	run(&r, false, "test run session s1 op write count 5");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(fake_nreqs(), 2);	/* one start, then its state */
+	CHECK_INT(fake_req_cmd(0), KRDMA_CMD_TEST_START);
+	CHECK_INT(fake_req_cmd(1), KRDMA_CMD_TEST_GET);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK(tb[KRDMA_A_TEST_SIZE] == NULL);
 	run_end(&r);
 }
 
