@@ -394,6 +394,21 @@ void krdma_cq_stop(struct krdma_cq *cq);
 void krdma_cq_free(struct krdma_cq *cq);
 
 /* session.c: objects, queues, control messages */
+
+/*
+ * What a session hands up to the layer above it (the tests), which
+ * registers once at load, before any session exists: each control message
+ * received (@recv owns @rx: it reposts it), and the session going down
+ * once no completion runs any more (@down). Sessions call up only
+ * through it.
+ */
+struct krdma_session_client {
+	void (*recv)(struct krdma_session *sess, struct krdma_recv *rx,
+		     struct ib_wc *wc);
+	void (*down)(struct krdma_session *sess);
+};
+
+void krdma_session_set_client(const struct krdma_session_client *client);
 struct krdma_session_params {
 	struct net		*net;
 	const char		*name;
@@ -523,9 +538,7 @@ int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,
 		     u32 *test_id, struct netlink_ext_ack *extack);
 int krdma_test_stop(struct net *net, u32 test_id,
 		    struct netlink_ext_ack *extack);
-void krdma_test_handle_recv(struct krdma_session *sess, struct krdma_recv *rx,
-			    struct ib_wc *wc);
-void krdma_test_session_down(struct krdma_session *sess);
+extern const struct krdma_session_client krdma_test_session_client;
 
 /* netlink.c */
 int krdma_netlink_init(void);

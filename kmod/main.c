@@ -61,6 +61,8 @@ static int __init krdma_init(void)
 		return -ENOMEM;
 	/* Before the devices: their PDs can be made to fail too. */
 	krdma_fault_init();
+	/* Before the first session: what sessions deliver goes to the tests. */
+	krdma_session_set_client(&krdma_test_session_client);
 
 	ret = krdma_device_init();
 	if (ret)

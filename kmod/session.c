@@ -20,6 +20,9 @@
 static DEFINE_XARRAY_ALLOC1(krdma_sessions);
 /* Serializes name checks with insertion, and dumps with removal. */
 static DEFINE_MUTEX(krdma_sessions_lock);
+/* Set once at load, before any session exists (krdma_session_set_client). */
+static const struct krdma_session_client *krdma_session_client;
+
 static u32 krdma_session_next_id;
 
 static void krdma_session_close_work(struct work_struct *work);
@@ -423,7 +426,12 @@ static void krdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 	krdma_count(sess, KRDMA_CNT_BYTES_RX, wc->byte_len);
-	krdma_test_handle_recv(sess, rx, wc);
+	krdma_session_client->recv(sess, rx, wc);
+}
+
+void krdma_session_set_client(const struct krdma_session_client *client)
+{
+	krdma_session_client = client;
 }
 
 /* Gives @rx back to the device and posts it again. */
@@ -761,7 +769,7 @@ static void krdma_session_close_work(struct work_struct *work)
 		ib_drain_qp(sess->qp);
 	krdma_delay_teardown();
 	/* No completion runs any more: the tests can be ended and freed. */
-	krdma_test_session_down(sess);
+	krdma_session_client->down(sess);
 	krdma_channels_free_queues(sess);
 	krdma_session_destroy_queues(sess);
 	cm_id = sess->cm_id;

@@ -1479,8 +1479,8 @@ proto:
  * start" replaces it with a new one, which drops the session's reference:
  * the handler holds one of its own (Documentation/design.rst).
  */
-void krdma_test_handle_recv(struct krdma_session *sess, struct krdma_recv *rx,
-			    struct ib_wc *wc)
+static void krdma_test_handle_recv(struct krdma_session *sess,
+				   struct krdma_recv *rx, struct ib_wc *wc)
 {
 	struct krdma_test *test = krdma_test_get_current(sess);
 
@@ -1805,7 +1805,7 @@ int krdma_test_stop(struct net *net, u32 test_id,
 }
 
 /* Called by session teardown once the QP is drained. */
-void krdma_test_session_down(struct krdma_session *sess)
+static void krdma_test_session_down(struct krdma_session *sess)
 {
 	struct krdma_test *test = sess->test;
 
@@ -1827,6 +1827,11 @@ void krdma_test_session_down(struct krdma_session *sess)
 	mutex_unlock(&krdma_tests_lock);
 	krdma_test_put(test);
 }
+
+const struct krdma_session_client krdma_test_session_client = {
+	.recv	= krdma_test_handle_recv,
+	.down	= krdma_test_session_down,
+};
 
 int krdma_nl_test_get_doit(struct sk_buff *skb, struct genl_info *info)
 {

@@ -128,7 +128,7 @@ static inline u64 krdma_seed(u32 test_id, u64 iter)
 	return ((u64)test_id << 40) ^ iter ^ 0x6b72646d61ULL;
 }
 
-/* test.c, for perf.c and limits.c */
+/* test.c, for perf.c and peer.c */
 extern unsigned int krdma_stall_ms;
 void krdma_test_fail(struct krdma_test *test, int status, const char *fmt, ...)
 	__printf(3, 4);
@@ -142,7 +142,7 @@ void krdma_peer_on_end(struct krdma_session *sess, struct krdma_peer_test *pt);
 void krdma_peer_send_result(struct krdma_session *sess,
 			    struct krdma_peer_test *pt);
 
-/* limits.c: what the peer's test may cost */
+/* peer.c: what the peer's test may cost, how long it may idle */
 u64 krdma_peer_test_bytes(const struct krdma_peer_test *pt);
 void krdma_peer_watch(struct krdma_peer_test *pt);
 void krdma_peer_unwatch(struct krdma_peer_test *pt);
