@@ -25,6 +25,8 @@ static LIST_HEAD(krdma_devices);
 static DEFINE_MUTEX(krdma_devices_lock);
 
 static struct ib_client krdma_ib_client;
+/* The layer above (sessions), set at init: ends the users of a device. */
+static krdma_device_remove_fn krdma_device_close_users;
 
 static void krdma_device_release(struct kref *ref)
 {
@@ -107,7 +109,7 @@ static void krdma_remove_one(struct ib_device *ibdev, void *client_data)
 	struct krdma_device *kdev = client_data;
 
 	/* Sessions on the device end first; they hold references to it. */
-	krdma_sessions_close_device(kdev);
+	krdma_device_close_users(kdev);
 
 	mutex_lock(&krdma_devices_lock);
 	list_del(&kdev->node);
@@ -246,8 +248,9 @@ int krdma_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return krdma_nl_dump_end(skb, ret);
 }
 
-int krdma_device_init(void)
+int krdma_device_init(krdma_device_remove_fn close_users)
 {
+	krdma_device_close_users = close_users;
 	return ib_register_client(&krdma_ib_client);
 }
 

@@ -380,7 +380,9 @@ static inline void krdma_delay_teardown(void)
 #define krdma_failable_int(call) (krdma_alloc_fail() ? -ENOMEM : (call))
 
 /* device.c */
-int krdma_device_init(void);
+/* Called as a device goes, to end what uses it, before it is let go. */
+typedef void (*krdma_device_remove_fn)(struct krdma_device *kdev);
+int krdma_device_init(krdma_device_remove_fn close_users);
 void krdma_device_exit(void);
 struct krdma_device *krdma_device_get(struct ib_device *ibdev);
 void krdma_device_put(struct krdma_device *kdev);
@@ -392,6 +394,11 @@ int krdma_cq_create(struct krdma_session *sess, struct krdma_cq *cq,
 		    const char *name);
 void krdma_cq_stop(struct krdma_cq *cq);
 void krdma_cq_free(struct krdma_cq *cq);
+
+/* post.c: every work request, behind teardown's gate */
+int krdma_gated_post(spinlock_t *lock, const bool *dead, struct ib_qp *qp,
+		     const struct ib_send_wr *wr, const struct ib_recv_wr *rwr);
+int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr);
 
 /* session.c: objects, queues, control messages */
 
@@ -446,9 +453,6 @@ int krdma_ctrl_send(struct krdma_session *sess, enum krdma_msg_type type,
 		    u32 test_id, u64 iter, int status, const void *body,
 		    u32 body_len);
 int krdma_recv_repost(struct krdma_recv *rx);
-int krdma_gated_post(spinlock_t *lock, const bool *dead, struct ib_qp *qp,
-		     const struct ib_send_wr *wr, const struct ib_recv_wr *rwr);
-int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr);
 
 /*
  * RDMA READs of ours the peer has not answered yet. While there are any,

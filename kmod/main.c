@@ -64,7 +64,7 @@ static int __init krdma_init(void)
 	/* Before the first session: what sessions deliver goes to the tests. */
 	krdma_session_set_client(&krdma_test_session_client);
 
-	ret = krdma_device_init();
+	ret = krdma_device_init(krdma_sessions_close_device);
 	if (ret)
 		goto err_wq;
 
