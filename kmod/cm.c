@@ -26,7 +26,6 @@
 #include <rdma/rdma_cm.h>
 
 #include "krdma.h"
-#include "netlink-gen.h"
 
 /*
  * What a lost packet costs: the transport waits 4.096 us x 2^ack_timeout
@@ -1145,69 +1144,35 @@ static int krdma_listener_fill(struct sk_buff *skb, struct krdma_listener *l)
 	return 0;
 }
 
-/*
- * Replies to @info with listener @id (or @name) in @msg, allocated by the
- * caller: the answer to LISTENER_GET and, with the new id, to
- * LISTENER_ADD.
- */
-int krdma_listener_reply(struct genl_info *info, struct sk_buff *msg,
-			 void *hdr, u32 id, const char *name)
+/* Puts listener @id, or the one named @name, into @msg: else -ENOENT. */
+int krdma_listener_fill_lookup(struct sk_buff *msg, struct net *net, u32 id,
+			       const char *name)
 {
 	struct krdma_listener *l;
 	int ret;
 
 	mutex_lock(&krdma_listeners_lock);
-	l = krdma_listener_find(genl_info_net(info), id, name);
+	l = krdma_listener_find(net, id, name);
 	ret = l ? krdma_listener_fill(msg, l) : -ENOENT;
 	mutex_unlock(&krdma_listeners_lock);
-	if (ret) {
-		nlmsg_free(msg);
-		if (ret == -ENOENT)
-			NL_SET_ERR_MSG(info->extack, "no such listener");
-		return ret;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return ret;
 }
 
-int krdma_nl_listener_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct nlattr *name = info->attrs[KRDMA_A_NAME];
-	struct nlattr *id = info->attrs[KRDMA_A_LISTENER_ID];
-	struct sk_buff *msg;
-	void *hdr;
-
-	if (!id && !name) {
-		NL_SET_ERR_MSG(info->extack, "listener id or name required");
-		return -EINVAL;
-	}
-	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_LISTENER_GET, &hdr);
-	if (!msg)
-		return -ENOMEM;
-	return krdma_listener_reply(info, msg, hdr, id ? nla_get_u32(id) : 0,
-				    name ? nla_data(name) : NULL);
-}
-
-static bool krdma_listener_dump_visible(void *obj, struct net *net)
+static bool krdma_listener_visible(void *obj, struct net *net)
 {
 	struct krdma_listener *l = obj;
 
 	return net_eq(l->net, net);
 }
 
-static int krdma_listener_dump_fill(struct sk_buff *skb, void *obj)
+static int krdma_listener_table_fill(struct sk_buff *skb, void *obj)
 {
 	return krdma_listener_fill(skb, obj);
 }
 
-int krdma_nl_listener_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	static const struct krdma_nl_dump dump = {
-		.cmd		= KRDMA_CMD_LISTENER_GET,
-		.visible	= krdma_listener_dump_visible,
-		.fill		= krdma_listener_dump_fill,
-	};
-
-	return krdma_nl_xa_dump(skb, cb, &krdma_listeners,
-				&krdma_listeners_lock, &dump);
-}
+const struct krdma_nl_table krdma_listener_table = {
+	.xa		= &krdma_listeners,
+	.lock		= &krdma_listeners_lock,
+	.visible	= krdma_listener_visible,
+	.fill		= krdma_listener_table_fill,
+};

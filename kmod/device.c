@@ -3,7 +3,7 @@
  * krdma: RDMA devices, tracked with an ib_client as they come and go.
  *
  * Each device gets one protection domain shared by every session on it.
- * The list entry holds the first reference; sessions take more and the
+ * The krdma_devices entry holds the first reference; sessions take more and the
  * device is freed when the last one is dropped, after ib_client.remove
  * has closed every session that used it.
  *
@@ -19,9 +19,9 @@
 #include <uapi/linux/krdma.h>
 
 #include "krdma.h"
-#include "netlink-gen.h"
 
-static LIST_HEAD(krdma_devices);
+/* By ib_device index, so that a dump lists them as "rdma dev" does. */
+static DEFINE_XARRAY(krdma_devices);
 static DEFINE_MUTEX(krdma_devices_lock);
 
 static struct ib_client krdma_ib_client;
@@ -81,6 +81,7 @@ static u32 krdma_chunk_size(struct ib_device *ibdev)
 static int krdma_add_one(struct ib_device *ibdev)
 {
 	struct krdma_device *kdev;
+	int ret;
 
 	kdev = krdma_failable(kzalloc(sizeof(*kdev), GFP_KERNEL));
 	if (!kdev)
@@ -90,16 +91,20 @@ static int krdma_add_one(struct ib_device *ibdev)
 	kdev->chunk_size = krdma_chunk_size(ibdev);
 	kdev->pd = krdma_failable_ptr(ib_alloc_pd(ibdev, 0));
 	if (IS_ERR(kdev->pd)) {
-		int ret = PTR_ERR(kdev->pd);
-
+		ret = PTR_ERR(kdev->pd);
 		kfree(kdev);
 		return ret;
 	}
 
 	mutex_lock(&krdma_devices_lock);
-	list_add_tail(&kdev->node, &krdma_devices);
-	ib_set_client_data(ibdev, &krdma_ib_client, kdev);
+	ret = xa_insert(&krdma_devices, ibdev->index, kdev, GFP_KERNEL);
+	if (!ret)
+		ib_set_client_data(ibdev, &krdma_ib_client, kdev);
 	mutex_unlock(&krdma_devices_lock);
+	if (ret) {
+		krdma_device_put(kdev);
+		return ret;
+	}
 	pr_debug("krdma: device %s added\n", dev_name(&ibdev->dev));
 	return 0;
 }
@@ -112,7 +117,7 @@ static void krdma_remove_one(struct ib_device *ibdev, void *client_data)
 	krdma_device_close_users(kdev);
 
 	mutex_lock(&krdma_devices_lock);
-	list_del(&kdev->node);
+	xa_erase(&krdma_devices, ibdev->index);
 	ib_set_client_data(ibdev, &krdma_ib_client, NULL);
 	mutex_unlock(&krdma_devices_lock);
 
@@ -178,75 +183,46 @@ int krdma_device_fill(struct sk_buff *skb, struct ib_device *ibdev)
 	return 0;
 }
 
-int krdma_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+/* Puts the device named @name into @msg, if @net may see it: else -ENODEV. */
+int krdma_device_fill_lookup(struct sk_buff *msg, struct net *net,
+			     const struct nlattr *name)
 {
-	struct nlattr *name_attr = info->attrs[KRDMA_A_DEV_NAME];
-	struct krdma_device *kdev, *found = NULL;
-	struct sk_buff *msg;
-	void *hdr;
-	int ret;
-
-	if (GENL_REQ_ATTR_CHECK(info, KRDMA_A_DEV_NAME))
-		return -EINVAL;
-
-	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_DEV_GET, &hdr);
-	if (!msg)
-		return -ENOMEM;
+	struct krdma_device *kdev;
+	unsigned long index;
+	int ret = -ENODEV;
 
 	mutex_lock(&krdma_devices_lock);
-	list_for_each_entry(kdev, &krdma_devices, node) {
-		if (rdma_dev_access_netns(kdev->ibdev, genl_info_net(info)) &&
-		    !nla_strcmp(name_attr, dev_name(&kdev->ibdev->dev))) {
-			found = kdev;
+	xa_for_each(&krdma_devices, index, kdev) {
+		if (rdma_dev_access_netns(kdev->ibdev, net) &&
+		    !nla_strcmp(name, dev_name(&kdev->ibdev->dev))) {
+			ret = krdma_device_fill(msg, kdev->ibdev);
 			break;
 		}
 	}
-	ret = found ? krdma_device_fill(msg, found->ibdev) : -ENODEV;
 	mutex_unlock(&krdma_devices_lock);
-
-	if (ret) {
-		nlmsg_free(msg);
-		if (ret == -ENODEV)
-			NL_SET_ERR_MSG_ATTR(info->extack, name_attr,
-					    "no such RDMA device");
-		return ret;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	return ret;
 }
 
-static int krdma_device_dump_fill(struct sk_buff *skb, void *obj)
+static bool krdma_device_visible(void *obj, struct net *net)
+{
+	struct krdma_device *kdev = obj;
+
+	return rdma_dev_access_netns(kdev->ibdev, net);
+}
+
+static int krdma_device_table_fill(struct sk_buff *skb, void *obj)
 {
 	struct krdma_device *kdev = obj;
 
 	return krdma_device_fill(skb, kdev->ibdev);
 }
 
-/* Devices are a list: the cursor counts the visible ones already sent. */
-int krdma_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	struct net *net = sock_net(skb->sk);
-	struct krdma_device *kdev;
-	long idx = 0, start = cb->args[0];
-	int ret = 0;
-
-	mutex_lock(&krdma_devices_lock);
-	list_for_each_entry(kdev, &krdma_devices, node) {
-		if (!rdma_dev_access_netns(kdev->ibdev, net))
-			continue;
-		if (idx++ < start)
-			continue;
-		ret = krdma_nl_dump_one(skb, cb, KRDMA_CMD_DEV_GET,
-					krdma_device_dump_fill, kdev);
-		if (ret) {
-			idx--;
-			break;
-		}
-	}
-	mutex_unlock(&krdma_devices_lock);
-	cb->args[0] = idx;
-	return krdma_nl_dump_end(skb, ret);
-}
+const struct krdma_nl_table krdma_device_table = {
+	.xa		= &krdma_devices,
+	.lock		= &krdma_devices_lock,
+	.visible	= krdma_device_visible,
+	.fill		= krdma_device_table_fill,
+};
 
 int krdma_device_init(krdma_device_remove_fn close_users)
 {

@@ -59,7 +59,6 @@ extern struct workqueue_struct *krdma_wq;
  * protection domain lives as long as the last user.
  */
 struct krdma_device {
-	struct list_head	node;	/* on krdma_devices, under krdma_devices_lock */
 	struct kref		ref;
 	struct ib_device	*ibdev;
 	struct ib_pd		*pd;
@@ -387,6 +386,9 @@ void krdma_device_exit(void);
 struct krdma_device *krdma_device_get(struct ib_device *ibdev);
 void krdma_device_put(struct krdma_device *kdev);
 int krdma_device_fill(struct sk_buff *skb, struct ib_device *ibdev);
+int krdma_device_fill_lookup(struct sk_buff *msg, struct net *net,
+			     const struct nlattr *name);
+extern const struct krdma_nl_table krdma_device_table;
 
 /* cq.c: the completion context */
 int krdma_cq_create(struct krdma_session *sess, struct krdma_cq *cq,
@@ -449,6 +451,7 @@ void krdma_sessions_close_net(struct net *net, const char *reason);
 int krdma_session_fill_id(struct sk_buff *skb, struct krdma_session *sess);
 int krdma_session_fill(struct sk_buff *skb, struct krdma_session *sess,
 		       bool stats);
+extern const struct krdma_nl_table krdma_session_table;
 int krdma_ctrl_send(struct krdma_session *sess, enum krdma_msg_type type,
 		    u32 test_id, u64 iter, int status, const void *body,
 		    u32 body_len);
@@ -503,8 +506,9 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 int krdma_listener_add(struct net *net, const char *name,
 		       struct sockaddr_storage *addr, u32 *id,
 		       struct netlink_ext_ack *extack);
-int krdma_listener_reply(struct genl_info *info, struct sk_buff *msg,
-			 void *hdr, u32 id, const char *name);
+int krdma_listener_fill_lookup(struct sk_buff *msg, struct net *net, u32 id,
+			       const char *name);
+extern const struct krdma_nl_table krdma_listener_table;
 int krdma_listener_del(struct net *net, u32 id, const char *name,
 		       struct netlink_ext_ack *extack);
 unsigned int krdma_listeners_del_net(struct net *net);
@@ -542,6 +546,7 @@ int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,
 		     u32 *test_id, struct netlink_ext_ack *extack);
 int krdma_test_stop(struct net *net, u32 test_id,
 		    struct netlink_ext_ack *extack);
+extern const struct krdma_nl_table krdma_test_table;
 extern const struct krdma_session_client krdma_test_session_client;
 
 /* netlink.c */
@@ -551,23 +556,23 @@ void *krdma_genlmsg_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
 			u8 cmd);
 
 /*
- * A dump of the objects of one xarray, in id order, resumable: @visible
- * says whether the dumping socket's namespace may see an object, @fill
- * puts its attributes into a message of command @cmd.
+ * The objects of one kind, for netlink: an xarray by id and the lock that
+ * keeps an object alive while it is filled in, @visible says whether a
+ * namespace may see an object, @fill puts its attributes.
  */
-struct krdma_nl_dump {
-	u8 cmd;
+struct krdma_nl_table {
+	struct xarray *xa;
+	struct mutex *lock;	/* keeps an object of @xa alive while filled */
 	bool (*visible)(void *obj, struct net *net);
 	int (*fill)(struct sk_buff *skb, void *obj);
 };
 
-int krdma_nl_xa_dump(struct sk_buff *skb, struct netlink_callback *cb,
-		     struct xarray *xa, struct mutex *lock,
-		     const struct krdma_nl_dump *dump);
-int krdma_nl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
-		      u8 cmd, int (*fill)(struct sk_buff *skb, void *obj),
-		      void *obj);
-int krdma_nl_dump_end(struct sk_buff *skb, int ret);
+int krdma_nl_xa_dump(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd,
+		     const struct krdma_nl_table *table);
+int krdma_nl_fill_id(struct sk_buff *msg, const struct krdma_nl_table *table,
+		     struct net *net, u32 id);
+int krdma_genlmsg_reply(struct genl_info *info, struct sk_buff *msg,
+			void *hdr);
 struct sk_buff *krdma_genlmsg_new_reply(struct genl_info *info, u8 cmd,
 					void **hdr);
 void krdma_notify_session(struct krdma_session *sess, enum krdma_event ev);

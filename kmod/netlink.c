@@ -6,9 +6,10 @@
  * operation has its own strict policy, every change needs CAP_NET_ADMIN,
  * reads are open to all. No handler waits for the network: connects and
  * tests complete in the background and report on the "events" group.
- * The policies and the ops table are generated from the spec into
- * netlink-gen.c (scripts/spec-to-c.py); the handlers they name are here
- * and in the files of the objects they read.
+ * This file is the family's core: registration, message helpers, dumps
+ * and events; it calls nothing above it. The policies and the ops table
+ * are generated from the spec into netlink-gen.c (scripts/spec-to-c.py);
+ * the handlers they name are all in netlink-ops.c.
  */
 #include <linux/in.h>
 #include <linux/ctype.h>
@@ -31,9 +32,10 @@ void *krdma_genlmsg_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
 	return genlmsg_put(skb, portid, seq, &krdma_genl_family, flags, cmd);
 }
 
-int krdma_nl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
-		      u8 cmd, int (*fill)(struct sk_buff *skb, void *obj),
-		      void *obj)
+/* Puts @obj of @table into @skb as one message of a dump. */
+static int krdma_nl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
+			     u8 cmd, const struct krdma_nl_table *table,
+			     void *obj)
 {
 	void *hdr;
 	int ret;
@@ -42,7 +44,7 @@ int krdma_nl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
 			  &krdma_genl_family, NLM_F_MULTI, cmd);
 	if (!hdr)
 		return -EMSGSIZE;
-	ret = fill(skb, obj);
+	ret = table->fill(skb, obj);
 	if (ret) {
 		genlmsg_cancel(skb, hdr);
 		return ret;
@@ -51,34 +53,51 @@ int krdma_nl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
 	return 0;
 }
 
-int krdma_nl_dump_end(struct sk_buff *skb, int ret)
-{
-	/* A full skb ends this round; the next one resumes at the cursor. */
-	if (ret == -EMSGSIZE && skb->len)
-		return skb->len;
-	return ret ?: skb->len;
-}
-
-int krdma_nl_xa_dump(struct sk_buff *skb, struct netlink_callback *cb,
-		     struct xarray *xa, struct mutex *lock,
-		     const struct krdma_nl_dump *dump)
+/* A dump of @table in id order, resumed after the last object sent. */
+int krdma_nl_xa_dump(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd,
+		     const struct krdma_nl_table *table)
 {
 	struct net *net = sock_net(skb->sk);
 	unsigned long id;
 	void *obj;
 	int ret = 0;
 
-	mutex_lock(lock);
-	xa_for_each_start(xa, id, obj, cb->args[0]) {
-		if (!dump->visible(obj, net))
+	mutex_lock(table->lock);
+	xa_for_each_start(table->xa, id, obj, cb->args[0]) {
+		if (!table->visible(obj, net))
 			continue;
-		ret = krdma_nl_dump_one(skb, cb, dump->cmd, dump->fill, obj);
+		ret = krdma_nl_dump_one(skb, cb, cmd, table, obj);
 		if (ret)
 			break;
-		cb->args[0] = id + 1;	/* resume after the last one sent */
+		cb->args[0] = id + 1;
 	}
-	mutex_unlock(lock);
-	return krdma_nl_dump_end(skb, ret);
+	mutex_unlock(table->lock);
+	/* A full skb ends this round; the next one resumes at the cursor. */
+	if (ret == -EMSGSIZE && skb->len)
+		return skb->len;
+	return ret ?: skb->len;
+}
+
+/* Puts object @id of @table into @msg, if @net may see it: else -ENOENT. */
+int krdma_nl_fill_id(struct sk_buff *msg, const struct krdma_nl_table *table,
+		     struct net *net, u32 id)
+{
+	void *obj;
+	int ret;
+
+	mutex_lock(table->lock);
+	obj = xa_load(table->xa, id);
+	ret = obj && table->visible(obj, net) ? table->fill(msg, obj) : -ENOENT;
+	mutex_unlock(table->lock);
+	return ret;
+}
+
+/* Ends @msg and sends it as the reply to @info. */
+int krdma_genlmsg_reply(struct genl_info *info, struct sk_buff *msg,
+			void *hdr)
+{
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
 }
 
 struct sk_buff *krdma_genlmsg_new_reply(struct genl_info *info, u8 cmd,
@@ -134,418 +153,6 @@ void krdma_notify_session(struct krdma_session *sess, enum krdma_event ev)
 	}
 	genlmsg_end(msg, hdr);
 	krdma_notify_test(sess->net, msg);
-}
-
-/*
- * The reply of a command that creates an object, holding its id. Such
- * commands allocate the reply (krdma_genlmsg_new_reply()) before they
- * create anything: once the object exists, the request must not fail for
- * want of memory and leave it behind.
- */
-static int krdma_reply_id(struct genl_info *info, struct sk_buff *msg,
-			  void *hdr, int attr, u32 id)
-{
-	if (nla_put_u32(msg, attr, id)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-}
-
-/* Turns a nested krdma_addr_attr into a sockaddr; no address means "any". */
-static int krdma_parse_addr(struct nlattr *nest, struct sockaddr_storage *ss,
-			    bool need_ip, struct netlink_ext_ack *extack)
-{
-	struct nlattr *tb[KRDMA_ADDR_A_MAX + 1];
-	struct sockaddr_in6 *sin6 = (void *)ss;
-	struct sockaddr_in *sin = (void *)ss;
-	int ret;
-
-	ret = nla_parse_nested(tb, KRDMA_ADDR_A_MAX, nest, krdma_addr_nl_policy,
-			       extack);
-	if (ret)
-		return ret;
-	if (tb[KRDMA_ADDR_A_IPV4] && tb[KRDMA_ADDR_A_IPV6]) {
-		NL_SET_ERR_MSG_ATTR(extack, nest, "give an IPv4 or an IPv6 address, not both");
-		return -EINVAL;
-	}
-	if (need_ip && !tb[KRDMA_ADDR_A_IPV4] && !tb[KRDMA_ADDR_A_IPV6]) {
-		NL_SET_ERR_MSG_ATTR(extack, nest, "address required");
-		return -EINVAL;
-	}
-	if (tb[KRDMA_ADDR_A_SCOPE_ID] && !tb[KRDMA_ADDR_A_IPV6]) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[KRDMA_ADDR_A_SCOPE_ID],
-				    "a scope is for an IPv6 address");
-		return -EINVAL;
-	}
-
-	memset(ss, 0, sizeof(*ss));
-	if (tb[KRDMA_ADDR_A_IPV6]) {
-		sin6->sin6_family = AF_INET6;
-		sin6->sin6_addr = nla_get_in6_addr(tb[KRDMA_ADDR_A_IPV6]);
-		/* The RDMA CM binds a link-local address to this interface. */
-		if (tb[KRDMA_ADDR_A_SCOPE_ID])
-			sin6->sin6_scope_id = nla_get_u32(tb[KRDMA_ADDR_A_SCOPE_ID]);
-		if (tb[KRDMA_ADDR_A_PORT])
-			sin6->sin6_port = htons(nla_get_u16(tb[KRDMA_ADDR_A_PORT]));
-	} else {
-		sin->sin_family = AF_INET;
-		if (tb[KRDMA_ADDR_A_IPV4])
-			sin->sin_addr.s_addr = nla_get_in_addr(tb[KRDMA_ADDR_A_IPV4]);
-		if (tb[KRDMA_ADDR_A_PORT])
-			sin->sin_port = htons(nla_get_u16(tb[KRDMA_ADDR_A_PORT]));
-	}
-	return 0;
-}
-
-static bool krdma_addr_has_port(struct sockaddr_storage *ss)
-{
-	return ((struct sockaddr_in *)ss)->sin_port != 0;
-}
-
-static const char *krdma_attr_name(struct genl_info *info)
-{
-	return info->attrs[KRDMA_A_NAME] ? nla_data(info->attrs[KRDMA_A_NAME]) : NULL;
-}
-
-/*
- * A name for a new object: printable, no spaces, not all digits (so that
- * "krdmactl ... 12" always means an id), and not empty.
- */
-static int krdma_check_new_name(struct genl_info *info)
-{
-	struct nlattr *attr = info->attrs[KRDMA_A_NAME];
-	const char *name, *c;
-	bool digits = true;
-
-	if (!attr)
-		return 0;
-	name = nla_data(attr);
-	if (!*name) {
-		NL_SET_ERR_MSG_ATTR(info->extack, attr, "name is empty");
-		return -EINVAL;
-	}
-	for (c = name; *c; c++) {
-		if (!isgraph(*c)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, attr,
-					    "name must be printable, without spaces");
-			return -EINVAL;
-		}
-		digits &= !!isdigit(*c);
-	}
-	if (digits) {
-		NL_SET_ERR_MSG_ATTR(info->extack, attr, "name must not be all digits");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Handlers                                                            */
-
-int krdma_nl_version_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct sk_buff *msg;
-	void *hdr;
-
-	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_VERSION_GET, &hdr);
-	if (!msg)
-		return -ENOMEM;
-	if (nla_put_string(msg, KRDMA_A_VERSION, KRDMA_VERSION) ||
-	    nla_put_u32(msg, KRDMA_A_ABI_VERSION, KRDMA_ABI_VERSION)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-}
-
-int krdma_nl_listener_add_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct sockaddr_storage addr;
-	struct sk_buff *msg;
-	void *hdr;
-	u32 id;
-	int ret;
-
-	if (GENL_REQ_ATTR_CHECK(info, KRDMA_A_LOCAL_ADDR))
-		return -EINVAL;
-	ret = krdma_check_new_name(info);
-	if (ret)
-		return ret;
-	ret = krdma_parse_addr(info->attrs[KRDMA_A_LOCAL_ADDR], &addr, false,
-			       info->extack);
-	if (ret)
-		return ret;
-	if (!krdma_addr_has_port(&addr)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[KRDMA_A_LOCAL_ADDR],
-				    "port required");
-		return -EINVAL;
-	}
-	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_LISTENER_ADD, &hdr);
-	if (!msg)
-		return -ENOMEM;
-	ret = krdma_listener_add(genl_info_net(info), krdma_attr_name(info),
-				 &addr, &id, info->extack);
-	if (ret) {
-		nlmsg_free(msg);
-		return ret;
-	}
-	return krdma_listener_reply(info, msg, hdr, id, NULL);
-}
-
-int krdma_nl_listener_del_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct nlattr *id = info->attrs[KRDMA_A_LISTENER_ID];
-
-	if (!id && !info->attrs[KRDMA_A_NAME]) {
-		NL_SET_ERR_MSG(info->extack, "listener id or name required");
-		return -EINVAL;
-	}
-	return krdma_listener_del(genl_info_net(info), id ? nla_get_u32(id) : 0,
-				  krdma_attr_name(info), info->extack);
-}
-
-int krdma_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct krdma_session_params p = {
-		.net		= genl_info_net(info),
-		.name		= krdma_attr_name(info),
-		.sq_depth	= KRDMA_DEF_SQ_DEPTH,
-		.rq_depth	= KRDMA_DEF_RQ_DEPTH,
-		.max_msg_size	= KRDMA_DEF_MAX_MSG,
-		.timeout_ms	= KRDMA_DEF_TIMEOUT_MS,
-		.qps		= 1,
-	};
-	struct nlattr **tb = info->attrs;
-	struct sk_buff *msg;
-	void *hdr;
-	u32 id;
-	int ret;
-
-	if (GENL_REQ_ATTR_CHECK(info, KRDMA_A_PEER_ADDR))
-		return -EINVAL;
-	ret = krdma_check_new_name(info);
-	if (ret)
-		return ret;
-	ret = krdma_parse_addr(tb[KRDMA_A_PEER_ADDR], &p.peer_addr, true,
-			       info->extack);
-	if (ret)
-		return ret;
-	if (!krdma_addr_has_port(&p.peer_addr)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_PEER_ADDR],
-				    "port required");
-		return -EINVAL;
-	}
-	if (tb[KRDMA_A_LOCAL_ADDR]) {
-		ret = krdma_parse_addr(tb[KRDMA_A_LOCAL_ADDR], &p.local_addr, true,
-				       info->extack);
-		if (ret)
-			return ret;
-		if (p.local_addr.ss_family != p.peer_addr.ss_family) {
-			NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_LOCAL_ADDR],
-					    "source and peer address families differ");
-			return -EINVAL;
-		}
-	}
-	if (tb[KRDMA_A_TIMEOUT_MS])
-		p.timeout_ms = nla_get_u32(tb[KRDMA_A_TIMEOUT_MS]);
-	if (tb[KRDMA_A_SESSION_SQ_DEPTH])
-		p.sq_depth = nla_get_u32(tb[KRDMA_A_SESSION_SQ_DEPTH]);
-	if (tb[KRDMA_A_SESSION_RQ_DEPTH])
-		p.rq_depth = nla_get_u32(tb[KRDMA_A_SESSION_RQ_DEPTH]);
-	if (tb[KRDMA_A_SESSION_MAX_MSG_SIZE])
-		p.max_msg_size = nla_get_u32(tb[KRDMA_A_SESSION_MAX_MSG_SIZE]);
-	if (tb[KRDMA_A_SESSION_QPS])
-		p.qps = nla_get_u32(tb[KRDMA_A_SESSION_QPS]);
-
-	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_SESSION_NEW, &hdr);
-	if (!msg)
-		return -ENOMEM;
-	ret = krdma_connect(&p, &id, info->extack);
-	if (ret) {
-		nlmsg_free(msg);
-		return ret;
-	}
-	return krdma_reply_id(info, msg, hdr, KRDMA_A_SESSION_ID, id);
-}
-
-/* Looks up the session named by KRDMA_A_SESSION_ID or KRDMA_A_NAME. */
-static struct krdma_session *krdma_nl_session(struct genl_info *info)
-{
-	struct nlattr *id = info->attrs[KRDMA_A_SESSION_ID];
-	struct krdma_session *sess;
-
-	if (!id && !info->attrs[KRDMA_A_NAME]) {
-		NL_SET_ERR_MSG(info->extack, "session id or name required");
-		return ERR_PTR(-EINVAL);
-	}
-	sess = krdma_session_lookup(genl_info_net(info), id ? nla_get_u32(id) : 0,
-				    id ? NULL : krdma_attr_name(info));
-	if (!sess) {
-		NL_SET_ERR_MSG(info->extack, "no such session");
-		return ERR_PTR(-ENOENT);
-	}
-	return sess;
-}
-
-int krdma_nl_session_del_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct krdma_session *sess = krdma_nl_session(info);
-
-	if (IS_ERR(sess))
-		return PTR_ERR(sess);
-	krdma_session_close(sess, "closed by user");
-	krdma_session_put(sess);
-	return 0;
-}
-
-int krdma_nl_session_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct krdma_session *sess = krdma_nl_session(info);
-	struct sk_buff *msg;
-	void *hdr;
-	int ret;
-
-	if (IS_ERR(sess))
-		return PTR_ERR(sess);
-	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_SESSION_GET, &hdr);
-	if (!msg) {
-		krdma_session_put(sess);
-		return -ENOMEM;
-	}
-	ret = krdma_session_fill(msg, sess, true);
-	krdma_session_put(sess);
-	if (ret) {
-		nlmsg_free(msg);
-		return ret;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-}
-
-int krdma_nl_test_start_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct nlattr **tb = info->attrs;
-	struct krdma_test_params p = {
-		.mode		= KRDMA_MODE_CHECK,
-		.size		= 4096,
-		.interval_ms	= 1000,
-	};
-	struct krdma_session *sess;
-	struct sk_buff *msg;
-	void *hdr;
-	u32 id;
-	int ret;
-
-	if (GENL_REQ_ATTR_CHECK(info, KRDMA_A_TEST_OP))
-		return -EINVAL;
-	p.op = nla_get_u8(tb[KRDMA_A_TEST_OP]);
-	if (krdma_op_is_atomic(p.op))
-		p.size = sizeof(u64);
-	if (tb[KRDMA_A_TEST_SIZE])
-		p.size = nla_get_u32(tb[KRDMA_A_TEST_SIZE]);
-	if (tb[KRDMA_A_TEST_MODE])
-		p.mode = nla_get_u8(tb[KRDMA_A_TEST_MODE]);
-	if (p.mode == KRDMA_MODE_CHECK &&
-	    (tb[KRDMA_A_TEST_SIGNAL_EVERY] || tb[KRDMA_A_TEST_CHAIN])) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_SIGNAL_EVERY] ?:
-				    tb[KRDMA_A_TEST_CHAIN],
-				    "signal-every and chain are for the bw and lat modes");
-		return -EINVAL;
-	}
-	if (tb[KRDMA_A_TEST_BIDIR])
-		p.bidir = nla_get_u8(tb[KRDMA_A_TEST_BIDIR]);
-	if (p.bidir && p.mode != KRDMA_MODE_BW) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_BIDIR],
-				    "bidir is for the bw mode");
-		return -EINVAL;
-	}
-	p.qps = tb[KRDMA_A_TEST_QPS] ? nla_get_u32(tb[KRDMA_A_TEST_QPS]) : 1;
-	if (p.qps > 1 && p.mode != KRDMA_MODE_BW) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_QPS],
-				    "several QPs are for the bw mode");
-		return -EINVAL;
-	}
-	/* A pipeline needs depth; check and lat default to one at a time. */
-	p.depth = p.mode == KRDMA_MODE_BW ? KRDMA_BW_DEF_DEPTH : 1;
-	if (tb[KRDMA_A_TEST_DEPTH])
-		p.depth = nla_get_u32(tb[KRDMA_A_TEST_DEPTH]);
-	p.signal_every = p.mode == KRDMA_MODE_BW ?
-			 min_t(u32, p.depth, KRDMA_BW_DEF_SIGNAL_EVERY) :
-			 KRDMA_LAT_DEF_SIGNAL_EVERY;
-	if (tb[KRDMA_A_TEST_SIGNAL_EVERY])
-		p.signal_every = nla_get_u32(tb[KRDMA_A_TEST_SIGNAL_EVERY]);
-	p.chain = p.mode == KRDMA_MODE_BW ?
-		  min_t(u32, p.depth, KRDMA_BW_DEF_CHAIN) : 1;
-	if (tb[KRDMA_A_TEST_CHAIN])
-		p.chain = nla_get_u32(tb[KRDMA_A_TEST_CHAIN]);
-	if (tb[KRDMA_A_TEST_INTERVAL_MS])
-		p.interval_ms = nla_get_u32(tb[KRDMA_A_TEST_INTERVAL_MS]);
-	if (tb[KRDMA_A_TEST_COUNT] && tb[KRDMA_A_TEST_DURATION_MS]) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_DURATION_MS],
-				    "give a count or a duration, not both");
-		return -EINVAL;
-	}
-	if (tb[KRDMA_A_TEST_DURATION_MS]) {
-		p.duration_ms = nla_get_u32(tb[KRDMA_A_TEST_DURATION_MS]);
-	} else {
-		p.count = tb[KRDMA_A_TEST_COUNT] ?
-			  nla_get_u64(tb[KRDMA_A_TEST_COUNT]) : 1000;
-		if (!p.count) {
-			NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_COUNT],
-					    "count must be at least 1");
-			return -EINVAL;
-		}
-	}
-
-	sess = krdma_nl_session(info);
-	if (IS_ERR(sess))
-		return PTR_ERR(sess);
-	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_TEST_START, &hdr);
-	if (!msg) {
-		krdma_session_put(sess);
-		return -ENOMEM;
-	}
-	ret = krdma_test_start(sess, &p, &id, info->extack);
-	krdma_session_put(sess);
-	if (ret) {
-		nlmsg_free(msg);
-		return ret;
-	}
-	return krdma_reply_id(info, msg, hdr, KRDMA_A_TEST_ID, id);
-}
-
-int krdma_nl_test_stop_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	if (GENL_REQ_ATTR_CHECK(info, KRDMA_A_TEST_ID))
-		return -EINVAL;
-	return krdma_test_stop(genl_info_net(info),
-			       nla_get_u32(info->attrs[KRDMA_A_TEST_ID]),
-			       info->extack);
-}
-
-int krdma_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct sk_buff *msg;
-	void *hdr;
-
-	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_STATS_GET, &hdr);
-	if (!msg)
-		return -ENOMEM;
-	if (krdma_stats_fill(msg, &krdma_global_stats)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-}
-
-int krdma_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	krdma_stats_reset(&krdma_global_stats);
-	return 0;
 }
 
 static struct genl_family krdma_genl_family __ro_after_init = {

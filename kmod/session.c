@@ -15,7 +15,6 @@
 #include <net/net_namespace.h>
 
 #include "krdma.h"
-#include "netlink-gen.h"
 
 static DEFINE_XARRAY_ALLOC1(krdma_sessions);
 /* Serializes name checks with insertion, and dumps with removal. */
@@ -908,26 +907,21 @@ int krdma_session_fill(struct sk_buff *skb, struct krdma_session *sess,
 	return 0;
 }
 
-static bool krdma_session_dump_visible(void *obj, struct net *net)
+static bool krdma_session_visible(void *obj, struct net *net)
 {
 	struct krdma_session *sess = obj;
 
 	return krdma_session_published(sess) && net_eq(sess->net, net);
 }
 
-static int krdma_session_dump_fill(struct sk_buff *skb, void *obj)
+static int krdma_session_table_fill(struct sk_buff *skb, void *obj)
 {
 	return krdma_session_fill(skb, obj, true);
 }
 
-int krdma_nl_session_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	static const struct krdma_nl_dump dump = {
-		.cmd		= KRDMA_CMD_SESSION_GET,
-		.visible	= krdma_session_dump_visible,
-		.fill		= krdma_session_dump_fill,
-	};
-
-	return krdma_nl_xa_dump(skb, cb, &krdma_sessions, &krdma_sessions_lock,
-				&dump);
-}
+const struct krdma_nl_table krdma_session_table = {
+	.xa		= &krdma_sessions,
+	.lock		= &krdma_sessions_lock,
+	.visible	= krdma_session_visible,
+	.fill		= krdma_session_table_fill,
+};

@@ -17,7 +17,6 @@
 #include <net/genetlink.h>
 
 #include "test.h"
-#include "netlink-gen.h"
 
 /*
  * A test with no completed iteration for this long has a dead peer; the
@@ -1833,57 +1832,21 @@ const struct krdma_session_client krdma_test_session_client = {
 	.down	= krdma_test_session_down,
 };
 
-int krdma_nl_test_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct krdma_test *test;
-	struct sk_buff *msg;
-	void *hdr;
-	int ret;
-
-	if (GENL_REQ_ATTR_CHECK(info, KRDMA_A_TEST_ID))
-		return -EINVAL;
-	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_TEST_GET, &hdr);
-	if (!msg)
-		return -ENOMEM;
-	mutex_lock(&krdma_tests_lock);
-	test = xa_load(&krdma_tests, nla_get_u32(info->attrs[KRDMA_A_TEST_ID]));
-	if (test && net_eq(test->sess->net, genl_info_net(info)))
-		ret = krdma_test_fill(msg, test);
-	else
-		ret = -ENOENT;
-	mutex_unlock(&krdma_tests_lock);
-	if (ret) {
-		nlmsg_free(msg);
-		if (ret == -ENOENT)
-			NL_SET_ERR_MSG_ATTR(info->extack,
-					    info->attrs[KRDMA_A_TEST_ID],
-					    "no such test");
-		return ret;
-	}
-	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
-}
-
-static bool krdma_test_dump_visible(void *obj, struct net *net)
+static bool krdma_test_visible(void *obj, struct net *net)
 {
 	struct krdma_test *test = obj;
 
 	return net_eq(test->sess->net, net);
 }
 
-static int krdma_test_dump_fill(struct sk_buff *skb, void *obj)
+static int krdma_test_table_fill(struct sk_buff *skb, void *obj)
 {
 	return krdma_test_fill(skb, obj);
 }
 
-int krdma_nl_test_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
-{
-	static const struct krdma_nl_dump dump = {
-		.cmd		= KRDMA_CMD_TEST_GET,
-		.visible	= krdma_test_dump_visible,
-		.fill		= krdma_test_dump_fill,
-	};
-
-	return krdma_nl_xa_dump(skb, cb, &krdma_tests, &krdma_tests_lock,
-				&dump);
-}
+const struct krdma_nl_table krdma_test_table = {
+	.xa		= &krdma_tests,
+	.lock		= &krdma_tests_lock,
+	.visible	= krdma_test_visible,
+	.fill		= krdma_test_table_fill,
+};
