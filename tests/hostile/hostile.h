@@ -54,6 +54,7 @@ struct peer {
 	int last_send_err;	/* ibv_wc_status + 1 of a failed SEND */
 	struct hello peer_hello;
 	uint16_t lport;
+	uint16_t sport;		/* -s: next source port to bind, 0: any */
 	int fails, outcomes;
 };
 

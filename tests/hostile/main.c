@@ -46,7 +46,7 @@ static void on_usr1(int sig)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: krdma-hostile [-t SECONDS] SCENARIO ADDR PORT    (client)\n"
+		"usage: krdma-hostile [-t SECONDS] [-s SRCPORT] SCENARIO ADDR PORT    (client)\n"
 		"       krdma-hostile [-t SECONDS] -l PORT SCENARIO      (server)\n"
 		"       krdma-hostile list\n");
 	exit(2);
@@ -89,8 +89,13 @@ int main(int argc, char **argv)
 	int opt;
 
 	P.tmo_ms = 20000;
-	while ((opt = getopt(argc, argv, "l:t:h")) != -1) {
+	while ((opt = getopt(argc, argv, "l:s:t:h")) != -1) {
 		switch (opt) {
+		case 's':
+			P.sport = (uint16_t)atoi(optarg);
+			if (!P.sport)
+				usage();
+			break;
 		case 'l':
 			lport = optarg;
 			break;

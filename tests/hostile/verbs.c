@@ -314,9 +314,19 @@ void resolve_addr(struct rdma_cm_id *id, const char *addr, const char *port)
 	struct addrinfo hints = { .ai_family = AF_INET }, *res;
 	struct rdma_cm_event *ev;
 
+	struct sockaddr_in src = { .sin_family = AF_INET };
+
 	if (getaddrinfo(addr, port, &hints, &res))
 		die("bad address %s:%s", addr, port);
-	if (rdma_resolve_addr(id, NULL, res->ai_addr, 5000))
+	/*
+	 * With -s, every connection of the run comes from a port of its own,
+	 * so that the kernel's events for it can be told from any other
+	 * scenario's (an ephemeral port can come back in a later run).
+	 */
+	if (P.sport)
+		src.sin_port = htons(P.sport++);
+	if (rdma_resolve_addr(id, P.sport ? (struct sockaddr *)&src : NULL,
+			      res->ai_addr, 5000))
 		die("rdma_resolve_addr: %s", strerror(errno));
 	freeaddrinfo(res);
 	wait_cm(RDMA_CM_EVENT_ADDR_RESOLVED, &ev);
