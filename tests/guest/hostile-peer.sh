@@ -435,6 +435,15 @@ else
 	result hostile.built fail "missing=$HOSTILE"
 fi
 
+# next_sport: the first of 16 source ports of its own for one run of the
+# tool (-s), so that node 1 tells each scenario's sessions apart by port
+# (a file, since the loops that call it run in subshells).
+next_sport() {
+	_ns=$(cat "$T/sport" 2>/dev/null || echo 20000)
+	echo $((_ns + 16)) >"$T/sport"
+	echo "$_ns"
+}
+
 # run_client NAME OUTCOMES [SCENARIO PORT]: one client scenario against
 # node 1 (by default SCENARIO is NAME, PORT $PORT).
 run_client() {
@@ -442,8 +451,8 @@ run_client() {
 		result "hostile.$1" ok skipped=1
 		return
 	fi
-	timeout $TOOL_LIMIT "$HOSTILE" -t $TMO "${3:-$1}" "$KRDMA_PEER_IP" "${4:-$PORT}" \
-		>"$H/$1.out" 2>&1
+	timeout $TOOL_LIMIT "$HOSTILE" -t $TMO -s "$(next_sport)" "${3:-$1}" \
+		"$KRDMA_PEER_IP" "${4:-$PORT}" >"$H/$1.out" 2>&1
 	_rc_rc=$?
 	cat "$H/$1.out"
 	_rc_out=$(hfield "$1" outcome)
@@ -516,7 +525,7 @@ done <"$T/server.list"
 
 # hold_start NAME SCENARIO PORT: a held session, in the background.
 hold_start() {
-	"$HOSTILE" -t $TMO "$2" "$KRDMA_PEER_IP" "$3" >"$H/$1.out" 2>&1 &
+	"$HOSTILE" -t $TMO -s "$(next_sport)" "$2" "$KRDMA_PEER_IP" "$3" >"$H/$1.out" 2>&1 &
 	echo $! >"$T/$1.pid"
 	wait_for -t $((TMO * 3)) grep -q "step=held" "$H/$1.out" ||
 		{ cat "$H/$1.out"; result "hostile.$1.held" fail; }

@@ -574,13 +574,36 @@ TEST(cmd_session_show_all)
 
 /* ---- test run ---- */
 
-static int test_mode;
+/*
+ * The fake kernels of "test run/start" start test 9, send a PROGRESS of it
+ * and the DONE of another test (8), then end test 9 each its own way:
+ * k_test_passes, k_test_perf (a bw bidir test with latency and CPU
+ * figures), k_test_fails (-EIO), k_test_data_mismatch (-EBADMSG), or
+ * k_test_silent, which sends no DONE: krdmactl must ask (TEST_GET) or
+ * stop the test (TEST_STOP).
+ */
+static struct nl_msg *test_passes_done(void)
+{
+	return test_event(KRDMA_EVENT_TEST_DONE, 9, 0, NULL);
+}
 
-static void k_test(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+static struct nl_msg *test_fails_done(void)
+{
+	return test_event(KRDMA_EVENT_TEST_DONE, 9, -EIO,
+			  "data mismatch at 4096");
+}
+
+static struct nl_msg *test_data_mismatch_done(void)
+{
+	return test_event(KRDMA_EVENT_TEST_DONE, 9, -EBADMSG, "data mismatch");
+}
+
+/* Serves the test commands; @done makes test 9's DONE event (NULL: none). */
+static void k_test_ending(struct nl_msg *(*done)(void), uint8_t cmd,
+			  struct nlattr **tb)
 {
 	struct nl_msg *m;
 
-	(void)req;
 	switch (cmd) {
 	case KRDMA_CMD_TEST_START:
 		m = fake_msg(cmd);
@@ -589,17 +612,8 @@ static void k_test(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 		fake_ack();
 		fake_event(test_event(KRDMA_EVENT_TEST_PROGRESS, 9, 0, NULL));
 		fake_event(test_event(KRDMA_EVENT_TEST_DONE, 8, -EIO, "x"));
-		if (test_mode == 0)
-			fake_event(test_event(KRDMA_EVENT_TEST_DONE, 9, 0,
-					      NULL));
-		else if (test_mode == 4)
-			fake_event(perf_event());
-		else if (test_mode == 1)
-			fake_event(test_event(KRDMA_EVENT_TEST_DONE, 9, -EIO,
-					      "data mismatch at 4096"));
-		else if (test_mode == 5)
-			fake_event(test_event(KRDMA_EVENT_TEST_DONE, 9,
-					      -EBADMSG, "data mismatch"));
+		if (done)
+			fake_event(done());
 		return;
 	case KRDMA_CMD_TEST_STOP:
 		if (tb_u32(tb, KRDMA_A_TEST_ID) != 9) {
@@ -622,14 +636,44 @@ static void k_test(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 	fake_error(-EOPNOTSUPP, NULL, 0);
 }
 
+static void k_test_passes(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	(void)req;
+	k_test_ending(test_passes_done, cmd, tb);
+}
+
+static void k_test_perf(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	(void)req;
+	k_test_ending(perf_event, cmd, tb);
+}
+
+static void k_test_fails(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	(void)req;
+	k_test_ending(test_fails_done, cmd, tb);
+}
+
+static void k_test_data_mismatch(uint8_t cmd, struct nlattr **tb,
+				 struct nl_msg *req)
+{
+	(void)req;
+	k_test_ending(test_data_mismatch_done, cmd, tb);
+}
+
+static void k_test_silent(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	(void)req;
+	k_test_ending(NULL, cmd, tb);
+}
+
 TEST(cmd_test_run_ok)
 {
 	struct nlattr *tb[KRDMA_A_MAX + 1];
 	struct json_object *o, *v;
 	struct run r;
 
-	test_mode = 0;
-	fake_begin(k_test);
+	fake_begin(k_test_passes);
 	run(&r, true, "test run session 5 op write size 64K count 1000 depth 16");
 	CHECK_INT(r.rc, 0);
 	CHECK_STR(r.err, "");
@@ -665,8 +709,7 @@ TEST(cmd_test_run_perf_figures)
 	struct json_object *o, *v, *lat;
 	struct run r;
 
-	test_mode = 4;
-	fake_begin(k_test);
+	fake_begin(k_test_perf);
 	run(&r, false, "test run session 5 op write mode bw size 64K count 1000 signal_every 4 chain 2 bidir");
 	CHECK_INT(r.rc, 0);
 	CHECK_INT(fake_req_attrs(0, tb), 0);
@@ -681,7 +724,7 @@ TEST(cmd_test_run_perf_figures)
 	CHECK(strstr(r.out.buf, " lat samples 3 min 1.00us p50 2.50us p99.9 9.00us cpu 250.000ms") != NULL);
 	run_end(&r);
 
-	fake_begin(k_test);
+	fake_begin(k_test_perf);
 	run(&r, true, "test run session 5 op write mode bw size 64K count 1000 bidir");
 	o = json_tokener_parse(r.out.buf);
 	CHECK(o && json_object_object_get_ex(o, "lat", &lat) &&
@@ -695,7 +738,10 @@ TEST(cmd_test_run_perf_figures)
 	run_end(&r);
 }
 
-/* The kernel's refusal of several QPs outside mode bw, as an extack. */
+/*
+ * The kernel's refusal of several QPs outside mode bw, as an extack;
+ * otherwise the passing kernel.
+ */
 static void k_test_qps(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 {
 	if (cmd == KRDMA_CMD_TEST_START && tb[KRDMA_A_TEST_QPS] &&
@@ -706,7 +752,7 @@ static void k_test_qps(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 			   KRDMA_A_TEST_QPS);
 		return;
 	}
-	k_test(cmd, tb, req);
+	k_test_passes(cmd, tb, req);
 }
 
 TEST(cmd_test_qps)
@@ -724,7 +770,6 @@ TEST(cmd_test_qps)
 	size_t i, j;
 
 	/* run: each test of a sweep asks for the same QPs */
-	test_mode = 0;
 	fake_begin(k_test_qps);
 	run(&r, false, "test run session 5 op write mode bw size 4K-8K count 1000 depth 16 qps 4");
 	CHECK_INT(r.rc, 0);
@@ -740,7 +785,6 @@ TEST(cmd_test_qps)
 	run_end(&r);
 
 	/* start */
-	test_mode = 3;
 	fake_begin(k_test_qps);
 	run(&r, false, "test start session s4 op read mode bw qps 16");
 	CHECK_INT(r.rc, 0);
@@ -808,8 +852,7 @@ TEST(cmd_test_run_sweep)
 	int i;
 
 	/* One test per power of two: 2, 4 and 8 bytes. */
-	test_mode = 0;
-	fake_begin(k_test);
+	fake_begin(k_test_passes);
 	run(&r, false, "test run session 5 op write mode bw size 2-8 count 10");
 	CHECK_INT(r.rc, 0);
 	CHECK_INT(fake_nreqs(), 3);
@@ -820,7 +863,7 @@ TEST(cmd_test_run_sweep)
 	run_end(&r);
 
 	/* start takes one size only */
-	fake_begin(k_test);
+	fake_begin(k_test_passes);
 	run(&r, false, "test start session 5 op write size 2-8");
 	CHECK_INT(r.rc, EXIT_USAGE);
 	CHECK(strstr(r.err, "a size range is for \"test run\"") != NULL);
@@ -832,8 +875,7 @@ TEST(cmd_test_run_failed)
 {
 	struct run r;
 
-	test_mode = 1;
-	fake_begin(k_test);
+	fake_begin(k_test_fails);
 	run(&r, false, "test run session 5 op read size 4K duration 10s interval 500ms");
 	CHECK_INT(r.rc, 1);
 	CHECK(strstr(r.out.buf, "test 9 session 5 op write size 65536 iters 1000") == r.out.buf);
@@ -842,14 +884,13 @@ TEST(cmd_test_run_failed)
 	run_end(&r);
 
 	/* it ran, and its data was wrong: 3, not a runtime error */
-	test_mode = 5;
-	fake_begin(k_test);
+	fake_begin(k_test_data_mismatch);
 	run(&r, false, "test run session 5 op read size 4K count 10");
 	CHECK_INT(r.rc, EXIT_TEST_FAIL);
 	CHECK_STR(r.err, "krdmactl: test 9 failed: data mismatch\n");
 	run_end(&r);
 	/* the same in a sweep: the other sizes passed */
-	fake_begin(k_test);
+	fake_begin(k_test_data_mismatch);
 	run(&r, false, "test run session 5 op read size 4K-8K count 10");
 	CHECK_INT(r.rc, EXIT_TEST_FAIL);
 	run_end(&r);
@@ -861,8 +902,7 @@ TEST(cmd_test_run_interrupted)
 	struct run r;
 
 	/* ^C while waiting: TEST_STOP, then the result from DONE */
-	test_mode = 2;
-	fake_begin(k_test);
+	fake_begin(k_test_silent);
 	fake_sigint_on_wait(1);
 	run(&r, false, "test run session 5 op write size 1M");
 	CHECK_INT(r.rc, EXIT_INTR);
@@ -880,8 +920,7 @@ TEST(cmd_test_run_no_events)
 	struct run r;
 
 	/* no DONE event: the test's state is asked for */
-	test_mode = 3;
-	fake_begin(k_test);
+	fake_begin(k_test_silent);
 	run(&r, false, "test run session 5 op atomic_cswap");
 	CHECK_INT(r.rc, 0);
 	CHECK_INT(fake_req_cmd(1), KRDMA_CMD_TEST_GET);
@@ -894,8 +933,7 @@ TEST(cmd_test_start_sends_only_what_is_given)
 	struct nlattr *tb[KRDMA_A_MAX + 1];
 	struct run r;
 
-	test_mode = 3;
-	fake_begin(k_test);
+	fake_begin(k_test_silent);
 	run(&r, false, "test start session s1 op atomic_f");
 	CHECK_INT(r.rc, 0);
 	CHECK_STR(r.out.buf, "test 9\n");
@@ -908,7 +946,7 @@ TEST(cmd_test_start_sends_only_what_is_given)
 	CHECK_STR(nla_get_string(tb[KRDMA_A_NAME]), "s1");
 	run_end(&r);
 
-	fake_begin(k_test);
+	fake_begin(k_test_silent);
 	run(&r, false, "test start session s1 op write");
 	CHECK_INT(r.rc, 0);
 	CHECK_INT(fake_req_attrs(0, tb), 0);
@@ -916,8 +954,7 @@ TEST(cmd_test_start_sends_only_what_is_given)
 	run_end(&r);
 
 	/* test run without a size runs once, at the kernel's default. */
-	test_mode = 3;
-	fake_begin(k_test);
+	fake_begin(k_test_silent);
 	run(&r, false, "test run session s1 op write count 5");
 	CHECK_INT(r.rc, 0);
 	CHECK_INT(fake_nreqs(), 2);	/* one start, then its state */
@@ -1096,19 +1133,19 @@ TEST(cmd_usage_errors_exit_2)
 	struct run r;
 
 	/* an unknown command, a bad value, conflicting keywords: 2 and the hint */
-	fake_begin(k_test);
+	fake_begin(k_test_silent);
 	run(&r, false, "session frob");
 	CHECK_INT(r.rc, EXIT_USAGE);
 	CHECK(strstr(r.err, "Try \"krdmactl session help\".\n") != NULL);
 	run_end(&r);
-	fake_begin(k_test);
+	fake_begin(k_test_silent);
 	run(&r, false, "session connect addr 10.0.0.2 port 1 timeout 5");
 	CHECK_INT(r.rc, EXIT_USAGE);
 	CHECK(strstr(r.err, "a time needs a unit") != NULL);
 	CHECK(strstr(r.err, "Try \"krdmactl session connect help\".\n") != NULL);
 	CHECK_INT(fake_nreqs(), 0);
 	run_end(&r);
-	fake_begin(k_test);
+	fake_begin(k_test_silent);
 	run(&r, false, "listener add addr 10.0.0.1:1 port 2");
 	CHECK_INT(r.rc, EXIT_USAGE);
 	CHECK(strstr(r.err, "Try \"krdmactl listener add help\".\n") != NULL);
