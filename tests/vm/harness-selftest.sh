@@ -68,6 +68,33 @@ esac
 if [ $? -eq 2 ]; then ok "scan: unreadable file -> 2"; else notok "scan: unreadable file"; fi
 if SCAN_DMESG_IGNORE='at fake$' "$scan" -q "$tmp/d"; then ok "scan: SCAN_DMESG_IGNORE"; else notok "scan: SCAN_DMESG_IGNORE"; fi
 
+# --- 1b. the suite's KTAP, read by prove, with a fake runner ------------------
+cat >"$tmp/runner" <<'EOF2'
+#!/bin/sh
+for a; do t=$a; done
+echo "RESULT node=1 name=vm.load ok=1 params=x"
+case $t in
+*bad*) echo "RESULT node=2 name=step ok=0 reason=r"; echo "vm: FAIL: 1 failed result(s)"; exit 1 ;;
+esac
+echo "RESULT node=2 name=step ok=1"
+echo "vm: PASS (2 results)"
+EOF2
+chmod +x "$tmp/runner"
+KRDMA_SUITE_RUNNER=$tmp/runner KRDMA_SUITE_OUT=$tmp/suite \
+	"$here/../run-guest-suite.sh" good.sh bad.sh >"$tmp/suite.tap" 2>&1
+suite_rc=$?
+if command -v prove >/dev/null; then
+	prove --exec cat "$tmp/suite.tap" >"$tmp/prove.out" 2>&1
+	if [ "$suite_rc" -ne 0 ] && grep -q 'Tests: 2 Failed: 1)' "$tmp/prove.out" &&
+	   grep -q 'Failed test:  2$' "$tmp/prove.out" &&
+	   grep -qx '    not ok 2 node2.step # reason=r' "$tmp/suite.tap"; then
+		ok "suite: KTAP that prove reads (a test and its guests' results)"
+	else
+		notok "suite: KTAP (rc $suite_rc):"
+		sed 's/^/#   /' "$tmp/suite.tap" "$tmp/prove.out"
+	fi
+fi
+
 if [ "${1:-}" = -s ]; then
 	echo "# $pass passed, $failn failed"
 	[ "$failn" -eq 0 ]
