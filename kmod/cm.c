@@ -84,37 +84,6 @@ static const char *const krdma_reject_reasons[] = {
 	[KRDMA_REJ_MEM_LIMIT]		= "over the peer's memory limit",
 };
 
-int krdma_put_addr(struct sk_buff *skb, int attrtype,
-		   const struct sockaddr_storage *ss)
-{
-	const struct sockaddr_in6 *sin6 = (const void *)ss;
-	const struct sockaddr_in *sin = (const void *)ss;
-	struct nlattr *nest;
-
-	if (ss->ss_family != AF_INET && ss->ss_family != AF_INET6)
-		return 0;
-	nest = nla_nest_start(skb, attrtype);
-	if (!nest)
-		return -EMSGSIZE;
-	/* No IP attribute means "any address", as in requests. */
-	if (ss->ss_family == AF_INET) {
-		if ((sin->sin_addr.s_addr != htonl(INADDR_ANY) &&
-		     nla_put_in_addr(skb, KRDMA_ADDR_A_IPV4, sin->sin_addr.s_addr)) ||
-		    nla_put_u16(skb, KRDMA_ADDR_A_PORT, ntohs(sin->sin_port)))
-			goto err;
-	} else {
-		if ((!ipv6_addr_any(&sin6->sin6_addr) &&
-		     nla_put_in6_addr(skb, KRDMA_ADDR_A_IPV6, &sin6->sin6_addr)) ||
-		    nla_put_u16(skb, KRDMA_ADDR_A_PORT, ntohs(sin6->sin6_port)))
-			goto err;
-	}
-	nla_nest_end(skb, nest);
-	return 0;
-err:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
-}
-
 /* What this side can take as a responder, and issue as an initiator. */
 static u8 krdma_limit(u32 dev_limit)
 {

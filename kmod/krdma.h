@@ -512,8 +512,6 @@ extern const struct krdma_nl_table krdma_listener_table;
 int krdma_listener_del(struct net *net, u32 id, const char *name,
 		       struct netlink_ext_ack *extack);
 unsigned int krdma_listeners_del_net(struct net *net);
-int krdma_put_addr(struct sk_buff *skb, int attrtype,
-		   const struct sockaddr_storage *ss);
 
 /* test.c: the test engine, both roles */
 struct krdma_test_params {
@@ -575,8 +573,9 @@ int krdma_genlmsg_reply(struct genl_info *info, struct sk_buff *msg,
 			void *hdr);
 struct sk_buff *krdma_genlmsg_new_reply(struct genl_info *info, u8 cmd,
 					void **hdr);
-void krdma_notify_session(struct krdma_session *sess, enum krdma_event ev);
-void krdma_notify_test(struct net *net, struct sk_buff *msg);
+void krdma_event_send(struct net *net, struct sk_buff *msg);
+int krdma_put_addr(struct sk_buff *skb, int attrtype,
+		   const struct sockaddr_storage *ss);
 struct sk_buff *krdma_event_new(enum krdma_event ev, void **hdr);
 
 #endif /* _KRDMA_H */

@@ -116,6 +116,38 @@ struct sk_buff *krdma_genlmsg_new_reply(struct genl_info *info, u8 cmd,
 	return msg;
 }
 
+/* Puts @ss as a nested krdma_addr_attr; nothing for an unset address. */
+int krdma_put_addr(struct sk_buff *skb, int attrtype,
+		   const struct sockaddr_storage *ss)
+{
+	const struct sockaddr_in6 *sin6 = (const void *)ss;
+	const struct sockaddr_in *sin = (const void *)ss;
+	struct nlattr *nest;
+
+	if (ss->ss_family != AF_INET && ss->ss_family != AF_INET6)
+		return 0;
+	nest = nla_nest_start(skb, attrtype);
+	if (!nest)
+		return -EMSGSIZE;
+	/* No IP attribute means "any address", as in requests. */
+	if (ss->ss_family == AF_INET) {
+		if ((sin->sin_addr.s_addr != htonl(INADDR_ANY) &&
+		     nla_put_in_addr(skb, KRDMA_ADDR_A_IPV4, sin->sin_addr.s_addr)) ||
+		    nla_put_u16(skb, KRDMA_ADDR_A_PORT, ntohs(sin->sin_port)))
+			goto err;
+	} else {
+		if ((!ipv6_addr_any(&sin6->sin6_addr) &&
+		     nla_put_in6_addr(skb, KRDMA_ADDR_A_IPV6, &sin6->sin6_addr)) ||
+		    nla_put_u16(skb, KRDMA_ADDR_A_PORT, ntohs(sin6->sin6_port)))
+			goto err;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+err:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
+}
+
 struct sk_buff *krdma_event_new(enum krdma_event ev, void **hdr)
 {
 	struct sk_buff *msg;
@@ -132,27 +164,12 @@ struct sk_buff *krdma_event_new(enum krdma_event ev, void **hdr)
 	return msg;
 }
 
-void krdma_notify_test(struct net *net, struct sk_buff *msg)
+/* Sends event @msg to the events group of @net. */
+void krdma_event_send(struct net *net, struct sk_buff *msg)
 {
 	/* Nobody listening (-ESRCH) is fine. */
 	genlmsg_multicast_netns(&krdma_genl_family, net, msg, 0,
 				KRDMA_NLGRP_EVENTS, GFP_KERNEL);
-}
-
-void krdma_notify_session(struct krdma_session *sess, enum krdma_event ev)
-{
-	struct sk_buff *msg;
-	void *hdr;
-
-	msg = krdma_event_new(ev, &hdr);
-	if (!msg)
-		return;
-	if (krdma_session_fill_id(msg, sess)) {
-		nlmsg_free(msg);
-		return;
-	}
-	genlmsg_end(msg, hdr);
-	krdma_notify_test(sess->net, msg);
 }
 
 static struct genl_family krdma_genl_family __ro_after_init = {

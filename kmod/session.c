@@ -665,6 +665,23 @@ err:
 	return ret;
 }
 
+/* Tells the events group that @sess went up or down. */
+static void krdma_notify_session(struct krdma_session *sess, enum krdma_event ev)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = krdma_event_new(ev, &hdr);
+	if (!msg)
+		return;
+	if (krdma_session_fill_id(msg, sess)) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	krdma_event_send(sess->net, msg);
+}
+
 void krdma_session_set_up(struct krdma_session *sess)
 {
 	bool up = false;

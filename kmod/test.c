@@ -277,7 +277,7 @@ static void krdma_test_notify(struct krdma_test *test, enum krdma_event ev)
 	struct sk_buff *msg = krdma_test_event(test, ev);
 
 	if (msg)
-		krdma_notify_test(test->sess->net, msg);
+		krdma_event_send(test->sess->net, msg);
 }
 
 /* Records the first failure; the test ends once nothing is in flight. */
@@ -374,7 +374,7 @@ static void krdma_test_finish(struct krdma_test *test)
 	spin_unlock_bh(&test->lock);
 	/* From here a new test may replace and free this one. */
 	if (msg)
-		krdma_notify_test(sess->net, msg);
+		krdma_event_send(sess->net, msg);
 	if (pt && pt->result_ready)
 		krdma_peer_send_result(sess, pt);
 }
