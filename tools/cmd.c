@@ -92,7 +92,7 @@ int obj_dispatch(const struct object *obj, int argc, char **argv)
 {
 	const char *names[32];
 	size_t i, n = obj->ncmds;
-	int k;
+	int k, rc;
 
 	cur_obj = obj;
 	cur_cmd = NULL;
@@ -101,7 +101,10 @@ int obj_dispatch(const struct object *obj, int argc, char **argv)
 			obj_usage(out_file(), obj);
 			return 0;
 		}
-		return obj->fn(argc, argv);
+		rc = obj->fn(argc, argv);
+		if (knl_take_value_refused() && rc)
+			usage_hint();
+		return rc;
 	}
 	if (argc == 0) {
 		if (!obj->dflt) {
@@ -135,7 +138,10 @@ int obj_dispatch(const struct object *obj, int argc, char **argv)
 		argv++;
 	}
 	cur_cmd = &obj->cmds[k];
-	return cur_cmd->fn(argc, argv);
+	rc = cur_cmd->fn(argc, argv);
+	if (knl_take_value_refused() && rc)
+		usage_hint();
+	return rc;
 }
 
 int cmd_args(const struct arg_spec *specs, size_t n, int argc, char **argv)

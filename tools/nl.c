@@ -18,7 +18,6 @@
 #include <netlink/socket.h>
 
 #include "attrs.h"
-#include "cmd.h"
 #include "nl.h"
 
 #ifndef SOL_NETLINK
@@ -30,6 +29,8 @@
 #define NL_EVENT_RCVBUF		(4 << 20)
 
 static struct knl_ctx ctx;
+/* A request was refused for one of its values (knl_value_refused()). */
+static bool value_refused;
 static bool ctx_open;
 
 volatile sig_atomic_t sig_received;
@@ -428,7 +429,15 @@ void knl_perror(struct knl_ctx *c, int err, const char *what)
 out:
 	/* The kernel refused a value: the command's help says the rules. */
 	if (err == -EINVAL || err == -ERANGE || err == -EOPNOTSUPP)
-		usage_hint();
+		value_refused = true;
+}
+
+bool knl_take_value_refused(void)
+{
+	bool refused = value_refused;
+
+	value_refused = false;
+	return refused;
 }
 
 int knl_call(struct knl_ctx *c, struct nl_msg *msg, knl_msg_fn fn, void *arg,

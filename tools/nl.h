@@ -59,6 +59,9 @@ int knl_exec(struct knl_ctx *c, struct nl_msg *msg, knl_msg_fn fn, void *arg);
  * the kernel sent one, else "krdmactl: <what>: <strerror>".
  */
 void knl_perror(struct knl_ctx *c, int err, const char *what);
+/* Whether knl_perror() reported a value the kernel refused since the last
+ * call (the usage hint then follows the command). */
+bool knl_take_value_refused(void);
 /* knl_exec() + knl_perror(what) on failure. */
 int knl_call(struct knl_ctx *c, struct nl_msg *msg, knl_msg_fn fn, void *arg,
 	    const char *what);
