@@ -737,7 +737,7 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	 * up by its cookie as soon as it is established.
 	 */
 	krdma_session_publish(sess);
-	krdma_delay_publish();
+	krdma_delay_publish(sess);
 	/*
 	 * A SESSION_DEL, or the device going, may have closed it since:
 	 * refuse the connection rather than accept a session whose

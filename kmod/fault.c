@@ -65,14 +65,43 @@ static void krdma_delay(const u32 *knob)
 }
 
 /*
+ * krdma_delay(), cut short once @on(@sess) says the other side of the
+ * race has come: a window held open only as long as it takes the test to
+ * act in it, however slow the guest, and no longer.
+ */
+static void krdma_delay_until(const u32 *knob,
+			      bool (*on)(const struct krdma_session *sess),
+			      const struct krdma_session *sess)
+{
+	u32 ms = READ_ONCE(*knob);
+	unsigned long end;
+
+	if (!ms)
+		return;
+	end = jiffies + msecs_to_jiffies(min_t(u32, ms, KRDMA_DELAY_MAX_MS));
+	while (time_before(jiffies, end) && !on(sess))
+		msleep(20);
+}
+
+static bool krdma_session_closing(const struct krdma_session *sess)
+{
+	return READ_ONCE(sess->state) != KRDMA_SESSION_CONNECTING;
+}
+
+static bool krdma_session_gate_closed(const struct krdma_session *sess)
+{
+	return READ_ONCE(sess->qp_dead);
+}
+
+/*
  * A server's CONNECT_REQUEST handler sleeps krdma/delay_publish_ms here,
  * once its new session can be found by id or name and before the
  * connection is accepted, so that a test can close the session there
- * every time (tests/guest/races.sh).
+ * every time (tests/guest/races.sh); it goes on as soon as it has.
  */
-void krdma_delay_publish(void)
+void krdma_delay_publish(const struct krdma_session *sess)
 {
-	krdma_delay(&krdma_delay_publish_ms);
+	krdma_delay_until(&krdma_delay_publish_ms, krdma_session_closing, sess);
 }
 
 /*
@@ -82,9 +111,11 @@ void krdma_delay_publish(void)
  * waits for the handler, whose posts come after the drain's marker
  * (tests/guest/races.sh).
  */
-void krdma_delay_test_req(void)
+void krdma_delay_test_req(const struct krdma_session *sess)
 {
-	krdma_delay(&krdma_delay_test_req_ms);
+	/* On once teardown has shut the gate: the posts come after it. */
+	krdma_delay_until(&krdma_delay_test_req_ms, krdma_session_gate_closed,
+			  sess);
 }
 
 /*

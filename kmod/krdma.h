@@ -334,9 +334,9 @@ static inline bool krdma_alloc_fail(void)
 #ifdef CONFIG_DEBUG_FS
 void krdma_fault_init(void);
 void krdma_fault_exit(void);
-void krdma_delay_publish(void);
+void krdma_delay_publish(const struct krdma_session *sess);
 size_t krdma_sim_dma_max_mapping(void);
-void krdma_delay_test_req(void);
+void krdma_delay_test_req(const struct krdma_session *sess);
 void krdma_delay_late_msg(void);
 void krdma_delay_teardown(void);
 #else
@@ -348,7 +348,7 @@ static inline void krdma_fault_exit(void)
 {
 }
 
-static inline void krdma_delay_publish(void)
+static inline void krdma_delay_publish(const struct krdma_session *sess)
 {
 }
 
@@ -357,7 +357,7 @@ static inline size_t krdma_sim_dma_max_mapping(void)
 	return SIZE_MAX;
 }
 
-static inline void krdma_delay_test_req(void)
+static inline void krdma_delay_test_req(const struct krdma_session *sess)
 {
 }
 

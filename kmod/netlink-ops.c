@@ -7,13 +7,13 @@
  * and the operations themselves. No handler waits for the network.
  */
 #include <linux/in.h>
-#include <linux/ctype.h>
 #include <linux/in6.h>
 #include <linux/module.h>
 #include <net/genetlink.h>
 #include <uapi/linux/krdma.h>
 
 #include "krdma.h"
+#include "krdma_name.h"
 #include "netlink-gen.h"
 
 /*
@@ -106,29 +106,28 @@ static const char *krdma_attr_name(struct genl_info *info)
 static int krdma_check_new_name(struct genl_info *info)
 {
 	struct nlattr *attr = info->attrs[KRDMA_A_NAME];
-	const char *name, *c;
-	bool digits = true;
 
 	if (!attr)
 		return 0;
-	name = nla_data(attr);
-	if (!*name) {
+	/* The policy bounds the length; the rest of the rule is shared. */
+	switch (krdma_name_check(nla_data(attr))) {
+	case KRDMA_NAME_OK:
+		return 0;
+	case KRDMA_NAME_EMPTY:
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "name is empty");
-		return -EINVAL;
-	}
-	for (c = name; *c; c++) {
-		if (!isgraph(*c)) {
-			NL_SET_ERR_MSG_ATTR(info->extack, attr,
-					    "name must be printable, without spaces");
-			return -EINVAL;
-		}
-		digits &= !!isdigit(*c);
-	}
-	if (digits) {
+		break;
+	case KRDMA_NAME_TOO_LONG:
+		NL_SET_ERR_MSG_ATTR(info->extack, attr, "name is too long");
+		break;
+	case KRDMA_NAME_BAD_CHAR:
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "name must be printable, without spaces");
+		break;
+	case KRDMA_NAME_ALL_DIGITS:
 		NL_SET_ERR_MSG_ATTR(info->extack, attr, "name must not be all digits");
-		return -EINVAL;
+		break;
 	}
-	return 0;
+	return -EINVAL;
 }
 
 /* ------------------------------------------------------------------ */

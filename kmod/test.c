@@ -1059,7 +1059,7 @@ static void krdma_peer_on_req(struct krdma_session *sess,
 	u32 nregions = 0;
 	int ret;
 
-	krdma_delay_test_req();
+	krdma_delay_test_req(sess);
 	ack = krdma_failable(kzalloc(KRDMA_CTRL_BODY_MAX, GFP_KERNEL));
 	pt = krdma_failable(kzalloc(sizeof(*pt), GFP_KERNEL));
 	if (!ack || !pt) {

@@ -24,7 +24,7 @@ else
 	fi
 fi
 cd "$top"
-files=$(ls kmod/*.c kmod/*.h include/uapi/linux/krdma.h | grep -v '\.mod\.c$')
+files=$(ls kmod/*.c kmod/*.h include/*.h include/uapi/linux/krdma.h | grep -v '\.mod\.c$')
 # shellcheck disable=SC2086 # the file list is split on purpose
 out=$("$cp" --no-tree --strict --terse --show-types -f $files) || true
 bad=$(printf '%s\n' "$out" | grep -v '^total: 0 errors, 0 warnings, 0 checks' || true)

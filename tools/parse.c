@@ -12,6 +12,7 @@
 
 #include <linux/krdma.h>
 
+#include "krdma_name.h"
 #include "parse.h"
 
 static bool is_digit(char c)
@@ -504,23 +505,16 @@ const char *op_name(unsigned int op)
 
 int check_name(const char *s)
 {
-	bool digits = true;
-	size_t i;
-
-	if (!s || !*s)
+	if (!s)
 		return -EINVAL;
-	if (strlen(s) > KRDMA_NAME_MAX - 1)
+	switch (krdma_name_check(s)) {
+	case KRDMA_NAME_OK:
+		return 0;
+	case KRDMA_NAME_TOO_LONG:
 		return -ERANGE;
-	for (i = 0; s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		/* printable ASCII without space, or UTF-8 bytes */
-		if (c <= ' ' || c == 0x7f)
-			return -EINVAL;
-		if (!is_digit(s[i]))
-			digits = false;
+	default:
+		return -EINVAL;
 	}
-	return digits ? -EINVAL : 0;
 }
 
 /* ---- keyword argument tables ---- */
