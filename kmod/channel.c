@@ -85,11 +85,12 @@ int krdma_channel_create_queues(struct krdma_channel *ch)
 	if (!sess->kdev || ch->cm_id->device != sess->kdev->ibdev)
 		return -EXDEV;
 	snprintf(name, sizeof(name), "%u.%u", sess->id, ch->index);
-	ret = krdma_cq_create(sess, &ch->cq, sess->sq_depth + 4, ch->index,
-			      true, name);
+	ret = krdma_cq_create(sess, &ch->cq, sess->sq_depth + 4,
+			      sess->id + ch->index, true, name);
 	if (ret)
 		goto err;
 
+	attr.event_handler = krdma_qp_event;
 	attr.qp_context = ch;
 	attr.send_cq = ch->cq.ib;
 	attr.recv_cq = ch->cq.ib;

@@ -146,6 +146,7 @@ enum krdma_counter {
 	KRDMA_CNT_WC_ERRORS,
 	KRDMA_CNT_VALIDATION_ERRORS,
 	KRDMA_CNT_PROTOCOL_ERRORS,
+	KRDMA_CNT_QP_EVENTS,
 	KRDMA_CNT_MAX,
 };
 
@@ -283,6 +284,10 @@ struct krdma_session {
 	bool			serving_reads;	/* peer_test is a READ test */
 	struct ib_cqe		unsignaled_cqe;	/* completes only in error */
 	bool			keepalive_posted;	/* under lock */
+	/* The first fatal asynchronous event of a QP (krdma_qp_event()). */
+	struct work_struct	qp_event_work;
+	enum ib_event_type	qp_event;
+	u32			qp_event_qpn;
 	struct krdma_stats	stats;
 };
 
@@ -419,6 +424,7 @@ static inline void krdma_reads_end(struct krdma_session *sess, int n)
 
 void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
 		    const char *what);
+void krdma_qp_event(struct ib_event *ev, void *ctx);
 
 /* channel.c: the data channels of a session */
 int krdma_channels_alloc(struct krdma_session *sess, u32 qps);

@@ -22,6 +22,7 @@ static DEFINE_MUTEX(krdma_sessions_lock);
 static u32 krdma_session_next_id;
 
 static void krdma_session_close_work(struct work_struct *work);
+static void krdma_qp_event_work(struct work_struct *work);
 
 static void krdma_session_connect_timeout(struct work_struct *work)
 {
@@ -209,6 +210,7 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 	INIT_WORK(&sess->close_work, krdma_session_close_work);
 	INIT_DELAYED_WORK(&sess->connect_work, krdma_session_connect_timeout);
 	INIT_DELAYED_WORK(&sess->keepalive_work, krdma_keepalive_work);
+	INIT_WORK(&sess->qp_event_work, krdma_qp_event_work);
 	sess->keepalive_cqe.done = krdma_keepalive_done;
 	sess->unsignaled_cqe.done = krdma_unsignaled_done;
 	sess->role = role;
@@ -547,12 +549,71 @@ static void krdma_session_destroy_queues(struct krdma_session *sess)
 	}
 }
 
+/*
+ * Asynchronous events of the session's QP and its channels' (@ctx: the
+ * session or the channel, told apart by their kind). Counted and logged;
+ * one that leaves the QP in the error state ends the session with it, from
+ * a work item: the handler may run in interrupt context. Called until the
+ * QP is destroyed, which teardown does before it waits for that work.
+ */
+void krdma_qp_event(struct ib_event *ev, void *ctx)
+{
+	enum krdma_cm_kind *kind = ctx;
+	struct krdma_session *sess;
+	struct krdma_channel *ch = NULL;
+	struct rdma_cm_id *cm_id;
+
+	if (*kind == KRDMA_CM_CHANNEL) {
+		ch = ctx;
+		sess = ch->sess;
+		cm_id = ch->cm_id;
+	} else {
+		sess = ctx;
+		cm_id = sess->cm_id;
+	}
+	krdma_count(sess, KRDMA_CNT_QP_EVENTS, 1);
+	switch (ev->event) {
+	case IB_EVENT_COMM_EST:
+		/* A message came before the CM's last word: tell the CM. */
+		if (cm_id)
+			rdma_notify(cm_id, ev->event);
+		fallthrough;
+	default:
+		/* siw says SQ_DRAINED whenever a flush found work queued. */
+		pr_debug("krdma: session %u QP %u: %s\n", sess->id,
+			 ev->element.qp->qp_num, ib_event_msg(ev->event));
+		break;
+	case IB_EVENT_QP_FATAL:
+	case IB_EVENT_QP_REQ_ERR:
+	case IB_EVENT_QP_ACCESS_ERR:
+	case IB_EVENT_PATH_MIG_ERR:
+		pr_warn_ratelimited("krdma: session %u QP %u: %s\n", sess->id,
+				    ev->element.qp->qp_num,
+				    ib_event_msg(ev->event));
+		if (cmpxchg(&sess->qp_event, 0, ev->event))
+			break;	/* the first one is the reason */
+		sess->qp_event_qpn = ev->element.qp->qp_num;
+		queue_work(krdma_wq, &sess->qp_event_work);
+		break;
+	}
+}
+
+static void krdma_qp_event_work(struct work_struct *work)
+{
+	struct krdma_session *sess = container_of(work, struct krdma_session,
+						  qp_event_work);
+
+	krdma_session_close(sess, "QP %u: %s", sess->qp_event_qpn,
+			    ib_event_msg(sess->qp_event));
+}
+
 static int krdma_session_create_qp(struct krdma_session *sess, u32 max_inline,
 				   struct ib_qp_init_attr *attr)
 {
 	const struct ib_device_attr *dattr = &sess->kdev->ibdev->attrs;
 
 	memset(attr, 0, sizeof(*attr));
+	attr->event_handler = krdma_qp_event;
 	attr->qp_context = sess;
 	attr->send_cq = sess->cq.ib;
 	attr->recv_cq = sess->cq.ib;
@@ -597,7 +658,8 @@ int krdma_session_create_queues(struct krdma_session *sess)
 	/* +1 on each queue for the drain, +1 send for the keepalive. */
 	nr_cqe = sess->sq_depth + sess->rq_depth + 3;
 	snprintf(name, sizeof(name), "%u", sess->id);
-	ret = krdma_cq_create(sess, &sess->cq, nr_cqe, 0, false, name);
+	/* Sessions, and their channels (channel.c), spread over the vectors. */
+	ret = krdma_cq_create(sess, &sess->cq, nr_cqe, sess->id, false, name);
 	if (ret)
 		goto err;
 
@@ -711,6 +773,8 @@ static void krdma_session_close_work(struct work_struct *work)
 	krdma_test_session_down(sess);
 	krdma_channels_free_queues(sess);
 	krdma_session_destroy_queues(sess);
+	/* No QP is left to raise an event. */
+	cancel_work_sync(&sess->qp_event_work);
 	cm_id = sess->cm_id;
 	sess->cm_id = NULL;
 	mutex_unlock(&sess->cm_mutex);

@@ -27,6 +27,7 @@ static const u16 krdma_counter_attr[KRDMA_CNT_MAX] = {
 	[KRDMA_CNT_WC_ERRORS]		= KRDMA_STATS_A_WC_ERRORS,
 	[KRDMA_CNT_VALIDATION_ERRORS]	= KRDMA_STATS_A_VALIDATION_ERRORS,
 	[KRDMA_CNT_PROTOCOL_ERRORS]	= KRDMA_STATS_A_PROTOCOL_ERRORS,
+	[KRDMA_CNT_QP_EVENTS]		= KRDMA_STATS_A_QP_EVENTS,
 };
 
 void krdma_stats_add(struct krdma_stats *s, enum krdma_counter c, u64 v)

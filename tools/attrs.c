@@ -146,7 +146,8 @@ NAME_FN(stats_name,
 	[KRDMA_STATS_A_BYTES_RX] = "bytes_rx",
 	[KRDMA_STATS_A_WC_ERRORS] = "wc_errors",
 	[KRDMA_STATS_A_VALIDATION_ERRORS] = "validation_errors",
-	[KRDMA_STATS_A_PROTOCOL_ERRORS] = "protocol_errors")
+	[KRDMA_STATS_A_PROTOCOL_ERRORS] = "protocol_errors",
+	[KRDMA_STATS_A_QP_EVENTS] = "qp_events")
 NAME_FN(addr_attr_name, [KRDMA_ADDR_A_IPV4] = "ipv4",
 	[KRDMA_ADDR_A_IPV6] = "ipv6", [KRDMA_ADDR_A_PORT] = "port")
 
