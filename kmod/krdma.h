@@ -46,6 +46,7 @@
 struct genl_info;
 struct netlink_callback;
 struct sk_buff;
+struct krdma_session;
 struct krdma_test;
 struct krdma_peer_test;
 
@@ -62,6 +63,12 @@ struct krdma_device {
 	struct ib_device	*ibdev;
 	struct ib_pd		*pd;
 	u32			chunk_size;	/* largest piece one MR maps */
+	/*
+	 * iWARP: a READ response is placed like a tagged WRITE, so its sink
+	 * must be an MR with remote write access (as rdma_rw makes it), not
+	 * the local DMA lkey; and it has no atomics.
+	 */
+	bool			iwarp;
 };
 
 /*
@@ -88,6 +95,8 @@ struct krdma_buf {
 	u32			len;
 	u32			nchunks;
 	enum krdma_owner	owner;
+	/* iWARP: the MRs READ responses land through, mr[i] on chunk[i]. */
+	struct krdma_region	*sink;
 	struct krdma_chunk	chunk[];
 };
 
@@ -109,6 +118,10 @@ void krdma_buf_check(struct krdma_buf *buf, enum krdma_owner owner,
 u8 krdma_buf_peek_byte(struct krdma_buf *buf, u32 off);
 int krdma_buf_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
 		   struct ib_sge *sge, int max_sge);
+int krdma_buf_make_sink(struct krdma_session *sess, struct krdma_buf *buf,
+			struct ib_cqe *cqe);
+int krdma_buf_read_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
+			struct ib_sge *sge, int max_sge);
 void krdma_buf_copy_from(struct krdma_buf *buf, u32 off, const void *src,
 			 u32 len);
 void krdma_buf_copy_to(void *dst, struct krdma_buf *buf, u32 off, u32 len);
@@ -257,6 +270,7 @@ struct krdma_session {
 	u32			peer_proto;
 	u32			peer_qpn;
 	u32			max_sge;	/* per send WR, from the QP caps */
+	u32			max_read_sge;	/* per READ WR: iWARP allows 1 */
 	u32			max_inline;	/* inline bytes per send WR */
 	u8			responder_resources;
 	u8			initiator_depth;
@@ -472,6 +486,11 @@ struct krdma_test_params {
 static inline bool krdma_op_is_atomic(u8 op)
 {
 	return op == KRDMA_OP_ATOMIC_FADD || op == KRDMA_OP_ATOMIC_CSWAP;
+}
+
+static inline bool krdma_op_has_imm(u8 op)
+{
+	return op == KRDMA_OP_SEND_IMM || op == KRDMA_OP_WRITE_IMM;
 }
 
 /* The bytes one message of @op moves: an atomic's 8, else @size. */

@@ -440,6 +440,12 @@ static int krdma_perf_build_lane(struct krdma_perf_lane *ln,
 				sge->length = len;
 				n = 1;
 				w->send.send_flags = IB_SEND_INLINE;
+			} else if (pf->op == KRDMA_OP_READ) {
+				n = krdma_buf_read_sges(pf->buf, off, len,
+							sess->kdev->pd->local_dma_lkey,
+							sge, sess->max_read_sge);
+				if (n < 0)
+					return n;
 			} else {
 				n = krdma_buf_sges(pf->buf, off, len,
 						   sess->kdev->pd->local_dma_lkey,
@@ -924,6 +930,10 @@ int krdma_perf_post_regs(struct krdma_test *test, struct krdma_msg_test *req,
 	struct krdma_region *reg = test->slots[0].sink_reg;
 	int ret;
 
+	/* bw read: every READ lands in the one buffer. */
+	if (test->p.op == KRDMA_OP_READ)
+		return krdma_buf_make_sink(test->sess, test->perf->buf,
+					   &test->ctl_cqe);
 	if (!reg)
 		return 0;
 	ret = krdma_region_post_reg(test->sess->qp, reg, &test->ctl_cqe,

@@ -673,6 +673,7 @@ int krdma_session_create_queues(struct krdma_session *sess)
 		goto err;
 	sess->qp = cm_id->qp;
 	sess->max_sge = attr.cap.max_send_sge;
+	sess->max_read_sge = clamp_t(u32, dattr->max_sge_rd, 1, sess->max_sge);
 	sess->max_inline = attr.cap.max_inline_data;
 
 	ret = krdma_session_alloc_buffers(sess);
