@@ -125,6 +125,7 @@ int krdma_buf_read_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
 void krdma_buf_copy_from(struct krdma_buf *buf, u32 off, const void *src,
 			 u32 len);
 void krdma_buf_copy_to(void *dst, struct krdma_buf *buf, u32 off, u32 len);
+bool krdma_fault_misaddress(void);
 void krdma_pattern_fill(struct krdma_buf *buf, u32 off, u32 len, u64 seed);
 bool krdma_pattern_check(struct krdma_buf *buf, u32 off, u32 len, u64 seed);
 u32 krdma_chunks_for(struct krdma_device *kdev, u32 len);

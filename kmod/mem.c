@@ -28,15 +28,26 @@ MODULE_PARM_DESC(debug_dma,
 static unsigned long krdma_fault;
 module_param_named(fault, krdma_fault, ulong, 0600);
 MODULE_PARM_DESC(fault,
-		 "Inject one fault: 1 = skip a DMA sync for the CPU, 2 = corrupt received data");
+		 "Inject one fault: 1 = skip a DMA sync for the CPU, 2 = corrupt received data, 4 = an RDMA WRITE past its region");
 
 #define KRDMA_FAULT_SKIP_SYNC	0
 #define KRDMA_FAULT_CORRUPT	1
+#define KRDMA_FAULT_MISADDRESS	2
 
 static bool krdma_fault_take(int bit)
 {
 	return unlikely(READ_ONCE(krdma_fault)) &&
 	       test_and_clear_bit(bit, &krdma_fault);
+}
+
+/*
+ * The next RDMA WRITE is aimed past the region it was given: the peer's
+ * device must refuse it (an access error at its end, an async QP event on
+ * iWARP).
+ */
+bool krdma_fault_misaddress(void)
+{
+	return krdma_fault_take(KRDMA_FAULT_MISADDRESS);
 }
 
 static const char *const krdma_owner_names[] = {

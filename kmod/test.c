@@ -115,6 +115,8 @@ static int krdma_post_rdma(struct krdma_session *sess, struct krdma_buf *buf,
 		wr.wr.send_flags = last && signal_last ? IB_SEND_SIGNALED : 0;
 		wr.remote_addr = be64_to_cpu(remote[i].addr);
 		wr.rkey = be32_to_cpu(remote[i].rkey);
+		if (opcode == IB_WR_RDMA_WRITE && krdma_fault_misaddress())
+			wr.remote_addr += len;
 		ret = krdma_post_send(sess, &wr.wr);
 		if (ret)
 			return ret;
