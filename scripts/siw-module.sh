@@ -29,7 +29,7 @@ fi
 key=$(
 	{
 		echo "format 1 $kver"
-		sha256sum "$0"
+		sha256sum <"$0"
 		stat -L -c '%n %s %Y' "$tarball" "$kdir/Module.symvers" "$kdir/.config"
 	} | sha256sum | cut -c1-16
 )
