@@ -450,6 +450,7 @@ int krdma_channel_post_send(struct krdma_channel *ch,
 			    const struct ib_send_wr *wr);
 void krdma_channels_quiesce(struct krdma_session *sess);
 void krdma_channels_free_queues(struct krdma_session *sess);
+void krdma_channels_destroy_ids(struct krdma_session *sess);
 void krdma_channels_destroy(struct krdma_session *sess);
 
 /* cm.c: rdma_cm connections and listeners */

@@ -537,7 +537,11 @@ static int krdma_session_alloc_buffers(struct krdma_session *sess)
 static void krdma_session_destroy_queues(struct krdma_session *sess)
 {
 	if (sess->qp) {
-		rdma_destroy_qp(sess->cm_id);
+		/* On teardown the CM id is gone first (close_work). */
+		if (sess->cm_id)
+			rdma_destroy_qp(sess->cm_id);
+		else
+			ib_destroy_qp(sess->qp);
 		sess->qp = NULL;
 	}
 	krdma_cq_free(&sess->cq);
@@ -772,18 +776,31 @@ static void krdma_session_close_work(struct work_struct *work)
 		ib_drain_qp(sess->qp);
 	/* No completion runs any more: the tests can be ended and freed. */
 	krdma_test_session_down(sess);
-	krdma_channels_free_queues(sess);
-	krdma_session_destroy_queues(sess);
-	/* No QP is left to raise an event. */
-	cancel_work_sync(&sess->qp_event_work);
 	cm_id = sess->cm_id;
 	sess->cm_id = NULL;
 	mutex_unlock(&sess->cm_mutex);
 
-	/* Wait for running CM handlers, which must not wait for us. */
-	krdma_channels_destroy(sess);
+	/*
+	 * The CM ids go before the QPs, as nvmet does it: the iWARP CM holds
+	 * a reference to a connection's QP until the connection is closed
+	 * or its id destroyed, and siw's destroy_qp waits for the last one.
+	 * With the QPs destroyed first under cm_mutex, the CM's ordered
+	 * work queue sat in a DISCONNECTED handler waiting for cm_mutex,
+	 * the close that would drop the reference queued behind it: both
+	 * nodes hung (multi-qp.sh over siw). rdma_destroy_id() waits for
+	 * running CM handlers, which must not wait for us: no cm_mutex.
+	 */
+	krdma_channels_destroy_ids(sess);
 	if (cm_id)
 		rdma_destroy_id(cm_id);
+
+	mutex_lock(&sess->cm_mutex);
+	krdma_channels_free_queues(sess);
+	krdma_session_destroy_queues(sess);
+	mutex_unlock(&sess->cm_mutex);
+	/* No QP is left to raise an event. */
+	cancel_work_sync(&sess->qp_event_work);
+	krdma_channels_destroy(sess);
 
 	spin_lock_bh(&sess->lock);
 	sess->state = KRDMA_SESSION_DOWN;
