@@ -6,7 +6,7 @@
  *
  * Lifetime: the session table holds one reference until teardown ends.
  * Teardown runs once, from close_work: no more posts, drain the QPs, end
- * the tests, free the queues, destroy the CM ids, tell userspace.
+ * the tests, destroy the CM ids, free the queues, tell userspace.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
