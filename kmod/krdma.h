@@ -431,6 +431,17 @@ static inline void krdma_peer_alive(struct krdma_session *sess)
 	WRITE_ONCE(sess->alive_stamp, jiffies);
 }
 
+/*
+ * A SEND or WRITE of ours completed: on IB and RoCE that follows the
+ * peer's ACK, an answer. iWARP completes it once TCP has it, which says
+ * nothing of the peer: there only its messages and READ responses do.
+ */
+static inline void krdma_peer_acked(struct krdma_session *sess)
+{
+	if (!sess->kdev->iwarp)
+		krdma_peer_alive(sess);
+}
+
 static inline void krdma_reads_end(struct krdma_session *sess, int n)
 {
 	atomic_sub(n, &sess->reads_in_flight);

@@ -957,7 +957,10 @@ static void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_perf_wc_error(pf, wc);
 		return;
 	}
-	krdma_peer_alive(pf->sess);
+	if (pf->op == KRDMA_OP_READ || krdma_op_is_atomic(pf->op))
+		krdma_peer_alive(pf->sess);
+	else
+		krdma_peer_acked(pf->sess);
 	if (test && pf->mode == KRDMA_MODE_BW) {
 		krdma_perf_bw_retire(ln, sig->msg + 1, t0);
 		return;

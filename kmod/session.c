@@ -103,7 +103,7 @@ static void krdma_keepalive_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_wc_error(sess, wc, "keepalive");
 		return;
 	}
-	krdma_peer_alive(sess);
+	krdma_peer_acked(sess);
 }
 
 /*
@@ -142,6 +142,7 @@ static void krdma_keepalive_work(struct work_struct *work)
 	};
 	const struct ib_send_wr *bad;
 	unsigned int timeout_ms = READ_ONCE(krdma_peer_timeout_ms);
+	bool iwarp = sess->kdev->iwarp, probed = false;
 	unsigned long silent = 0;
 	int ret = 0;
 
@@ -150,13 +151,23 @@ static void krdma_keepalive_work(struct work_struct *work)
 		spin_unlock_bh(&sess->lock);
 		return;
 	}
-	if (!sess->keepalive_posted && !atomic_read(&sess->reads_in_flight)) {
+	/*
+	 * iWARP completes our probe as soon as TCP has it (see
+	 * krdma_peer_acked()): there the peer's probes, which arrive every
+	 * keepalive_ms whatever we do, are what tells it alive, and the
+	 * silence is checked at every turn. Its READ replays are rxe's.
+	 */
+	if (!sess->keepalive_posted &&
+	    (iwarp || !atomic_read(&sess->reads_in_flight))) {
 		/* One probe at a time: the QP has one send slot for it. */
 		ret = ib_post_send(sess->qp, &wr.wr, &bad);
 		sess->keepalive_posted = !ret;
+		probed = true;
 		/* The silence is counted from the probe, not from idle time. */
-		krdma_peer_alive(sess);
-	} else if (timeout_ms) {
+		if (!iwarp)
+			krdma_peer_alive(sess);
+	}
+	if ((!probed || iwarp) && timeout_ms) {
 		/*
 		 * READs, ours or the peer's, fill the responder's transmit
 		 * queue with their responses, and its probe and its ACKs
@@ -415,7 +426,7 @@ static void krdma_ctrl_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (unlikely(wc->status != IB_WC_SUCCESS))
 		krdma_wc_error(sess, wc, "control send");
 	else
-		krdma_peer_alive(sess);
+		krdma_peer_acked(sess);
 }
 
 /* Sends one control message; @status is 0 or a negative errno. */

@@ -444,7 +444,10 @@ static void krdma_test_slot_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_wc_error(sess, wc, "test");
 		return;
 	}
-	krdma_peer_alive(sess);
+	if (test->p.op == KRDMA_OP_READ || krdma_op_is_atomic(test->p.op))
+		krdma_peer_alive(sess);
+	else
+		krdma_peer_acked(sess);
 
 	switch (test->p.op) {
 	case KRDMA_OP_READ:
