@@ -14,8 +14,9 @@
  *
  * Lifetime: channels are created under the session's cm_mutex while it
  * connects, and live until its teardown, which quiesces them together
- * with the session's QP before the tests go, destroys their CM ids, then
- * their queues, and frees them last.
+ * with the session's QP before the tests go, frees their queues and
+ * destroys their CM ids (on iWARP the other way round), and frees them
+ * last.
  */
 #include <linux/slab.h>
 
@@ -62,7 +63,7 @@ struct krdma_channel *krdma_channel_new(struct krdma_session *sess, u32 index)
 
 /*
  * Its QP and CQ. The CM id stays (the CM destroys a refused one); on
- * teardown it is gone already (krdma_channels_destroy_ids()).
+ * iWARP's teardown it is gone already (krdma_channels_destroy_ids()).
  */
 void krdma_channel_free_queues(struct krdma_channel *ch)
 {
@@ -155,8 +156,8 @@ void krdma_channels_quiesce(struct krdma_session *sess)
 }
 
 /*
- * Teardown, after the CM ids, with cm_mutex held: the channels' queues go
- * before the device.
+ * Teardown, with cm_mutex held (on iWARP after the CM ids): the channels'
+ * queues go before the device.
  */
 void krdma_channels_free_queues(struct krdma_session *sess)
 {
@@ -170,8 +171,8 @@ void krdma_channels_free_queues(struct krdma_session *sess)
 /*
  * Teardown, once the QPs are drained, without cm_mutex: rdma_destroy_id()
  * waits for a running handler of the channel, which takes cm_mutex and
- * then sees the session closing. The QPs go after their ids (see
- * krdma_session_close_work()).
+ * then sees the session closing. On iWARP the QPs go after their ids
+ * (see krdma_session_close_work()).
  */
 void krdma_channels_destroy_ids(struct krdma_session *sess)
 {

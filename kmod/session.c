@@ -6,7 +6,8 @@
  *
  * Lifetime: the session table holds one reference until teardown ends.
  * Teardown runs once, from close_work: no more posts, drain the QPs, end
- * the tests, destroy the CM ids, free the queues, tell userspace.
+ * the tests, free the queues and destroy the CM ids (on iWARP the other
+ * way round), tell userspace.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -599,7 +600,7 @@ static int krdma_session_alloc_buffers(struct krdma_session *sess)
 static void krdma_session_destroy_queues(struct krdma_session *sess)
 {
 	if (sess->qp) {
-		/* On teardown the CM id is gone first (close_work). */
+		/* On iWARP teardown the CM id is gone first (close_work). */
 		if (sess->cm_id)
 			rdma_destroy_qp(sess->cm_id);
 		else
@@ -820,6 +821,7 @@ static void krdma_session_close_work(struct work_struct *work)
 	struct krdma_session *sess =
 		container_of(work, struct krdma_session, close_work);
 	struct rdma_cm_id *cm_id;
+	bool iwarp;
 
 	cancel_delayed_work_sync(&sess->connect_work);
 	/* State is CLOSING: it does not re-arm. */
@@ -839,33 +841,40 @@ static void krdma_session_close_work(struct work_struct *work)
 	krdma_delay_teardown();
 	/* No completion runs any more: the tests can be ended and freed. */
 	krdma_test_session_down(sess);
+	/*
+	 * iWARP: the CM ids go before the QPs, as nvmet does it. The iWARP
+	 * CM holds a reference to a connection's QP until the connection is
+	 * closed or its id destroyed, and siw's destroy_qp waits for the
+	 * last one: with the QPs destroyed first under cm_mutex, the CM's
+	 * ordered work queue sat in a DISCONNECTED handler waiting for
+	 * cm_mutex, the close that would drop the reference queued behind
+	 * it, and both nodes hung (multi-qp.sh over siw). The IB CM holds no
+	 * such reference: there the QPs go first, under cm_mutex.
+	 */
+	iwarp = sess->kdev && sess->kdev->iwarp;
+	if (!iwarp) {
+		krdma_channels_free_queues(sess);
+		krdma_session_destroy_queues(sess);
+	}
 	cm_id = sess->cm_id;
 	sess->cm_id = NULL;
 	mutex_unlock(&sess->cm_mutex);
 
-	/*
-	 * The CM ids go before the QPs, as nvmet does it: the iWARP CM holds
-	 * a reference to a connection's QP until the connection is closed
-	 * or its id destroyed, and siw's destroy_qp waits for the last one.
-	 * With the QPs destroyed first under cm_mutex, the CM's ordered
-	 * work queue sat in a DISCONNECTED handler waiting for cm_mutex,
-	 * the close that would drop the reference queued behind it: both
-	 * nodes hung (multi-qp.sh over siw). rdma_destroy_id() waits for
-	 * running CM handlers, which must not wait for us: no cm_mutex.
-	 */
+	/* Wait for running CM handlers, which must not wait for us. */
 	krdma_channels_destroy_ids(sess);
 	if (cm_id)
 		rdma_destroy_id(cm_id);
-	/* Its buffers are gone, and so is the peer's test (its own charge). */
-	krdma_mem_uncharge(sess, atomic64_read(&sess->stats.peer_mem));
-
-	mutex_lock(&sess->cm_mutex);
-	krdma_channels_free_queues(sess);
-	krdma_session_destroy_queues(sess);
-	mutex_unlock(&sess->cm_mutex);
+	if (iwarp) {
+		mutex_lock(&sess->cm_mutex);
+		krdma_channels_free_queues(sess);
+		krdma_session_destroy_queues(sess);
+		mutex_unlock(&sess->cm_mutex);
+	}
 	/* No QP is left to raise an event. */
 	cancel_work_sync(&sess->qp_event_work);
 	krdma_channels_destroy(sess);
+	/* Its buffers are gone, and so is the peer's test (its own charge). */
+	krdma_mem_uncharge(sess, atomic64_read(&sess->stats.peer_mem));
 
 	spin_lock_bh(&sess->lock);
 	sess->state = KRDMA_SESSION_DOWN;
