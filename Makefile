@@ -59,7 +59,7 @@ ifneq ($(C),)
 KBUILD_FLAGS += C=$(C)
 endif
 
-.PHONY: all guest module tools hostile clean clean-module install uninstall dkms.conf deb check-pkg-vm deps demo check check-unit check-spec check-pkg check-vm check-slow check-debug checkpatch sparse kver
+.PHONY: all guest module tools hostile clean clean-module install uninstall dkms.conf deb check-pkg-vm deps demo check check-unit check-spec check-pkg check-vm check-iwarp check-slow check-debug checkpatch sparse kver
 
 all: module tools
 
@@ -169,6 +169,14 @@ check-vm: all hostile
 
 check-slow: all hostile
 	KERNEL=$(KVER) $(TOP)/tests/run-guest-suite.sh $(foreach t,$(SLOW_GUEST_TESTS),$(TOP)/tests/guest/$(t).sh)
+
+# The transfer, several-QP and dead-peer tests over Soft-iWARP (siw0
+# instead of rxe0): siw.ko is built for the guest kernel from Debian's
+# linux-source (scripts/siw-module.sh, cached). GUEST_TESTS= overrides.
+IWARP_TESTS ?= transfer multi-qp peer-death
+check-iwarp: all
+	KRDMA_RDMA=siw KERNEL=$(KVER) $(TOP)/tests/run-guest-suite.sh \
+		$(foreach t,$(or $(GUEST_TESTS),$(IWARP_TESTS)),$(TOP)/tests/guest/$(t).sh)
 
 check-pkg: all
 	$(TOP)/tests/pkg/completion.sh

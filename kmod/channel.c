@@ -14,7 +14,9 @@
  *
  * Lifetime: channels are created under the session's cm_mutex while it
  * connects, and live until its teardown, which quiesces them together
- * with the session's QP before the tests go, and destroys them last.
+ * with the session's QP before the tests go, frees their queues and
+ * destroys their CM ids (on iWARP the other way round), and frees them
+ * last.
  */
 #include <linux/slab.h>
 
@@ -59,11 +61,17 @@ struct krdma_channel *krdma_channel_new(struct krdma_session *sess, u32 index)
 	return ch;
 }
 
-/* Its QP and CQ; the CM id stays (teardown, or the CM, destroys it). */
+/*
+ * Its QP and CQ. The CM id stays (the CM destroys a refused one); on
+ * iWARP's teardown it is gone already (krdma_channels_destroy_ids()).
+ */
 void krdma_channel_free_queues(struct krdma_channel *ch)
 {
 	if (ch->qp) {
-		rdma_destroy_qp(ch->cm_id);
+		if (ch->cm_id)
+			rdma_destroy_qp(ch->cm_id);
+		else
+			ib_destroy_qp(ch->qp);
 		ch->qp = NULL;
 	}
 	krdma_cq_free(&ch->cq);
@@ -85,11 +93,12 @@ int krdma_channel_create_queues(struct krdma_channel *ch)
 	if (!sess->kdev || ch->cm_id->device != sess->kdev->ibdev)
 		return -EXDEV;
 	snprintf(name, sizeof(name), "%u.%u", sess->id, ch->index);
-	ret = krdma_cq_create(sess, &ch->cq, sess->sq_depth + 4, ch->index,
-			      true, name);
+	ret = krdma_cq_create(sess, &ch->cq, sess->sq_depth + 4,
+			      sess->id + ch->index, true, name);
 	if (ret)
 		goto err;
 
+	attr.event_handler = krdma_qp_event;
 	attr.qp_context = ch;
 	attr.send_cq = ch->cq.ib;
 	attr.recv_cq = ch->cq.ib;
@@ -146,7 +155,10 @@ void krdma_channels_quiesce(struct krdma_session *sess)
 	}
 }
 
-/* Teardown, with cm_mutex held: the channels' queues go before the device. */
+/*
+ * Teardown, with cm_mutex held (on iWARP after the CM ids): the channels'
+ * queues go before the device.
+ */
 void krdma_channels_free_queues(struct krdma_session *sess)
 {
 	struct krdma_channel *ch;
@@ -157,11 +169,12 @@ void krdma_channels_free_queues(struct krdma_session *sess)
 }
 
 /*
- * Teardown, last, without cm_mutex: rdma_destroy_id() waits for a running
- * handler of the channel, which takes cm_mutex and then sees the session
- * closing.
+ * Teardown, once the QPs are drained, without cm_mutex: rdma_destroy_id()
+ * waits for a running handler of the channel, which takes cm_mutex and
+ * then sees the session closing. On iWARP the QPs go after their ids
+ * (see krdma_session_close_work()).
  */
-void krdma_channels_destroy(struct krdma_session *sess)
+void krdma_channels_destroy_ids(struct krdma_session *sess)
 {
 	struct krdma_channel *ch;
 	u32 i = 0;
@@ -169,8 +182,18 @@ void krdma_channels_destroy(struct krdma_session *sess)
 	while ((ch = krdma_channel_next(sess, &i))) {
 		if (ch->cm_id)
 			rdma_destroy_id(ch->cm_id);
-		kfree(ch);
+		ch->cm_id = NULL;
 	}
+}
+
+/* Teardown, last. */
+void krdma_channels_destroy(struct krdma_session *sess)
+{
+	struct krdma_channel *ch;
+	u32 i = 0;
+
+	while ((ch = krdma_channel_next(sess, &i)))
+		kfree(ch);
 	kfree(sess->channels);
 	sess->channels = NULL;
 }

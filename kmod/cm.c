@@ -260,6 +260,22 @@ static void krdma_cm_failure(struct krdma_session *sess, struct rdma_cm_id *id,
 	}
 }
 
+/*
+ * The READ/atomic credits of a connection event in our perspective: @rr
+ * the peer may have in flight to us, @id we may have in flight to it.
+ * The IB CM swaps the peer's values into ours; the iWARP CM hands on the
+ * IRD as initiator_depth and the ORD as responder_resources
+ * (cma_iw_handler(), iw_conn_req_handler()), which reads the other way.
+ */
+static void krdma_conn_credits(struct krdma_device *kdev,
+			       const struct rdma_cm_event *ev, u8 *rr, u8 *id)
+{
+	*rr = ev->param.conn.responder_resources;
+	*id = ev->param.conn.initiator_depth;
+	if (kdev->iwarp)
+		swap(*rr, *id);
+}
+
 static void krdma_fill_conn_param(struct rdma_conn_param *param,
 				  struct krdma_cm_hello *hello,
 				  u8 responder_resources, u8 initiator_depth)
@@ -334,6 +350,7 @@ static void krdma_client_established(struct krdma_session *sess,
 	struct krdma_cm_hello h;
 	char vers[40] = "";
 	int rej, ret;
+	u8 rr, id;
 
 	rej = krdma_check_hello(ev->param.conn.private_data,
 				ev->param.conn.private_data_len, &h);
@@ -350,11 +367,15 @@ static void krdma_client_established(struct krdma_session *sess,
 	}
 	krdma_take_peer_hello(sess, &h);
 	sess->peer_qpn = ev->param.conn.qp_num;
-	/* ev->param.conn is already in our perspective (swapped by the CM). */
-	sess->responder_resources = min(ev->param.conn.responder_resources,
-					krdma_max_rd_atom(ibdev));
-	sess->initiator_depth = min(ev->param.conn.initiator_depth,
-				    krdma_max_init_rd_atom(ibdev));
+	krdma_conn_credits(sess->kdev, ev, &rr, &id);
+	/*
+	 * Never beyond what the server's hello says it takes: siw raises
+	 * the server's IRD to our ORD whatever the server accepted.
+	 */
+	sess->responder_resources = min3(rr, h.max_qp_init_rd_atom,
+					 krdma_max_rd_atom(ibdev));
+	sess->initiator_depth = min3(id, h.max_qp_rd_atom,
+				     krdma_max_init_rd_atom(ibdev));
 	memcpy(&sess->local_addr, &sess->cm_id->route.addr.src_addr,
 	       sizeof(sess->local_addr));
 	if (h.channels != sess->qps - 1) {
@@ -403,7 +424,10 @@ static int krdma_session_cm_event(struct krdma_session *sess,
 		break;
 	case RDMA_CM_EVENT_ROUTE_RESOLVED:
 		ret = krdma_client_connect(sess);
-		if (ret)
+		/* iWARP: the TCP connect is made here (siw), and refused. */
+		if (ret == -ECONNREFUSED)
+			krdma_session_close(sess, "connection refused: no listener on that port");
+		else if (ret)
 			krdma_session_close(sess, "connect failed: %pe",
 					    ERR_PTR(ret));
 		break;
@@ -554,6 +578,7 @@ static int krdma_channel_accept(struct krdma_listener *l,
 	struct krdma_channel *ch;
 	struct krdma_cm_hello rep;
 	int rej, ret;
+	u8 rr, id;
 
 	sess = krdma_session_lookup_cookie(l->net, l->id, be32_to_cpu(h->cookie));
 	if (!sess) {
@@ -592,12 +617,11 @@ static int krdma_channel_accept(struct krdma_listener *l,
 	 * take, and may offer a channel less than it settled on for the
 	 * session. Never more than the session's, which our limits bound.
 	 */
+	krdma_conn_credits(sess->kdev, ev, &rr, &id);
 	krdma_fill_conn_param(&param, &rep,
-			      min3(ev->param.conn.responder_resources,
-				   h->max_qp_init_rd_atom,
+			      min3(rr, h->max_qp_init_rd_atom,
 				   sess->responder_resources),
-			      min3(ev->param.conn.initiator_depth,
-				   h->max_qp_rd_atom, sess->initiator_depth));
+			      min3(id, h->max_qp_rd_atom, sess->initiator_depth));
 	child->context = ch;
 	ret = rdma_set_ack_timeout(child, krdma_ack_timeout_val());
 	if (!ret)
@@ -630,6 +654,7 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	struct krdma_cm_hello h, rep;
 	char vers[40] = "";
 	int rej, ret;
+	u8 rr, id;
 	u64 mem;
 
 	rej = krdma_check_hello(ev->param.conn.private_data,
@@ -725,11 +750,10 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	 * ev->param.conn is in our perspective: responder_resources is what
 	 * the client wants to have in flight towards us.
 	 */
-	sess->responder_resources = min3(ev->param.conn.responder_resources,
-					 h.max_qp_init_rd_atom,
+	krdma_conn_credits(sess->kdev, ev, &rr, &id);
+	sess->responder_resources = min3(rr, h.max_qp_init_rd_atom,
 					 krdma_max_rd_atom(child->device));
-	sess->initiator_depth = min3(ev->param.conn.initiator_depth,
-				     h.max_qp_rd_atom,
+	sess->initiator_depth = min3(id, h.max_qp_rd_atom,
 				     krdma_max_init_rd_atom(child->device));
 
 	/*

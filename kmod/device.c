@@ -83,11 +83,21 @@ static int krdma_add_one(struct ib_device *ibdev)
 	struct krdma_device *kdev;
 	int ret;
 
+	/*
+	 * Every region a peer accesses is an FRWR (IB_WR_REG_MR): a device
+	 * without the memory management extensions cannot serve a test.
+	 */
+	if (!(ibdev->attrs.device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS)) {
+		pr_warn("krdma: %s not used: no fast registration (IB_DEVICE_MEM_MGT_EXTENSIONS)\n",
+			dev_name(&ibdev->dev));
+		return -EOPNOTSUPP;
+	}
 	kdev = krdma_failable(kzalloc(sizeof(*kdev), GFP_KERNEL));
 	if (!kdev)
 		return -ENOMEM;
 	kref_init(&kdev->ref);
 	kdev->ibdev = ibdev;
+	kdev->iwarp = rdma_protocol_iwarp(ibdev, rdma_start_port(ibdev));
 	kdev->chunk_size = krdma_chunk_size(ibdev);
 	kdev->pd = krdma_failable_ptr(ib_alloc_pd(ibdev, 0));
 	if (IS_ERR(kdev->pd)) {

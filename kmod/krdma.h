@@ -63,6 +63,12 @@ struct krdma_device {
 	struct ib_device	*ibdev;
 	struct ib_pd		*pd;
 	u32			chunk_size;	/* largest piece one MR maps */
+	/*
+	 * iWARP: a READ response is placed like a tagged WRITE, so its sink
+	 * must be an MR with remote write access (as rdma_rw makes it), not
+	 * the local DMA lkey; and it has no atomics.
+	 */
+	bool			iwarp;
 };
 
 /*
@@ -91,6 +97,8 @@ struct krdma_buf {
 	enum krdma_owner	owner;
 	u32			cpu_off;	/* what the last hand-over */
 	u32			cpu_len;	/* to the CPU synced */
+	/* iWARP: the MRs READ responses land through, mr[i] on chunk[i]. */
+	struct krdma_region	*sink;
 	struct krdma_chunk	chunk[];
 };
 
@@ -113,9 +121,14 @@ void krdma_buf_check(struct krdma_buf *buf, enum krdma_owner owner,
 u8 krdma_buf_peek_byte(struct krdma_buf *buf, u32 off);
 int krdma_buf_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
 		   struct ib_sge *sge, int max_sge);
+int krdma_buf_make_sink(struct krdma_session *sess, struct krdma_buf *buf,
+			struct ib_cqe *cqe);
+int krdma_buf_read_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
+			struct ib_sge *sge, int max_sge);
 void krdma_buf_copy_from(struct krdma_buf *buf, u32 off, const void *src,
 			 u32 len);
 void krdma_buf_copy_to(void *dst, struct krdma_buf *buf, u32 off, u32 len);
+bool krdma_fault_misaddress(void);
 void krdma_pattern_fill(struct krdma_buf *buf, u32 off, u32 len, u64 seed);
 bool krdma_pattern_check(struct krdma_buf *buf, u32 off, u32 len, u64 seed);
 u32 krdma_chunks_for(struct krdma_device *kdev, u32 len);
@@ -153,6 +166,7 @@ enum krdma_counter {
 	KRDMA_CNT_SESSIONS_REFUSED,
 	KRDMA_CNT_MEM_REFUSED,
 	KRDMA_CNT_RESPONDER_TIMEOUTS,
+	KRDMA_CNT_QP_EVENTS,
 	KRDMA_CNT_MAX,
 };
 
@@ -281,6 +295,7 @@ struct krdma_session {
 	u32			peer_proto;
 	u32			peer_qpn;
 	u32			max_sge;	/* per send WR, from the QP caps */
+	u32			max_read_sge;	/* per READ WR: iWARP allows 1 */
 	u32			max_inline;	/* inline bytes per send WR */
 	u8			responder_resources;
 	u8			initiator_depth;
@@ -308,6 +323,10 @@ struct krdma_session {
 	bool			serving_reads;	/* peer_test is a READ test */
 	struct ib_cqe		unsignaled_cqe;	/* completes only in error */
 	bool			keepalive_posted;	/* under lock */
+	/* The first fatal asynchronous event of a QP (krdma_qp_event()). */
+	struct work_struct	qp_event_work;
+	enum ib_event_type	qp_event;
+	u32			qp_event_qpn;
 	struct krdma_stats	stats;
 };
 
@@ -480,6 +499,17 @@ static inline void krdma_peer_alive(struct krdma_session *sess)
 	WRITE_ONCE(sess->alive_stamp, jiffies);
 }
 
+/*
+ * A SEND or WRITE of ours completed: on IB and RoCE that follows the
+ * peer's ACK, an answer. iWARP completes it once TCP has it, which says
+ * nothing of the peer: there only its messages and READ responses do.
+ */
+static inline void krdma_peer_acked(struct krdma_session *sess)
+{
+	if (!sess->kdev->iwarp)
+		krdma_peer_alive(sess);
+}
+
 static inline void krdma_reads_end(struct krdma_session *sess, int n)
 {
 	atomic_sub(n, &sess->reads_in_flight);
@@ -488,6 +518,7 @@ static inline void krdma_reads_end(struct krdma_session *sess, int n)
 
 void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
 		    const char *what);
+void krdma_qp_event(struct ib_event *ev, void *ctx);
 
 /* channel.c: the data channels of a session */
 int krdma_channels_alloc(struct krdma_session *sess, u32 qps);
@@ -498,6 +529,7 @@ int krdma_channel_post_send(struct krdma_channel *ch,
 			    const struct ib_send_wr *wr);
 void krdma_channels_quiesce(struct krdma_session *sess);
 void krdma_channels_free_queues(struct krdma_session *sess);
+void krdma_channels_destroy_ids(struct krdma_session *sess);
 void krdma_channels_destroy(struct krdma_session *sess);
 
 /* cm.c: rdma_cm connections and listeners */
@@ -532,6 +564,11 @@ struct krdma_test_params {
 static inline bool krdma_op_is_atomic(u8 op)
 {
 	return op == KRDMA_OP_ATOMIC_FADD || op == KRDMA_OP_ATOMIC_CSWAP;
+}
+
+static inline bool krdma_op_has_imm(u8 op)
+{
+	return op == KRDMA_OP_SEND_IMM || op == KRDMA_OP_WRITE_IMM;
 }
 
 /* The bytes one message of @op moves: an atomic's 8, else @size. */

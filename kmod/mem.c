@@ -28,18 +28,29 @@ MODULE_PARM_DESC(debug_dma,
 static unsigned long krdma_fault;
 module_param_named(fault, krdma_fault, ulong, 0600);
 MODULE_PARM_DESC(fault,
-		 "Inject one fault: 1 = skip a DMA sync for the CPU, 2 = corrupt received data");
+		 "Inject one fault: 1 = skip a DMA sync for the CPU, 2 = corrupt received data, 4 = an RDMA WRITE past its region");
 
 /* Bytes synced for the CPU while debug_dma is set: debugfs dma_cpu_sync_bytes. */
 atomic64_t krdma_dma_cpu_sync_bytes = ATOMIC64_INIT(0);
 
 #define KRDMA_FAULT_SKIP_SYNC	0
 #define KRDMA_FAULT_CORRUPT	1
+#define KRDMA_FAULT_MISADDRESS	2
 
 static bool krdma_fault_take(int bit)
 {
 	return unlikely(READ_ONCE(krdma_fault)) &&
 	       test_and_clear_bit(bit, &krdma_fault);
+}
+
+/*
+ * The next RDMA WRITE is aimed past the region it was given: the peer's
+ * device must refuse it (an access error at its end, an async QP event on
+ * iWARP).
+ */
+bool krdma_fault_misaddress(void)
+{
+	return krdma_fault_take(KRDMA_FAULT_MISADDRESS);
 }
 
 static const char *const krdma_owner_names[] = {
@@ -104,6 +115,7 @@ void krdma_buf_free(struct krdma_buf *buf)
 
 	if (!buf)
 		return;
+	krdma_region_destroy(buf->sink);
 	for (i = 0; i < buf->nchunks; i++) {
 		struct krdma_chunk *c = &buf->chunk[i];
 
@@ -234,6 +246,54 @@ int krdma_buf_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
 		n++;
 		len -= piece;
 	}
+	return n;
+}
+
+/*
+ * Makes @buf a place RDMA READ responses may land in, on a device that
+ * needs that (iWARP, see struct krdma_device): the whole buffer, one MR
+ * per chunk, registered on the session's QP ahead of the READs posted
+ * after it (the send queue runs in order; an MR is the protection
+ * domain's, so the READs may go on a data channel once a message sent
+ * after the registration was answered). The MRs stay valid until the
+ * buffer is freed. Elsewhere the local DMA lkey does, and nothing is
+ * posted.
+ */
+int krdma_buf_make_sink(struct krdma_session *sess, struct krdma_buf *buf,
+			struct ib_cqe *cqe)
+{
+	int access = IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
+	struct krdma_region *reg;
+	int ret;
+
+	if (!sess->kdev->iwarp || buf->sink)
+		return 0;
+	reg = krdma_region_create(sess->kdev, buf, 0, buf->len, access);
+	if (IS_ERR(reg))
+		return PTR_ERR(reg);
+	buf->sink = reg;
+	ret = krdma_region_post_reg(sess, reg, cqe, access);
+	if (!ret)
+		krdma_count(sess, KRDMA_CNT_REG_MR_WRS, reg->nmrs);
+	return ret;
+}
+
+/*
+ * krdma_buf_sges() for the sink of an RDMA READ: through the buffer's
+ * sink MRs where it has them (their iova is the chunk's DMA address).
+ */
+int krdma_buf_read_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
+			struct ib_sge *sge, int max_sge)
+{
+	u32 first = off;
+	int i, n;
+
+	n = krdma_buf_sges(buf, off, len, lkey, sge, max_sge);
+	if (n <= 0 || !buf->sink)
+		return n;
+	first = krdma_buf_seek(buf, &first) - buf->chunk;
+	for (i = 0; i < n; i++)
+		sge[i].lkey = buf->sink->mr[first + i]->lkey;
 	return n;
 }
 

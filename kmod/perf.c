@@ -101,6 +101,9 @@ struct krdma_perf_lane {
 	u64			quota;		/* a count's share */
 	bool			done;		/* bw: all posted, all retired */
 	u64			cpu_ns;
+	struct ib_cqe		fence_cqe;	/* iWARP: krdma_perf_iwarp_fence() */
+	struct ib_sge		fence_sge;
+	bool			fenced;
 };
 
 struct krdma_perf {
@@ -465,6 +468,12 @@ static int krdma_perf_build_lane(struct krdma_perf_lane *ln,
 				sge->length = len;
 				n = 1;
 				w->send.send_flags = IB_SEND_INLINE;
+			} else if (pf->op == KRDMA_OP_READ) {
+				n = krdma_buf_read_sges(pf->buf, off, len,
+							sess->kdev->pd->local_dma_lkey,
+							sge, sess->max_read_sge);
+				if (n < 0)
+					return n;
 			} else {
 				n = krdma_buf_sges(pf->buf, off, len,
 						   sess->kdev->pd->local_dma_lkey,
@@ -895,8 +904,59 @@ static void krdma_perf_end_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_perf_wc_error(pf, wc);
 		return;
 	}
-	krdma_peer_alive(pf->sess);
+	krdma_peer_acked(pf->sess);
 	krdma_perf_bw_end(pf);
+}
+
+static void krdma_perf_lane_done(struct krdma_perf_lane *ln);
+
+static void krdma_perf_fence_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_perf_lane *ln =
+		container_of(wc->wr_cqe, struct krdma_perf_lane, fence_cqe);
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		krdma_perf_wc_error(ln->pf, wc);
+		return;
+	}
+	krdma_peer_alive(ln->pf->sess);
+	krdma_perf_lane_done(ln);
+}
+
+/*
+ * iWARP completes an RDMA WRITE once the transport has it, not once the
+ * peer has placed it (IB completes it on the ACK). A data channel's
+ * WRITEs and the TEST_END sent after them on the session's QP travel on
+ * different connections: the peer could invalidate its regions under
+ * WRITEs still on their way (siw: a QP access error at the peer, the
+ * session lost at the end of a bidir test over 4 QPs). A zero-length
+ * READ after them completes only once they are placed: a READ is
+ * answered after the WRITEs before it on its connection. Returns true if
+ * the lane is done only when that READ completes.
+ */
+static bool krdma_perf_iwarp_fence(struct krdma_perf_lane *ln)
+{
+	struct krdma_perf *pf = ln->pf;
+	struct krdma_session *sess = pf->sess;
+	struct ib_rdma_wr wr = {};
+
+	if (ln->fenced || !ln->ch || !ln->posted || pf->op != KRDMA_OP_WRITE ||
+	    !sess->kdev->iwarp || !sess->initiator_depth)
+		return false;
+	ln->fenced = true;
+	ln->fence_sge.addr = pf->buf->chunk[0].dma;
+	ln->fence_sge.length = 0;
+	ln->fence_sge.lkey = sess->kdev->pd->local_dma_lkey;
+	ln->fence_cqe.done = krdma_perf_fence_done;
+	wr.wr.wr_cqe = &ln->fence_cqe;
+	wr.wr.opcode = IB_WR_RDMA_READ;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	wr.wr.sg_list = &ln->fence_sge;
+	wr.wr.num_sge = 1;
+	wr.remote_addr = ln->wr[0].rdma.remote_addr;
+	wr.rkey = ln->wr[0].rdma.rkey;
+	/* Refused: the channel is going down, and the session with it. */
+	return !krdma_channel_post_send(ln->ch, &wr.wr);
 }
 
 /*
@@ -917,6 +977,8 @@ static void krdma_perf_lane_done(struct krdma_perf_lane *ln)
 	struct ib_rdma_wr wr = {};
 	int ret;
 
+	if (krdma_perf_iwarp_fence(ln))
+		return;
 	if (!atomic_dec_and_test(&pf->lanes_running))
 		return;
 	if (!ln->ch) {
@@ -997,7 +1059,10 @@ static void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_perf_wc_error(pf, wc);
 		return;
 	}
-	krdma_peer_alive(pf->sess);
+	if (pf->op == KRDMA_OP_READ || krdma_op_is_atomic(pf->op))
+		krdma_peer_alive(pf->sess);
+	else
+		krdma_peer_acked(pf->sess);
 	if (test && krdma_perf_pumps(pf)) {
 		if (pf->mode == KRDMA_MODE_LAT)
 			krdma_lat_record(pf, ktime_get_ns() - pf->t0);
@@ -1028,6 +1093,10 @@ int krdma_perf_post_regs(struct krdma_test *test, struct krdma_msg_test *req,
 	struct krdma_region *reg = test->slots[0].sink_reg;
 	int ret;
 
+	/* read: every READ lands in the one buffer (bw and lat). */
+	if (test->p.op == KRDMA_OP_READ)
+		return krdma_buf_make_sink(test->sess, test->perf->buf,
+					   &test->ctl_cqe);
 	if (!reg)
 		return 0;
 	ret = krdma_region_post_reg(test->sess, reg, &test->ctl_cqe,

@@ -6,7 +6,8 @@
  *
  * Lifetime: the session table holds one reference until teardown ends.
  * Teardown runs once, from close_work: no more posts, drain the QPs, end
- * the tests, free the queues, destroy the CM ids, tell userspace.
+ * the tests, free the queues and destroy the CM ids (on iWARP the other
+ * way round), tell userspace.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -25,6 +26,7 @@ static const struct krdma_session_client *krdma_session_client;
 static u32 krdma_session_next_id;
 
 static void krdma_session_close_work(struct work_struct *work);
+static void krdma_qp_event_work(struct work_struct *work);
 
 static void krdma_session_connect_timeout(struct work_struct *work)
 {
@@ -104,7 +106,7 @@ static void krdma_keepalive_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_wc_error(sess, wc, "keepalive");
 		return;
 	}
-	krdma_peer_alive(sess);
+	krdma_peer_acked(sess);
 }
 
 /*
@@ -142,6 +144,7 @@ static void krdma_keepalive_work(struct work_struct *work)
 		},
 	};
 	unsigned int timeout_ms = READ_ONCE(krdma_peer_timeout_ms);
+	bool iwarp = sess->kdev->iwarp, probed = false;
 	unsigned long silent = 0;
 	int ret = 0;
 
@@ -150,14 +153,24 @@ static void krdma_keepalive_work(struct work_struct *work)
 		spin_unlock_bh(&sess->lock);
 		return;
 	}
-	if (!sess->keepalive_posted && !atomic_read(&sess->reads_in_flight)) {
+	/*
+	 * iWARP completes our probe as soon as TCP has it (see
+	 * krdma_peer_acked()): there the peer's probes, which arrive every
+	 * keepalive_ms whatever we do, are what tells it alive, and the
+	 * silence is checked at every turn. Its READ replays are rxe's.
+	 */
+	if (!sess->keepalive_posted &&
+	    (iwarp || !atomic_read(&sess->reads_in_flight))) {
 		/* One probe at a time: the QP has one send slot for it. */
 		ret = krdma_gated_post(&sess->lock, &sess->qp_dead, sess->qp,
 				       &wr.wr, NULL);
 		sess->keepalive_posted = !ret;
+		probed = true;
 		/* The silence is counted from the probe, not from idle time. */
-		krdma_peer_alive(sess);
-	} else if (timeout_ms) {
+		if (!iwarp)
+			krdma_peer_alive(sess);
+	}
+	if ((!probed || iwarp) && timeout_ms) {
 		/*
 		 * READs, ours or the peer's, fill the responder's transmit
 		 * queue with their responses, and its probe and its ACKs
@@ -230,6 +243,7 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 	INIT_WORK(&sess->close_work, krdma_session_close_work);
 	INIT_DELAYED_WORK(&sess->connect_work, krdma_session_connect_timeout);
 	INIT_DELAYED_WORK(&sess->keepalive_work, krdma_keepalive_work);
+	INIT_WORK(&sess->qp_event_work, krdma_qp_event_work);
 	sess->keepalive_cqe.done = krdma_keepalive_done;
 	sess->unsignaled_cqe.done = krdma_unsignaled_done;
 	sess->role = role;
@@ -440,7 +454,7 @@ static void krdma_ctrl_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	if (unlikely(wc->status != IB_WC_SUCCESS))
 		krdma_wc_error(sess, wc, "control send");
 	else
-		krdma_peer_alive(sess);
+		krdma_peer_acked(sess);
 }
 
 /* Sends one control message; @status is 0 or a negative errno. */
@@ -562,7 +576,11 @@ static int krdma_session_alloc_buffers(struct krdma_session *sess)
 static void krdma_session_destroy_queues(struct krdma_session *sess)
 {
 	if (sess->qp) {
-		rdma_destroy_qp(sess->cm_id);
+		/* On iWARP teardown the CM id is gone first (close_work). */
+		if (sess->cm_id)
+			rdma_destroy_qp(sess->cm_id);
+		else
+			ib_destroy_qp(sess->qp);
 		sess->qp = NULL;
 	}
 	krdma_cq_free(&sess->cq);
@@ -574,12 +592,71 @@ static void krdma_session_destroy_queues(struct krdma_session *sess)
 	}
 }
 
+/*
+ * Asynchronous events of the session's QP and its channels' (@ctx: the
+ * session or the channel, told apart by their kind). Counted and logged;
+ * one that leaves the QP in the error state ends the session with it, from
+ * a work item: the handler may run in interrupt context. Called until the
+ * QP is destroyed, which teardown does before it waits for that work.
+ */
+void krdma_qp_event(struct ib_event *ev, void *ctx)
+{
+	enum krdma_cm_kind *kind = ctx;
+	struct krdma_session *sess;
+	struct krdma_channel *ch = NULL;
+	struct rdma_cm_id *cm_id;
+
+	if (*kind == KRDMA_CM_CHANNEL) {
+		ch = ctx;
+		sess = ch->sess;
+		cm_id = ch->cm_id;
+	} else {
+		sess = ctx;
+		cm_id = sess->cm_id;
+	}
+	krdma_count(sess, KRDMA_CNT_QP_EVENTS, 1);
+	switch (ev->event) {
+	case IB_EVENT_COMM_EST:
+		/* A message came before the CM's last word: tell the CM. */
+		if (cm_id)
+			rdma_notify(cm_id, ev->event);
+		fallthrough;
+	default:
+		/* siw says SQ_DRAINED whenever a flush found work queued. */
+		pr_debug("krdma: session %u QP %u: %s\n", sess->id,
+			 ev->element.qp->qp_num, ib_event_msg(ev->event));
+		break;
+	case IB_EVENT_QP_FATAL:
+	case IB_EVENT_QP_REQ_ERR:
+	case IB_EVENT_QP_ACCESS_ERR:
+	case IB_EVENT_PATH_MIG_ERR:
+		pr_warn_ratelimited("krdma: session %u QP %u: %s\n", sess->id,
+				    ev->element.qp->qp_num,
+				    ib_event_msg(ev->event));
+		if (cmpxchg(&sess->qp_event, 0, ev->event))
+			break;	/* the first one is the reason */
+		sess->qp_event_qpn = ev->element.qp->qp_num;
+		queue_work(krdma_wq, &sess->qp_event_work);
+		break;
+	}
+}
+
+static void krdma_qp_event_work(struct work_struct *work)
+{
+	struct krdma_session *sess = container_of(work, struct krdma_session,
+						  qp_event_work);
+
+	krdma_session_close(sess, "QP %u: %s", sess->qp_event_qpn,
+			    ib_event_msg(sess->qp_event));
+}
+
 static int krdma_session_create_qp(struct krdma_session *sess, u32 max_inline,
 				   struct ib_qp_init_attr *attr)
 {
 	const struct ib_device_attr *dattr = &sess->kdev->ibdev->attrs;
 
 	memset(attr, 0, sizeof(*attr));
+	attr->event_handler = krdma_qp_event;
 	attr->qp_context = sess;
 	attr->send_cq = sess->cq.ib;
 	attr->recv_cq = sess->cq.ib;
@@ -624,7 +701,8 @@ int krdma_session_create_queues(struct krdma_session *sess)
 	/* +1 on each queue for the drain, +1 send for the keepalive. */
 	nr_cqe = sess->sq_depth + sess->rq_depth + 3;
 	snprintf(name, sizeof(name), "%u", sess->id);
-	ret = krdma_cq_create(sess, &sess->cq, nr_cqe, 0, false, name);
+	/* Sessions, and their channels (channel.c), spread over the vectors. */
+	ret = krdma_cq_create(sess, &sess->cq, nr_cqe, sess->id, false, name);
 	if (ret)
 		goto err;
 
@@ -638,6 +716,7 @@ int krdma_session_create_queues(struct krdma_session *sess)
 		goto err;
 	sess->qp = cm_id->qp;
 	sess->max_sge = attr.cap.max_send_sge;
+	sess->max_read_sge = clamp_t(u32, dattr->max_sge_rd, 1, sess->max_sge);
 	sess->max_inline = attr.cap.max_inline_data;
 
 	ret = krdma_session_alloc_buffers(sess);
@@ -735,6 +814,7 @@ static void krdma_session_close_work(struct work_struct *work)
 	struct krdma_session *sess =
 		container_of(work, struct krdma_session, close_work);
 	struct rdma_cm_id *cm_id;
+	bool iwarp;
 
 	cancel_delayed_work_sync(&sess->connect_work);
 	/* State is CLOSING: it does not re-arm. */
@@ -754,16 +834,38 @@ static void krdma_session_close_work(struct work_struct *work)
 	krdma_delay_teardown();
 	/* No completion runs any more: the tests can be ended and freed. */
 	krdma_session_client->down(sess);
-	krdma_channels_free_queues(sess);
-	krdma_session_destroy_queues(sess);
+	/*
+	 * iWARP: the CM ids go before the QPs, as nvmet does it. The iWARP
+	 * CM holds a reference to a connection's QP until the connection is
+	 * closed or its id destroyed, and siw's destroy_qp waits for the
+	 * last one: with the QPs destroyed first under cm_mutex, the CM's
+	 * ordered work queue sat in a DISCONNECTED handler waiting for
+	 * cm_mutex, the close that would drop the reference queued behind
+	 * it, and both nodes hung (multi-qp.sh over siw). The IB CM holds no
+	 * such reference: there the QPs go first, under cm_mutex.
+	 */
+	iwarp = sess->kdev && sess->kdev->iwarp;
+	if (!iwarp) {
+		krdma_channels_free_queues(sess);
+		krdma_session_destroy_queues(sess);
+	}
 	cm_id = sess->cm_id;
 	sess->cm_id = NULL;
 	mutex_unlock(&sess->cm_mutex);
 
 	/* Wait for running CM handlers, which must not wait for us. */
-	krdma_channels_destroy(sess);
+	krdma_channels_destroy_ids(sess);
 	if (cm_id)
 		rdma_destroy_id(cm_id);
+	if (iwarp) {
+		mutex_lock(&sess->cm_mutex);
+		krdma_channels_free_queues(sess);
+		krdma_session_destroy_queues(sess);
+		mutex_unlock(&sess->cm_mutex);
+	}
+	/* No QP is left to raise an event. */
+	cancel_work_sync(&sess->qp_event_work);
+	krdma_channels_destroy(sess);
 	/* Its buffers are gone, and so is the peer's test (its own charge). */
 	krdma_mem_uncharge(sess, atomic64_read(&sess->stats.peer_mem));
 

@@ -30,6 +30,7 @@ static const u16 krdma_counter_attr[KRDMA_CNT_MAX] = {
 	[KRDMA_CNT_SESSIONS_REFUSED]	= KRDMA_STATS_A_SESSIONS_REFUSED,
 	[KRDMA_CNT_MEM_REFUSED]		= KRDMA_STATS_A_MEM_REFUSED,
 	[KRDMA_CNT_RESPONDER_TIMEOUTS]	= KRDMA_STATS_A_RESPONDER_TIMEOUTS,
+	[KRDMA_CNT_QP_EVENTS]		= KRDMA_STATS_A_QP_EVENTS,
 };
 
 void krdma_stats_add(struct krdma_stats *s, enum krdma_counter c, u64 v)

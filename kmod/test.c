@@ -95,8 +95,14 @@ static int krdma_post_rdma(struct krdma_session *sess, struct krdma_buf *buf,
 		u32 len = be32_to_cpu(remote[i].len);
 		bool last = i + 1 == nremote;
 
-		n = krdma_buf_sges(buf, off, len, sess->kdev->pd->local_dma_lkey,
-				   sge, sess->max_sge);
+		if (opcode == IB_WR_RDMA_READ)
+			n = krdma_buf_read_sges(buf, off, len,
+						sess->kdev->pd->local_dma_lkey,
+						sge, sess->max_read_sge);
+		else
+			n = krdma_buf_sges(buf, off, len,
+					   sess->kdev->pd->local_dma_lkey, sge,
+					   sess->max_sge);
 		if (n < 0)
 			return n;
 		wr.wr.wr_cqe = cqe;
@@ -112,6 +118,8 @@ static int krdma_post_rdma(struct krdma_session *sess, struct krdma_buf *buf,
 		wr.wr.send_flags = last && signal_last ? IB_SEND_SIGNALED : 0;
 		wr.remote_addr = be64_to_cpu(remote[i].addr);
 		wr.rkey = be32_to_cpu(remote[i].rkey);
+		if (opcode == IB_WR_RDMA_WRITE && krdma_fault_misaddress())
+			wr.remote_addr += len;
 		ret = krdma_post_send(sess, &wr.wr);
 		if (ret)
 			return ret;
@@ -464,7 +472,10 @@ static void krdma_test_slot_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_wc_error(sess, wc, "test");
 		return;
 	}
-	krdma_peer_alive(sess);
+	if (test->p.op == KRDMA_OP_READ || krdma_op_is_atomic(test->p.op))
+		krdma_peer_alive(sess);
+	else
+		krdma_peer_acked(sess);
 
 	switch (test->p.op) {
 	case KRDMA_OP_READ:
@@ -972,6 +983,13 @@ static int krdma_peer_setup(struct krdma_session *sess,
 	if (n + pt->depth + 2 > sess->sq_depth)
 		return -ENOSPC;
 
+	/* A ping's responder READs the driver's message into its slots. */
+	for (s = 0; pt->op == KRDMA_OP_PING && s < pt->depth; s++) {
+		ret = krdma_buf_make_sink(sess, pt->slots[s].buf, &pt->reg_cqe);
+		pt->posted |= !!pt->slots[s].buf->sink;
+		if (ret)
+			return ret;
+	}
 	for (s = 0, n = 0; access && s < pt->depth; s++) {
 		struct krdma_region *reg = pt->slots[s].reg;
 
@@ -1078,6 +1096,12 @@ static void krdma_peer_on_req(struct krdma_session *sess,
 		ret = -EPROTO;
 	else
 		ret = krdma_peer_check_req(pt, req);
+	/* As krdma_test_check_params() refuses them on the driver's side. */
+	if (!ret && ((krdma_op_is_atomic(pt->op) &&
+		      (sess->kdev->iwarp ||
+		       sess->kdev->ibdev->attrs.atomic_cap == IB_ATOMIC_NONE)) ||
+		     (krdma_op_has_imm(pt->op) && sess->kdev->iwarp)))
+		ret = -EOPNOTSUPP;
 	/* Before any of it is allocated: charged, or refused. */
 	if (!ret)
 		ret = krdma_peer_charge(sess, pt);
@@ -1537,6 +1561,14 @@ static int krdma_test_check_params(struct krdma_session *sess,
 		NL_SET_ERR_MSG(extack, "the session negotiated no RDMA READ/atomic credits");
 		return -EOPNOTSUPP;
 	}
+	if (krdma_op_is_atomic(p->op) && sess->kdev->iwarp) {
+		NL_SET_ERR_MSG(extack, "iWARP has no RDMA atomics");
+		return -EOPNOTSUPP;
+	}
+	if (krdma_op_has_imm(p->op) && sess->kdev->iwarp) {
+		NL_SET_ERR_MSG(extack, "iWARP has no immediate data (send_imm, write_imm)");
+		return -EOPNOTSUPP;
+	}
 	if (krdma_op_is_atomic(p->op) &&
 	    sess->kdev->ibdev->attrs.atomic_cap == IB_ATOMIC_NONE) {
 		NL_SET_ERR_MSG(extack, "the RDMA device does not support atomics");
@@ -1647,6 +1679,22 @@ static int krdma_test_post_regs(struct krdma_test *test,
 	return 0;
 }
 
+/* Read: the slots the READs land in (iWARP: krdma_buf_make_sink()). */
+static int krdma_test_post_sinks(struct krdma_test *test)
+{
+	u32 s;
+	int ret;
+
+	test->ctl_cqe.done = krdma_test_ctl_done;
+	for (s = 0; s < test->p.depth; s++) {
+		ret = krdma_buf_make_sink(test->sess, test->slots[s].buf,
+					  &test->ctl_cqe);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 /* Called with cm_mutex held: it keeps the queues from being torn down. */
 static int __krdma_test_start(struct krdma_session *sess,
 			      struct krdma_test_params *p, u32 *test_id,
@@ -1717,6 +1765,8 @@ static int __krdma_test_start(struct krdma_session *sess,
 	test->progress_jiffies = jiffies;
 	if (p->op == KRDMA_OP_PING) {
 		ret = krdma_test_post_regs(test, req, &nregions);
+	} else if (p->op == KRDMA_OP_READ && !test->perf) {
+		ret = krdma_test_post_sinks(test);
 	} else if (test->perf) {
 		test->ctl_cqe.done = krdma_test_ctl_done;
 		ret = krdma_perf_post_regs(test, req, &nregions);

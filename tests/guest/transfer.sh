@@ -4,7 +4,9 @@
 # Kernel-to-kernel transfers between two guests: every op at 1 B, 4 KiB,
 # 64 KiB and 1 MiB (and 4 MiB for the RDMA ops), validated; READ and
 # atomics 8 deep; negotiated READ credits; clean errors for a wrong
-# address, a closed port and a non-krdma client (rping).
+# address, a closed port and a non-krdma client (rping). On iWARP
+# (KRDMA_RDMA=siw) atomics and immediate data are refused, and READs
+# land in registered sinks.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
@@ -21,6 +23,13 @@ if [ "$KRDMA_NODE" = 1 ]; then
 		"any(s['role'] == 'server' and s['state'] == 'up' and s['responder_resources'] == $LIMIT and s['initiator_depth'] == $LIMIT for s in d)"
 	barrier server_seen
 	barrier client_done 1500
+	# iWARP: the WRITE aimed past its region (below) raised an access
+	# error on our QP, an async event the QP event handler counts.
+	if iwarp; then
+		json_check server.qp_event_counted "krdmactl -j stats show" "d['qp_events'] >= 1"
+		wait_for -t 60 no_sessions && result server.faulted_session_gone ok ||
+			result server.faulted_session_gone fail
+	fi
 	# What the server refused and checked along the way.
 	json_check server.rejected_rping "krdmactl -j stats show" "d['rejects_sent'] >= 1"
 	json_check server.no_validation_errors "krdmactl -j stats show" "d['validation_errors'] == 0 and d['protocol_errors'] >= 1"
@@ -58,6 +67,7 @@ for size in 1 4096 65536 1M; do
 	*) count=$n_small ;;
 	esac
 	for op in ping send send_imm write write_imm read; do
+		case $op in *_imm) ! iwarp || continue ;; esac
 		depth=4
 		[ "$op" = read ] && depth=8
 		run_test "$op.$size" c1 "$op" "$size" "$count" "$depth"
@@ -69,12 +79,35 @@ done
 # Duration instead of count: runs about 2 s, every iteration checked.
 json_check test.duration "krdmactl -j test run session c1 op write size 4096 duration 2s depth 4" \
 	"d['status'] == 0 and d['iters'] > 0 and d['validated'] == d['iters'] and d['elapsed_ns'] >= 2e9"
-run_test atomic_fadd.depth8 c1 atomic_fadd 8 $n_atomic 8
-run_test atomic_cswap.depth8 c1 atomic_cswap 8 $n_atomic 8
+if iwarp; then
+	# What iWARP cannot do is refused up front, with the reason; both
+	# modes, and the session stays up.
+	for op in atomic_fadd atomic_cswap; do
+		expect_fail_msg "iwarp.refuses_$op" "iWARP has no RDMA atomics" \
+			krdmactl test run session c1 op $op count 1
+		expect_fail_msg "iwarp.refuses_$op.bw" "iWARP has no RDMA atomics" \
+			krdmactl test run session c1 op $op mode bw count 1
+	done
+	for op in send_imm write_imm; do
+		expect_fail_msg "iwarp.refuses_$op" "iWARP has no immediate data" \
+			krdmactl test run session c1 op $op size 4096 count 1
+	done
+	# A READ lands in registered memory (remote write access) on iWARP,
+	# not through the local DMA lkey: one sink MR per slot.
+	r0=$(krdmactl -j stats show | json_get "d['reg_mr_wrs']")
+	run_test read.sinks c1 read 4096 5 8
+	r1=$(krdmactl -j stats show | json_get "d['reg_mr_wrs']")
+	[ $((r1 - r0)) -ge 8 ] && result iwarp.read_sinks_registered ok "reg_mr_wrs=$((r1 - r0))" ||
+		result iwarp.read_sinks_registered fail "reg_mr_wrs=$r0..$r1"
+	n_atomic=0
+else
+	run_test atomic_fadd.depth8 c1 atomic_fadd 8 $n_atomic 8
+	run_test atomic_cswap.depth8 c1 atomic_cswap 8 $n_atomic 8
+fi
 
 # Counters read back: every kind of work request really went out.
 json_check client.counters "krdmactl -j stats show" \
-	"d['read_wrs'] > 0 and d['write_wrs'] > 0 and d['atomic_wrs'] >= 2 * $n_atomic and d['reg_mr_wrs'] > 0 and d['inv_wrs'] > 0 and d['validation_errors'] == 0 and d['wc_errors'] == 0"
+	"d['read_wrs'] > 0 and d['write_wrs'] > 0 and d['atomic_wrs'] >= 2 * $n_atomic and d['reg_mr_wrs'] > 0 and d['inv_wrs'] > 0 and d['validation_errors'] == 0 and d['wc_errors'] == 0 and d['qp_events'] == 0"
 
 # A test must be able to fail: one corrupted byte is caught.
 echo 2 >/sys/module/krdma/parameters/fault	# corrupts what the driver checks next
@@ -85,5 +118,16 @@ json_check validation.counted "krdmactl -j stats show" "d['validation_errors'] >
 expect_ok session.del krdmactl session del name c1
 wait_for -t 60 no_sessions &&
 	result session.gone ok || result session.gone fail
+if iwarp; then
+	# A WRITE past the peer's region (fault bit 4) is refused by the
+	# peer's device, which on iWARP says so with an async QP event.
+	expect_ok fault.connect krdmactl session connect addr "$KRDMA_PEER_IP" \
+		port $PORT name f
+	echo 4 >/sys/module/krdma/parameters/fault
+	expect_fail_msg fault.write_refused "." \
+		krdmactl test run session f op write size 4096 count 1 depth 1
+	wait_for -t 60 no_sessions && result fault.session_gone ok ||
+		result fault.session_gone fail
+fi
 barrier client_done
 barrier server_checked

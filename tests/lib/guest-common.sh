@@ -23,6 +23,12 @@ no_sessions() {
 	[ "$(krdmactl -j session show)" = "[]" ]
 }
 
+# iwarp: the run's RDMA device is iWARP (KRDMA_RDMA=siw, tests/vm/README.md),
+# which has no atomics and no immediate data: krdma refuses those ops.
+iwarp() {
+	[ "${KRDMA_RDMA:-rxe}" = siw ]
+}
+
 # no_data_errors NAME: the module-wide counters show no wrong data, no
 # protocol error and no failed work request.
 no_data_errors() {

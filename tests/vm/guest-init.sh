@@ -4,7 +4,7 @@
 # Runs as PID 1 after the initramfs switch_root into the overlay of the
 # host's /.  Mounts the pseudo filesystems and the shared output directory
 # (9p mount_tag=out at /krdma-out), brings up eth0 (first non-lo interface)
-# with 10.77.0.<node>/24 and rxe0 on it, loads $KRDMA_ROOT/kmod/krdma.ko (if
+# with 10.77.0.<node>/24 and rxe0 (or siw0) on it, loads $KRDMA_ROOT/kmod/krdma.ko (if
 # present and KRDMA_NO_LOAD is unset), runs the test script, unloads krdma,
 # saves dmesg and the script's exit code into the shared directory and
 # powers off.  Never returns: if anything here breaks, the guest still
@@ -157,16 +157,28 @@ setup_netem() {
 	tc qdisc replace dev "$IFACE" root netem $KRDMA_NETEM
 }
 
-setup_rxe() {
-	# Built in on some kernels: modprobe failures are harmless.
-	modprobe rdma_rxe 2>/dev/null
+# The RDMA device of the run: rxe0 (soft-RoCE), or with KRDMA_RDMA=siw
+# siw0 (Soft-iWARP, over the guest's TCP), whose module run.sh built
+# ($KRDMA_SIW_KO: no Debian kernel has siw). Tests find its name in
+# $KRDMA_RDMA_DEV.
+setup_rdma() {
+	if [ "$KRDMA_RDMA" = siw ]; then
+		# insmod does not resolve dependencies (ib_core, libcrc32c).
+		for _d in $(modinfo -F depends "$KRDMA_SIW_KO" 2>/dev/null | tr ',' ' '); do
+			modprobe "$_d" 2>/dev/null
+		done
+		insmod "$KRDMA_SIW_KO" || return 1
+	else
+		# Built in on some kernels: modprobe failures are harmless.
+		modprobe rdma_rxe 2>/dev/null
+	fi
 	# No udev in the guest: load what userspace verbs and rdma_cm need.
 	for _m in ib_uverbs rdma_ucm ib_umad; do
 		modprobe "$_m" 2>/dev/null
 	done
-	rdma link add rxe0 type rxe netdev "$IFACE" || return 1
+	rdma link add "$KRDMA_RDMA_DEV" type "$KRDMA_RDMA" netdev "$IFACE" || return 1
 	_end=$(($(now) + 60))
-	until rdma link show rxe0/1 2>/dev/null | grep -q 'state ACTIVE'; do
+	until rdma link show "$KRDMA_RDMA_DEV/1" 2>/dev/null | grep -q 'state ACTIVE'; do
 		[ "$(now)" -lt "$_end" ] || return 1
 		sleep 0.2
 	done
@@ -273,7 +285,10 @@ main() {
 		KRDMA_PEER_IP="10.77.0.$((3 - NODE))"
 	fi
 	PATH="$KRDMA_ROOT/tools:$PATH"
+	KRDMA_RDMA=${KRDMA_RDMA:-rxe}
+	KRDMA_RDMA_DEV=${KRDMA_RDMA}0
 	export KRDMA_NODE KRDMA_NODES KRDMA_IP KRDMA_PEER_IP KRDMA_ROOT KRDMA_OUT KRDMA_DEADLINE PATH
+	export KRDMA_RDMA KRDMA_RDMA_DEV
 	[ -n "$KRDMA_PEER_IP" ] || unset KRDMA_PEER_IP
 	hostname "node$NODE" 2>/dev/null
 
@@ -285,11 +300,11 @@ main() {
 		vm_result vm.net 0 "iface=$IFACE" "peers=unreachable"
 	elif ! setup_netem; then
 		vm_result vm.netem 0 "iface=$IFACE" "netem=$KRDMA_NETEM"
-	elif ! setup_rxe; then
-		vm_result vm.rxe 0 "iface=$IFACE"
+	elif ! setup_rdma; then
+		vm_result "vm.$KRDMA_RDMA" 0 "iface=$IFACE"
 		rdma link show >/dev/console 2>&1
 	else
-		state "rxe0 ACTIVE on $IFACE ($KRDMA_IP)"
+		state "$KRDMA_RDMA_DEV ACTIVE on $IFACE ($KRDMA_IP)"
 		kmemleak clear
 		if load_krdma; then
 			# shellcheck disable=SC2119

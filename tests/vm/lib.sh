@@ -163,7 +163,7 @@ expect_fail() { _krdma_expect fail "$@"; }
 # gid_index: the GID index of rxe0's IPv4 address (RoCEv2, IPv4-mapped),
 # for tools that take one (ibv_rc_pingpong, perftest).
 gid_index() {
-	for g in /sys/class/infiniband/rxe0/ports/1/gids/*; do
+	for g in /sys/class/infiniband/"${KRDMA_RDMA_DEV:-rxe0}"/ports/1/gids/*; do
 		case $(cat "$g" 2>/dev/null) in
 		0000:0000:0000:0000:0000:ffff:*) echo "${g##*/}"; return 0 ;;
 		esac

@@ -25,6 +25,7 @@ usage: $prog [options] SCRIPT [ARGS...]
   -m MiB      guest memory (default 1024)
   -c CPUS     vCPUs per guest (default 2)
 env: KRDMA_WIRE (unix, tcp, dgram or mcast: tests/vm/README.md "The wire"),
+     KRDMA_RDMA (rxe, the default: soft-RoCE rxe0; siw: Soft-iWARP siw0),
      KRDMA_NETEM (tc-netem arguments applied on every guest's NIC),
      KRDMA_ROOT (repo root), KRDMA_NO_LOAD, KRDMA_MODPARAMS,
      KRDMA_BOOT_TIMEOUT (900 s) and KRDMA_BOOT_STALL (300 s of console
@@ -232,6 +233,20 @@ build_initramfs() {
 }
 
 initrd=$(build_initramfs) || fail_early "initramfs build failed"
+
+# KRDMA_RDMA=siw: the guests get siw0 (Soft-iWARP) instead of rxe0. No
+# Debian kernel builds siw; scripts/siw-module.sh builds it (cached).
+rdma_kind=${KRDMA_RDMA:-rxe}
+case $rdma_kind in
+rxe) ;;
+siw)
+	[ -d "$moddir/build" ] || fail_early "KRDMA_RDMA=siw needs the build tree $moddir/build"
+	KRDMA_SIW_KO=$("$KRDMA_ROOT/scripts/siw-module.sh" "$kver") ||
+		fail_early "cannot build siw.ko for $kver"
+	export KRDMA_SIW_KO
+	;;
+*) fail_early "KRDMA_RDMA=$rdma_kind: rxe or siw" ;;
+esac
 
 # --- output directory ---------------------------------------------------------
 

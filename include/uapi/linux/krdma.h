@@ -164,6 +164,7 @@ enum krdma_stats_attr {
 	KRDMA_STATS_A_PEER_MEM_PEAK,		/* since the last reset */
 	KRDMA_STATS_A_SERVER_SESSIONS,		/* gauge, module-wide only */
 	KRDMA_STATS_A_SERVER_SESSIONS_PEAK,	/* since the last reset */
+	KRDMA_STATS_A_QP_EVENTS,
 	__KRDMA_STATS_A_MAX,
 };
 
