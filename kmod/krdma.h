@@ -340,6 +340,7 @@ size_t krdma_sim_dma_max_mapping(void);
 void krdma_delay_test_req(void);
 void krdma_delay_late_msg(void);
 void krdma_delay_teardown(void);
+void krdma_delay_set_up(void);
 #else
 static inline void krdma_fault_init(void)
 {
@@ -367,6 +368,10 @@ static inline void krdma_delay_late_msg(void)
 }
 
 static inline void krdma_delay_teardown(void)
+{
+}
+
+static inline void krdma_delay_set_up(void)
 {
 }
 #endif

@@ -35,6 +35,17 @@
 # answer within 4 s (the debug kernel is slow). Before the fix the dump waited for the teardown's
 # cm_mutex holding genl_mutex, and every genetlink request of the host
 # with it.
+#
+# Round 5: a server session deleted as it goes up: its ESTABLISHED handler
+# sleeps delay_set_up_ms once the session is UP, before it counts it
+# opened (so node 1's module-wide sessions_opened, read after the delete,
+# must not have moved: the delete came in the window). Teardown cancels
+# the keepalive and then waits for the handler's cm_mutex. The session
+# must go and nothing be left. Before the fix the keepalive was armed
+# after the handler's sleep, behind teardown's cancel, and ran on the
+# freed session: the session's release WARNs when its keepalive is still
+# pending (and the probe reads freed memory). keepalive_ms is 60 s for the
+# round, so that such a keepalive is still pending then.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
@@ -48,6 +59,11 @@ KNOB=/sys/kernel/debug/krdma/delay_publish_ms
 KNOB_REQ=/sys/kernel/debug/krdma/delay_test_req_ms
 TKNOB=/sys/kernel/debug/krdma/delay_teardown_ms
 TDELAY=8000	# ms; twice what a request may take meanwhile
+UKNOB=/sys/kernel/debug/krdma/delay_set_up_ms
+# Round 5 finds the session, deletes it and reads a counter, all within
+# the handler's sleep: a loaded host once took more than 5 s for that.
+UP_DELAY=10000
+[ -z "${KRDMA_SLOW:-}" ] || UP_DELAY=20000
 T=$(mktemp -d /tmp/races.XXXXXX)
 
 # rdma_counts: the rdma resource totals of every device, e.g.
@@ -84,6 +100,13 @@ settled() {
 server_session() {
 	krdmactl -j session show 2>/dev/null |
 		json_get "[s['session_id'] for s in d if s['role'] == 'server'][0]" >"$T/sid"
+}
+
+# server_up: true once this node has an up server session; its id in
+# $T/sid.
+server_up() {
+	krdmactl -j session show 2>/dev/null |
+		json_get "[s['session_id'] for s in d if s['role'] == 'server' and s['state'] == 'up'][0]" >"$T/sid"
 }
 
 # test_req_came: node 1's server session has received its TEST_REQ (the
@@ -164,6 +187,36 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	barrier r4
 	barrier r4_done 120
 	settled r4
+
+	# Round 5: deleted while its ESTABLISHED handler sleeps, UP.
+	if [ -w "$UKNOB" ]; then
+		result r5.knob ok
+	else
+		result r5.knob fail "missing=$UKNOB"
+	fi
+	echo $UP_DELAY >"$UKNOB"
+	# A keepalive armed behind teardown's cancel must still be pending
+	# when the session is freed, not run during teardown (then in time).
+	KA_MS=$(cat /sys/module/krdma/parameters/keepalive_ms)
+	echo 60000 >/sys/module/krdma/parameters/keepalive_ms
+	OPEN0=$(mstat sessions_opened)
+	barrier r5
+	if wait_for -t 60 -i 0.2 server_up; then
+		expect_ok r5.del krdmactl session del "$(cat "$T/sid")"
+		OPEN1=$(mstat sessions_opened)
+		if [ "$OPEN0" = "$OPEN1" ]; then
+			result r5.in_window ok "sessions_opened=$OPEN1"
+		else
+			result r5.in_window fail "sessions_opened_before=$OPEN0" \
+				"after=$OPEN1"
+		fi
+	else
+		result r5.found fail
+	fi
+	settled r5
+	echo 0 >"$UKNOB"
+	echo "$KA_MS" >/sys/module/krdma/parameters/keepalive_ms
+	barrier r5_done 120
 	expect_ok listener.del krdmactl listener del name races
 else
 	# connect ROUND: connects and records how it ended.
@@ -231,6 +284,13 @@ else
 	settled r4
 	echo 0 >"$TKNOB"
 	barrier r4_done 120
+
+	# Round 5: up here, then closed by node 1 as its side goes up.
+	barrier r5
+	connect r5
+	json_check r5.up "cat $T/r5.out" "d['state'] == 'up'"
+	settled r5
+	barrier r5_done 120
 fi
 rm -rf "$T"
 exit 0
