@@ -156,6 +156,7 @@ size_t krdma_sim_dma_max_mapping(void)
 }
 
 static u32 krdma_delay_teardown_ms;
+static u32 krdma_delay_set_up_ms;
 
 /*
  * A session's teardown sleeps krdma/delay_teardown_ms here, holding its
@@ -165,6 +166,18 @@ static u32 krdma_delay_teardown_ms;
 void krdma_delay_teardown(void)
 {
 	krdma_delay(&krdma_delay_teardown_ms);
+}
+
+/*
+ * A session that has just gone up sleeps krdma/delay_set_up_ms here, in
+ * its CM handler (cm_mutex held), between making the session UP and the
+ * rest of going up, where its keepalive was once armed: a close meanwhile
+ * starts teardown, whose cancel of the keepalive must stay the last word
+ * (tests/guest/races.sh).
+ */
+void krdma_delay_set_up(void)
+{
+	krdma_delay(&krdma_delay_set_up_ms);
 }
 
 void krdma_fault_init(void)
@@ -183,6 +196,8 @@ void krdma_fault_init(void)
 			   &krdma_delay_late_msg_ms);
 	debugfs_create_u32("delay_teardown_ms", 0600, krdma_debugfs_dir,
 			   &krdma_delay_teardown_ms);
+	debugfs_create_u32("delay_set_up_ms", 0600, krdma_debugfs_dir,
+			   &krdma_delay_set_up_ms);
 }
 
 void krdma_fault_exit(void)

@@ -358,6 +358,7 @@ size_t krdma_sim_dma_max_mapping(void);
 void krdma_delay_test_req(const struct krdma_session *sess);
 void krdma_delay_late_msg(void);
 void krdma_delay_teardown(void);
+void krdma_delay_set_up(void);
 #else
 static inline void krdma_fault_init(void)
 {
@@ -385,6 +386,10 @@ static inline void krdma_delay_late_msg(void)
 }
 
 static inline void krdma_delay_teardown(void)
+{
+}
+
+static inline void krdma_delay_set_up(void)
 {
 }
 #endif

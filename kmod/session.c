@@ -43,6 +43,8 @@ static void krdma_session_release(struct kref *ref)
 {
 	struct krdma_session *sess = container_of(ref, struct krdma_session, ref);
 
+	/* Armed after teardown's cancel, the probe would run on freed memory. */
+	WARN_ON_ONCE(delayed_work_pending(&sess->keepalive_work));
 	kfree(sess->channels);
 	kfree(sess);
 }
@@ -780,6 +782,7 @@ void krdma_session_set_up(struct krdma_session *sess)
 	spin_unlock_bh(&sess->lock);
 	if (!up)
 		return;
+	krdma_delay_set_up();
 	cancel_delayed_work(&sess->connect_work);
 	krdma_count(sess, KRDMA_CNT_SESSIONS_OPENED, 1);
 	krdma_notify_session(sess, KRDMA_EVENT_SESSION_UP);

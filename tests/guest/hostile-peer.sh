@@ -231,9 +231,15 @@ late_round() {
 	# Long enough to see the message come and start a test (seconds on
 	# the debug kernel), short of the tool's wait for the close.
 	echo $((TMO * 1000 / 2)) >$_lr_knob
-	# The new test must not stall out (stall_ms 5000) before the
-	# handler wakes and closes the session for its message.
+	# The new test must not stall out (stall_ms) before the
+	# handler wakes and closes the session for its message; nor may
+	# the keepalive close it: the sleeping handler holds up the CQ
+	# context, so neither our probe's completion nor anything of the
+	# peer's counts as an answer meanwhile, and the debug kernel's
+	# sleep (12.5 s) is longer than peer_timeout_ms (10 s).
 	echo 60000 >/sys/module/krdma/parameters/stall_ms
+	_lr_pto=$(cat /sys/module/krdma/parameters/peer_timeout_ms)
+	echo 60000 >/sys/module/krdma/parameters/peer_timeout_ms
 	LATE_RX=$(krdmactl -j -s session show name "$1" | json_get "d[0]['stats']['bytes_rx']")
 	barrier late_go 300
 	if wait_for -t 60 -i 0.2 late_came; then
@@ -245,7 +251,8 @@ late_round() {
 	barrier late_tried 300
 	echo 0 >$_lr_knob
 	wait_for -t 60 sh -c "! krdmactl session show name $1 >/dev/null 2>&1"
-	echo 5000 >/sys/module/krdma/parameters/stall_ms
+	echo $STALL_MS >/sys/module/krdma/parameters/stall_ms
+	echo "$_lr_pto" >/sys/module/krdma/parameters/peer_timeout_ms
 }
 
 if [ "$KRDMA_NODE" = 1 ]; then

@@ -35,6 +35,17 @@
 # answer within 4 s (the debug kernel is slow). Before the fix the dump waited for the teardown's
 # cm_mutex holding genl_mutex, and every genetlink request of the host
 # with it.
+#
+# Round 5: a server session deleted as it goes up: its ESTABLISHED handler
+# sleeps delay_set_up_ms once the session is UP, before it counts it
+# opened (so node 1's module-wide sessions_opened, read after the delete,
+# must not have moved: the delete came in the window). Teardown cancels
+# the keepalive and then waits for the handler's cm_mutex. The session
+# must go and nothing be left. Before the fix the keepalive was armed
+# after the handler's sleep, behind teardown's cancel, and ran on the
+# freed session: the session's release WARNs when its keepalive is still
+# pending (and the probe reads freed memory). keepalive_ms is 60 s for the
+# round, so that such a keepalive is still pending then.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
@@ -51,6 +62,11 @@ KNOB=/sys/kernel/debug/krdma/delay_publish_ms
 KNOB_REQ=/sys/kernel/debug/krdma/delay_test_req_ms
 TKNOB=/sys/kernel/debug/krdma/delay_teardown_ms
 TDELAY=8000	# ms; twice what a request may take meanwhile
+UKNOB=/sys/kernel/debug/krdma/delay_set_up_ms
+# Round 5 finds the session, deletes it and reads a counter, all within
+# the handler's sleep: a loaded host once took more than 5 s for that.
+UP_DELAY=10000
+[ -z "${KRDMA_SLOW:-}" ] || UP_DELAY=20000
 T=$(mktemp -d /tmp/races.XXXXXX)
 
 # rdma_counts: the rdma resource totals of every device, e.g.
@@ -70,9 +86,10 @@ rdma_back() {
 	[ "$(rdma_counts)" = "$(cat "$T/rdma.base")" ]
 }
 
-# settled ROUND: no session left here, and the RDMA resources back.
+# settled ROUND [SECONDS]: no session left here (within SECONDS, 60 by
+# default), and the RDMA resources back.
 settled() {
-	wait_for -t 60 no_sessions && result "$1.no_session" ok ||
+	wait_for -t "${2:-60}" no_sessions && result "$1.no_session" ok ||
 		{ krdmactl -j session show; result "$1.no_session" fail; }
 	if wait_for -t 60 rdma_back; then
 		result "$1.rdma_baseline" ok "$(tr ' ' ',' <"$T/rdma.base")"
@@ -87,6 +104,13 @@ settled() {
 server_session() {
 	krdmactl -j session show 2>/dev/null |
 		json_get "[s['session_id'] for s in d if s['role'] == 'server'][0]" >"$T/sid"
+}
+
+# server_up: true once this node has an up server session; its id in
+# $T/sid.
+server_up() {
+	krdmactl -j session show 2>/dev/null |
+		json_get "[s['session_id'] for s in d if s['role'] == 'server' and s['state'] == 'up'][0]" >"$T/sid"
 }
 
 # test_req_came: node 1's server session has received its TEST_REQ (the
@@ -161,12 +185,49 @@ if [ "$KRDMA_NODE" = 1 ]; then
 		krdmactl -j session show
 		result r2.del fail "name=$NAME"
 	fi
-	settled r2
-	barrier r2_done 120
+	# The client's CM sends its REQ again every ~4.8 s while the
+	# handler sleeps. One that leaves node 2 before node 2 has taken in
+	# the reject, and comes after the CM has forgotten the rejected
+	# connection, is a new CONNECT_REQUEST here (a debug kernel run saw
+	# it: session s$((ID + 2)), "connecting"). Its REP goes to a client
+	# that no longer knows the connection and drops it: the CM ends the
+	# session when its REP retries run out (15 x ~4.8 s).
+	settled r2 150
+	barrier r2_done 240
 	echo 0 >"$KNOB"
 	barrier r4
 	barrier r4_done 120
 	settled r4
+
+	# Round 5: deleted while its ESTABLISHED handler sleeps, UP.
+	if [ -w "$UKNOB" ]; then
+		result r5.knob ok
+	else
+		result r5.knob fail "missing=$UKNOB"
+	fi
+	echo $UP_DELAY >"$UKNOB"
+	# A keepalive armed behind teardown's cancel must still be pending
+	# when the session is freed, not run during teardown (then in time).
+	KA_MS=$(cat /sys/module/krdma/parameters/keepalive_ms)
+	echo 60000 >/sys/module/krdma/parameters/keepalive_ms
+	OPEN0=$(mstat sessions_opened)
+	barrier r5
+	if wait_for -t 60 -i 0.2 server_up; then
+		expect_ok r5.del krdmactl session del "$(cat "$T/sid")"
+		OPEN1=$(mstat sessions_opened)
+		if [ "$OPEN0" = "$OPEN1" ]; then
+			result r5.in_window ok "sessions_opened=$OPEN1"
+		else
+			result r5.in_window fail "sessions_opened_before=$OPEN0" \
+				"after=$OPEN1"
+		fi
+	else
+		result r5.found fail
+	fi
+	settled r5
+	echo 0 >"$UKNOB"
+	echo "$KA_MS" >/sys/module/krdma/parameters/keepalive_ms
+	barrier r5_done 120
 	expect_ok listener.del krdmactl listener del name races
 else
 	# connect ROUND: connects and records how it ended.
@@ -209,7 +270,7 @@ else
 	json_check r2.rejected "cat $T/r2.out" \
 		"d['state'] == 'down' and d['reason'] == 'rejected by peer: peer shutting down'"
 	settled r2
-	barrier r2_done 120
+	barrier r2_done 240
 
 	# Round 4: requests while a teardown is slow.
 	barrier r4
@@ -234,6 +295,13 @@ else
 	settled r4
 	echo 0 >"$TKNOB"
 	barrier r4_done 120
+
+	# Round 5: up here, then closed by node 1 as its side goes up.
+	barrier r5
+	connect r5
+	json_check r5.up "cat $T/r5.out" "d['state'] == 'up'"
+	settled r5
+	barrier r5_done 120
 fi
 rm -rf "$T"
 exit 0
