@@ -592,8 +592,6 @@ extern const struct krdma_session_client krdma_test_session_client;
 /* netlink.c */
 int krdma_netlink_init(void);
 void krdma_netlink_exit(void);
-void *krdma_genlmsg_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
-			u8 cmd);
 
 /*
  * The objects of one kind, for netlink: an xarray by id and the lock that

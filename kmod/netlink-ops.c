@@ -16,22 +16,6 @@
 #include "krdma_name.h"
 #include "netlink-gen.h"
 
-/*
- * The reply of a command that creates an object, holding its id. Such
- * commands allocate the reply (krdma_genlmsg_new_reply()) before they
- * create anything: once the object exists, the request must not fail for
- * want of memory and leave it behind.
- */
-static int krdma_reply_id(struct genl_info *info, struct sk_buff *msg,
-			  void *hdr, int attr, u32 id)
-{
-	if (nla_put_u32(msg, attr, id)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	return krdma_genlmsg_reply(info, msg, hdr);
-}
-
 /* Sends @msg, filled by an object, as the reply to @info, unless @ret. */
 static int krdma_reply_or_free(struct genl_info *info, struct sk_buff *msg,
 			       void *hdr, int ret)
@@ -133,20 +117,30 @@ static int krdma_check_new_name(struct genl_info *info)
 /* ------------------------------------------------------------------ */
 /* Handlers                                                            */
 
+/*
+ * The reply of a command that creates an object, holding its id. Such
+ * commands allocate the reply (krdma_genlmsg_new_reply()) before they
+ * create anything: once the object exists, the request must not fail for
+ * want of memory and leave it behind.
+ */
+static int krdma_reply_id(struct genl_info *info, struct sk_buff *msg,
+			  void *hdr, int attr, u32 id)
+{
+	return krdma_reply_or_free(info, msg, hdr, nla_put_u32(msg, attr, id));
+}
+
 int krdma_nl_version_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
 	void *hdr;
+	int ret;
 
 	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_VERSION_GET, &hdr);
 	if (!msg)
 		return -ENOMEM;
-	if (nla_put_string(msg, KRDMA_A_VERSION, KRDMA_VERSION) ||
-	    nla_put_u32(msg, KRDMA_A_ABI_VERSION, KRDMA_ABI_VERSION)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	return krdma_genlmsg_reply(info, msg, hdr);
+	ret = nla_put_string(msg, KRDMA_A_VERSION, KRDMA_VERSION) ||
+	      nla_put_u32(msg, KRDMA_A_ABI_VERSION, KRDMA_ABI_VERSION);
+	return krdma_reply_or_free(info, msg, hdr, ret ? -EMSGSIZE : 0);
 }
 
 int krdma_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
@@ -498,15 +492,13 @@ int krdma_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
 	void *hdr;
+	int ret;
 
 	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_STATS_GET, &hdr);
 	if (!msg)
 		return -ENOMEM;
-	if (krdma_stats_fill(msg, &krdma_global_stats)) {
-		nlmsg_free(msg);
-		return -EMSGSIZE;
-	}
-	return krdma_genlmsg_reply(info, msg, hdr);
+	ret = krdma_stats_fill(msg, &krdma_global_stats);
+	return krdma_reply_or_free(info, msg, hdr, ret ? -EMSGSIZE : 0);
 }
 
 int krdma_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)

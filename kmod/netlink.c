@@ -26,12 +26,6 @@ static struct genl_family krdma_genl_family;
 /* ------------------------------------------------------------------ */
 /* Message helpers                                                     */
 
-void *krdma_genlmsg_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
-			u8 cmd)
-{
-	return genlmsg_put(skb, portid, seq, &krdma_genl_family, flags, cmd);
-}
-
 /* Puts @obj of @table into @skb as one message of a dump. */
 static int krdma_nl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
 			     u8 cmd, const struct krdma_nl_table *table,
