@@ -15,9 +15,8 @@
  * driver never meets an RNR NAK.
  *
  * lat: one message at a time, each round trip timed with ktime_get_ns()
- * and put into a log-linear histogram from which the percentiles come
- * (within 1/256 of the true value). A send is answered by a PONG, in the
- * CQ context. A write is perftest's write_lat: each side has a target the
+ * into the test's histogram (histogram.c). A send is answered by a PONG,
+ * in the CQ context. A write is perftest's write_lat: each side has a target the
  * other writes into, and a kernel thread per side polls the last byte of
  * its target for the iteration's marker, then writes back (the responder)
  * or times it (the driver). Both count half the round trip, the one-way
@@ -45,6 +44,7 @@
 #include <linux/slab.h>
 #include <net/genetlink.h>
 
+#include "histogram.h"
 #include "test.h"
 
 /* Send WRs a test leaves for control messages (credits, TEST_END). */
@@ -55,10 +55,6 @@
 #define KRDMA_PERF_SAMPLE	64
 /* lat: signaled sends in flight at most (they complete before the PONG). */
 #define KRDMA_PERF_LAT_SIGS	8
-
-#define KRDMA_HIST_SUB_BITS	8
-#define KRDMA_HIST_SUB		BIT(KRDMA_HIST_SUB_BITS)
-#define KRDMA_HIST_BUCKETS	(KRDMA_HIST_SUB * (64 - KRDMA_HIST_SUB_BITS + 1))
 
 struct krdma_perf_sig {
 	struct ib_cqe		cqe;
@@ -71,17 +67,6 @@ union krdma_perf_wr {
 	struct ib_send_wr	send;
 	struct ib_rdma_wr	rdma;
 	struct ib_atomic_wr	atomic;
-};
-
-enum krdma_lat_stat {
-	KRDMA_LAT_MIN,
-	KRDMA_LAT_P50,
-	KRDMA_LAT_P90,
-	KRDMA_LAT_P99,
-	KRDMA_LAT_P999,
-	KRDMA_LAT_MAX,
-	KRDMA_LAT_AVG,
-	KRDMA_LAT_NSTATS,
 };
 
 /* One QP's share of a test's sending. */
@@ -100,6 +85,7 @@ struct krdma_perf_lane {
 	u64			retired;	/* messages known complete */
 	u64			quota;		/* a count's share */
 	bool			done;		/* bw: all posted, all retired */
+	u64			end_ns;		/* bw: ktime_get_ns() when done */
 	u64			cpu_ns;
 	struct ib_cqe		fence_cqe;	/* iWARP: krdma_perf_iwarp_fence() */
 	struct ib_sge		fence_sge;
@@ -143,12 +129,10 @@ struct krdma_perf {
 
 	/* lat */
 	u64			t0;
-	u32			*hist;
-	u64			samples;
-	u64			lat_sum;
-	u64			lat[KRDMA_LAT_NSTATS];
+	struct krdma_hist	hist;
 
 	u64			cpu_ns;
+	bool			over;		/* krdma_perf_finish() ran */
 };
 
 static bool krdma_perf_uses_credits(const struct krdma_perf *pf)
@@ -197,70 +181,6 @@ static struct krdma_perf_lane *krdma_perf_lane0(struct krdma_perf *pf)
 static u8 krdma_perf_marker(u64 iter)
 {
 	return (u8)(iter % 255) + 1;
-}
-
-/* ------------------------------------------------------------------ */
-/* Latency histogram: 2^8 linear buckets per power of two.             */
-
-static u32 krdma_hist_bucket(u64 v)
-{
-	u32 e;
-
-	if (v < KRDMA_HIST_SUB)
-		return v;
-	e = fls64(v) - KRDMA_HIST_SUB_BITS - 1;
-	return (e + 1) * KRDMA_HIST_SUB + (u32)(v >> e) - KRDMA_HIST_SUB;
-}
-
-/* The middle of bucket @b. */
-static u64 krdma_hist_value(u32 b)
-{
-	u32 e;
-
-	if (b < KRDMA_HIST_SUB)
-		return b;
-	e = b / KRDMA_HIST_SUB - 1;
-	return ((u64)(b % KRDMA_HIST_SUB + KRDMA_HIST_SUB) << e) +
-	       ((1ULL << e) >> 1);
-}
-
-static void krdma_lat_record(struct krdma_perf *pf, u64 ns)
-{
-	if (!pf->samples || ns < pf->lat[KRDMA_LAT_MIN])
-		pf->lat[KRDMA_LAT_MIN] = ns;
-	if (ns > pf->lat[KRDMA_LAT_MAX])
-		pf->lat[KRDMA_LAT_MAX] = ns;
-	pf->lat_sum += ns;
-	pf->samples++;
-	pf->hist[krdma_hist_bucket(ns)]++;
-}
-
-/* Turns the histogram into the reported figures; @permille per percentile. */
-static void krdma_lat_summarize(struct krdma_perf *pf)
-{
-	static const struct {
-		enum krdma_lat_stat stat;
-		u32 permille;
-	} pct[] = {
-		{ KRDMA_LAT_P50, 500 }, { KRDMA_LAT_P90, 900 },
-		{ KRDMA_LAT_P99, 990 }, { KRDMA_LAT_P999, 999 },
-	};
-	u64 seen = 0;
-	u32 b, i = 0;
-
-	if (!pf->samples || !pf->hist)
-		return;
-	pf->lat[KRDMA_LAT_AVG] = div64_u64(pf->lat_sum, pf->samples);
-	for (b = 0; b < KRDMA_HIST_BUCKETS && i < ARRAY_SIZE(pct); b++) {
-		seen += pf->hist[b];
-		while (i < ARRAY_SIZE(pct) &&
-		       seen * 1000 >= pf->samples * pct[i].permille) {
-			pf->lat[pct[i].stat] = clamp(krdma_hist_value(b),
-						     pf->lat[KRDMA_LAT_MIN],
-						     pf->lat[KRDMA_LAT_MAX]);
-			i++;
-		}
-	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -812,10 +732,9 @@ int krdma_perf_setup(struct krdma_test *test)
 	if (ret)
 		return ret;
 	if (pf->mode == KRDMA_MODE_LAT) {
-		pf->hist = krdma_failable(kvcalloc(KRDMA_HIST_BUCKETS,
-						   sizeof(*pf->hist), GFP_KERNEL));
-		if (!pf->hist)
-			return -ENOMEM;
+		ret = krdma_hist_init(&pf->hist);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -977,6 +896,8 @@ static void krdma_perf_lane_done(struct krdma_perf_lane *ln)
 	struct ib_rdma_wr wr = {};
 	int ret;
 
+	if (!ln->end_ns)
+		ln->end_ns = ktime_get_ns();
 	if (krdma_perf_iwarp_fence(ln))
 		return;
 	if (!atomic_dec_and_test(&pf->lanes_running))
@@ -1065,7 +986,7 @@ static void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_peer_acked(pf->sess);
 	if (test && krdma_perf_pumps(pf)) {
 		if (pf->mode == KRDMA_MODE_LAT)
-			krdma_lat_record(pf, ktime_get_ns() - pf->t0);
+			krdma_hist_record(&pf->hist, ktime_get_ns() - pf->t0);
 		krdma_perf_bw_retire(ln, sig->msg + 1, t0);
 		return;
 	}
@@ -1198,7 +1119,7 @@ static int krdma_perf_poller(void *arg)
 		ret = krdma_perf_write_iter(pf, iter);
 		if (ret || !krdma_perf_poll_marker(pf, iter))
 			break;
-		krdma_lat_record(pf, (ktime_get_ns() - t0) / 2);
+		krdma_hist_record(&pf->hist, (ktime_get_ns() - t0) / 2);
 		krdma_perf_check_target(pf);
 		iter++;
 		WRITE_ONCE(test->completed, iter);
@@ -1318,7 +1239,7 @@ void krdma_perf_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 		    pf->received >= krdma_perf_lane0(pf)->posted ||
 		    be32_to_cpu(hdr->len) != pf->size)
 			goto proto;
-		krdma_lat_record(pf, (t1 - pf->t0) / 2);
+		krdma_hist_record(&pf->hist, (t1 - pf->t0) / 2);
 		krdma_perf_check_rx(pf, rx);
 		if (krdma_recv_repost(rx)) {
 			krdma_session_close(pf->sess, "cannot repost receive");
@@ -1350,20 +1271,38 @@ proto:
 			    type);
 }
 
+/* What each QP moved, to show one that lags (perftest shows only the sum). */
+static int krdma_perf_fill_lanes(struct sk_buff *skb, struct krdma_perf *pf)
+{
+	u64 start = ktime_to_ns(pf->test->start);
+	struct krdma_perf_lane *ln;
+	struct nlattr *nest;
+	u32 i;
+
+	for (i = 0; i < pf->nlanes; i++) {
+		ln = &pf->lanes[i];
+		/* A lane stopped before its end has no figure of its own. */
+		if (!ln->end_ns)
+			continue;
+		nest = nla_nest_start(skb, KRDMA_A_TEST_QP);
+		if (!nest ||
+		    nla_put_u32(skb, KRDMA_TEST_QP_A_INDEX, i) ||
+		    nla_put_u64_64bit(skb, KRDMA_TEST_QP_A_ITERS, ln->retired,
+				      KRDMA_TEST_QP_A_PAD) ||
+		    nla_put_u64_64bit(skb, KRDMA_TEST_QP_A_BYTES,
+				      ln->retired * pf->size,
+				      KRDMA_TEST_QP_A_PAD) ||
+		    nla_put_u64_64bit(skb, KRDMA_TEST_QP_A_ELAPSED_NS,
+				      ln->end_ns - start, KRDMA_TEST_QP_A_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
+
 int krdma_perf_fill(struct sk_buff *skb, struct krdma_test *test)
 {
-	static const int attr[KRDMA_LAT_NSTATS] = {
-		[KRDMA_LAT_MIN]	 = KRDMA_LAT_A_MIN_NS,
-		[KRDMA_LAT_P50]	 = KRDMA_LAT_A_P50_NS,
-		[KRDMA_LAT_P90]	 = KRDMA_LAT_A_P90_NS,
-		[KRDMA_LAT_P99]	 = KRDMA_LAT_A_P99_NS,
-		[KRDMA_LAT_P999] = KRDMA_LAT_A_P999_NS,
-		[KRDMA_LAT_MAX]	 = KRDMA_LAT_A_MAX_NS,
-		[KRDMA_LAT_AVG]	 = KRDMA_LAT_A_AVG_NS,
-	};
 	struct krdma_perf *pf = test->perf;
-	struct nlattr *nest;
-	int i;
 
 	if (!pf)
 		return 0;
@@ -1377,22 +1316,9 @@ int krdma_perf_fill(struct sk_buff *skb, struct krdma_test *test)
 			      KRDMA_A_PAD))
 		return -EMSGSIZE;
 	/* The figures exist once the test is over (krdma_perf_finish()). */
-	if (pf->mode != KRDMA_MODE_LAT || pf->hist)
-		return 0;
-	nest = nla_nest_start(skb, KRDMA_A_TEST_LAT);
-	if (!nest)
-		return -EMSGSIZE;
-	if (nla_put_u64_64bit(skb, KRDMA_LAT_A_SAMPLES, pf->samples,
-			      KRDMA_LAT_A_PAD))
-		goto cancel;
-	for (i = 0; i < KRDMA_LAT_NSTATS && pf->samples; i++)
-		if (nla_put_u64_64bit(skb, attr[i], pf->lat[i], KRDMA_LAT_A_PAD))
-			goto cancel;
-	nla_nest_end(skb, nest);
-	return 0;
-cancel:
-	nla_nest_cancel(skb, nest);
-	return -EMSGSIZE;
+	if (pf->mode == KRDMA_MODE_BW && pf->over)
+		return krdma_perf_fill_lanes(skb, pf);
+	return krdma_hist_fill(skb, &pf->hist, KRDMA_A_TEST_LAT);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1672,9 +1598,8 @@ void krdma_perf_finish(struct krdma_perf *pf)
 	krdma_perf_stop_poller(pf);
 	if (pf->lanes[0].wr)
 		krdma_perf_check_retired(pf);
-	krdma_lat_summarize(pf);
-	kvfree(pf->hist);
-	pf->hist = NULL;
+	krdma_hist_summarize(&pf->hist);
+	pf->over = true;
 	for (i = 0; i < pf->nlanes; i++) {
 		struct krdma_perf_lane *ln = &pf->lanes[i];
 
@@ -1691,7 +1616,9 @@ void krdma_perf_finish(struct krdma_perf *pf)
 void krdma_perf_free(struct krdma_perf *pf)
 {
 	krdma_perf_finish(pf);
-	if (pf)
+	if (pf) {
+		krdma_hist_free(&pf->hist);
 		kfree(pf->lanes);
+	}
 	kfree(pf);
 }

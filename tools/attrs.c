@@ -76,6 +76,7 @@ struct nla_policy krdma_policy[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_PEER_BYTES]	= POL(NLA_U64),
 	[KRDMA_A_SESSION_QPS]		= POL(NLA_U32),
 	[KRDMA_A_TEST_QPS]		= POL(NLA_U32),
+	[KRDMA_A_TEST_QP]		= POL(NLA_NESTED),
 };
 
 struct nla_policy krdma_addr_policy[KRDMA_ADDR_A_MAX + 1] = {
@@ -122,7 +123,7 @@ NAME_FN(lat_stat_name, [KRDMA_LAT_A_SAMPLES] = "samples",
 	[KRDMA_LAT_A_MIN_NS] = "min", [KRDMA_LAT_A_P50_NS] = "p50",
 	[KRDMA_LAT_A_P90_NS] = "p90", [KRDMA_LAT_A_P99_NS] = "p99",
 	[KRDMA_LAT_A_P999_NS] = "p99.9", [KRDMA_LAT_A_MAX_NS] = "max",
-	[KRDMA_LAT_A_AVG_NS] = "avg")
+	[KRDMA_LAT_A_AVG_NS] = "avg", [KRDMA_LAT_A_STDEV_NS] = "stdev")
 NAME_FN(test_state_name, [KRDMA_TEST_RUNNING] = "running",
 	[KRDMA_TEST_DONE] = "done")
 NAME_FN(event_name, [KRDMA_EVENT_SESSION_UP] = "session_up",
@@ -265,6 +266,7 @@ static const struct attr_desc descs[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_PEER_BYTES] = { "peer_bytes", "peer_bytes", K_U64, NULL },
 	[KRDMA_A_SESSION_QPS] = { "qps", "qps", K_U32, NULL },
 	[KRDMA_A_TEST_QPS] = { "qps", "qps", K_U32, NULL },
+	[KRDMA_A_TEST_QP] = { "qp", "qp", K_NONE, NULL },
 };
 
 const char *attr_name(unsigned int type)
@@ -409,14 +411,46 @@ void print_stats(const struct nlattr *nest, const char *key,
 		close_json_object();
 }
 
+/* The histogram's buckets, JSON only: text plots them on request. */
+static void print_hist_json(const struct nlattr *nest)
+{
+	static const char *const keys[] = {
+		[KRDMA_HIST_A_LO_NS] = "lo_ns", [KRDMA_HIST_A_HI_NS] = "hi_ns",
+		[KRDMA_HIST_A_COUNT] = "count",
+	};
+	struct nlattr *tb[KRDMA_HIST_A_MAX + 1];
+	struct nlattr *nla;
+	bool open = false;
+	int rem, i;
+
+	nla_for_each_nested(nla, nest, rem) {
+		if (nla_type(nla) != KRDMA_LAT_A_HIST ||
+		    nla_parse_nested(tb, KRDMA_HIST_A_MAX, nla, NULL))
+			continue;
+		if (!open) {
+			open_json_array("histogram");
+			open = true;
+		}
+		open_json_object(NULL);
+		for (i = KRDMA_HIST_A_LO_NS; i <= KRDMA_HIST_A_COUNT; i++)
+			if (tb[i] && nla_len(tb[i]) >= (int)sizeof(uint64_t))
+				print_uint(PRINT_JSON, keys[i], NULL,
+					   nla_get_u64(tb[i]));
+		close_json_object();
+	}
+	if (open)
+		close_json_array();
+}
+
 /*
  * Latency figures: text " lat min 1.2us p50 1.5us ...", JSON an object
- * {"samples": N, "min_ns": ..., "p99.9_ns": ...}.
+ * {"samples": N, "min_ns": ..., "p99_9_ns": ..., "histogram": [...]}: JSON
+ * keys without dots, which jq and most JSON paths read as nesting.
  */
 static void print_lat(const struct nlattr *nest, const char *key)
 {
 	struct nlattr *nla;
-	char buf[48];
+	char buf[48], *dot;
 	int rem;
 
 	open_json_object(key);
@@ -433,11 +467,14 @@ static void print_lat(const struct nlattr *nest, const char *key)
 			continue;
 		}
 		snprintf(buf, sizeof(buf), "%s_ns", name);
+		while ((dot = strchr(buf, '.')))
+			*dot = '_';
 		print_uint(PRINT_JSON, buf, NULL, nla_get_u64(nla));
 		print_text(" %s", name);
 		print_float(PRINT_TEXT, NULL, " %.2fus",
 			    (double)nla_get_u64(nla) / 1e3, 2);
 	}
+	print_hist_json(nest);
 	close_json_object();
 }
 

@@ -5,8 +5,10 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -204,6 +206,101 @@ int parse_duration_ms(const char *s, uint64_t *out)
 		return 0;
 	}
 	return -EINVAL;
+}
+
+static const char *const expect_names[__EXPECT_METRIC_MAX] = {
+	[EXPECT_BW] = "bw", [EXPECT_MIN_QP_BW] = "min_qp_bw",
+	[EXPECT_MSG_RATE] = "msg_rate", [EXPECT_P50] = "p50",
+	[EXPECT_P90] = "p90", [EXPECT_P99] = "p99", [EXPECT_P999] = "p99.9",
+	[EXPECT_MAX] = "max", [EXPECT_AVG] = "avg", [EXPECT_STDEV] = "stdev",
+};
+
+const char *expect_metric_name(enum expect_metric m)
+{
+	return (unsigned int)m < __EXPECT_METRIC_MAX ? expect_names[m] : NULL;
+}
+
+bool expect_metric_is_latency(enum expect_metric m)
+{
+	return m >= EXPECT_P50 && m < __EXPECT_METRIC_MAX;
+}
+
+struct unit_scale {
+	const char *unit;
+	double scale;
+};
+
+/* A non-negative decimal number and one of @units ("" for none). */
+static int parse_scaled(const char *s, const struct unit_scale *units,
+			size_t n, double *out)
+{
+	char *end;
+	double v;
+	size_t i;
+
+	/* strtod() would take hex, inf, nan and leading blanks or signs. */
+	if (!is_digit(*s) && !(*s == '.' && is_digit(s[1])))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	/* ...and hex floats ("0x10"): it must stop where the digits do. */
+	if (end != s + strspn(s, "0123456789.eE+-"))
+		return -EINVAL;
+	if (errno || !isfinite(v))
+		return -ERANGE;
+	for (i = 0; i < n; i++) {
+		if (!strcmp(end, units[i].unit)) {
+			*out = v * units[i].scale;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int parse_expect(const char *s, struct expect *e)
+{
+	static const struct unit_scale bw_units[] = {
+		{ "", 1 }, { "MB/s", 1 }, { "GB/s", 1000 }, { "Gb/s", 125 },
+	};
+	static const struct unit_scale rate_units[] = {
+		{ "", 1 }, { "k", 1e3 }, { "M", 1e6 }, { "G", 1e9 },
+	};
+	static const struct unit_scale time_units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+	const char *op = strstr(s, ">=");
+	char name[16];
+	size_t len;
+	int m;
+
+	if (!op)
+		op = strstr(s, "<=");
+	if (!op)
+		return -EINVAL;
+	len = (size_t)(op - s);
+	if (!len || len >= sizeof(name))
+		return -EINVAL;
+	memcpy(name, s, len);
+	name[len] = '\0';
+	/* Names in full: a threshold on the wrong figure passes silently. */
+	for (m = 0; m < __EXPECT_METRIC_MAX; m++)
+		if (!strcmp(name, expect_names[m]))
+			break;
+	if (!strcmp(name, "p999"))
+		m = EXPECT_P999;
+	if (m == __EXPECT_METRIC_MAX)
+		return -EINVAL;
+	e->text = s;
+	e->metric = m;
+	e->at_most = op[0] == '<';
+	if (m == EXPECT_BW || m == EXPECT_MIN_QP_BW)
+		return parse_scaled(op + 2, bw_units, ARRAY_SIZE(bw_units),
+				    &e->value);
+	if (m == EXPECT_MSG_RATE)
+		return parse_scaled(op + 2, rate_units, ARRAY_SIZE(rate_units),
+				    &e->value);
+	return parse_scaled(op + 2, time_units, ARRAY_SIZE(time_units),
+			    &e->value);
 }
 
 int format_size_units(char *buf, size_t len, uint64_t v)
@@ -739,6 +836,19 @@ static int convert(const struct arg_spec *sp, const char *value,
 	case ARG_MODE:
 		return parse_keyword(eb, sp, v, value, parse_mode(value),
 				     mode_names, __KRDMA_MODE_MAX);
+	case ARG_EXPECT:
+		if (v->nexpect == EXPECTS_MAX) {
+			eb_add(eb, "at most %d '%s'", EXPECTS_MAX, sp->kw);
+			return -EINVAL;
+		}
+		rc = parse_expect(value, &v->expect[v->nexpect]);
+		if (rc) {
+			eb_add(eb, "invalid %s '%s': expected METRIC>=VALUE or METRIC<=VALUE, e.g. bw>=500, min_qp_bw>=100MB/s, msg_rate>=1M, p99<=2ms",
+			       sp->kw, value);
+			return rc;
+		}
+		v->nexpect++;
+		return 0;
 	case ARG_REF:
 		if (all_digits(value)) {
 			rc = parse_u64(value, 0, UINT32_MAX, &num);
@@ -834,7 +944,7 @@ int args_parse(const struct arg_spec *specs, size_t n, int argc,
 			value = argv[a + 1];
 			a += 2;
 		}
-		if (sp->val->set) {
+		if (sp->val->set && sp->type != ARG_EXPECT) {
 			eb_add(&eb, "duplicate keyword '%s'", sp->kw);
 			return -EINVAL;
 		}

@@ -41,6 +41,41 @@ int format_size_units(char *buf, size_t len, uint64_t v);
 /* Milliseconds in the largest unit that divides them ("60s", "100ms"). */
 int format_duration_units(char *buf, size_t len, uint64_t ms);
 
+/*
+ * A pass/fail threshold on a test's result, "METRIC>=VALUE" or
+ * "METRIC<=VALUE": bw and min_qp_bw in MB/s (a bare number, or with
+ * MB/s, GB/s or Gb/s), msg_rate in messages/s (a bare number, or with k,
+ * M or G), and the latency figures (p50, p90, p99, p99.9, max, avg,
+ * stdev) as a time with its unit, ns, us, ms or s ("p99<=1.5ms").
+ */
+enum expect_metric {
+	EXPECT_BW,
+	EXPECT_MIN_QP_BW,
+	EXPECT_MSG_RATE,
+	EXPECT_P50,
+	EXPECT_P90,
+	EXPECT_P99,
+	EXPECT_P999,
+	EXPECT_MAX,
+	EXPECT_AVG,
+	EXPECT_STDEV,
+	__EXPECT_METRIC_MAX,
+};
+
+struct expect {
+	const char *text;	/* as given */
+	enum expect_metric metric;
+	bool at_most;		/* "<=", else ">=" */
+	double value;		/* MB/s, messages/s or ns */
+};
+
+#define EXPECTS_MAX	8
+
+int parse_expect(const char *s, struct expect *e);
+const char *expect_metric_name(enum expect_metric m);
+/* Latency figures exist only in lat mode. */
+bool expect_metric_is_latency(enum expect_metric m);
+
 struct ip_addr {
 	int family;		/* AF_INET or AF_INET6 */
 	uint8_t bytes[16];	/* network order; 4 used for AF_INET */
@@ -134,6 +169,7 @@ enum arg_type {
 	ARG_SIZES,	/* ->num .. ->num_hi: a size or a power-of-two range */
 	ARG_FLAG,	/* a keyword alone, no value: ->set */
 	ARG_REF,	/* id or name: ->is_num + ->num, or ->str */
+	ARG_EXPECT,	/* ->expect[->nexpect++]; the keyword may repeat */
 };
 
 #define ARG_REQUIRED	0x1
@@ -148,6 +184,8 @@ struct arg_val {
 	uint64_t num_hi;	/* ARG_SIZES: the range's end (== num if one) */
 	const char *str;
 	struct ip_addr addr;
+	struct expect expect[EXPECTS_MAX];
+	unsigned int nexpect;
 };
 
 struct arg_spec {

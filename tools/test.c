@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "output.h"
 #include "records.h"
+#include "report.h"
 
 /* Without events for this long, "test run" asks for the test's state. */
 #define TEST_CHECK_MS		5000
@@ -61,72 +62,13 @@ int test_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	return 0;
 }
 
-static const int result_head[] = {
-	KRDMA_A_TEST_ID,
-	KRDMA_A_SESSION_ID,
-	KRDMA_A_TEST_OP,
-	KRDMA_A_TEST_MODE,
-	KRDMA_A_TEST_BIDIR,
-	KRDMA_A_TEST_SIZE,
-	KRDMA_A_TEST_DEPTH,
-	KRDMA_A_TEST_QPS,
-	KRDMA_A_TEST_SIGNAL_EVERY,
-	KRDMA_A_TEST_CHAIN,
-	KRDMA_A_TEST_INLINE,
-	KRDMA_A_TEST_ITERS,
-	KRDMA_A_TEST_BYTES,
-	KRDMA_A_TEST_ELAPSED_NS,
-};
-
-static const int result_tail[] = {
-	KRDMA_A_TEST_LAT,
-	KRDMA_A_TEST_CPU_NS,
-	KRDMA_A_TEST_PEER_CPU_NS,
-	KRDMA_A_TEST_VALIDATED,
-	KRDMA_A_TEST_STATUS,
-	KRDMA_A_REASON,
-};
-
-void test_print_result(struct nlattr **tb)
-{
-	struct rates r;
-
-	open_json_object(NULL);
-	print_attrs(tb, result_head, ARRAY_SIZE(result_head));
-	if (tb[KRDMA_A_TEST_BYTES] && tb[KRDMA_A_TEST_ITERS] &&
-	    tb[KRDMA_A_TEST_ELAPSED_NS]) {
-		compute_rates(nla_get_u64(tb[KRDMA_A_TEST_BYTES]),
-			      nla_get_u64(tb[KRDMA_A_TEST_ITERS]),
-			      nla_get_u64(tb[KRDMA_A_TEST_ELAPSED_NS]), &r);
-		print_float(PRINT_ANY, "mb_per_s", " %.2f MB/s", r.mb_s, 2);
-		print_float(PRINT_ANY, "gb_per_s", " %.3f Gb/s", r.gb_s, 3);
-		print_float(PRINT_ANY, "msgs_per_s", " %.0f msgs/s", r.msgs_s,
-			    0);
-	}
-	/* bidir: what came back, and both ways together. */
-	if (tb[KRDMA_A_TEST_PEER_BYTES] && tb[KRDMA_A_TEST_PEER_ITERS] &&
-	    tb[KRDMA_A_TEST_BYTES] && tb[KRDMA_A_TEST_ELAPSED_NS]) {
-		uint64_t pb = nla_get_u64(tb[KRDMA_A_TEST_PEER_BYTES]);
-
-		print_attr(tb, KRDMA_A_TEST_PEER_ITERS);
-		print_attr(tb, KRDMA_A_TEST_PEER_BYTES);
-		compute_rates(nla_get_u64(tb[KRDMA_A_TEST_BYTES]) + pb,
-			      nla_get_u64(tb[KRDMA_A_TEST_ITERS]) +
-			      nla_get_u64(tb[KRDMA_A_TEST_PEER_ITERS]),
-			      nla_get_u64(tb[KRDMA_A_TEST_ELAPSED_NS]), &r);
-		print_float(PRINT_ANY, "bidir_mb_per_s", " both ways %.2f MB/s",
-			    r.mb_s, 2);
-	}
-	print_attrs(tb, result_tail, ARRAY_SIZE(result_tail));
-	print_nl();
-	close_json_object();
-}
-
 /* ---- arguments shared by "run" and "start" ---- */
 
 struct test_args {
 	struct arg_val session, op, mode, size, count, duration, depth, interval;
 	struct arg_val signal_every, chain, bidir, qps;
+	/* run only: what the CLI does with the result */
+	struct arg_val expect, hist;
 };
 
 static int test_parse(struct test_args *a, int argc, char **argv)
@@ -149,10 +91,35 @@ static int test_parse(struct test_args *a, int argc, char **argv)
 		{ "chain", ARG_U32, 0, 0, 1, KRDMA_CHAIN_MAX, &a->chain, "N" },
 		{ "bidir", ARG_FLAG, 0, 0, 0, 0, &a->bidir, NULL },
 		{ "qps", ARG_U32, 0, 0, 1, KRDMA_QPS_MAX, &a->qps, "N" },
+		{ "expect", ARG_EXPECT, 0, 0, 0, 0, &a->expect, "COND" },
+		{ "histogram", ARG_FLAG, 0, 0, 0, 0, &a->hist, NULL },
 	};
+	const char *mode;
+	unsigned int i;
+	int rc;
 
 	/* What is not given is left to the kernel, which alone has defaults. */
-	return cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
+	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
+	if (rc)
+		return rc;
+	mode = a->mode.set ? mode_names[a->mode.num] : "check";
+	/* A threshold on a figure the test will not have is a mistake now,
+	 * not a failed run later.
+	 */
+	for (i = 0; i < a->expect.nexpect; i++) {
+		enum expect_metric m = a->expect.expect[i].metric;
+
+		if (expect_metric_is_latency(m) &&
+		    (!a->mode.set || a->mode.num != KRDMA_MODE_LAT))
+			return usage_error("expect %s: %s is measured in lat mode, not in %s mode",
+					   a->expect.expect[i].text,
+					   expect_metric_name(m), mode);
+		if (m == EXPECT_MIN_QP_BW &&
+		    (!a->mode.set || a->mode.num != KRDMA_MODE_BW))
+			return usage_error("expect %s: per-QP figures come from bw mode, not from %s mode",
+					   a->expect.expect[i].text, mode);
+	}
+	return 0;
 }
 
 /* The TEST_START request for message size @size (0: the kernel's default). */
@@ -195,6 +162,7 @@ static struct nl_msg *test_start_msg(struct knl_ctx *c,
 }
 
 struct run_state {
+	struct report_opts *ro;
 	bool have_id;
 	uint32_t id;
 	bool live;		/* progress line on a terminal */
@@ -239,7 +207,8 @@ static void progress_line(struct run_state *st, struct nlattr **tb)
 }
 
 /* The test ended: print its result (DONE event or TEST_GET reply). */
-static void run_finish(struct run_state *st, struct nlattr **tb)
+static void run_finish(struct run_state *st, struct nlattr **tb,
+		       struct nlmsghdr *nlh)
 {
 	st->finished = true;
 	st->status = tb[KRDMA_A_TEST_STATUS] ?
@@ -252,15 +221,16 @@ static void run_finish(struct run_state *st, struct nlattr **tb)
 		fflush(stdout);
 		st->line_shown = false;
 	}
-	test_print_result(tb);
-	out_flush();
+	report_result(tb, nlh, st->ro);
+	/* A JSON sweep is one array, written out once its last test is in. */
+	if (!st->ro->sweep || !out_json())
+		out_flush();
 }
 
 static int run_event(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 {
 	struct run_state *st = arg;
 
-	(void)nlh;
 	if (!tb[KRDMA_A_EVENT] || !tb[KRDMA_A_TEST_ID] ||
 	    nla_get_u32(tb[KRDMA_A_TEST_ID]) != st->id)
 		return 0;
@@ -269,7 +239,7 @@ static int run_event(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 		progress_line(st, tb);
 		return 0;
 	case KRDMA_EVENT_TEST_DONE:
-		run_finish(st, tb);
+		run_finish(st, tb, nlh);
 		return 1;
 	}
 	return 0;
@@ -280,10 +250,9 @@ static int run_query_reply(struct nlattr **tb, struct nlmsghdr *nlh,
 {
 	struct run_state *st = arg;
 
-	(void)nlh;
 	if (tb[KRDMA_A_TEST_STATE] &&
 	    nla_get_u8(tb[KRDMA_A_TEST_STATE]) == KRDMA_TEST_DONE)
-		run_finish(st, tb);
+		run_finish(st, tb, nlh);
 	else
 		progress_line(st, tb);
 	return 0;
@@ -319,7 +288,7 @@ static int test_send_stop(struct knl_ctx *c, uint32_t id)
  * when the user interrupted it.
  */
 static int run_one(struct knl_ctx *c, const struct test_args *a,
-		   uint64_t size, bool *stopped)
+		   uint64_t size, struct report_opts *ro, bool *stopped)
 {
 	struct run_state st;
 	struct nl_msg *msg;
@@ -327,6 +296,7 @@ static int run_one(struct knl_ctx *c, const struct test_args *a,
 	int rc;
 
 	memset(&st, 0, sizeof(st));
+	st.ro = ro;
 	st.live = isatty(STDOUT_FILENO) && !out_json();
 	msg = test_start_msg(c, a, size, st.live ? TEST_LIVE_INTERVAL_MS : 0);
 	if (!msg)
@@ -397,10 +367,15 @@ static int run_one(struct knl_ctx *c, const struct test_args *a,
 	return EXIT_OK;
 }
 
-/* One test, or one per power of two of a size range (a sweep). */
+/*
+ * One test, or one per power of two of a size range (a sweep): a table in
+ * text, one JSON array. Exit code 3 for data that failed validation or a
+ * threshold missed.
+ */
 static int test_run(int argc, char **argv)
 {
 	bool stopped = false;
+	struct report_opts ro;
 	struct test_args a;
 	struct knl_ctx *c;
 	bool broken = false, wrong = false;
@@ -410,6 +385,11 @@ static int test_run(int argc, char **argv)
 	rc = test_parse(&a, argc, argv);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
+	memset(&ro, 0, sizeof(ro));
+	ro.sweep = a.size.num != a.size.num_hi;
+	ro.bidir = a.bidir.set;
+	ro.plot = a.hist.set;
+	ro.expect = &a.expect;
 	c = knl_get();
 	if (!c)
 		return 1;
@@ -418,9 +398,11 @@ static int test_run(int argc, char **argv)
 	if (knl_events_open(c))
 		return 1;
 	sig_install();
+	if (ro.sweep)
+		open_json_array(NULL);
 	/* No size (0) runs once, at the kernel's default. */
 	for (size = a.size.num; !stopped; size *= 2) {
-		rc = run_one(c, &a, size, &stopped);
+		rc = run_one(c, &a, size, &ro, &stopped);
 		broken |= rc == EXIT_ERR;
 		wrong |= rc == EXIT_TEST_FAIL;
 		/* A sweep goes on past a size that fails (say, too large for
@@ -430,10 +412,16 @@ static int test_run(int argc, char **argv)
 		    size * 2 > a.size.num_hi)
 			break;
 	}
+	if (ro.sweep) {
+		close_json_array();
+		out_flush();
+	}
 	/* Interrupted first: the results printed are partial. */
 	if (stopped)
 		return EXIT_INTR;
-	return broken ? EXIT_ERR : wrong ? EXIT_TEST_FAIL : EXIT_OK;
+	if (broken)
+		return EXIT_ERR;
+	return wrong || ro.missed ? EXIT_TEST_FAIL : EXIT_OK;
 }
 
 static int start_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
@@ -458,9 +446,11 @@ static int test_start(int argc, char **argv)
 	rc = test_parse(&a, argc, argv);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
-	if (a.size.num != a.size.num_hi) {
+	if (a.size.num != a.size.num_hi)
 		return usage_error("a size range is for \"test run\"");
-	}
+	if (a.expect.set || a.hist.set)
+		return usage_error("%s is for \"test run\", which follows the test to its end",
+				   a.expect.set ? "expect" : "histogram");
 	c = knl_get();
 	if (!c)
 		return 1;
@@ -506,9 +496,11 @@ static int test_show(int argc, char **argv)
 	"session { ID | NAME } op OP [ mode MODE ] [ size SIZE ]\n" \
 	"                              [ count N | duration TIME ] [ depth N ] [ interval TIME ]\n" \
 	"                              [ signal_every N ] [ chain N ] [ bidir ] [ qps N ]"
+#define TEST_RUN_ARGS TEST_ARGS "\n" \
+	"                              [ expect COND ]... [ histogram ]"
 
 static const struct cmd test_cmds[] = {
-	{ "run", test_run, TEST_ARGS,
+	{ "run", test_run, TEST_RUN_ARGS,
 	  "start a test, follow it and print the result (exit 0 only on success)" },
 	{ "start", test_start, TEST_ARGS,
 	  "start a test in the background and print its id" },
@@ -541,5 +533,11 @@ const struct object test_obj = {
 	"     session's first N queue pairs (1..16, at most the session's qps),\n"
 	"     depth in flight on each and count split between them\n"
 	"run: a live progress line on a terminal; ^C stops the test and still prints\n"
-	"     its result.  Rates: MB/s = 10^6 bytes/s, Gb/s = 10^9 bits/s.\n",
+	"     its result; a size range prints one table (-j: one JSON array).\n"
+	"     Rates: MB/s = 10^6 bytes/s, Gb/s = 10^9 bits/s.\n"
+	"COND := METRIC{ >= | <= }VALUE, held to every size; a miss exits 3:\n"
+	"        bw, min_qp_bw (the slowest QP, bw mode): MB/s, or N{MB/s|GB/s|Gb/s};\n"
+	"        msg_rate: messages/s, N[k|M|G]; lat mode: p50 p90 p99 p99.9 max avg\n"
+	"        stdev: a time with its unit, N{ns|us|ms|s}   e.g. expect p99<=2ms\n"
+	"histogram: lat mode, the latency histogram plotted after the result\n",
 };

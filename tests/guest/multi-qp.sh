@@ -184,7 +184,7 @@ barrier checked_qps
 psn_snap /tmp/psn.0
 json_check bw.write.qps4 \
 	"krdmactl -j test run session m op write mode bw size 64K count $n depth $dq qps 4" \
-	"d['status'] == 0 and d['qps'] == 4 and d['iters'] == $n and d['bytes'] == $n * 65536 and d['validated'] >= 1"
+	"d['status'] == 0 and d['qps'] == 4 and d['iters'] == $n and d['bytes'] == $n * 65536 and d['validated'] >= 1 and len(d['qp']) == 4 and [q['index'] for q in d['qp']] == [0, 1, 2, 3] and sum(q['iters'] for q in d['qp']) == $n and sum(q['bytes'] for q in d['qp']) == d['bytes'] and all(0 < q['elapsed_ns'] <= d['elapsed_ns'] for q in d['qp']) and 0 < d['min_qp_mb_per_s'] <= d['max_qp_mb_per_s']"
 psn_snap /tmp/psn.1
 psn_moved bw.write.every_qp_sent /tmp/psn.0 /tmp/psn.1 4 $((n * 64 / 4 / 2))
 
@@ -204,7 +204,7 @@ for op in atomic_fadd atomic_cswap; do
 done
 json_check bw.write.uneven \
 	"krdmactl -j test run session m op write mode bw size 4096 count 1001 depth 7 signal_every 3 chain 2 qps 3" \
-	"d['status'] == 0 and d['qps'] == 3 and d['iters'] == 1001 and d['validated'] >= 1"
+	"d['status'] == 0 and d['qps'] == 3 and d['iters'] == 1001 and d['validated'] >= 1 and sum(q['iters'] for q in d['qp']) == 1001"
 json_check bw.write.fewer_than_qps \
 	"krdmactl -j test run session m op write mode bw size 4096 count 2 qps 4" \
 	"d['status'] == 0 and d['iters'] == 2"

@@ -3,7 +3,8 @@
 #
 # The bw and lat modes between two guests: every bw op with pipelining,
 # selective signaling and chained posts, its data checked at the receiving
-# end; send latency with percentiles; a size sweep; duration mode ending on
+# end; latency with percentiles, its histogram and thresholds; a size sweep
+# (one JSON array, one table); duration mode ending on
 # time and on a stop; CPU time reported; the parameter errors; and a
 # corrupted byte caught, so that the checks can fail.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
@@ -35,22 +36,6 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	barrier server_checked
 	exit 0
 fi
-
-# json_lines NAME "COMMAND" "PYTHON-EXPR over L": COMMAND prints one JSON
-# object per line (a sweep); L is their list.
-json_lines() {
-	_jl_out=$(sh -c "$2" 2>&1)
-	if printf '%s\n' "$_jl_out" | python3 -c "
-import json, sys
-L = [json.loads(l) for l in sys.stdin if l.strip()]
-sys.exit(0 if ($3) else 1)" 2>/dev/null; then
-		result "$1" ok
-	else
-		echo "--- $1: '$3' is false for: $2"
-		printf '%s\n' "$_jl_out"
-		result "$1" fail
-	fi
-}
 
 barrier listening
 expect_ok connect timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" \
@@ -102,7 +87,23 @@ json_check bw.send_credits \
 # inline.
 json_check lat.send.64 \
 	"krdmactl -j test run session p op send mode lat size 64 count $n_lat" \
-	"d['status'] == 0 and d['iters'] == $n_lat and d['inline'] == 1 and d['lat']['samples'] == $n_lat and 0 < d['lat']['min_ns'] <= d['lat']['p50_ns'] <= d['lat']['p90_ns'] <= d['lat']['p99_ns'] <= d['lat']['p99.9_ns'] <= d['lat']['max_ns'] and d['lat']['min_ns'] <= d['lat']['avg_ns'] <= d['lat']['max_ns']"
+	"d['status'] == 0 and d['iters'] == $n_lat and d['inline'] == 1 and d['lat']['samples'] == $n_lat and 0 < d['lat']['min_ns'] <= d['lat']['p50_ns'] <= d['lat']['p90_ns'] <= d['lat']['p99_ns'] <= d['lat']['p99_9_ns'] <= d['lat']['max_ns'] and d['lat']['min_ns'] <= d['lat']['avg_ns'] <= d['lat']['max_ns']"
+# The histogram: every sample in one bucket, the buckets in order, the
+# median in the one where the counts pass half; the stdev within the
+# spread.
+json_check lat.send.histogram \
+	"krdmactl -j test run session p op send mode lat size 64 count $n_lat" \
+	"(lambda l, h: d['status'] == 0 and d['schema_version'] == 2 and sum(b['count'] for b in h) == l['samples'] == $n_lat and all(b['lo_ns'] < b['hi_ns'] <= c['lo_ns'] for b, c in zip(h, h[1:])) and h[0]['lo_ns'] <= l['min_ns'] and l['max_ns'] < h[-1]['hi_ns'] and any(b['lo_ns'] <= l['p50_ns'] < b['hi_ns'] and 2 * sum(c['count'] for c in h[:i + 1]) >= $n_lat for i, b in enumerate(h)) and 0 <= l['stdev_ns'] <= l['max_ns'] - l['min_ns'])(d['lat'], d['lat']['histogram'])"
+# Thresholds: met, exit 0; missed, exit 3 and named.
+out=$(krdmactl test run session p op send mode lat size 64 count 50 expect 'p50<=10s' expect 'msg_rate>=0.001' 2>&1)
+rc=$?
+[ $rc = 0 ] && result lat.expect.met ok || { echo "$out"; result lat.expect.met fail "rc=$rc"; }
+out=$(krdmactl test run session p op send mode lat size 64 count 50 expect 'p50<=1ns' 2>&1 >/dev/null)
+rc=$?
+case "$rc:$out" in
+3:*"expect p50<=1ns missed: p50 was"*) result lat.expect.missed ok ;;
+*) echo "$out"; result lat.expect.missed fail "rc=$rc" ;;
+esac
 json_check lat.send.64k \
 	"krdmactl -j test run session p op send mode lat size 64K count 50 signal_every 1" \
 	"d['status'] == 0 and d['inline'] == 0 and d['lat']['samples'] == 50 and d['validated'] >= 1"
@@ -141,10 +142,19 @@ json_check lat.write.duration \
 	"krdmactl -j test run session p op write mode lat size 64 duration 2s" \
 	"d['status'] == 0 and d['iters'] > 0 and d['lat']['samples'] == d['iters'] and d['elapsed_ns'] >= 2e9"
 
-# Sweep: every power of two from 2 B to 8 MiB, each its own result.
-json_lines bw.sweep \
+# Sweep: every power of two from 2 B to 8 MiB, one JSON array of results;
+# in text, one table.
+json_check bw.sweep \
 	"krdmactl -j test run session p op write mode bw size 2-8M count $n_sweep depth 8" \
-	"[x['size'] for x in L] == [2 << i for i in range(23)] and all(x['status'] == 0 and x['iters'] == $n_sweep and x['validated'] >= 1 for x in L)"
+	"[x['size'] for x in d] == [2 << i for i in range(23)] and all(x['status'] == 0 and x['iters'] == $n_sweep and x['validated'] >= 1 for x in d)"
+out=$(krdmactl test run session p op write mode lat size 64-256 count 20 2>&1)
+if printf '%s\n' "$out" | head -n 1 | grep -q '^ *#bytes  *#iters  *t_min\[us\]' &&
+	[ "$(printf '%s\n' "$out" | grep -Ec '^ *(64|128|256)  *20  *[0-9]')" = 3 ]; then
+	result lat.sweep.table ok
+else
+	printf '%s\n' "$out"
+	result lat.sweep.table fail
+fi
 
 # Duration: ends on time; a stop ends it early with its result.
 json_check bw.duration \

@@ -728,7 +728,7 @@ TEST(cmd_test_run_perf_figures)
 	run(&r, true, "test run session 5 op write mode bw size 64K count 1000 bidir");
 	o = json_tokener_parse(r.out.buf);
 	CHECK(o && json_object_object_get_ex(o, "lat", &lat) &&
-	      json_object_object_get_ex(lat, "p99.9_ns", &v) &&
+	      json_object_object_get_ex(lat, "p99_9_ns", &v) &&
 	      json_object_get_int64(v) == 9000);
 	CHECK(o && json_object_object_get_ex(o, "bidir_mb_per_s", &v) &&
 	      json_object_get_double(v) > 98.29 && json_object_get_double(v) < 98.31);
@@ -868,6 +868,215 @@ TEST(cmd_test_run_sweep)
 	CHECK_INT(r.rc, EXIT_USAGE);
 	CHECK(strstr(r.err, "a size range is for \"test run\"") != NULL);
 	CHECK_INT(fake_nreqs(), 0);
+	run_end(&r);
+}
+
+/*
+ * The reporting kernel: test 9 ends with the size and mode asked for; in
+ * lat mode with percentiles, stdev and a histogram of two buckets, in bw
+ * mode with qps > 1 one figure per QP, the last QP at half the rate.
+ */
+static void k_test_report(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	uint32_t size = tb[KRDMA_A_TEST_SIZE] ? tb_u32(tb, KRDMA_A_TEST_SIZE) :
+						 4096;
+	uint8_t mode = tb[KRDMA_A_TEST_MODE] ?
+		       nla_get_u8(tb[KRDMA_A_TEST_MODE]) : KRDMA_MODE_CHECK;
+	uint32_t qps = tb[KRDMA_A_TEST_QPS] ? tb_u32(tb, KRDMA_A_TEST_QPS) : 1;
+	struct nlattr *nest, *b;
+	struct nl_msg *m;
+	uint32_t i;
+
+	(void)req;
+	if (cmd != KRDMA_CMD_TEST_START) {
+		fake_error(-EOPNOTSUPP, NULL, 0);
+		return;
+	}
+	m = fake_msg(cmd);
+	nla_put_u32(m, KRDMA_A_TEST_ID, 9);
+	fake_reply(m);
+	fake_ack();
+	m = fake_msg(KRDMA_CMD_EVENT_NTF);
+	nla_put_u8(m, KRDMA_A_EVENT, KRDMA_EVENT_TEST_DONE);
+	nla_put_u32(m, KRDMA_A_TEST_ID, 9);
+	nla_put_u8(m, KRDMA_A_TEST_MODE, mode);
+	nla_put_u32(m, KRDMA_A_TEST_SIZE, size);
+	nla_put_u64(m, KRDMA_A_TEST_ITERS, 1000);
+	nla_put_u64(m, KRDMA_A_TEST_BYTES, 1000ULL * size);
+	nla_put_u64(m, KRDMA_A_TEST_ELAPSED_NS, 1000000000ULL);
+	nla_put_u32(m, KRDMA_A_TEST_STATUS, 0);
+	if (mode == KRDMA_MODE_LAT) {
+		nest = nla_nest_start(m, KRDMA_A_TEST_LAT);
+		nla_put_u64(m, KRDMA_LAT_A_SAMPLES, 1000);
+		nla_put_u64(m, KRDMA_LAT_A_MIN_NS, 1000);
+		nla_put_u64(m, KRDMA_LAT_A_P50_NS, 1500);
+		nla_put_u64(m, KRDMA_LAT_A_P99_NS, 3000);
+		nla_put_u64(m, KRDMA_LAT_A_P999_NS, 3500);
+		nla_put_u64(m, KRDMA_LAT_A_MAX_NS, 3900);
+		nla_put_u64(m, KRDMA_LAT_A_STDEV_NS, 400);
+		b = nla_nest_start(m, KRDMA_LAT_A_HIST);
+		nla_put_u64(m, KRDMA_HIST_A_LO_NS, 1024);
+		nla_put_u64(m, KRDMA_HIST_A_HI_NS, 1280);
+		nla_put_u64(m, KRDMA_HIST_A_COUNT, 900);
+		nla_nest_end(m, b);
+		b = nla_nest_start(m, KRDMA_LAT_A_HIST);
+		nla_put_u64(m, KRDMA_HIST_A_LO_NS, 3584);
+		nla_put_u64(m, KRDMA_HIST_A_HI_NS, 4096);
+		nla_put_u64(m, KRDMA_HIST_A_COUNT, 100);
+		nla_nest_end(m, b);
+		nla_nest_end(m, nest);
+	}
+	for (i = 0; mode == KRDMA_MODE_BW && qps > 1 && i < qps; i++) {
+		nest = nla_nest_start(m, KRDMA_A_TEST_QP);
+		nla_put_u32(m, KRDMA_TEST_QP_A_INDEX, i);
+		nla_put_u64(m, KRDMA_TEST_QP_A_ITERS, 1000 / qps);
+		nla_put_u64(m, KRDMA_TEST_QP_A_BYTES, 1000ULL / qps * size);
+		nla_put_u64(m, KRDMA_TEST_QP_A_ELAPSED_NS,
+			    i == qps - 1 ? 2000000000ULL : 1000000000ULL);
+		nla_nest_end(m, nest);
+	}
+	fake_event(m);
+}
+
+TEST(cmd_test_run_sweep_table)
+{
+	struct json_object *o, *v, *e;
+	struct run r;
+
+	/* text: one header, a row per size, sizes in units */
+	fake_begin(k_test_report);
+	run(&r, false, "test run session 5 op write mode bw size 32K-64K count 10");
+	CHECK_INT(r.rc, 0);
+	CHECK_STR(r.out.buf,
+		  "  #bytes     #iters     BW[MB/s]   BW[Gb/s]  MsgRate[Mpps]\n"
+		  "     32K       1000        32.77      0.262       0.001000\n"
+		  "     64K       1000        65.54      0.524       0.001000\n");
+	run_end(&r);
+
+	/* lat: the latency columns, in microseconds */
+	fake_begin(k_test_report);
+	run(&r, false, "test run session 5 op send mode lat size 64-128 count 10");
+	CHECK_INT(r.rc, 0);
+	CHECK(strstr(r.out.buf, "t_p99.9[us]") != NULL);
+	CHECK(strstr(r.out.buf, "\n      64       1000       1.00       1.50          -       3.00       3.50       3.90       0.40\n") != NULL);
+	run_end(&r);
+
+	/* JSON: one document, an array of the results */
+	fake_begin(k_test_report);
+	run(&r, true, "test run session 5 op write mode bw size 2-8 count 10");
+	o = json_tokener_parse(r.out.buf);
+	CHECK(o && json_object_is_type(o, json_type_array) &&
+	      json_object_array_length(o) == 3);
+	e = o ? json_object_array_get_idx(o, 2) : NULL;
+	CHECK(e && json_object_object_get_ex(e, "size", &v) &&
+	      json_object_get_int(v) == 8);
+	CHECK(e && json_object_object_get_ex(e, "schema_version", &v) &&
+	      json_object_get_int(v) == 2);
+	json_object_put(o);
+	run_end(&r);
+}
+
+TEST(cmd_test_run_histogram)
+{
+	struct json_object *o, *v, *lat, *h;
+	struct run r;
+
+	fake_begin(k_test_report);
+	run(&r, true, "test run session 5 op send mode lat size 64 count 10");
+	CHECK_INT(r.rc, 0);
+	o = json_tokener_parse(r.out.buf);
+	CHECK(o && json_object_object_get_ex(o, "lat", &lat) &&
+	      json_object_object_get_ex(lat, "stdev_ns", &v) &&
+	      json_object_get_int64(v) == 400);
+	CHECK(o && json_object_object_get_ex(o, "lat", &lat) &&
+	      json_object_object_get_ex(lat, "histogram", &h) &&
+	      json_object_array_length(h) == 2 &&
+	      json_object_object_get_ex(json_object_array_get_idx(h, 1),
+					"count", &v) &&
+	      json_object_get_int64(v) == 100);
+	json_object_put(o);
+	run_end(&r);
+
+	/* text: a bar per bucket, the fullest PLOT_WIDTH wide */
+	fake_begin(k_test_report);
+	run(&r, false, "test run session 5 op send mode lat size 64 count 10 histogram");
+	CHECK_INT(r.rc, 0);
+	CHECK(strstr(r.out.buf, " stdev 0.40us") != NULL);
+	CHECK(strstr(r.out.buf, "test 9: latency histogram, 1000 samples\n") != NULL);
+	CHECK(strstr(r.out.buf, "       900 |##################################################\n") != NULL);
+	CHECK(strstr(r.out.buf, "       100 |######\n") != NULL);
+	run_end(&r);
+
+	/* histogram and expect belong to run */
+	fake_begin(k_test_report);
+	run(&r, false, "test start session 5 op send mode lat histogram");
+	CHECK_INT(r.rc, EXIT_USAGE);
+	CHECK_INT(fake_nreqs(), 0);
+	run_end(&r);
+}
+
+TEST(cmd_test_run_expect)
+{
+	struct json_object *o, *v, *ex;
+	struct run r;
+
+	/* met: exit 0, each threshold in the JSON record */
+	fake_begin(k_test_report);
+	run(&r, true, "test run session 5 op send mode lat size 64 count 10 expect p99<=3us expect p50<=2us");
+	CHECK_INT(r.rc, 0);
+	CHECK_STR(r.err, "");
+	o = json_tokener_parse(r.out.buf);
+	CHECK(o && json_object_object_get_ex(o, "expect", &ex) &&
+	      json_object_array_length(ex) == 2 &&
+	      json_object_object_get_ex(json_object_array_get_idx(ex, 0),
+					"met", &v) &&
+	      json_object_get_boolean(v));
+	json_object_put(o);
+	run_end(&r);
+
+	/* missed: exit 3, and which, by how much */
+	fake_begin(k_test_report);
+	run(&r, false, "test run session 5 op send mode lat size 64 count 10 expect p99<=2.5us");
+	CHECK_INT(r.rc, EXIT_TEST_FAIL);
+	CHECK_STR(r.err, "krdmactl: test 9 (size 64): expect p99<=2.5us missed: p99 was 3.00us\n");
+	run_end(&r);
+
+	/* every size of a sweep: 32K moves 32.77 MB/s, 64K 65.54 */
+	fake_begin(k_test_report);
+	run(&r, false, "test run session 5 op write mode bw size 32K-64K count 10 expect bw>=50");
+	CHECK_INT(r.rc, EXIT_TEST_FAIL);
+	CHECK(strstr(r.err, "(size 32K): expect bw>=50 missed: bw was 32.77 MB/s") != NULL);
+	CHECK(strstr(r.err, "64K") == NULL);
+	run_end(&r);
+
+	/* the slowest QP: 4 QPs, the last at half the rate of the others */
+	fake_begin(k_test_report);
+	run(&r, false, "test run session 5 op write mode bw size 64K qps 4 count 10 expect min_qp_bw>=8MB/s");
+	CHECK_INT(r.rc, 0);
+	CHECK(strstr(r.out.buf, " qp_min 8.19 MB/s qp_max 16.38 MB/s") != NULL);
+	run_end(&r);
+	fake_begin(k_test_report);
+	run(&r, false, "test run session 5 op write mode bw size 64K qps 4 count 10 expect min_qp_bw>=0.1Gb/s");
+	CHECK_INT(r.rc, EXIT_TEST_FAIL);
+	CHECK(strstr(r.err, "min_qp_bw was 8.19 MB/s") != NULL);
+	run_end(&r);
+
+	/* a figure the mode does not have is refused before anything runs */
+	fake_begin(k_test_report);
+	run(&r, false, "test run session 5 op write mode bw expect p99<=1ms");
+	CHECK_INT(r.rc, EXIT_USAGE);
+	CHECK(strstr(r.err, "p99 is measured in lat mode, not in bw mode") != NULL);
+	CHECK_INT(fake_nreqs(), 0);
+	run_end(&r);
+	fake_begin(k_test_report);
+	run(&r, false, "test run session 5 op write expect min_qp_bw>=1");
+	CHECK_INT(r.rc, EXIT_USAGE);
+	CHECK_INT(fake_nreqs(), 0);
+	run_end(&r);
+	fake_begin(k_test_report);
+	run(&r, false, "test run session 5 op write expect bw>=");
+	CHECK_INT(r.rc, EXIT_USAGE);
+	CHECK(strstr(r.err, "invalid expect 'bw>='") != NULL);
 	run_end(&r);
 }
 

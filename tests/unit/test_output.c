@@ -453,9 +453,8 @@ static struct nl_msg *done_msg(int32_t status)
 static int print_result_fn(struct nlattr **tb, struct nlmsghdr *nlh,
 			   void *arg)
 {
-	(void)nlh;
 	(void)arg;
-	test_print_result(tb);
+	test_print_result(tb, nlh);
 	return 0;
 }
 

@@ -176,6 +176,50 @@ TEST(durations)
 	CHECK_U64(ms, 7);
 }
 
+TEST(expectations)
+{
+	struct expect e;
+
+	CHECK_INT(parse_expect("bw>=500", &e), 0);
+	CHECK_INT(e.metric, EXPECT_BW);
+	CHECK(!e.at_most && e.value == 500);
+	CHECK_INT(parse_expect("min_qp_bw>=1.5Gb/s", &e), 0);
+	CHECK_INT(e.metric, EXPECT_MIN_QP_BW);
+	CHECK(e.value > 187.49 && e.value < 187.51);
+	CHECK_INT(parse_expect("bw>=2GB/s", &e), 0);
+	CHECK(e.value == 2000);
+	CHECK_INT(parse_expect("msg_rate>=1.2M", &e), 0);
+	CHECK(e.value > 1199999 && e.value < 1200001);
+	CHECK_INT(parse_expect("p99<=2ms", &e), 0);
+	CHECK_INT(e.metric, EXPECT_P99);
+	CHECK(e.at_most && e.value == 2e6);
+	CHECK_INT(parse_expect("p99.9<=1.5us", &e), 0);
+	CHECK_INT(e.metric, EXPECT_P999);
+	CHECK(e.value == 1500);
+	CHECK_INT(parse_expect("p999<=1s", &e), 0);
+	CHECK_INT(e.metric, EXPECT_P999);
+	CHECK_INT(parse_expect("stdev<=250ns", &e), 0);
+	CHECK(e.value == 250);
+	CHECK(expect_metric_is_latency(EXPECT_MAX));
+	CHECK(!expect_metric_is_latency(EXPECT_MSG_RATE));
+	/* latency needs its unit; names in full; only >= and <= */
+	CHECK_INT(parse_expect("p99<=2", &e), -EINVAL);
+	CHECK_INT(parse_expect("p9<=2ms", &e), -EINVAL);
+	CHECK_INT(parse_expect("b>=1", &e), -EINVAL);
+	CHECK_INT(parse_expect("bw>1", &e), -EINVAL);
+	CHECK_INT(parse_expect("bw=1", &e), -EINVAL);
+	CHECK_INT(parse_expect("bw>=", &e), -EINVAL);
+	CHECK_INT(parse_expect(">=1", &e), -EINVAL);
+	CHECK_INT(parse_expect("bw>=-1", &e), -EINVAL);
+	CHECK_INT(parse_expect("bw>= 1", &e), -EINVAL);
+	CHECK_INT(parse_expect("bw>=0x10", &e), -EINVAL);
+	CHECK_INT(parse_expect("bw>=inf", &e), -EINVAL);
+	CHECK_INT(parse_expect("bw>=1e999", &e), -ERANGE);
+	CHECK_INT(parse_expect("bw>=10MB", &e), -EINVAL);
+	CHECK_INT(parse_expect("msg_rate>=1Mpps", &e), -EINVAL);
+	CHECK_INT(parse_expect("a_very_long_metric_name>=1", &e), -EINVAL);
+}
+
 TEST(addresses)
 {
 	struct ip_addr a;

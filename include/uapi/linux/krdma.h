@@ -127,10 +127,24 @@ enum krdma_lat_attr {
 	KRDMA_LAT_A_P999_NS,	/* u64 */
 	KRDMA_LAT_A_MAX_NS,	/* u64 */
 	KRDMA_LAT_A_AVG_NS,	/* u64 */
+	KRDMA_LAT_A_STDEV_NS,	/* u64 */
+	KRDMA_LAT_A_HIST,	/* nest, multi: one per non-empty bucket */
 	__KRDMA_LAT_A_MAX,
 };
 
 #define KRDMA_LAT_A_MAX (__KRDMA_LAT_A_MAX - 1)
+
+/* Nested in KRDMA_LAT_A_HIST: one bucket of the latency histogram. */
+enum krdma_hist_attr {
+	KRDMA_HIST_A_UNSPEC,
+	KRDMA_HIST_A_PAD,
+	KRDMA_HIST_A_LO_NS,	/* u64: lowest latency in it */
+	KRDMA_HIST_A_HI_NS,	/* u64: its end, excluded */
+	KRDMA_HIST_A_COUNT,	/* u64: samples */
+	__KRDMA_HIST_A_MAX,
+};
+
+#define KRDMA_HIST_A_MAX (__KRDMA_HIST_A_MAX - 1)
 
 /*
  * Nested in KRDMA_A_STATS: module-wide or per-session counters, and the
@@ -236,10 +250,24 @@ enum krdma_attr {
 	KRDMA_A_TEST_PEER_BYTES,	/* u64: bidir: the peer's bytes */
 	KRDMA_A_SESSION_QPS,		/* u32: queue pairs, the control one included */
 	KRDMA_A_TEST_QPS,		/* u32: bw: queue pairs the messages spread over */
+	KRDMA_A_TEST_QP,		/* nest, krdma_test_qp_attr, multi */
 	__KRDMA_A_MAX,
 };
 
 #define KRDMA_A_MAX (__KRDMA_A_MAX - 1)
+
+/* Nested in KRDMA_A_TEST_QP: one queue pair's share of a bw test. */
+enum krdma_test_qp_attr {
+	KRDMA_TEST_QP_A_UNSPEC,
+	KRDMA_TEST_QP_A_PAD,
+	KRDMA_TEST_QP_A_INDEX,		/* u32 */
+	KRDMA_TEST_QP_A_ITERS,		/* u64 */
+	KRDMA_TEST_QP_A_BYTES,		/* u64 */
+	KRDMA_TEST_QP_A_ELAPSED_NS,	/* u64 */
+	__KRDMA_TEST_QP_A_MAX,
+};
+
+#define KRDMA_TEST_QP_A_MAX (__KRDMA_TEST_QP_A_MAX - 1)
 
 enum krdma_cmd {
 	KRDMA_CMD_UNSPEC,

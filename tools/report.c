@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * krdmactl: the report of a finished test - a record, a sweep's table,
+ * the latency histogram's plot, and the thresholds it is held to.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <netlink/genl/genl.h>
+
+#include "output.h"
+#include "records.h"
+#include "report.h"
+
+/* The widest bar of the histogram's plot, in characters. */
+#define PLOT_WIDTH	50
+
+static uint64_t get_u64(const struct nlattr *nla)
+{
+	return nla && nla_len(nla) >= (int)sizeof(uint64_t) ?
+	       nla_get_u64((struct nlattr *)nla) : 0;
+}
+
+/* Calls @fn for every KRDMA_A_TEST_QP of @nlh (tb[] keeps only the last). */
+static void for_each_qp(struct nlmsghdr *nlh,
+			void (*fn)(struct nlattr **q, void *arg), void *arg)
+{
+	struct nlattr *q[KRDMA_TEST_QP_A_MAX + 1];
+	struct genlmsghdr *gh;
+	struct nlattr *nla;
+	int rem;
+
+	if (!nlh)
+		return;
+	gh = nlmsg_data(nlh);
+	nla_for_each_attr(nla, genlmsg_attrdata(gh, 0), genlmsg_attrlen(gh, 0),
+			  rem) {
+		if (nla_type(nla) != KRDMA_A_TEST_QP ||
+		    nla_parse_nested(q, KRDMA_TEST_QP_A_MAX, nla, NULL))
+			continue;
+		fn(q, arg);
+	}
+}
+
+static double qp_mb_s(struct nlattr **q)
+{
+	struct rates r;
+
+	compute_rates(get_u64(q[KRDMA_TEST_QP_A_BYTES]),
+		      get_u64(q[KRDMA_TEST_QP_A_ITERS]),
+		      get_u64(q[KRDMA_TEST_QP_A_ELAPSED_NS]), &r);
+	return r.mb_s;
+}
+
+static void result_qp(struct nlattr **q, void *arg)
+{
+	struct test_result *res = arg;
+	double mb_s = qp_mb_s(q);
+
+	if (!res->nqp || mb_s < res->qp_min_mb_s)
+		res->qp_min_mb_s = mb_s;
+	if (!res->nqp || mb_s > res->qp_max_mb_s)
+		res->qp_max_mb_s = mb_s;
+	res->nqp++;
+}
+
+void test_result_get(struct nlattr **tb, struct nlmsghdr *nlh,
+		     struct test_result *res)
+{
+	struct nlattr *nla;
+	int rem;
+
+	memset(res, 0, sizeof(*res));
+	if (tb[KRDMA_A_TEST_ID])
+		res->id = nla_get_u32(tb[KRDMA_A_TEST_ID]);
+	if (tb[KRDMA_A_TEST_MODE])
+		res->mode = nla_get_u8(tb[KRDMA_A_TEST_MODE]);
+	if (tb[KRDMA_A_TEST_SIZE])
+		res->size = nla_get_u32(tb[KRDMA_A_TEST_SIZE]);
+	res->iters = get_u64(tb[KRDMA_A_TEST_ITERS]);
+	if (tb[KRDMA_A_TEST_BYTES] && tb[KRDMA_A_TEST_ITERS] &&
+	    tb[KRDMA_A_TEST_ELAPSED_NS]) {
+		res->has_rates = true;
+		compute_rates(get_u64(tb[KRDMA_A_TEST_BYTES]), res->iters,
+			      get_u64(tb[KRDMA_A_TEST_ELAPSED_NS]), &res->r);
+	}
+	if (tb[KRDMA_A_TEST_LAT]) {
+		res->has_lat = true;
+		nla_for_each_nested(nla, tb[KRDMA_A_TEST_LAT], rem) {
+			int t = nla_type(nla);
+
+			if (t <= 0 || t > KRDMA_LAT_A_MAX ||
+			    t == KRDMA_LAT_A_HIST ||
+			    nla_len(nla) < (int)sizeof(uint64_t))
+				continue;
+			res->lat[t] = nla_get_u64(nla);
+			res->lat_has[t] = true;
+		}
+	}
+	for_each_qp(nlh, result_qp, res);
+}
+
+/* ---- the record ---- */
+
+static const int result_head[] = {
+	KRDMA_A_TEST_ID,
+	KRDMA_A_SESSION_ID,
+	KRDMA_A_TEST_OP,
+	KRDMA_A_TEST_MODE,
+	KRDMA_A_TEST_BIDIR,
+	KRDMA_A_TEST_SIZE,
+	KRDMA_A_TEST_DEPTH,
+	KRDMA_A_TEST_QPS,
+	KRDMA_A_TEST_SIGNAL_EVERY,
+	KRDMA_A_TEST_CHAIN,
+	KRDMA_A_TEST_INLINE,
+	KRDMA_A_TEST_ITERS,
+	KRDMA_A_TEST_BYTES,
+	KRDMA_A_TEST_ELAPSED_NS,
+};
+
+static const int result_tail[] = {
+	KRDMA_A_TEST_LAT,
+	KRDMA_A_TEST_CPU_NS,
+	KRDMA_A_TEST_PEER_CPU_NS,
+	KRDMA_A_TEST_VALIDATED,
+	KRDMA_A_TEST_STATUS,
+	KRDMA_A_REASON,
+};
+
+static void print_qp_json(struct nlattr **q, void *arg)
+{
+	(void)arg;
+	open_json_object(NULL);
+	print_uint(PRINT_JSON, "index", NULL,
+		   q[KRDMA_TEST_QP_A_INDEX] ?
+		   nla_get_u32(q[KRDMA_TEST_QP_A_INDEX]) : 0);
+	print_uint(PRINT_JSON, "iters", NULL, get_u64(q[KRDMA_TEST_QP_A_ITERS]));
+	print_uint(PRINT_JSON, "bytes", NULL, get_u64(q[KRDMA_TEST_QP_A_BYTES]));
+	print_uint(PRINT_JSON, "elapsed_ns", NULL,
+		   get_u64(q[KRDMA_TEST_QP_A_ELAPSED_NS]));
+	print_float(PRINT_JSON, "mb_per_s", NULL, qp_mb_s(q), 2);
+	close_json_object();
+}
+
+/* Several QPs: the slowest and the fastest, to show an unfair link. */
+static void print_qps(struct nlattr **tb, struct nlmsghdr *nlh,
+		      const struct test_result *res)
+{
+	if (!res->nqp)
+		return;
+	if (out_json()) {
+		open_json_array("qp");
+		for_each_qp(nlh, print_qp_json, NULL);
+		close_json_array();
+	}
+	(void)tb;
+	if (res->nqp < 2)
+		return;
+	print_float(PRINT_ANY, "min_qp_mb_per_s", " qp_min %.2f MB/s",
+		    res->qp_min_mb_s, 2);
+	print_float(PRINT_ANY, "max_qp_mb_per_s", " qp_max %.2f MB/s",
+		    res->qp_max_mb_s, 2);
+}
+
+static void print_record_rates(struct nlattr **tb,
+			       const struct test_result *res)
+{
+	struct rates r;
+
+	if (res->has_rates) {
+		print_float(PRINT_ANY, "mb_per_s", " %.2f MB/s", res->r.mb_s, 2);
+		print_float(PRINT_ANY, "gb_per_s", " %.3f Gb/s", res->r.gb_s, 3);
+		print_float(PRINT_ANY, "msgs_per_s", " %.0f msgs/s",
+			    res->r.msgs_s, 0);
+	}
+	/* bidir: what came back, and both ways together. */
+	if (tb[KRDMA_A_TEST_PEER_BYTES] && tb[KRDMA_A_TEST_PEER_ITERS] &&
+	    tb[KRDMA_A_TEST_BYTES] && tb[KRDMA_A_TEST_ELAPSED_NS]) {
+		print_attr(tb, KRDMA_A_TEST_PEER_ITERS);
+		print_attr(tb, KRDMA_A_TEST_PEER_BYTES);
+		compute_rates(get_u64(tb[KRDMA_A_TEST_BYTES]) +
+			      get_u64(tb[KRDMA_A_TEST_PEER_BYTES]),
+			      res->iters + get_u64(tb[KRDMA_A_TEST_PEER_ITERS]),
+			      get_u64(tb[KRDMA_A_TEST_ELAPSED_NS]), &r);
+		print_float(PRINT_ANY, "bidir_mb_per_s", " both ways %.2f MB/s",
+			    r.mb_s, 2);
+	}
+}
+
+/*
+ * The record's fields, in the object the caller opened: a line of text,
+ * or a JSON object with the schema's version first.
+ */
+static void print_record(struct nlattr **tb, struct nlmsghdr *nlh,
+			 const struct test_result *res)
+{
+	print_uint(PRINT_JSON, "schema_version", NULL, REPORT_SCHEMA_VERSION);
+	print_attrs(tb, result_head, ARRAY_SIZE(result_head));
+	print_record_rates(tb, res);
+	print_qps(tb, nlh, res);
+	print_attrs(tb, result_tail, ARRAY_SIZE(result_tail));
+}
+
+void test_print_result(struct nlattr **tb, struct nlmsghdr *nlh)
+{
+	struct test_result res;
+
+	test_result_get(tb, nlh, &res);
+	open_json_object(NULL);
+	print_record(tb, nlh, &res);
+	print_nl();
+	close_json_object();
+}
+
+/* ---- the sweep's table (text) ---- */
+
+/* A latency figure in microseconds, or "-" if the kernel gave none. */
+static void print_lat_cell(const struct test_result *res, int type)
+{
+	if (res->lat_has[type])
+		print_text(" %10.2f", (double)res->lat[type] / 1e3);
+	else
+		print_text(" %10s", "-");
+}
+
+static void print_table_header(const struct test_result *res,
+			       const struct report_opts *ro)
+{
+	if (res->mode == KRDMA_MODE_LAT) {
+		print_text("%8s %10s %10s %10s %10s %10s %10s %10s %10s\n",
+		       "#bytes", "#iters", "t_min[us]", "t_p50[us]",
+		       "t_p90[us]", "t_p99[us]", "t_p99.9[us]", "t_max[us]",
+		       "stdev[us]");
+		return;
+	}
+	print_text("%8s %10s %12s %10s %14s%s\n", "#bytes", "#iters", "BW[MB/s]",
+	       "BW[Gb/s]", "MsgRate[Mpps]", ro->bidir ? "  BW_both[MB/s]" : "");
+}
+
+static void print_table_row(struct nlattr **tb, const struct test_result *res,
+			    const struct report_opts *ro)
+{
+	char size[32];
+	struct rates r;
+
+	format_size_units(size, sizeof(size), res->size);
+	print_text("%8s %10" PRIu64, size, res->iters);
+	if (res->mode == KRDMA_MODE_LAT) {
+		print_lat_cell(res, KRDMA_LAT_A_MIN_NS);
+		print_lat_cell(res, KRDMA_LAT_A_P50_NS);
+		print_lat_cell(res, KRDMA_LAT_A_P90_NS);
+		print_lat_cell(res, KRDMA_LAT_A_P99_NS);
+		print_lat_cell(res, KRDMA_LAT_A_P999_NS);
+		print_lat_cell(res, KRDMA_LAT_A_MAX_NS);
+		print_lat_cell(res, KRDMA_LAT_A_STDEV_NS);
+		return;
+	}
+	print_text(" %12.2f %10.3f %14.6f", res->r.mb_s, res->r.gb_s,
+	       res->r.msgs_s / 1e6);
+	if (ro->bidir && tb[KRDMA_A_TEST_PEER_BYTES]) {
+		compute_rates(get_u64(tb[KRDMA_A_TEST_BYTES]) +
+			      get_u64(tb[KRDMA_A_TEST_PEER_BYTES]), 0,
+			      get_u64(tb[KRDMA_A_TEST_ELAPSED_NS]), &r);
+		print_text(" %14.2f", r.mb_s);
+	}
+}
+
+/* ---- the histogram's plot (text) ---- */
+
+static void plot_histogram(const struct test_result *res, struct nlattr *lat)
+{
+	struct nlattr *b[KRDMA_HIST_A_MAX + 1];
+	uint64_t top = 0, count;
+	char lo[32], hi[32];
+	struct nlattr *nla;
+	int rem, bar;
+
+	nla_for_each_nested(nla, lat, rem)
+		if (nla_type(nla) == KRDMA_LAT_A_HIST &&
+		    !nla_parse_nested(b, KRDMA_HIST_A_MAX, nla, NULL) &&
+		    get_u64(b[KRDMA_HIST_A_COUNT]) > top)
+			top = get_u64(b[KRDMA_HIST_A_COUNT]);
+	if (!top) {
+		print_text("test %u: no latency histogram\n", res->id);
+		return;
+	}
+	print_text("test %u: latency histogram, %" PRIu64 " samples\n", res->id,
+		   res->lat[KRDMA_LAT_A_SAMPLES]);
+	print_text("%12s %12s %10s\n", "from", "to", "count");
+	nla_for_each_nested(nla, lat, rem) {
+		if (nla_type(nla) != KRDMA_LAT_A_HIST ||
+		    nla_parse_nested(b, KRDMA_HIST_A_MAX, nla, NULL))
+			continue;
+		count = get_u64(b[KRDMA_HIST_A_COUNT]);
+		format_ns(lo, sizeof(lo), get_u64(b[KRDMA_HIST_A_LO_NS]));
+		format_ns(hi, sizeof(hi), get_u64(b[KRDMA_HIST_A_HI_NS]));
+		/* Rounded up: a bucket with anything in it shows. */
+		bar = (int)((count * PLOT_WIDTH + top - 1) / top);
+		print_text("%12s %12s %10" PRIu64 " |%.*s\n", lo, hi, count,
+			   bar, "##################################################");
+	}
+}
+
+/* ---- thresholds ---- */
+
+/* The figure @m of @res in the unit of struct expect; false if none. */
+static bool expect_figure(const struct test_result *res, enum expect_metric m,
+			  double *v)
+{
+	static const int lat_attr[__EXPECT_METRIC_MAX] = {
+		[EXPECT_P50] = KRDMA_LAT_A_P50_NS,
+		[EXPECT_P90] = KRDMA_LAT_A_P90_NS,
+		[EXPECT_P99] = KRDMA_LAT_A_P99_NS,
+		[EXPECT_P999] = KRDMA_LAT_A_P999_NS,
+		[EXPECT_MAX] = KRDMA_LAT_A_MAX_NS,
+		[EXPECT_AVG] = KRDMA_LAT_A_AVG_NS,
+		[EXPECT_STDEV] = KRDMA_LAT_A_STDEV_NS,
+	};
+
+	switch (m) {
+	case EXPECT_BW:
+		*v = res->r.mb_s;
+		return res->has_rates;
+	case EXPECT_MIN_QP_BW:
+		*v = res->qp_min_mb_s;
+		return res->nqp > 0;
+	case EXPECT_MSG_RATE:
+		*v = res->r.msgs_s;
+		return res->has_rates;
+	default:
+		if (!expect_metric_is_latency(m) || !res->lat_has[lat_attr[m]])
+			return false;
+		*v = (double)res->lat[lat_attr[m]];
+		return true;
+	}
+}
+
+static void format_figure(char *buf, size_t len, enum expect_metric m,
+			  double v)
+{
+	if (expect_metric_is_latency(m))
+		snprintf(buf, len, "%.2fus", v / 1e3);
+	else if (m == EXPECT_MSG_RATE)
+		snprintf(buf, len, "%.0f msgs/s", v);
+	else
+		snprintf(buf, len, "%.2f MB/s", v);
+}
+
+/* Checks every threshold, JSON "expect": [{expr, value, met}], misses named. */
+static void check_expect(const struct test_result *res,
+			 struct report_opts *ro)
+{
+	const struct arg_val *ex = ro->expect;
+	char size[32], fig[48];
+	unsigned int i;
+	bool has, met;
+	double v = 0;
+
+	format_size_units(size, sizeof(size), res->size);
+	open_json_array("expect");
+	for (i = 0; i < ex->nexpect; i++) {
+		const struct expect *e = &ex->expect[i];
+
+		has = expect_figure(res, e->metric, &v);
+		met = has && (e->at_most ? v <= e->value : v >= e->value);
+		open_json_object(NULL);
+		print_string(PRINT_JSON, "expr", NULL, e->text);
+		if (has)
+			print_float(PRINT_JSON, "value", NULL, v, 2);
+		print_bool(PRINT_JSON, "met", NULL, met);
+		close_json_object();
+		if (met)
+			continue;
+		ro->missed++;
+		if (!has) {
+			fprintf(stderr, "krdmactl: test %u (size %s): expect %s: this test has no %s figure\n",
+				res->id, size, e->text,
+				expect_metric_name(e->metric));
+			continue;
+		}
+		format_figure(fig, sizeof(fig), e->metric, v);
+		fprintf(stderr, "krdmactl: test %u (size %s): expect %s missed: %s was %s\n",
+			res->id, size, e->text, expect_metric_name(e->metric),
+			fig);
+	}
+	close_json_array();
+}
+
+void report_result(struct nlattr **tb, struct nlmsghdr *nlh,
+		   struct report_opts *ro)
+{
+	bool passed = !tb[KRDMA_A_TEST_STATUS] ||
+		      !nla_get_u32(tb[KRDMA_A_TEST_STATUS]);
+	struct test_result res;
+
+	test_result_get(tb, nlh, &res);
+	open_json_object(NULL);
+	if (ro->sweep && !out_json()) {
+		if (passed) {
+			if (!ro->header_shown)
+				print_table_header(&res, ro);
+			ro->header_shown = true;
+			print_table_row(tb, &res, ro);
+		}
+	} else {
+		print_record(tb, nlh, &res);
+	}
+	if (passed && ro->expect && ro->expect->nexpect)
+		check_expect(&res, ro);
+	print_nl();
+	close_json_object();
+	if (ro->plot && passed && !out_json() && tb[KRDMA_A_TEST_LAT])
+		plot_histogram(&res, tb[KRDMA_A_TEST_LAT]);
+}

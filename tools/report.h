@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * krdmactl: how a finished test is reported - its record (a line, or a
+ * JSON object), a size sweep's table, the latency histogram's plot, and
+ * the thresholds ("expect") it is held to.
+ */
+#ifndef KRDMACTL_REPORT_H
+#define KRDMACTL_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <linux/krdma.h>
+
+#include "attrs.h"
+#include "parse.h"
+
+/* The version of the JSON records of test results; bumped on a change
+ * that breaks a reader (a key renamed or removed, a unit changed).
+ */
+#define REPORT_SCHEMA_VERSION	2
+
+/* What a result message says, in the units it is reported in. */
+struct test_result {
+	uint32_t id;
+	uint8_t mode;
+	uint64_t size;
+	uint64_t iters;
+	bool has_rates;
+	struct rates r;
+	bool has_lat;
+	bool lat_has[KRDMA_LAT_A_MAX + 1];
+	uint64_t lat[KRDMA_LAT_A_MAX + 1];
+	unsigned int nqp;		/* queue pairs with figures */
+	double qp_min_mb_s;
+	double qp_max_mb_s;
+};
+
+void test_result_get(struct nlattr **tb, struct nlmsghdr *nlh,
+		     struct test_result *res);
+
+/* How "test run" reports: set once per command. */
+struct report_opts {
+	bool sweep;			/* a table, one row per size */
+	bool bidir;
+	bool plot;			/* the histogram as a text plot */
+	const struct arg_val *expect;	/* thresholds, or NULL */
+	bool header_shown;
+	unsigned int missed;		/* thresholds missed so far */
+};
+
+/*
+ * Prints a finished test: a record (text line or JSON object), or a row
+ * of the sweep's table; then, if asked, the histogram's plot. Checks the
+ * thresholds of @ro on a test that passed, counting and naming a miss.
+ */
+void report_result(struct nlattr **tb, struct nlmsghdr *nlh,
+		   struct report_opts *ro);
+
+#endif /* KRDMACTL_REPORT_H */
