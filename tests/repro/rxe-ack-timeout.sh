@@ -36,7 +36,8 @@
 # it: "PSN P carried another packet: WRITE_FIRST len=65536 ... then
 # WRITE_ONLY len=0". KRDMA_REPRO_NETEM="delay 40ms 40ms" (netem on node
 # 1, the ACK path of node 2's WRITEs) adds spurious timeouts on purpose;
-# KRDMA_REPRO_DYNDBG=1 logs rxe_comp.c's states (node*.kmsg.gz).
+# KRDMA_REPRO_DYNDBG=1 logs rxe_comp.c's states (node*.kmsg.gz);
+# KRDMA_REPRO_SIZE and KRDMA_REPRO_COUNT change the messages (64K, 400).
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
@@ -98,7 +99,7 @@ else
 			addr "$KRDMA_PEER_IP" port $PORT name "s$a" qps 4 \
 			sq_depth 512 timeout 60s
 		json_check "write.ack$a" \
-			"krdmactl -j test run session s$a op write mode bw size 64K count ${KRDMA_REPRO_COUNT:-400} depth 64 qps 4 bidir" \
+			"krdmactl -j test run session s$a op write mode bw size ${KRDMA_REPRO_SIZE:-64K} count ${KRDMA_REPRO_COUNT:-400} depth 64 qps 4 bidir" \
 			"d['status'] == 0 and d['peer_iters'] == d['iters'] == ${KRDMA_REPRO_COUNT:-400}"
 		log "client ack_timeout=$a: $(rxe_counters)"
 		krdmactl session del name "s$a" 2>/dev/null
