@@ -33,9 +33,14 @@
  * (67 ms, perftest's) and 16 (268 ms), rxe on 6.1 failed QPs with "remote
  * invalid request" on a loaded TCG host, whose vCPUs stall for longer than
  * that and make retransmissions spurious (multi-qp.sh, peer-death.sh's
- * 4-QP WRITE round; never with 18). On a wire that drops packets (soft-RoCE
- * has no PFC) 18 costs a second a lost packet, a tenth of perftest's
- * bandwidth at 1% loss: set ack_timeout=14 there (lossy-wire.sh does).
+ * 4-QP WRITE round; never with 18). That is rxe's requester losing its
+ * place: two spurious timeouts in a row can make it resend a multi-packet
+ * message's rest as a zero-length WRITE at the next message's PSN, and
+ * the responder NAKs the shifted stream (design.rst, "Dead peers";
+ * tests/repro/rxe-ack-timeout.sh; 6.12 too). No WR pattern krdma could
+ * choose avoids it. On a wire that drops packets (soft-RoCE has no PFC)
+ * 18 costs a second a lost packet, a tenth of perftest's bandwidth at 1%
+ * loss: set ack_timeout=14 there (lossy-wire.sh does).
  *
  * The transport is not what finds a dead peer: the session keepalive is
  * (session.c, peer_timeout_ms), so the retry count is the most there is.
