@@ -79,6 +79,8 @@ void test_result_get(struct nlattr **tb, struct nlmsghdr *nlh,
 	if (tb[KRDMA_A_TEST_SIZE])
 		res->size = nla_get_u32(tb[KRDMA_A_TEST_SIZE]);
 	res->iters = get_u64(tb[KRDMA_A_TEST_ITERS]);
+	res->elapsed_ns = get_u64(tb[KRDMA_A_TEST_ELAPSED_NS]);
+	res->validated = get_u64(tb[KRDMA_A_TEST_VALIDATED]);
 	if (tb[KRDMA_A_TEST_BYTES] && tb[KRDMA_A_TEST_ITERS] &&
 	    tb[KRDMA_A_TEST_ELAPSED_NS]) {
 		res->has_rates = true;
@@ -396,6 +398,10 @@ void report_result(struct nlattr **tb, struct nlmsghdr *nlh,
 	struct test_result res;
 
 	test_result_get(tb, nlh, &res);
+	ro->last = res;
+	ro->last_status = passed ? 0 : (int32_t)nla_get_u32(tb[KRDMA_A_TEST_STATUS]);
+	if (ro->quiet)
+		return;
 	open_json_object(NULL);
 	if (ro->sweep && !out_json()) {
 		if (passed) {

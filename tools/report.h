@@ -26,6 +26,8 @@ struct test_result {
 	uint8_t mode;
 	uint64_t size;
 	uint64_t iters;
+	uint64_t elapsed_ns;
+	uint64_t validated;
 	bool has_rates;
 	struct rates r;
 	bool has_lat;
@@ -45,8 +47,11 @@ struct report_opts {
 	bool bidir;
 	bool plot;			/* the histogram as a text plot */
 	const struct arg_val *expect;	/* thresholds, or NULL */
+	bool quiet;			/* no record: the caller reports */
 	bool header_shown;
 	unsigned int missed;		/* thresholds missed so far */
+	struct test_result last;	/* the latest test's */
+	int32_t last_status;
 };
 
 /*

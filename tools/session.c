@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "output.h"
 #include "records.h"
+#include "session.h"
 
 /* How long to wait past the connect timeout for the up/down event. */
 #define CONNECT_SLACK_MS 5000
@@ -55,15 +56,6 @@ int session_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 }
 
 /* ---- connect ---- */
-
-struct connect_state {
-	bool have_id;
-	uint32_t id;
-	char name[KRDMA_NAME_MAX];
-	bool finished;
-	bool up;
-	char reason[256];
-};
 
 static void copy_name(char *dst, struct nlattr *nla)
 {
@@ -142,6 +134,61 @@ static int connect_query(struct knl_ctx *c, struct connect_state *st)
 	return knl_exec(c, msg, connect_query_reply, st);
 }
 
+int session_connect_wait(struct knl_ctx *c, struct nl_msg *msg,
+			 int64_t timeout_ms, struct connect_state *st)
+{
+	int64_t deadline, wait_ms;
+	int rc, qrc;
+
+	if (knl_call(c, msg, connect_reply, st, cmd_what()))
+		return 1;
+	if (!st->have_id) {
+		fprintf(stderr, "krdmactl: %s: the kernel's reply has no session id\n",
+			cmd_what());
+		return 1;
+	}
+
+	sig_install();
+	wait_ms = CONNECT_SLACK_MS + timeout_ms;
+	deadline = now_ms() + wait_ms;
+	while (!st->finished) {
+		int64_t left = deadline - now_ms();
+
+		rc = knl_events_poll(c, left > 0 ? (int)left : 0, connect_event,
+				     st);
+		if (rc >= 0)
+			continue;
+		if (rc == -EINTR) {
+			fprintf(stderr, "krdmactl: interrupted; session %u is left as it is (\"krdmactl session del %u\" removes it)\n",
+				st->id, st->id);
+			return EXIT_INTR;
+		}
+		if (rc == -EIDRM) {
+			fprintf(stderr, "krdmactl: session %u: the krdma module was unloaded\n",
+				st->id);
+			return 1;
+		}
+		if (rc != -ENOBUFS && rc != -ETIMEDOUT) {
+			fprintf(stderr, "krdmactl: waiting for krdma events: %s\n",
+				strerror(-rc));
+			return 1;
+		}
+		/* Events were lost, or none came in time: ask directly. */
+		qrc = connect_query(c, st);
+		if (st->finished)
+			break;
+		if (rc == -ENOBUFS)
+			continue;
+		if (qrc)
+			knl_perror(c, qrc, "session show");
+		else
+			fprintf(stderr, "krdmactl: session %u: no up/down event within %lld ms; it is still connecting\n",
+				st->id, (long long)wait_ms);
+		return 1;
+	}
+	return 0;
+}
+
 static int connect_result(const struct connect_state *st)
 {
 	/* Success: the record on stdout.  Failure: the reason on stderr
@@ -187,8 +234,7 @@ static int session_connect(int argc, char **argv)
 	struct connect_state st;
 	struct nl_msg *msg;
 	struct knl_ctx *c;
-	int64_t deadline, wait_ms;
-	int rc, qrc, p;
+	int rc, p;
 
 	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
 	if (rc)
@@ -236,53 +282,11 @@ static int session_connect(int argc, char **argv)
 	memset(&st, 0, sizeof(st));
 	if (name.set)
 		snprintf(st.name, sizeof(st.name), "%s", name.str);
-	if (knl_call(c, msg, connect_reply, &st, cmd_what()))
-		return 1;
-	if (!st.have_id) {
-		fprintf(stderr, "krdmactl: %s: the kernel's reply has no session id\n",
-			cmd_what());
-		return 1;
-	}
-
-	sig_install();
-	wait_ms = CONNECT_SLACK_MS +
-		  (timeout.set ? (int64_t)timeout.num : KRDMA_TIMEOUT_MS_MAX);
-	deadline = now_ms() + wait_ms;
-	while (!st.finished) {
-		int64_t left = deadline - now_ms();
-
-		rc = knl_events_poll(c, left > 0 ? (int)left : 0, connect_event,
-				    &st);
-		if (rc >= 0)
-			continue;
-		if (rc == -EINTR) {
-			fprintf(stderr, "krdmactl: interrupted; session %u is left as it is (\"krdmactl session del %u\" removes it)\n",
-				st.id, st.id);
-			return EXIT_INTR;
-		}
-		if (rc == -EIDRM) {
-			fprintf(stderr, "krdmactl: session %u: the krdma module was unloaded\n",
-				st.id);
-			return 1;
-		}
-		if (rc != -ENOBUFS && rc != -ETIMEDOUT) {
-			fprintf(stderr, "krdmactl: waiting for krdma events: %s\n",
-				strerror(-rc));
-			return 1;
-		}
-		/* Events were lost, or none came in time: ask directly. */
-		qrc = connect_query(c, &st);
-		if (st.finished)
-			break;
-		if (rc == -ENOBUFS)
-			continue;
-		if (qrc)
-			knl_perror(c, qrc, "session show");
-		else
-			fprintf(stderr, "krdmactl: session %u: no up/down event within %lld ms; it is still connecting\n",
-				st.id, (long long)wait_ms);
-		return 1;
-	}
+	rc = session_connect_wait(c, msg,
+				  timeout.set ? (int64_t)timeout.num :
+						KRDMA_TIMEOUT_MS_MAX, &st);
+	if (rc)
+		return rc;
 	return connect_result(&st);
 }
 

@@ -15,6 +15,7 @@
 #include "output.h"
 #include "records.h"
 #include "report.h"
+#include "test.h"
 
 /* Without events for this long, "test run" asks for the test's state. */
 #define TEST_CHECK_MS		5000
@@ -63,13 +64,6 @@ int test_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 }
 
 /* ---- arguments shared by "run" and "start" ---- */
-
-struct test_args {
-	struct arg_val session, op, mode, size, count, duration, depth, interval;
-	struct arg_val signal_every, chain, bidir, qps;
-	/* run only: what the CLI does with the result */
-	struct arg_val expect, hist;
-};
 
 static int test_parse(struct test_args *a, int argc, char **argv)
 {
@@ -281,14 +275,9 @@ static int test_send_stop(struct knl_ctx *c, uint32_t id)
 	return knl_exec(c, msg, NULL, NULL);
 }
 
-/*
- * Runs one test of message size @size to its end and prints its result.
- * Returns EXIT_OK if it passed, EXIT_TEST_FAIL if its data failed
- * validation, EXIT_ERR if it could not run to its end, and sets *@stopped
- * when the user interrupted it.
- */
-static int run_one(struct knl_ctx *c, const struct test_args *a,
-		   uint64_t size, struct report_opts *ro, bool *stopped)
+/* test.h */
+int test_run_one(struct knl_ctx *c, const struct test_args *a, uint64_t size,
+		 struct report_opts *ro, bool *stopped)
 {
 	struct run_state st;
 	struct nl_msg *msg;
@@ -402,7 +391,7 @@ static int test_run(int argc, char **argv)
 		open_json_array(NULL);
 	/* No size (0) runs once, at the kernel's default. */
 	for (size = a.size.num; !stopped; size *= 2) {
-		rc = run_one(c, &a, size, &ro, &stopped);
+		rc = test_run_one(c, &a, size, &ro, &stopped);
 		broken |= rc == EXIT_ERR;
 		wrong |= rc == EXIT_TEST_FAIL;
 		/* A sweep goes on past a size that fails (say, too large for

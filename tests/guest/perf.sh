@@ -38,6 +38,14 @@ if [ "$KRDMA_NODE" = 1 ]; then
 fi
 
 barrier listening
+# ping: a session of its own, validated round trips, gone again; a port
+# nobody listens on is a clear failure.
+json_check ping.peer "krdmactl -j ping $KRDMA_PEER_IP:$PORT count 3 timeout 30s" \
+	"d['ok'] and d['status'] == 0 and d['round_trips'] == 3 and d['validated'] == 3 and d['size'] == 64 and d['rtt_us'] > 0"
+wait_for -t 60 sh -c "! krdmactl -j session show | grep -q '\"name\":\"ping-'" &&
+	result ping.session_gone ok || result ping.session_gone fail
+expect_fail_msg ping.no_listener "no krdma session" \
+	krdmactl ping "$KRDMA_PEER_IP" port $((PORT + 1)) timeout 5s
 expect_ok connect timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" \
 	port $PORT name p max_msg 64K sq_depth 512 rq_depth 64 timeout 30s
 json_check session.inline "krdmactl -j session show name p" \

@@ -35,7 +35,7 @@ static const struct object *find_obj(const char *name)
 {
 	static const struct object *const objs[] = {
 		&dev_obj, &listener_obj, &session_obj, &test_obj, &stats_obj,
-		&monitor_obj, &version_obj,
+		&monitor_obj, &version_obj, &ping_obj,
 	};
 	size_t i;
 
@@ -1077,6 +1077,99 @@ TEST(cmd_test_run_expect)
 	run(&r, false, "test run session 5 op write expect bw>=");
 	CHECK_INT(r.rc, EXIT_USAGE);
 	CHECK(strstr(r.err, "invalid expect 'bw>='") != NULL);
+	run_end(&r);
+}
+
+/*
+ * The pinged kernel: session 6 comes up, test 9 (its check-mode sends)
+ * ends with every iteration validated, and the session is deleted.
+ */
+static uint8_t ping_cmds[8];
+static unsigned int ping_ncmds;
+
+static void k_ping(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	struct nl_msg *m;
+
+	(void)req;
+	if (ping_ncmds < sizeof(ping_cmds))
+		ping_cmds[ping_ncmds++] = cmd;
+	switch (cmd) {
+	case KRDMA_CMD_SESSION_NEW:
+		fake_reply(session_msg(cmd, 6, "ping"));
+		fake_ack();
+		fake_event(session_event(KRDMA_EVENT_SESSION_UP, 6, "ping",
+					 NULL));
+		return;
+	case KRDMA_CMD_TEST_START:
+		if (tb_u32(tb, KRDMA_A_SESSION_ID) != 6 ||
+		    nla_get_u8(tb[KRDMA_A_TEST_OP]) != KRDMA_OP_SEND) {
+			fake_error(-EINVAL, "wrong test", 0);
+			return;
+		}
+		m = fake_msg(cmd);
+		nla_put_u32(m, KRDMA_A_TEST_ID, 9);
+		fake_reply(m);
+		fake_ack();
+		m = fake_msg(KRDMA_CMD_EVENT_NTF);
+		nla_put_u8(m, KRDMA_A_EVENT, KRDMA_EVENT_TEST_DONE);
+		nla_put_u32(m, KRDMA_A_TEST_ID, 9);
+		nla_put_u32(m, KRDMA_A_TEST_SIZE, tb_u32(tb, KRDMA_A_TEST_SIZE));
+		nla_put_u64(m, KRDMA_A_TEST_ITERS,
+			    nla_get_u64(tb[KRDMA_A_TEST_COUNT]));
+		nla_put_u64(m, KRDMA_A_TEST_VALIDATED,
+			    nla_get_u64(tb[KRDMA_A_TEST_COUNT]));
+		nla_put_u64(m, KRDMA_A_TEST_ELAPSED_NS, 3000000);
+		nla_put_u32(m, KRDMA_A_TEST_STATUS, 0);
+		fake_event(m);
+		return;
+	case KRDMA_CMD_SESSION_DEL:
+		fake_ack();
+		return;
+	}
+	fake_error(-EOPNOTSUPP, NULL, 0);
+}
+
+TEST(cmd_ping)
+{
+	struct json_object *o, *v;
+	struct run r;
+
+	ping_ncmds = 0;
+	fake_begin(k_ping);
+	run(&r, true, "ping 10.0.0.2:7471 count 3");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(ping_ncmds, 3);
+	CHECK_INT(ping_cmds[0], KRDMA_CMD_SESSION_NEW);
+	CHECK_INT(ping_cmds[1], KRDMA_CMD_TEST_START);
+	CHECK_INT(ping_cmds[2], KRDMA_CMD_SESSION_DEL);
+	o = json_tokener_parse(r.out.buf);
+	CHECK(o && json_object_object_get_ex(o, "peer", &v) &&
+	      !strcmp(json_object_get_string(v), "10.0.0.2:7471"));
+	CHECK(o && json_object_object_get_ex(o, "validated", &v) &&
+	      json_object_get_int(v) == 3);
+	CHECK(o && json_object_object_get_ex(o, "size", &v) &&
+	      json_object_get_int(v) == 64);
+	/* 3 ms for 3 round trips */
+	CHECK(o && json_object_object_get_ex(o, "rtt_us", &v) &&
+	      json_object_get_double(v) > 999.9 &&
+	      json_object_get_double(v) < 1000.1);
+	json_object_put(o);
+	run_end(&r);
+
+	/* no listener there: exit 1, the reason, nothing left behind */
+	connect_mode = 1;
+	ping_ncmds = 0;
+	fake_begin(k_connect);
+	run(&r, false, "ping 10.0.0.2 port 7471");
+	CHECK_INT(r.rc, EXIT_ERR);
+	CHECK(strstr(r.err, "ping 10.0.0.2:7471: no krdma session: rejected by peer") != NULL);
+	run_end(&r);
+
+	fake_begin(k_ping);
+	run(&r, false, "ping 10.0.0.2");
+	CHECK_INT(r.rc, EXIT_USAGE);
+	CHECK_INT(fake_nreqs(), 0);
 	run_end(&r);
 }
 
