@@ -46,7 +46,7 @@ struct object {
 };
 
 extern const struct object dev_obj, listener_obj, session_obj, test_obj,
-	stats_obj, monitor_obj, version_obj, ping_obj;
+	stats_obj, monitor_obj, version_obj, ping_obj, compare_obj;
 
 /* Run argv[0] (matched by unique prefix) of obj; "help" prints usage. */
 int obj_dispatch(const struct object *obj, int argc, char **argv);

@@ -19,7 +19,7 @@
 
 static const struct object *const objects[] = {
 	&dev_obj, &listener_obj, &session_obj, &test_obj, &stats_obj,
-	&monitor_obj, &version_obj, &ping_obj,
+	&monitor_obj, &version_obj, &ping_obj, &compare_obj,
 };
 
 static void usage(FILE *f)

@@ -205,6 +205,13 @@ static void print_record(struct nlattr **tb, struct nlmsghdr *nlh,
 	print_attrs(tb, result_tail, ARRAY_SIZE(result_tail));
 }
 
+/* JSON: the environment in every record, so that one stands alone. */
+static void print_record_env(const struct report_opts *ro)
+{
+	if (ro->env && out_json())
+		env_print(ro->env);
+}
+
 void test_print_result(struct nlattr **tb, struct nlmsghdr *nlh)
 {
 	struct test_result res;
@@ -413,10 +420,17 @@ void report_result(struct nlattr **tb, struct nlmsghdr *nlh,
 	} else {
 		print_record(tb, nlh, &res);
 	}
+	print_record_env(ro);
 	if (passed && ro->expect && ro->expect->nexpect)
 		check_expect(&res, ro);
 	print_nl();
 	close_json_object();
+	/* Text, -s: the environment once, after the first result. */
+	if (ro->env && !out_json() && !ro->env_shown) {
+		env_print(ro->env);
+		print_nl();
+		ro->env_shown = true;
+	}
 	if (ro->plot && passed && !out_json() && tb[KRDMA_A_TEST_LAT])
 		plot_histogram(&res, tb[KRDMA_A_TEST_LAT]);
 }

@@ -13,6 +13,7 @@
 #include <linux/krdma.h>
 
 #include "attrs.h"
+#include "env.h"
 #include "parse.h"
 
 /* The version of the JSON records of test results; bumped on a change
@@ -47,8 +48,10 @@ struct report_opts {
 	bool bidir;
 	bool plot;			/* the histogram as a text plot */
 	const struct arg_val *expect;	/* thresholds, or NULL */
+	const struct run_env *env;	/* in every JSON record, or NULL */
 	bool quiet;			/* no record: the caller reports */
 	bool header_shown;
+	bool env_shown;
 	unsigned int missed;		/* thresholds missed so far */
 	struct test_result last;	/* the latest test's */
 	int32_t last_status;

@@ -365,6 +365,7 @@ static int test_run(int argc, char **argv)
 {
 	bool stopped = false;
 	struct report_opts ro;
+	struct run_env env;
 	struct test_args a;
 	struct knl_ctx *c;
 	bool broken = false, wrong = false;
@@ -386,6 +387,11 @@ static int test_run(int argc, char **argv)
 	 * reply to TEST_START is read. */
 	if (knl_events_open(c))
 		return 1;
+	/* Where it was measured, for JSON records and -s; a session that
+	 * is not there is for TEST_START to report.
+	 */
+	if ((out_json() || opts.stats) && !env_collect(c, &a.session, &env))
+		ro.env = &env;
 	sig_install();
 	if (ro.sweep)
 		open_json_array(NULL);

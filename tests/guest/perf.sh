@@ -102,6 +102,24 @@ json_check lat.send.64 \
 json_check lat.send.histogram \
 	"krdmactl -j test run session p op send mode lat size 64 count $n_lat" \
 	"(lambda l, h: d['status'] == 0 and d['schema_version'] == 2 and sum(b['count'] for b in h) == l['samples'] == $n_lat and all(b['lo_ns'] < b['hi_ns'] <= c['lo_ns'] for b, c in zip(h, h[1:])) and h[0]['lo_ns'] <= l['min_ns'] and l['max_ns'] < h[-1]['hi_ns'] and any(b['lo_ns'] <= l['p50_ns'] < b['hi_ns'] and 2 * sum(c['count'] for c in h[:i + 1]) >= $n_lat for i, b in enumerate(h)) and 0 <= l['stdev_ns'] <= l['max_ns'] - l['min_ns'])(d['lat'], d['lat']['histogram'])"
+# Every JSON result says where it was measured; compare finds a figure
+# that moved (a baseline twice as fast) and none against itself.
+json_check result.env "krdmactl -j test run session p op write mode bw size 4096 count 100" \
+	"d['status'] == 0 and d['env']['dev'] and d['env']['transport'] in ('roce', 'iwarp') and d['env']['active_mtu'] > 0 and d['env']['netdev_mtu'] >= d['env']['active_mtu'] and d['env']['peer_proto'] >= 2 and d['env']['kernel'] == '$(uname -r)' and d['env']['module'] == '$(cat /sys/module/krdma/version)'"
+krdmactl -j test run session p op write mode bw size 4096-8192 count 100 >/tmp/perf.res.json
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d:
+    r["mb_per_s"] *= 2
+json.dump(d, open(sys.argv[2], "w"))' /tmp/perf.res.json /tmp/perf.fast.json
+expect_ok compare.same krdmactl compare /tmp/perf.res.json baseline /tmp/perf.res.json
+out=$(krdmactl compare /tmp/perf.res.json baseline /tmp/perf.fast.json 2>&1)
+rc=$?
+case "$rc:$out" in
+3:*"write bw 4K: mb_per_s"*"(-50.0%) worse"*) result compare.worse ok ;;
+*) echo "$out"; result compare.worse fail "rc=$rc" ;;
+esac
 # Thresholds: met, exit 0; missed, exit 3 and named.
 out=$(krdmactl test run session p op send mode lat size 64 count 50 expect 'p50<=10s' expect 'msg_rate>=0.001' 2>&1)
 rc=$?

@@ -30,7 +30,7 @@ check() {	# check "WANTED WORDS" word...
 		echo "FAIL: '$*' -> '$got', wanted '$want'"
 	fi
 }
-check "dev listener session test stats monitor version ping help" krdmactl ""
+check "dev listener session test stats monitor version ping compare help" krdmactl ""
 check "session stats" krdmactl s
 check "connect del show help" krdmactl session ""
 check "addr port name src timeout sq_depth rq_depth max_msg qps" krdmactl session connect ""

@@ -8,6 +8,7 @@
 #include <net/if.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -18,6 +19,7 @@
 
 #include "attrs.h"
 #include "cmd.h"
+#include "env.h"
 #include "fake_nl.h"
 #include "output.h"
 #include "resolve.h"
@@ -35,7 +37,7 @@ static const struct object *find_obj(const char *name)
 {
 	static const struct object *const objs[] = {
 		&dev_obj, &listener_obj, &session_obj, &test_obj, &stats_obj,
-		&monitor_obj, &version_obj, &ping_obj,
+		&monitor_obj, &version_obj, &ping_obj, &compare_obj,
 	};
 	size_t i;
 
@@ -76,6 +78,19 @@ static void run(struct run *r, bool json, const char *line)
 	fclose(tmp);
 	capture_end(&r->out);
 	opts.json = false;
+}
+
+static void run_fmt(struct run *r, bool json, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void run_fmt(struct run *r, bool json, const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	run(r, json, line);
 }
 
 static void run_end(struct run *r)
@@ -677,8 +692,10 @@ TEST(cmd_test_run_ok)
 	run(&r, true, "test run session 5 op write size 64K count 1000 depth 16");
 	CHECK_INT(r.rc, 0);
 	CHECK_STR(r.err, "");
-	CHECK_INT(fake_nreqs(), 1);
-	CHECK_INT(fake_req_attrs(0, tb), 0);
+	/* the environment asked for first (this kernel has none), then the test */
+	CHECK_INT(fake_nreqs(), 2);
+	CHECK_INT(fake_req_cmd(0), KRDMA_CMD_SESSION_GET);
+	CHECK_INT(fake_req_attrs(1, tb), 0);
 	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_ID), 5);
 	CHECK(!tb[KRDMA_A_NAME]);
 	CHECK(tb[KRDMA_A_TEST_OP] &&
@@ -1171,6 +1188,177 @@ TEST(cmd_ping)
 	CHECK_INT(r.rc, EXIT_USAGE);
 	CHECK_INT(fake_nreqs(), 0);
 	run_end(&r);
+}
+
+/*
+ * The measured kernel: session 5 on rxe0 (port 1 active, MTU 1024),
+ * krdma 9.9.9, peer protocol 2; the test from k_test_report.
+ */
+static void k_env(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	struct nlattr *nest;
+	struct nl_msg *m;
+
+	switch (cmd) {
+	case KRDMA_CMD_SESSION_GET:
+		m = session_msg(cmd, 5, "s");
+		nla_put_string(m, KRDMA_A_DEV_NAME, "rxe0");
+		nla_put_u8(m, KRDMA_A_SESSION_CQ_POLL, KRDMA_CQ_POLL_SOFTIRQ);
+		nla_put_u32(m, KRDMA_A_SESSION_PEER_PROTO, 2);
+		fake_reply(m);
+		fake_ack();
+		return;
+	case KRDMA_CMD_DEV_GET:
+		m = fake_msg(cmd);
+		nla_put_string(m, KRDMA_A_DEV_NAME, "rxe0");
+		nest = nla_nest_start(m, KRDMA_A_DEV_PORT);
+		nla_put_u32(m, KRDMA_PORT_A_INDEX, 1);
+		nla_put_u8(m, KRDMA_PORT_A_STATE, 4);
+		nla_put_u32(m, KRDMA_PORT_A_ACTIVE_MTU, 1024);
+		nla_nest_end(m, nest);
+		fake_reply(m);
+		fake_ack();
+		return;
+	case KRDMA_CMD_VERSION_GET:
+		m = fake_msg(cmd);
+		nla_put_string(m, KRDMA_A_VERSION, "9.9.9");
+		fake_reply(m);
+		fake_ack();
+		return;
+	}
+	k_test_report(cmd, tb, req);
+}
+
+static void put_file(const char *root, const char *rel, const char *text)
+{
+	char path[512], cmd[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	CHECK_INT(system(cmd), 0);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+TEST(cmd_test_run_env)
+{
+	char root[] = "/tmp/krdma-unit-sysfs.XXXXXX", cmd[128];
+	struct json_object *o, *e, *v;
+	struct run r;
+
+	CHECK(mkdtemp(root) != NULL);
+	put_file(root, "class/infiniband/rxe0/node_type", "1: CA\n");
+	put_file(root, "class/infiniband/rxe0/ports/1/link_layer", "Ethernet\n");
+	put_file(root, "class/infiniband/rxe0/ports/1/gid_attrs/ndevs/0", "eth0\n");
+	put_file(root, "class/net/eth0/mtu", "1500\n");
+	put_file(root, "devices/system/cpu/cpuidle/current_driver", "none\n");
+	env_sysfs_root = root;
+
+	fake_begin(k_env);
+	run(&r, true, "test run session 5 op write mode bw size 4K-8K count 10");
+	CHECK_INT(r.rc, 0);
+	o = json_tokener_parse(r.out.buf);
+	e = o ? json_object_array_get_idx(o, 1) : NULL;
+	CHECK(e && json_object_object_get_ex(e, "env", &e));
+	CHECK(e && json_object_object_get_ex(e, "dev", &v) &&
+	      !strcmp(json_object_get_string(v), "rxe0"));
+	CHECK(e && json_object_object_get_ex(e, "transport", &v) &&
+	      !strcmp(json_object_get_string(v), "roce"));
+	CHECK(e && json_object_object_get_ex(e, "active_mtu", &v) &&
+	      json_object_get_int(v) == 1024);
+	CHECK(e && json_object_object_get_ex(e, "netdev_mtu", &v) &&
+	      json_object_get_int(v) == 1500);
+	CHECK(e && json_object_object_get_ex(e, "cq_poll", &v) &&
+	      !strcmp(json_object_get_string(v), "softirq"));
+	CHECK(e && json_object_object_get_ex(e, "module", &v) &&
+	      !strcmp(json_object_get_string(v), "9.9.9"));
+	CHECK(e && json_object_object_get_ex(e, "peer_proto", &v) &&
+	      json_object_get_int(v) == 2);
+	/* no cpufreq here: null, not a guess */
+	CHECK(e && json_object_object_get_ex(e, "governor", &v) && v == NULL);
+	json_object_put(o);
+	run_end(&r);
+
+	/* text: once, with -s */
+	opts.stats = true;
+	fake_begin(k_env);
+	run(&r, false, "test run session 5 op write mode bw size 4K-8K count 10");
+	opts.stats = false;
+	CHECK(strstr(r.out.buf, "env kernel ") != NULL);
+	CHECK(strstr(r.out.buf, " dev rxe0 transport roce active_mtu 1024 netdev eth0 netdev_mtu 1500 cq_poll softirq governor - idle_driver none module 9.9.9 peer_proto 2\n") != NULL);
+	CHECK(strstr(strstr(r.out.buf, "env kernel") + 1, "env kernel") == NULL);
+	run_end(&r);
+
+	env_sysfs_root = "/sys";
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	CHECK_INT(system(cmd), 0);
+}
+
+TEST(cmd_compare)
+{
+	char res[] = "/tmp/krdma-unit-res.XXXXXX", base[] = "/tmp/krdma-unit-base.XXXXXX";
+	struct json_object *o, *v, *m;
+	struct run r;
+	FILE *f;
+	int fd;
+
+	fd = mkstemp(res);
+	CHECK(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs("[{\"op\":\"write\",\"mode\":\"bw\",\"size\":65536,\"qps\":1,\"mb_per_s\":80,\"status\":0,\"env\":{\"kernel\":\"6.12\",\"dev\":\"rxe0\"}},"
+	      "{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,\"lat\":{\"p50_ns\":1000,\"p99_ns\":5000}},"
+	      "{\"op\":\"read\",\"mode\":\"bw\",\"size\":64,\"status\":0,\"mb_per_s\":1}]", f);
+	fclose(f);
+	fd = mkstemp(base);
+	CHECK(fd >= 0);
+	f = fdopen(fd, "w");
+	/* the failed run of a test is no baseline for it */
+	fputs("[{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":-5,\"lat\":{\"p99_ns\":1}},"
+	      "{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,\"lat\":{\"p50_ns\":1050,\"p99_ns\":4000}},"
+	      "{\"op\":\"write\",\"mode\":\"bw\",\"size\":65536,\"qps\":1,\"mb_per_s\":100,\"status\":0,\"env\":{\"kernel\":\"6.1\",\"dev\":\"rxe0\"}}]", f);
+	fclose(f);
+
+	fake_begin(k_none);
+	run_fmt(&r, false, "compare %s baseline %s", res, base);
+	CHECK_INT(r.rc, EXIT_TEST_FAIL);
+	CHECK(strstr(r.out.buf, "write bw 64K: mb_per_s 80.00 vs 100.00 (-20.0%) worse\n") != NULL);
+	CHECK(strstr(r.out.buf, "send lat 64: p99_ns 5000.00 vs 4000.00 (+25.0%) worse\n") != NULL);
+	/* p50 moved 4.8%: within the tolerance */
+	CHECK(strstr(r.out.buf, "p50_ns") == NULL);
+	CHECK(strstr(r.out.buf, "env: kernel 6.12 vs 6.1\n") != NULL);
+	CHECK(strstr(r.out.buf, "3 figures compared, 2 worse, 0 better than the baseline by more than 10%; 1 results without a baseline\n") != NULL);
+	run_end(&r);
+
+	fake_begin(k_none);
+	run_fmt(&r, true, "compare %s baseline %s tolerance 30", res, base);
+	CHECK_INT(r.rc, 0);
+	o = json_tokener_parse(r.out.buf);
+	CHECK(o && json_object_object_get_ex(o, "moved", &m) &&
+	      json_object_array_length(m) == 0);
+	CHECK(o && json_object_object_get_ex(o, "env_differs", &m) &&
+	      json_object_object_get_ex(m, "kernel", &v) &&
+	      json_object_array_length(v) == 2);
+	json_object_put(o);
+	run_end(&r);
+
+	/* the baseline's own figures: nothing moved */
+	fake_begin(k_none);
+	run_fmt(&r, false, "compare %s baseline %s", base, base);
+	CHECK_INT(r.rc, 0);
+	run_end(&r);
+
+	fake_begin(k_none);
+	run_fmt(&r, false, "compare /nonexistent/x.json baseline %s", base);
+	CHECK_INT(r.rc, EXIT_ERR);
+	CHECK(strstr(r.err, "/nonexistent/x.json") != NULL);
+	run_end(&r);
+	unlink(res);
+	unlink(base);
 }
 
 TEST(cmd_test_run_failed)

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * krdmactl: the environment a result was measured in - kernel, device,
+ * transport, MTUs, completion context, CPU frequency governor and idle
+ * driver, module and peer protocol versions - recorded next to it, so
+ * that two runs can be compared knowing what differed.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include <netlink/genl/genl.h>
+
+#include "attrs.h"
+#include "cmd.h"
+#include "env.h"
+#include "output.h"
+
+/* The unit tests point this at a tree of their own. */
+const char *env_sysfs_root = "/sys";
+
+/* The first line of sysfs file @fmt..., without its newline; "" if none. */
+static void read_sysfs(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void read_sysfs(char *buf, size_t len, const char *fmt, ...)
+{
+	char path[512], rel[448];
+	va_list ap;
+	FILE *f;
+
+	buf[0] = '\0';
+	va_start(ap, fmt);
+	vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), "%s/%s", env_sysfs_root, rel);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static int env_session_reply(struct nlattr **tb, struct nlmsghdr *nlh,
+			     void *arg)
+{
+	struct run_env *e = arg;
+	const char *name;
+
+	(void)nlh;
+	if (tb[KRDMA_A_DEV_NAME])
+		snprintf(e->dev, sizeof(e->dev), "%s",
+			 nla_get_string(tb[KRDMA_A_DEV_NAME]));
+	if (tb[KRDMA_A_SESSION_CQ_POLL]) {
+		name = cq_poll_name(nla_get_u8(tb[KRDMA_A_SESSION_CQ_POLL]));
+		snprintf(e->cq_poll, sizeof(e->cq_poll), "%s", name ? name : "");
+	}
+	if (tb[KRDMA_A_SESSION_PEER_PROTO])
+		e->peer_proto = nla_get_u32(tb[KRDMA_A_SESSION_PEER_PROTO]);
+	return 0;
+}
+
+/* The active MTU of the device's first active port. */
+static int env_dev_reply(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
+{
+	struct nlattr *p[KRDMA_PORT_A_MAX + 1];
+	struct run_env *e = arg;
+	struct genlmsghdr *gh = nlmsg_data(nlh);
+	struct nlattr *nla;
+	int rem;
+
+	(void)tb;
+	nla_for_each_attr(nla, genlmsg_attrdata(gh, 0), genlmsg_attrlen(gh, 0),
+			  rem) {
+		if (nla_type(nla) != KRDMA_A_DEV_PORT ||
+		    nla_parse_nested(p, KRDMA_PORT_A_MAX, nla, NULL))
+			continue;
+		if (e->active_mtu || !p[KRDMA_PORT_A_ACTIVE_MTU] ||
+		    !p[KRDMA_PORT_A_STATE] ||
+		    nla_get_u8(p[KRDMA_PORT_A_STATE]) != 4 /* IB_PORT_ACTIVE */)
+			continue;
+		e->active_mtu = nla_get_u32(p[KRDMA_PORT_A_ACTIVE_MTU]);
+		if (p[KRDMA_PORT_A_INDEX])
+			e->port = nla_get_u32(p[KRDMA_PORT_A_INDEX]);
+	}
+	return 0;
+}
+
+static int env_version_reply(struct nlattr **tb, struct nlmsghdr *nlh,
+			     void *arg)
+{
+	struct run_env *e = arg;
+
+	(void)nlh;
+	if (tb[KRDMA_A_VERSION])
+		snprintf(e->module, sizeof(e->module), "%s",
+			 nla_get_string(tb[KRDMA_A_VERSION]));
+	return 0;
+}
+
+/* What sysfs says of the device, its netdev and the CPUs. */
+static void env_sysfs(struct run_env *e)
+{
+	char buf[64];
+
+	if (e->dev[0]) {
+		read_sysfs(buf, sizeof(buf), "class/infiniband/%s/node_type",
+			   e->dev);
+		if (strstr(buf, "RNIC")) {
+			snprintf(e->transport, sizeof(e->transport), "iwarp");
+		} else {
+			read_sysfs(buf, sizeof(buf),
+				   "class/infiniband/%s/ports/%u/link_layer",
+				   e->dev, e->port ? e->port : 1);
+			snprintf(e->transport, sizeof(e->transport), "%s",
+				 !strcmp(buf, "Ethernet") ? "roce" :
+				 !strcmp(buf, "InfiniBand") ? "ib" : "");
+		}
+		read_sysfs(e->netdev, sizeof(e->netdev),
+			   "class/infiniband/%s/ports/%u/gid_attrs/ndevs/0",
+			   e->dev, e->port ? e->port : 1);
+		if (e->netdev[0]) {
+			read_sysfs(buf, sizeof(buf), "class/net/%s/mtu",
+				   e->netdev);
+			e->netdev_mtu = (uint32_t)strtoul(buf, NULL, 10);
+		}
+	}
+	read_sysfs(e->governor, sizeof(e->governor),
+		   "devices/system/cpu/cpu0/cpufreq/scaling_governor");
+	read_sysfs(e->idle, sizeof(e->idle),
+		   "devices/system/cpu/cpuidle/current_driver");
+}
+
+static int env_ask(struct knl_ctx *c, struct nl_msg *msg, knl_msg_fn fn,
+		   struct run_env *e)
+{
+	if (!msg)
+		return -ENOMEM;
+	return knl_exec(c, msg, fn, e);
+}
+
+int env_collect(struct knl_ctx *c, const struct arg_val *session,
+		struct run_env *e)
+{
+	struct utsname u;
+	struct nl_msg *msg;
+	int rc;
+
+	memset(e, 0, sizeof(*e));
+	if (!uname(&u))
+		snprintf(e->kernel, sizeof(e->kernel), "%s", u.release);
+	msg = knl_req(c, KRDMA_CMD_SESSION_GET, 0);
+	if (msg && put_ref(msg, KRDMA_A_SESSION_ID, session, NULL)) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	rc = env_ask(c, msg, env_session_reply, e);
+	if (rc)
+		return rc;
+	if (e->dev[0]) {
+		msg = knl_req(c, KRDMA_CMD_DEV_GET, 0);
+		if (msg && nla_put_string(msg, KRDMA_A_DEV_NAME, e->dev)) {
+			nlmsg_free(msg);
+			msg = NULL;
+		}
+		rc = env_ask(c, msg, env_dev_reply, e);
+		if (rc)
+			return rc;
+	}
+	rc = env_ask(c, knl_req(c, KRDMA_CMD_VERSION_GET, 0),
+		     env_version_reply, e);
+	if (rc)
+		return rc;
+	env_sysfs(e);
+	return 0;
+}
+
+/* " key value": unknown is "-" in text, null in JSON. */
+static void env_str(const char *key, const char *v)
+{
+	print_text(" %s", key);
+	if (v[0]) {
+		print_string(PRINT_ANY, key, " %s", v);
+		return;
+	}
+	print_text(" -");
+	print_string(PRINT_JSON, key, NULL, NULL);
+}
+
+void env_print(const struct run_env *e)
+{
+	open_json_object("env");
+	print_text("env");
+	env_str("kernel", e->kernel);
+	env_str("dev", e->dev);
+	env_str("transport", e->transport);
+	print_uint(PRINT_ANY, "active_mtu", " active_mtu %" PRIu64,
+		   e->active_mtu);
+	env_str("netdev", e->netdev);
+	print_uint(PRINT_ANY, "netdev_mtu", " netdev_mtu %" PRIu64,
+		   e->netdev_mtu);
+	env_str("cq_poll", e->cq_poll);
+	env_str("governor", e->governor);
+	env_str("idle_driver", e->idle);
+	env_str("module", e->module);
+	print_uint(PRINT_ANY, "peer_proto", " peer_proto %" PRIu64,
+		   e->peer_proto);
+	close_json_object();
+}
