@@ -61,6 +61,18 @@ static u8 krdma_ack_timeout_val(void)
 	return clamp_t(unsigned int, READ_ONCE(krdma_ack_timeout), 8, 31);
 }
 
+/*
+ * Before route resolution, which turns it into the path's traffic class
+ * (RoCE: the IP header's TOS byte of every packet the QP sends) or its
+ * service level (IB); the data channels get it too, or a session would
+ * travel in two classes.
+ */
+static void krdma_cm_set_tos(struct krdma_session *sess, struct rdma_cm_id *id)
+{
+	if (sess->tos >= 0)
+		rdma_set_service_type(id, sess->tos);
+}
+
 #define KRDMA_CM_RETRY_COUNT	7
 #define KRDMA_CM_RNR_RETRY	6
 #define KRDMA_LISTEN_BACKLOG	128
@@ -337,6 +349,7 @@ static int krdma_channels_connect(struct krdma_session *sess)
 		ch->cm_id = id;
 		/* From here teardown destroys it. */
 		sess->channels[i - 1] = ch;
+		krdma_cm_set_tos(sess, id);
 		ret = rdma_set_ack_timeout(id, krdma_ack_timeout_val());
 		if (!ret)
 			ret = rdma_resolve_addr(id, (struct sockaddr *)&src,
@@ -884,6 +897,7 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 	sess->timeout_ms = p->timeout_ms;
 	sess->local_addr = p->local_addr;
 	sess->peer_addr = p->peer_addr;
+	sess->tos = p->tos;
 
 	cm_id = rdma_create_id(p->net, krdma_cm_handler, sess, RDMA_PS_TCP,
 			       IB_QPT_RC);
@@ -893,6 +907,7 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 		goto out;
 	}
 	sess->cm_id = cm_id;
+	krdma_cm_set_tos(sess, cm_id);
 	ret = rdma_set_ack_timeout(cm_id, krdma_ack_timeout_val());
 	if (ret) {
 		krdma_session_close(sess, "cannot set the ACK timeout: %pe",

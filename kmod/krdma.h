@@ -302,6 +302,7 @@ struct krdma_session {
 
 	/* QPs: this one, and qps - 1 data channels (under cm_mutex). */
 	u32			qps;
+	s16			tos;		/* client: set once; -1: default */
 	u32			cookie;		/* names the session to channels */
 	struct krdma_channel	**channels;	/* [i - 1]: channel i */
 	u32			channels_up;	/* client: ESTABLISHED ones */
@@ -452,6 +453,7 @@ struct krdma_session_params {
 	u32			max_msg_size;
 	u32			timeout_ms;
 	u32			qps;
+	s16			tos;		/* -1: the device's default */
 };
 
 int krdma_session_init(void);

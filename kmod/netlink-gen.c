@@ -67,7 +67,7 @@ static const struct nla_policy krdma_listener_get_nl_policy[KRDMA_A_NAME + 1] = 
 };
 
 /* KRDMA_CMD_SESSION_NEW - do */
-static const struct nla_policy krdma_session_new_nl_policy[KRDMA_A_SESSION_QPS + 1] = {
+static const struct nla_policy krdma_session_new_nl_policy[KRDMA_A_SESSION_TOS + 1] = {
 	[KRDMA_A_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 	[KRDMA_A_LOCAL_ADDR] = NLA_POLICY_NESTED(krdma_addr_nl_policy),
 	[KRDMA_A_PEER_ADDR] = NLA_POLICY_NESTED(krdma_addr_nl_policy),
@@ -79,6 +79,7 @@ static const struct nla_policy krdma_session_new_nl_policy[KRDMA_A_SESSION_QPS +
 	[KRDMA_A_SESSION_MAX_MSG_SIZE] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &krdma_a_session_max_msg_size_range),
 	[KRDMA_A_SESSION_QPS] = NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_QPS_MAX),
+	[KRDMA_A_SESSION_TOS] = { .type = NLA_U8, },
 };
 
 /* KRDMA_CMD_SESSION_DEL - do */
@@ -160,7 +161,7 @@ const struct genl_ops krdma_nl_ops[13] = {
 		.cmd		= KRDMA_CMD_SESSION_NEW,
 		.doit		= krdma_nl_session_new_doit,
 		.policy		= krdma_session_new_nl_policy,
-		.maxattr	= KRDMA_A_SESSION_QPS,
+		.maxattr	= KRDMA_A_SESSION_TOS,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{

@@ -295,6 +295,8 @@ int krdma_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 		p.max_msg_size = nla_get_u32(tb[KRDMA_A_SESSION_MAX_MSG_SIZE]);
 	if (tb[KRDMA_A_SESSION_QPS])
 		p.qps = nla_get_u32(tb[KRDMA_A_SESSION_QPS]);
+	p.tos = tb[KRDMA_A_SESSION_TOS] ?
+		nla_get_u8(tb[KRDMA_A_SESSION_TOS]) : -1;
 
 	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_SESSION_NEW, &hdr);
 	if (!msg)

@@ -250,6 +250,7 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 	sess->unsignaled_cqe.done = krdma_unsignaled_done;
 	sess->role = role;
 	sess->state = KRDMA_SESSION_CONNECTING;
+	sess->tos = -1;
 	sess->net = net;
 
 	mutex_lock(&krdma_sessions_lock);
@@ -944,6 +945,8 @@ int krdma_session_fill_id(struct sk_buff *skb, struct krdma_session *sess)
 		return -EMSGSIZE;
 	/* Set once, while connecting. */
 	if (sess->qps && nla_put_u32(skb, KRDMA_A_SESSION_QPS, sess->qps))
+		return -EMSGSIZE;
+	if (sess->tos >= 0 && nla_put_u8(skb, KRDMA_A_SESSION_TOS, sess->tos))
 		return -EMSGSIZE;
 	return 0;
 }

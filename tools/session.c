@@ -29,6 +29,7 @@ static const int session_attrs[] = {
 	KRDMA_A_SESSION_QPN,
 	KRDMA_A_SESSION_PEER_QPN,
 	KRDMA_A_SESSION_QPS,
+	KRDMA_A_SESSION_TOS,
 	KRDMA_A_SESSION_RESPONDER_RESOURCES,
 	KRDMA_A_SESSION_INITIATOR_DEPTH,
 	KRDMA_A_SESSION_SQ_DEPTH,
@@ -216,7 +217,7 @@ failed:
 
 static int session_connect(int argc, char **argv)
 {
-	struct arg_val addr, port, name, src, timeout, sqd, rqd, maxmsg, qps;
+	struct arg_val addr, port, name, src, timeout, sqd, rqd, maxmsg, qps, tos;
 	struct arg_spec specs[] = {
 		{ "addr", ARG_ADDR, ARG_REQUIRED, 0, 0, 0, &addr, "ADDR" },
 		{ "port", ARG_PORT, 0, 0, 0, 0, &port, "PORT" },
@@ -230,6 +231,7 @@ static int session_connect(int argc, char **argv)
 		  KRDMA_QUEUE_DEPTH_MAX, &rqd, "N" },
 		{ "max_msg", ARG_SIZE, 0, 0, 1, KRDMA_MSG_SIZE_MAX, &maxmsg, "SIZE" },
 		{ "qps", ARG_U32, 0, 0, 1, KRDMA_QPS_MAX, &qps, "N" },
+		{ "tos", ARG_U32, 0, 0, 0, 255, &tos, "N" },
 	};
 	struct connect_state st;
 	struct nl_msg *msg;
@@ -276,7 +278,8 @@ static int session_connect(int argc, char **argv)
 	    (maxmsg.set && nla_put_u32(msg, KRDMA_A_SESSION_MAX_MSG_SIZE,
 				       (uint32_t)maxmsg.num)) ||
 	    (qps.set && nla_put_u32(msg, KRDMA_A_SESSION_QPS,
-				    (uint32_t)qps.num)))
+				    (uint32_t)qps.num)) ||
+	    (tos.set && nla_put_u8(msg, KRDMA_A_SESSION_TOS, (uint8_t)tos.num)))
 		return msg_error();
 
 	memset(&st, 0, sizeof(st));
@@ -305,7 +308,7 @@ static const struct cmd session_cmds[] = {
 	{ "connect", session_connect,
 	  "addr ADDR port PORT [ name NAME ] [ src ADDR ] [ timeout TIME ]\n"
 	  "                                [ sq_depth N ] [ rq_depth N ] [ max_msg SIZE ]\n"
-	  "                                [ qps N ]",
+	  "                                [ qps N ] [ tos N ]",
 	  "connect to a listener and wait until the session is up or down" },
 	{ "del", session_del, "{ ID | name NAME }",
 	  "disconnect and remove a session" },

@@ -416,7 +416,22 @@ TEST(cmd_session_connect_up)
 	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_SQ_DEPTH), 64);
 	CHECK(!tb[KRDMA_A_SESSION_RQ_DEPTH]);
 	CHECK(!tb[KRDMA_A_SESSION_QPS]);	/* the kernel's default, 1 */
+	CHECK(!tb[KRDMA_A_SESSION_TOS]);	/* the device's default */
 	CHECK_STR(nla_get_string(tb[KRDMA_A_NAME]), "s1");
+	run_end(&r);
+
+	fake_begin(k_connect);
+	run(&r, false, "session connect addr 10.0.0.2 port 4791 tos 96");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK(tb[KRDMA_A_SESSION_TOS] &&
+	      nla_get_u8(tb[KRDMA_A_SESSION_TOS]) == 96);
+	run_end(&r);
+	fake_begin(k_connect);
+	run(&r, false, "session connect addr 10.0.0.2 port 4791 tos 256");
+	CHECK_INT(r.rc, EXIT_USAGE);
+	CHECK(strstr(r.err, "tos '256' out of range: must be 0..255") != NULL);
+	CHECK_INT(fake_nreqs(), 0);
 	run_end(&r);
 }
 

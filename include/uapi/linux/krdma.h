@@ -251,6 +251,7 @@ enum krdma_attr {
 	KRDMA_A_SESSION_QPS,		/* u32: queue pairs, the control one included */
 	KRDMA_A_TEST_QPS,		/* u32: bw: queue pairs the messages spread over */
 	KRDMA_A_TEST_QP,		/* nest, krdma_test_qp_attr, multi */
+	KRDMA_A_SESSION_TOS,		/* u8: type of service (client) */
 	__KRDMA_A_MAX,
 };
 
