@@ -63,6 +63,12 @@ static json_object *load_results(const char *path)
 	return a;
 }
 
+/* JSON null is json-c's NULL, whose string is NULL too. */
+static const char *str_of(json_object *o)
+{
+	return o ? json_object_get_string(o) : "null";
+}
+
 static bool same_test(json_object *a, json_object *b)
 {
 	json_object *va, *vb;
@@ -74,8 +80,7 @@ static bool same_test(json_object *a, json_object *b)
 
 		if (ha != hb)
 			return false;
-		if (ha && strcmp(json_object_get_string(va),
-				 json_object_get_string(vb)))
+		if (ha && strcmp(str_of(va), str_of(vb)))
 			return false;
 	}
 	return true;
@@ -116,11 +121,10 @@ static void test_label(json_object *r, char *buf, size_t len)
 		format_size_units(sz, sizeof(sz),
 				  (uint64_t)json_object_get_int64(size));
 	json_object_object_get_ex(r, "qps", &qps);
-	snprintf(buf, len, "%s %s %s%s%s", json_object_get_string(op),
-		 mode ? json_object_get_string(mode) : "check", sz,
+	snprintf(buf, len, "%s %s %s%s%s", str_of(op),
+		 mode ? str_of(mode) : "check", sz,
 		 qps && json_object_get_int(qps) > 1 ? " qps " : "",
-		 qps && json_object_get_int(qps) > 1 ?
-		 json_object_get_string(qps) : "");
+		 qps && json_object_get_int(qps) > 1 ? str_of(qps) : "");
 }
 
 static void compare_one(json_object *r, json_object *b,
@@ -178,9 +182,10 @@ static void compare_env(json_object *res, json_object *base)
 		return;
 	open_json_object("env_differs");
 	json_object_object_foreach(er, key, val) {
-		const char *a = json_object_get_string(val);
+		/* A figure sysfs did not have is null: json-c's NULL. */
+		const char *a = str_of(val);
 		const char *c = json_object_object_get_ex(eb, key, &x) ?
-				json_object_get_string(x) : "null";
+				str_of(x) : "null";
 
 		if (!strcmp(a, c))
 			continue;

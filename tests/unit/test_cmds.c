@@ -1325,7 +1325,7 @@ TEST(cmd_compare)
 	fd = mkstemp(res);
 	CHECK(fd >= 0);
 	f = fdopen(fd, "w");
-	fputs("[{\"op\":\"write\",\"mode\":\"bw\",\"size\":65536,\"qps\":1,\"mb_per_s\":80,\"status\":0,\"env\":{\"kernel\":\"6.12\",\"dev\":\"rxe0\"}},"
+	fputs("[{\"op\":\"write\",\"mode\":\"bw\",\"size\":65536,\"qps\":1,\"mb_per_s\":80,\"status\":0,\"env\":{\"kernel\":\"6.12\",\"dev\":\"rxe0\",\"governor\":null,\"idle_driver\":null}},"
 	      "{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,\"lat\":{\"p50_ns\":1000,\"p99_ns\":5000}},"
 	      "{\"op\":\"read\",\"mode\":\"bw\",\"size\":64,\"status\":0,\"mb_per_s\":1}]", f);
 	fclose(f);
@@ -1335,7 +1335,7 @@ TEST(cmd_compare)
 	/* the failed run of a test is no baseline for it */
 	fputs("[{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":-5,\"lat\":{\"p99_ns\":1}},"
 	      "{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,\"lat\":{\"p50_ns\":1050,\"p99_ns\":4000}},"
-	      "{\"op\":\"write\",\"mode\":\"bw\",\"size\":65536,\"qps\":1,\"mb_per_s\":100,\"status\":0,\"env\":{\"kernel\":\"6.1\",\"dev\":\"rxe0\"}}]", f);
+	      "{\"op\":\"write\",\"mode\":\"bw\",\"size\":65536,\"qps\":1,\"mb_per_s\":100,\"status\":0,\"env\":{\"kernel\":\"6.1\",\"dev\":\"rxe0\",\"governor\":\"performance\"}}]", f);
 	fclose(f);
 
 	fake_begin(k_none);
@@ -1346,6 +1346,8 @@ TEST(cmd_compare)
 	/* p50 moved 4.8%: within the tolerance */
 	CHECK(strstr(r.out.buf, "p50_ns") == NULL);
 	CHECK(strstr(r.out.buf, "env: kernel 6.12 vs 6.1\n") != NULL);
+	CHECK(strstr(r.out.buf, "env: governor null vs performance\n") != NULL);
+	CHECK(strstr(r.out.buf, "idle_driver") == NULL);
 	CHECK(strstr(r.out.buf, "3 figures compared, 2 worse, 0 better than the baseline by more than 10%; 1 results without a baseline\n") != NULL);
 	run_end(&r);
 
