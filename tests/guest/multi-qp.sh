@@ -124,7 +124,7 @@ teardown_mid_read() {
 	krdmactl -j test run session sq op read mode bw size 64K duration 600s \
 		depth $dq qps 4 >/tmp/sq.json 2>&1 &
 	_tm_runner=$!
-	wait_for -t 120 sh -c "krdmactl -j test show | python3 -c 'import json,sys; sys.exit(not any(t[\"state\"] == \"running\" and t[\"iters\"] > 0 for t in json.load(sys.stdin)))'" &&
+	wait_for -t 120 test_progressing &&
 		result "$1.running" ok || result "$1.running" fail
 	expect_ok "$1.del" krdmactl session del name sq
 	runner_ended "$1.test_ended" $_tm_runner /tmp/sq.json 'session closed' 120

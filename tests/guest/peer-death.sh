@@ -71,10 +71,6 @@ up_session() {
 	krdmactl -j session show | json_get "[s['session_id'] for s in d if s['state'] == 'up'][0]"
 }
 
-qp_count() {
-	rdma -j resource show | json_get "sum(r.get('qp', 0) for r in d)"
-}
-
 # start_test OP: starts a long test on the one up session, prints its id.
 start_test() {
 	_args="op $1 size 4k"
@@ -92,7 +88,7 @@ test_progressing() {
 }
 
 if [ "$KRDMA_NODE" = 1 ]; then
-	QP0=$(qp_count)
+	QP0=$(rdma_total qp)
 	expect_ok listener.add krdmactl listener add name l port $PORT
 	krdmactl -j monitor >"$T/mon.out" 2>&1 &
 	MON=$!
@@ -206,8 +202,8 @@ json_check events.tests_failed "cat $T/mon.json" \
 	"d['tests'] == $NDRIVEN + 1 and d['ok_tests'] == []"
 
 # Nothing left behind, and the module still works: a session to ourself.
-wait_for -t 60 sh -c "[ \"\$(rdma -j resource show | python3 -c 'import json,sys; print(sum(r.get(\"qp\", 0) for r in json.load(sys.stdin)))')\" = \"$QP0\" ]" &&
-	result leak.qps ok "qps=$QP0" || result leak.qps fail "before=$QP0 after=$(qp_count)"
+wait_for -t 60 rdma_total_is qp "$QP0" &&
+	result leak.qps ok "qps=$QP0" || result leak.qps fail "before=$QP0 after=$(rdma_total qp)"
 json_check leak.no_tests "krdmactl -j test show" "d == []"
 expect_ok self.connect timeout 90 krdmactl session connect addr "$KRDMA_IP" port $PORT name self
 run_test self.write self write 4096 20 4

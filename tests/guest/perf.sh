@@ -207,7 +207,7 @@ json_check bw.duration \
 	"krdmactl -j test run session p op write mode bw size 65536 duration 3s" \
 	"d['status'] == 0 and d['iters'] > 0 and 3e9 <= d['elapsed_ns'] < 60e9"
 ID=$(krdmactl -j test start session p op read mode bw size 4096 duration 600s | json_get "d['test_id']")
-wait_for -t 60 sh -c "[ \"\$(krdmactl -j test show $ID | python3 -c 'import json,sys; print(json.load(sys.stdin)[0][\"iters\"] > 0)')\" = True ]" ||
+wait_for -t 60 test_progressing "$ID" ||
 	result bw.stop.progress fail
 expect_ok bw.stop krdmactl test stop "$ID"
 wait_for -t 60 sh -c "krdmactl -j test show $ID | grep -q '\"state\":\"done\"'" ||
@@ -311,7 +311,7 @@ expect_fail_msg err.cq_poll_name "Invalid argument|I/O error" \
 json_check session.still_up "krdmactl -j session show name p" "d[0]['state'] == 'up'"
 # Teardown with the pollers of a lat write running on both sides.
 ID=$(krdmactl -j test start session p op write mode lat size 64 duration 600s | json_get "d['test_id']")
-wait_for -t 60 sh -c "[ \"\$(krdmactl -j test show $ID | python3 -c 'import json,sys; print(json.load(sys.stdin)[0][\"iters\"] > 0)')\" = True ]" ||
+wait_for -t 60 test_progressing "$ID" ||
 	result lat.write.progress fail
 expect_ok session.del krdmactl session del name p
 wait_for -t 60 no_sessions && result session.gone ok || result session.gone fail

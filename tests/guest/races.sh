@@ -69,21 +69,8 @@ UP_DELAY=10000
 [ -z "${KRDMA_SLOW:-}" ] || UP_DELAY=20000
 T=$(mktemp -d /tmp/races.XXXXXX)
 
-# rdma_counts: the rdma resource totals of every device, e.g.
-# "cm_id=1 cq=2 mr=0 pd=2 qp=2".
-rdma_counts() {
-	rdma -j resource show 2>/dev/null | python3 -c '
-import json, sys
-tot = {}
-for e in json.load(sys.stdin):
-    for k, v in e.items():
-        if k in ("qp", "cq", "pd", "mr", "cm_id"):
-            tot[k] = tot.get(k, 0) + v
-print(" ".join("%s=%d" % kv for kv in sorted(tot.items())))'
-}
-
 rdma_back() {
-	[ "$(rdma_counts)" = "$(cat "$T/rdma.base")" ]
+	[ "$(rdma_totals)" = "$(cat "$T/rdma.base")" ]
 }
 
 # settled ROUND [SECONDS]: no session left here (within SECONDS, 60 by
@@ -95,7 +82,7 @@ settled() {
 		result "$1.rdma_baseline" ok "$(tr ' ' ',' <"$T/rdma.base")"
 	else
 		result "$1.rdma_baseline" fail "base=$(tr ' ' ',' <"$T/rdma.base")" \
-			"now=$(rdma_counts | tr ' ' ',')"
+			"now=$(rdma_totals | tr ' ' ',')"
 	fi
 }
 
@@ -125,7 +112,7 @@ mstat() {
 	krdmactl -j stats show | json_get "d['$1']"
 }
 
-rdma_counts >"$T/rdma.base"
+rdma_totals >"$T/rdma.base"
 log "rdma resources: $(cat "$T/rdma.base")"
 
 if [ "$KRDMA_NODE" = 1 ]; then
@@ -135,7 +122,7 @@ if [ "$KRDMA_NODE" = 1 ]; then
 		result knob fail "missing=$KNOB"
 	fi
 	expect_ok listener.add krdmactl listener add name races port $PORT
-	rdma_counts >"$T/rdma.base"
+	rdma_totals >"$T/rdma.base"
 
 	# Round 3 (runs first): closed while the TEST_REQ handler sleeps.
 	if [ -w "$KNOB_REQ" ]; then

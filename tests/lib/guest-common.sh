@@ -209,3 +209,33 @@ try:
 except Exception:
     sys.exit(1)"
 }
+
+# rdma_totals: the rdma resource totals of every device, e.g.
+# "cm_id=1 cq=2 mr=0 pd=2 qp=2".
+rdma_totals() {
+	rdma -j resource show 2>/dev/null | python3 -c '
+import json, sys
+tot = {}
+for e in json.load(sys.stdin):
+    for k, v in e.items():
+        if k in ("qp", "cq", "pd", "mr", "cm_id"):
+            tot[k] = tot.get(k, 0) + v
+print(" ".join("%s=%d" % kv for kv in sorted(tot.items())))'
+}
+
+# rdma_total RES: one of them (qp, cq, pd, mr or cm_id), a number.
+rdma_total() {
+	_rt=$(rdma_totals | tr ' ' '\n' | sed -n "s/^$1=//p")
+	echo "${_rt:-0}"
+}
+
+# rdma_total_is RES N: for wait_for.
+rdma_total_is() { [ "$(rdma_total "$1")" = "$2" ]; }
+
+# test_progressing [ID]: test ID (without: any test) is running and has
+# done iterations; for wait_for.
+test_progressing() {
+	krdmactl -j test show ${1:+"$1"} 2>/dev/null | python3 -c '
+import json, sys
+sys.exit(not any(t["state"] == "running" and t["iters"] > 0 for t in json.load(sys.stdin)))'
+}
