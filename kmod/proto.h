@@ -150,6 +150,12 @@ struct krdma_msg_result {
 	__be64	cpu_ns;			/* responder's data-path CPU time */
 	__be64	mirror_iters;		/* bidir: the responder's own stream */
 	__be64	mirror_bytes;
+	/* The responder's host over its side of the test, ns (hostcpu.h). */
+	__be64	host_capacity;
+	__be64	host_user;
+	__be64	host_system;
+	__be64	host_softirq;
+	__be64	host_irq;
 };
 
 #endif /* _KRDMA_PROTO_H */

@@ -258,6 +258,11 @@ static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
 		return -EMSGSIZE;
 	if (reason[0] && nla_put_string(skb, KRDMA_A_REASON, reason))
 		return -EMSGSIZE;
+	if (state == KRDMA_TEST_DONE &&
+	    (krdma_host_cpu_fill(skb, KRDMA_A_TEST_HOST_CPU, &test->host_use) ||
+	     krdma_host_cpu_fill(skb, KRDMA_A_TEST_PEER_HOST_CPU,
+				 &test->peer_host_use)))
+		return -EMSGSIZE;
 	/* Not while krdma_test_finish() turns the figures into their final form. */
 	return perf_ok ? krdma_perf_fill(skb, test) : 0;
 }
@@ -336,6 +341,10 @@ static void krdma_test_finish(struct krdma_test *test)
 	struct krdma_peer_test *pt;
 	struct sk_buff *msg;
 
+	struct krdma_host_cpu host_use;
+
+	/* Outside the lock: a pass over every CPU's counters. */
+	krdma_host_cpu_since(&test->host_start, &host_use);
 	spin_lock_bh(&test->lock);
 	if (test->finishing) {
 		spin_unlock_bh(&test->lock);
@@ -343,6 +352,7 @@ static void krdma_test_finish(struct krdma_test *test)
 	}
 	test->finishing = true;
 	test->end = ktime_get();
+	test->host_use = host_use;
 	if (!test->status && test->stop && test->stop_quiet) {
 		snprintf(test->reason, sizeof(test->reason),
 			 "ended with the peer's test %u", test->p.mirror_of);
@@ -738,6 +748,7 @@ static void krdma_test_on_ack(struct krdma_test *test,
 	}
 
 	test->started = true;
+	krdma_host_cpu_sample(&test->host_start);
 	test->start = ktime_get();
 	test->deadline = ktime_add_ms(test->start, test->p.duration_ms);
 	if (test->perf) {
@@ -804,6 +815,11 @@ static void krdma_test_on_result(struct krdma_test *test,
 	test->peer_cpu_ns = be64_to_cpu(res->cpu_ns);
 	WRITE_ONCE(test->peer_iters, be64_to_cpu(res->mirror_iters));
 	WRITE_ONCE(test->peer_bytes, be64_to_cpu(res->mirror_bytes));
+	test->peer_host_use.capacity = be64_to_cpu(res->host_capacity);
+	test->peer_host_use.user = be64_to_cpu(res->host_user);
+	test->peer_host_use.system = be64_to_cpu(res->host_system);
+	test->peer_host_use.softirq = be64_to_cpu(res->host_softirq);
+	test->peer_host_use.irq = be64_to_cpu(res->host_irq);
 	if (test->p.bidir && !test->status && !test->peer_iters)
 		krdma_test_fail(test, -EPROTO, "the peer ran no reverse stream");
 	if (test->perf)
@@ -1088,6 +1104,7 @@ static void krdma_peer_on_req(struct krdma_session *sess,
 	}
 	pt->sess = sess;
 	pt->test_id = test_id;
+	krdma_host_cpu_sample(&pt->host_start);
 	pt->reg_cqe.done = krdma_peer_reg_done;
 
 	if (sess->peer_test)
@@ -1213,6 +1230,7 @@ static void krdma_peer_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 void krdma_peer_send_result(struct krdma_session *sess,
 			    struct krdma_peer_test *pt)
 {
+	struct krdma_host_cpu host;
 	struct krdma_msg_result res = {
 		.iters	      = cpu_to_be64(pt->seen),
 		.validated    = cpu_to_be64(pt->validated),
@@ -1225,6 +1243,12 @@ void krdma_peer_send_result(struct krdma_session *sess,
 	/* krdma_test_finish() of the mirror calls again, with its figures. */
 	if (pt->mirror_id && !pt->mirror_done)
 		return;
+	krdma_host_cpu_since(&pt->host_start, &host);
+	res.host_capacity = cpu_to_be64(host.capacity);
+	res.host_user = cpu_to_be64(host.user);
+	res.host_system = cpu_to_be64(host.system);
+	res.host_softirq = cpu_to_be64(host.softirq);
+	res.host_irq = cpu_to_be64(host.irq);
 	sess->peer_test = NULL;
 	WRITE_ONCE(sess->serving_reads, false);
 	if (krdma_ctrl_send(sess, KRDMA_MSG_TEST_RESULT, pt->test_id, 0,

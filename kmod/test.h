@@ -9,6 +9,7 @@
 
 #include <linux/ktime.h>
 
+#include "hostcpu.h"
 #include "krdma.h"
 
 struct krdma_perf;
@@ -77,6 +78,9 @@ struct krdma_test {
 	bool			perf_final;	/* its figures are final */
 	bool			stop_quiet;	/* stopped with its original: no error */
 	u64			peer_cpu_ns;	/* from TEST_RESULT */
+	struct krdma_host_cpu	host_start;	/* a sample at the start */
+	struct krdma_host_cpu	host_use;	/* over the test, once done */
+	struct krdma_host_cpu	peer_host_use;	/* from TEST_RESULT */
 	u64			peer_iters;	/* bidir: the peer's mirror */
 	u64			peer_bytes;
 };
@@ -110,6 +114,7 @@ struct krdma_peer_test {
 	bool			mirror_done;	/* and its figures: */
 	u64			mirror_iters;
 	u64			mirror_bytes;
+	struct krdma_host_cpu	host_start;	/* a sample at TEST_REQ */
 	bool			result_ready;	/* TEST_RESULT waits for the mirror */
 	u64			mem;		/* charged to the session (limits.c) */
 	bool			watched;	/* by the stall timer: */

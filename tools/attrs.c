@@ -78,6 +78,8 @@ struct nla_policy krdma_policy[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_QPS]		= POL(NLA_U32),
 	[KRDMA_A_TEST_QP]		= POL(NLA_NESTED),
 	[KRDMA_A_SESSION_TOS]		= POL(NLA_U8),
+	[KRDMA_A_TEST_HOST_CPU]		= POL(NLA_NESTED),
+	[KRDMA_A_TEST_PEER_HOST_CPU]	= POL(NLA_NESTED),
 };
 
 struct nla_policy krdma_addr_policy[KRDMA_ADDR_A_MAX + 1] = {
@@ -269,6 +271,9 @@ static const struct attr_desc descs[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_QPS] = { "qps", "qps", K_U32, NULL },
 	[KRDMA_A_TEST_QP] = { "qp", "qp", K_NONE, NULL },
 	[KRDMA_A_SESSION_TOS] = { "tos", "tos", K_U8, NULL },
+	[KRDMA_A_TEST_HOST_CPU] = { "host_cpu", "host_cpu", K_NONE, NULL },
+	[KRDMA_A_TEST_PEER_HOST_CPU] = { "peer_host_cpu", "peer_host_cpu",
+					 K_NONE, NULL },
 };
 
 const char *attr_name(unsigned int type)

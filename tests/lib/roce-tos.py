@@ -12,14 +12,17 @@ import struct
 import sys
 import time
 
+ETH_P_ALL = 0x0003
 ETH_P_IP = 0x0800
+PACKET_OUTGOING = 4
 ROCE_PORT = 4791
 
 
 def main():
     iface, src = sys.argv[1], socket.inet_aton(sys.argv[2])
     stop, secs = sys.argv[3], float(sys.argv[4])
-    s = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM, socket.htons(ETH_P_IP))
+    # What a host sends reaches only ETH_P_ALL taps (dev_queue_xmit_nit()).
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM, socket.htons(ETH_P_ALL))
     s.bind((iface, 0))
     s.settimeout(0.2)
     print("ready", file=sys.stderr, flush=True)
@@ -27,10 +30,12 @@ def main():
     end = time.monotonic() + secs
     while time.monotonic() < end and not os.path.exists(stop):
         try:
-            pkt = s.recv(128)
+            pkt, addr = s.recvfrom(128)
         except socket.timeout:
             continue
-        # SOCK_DGRAM: the IP header first.
+        # SOCK_DGRAM: the network header first; what we sent, once.
+        if addr[1] != ETH_P_IP or addr[2] != PACKET_OUTGOING:
+            continue
         if len(pkt) < 28 or pkt[9] != 17 or pkt[12:16] != src:
             continue
         ihl = (pkt[0] & 0x0f) * 4

@@ -958,6 +958,20 @@ static void k_test_report(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 		nla_nest_end(m, b);
 		nla_nest_end(m, nest);
 	}
+	if (mode == KRDMA_MODE_BW) {
+		nest = nla_nest_start(m, KRDMA_A_TEST_HOST_CPU);
+		nla_put_u64(m, KRDMA_HOST_CPU_A_CAPACITY_NS, 2000000000ULL);
+		nla_put_u64(m, KRDMA_HOST_CPU_A_USER_NS, 100000000ULL);
+		nla_put_u64(m, KRDMA_HOST_CPU_A_SYSTEM_NS, 400000000ULL);
+		nla_put_u64(m, KRDMA_HOST_CPU_A_SOFTIRQ_NS, 300000000ULL);
+		nla_put_u64(m, KRDMA_HOST_CPU_A_IRQ_NS, 0);
+		nla_nest_end(m, nest);
+		/* the responder of one-sided ops: no handler, softirqs only */
+		nest = nla_nest_start(m, KRDMA_A_TEST_PEER_HOST_CPU);
+		nla_put_u64(m, KRDMA_HOST_CPU_A_CAPACITY_NS, 2000000000ULL);
+		nla_put_u64(m, KRDMA_HOST_CPU_A_SOFTIRQ_NS, 500000000ULL);
+		nla_nest_end(m, nest);
+	}
 	for (i = 0; mode == KRDMA_MODE_BW && qps > 1 && i < qps; i++) {
 		nest = nla_nest_start(m, KRDMA_A_TEST_QP);
 		nla_put_u32(m, KRDMA_TEST_QP_A_INDEX, i);
@@ -1079,6 +1093,22 @@ TEST(cmd_test_run_expect)
 	CHECK_INT(r.rc, EXIT_TEST_FAIL);
 	CHECK(strstr(r.err, "(size 32K): expect bw>=50 missed: bw was 32.77 MB/s") != NULL);
 	CHECK(strstr(r.err, "64K") == NULL);
+	run_end(&r);
+
+	/* the hosts' CPUs: of all their CPUs' time, split */
+	fake_begin(k_test_report);
+	run(&r, false, "test run session 5 op write mode bw size 64K count 10");
+	CHECK(strstr(r.out.buf, " host_cpu 40.0% (user 5.0% sys 20.0% softirq 15.0% irq 0.0%) peer_host_cpu 25.0% (user 0.0% sys 0.0% softirq 25.0% irq 0.0%)") != NULL);
+	run_end(&r);
+	fake_begin(k_test_report);
+	run(&r, true, "test run session 5 op write mode bw size 64K count 10");
+	o = json_tokener_parse(r.out.buf);
+	CHECK(o && json_object_object_get_ex(o, "peer_host_cpu", &ex) &&
+	      json_object_object_get_ex(ex, "softirq_ns", &v) &&
+	      json_object_get_int64(v) == 500000000 &&
+	      json_object_object_get_ex(ex, "busy_pct", &v) &&
+	      json_object_get_double(v) == 25.0);
+	json_object_put(o);
 	run_end(&r);
 
 	/* the slowest QP: 4 QPs, the last at half the rate of the others */

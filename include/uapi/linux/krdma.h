@@ -252,10 +252,26 @@ enum krdma_attr {
 	KRDMA_A_TEST_QPS,		/* u32: bw: queue pairs the messages spread over */
 	KRDMA_A_TEST_QP,		/* nest, krdma_test_qp_attr, multi */
 	KRDMA_A_SESSION_TOS,		/* u8: type of service (client) */
+	KRDMA_A_TEST_HOST_CPU,		/* nest, krdma_host_cpu_attr */
+	KRDMA_A_TEST_PEER_HOST_CPU,	/* nest, krdma_host_cpu_attr */
 	__KRDMA_A_MAX,
 };
 
 #define KRDMA_A_MAX (__KRDMA_A_MAX - 1)
+
+/* Nested in KRDMA_A_TEST_(PEER_)HOST_CPU: a host's CPUs over a test, ns. */
+enum krdma_host_cpu_attr {
+	KRDMA_HOST_CPU_A_UNSPEC,
+	KRDMA_HOST_CPU_A_PAD,
+	KRDMA_HOST_CPU_A_CAPACITY_NS,	/* u64: wall time x online CPUs */
+	KRDMA_HOST_CPU_A_USER_NS,	/* u64 */
+	KRDMA_HOST_CPU_A_SYSTEM_NS,	/* u64 */
+	KRDMA_HOST_CPU_A_SOFTIRQ_NS,	/* u64 */
+	KRDMA_HOST_CPU_A_IRQ_NS,	/* u64 */
+	__KRDMA_HOST_CPU_A_MAX,
+};
+
+#define KRDMA_HOST_CPU_A_MAX (__KRDMA_HOST_CPU_A_MAX - 1)
 
 /* Nested in KRDMA_A_TEST_QP: one queue pair's share of a bw test. */
 enum krdma_test_qp_attr {

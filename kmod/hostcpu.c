@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * krdma: the host's CPU time over a test, from the kernel's own accounting
+ * (kcpustat, what /proc/stat shows), so that a result counts what the
+ * test's own CPU time (test-cpu-ns) leaves out: the RDMA driver's
+ * softirqs and workers, on both sides, one-sided operations included.
+ */
+#include <linux/cpumask.h>
+#include <linux/kernel_stat.h>
+#include <linux/ktime.h>
+#include <net/netlink.h>
+#include <uapi/linux/krdma.h>
+
+#include "hostcpu.h"
+
+/*
+ * The clock goes in ->capacity; krdma_host_cpu_since() turns the
+ * difference into capacity. CPUs that come and go meanwhile are not
+ * followed: a test's figure is for the CPUs online at its end.
+ */
+void krdma_host_cpu_sample(struct krdma_host_cpu *s)
+{
+	struct kernel_cpustat kc;
+	int cpu;
+
+	memset(s, 0, sizeof(*s));
+	for_each_online_cpu(cpu) {
+		kcpustat_cpu_fetch(&kc, cpu);
+		s->user += kc.cpustat[CPUTIME_USER] + kc.cpustat[CPUTIME_NICE];
+		s->system += kc.cpustat[CPUTIME_SYSTEM];
+		s->softirq += kc.cpustat[CPUTIME_SOFTIRQ];
+		s->irq += kc.cpustat[CPUTIME_IRQ];
+	}
+	s->capacity = ktime_get_ns();
+}
+
+void krdma_host_cpu_since(const struct krdma_host_cpu *from,
+			  struct krdma_host_cpu *use)
+{
+	struct krdma_host_cpu now;
+
+	if (!from->capacity) {
+		memset(use, 0, sizeof(*use));
+		return;
+	}
+	krdma_host_cpu_sample(&now);
+	use->capacity = (now.capacity - from->capacity) * num_online_cpus();
+	/* Counters that went back (a CPU went offline) read as 0. */
+	use->user = now.user > from->user ? now.user - from->user : 0;
+	use->system = now.system > from->system ? now.system - from->system : 0;
+	use->softirq = now.softirq > from->softirq ?
+		       now.softirq - from->softirq : 0;
+	use->irq = now.irq > from->irq ? now.irq - from->irq : 0;
+}
+
+int krdma_host_cpu_fill(struct sk_buff *skb, int attr,
+			const struct krdma_host_cpu *use)
+{
+	struct nlattr *nest;
+
+	if (!use->capacity)
+		return 0;
+	nest = nla_nest_start(skb, attr);
+	if (!nest ||
+	    nla_put_u64_64bit(skb, KRDMA_HOST_CPU_A_CAPACITY_NS, use->capacity,
+			      KRDMA_HOST_CPU_A_PAD) ||
+	    nla_put_u64_64bit(skb, KRDMA_HOST_CPU_A_USER_NS, use->user,
+			      KRDMA_HOST_CPU_A_PAD) ||
+	    nla_put_u64_64bit(skb, KRDMA_HOST_CPU_A_SYSTEM_NS, use->system,
+			      KRDMA_HOST_CPU_A_PAD) ||
+	    nla_put_u64_64bit(skb, KRDMA_HOST_CPU_A_SOFTIRQ_NS, use->softirq,
+			      KRDMA_HOST_CPU_A_PAD) ||
+	    nla_put_u64_64bit(skb, KRDMA_HOST_CPU_A_IRQ_NS, use->irq,
+			      KRDMA_HOST_CPU_A_PAD)) {
+		if (nest)
+			nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}

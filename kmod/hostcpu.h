@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * krdma: what a whole host's CPUs did over a test.
+ */
+#ifndef KRDMA_HOSTCPU_H
+#define KRDMA_HOSTCPU_H
+
+#include <linux/types.h>
+
+struct sk_buff;
+
+/* Summed over the online CPUs, ns; also what TEST_RESULT carries. */
+struct krdma_host_cpu {
+	u64	capacity;	/* wall time x online CPUs (a use: a delta) */
+	u64	user;
+	u64	system;
+	u64	softirq;
+	u64	irq;
+};
+
+/* Now: the host's counters and the clock, in @s->capacity. */
+void krdma_host_cpu_sample(struct krdma_host_cpu *s);
+/* What the host did since @from; @use is all zeroes if @from is. */
+void krdma_host_cpu_since(const struct krdma_host_cpu *from,
+			  struct krdma_host_cpu *use);
+int krdma_host_cpu_fill(struct sk_buff *skb, int attr,
+			const struct krdma_host_cpu *use);
+
+#endif /* KRDMA_HOSTCPU_H */
