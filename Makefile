@@ -59,7 +59,7 @@ ifneq ($(C),)
 KBUILD_FLAGS += C=$(C)
 endif
 
-.PHONY: all guest module tools hostile clean clean-module install uninstall dkms.conf deb check-pkg-vm deps demo check check-unit check-spec check-pkg check-vm check-iwarp check-slow check-debug checkpatch sparse kver
+.PHONY: all guest module tools hostile clean clean-module install uninstall dkms.conf deb check-pkg-vm deps demo check check-unit check-spec check-pkg check-vm check-iwarp check-mesh check-slow check-debug checkpatch sparse kver
 
 all: module tools
 
@@ -177,6 +177,15 @@ IWARP_TESTS ?= transfer multi-qp peer-death
 check-iwarp: all
 	KRDMA_RDMA=siw KERNEL=$(KVER) $(TOP)/tests/run-guest-suite.sh \
 		$(foreach t,$(or $(GUEST_TESTS),$(IWARP_TESTS)),$(TOP)/tests/guest/$(t).sh)
+
+# More than two hosts: MESH_NODES guests (4) of one vCPU on one vde_switch
+# (vde2), every pair with a session, all of them running bw both ways at
+# once and then check mode; node 1 prints the per-node totals.
+MESH_NODES ?= 4
+check-mesh: all
+	KRDMA_WIRE=vde KRDMA_MODPARAMS=debug_dma=1 KERNEL=$(KVER) \
+		$(TOP)/tests/vm/run.sh -n $(MESH_NODES) -c 1 -m 768 -t 2400 \
+		$(TOP)/tests/guest-mesh/mesh.sh
 
 check-pkg: all
 	$(TOP)/tests/pkg/completion.sh

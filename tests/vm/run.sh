@@ -24,7 +24,7 @@ usage: $prog [options] SCRIPT [ARGS...]
   -o DIR      output directory (default: fresh mktemp dir under /tmp)
   -m MiB      guest memory (default 1024)
   -c CPUS     vCPUs per guest (default 2)
-env: KRDMA_WIRE (unix, tcp, dgram or mcast: tests/vm/README.md "The wire"),
+env: KRDMA_WIRE (unix, tcp, dgram, mcast or vde: tests/vm/README.md "The wire"),
      KRDMA_RDMA (rxe, the default: soft-RoCE rxe0; siw: Soft-iWARP siw0),
      KRDMA_NETEM (tc-netem arguments applied on every guest's NIC),
      KRDMA_ROOT (repo root), KRDMA_NO_LOAD, KRDMA_MODPARAMS,
@@ -348,6 +348,10 @@ cleanup() {
 	cleaned=1
 	kill_guests
 	[ -z "${wire_sock:-}" ] || rm -f "$wire_sock"
+	if [ -n "${vde_dir:-}" ]; then
+		[ ! -s "$vde_dir/pid" ] || kill "$(cat "$vde_dir/pid")" 2>/dev/null
+		rm -rf "$vde_dir"
+	fi
 }
 trap cleanup EXIT
 trap 'progress "interrupted, killing guests"; cleanup; echo "vm: FAIL: interrupted"; exit 130' INT TERM HUP
@@ -357,7 +361,8 @@ trap 'progress "interrupted, killing guests"; cleanup; echo "vm: FAIL: interrupt
 # default) delays by ~20 ms every exchange in which one side sends two
 # packets in a row (Nagle on the host socket against a delayed ACK), and
 # that delay, not krdma, was every latency the suite measured; a UDP wire
-# drops under load as a switch does. KRDMA_WIRE=unix|tcp|dgram|mcast.
+# drops under load as a switch does, and so does a vde_switch (vde2), a
+# learning switch for N guests. KRDMA_WIRE=unix|tcp|dgram|mcast|vde.
 wire=${KRDMA_WIRE:-}
 if [ -z "$wire" ]; then
 	wire=mcast
@@ -367,8 +372,8 @@ case $wire in
 unix | tcp | dgram)
 	[ "$nodes" -eq 2 ] || fail_early "KRDMA_WIRE=$wire joins two guests, not $nodes (use mcast)"
 	;;
-mcast) ;;
-*) fail_early "KRDMA_WIRE=$wire: unix, tcp, dgram or mcast" ;;
+mcast | vde) ;;
+*) fail_early "KRDMA_WIRE=$wire: unix, tcp, dgram, mcast or vde" ;;
 esac
 case $wire in
 unix)
@@ -382,6 +387,20 @@ dgram)
 	[ "$port2" != "$port" ] || port2=$((port + 1))
 	;;
 mcast) port=$(pick_port udp) || fail_early "no free UDP port" ;;
+vde)
+	command -v vde_switch >/dev/null ||
+		fail_early "KRDMA_WIRE=vde needs vde_switch (apt-get install vde2)"
+	# Not under $out either: the switch's socket path is bounded too.
+	vde_dir=$(mktemp -d /tmp/krdma-vde.XXXXXX)
+	vde_switch -s "$vde_dir/ctl" -d -p "$vde_dir/pid" ||
+		fail_early "vde_switch did not start"
+	i=0
+	while [ ! -S "$vde_dir/ctl/ctl" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -S "$vde_dir/ctl/ctl" ] || fail_early "vde_switch: no control socket"
+	;;
 esac
 echo "export KRDMA_WIRE=$wire" >>"$out/.vm/env.sh"
 
@@ -419,6 +438,7 @@ start_guest() {
 		netdev="$netdev,remote.type=inet,remote.host=127.0.0.1,remote.port=$rp"
 		;;
 	mcast) netdev="socket,id=n0,mcast=230.0.0.1:$port,localaddr=127.0.0.1" ;;
+	vde) netdev="vde,id=n0,sock=$vde_dir/ctl" ;;
 	esac
 	# The host loop below kills the guests at the deadline; this timeout(1)
 	# is only a safety net in case run.sh itself dies, so it fires later.
