@@ -121,6 +121,7 @@ struct krdma_perf {
 	bool			inline_data;
 	struct krdma_buf	*buf;		/* what we send (bw responder: the target) */
 	struct krdma_buf	*target;	/* lat write: the peer writes here */
+	struct krdma_buf	*fence_sink;	/* iWARP: krdma_perf_iwarp_fence() */
 	struct task_struct	*poller;	/* lat write */
 
 	/* Sending: chain messages of per WRs each, on every lane. */
@@ -409,6 +410,30 @@ static int krdma_perf_alloc_target(struct krdma_perf *pf, struct krdma_buf **buf
 	*regp = reg;
 	if (reg->nmrs > KRDMA_MAX_SLOT_REGIONS)
 		return -E2BIG;
+	return 0;
+}
+
+/*
+ * iWARP, bw write over data channels: each lane's last act is an RDMA
+ * READ of one byte of the peer's target (krdma_perf_iwarp_fence()),
+ * which lands here, at the lane's index. Registered for remote write
+ * with the test's other memory (krdma_perf_post_regs()), as a READ's
+ * sink must be on iWARP.
+ */
+static bool krdma_perf_iwarp_fences(const struct krdma_perf *pf)
+{
+	return pf->sess->kdev->iwarp && pf->op == KRDMA_OP_WRITE &&
+	       pf->lanes[pf->nlanes - 1].ch && pf->sess->initiator_depth;
+}
+
+static int krdma_perf_alloc_fence_sink(struct krdma_perf *pf,
+				       struct krdma_buf **bufp)
+{
+	*bufp = krdma_buf_alloc(pf->sess->kdev, KRDMA_QPS_MAX, "perf_fence", 0);
+	if (!*bufp)
+		return -ENOMEM;
+	pf->fence_sink = *bufp;
+	krdma_buf_to_device(pf->fence_sink);
 	return 0;
 }
 
@@ -805,6 +830,8 @@ int krdma_perf_setup(struct krdma_test *test)
 	if (!ret && krdma_perf_polls(pf))
 		ret = krdma_perf_alloc_target(pf, &test->slots[0].sink,
 					      &test->slots[0].sink_reg);
+	else if (!ret && krdma_perf_iwarp_fences(pf))
+		ret = krdma_perf_alloc_fence_sink(pf, &test->slots[0].sink);
 	if (ret)
 		return ret;
 	ret = krdma_perf_alloc_sigs(pf, pf->mode == KRDMA_MODE_LAT ?
@@ -929,10 +956,18 @@ static void krdma_perf_fence_done(struct ib_cq *cq, struct ib_wc *wc)
  * WRITEs and the TEST_END sent after them on the session's QP travel on
  * different connections: the peer could invalidate its regions under
  * WRITEs still on their way (siw: a QP access error at the peer, the
- * session lost at the end of a bidir test over 4 QPs). A zero-length
- * READ after them completes only once they are placed: a READ is
- * answered after the WRITEs before it on its connection. Returns true if
- * the lane is done only when that READ completes.
+ * session lost at the end of a bidir test over 4 QPs). A READ after them
+ * completes only once they are placed: a READ is answered after the
+ * WRITEs before it on its connection. Returns true if the lane is done
+ * only when that READ completes.
+ *
+ * One byte, not zero: siw (6.1) answers a READ that waited in its
+ * inbound queue - the peer's own lane busy on the connection, as in
+ * bidir - with the length and source of the WQE it sent before, if the
+ * READ asked for nothing (siw_activate_tx() leaves the SGE as it was);
+ * the 64 KiB response to a zero-length READ was a "local length error"
+ * here and a TERMINATE there. So the peer's target is readable on
+ * iWARP (krdma_perf_peer_setup()).
  */
 static bool krdma_perf_iwarp_fence(struct krdma_perf_lane *ln)
 {
@@ -940,13 +975,13 @@ static bool krdma_perf_iwarp_fence(struct krdma_perf_lane *ln)
 	struct krdma_session *sess = pf->sess;
 	struct ib_rdma_wr wr = {};
 
-	if (ln->fenced || !ln->ch || !ln->posted || pf->op != KRDMA_OP_WRITE ||
-	    !sess->kdev->iwarp || !sess->initiator_depth)
+	if (ln->fenced || !ln->ch || !ln->posted || !krdma_perf_iwarp_fences(pf))
 		return false;
 	ln->fenced = true;
-	ln->fence_sge.addr = pf->buf->chunk[0].dma;
-	ln->fence_sge.length = 0;
-	ln->fence_sge.lkey = sess->kdev->pd->local_dma_lkey;
+	if (WARN_ON_ONCE(krdma_buf_read_sges(pf->fence_sink, ln - pf->lanes, 1,
+					     sess->kdev->pd->local_dma_lkey,
+					     &ln->fence_sge, 1) != 1))
+		return false;
 	ln->fence_cqe.done = krdma_perf_fence_done;
 	wr.wr.wr_cqe = &ln->fence_cqe;
 	wr.wr.opcode = IB_WR_RDMA_READ;
@@ -1096,6 +1131,9 @@ int krdma_perf_post_regs(struct krdma_test *test, struct krdma_msg_test *req,
 	/* read: every READ lands in the one buffer (bw and lat). */
 	if (test->p.op == KRDMA_OP_READ)
 		return krdma_buf_make_sink(test->sess, test->perf->buf,
+					   &test->ctl_cqe);
+	if (test->perf->fence_sink)
+		return krdma_buf_make_sink(test->sess, test->perf->fence_sink,
 					   &test->ctl_cqe);
 	if (!reg)
 		return 0;
@@ -1460,6 +1498,9 @@ int krdma_perf_peer_setup(struct krdma_session *sess,
 	}
 	if (!access)
 		return 0;	/* bw send: the data lands in our receives */
+	/* The driver's fence reads a byte of it: krdma_perf_iwarp_fence(). */
+	if (sess->kdev->iwarp && pt->op == KRDMA_OP_WRITE && pt->qps > 1)
+		access |= IB_ACCESS_REMOTE_READ;
 
 	if (polls) {
 		/* slot->buf is where the driver writes, slot->sink our answer. */
