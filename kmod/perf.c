@@ -27,7 +27,8 @@
  * signaled, its whole round trip recorded from the driver's completion.
  *
  * Several QPs (bw, qps > 1): each QP is a lane - the session's own QP and
- * its data channels (channel.c) - with its own WR templates, signals and
+ * its data channels (channel.c); on iWARP the data channels alone
+ * (krdma_perf_iwarp_ctrl_clear()) - with its own WR templates, signals and
  * window of depth messages, and its share of a count. A lane is pumped by
  * its own completions, in its own CQ's context, under its lock; the lane
  * that finishes last has the test ended in the session's CQ context
@@ -285,14 +286,50 @@ MODULE_PARM_DESC(read_window_kb,
 
 /* bw: a signaled completion at least this often (bytes), see below. */
 #define KRDMA_PERF_SIGNAL_BYTES	SZ_1M
+/*
+ * bw over iWARP on a session's only QP: the most a lane has in flight
+ * ahead of the keepalive (krdma_perf_iwarp_ctrl_clear()): 2 s at the 0.5
+ * MB/s of siw under TCG, a millisecond at 10 Gb/s, where it still
+ * covers a LAN's bandwidth-delay product many times over.
+ */
+#define KRDMA_PERF_IWARP_CTRL_BYTES	SZ_1M
 
-/* Lane i > 0 sends on data channel i, which the caller checked is there. */
+/*
+ * iWARP completes a SEND or a WRITE of ours as soon as TCP has it, so it
+ * is no answer from the peer: there the keepalive hears the peer alive
+ * only from the peer's own probes, which it posts on the session's QP
+ * (session.c). A probe queued behind a bw lane on that QP waits for the
+ * lane's window and then for the TCP send buffer ahead of it: 64 x 64
+ * KiB at 0.5 MB/s under TCG were more than peer_timeout_ms, and a bidir
+ * test over 4 QPs was taken for a dead peer at both ends. Stretching the
+ * timeout by what is queued is no answer either: a peer that died with
+ * megabytes queued would go unnoticed for as long. So the control
+ * traffic gets a QP of its own where there is one: with @qps > 1 on
+ * iWARP the lanes go on the data channels alone (returns 1: the lanes
+ * start at QP 1), as the ULPs that keep an admin queue apart from their
+ * I/O queues do. With a single QP they must share it; there the lane's
+ * window is held to KRDMA_PERF_IWARP_CTRL_BYTES in krdma_perf_alloc(),
+ * which leaves the probe behind a MiB and a socket buffer at most. IB
+ * and RoCE complete a WRITE on the peer's ACK, and those completions
+ * keep the session alive (krdma_peer_acked()): every QP carries a lane.
+ */
+static u32 krdma_perf_iwarp_ctrl_clear(struct krdma_session *sess, u32 qps)
+{
+	return qps > 1 && sess->kdev->iwarp;
+}
+
+/*
+ * @qps: the QPs the test runs over, the session's first; the caller
+ * checked their data channels are there. Lane i sends on QP i, but on
+ * iWARP, see krdma_perf_iwarp_ctrl_clear().
+ */
 static struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess,
 					   u8 op, u8 mode, u32 size, u32 depth,
-					   u32 test_id, u32 nlanes)
+					   u32 test_id, u32 qps)
 {
+	u32 first = krdma_perf_iwarp_ctrl_clear(sess, qps);
+	u32 i, nlanes = qps - first;
 	struct krdma_perf *pf;
-	u32 i;
 
 	pf = krdma_failable(kzalloc(sizeof(*pf), GFP_KERNEL));
 	if (!pf)
@@ -308,7 +345,7 @@ static struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess,
 		struct krdma_perf_lane *ln = &pf->lanes[i];
 
 		ln->pf = pf;
-		ln->ch = i ? sess->channels[i - 1] : NULL;
+		ln->ch = i + first ? sess->channels[i + first - 1] : NULL;
 		spin_lock_init(&ln->lock);
 	}
 	pf->end_cqe.done = krdma_perf_end_done;
@@ -321,6 +358,9 @@ static struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess,
 	if (op == KRDMA_OP_READ)
 		pf->window = clamp_t(u32, (u64)READ_ONCE(krdma_read_window_kb) * 1024 / size,
 				     1, depth);
+	if (mode == KRDMA_MODE_BW && sess->kdev->iwarp && !first)
+		pf->window = clamp_t(u32, KRDMA_PERF_IWARP_CTRL_BYTES / size,
+				     1, pf->window);
 	pf->test_id = test_id;
 	return pf;
 }
@@ -1408,7 +1448,7 @@ int krdma_perf_fill(struct sk_buff *skb, struct krdma_test *test)
 	if (nla_put_u32(skb, KRDMA_A_TEST_SIGNAL_EVERY, pf->signal_every) ||
 	    nla_put_u32(skb, KRDMA_A_TEST_CHAIN, pf->chain) ||
 	    nla_put_u8(skb, KRDMA_A_TEST_INLINE, pf->inline_data) ||
-	    nla_put_u32(skb, KRDMA_A_TEST_QPS, pf->nlanes) ||
+	    nla_put_u32(skb, KRDMA_A_TEST_QPS, test->p.qps) ||
 	    nla_put_u64_64bit(skb, KRDMA_A_TEST_CPU_NS, krdma_perf_cpu_ns(pf),
 			      KRDMA_A_PAD) ||
 	    nla_put_u64_64bit(skb, KRDMA_A_TEST_PEER_CPU_NS, test->peer_cpu_ns,
