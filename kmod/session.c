@@ -381,6 +381,20 @@ void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
 		if (READ_ONCE(sess->qp_dead) ||
 		    READ_ONCE(sess->state) != KRDMA_SESSION_UP)
 			return;
+		/*
+		 * iWARP: a peer that disconnects closes its TCP connections,
+		 * and siw flushes our QP at once (siw_qp_llp_close()), while
+		 * the CM's DISCONNECTED comes later through the iWARP CM's
+		 * work queue. A QP that fails on its own raises a fatal QP
+		 * event first (krdma_qp_event()); without one, the flush is
+		 * the connection's end, not an error of ours. The session
+		 * ends all the same.
+		 */
+		if (sess->kdev->iwarp && !READ_ONCE(sess->qp_event)) {
+			krdma_session_close(sess, "connection closed: %s flushed",
+					    what);
+			return;
+		}
 		krdma_count(sess, KRDMA_CNT_WC_ERRORS, 1);
 		krdma_session_close(sess, "queue pair failed: %s flushed", what);
 		return;
