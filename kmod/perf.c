@@ -26,7 +26,8 @@
  * signaled, its whole round trip recorded from the driver's completion.
  *
  * Several QPs (bw, qps > 1): each QP is a lane - the session's own QP and
- * its data channels (channel.c) - with its own WR templates, signals and
+ * its data channels (channel.c); on iWARP the data channels alone
+ * (krdma_perf_iwarp_ctrl_clear()) - with its own WR templates, signals and
  * window of depth messages, and its share of a count. A lane is pumped by
  * its own completions, in its own CQ's context, under its lock; the lane
  * that finishes last has the test ended in the session's CQ context
@@ -107,6 +108,7 @@ struct krdma_perf {
 	bool			inline_data;
 	struct krdma_buf	*buf;		/* what we send (bw responder: the target) */
 	struct krdma_buf	*target;	/* lat write: the peer writes here */
+	struct krdma_buf	*fence_sink;	/* iWARP: krdma_perf_iwarp_fence() */
 	struct task_struct	*poller;	/* lat write */
 
 	/* Sending: chain messages of per WRs each, on every lane. */
@@ -204,14 +206,50 @@ MODULE_PARM_DESC(read_window_kb,
 
 /* bw: a signaled completion at least this often (bytes), see below. */
 #define KRDMA_PERF_SIGNAL_BYTES	SZ_1M
+/*
+ * bw over iWARP on a session's only QP: the most a lane has in flight
+ * ahead of the keepalive (krdma_perf_iwarp_ctrl_clear()): 2 s at the 0.5
+ * MB/s of siw under TCG, a millisecond at 10 Gb/s, where it still
+ * covers a LAN's bandwidth-delay product many times over.
+ */
+#define KRDMA_PERF_IWARP_CTRL_BYTES	SZ_1M
 
-/* Lane i > 0 sends on data channel i, which the caller checked is there. */
+/*
+ * iWARP completes a SEND or a WRITE of ours as soon as TCP has it, so it
+ * is no answer from the peer: there the keepalive hears the peer alive
+ * only from the peer's own probes, which it posts on the session's QP
+ * (session.c). A probe queued behind a bw lane on that QP waits for the
+ * lane's window and then for the TCP send buffer ahead of it: 64 x 64
+ * KiB at 0.5 MB/s under TCG were more than peer_timeout_ms, and a bidir
+ * test over 4 QPs was taken for a dead peer at both ends. Stretching the
+ * timeout by what is queued is no answer either: a peer that died with
+ * megabytes queued would go unnoticed for as long. So the control
+ * traffic gets a QP of its own where there is one: with @qps > 1 on
+ * iWARP the lanes go on the data channels alone (returns 1: the lanes
+ * start at QP 1), as the ULPs that keep an admin queue apart from their
+ * I/O queues do. With a single QP they must share it; there the lane's
+ * window is held to KRDMA_PERF_IWARP_CTRL_BYTES in krdma_perf_alloc(),
+ * which leaves the probe behind a MiB and a socket buffer at most. IB
+ * and RoCE complete a WRITE on the peer's ACK, and those completions
+ * keep the session alive (krdma_peer_acked()): every QP carries a lane.
+ */
+static u32 krdma_perf_iwarp_ctrl_clear(struct krdma_session *sess, u32 qps)
+{
+	return qps > 1 && sess->kdev->iwarp;
+}
+
+/*
+ * @qps: the QPs the test runs over, the session's first; the caller
+ * checked their data channels are there. Lane i sends on QP i, but on
+ * iWARP, see krdma_perf_iwarp_ctrl_clear().
+ */
 static struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess,
 					   u8 op, u8 mode, u32 size, u32 depth,
-					   u32 test_id, u32 nlanes)
+					   u32 test_id, u32 qps)
 {
+	u32 first = krdma_perf_iwarp_ctrl_clear(sess, qps);
+	u32 i, nlanes = qps - first;
 	struct krdma_perf *pf;
-	u32 i;
 
 	pf = krdma_failable(kzalloc(sizeof(*pf), GFP_KERNEL));
 	if (!pf)
@@ -227,7 +265,7 @@ static struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess,
 		struct krdma_perf_lane *ln = &pf->lanes[i];
 
 		ln->pf = pf;
-		ln->ch = i ? sess->channels[i - 1] : NULL;
+		ln->ch = i + first ? sess->channels[i + first - 1] : NULL;
 		spin_lock_init(&ln->lock);
 	}
 	pf->end_cqe.done = krdma_perf_end_done;
@@ -240,6 +278,9 @@ static struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess,
 	if (op == KRDMA_OP_READ)
 		pf->window = clamp_t(u32, (u64)READ_ONCE(krdma_read_window_kb) * 1024 / size,
 				     1, depth);
+	if (mode == KRDMA_MODE_BW && sess->kdev->iwarp && !first)
+		pf->window = clamp_t(u32, KRDMA_PERF_IWARP_CTRL_BYTES / size,
+				     1, pf->window);
 	pf->test_id = test_id;
 	return pf;
 }
@@ -329,6 +370,30 @@ static int krdma_perf_alloc_target(struct krdma_perf *pf, struct krdma_buf **buf
 	*regp = reg;
 	if (reg->nmrs > KRDMA_MAX_SLOT_REGIONS)
 		return -E2BIG;
+	return 0;
+}
+
+/*
+ * iWARP, bw write over data channels: each lane's last act is an RDMA
+ * READ of one byte of the peer's target (krdma_perf_iwarp_fence()),
+ * which lands here, at the lane's index. Registered for remote write
+ * with the test's other memory (krdma_perf_post_regs()), as a READ's
+ * sink must be on iWARP.
+ */
+static bool krdma_perf_iwarp_fences(const struct krdma_perf *pf)
+{
+	return pf->sess->kdev->iwarp && pf->op == KRDMA_OP_WRITE &&
+	       pf->lanes[pf->nlanes - 1].ch && pf->sess->initiator_depth;
+}
+
+static int krdma_perf_alloc_fence_sink(struct krdma_perf *pf,
+				       struct krdma_buf **bufp)
+{
+	*bufp = krdma_buf_alloc(pf->sess->kdev, KRDMA_QPS_MAX, "perf_fence", 0);
+	if (!*bufp)
+		return -ENOMEM;
+	pf->fence_sink = *bufp;
+	krdma_buf_to_device(pf->fence_sink);
 	return 0;
 }
 
@@ -725,6 +790,8 @@ int krdma_perf_setup(struct krdma_test *test)
 	if (!ret && krdma_perf_polls(pf))
 		ret = krdma_perf_alloc_target(pf, &test->slots[0].sink,
 					      &test->slots[0].sink_reg);
+	else if (!ret && krdma_perf_iwarp_fences(pf))
+		ret = krdma_perf_alloc_fence_sink(pf, &test->slots[0].sink);
 	if (ret)
 		return ret;
 	ret = krdma_perf_alloc_sigs(pf, pf->mode == KRDMA_MODE_LAT ?
@@ -848,10 +915,18 @@ static void krdma_perf_fence_done(struct ib_cq *cq, struct ib_wc *wc)
  * WRITEs and the TEST_END sent after them on the session's QP travel on
  * different connections: the peer could invalidate its regions under
  * WRITEs still on their way (siw: a QP access error at the peer, the
- * session lost at the end of a bidir test over 4 QPs). A zero-length
- * READ after them completes only once they are placed: a READ is
- * answered after the WRITEs before it on its connection. Returns true if
- * the lane is done only when that READ completes.
+ * session lost at the end of a bidir test over 4 QPs). A READ after them
+ * completes only once they are placed: a READ is answered after the
+ * WRITEs before it on its connection. Returns true if the lane is done
+ * only when that READ completes.
+ *
+ * One byte, not zero: siw (6.1) answers a READ that waited in its
+ * inbound queue - the peer's own lane busy on the connection, as in
+ * bidir - with the length and source of the WQE it sent before, if the
+ * READ asked for nothing (siw_activate_tx() leaves the SGE as it was);
+ * the 64 KiB response to a zero-length READ was a "local length error"
+ * here and a TERMINATE there. So the peer's target is readable on
+ * iWARP (krdma_perf_peer_setup()).
  */
 static bool krdma_perf_iwarp_fence(struct krdma_perf_lane *ln)
 {
@@ -859,13 +934,13 @@ static bool krdma_perf_iwarp_fence(struct krdma_perf_lane *ln)
 	struct krdma_session *sess = pf->sess;
 	struct ib_rdma_wr wr = {};
 
-	if (ln->fenced || !ln->ch || !ln->posted || pf->op != KRDMA_OP_WRITE ||
-	    !sess->kdev->iwarp || !sess->initiator_depth)
+	if (ln->fenced || !ln->ch || !ln->posted || !krdma_perf_iwarp_fences(pf))
 		return false;
 	ln->fenced = true;
-	ln->fence_sge.addr = pf->buf->chunk[0].dma;
-	ln->fence_sge.length = 0;
-	ln->fence_sge.lkey = sess->kdev->pd->local_dma_lkey;
+	if (WARN_ON_ONCE(krdma_buf_read_sges(pf->fence_sink, ln - pf->lanes, 1,
+					     sess->kdev->pd->local_dma_lkey,
+					     &ln->fence_sge, 1) != 1))
+		return false;
 	ln->fence_cqe.done = krdma_perf_fence_done;
 	wr.wr.wr_cqe = &ln->fence_cqe;
 	wr.wr.opcode = IB_WR_RDMA_READ;
@@ -1017,6 +1092,9 @@ int krdma_perf_post_regs(struct krdma_test *test, struct krdma_msg_test *req,
 	/* read: every READ lands in the one buffer (bw and lat). */
 	if (test->p.op == KRDMA_OP_READ)
 		return krdma_buf_make_sink(test->sess, test->perf->buf,
+					   &test->ctl_cqe);
+	if (test->perf->fence_sink)
+		return krdma_buf_make_sink(test->sess, test->perf->fence_sink,
 					   &test->ctl_cqe);
 	if (!reg)
 		return 0;
@@ -1309,7 +1387,7 @@ int krdma_perf_fill(struct sk_buff *skb, struct krdma_test *test)
 	if (nla_put_u32(skb, KRDMA_A_TEST_SIGNAL_EVERY, pf->signal_every) ||
 	    nla_put_u32(skb, KRDMA_A_TEST_CHAIN, pf->chain) ||
 	    nla_put_u8(skb, KRDMA_A_TEST_INLINE, pf->inline_data) ||
-	    nla_put_u32(skb, KRDMA_A_TEST_QPS, pf->nlanes) ||
+	    nla_put_u32(skb, KRDMA_A_TEST_QPS, test->p.qps) ||
 	    nla_put_u64_64bit(skb, KRDMA_A_TEST_CPU_NS, krdma_perf_cpu_ns(pf),
 			      KRDMA_A_PAD) ||
 	    nla_put_u64_64bit(skb, KRDMA_A_TEST_PEER_CPU_NS, test->peer_cpu_ns,
@@ -1386,6 +1464,9 @@ int krdma_perf_peer_setup(struct krdma_session *sess,
 	}
 	if (!access)
 		return 0;	/* bw send: the data lands in our receives */
+	/* The driver's fence reads a byte of it: krdma_perf_iwarp_fence(). */
+	if (sess->kdev->iwarp && pt->op == KRDMA_OP_WRITE && pt->qps > 1)
+		access |= IB_ACCESS_REMOTE_READ;
 
 	if (polls) {
 		/* slot->buf is where the driver writes, slot->sink our answer. */

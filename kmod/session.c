@@ -84,6 +84,14 @@ static struct krdma_session *krdma_session_find_name(struct net *net,
  * taken for dead. A powered-off peer is found within keepalive_ms +
  * peer_timeout_ms + keepalive_ms (12 s by default; 22 s while READs are
  * under way, see below).
+ *
+ * On iWARP nothing of ours completing is an answer (krdma_peer_acked()):
+ * only the peer's messages and READ responses are. There the peer's
+ * probe is the answer a WRITE test waits for, and it must not queue
+ * behind bulk data: the bw engine keeps its lanes off the session's QP
+ * where the session has others, and bounds what it queues there where it
+ * has not (krdma_perf_iwarp_ctrl_clear()). The deadline does not grow
+ * with the peer's queue: a dead peer is found as soon as on IB.
  */
 static unsigned int krdma_keepalive_ms = 1000;
 module_param_named(keepalive_ms, krdma_keepalive_ms, uint, 0644);
@@ -374,6 +382,20 @@ void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
 		if (READ_ONCE(sess->qp_dead) ||
 		    READ_ONCE(sess->state) != KRDMA_SESSION_UP)
 			return;
+		/*
+		 * iWARP: a peer that disconnects closes its TCP connections,
+		 * and siw flushes our QP at once (siw_qp_llp_close()), while
+		 * the CM's DISCONNECTED comes later through the iWARP CM's
+		 * work queue. A QP that fails on its own raises a fatal QP
+		 * event first (krdma_qp_event()); without one, the flush is
+		 * the connection's end, not an error of ours. The session
+		 * ends all the same.
+		 */
+		if (sess->kdev->iwarp && !READ_ONCE(sess->qp_event)) {
+			krdma_session_close(sess, "connection closed: %s flushed",
+					    what);
+			return;
+		}
 		krdma_count(sess, KRDMA_CNT_WC_ERRORS, 1);
 		krdma_session_close(sess, "queue pair failed: %s flushed", what);
 		return;
