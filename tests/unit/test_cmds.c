@@ -99,6 +99,24 @@ static void run_end(struct run *r)
 	fake_end();
 }
 
+/*
+ * A command line refused before the kernel is asked anything: exit status
+ * @rc, @err (if not NULL) in what it says.
+ */
+static void check_refused(fake_kernel_fn kernel, const char *line, int rc,
+			  const char *err)
+{
+	struct run r;
+
+	fake_begin(kernel);
+	run(&r, false, line);
+	if (r.rc != rc || (err && !strstr(r.err, err)))
+		unit_fail(__FILE__, __LINE__, "\"%s\": rc %d (want %d), said: %s",
+			  line, r.rc, rc, r.err);
+	CHECK_INT(fake_nreqs(), 0);
+	run_end(&r);
+}
+
 /* ---- building replies ---- */
 
 static uint32_t tb_u32(struct nlattr **tb, int type)
@@ -427,12 +445,8 @@ TEST(cmd_session_connect_up)
 	CHECK(tb[KRDMA_A_SESSION_TOS] &&
 	      nla_get_u8(tb[KRDMA_A_SESSION_TOS]) == 96);
 	run_end(&r);
-	fake_begin(k_connect);
-	run(&r, false, "session connect addr 10.0.0.2 port 4791 tos 256");
-	CHECK_INT(r.rc, EXIT_USAGE);
-	CHECK(strstr(r.err, "tos '256' out of range: must be 0..255") != NULL);
-	CHECK_INT(fake_nreqs(), 0);
-	run_end(&r);
+	check_refused(k_connect, "session connect addr 10.0.0.2 port 4791 tos 256",
+		      EXIT_USAGE, "tos '256' out of range: must be 0..255");
 }
 
 TEST(cmd_session_connect_qps)
@@ -1054,11 +1068,8 @@ TEST(cmd_test_run_histogram)
 	run_end(&r);
 
 	/* histogram and expect belong to run */
-	fake_begin(k_test_report);
-	run(&r, false, "test start session 5 op send mode lat histogram");
-	CHECK_INT(r.rc, EXIT_USAGE);
-	CHECK_INT(fake_nreqs(), 0);
-	run_end(&r);
+	check_refused(k_test_report, "test start session 5 op send mode lat histogram",
+		      EXIT_USAGE, "histogram is for \"test run\"");
 }
 
 TEST(cmd_test_run_expect)
@@ -1124,22 +1135,12 @@ TEST(cmd_test_run_expect)
 	run_end(&r);
 
 	/* a figure the mode does not have is refused before anything runs */
-	fake_begin(k_test_report);
-	run(&r, false, "test run session 5 op write mode bw expect p99<=1ms");
-	CHECK_INT(r.rc, EXIT_USAGE);
-	CHECK(strstr(r.err, "p99 is measured in lat mode, not in bw mode") != NULL);
-	CHECK_INT(fake_nreqs(), 0);
-	run_end(&r);
-	fake_begin(k_test_report);
-	run(&r, false, "test run session 5 op write expect min_qp_bw>=1");
-	CHECK_INT(r.rc, EXIT_USAGE);
-	CHECK_INT(fake_nreqs(), 0);
-	run_end(&r);
-	fake_begin(k_test_report);
-	run(&r, false, "test run session 5 op write expect bw>=");
-	CHECK_INT(r.rc, EXIT_USAGE);
-	CHECK(strstr(r.err, "invalid expect 'bw>='") != NULL);
-	run_end(&r);
+	check_refused(k_test_report, "test run session 5 op write mode bw expect p99<=1ms",
+		      EXIT_USAGE, "p99 is measured in lat mode, not in bw mode");
+	check_refused(k_test_report, "test run session 5 op write expect min_qp_bw>=1",
+		      EXIT_USAGE, "per-QP figures come from bw mode");
+	check_refused(k_test_report, "test run session 5 op write expect bw>=",
+		      EXIT_USAGE, "invalid expect 'bw>='");
 }
 
 /*
@@ -1228,11 +1229,7 @@ TEST(cmd_ping)
 	CHECK(strstr(r.err, "ping 10.0.0.2:7471: no krdma session: rejected by peer") != NULL);
 	run_end(&r);
 
-	fake_begin(k_ping);
-	run(&r, false, "ping 10.0.0.2");
-	CHECK_INT(r.rc, EXIT_USAGE);
-	CHECK_INT(fake_nreqs(), 0);
-	run_end(&r);
+	check_refused(k_ping, "ping 10.0.0.2", EXIT_USAGE, "missing the peer's port");
 }
 
 /*
@@ -1667,25 +1664,13 @@ TEST(cmd_help_everywhere)
 
 TEST(cmd_usage_errors_exit_2)
 {
-	struct run r;
-
 	/* an unknown command, a bad value, conflicting keywords: 2 and the hint */
-	fake_begin(k_test_silent);
-	run(&r, false, "session frob");
-	CHECK_INT(r.rc, EXIT_USAGE);
-	CHECK(strstr(r.err, "Try \"krdmactl session help\".\n") != NULL);
-	run_end(&r);
-	fake_begin(k_test_silent);
-	run(&r, false, "session connect addr 10.0.0.2 port 1 timeout 5");
-	CHECK_INT(r.rc, EXIT_USAGE);
-	CHECK(strstr(r.err, "a time needs a unit") != NULL);
-	CHECK(strstr(r.err, "Try \"krdmactl session connect help\".\n") != NULL);
-	CHECK_INT(fake_nreqs(), 0);
-	run_end(&r);
-	fake_begin(k_test_silent);
-	run(&r, false, "listener add addr 10.0.0.1:1 port 2");
-	CHECK_INT(r.rc, EXIT_USAGE);
-	CHECK(strstr(r.err, "Try \"krdmactl listener add help\".\n") != NULL);
-	CHECK_INT(fake_nreqs(), 0);
-	run_end(&r);
+	check_refused(k_test_silent, "session frob", EXIT_USAGE,
+		      "Try \"krdmactl session help\".\n");
+	check_refused(k_test_silent, "session connect addr 10.0.0.2 port 1 timeout 5",
+		      EXIT_USAGE, "a time needs a unit");
+	check_refused(k_test_silent, "session connect addr 10.0.0.2 port 1 timeout 5",
+		      EXIT_USAGE, "Try \"krdmactl session connect help\".\n");
+	check_refused(k_test_silent, "listener add addr 10.0.0.1:1 port 2",
+		      EXIT_USAGE, "Try \"krdmactl listener add help\".\n");
 }
