@@ -1364,7 +1364,8 @@ static int krdma_perf_fill_lanes(struct sk_buff *skb, struct krdma_perf *pf)
 			continue;
 		nest = nla_nest_start(skb, KRDMA_A_TEST_QP);
 		if (!nest ||
-		    nla_put_u32(skb, KRDMA_TEST_QP_A_INDEX, i) ||
+		    nla_put_u32(skb, KRDMA_TEST_QP_A_INDEX,
+				ln->ch ? ln->ch->index : 0) ||
 		    nla_put_u64_64bit(skb, KRDMA_TEST_QP_A_ITERS, ln->retired,
 				      KRDMA_TEST_QP_A_PAD) ||
 		    nla_put_u64_64bit(skb, KRDMA_TEST_QP_A_BYTES,
