@@ -1065,21 +1065,24 @@ static void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_perf_bw_retire(ln, sig->msg + 1, t0);
 		return;
 	}
-	if (!test) {
-		ln->retired = sig->msg + 1;
-		/* Responder's answers: the last one may let TEST_END proceed. */
-		if (pf->pt->ending && !pending)
-			krdma_peer_on_end(pf->sess, pf->pt);
-	} else {
-		ln->retired = sig->msg + 1;
-		if (pf->end_deferred && !pending) {
-			pf->end_deferred = false;
-			krdma_test_send_end(test);
-		}
-	}
+	ln->retired = sig->msg + 1;
 	/* A poller counts its own time, all of it. */
 	if (!krdma_perf_polls(pf))
 		WRITE_ONCE(ln->cpu_ns, ln->cpu_ns + local_clock() - t0);
+	if (!test) {
+		/*
+		 * Responder's answers: the last one may let TEST_END proceed,
+		 * which sends the result and frees the peer test, @pf with it
+		 * (KASAN: a use-after-free here in perf.sh on the debug kernel).
+		 */
+		if (pf->pt->ending && !pending)
+			krdma_peer_on_end(pf->sess, pf->pt);
+		return;
+	}
+	if (pf->end_deferred && !pending) {
+		pf->end_deferred = false;
+		krdma_test_send_end(test);
+	}
 }
 
 /* lat write: our target goes into the TEST_REQ, valid from now on. */
