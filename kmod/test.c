@@ -340,7 +340,6 @@ static void krdma_test_finish(struct krdma_test *test)
 	struct krdma_session *sess = test->sess;
 	struct krdma_peer_test *pt;
 	struct sk_buff *msg;
-
 	struct krdma_host_cpu host_use;
 
 	/* Outside the lock: a pass over every CPU's counters. */

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 
 #include <linux/netlink.h>
+#include <netlink/genl/genl.h>
 
 #include "attrs.h"
 #include "output.h"
@@ -338,6 +339,29 @@ void format_ns(char *buf, size_t len, uint64_t ns)
 		snprintf(buf, len, "%.3fms", (double)ns / 1e6);
 	else
 		snprintf(buf, len, "%.3fus", (double)ns / 1e3);
+}
+
+int each_nested(struct nlmsghdr *nlh, int type, int maxtype,
+		struct nla_policy *policy, nested_fn fn, void *arg)
+{
+	struct nlattr *tb[EACH_NESTED_MAXTYPE + 1];
+	struct genlmsghdr *gh = nlmsg_data(nlh);
+	struct nlattr *nla;
+	int rem, bad = 0;
+
+	if (maxtype > EACH_NESTED_MAXTYPE)
+		return -EINVAL;
+	nla_for_each_attr(nla, genlmsg_attrdata(gh, 0), genlmsg_attrlen(gh, 0),
+			  rem) {
+		if (nla_type(nla) != type)
+			continue;
+		if (nla_parse_nested(tb, maxtype, nla, policy)) {
+			bad++;
+			continue;
+		}
+		fn(tb, arg);
+	}
+	return bad;
 }
 
 void compute_rates(uint64_t bytes, uint64_t iters, uint64_t elapsed_ns,

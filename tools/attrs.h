@@ -21,6 +21,17 @@ extern struct nla_policy krdma_policy[KRDMA_A_MAX + 1];
 extern struct nla_policy krdma_addr_policy[KRDMA_ADDR_A_MAX + 1];
 extern struct nla_policy krdma_port_policy[KRDMA_PORT_A_MAX + 1];
 
+/*
+ * A repeated nest (a multi-attr: tb[] keeps only the last one): every
+ * @type attribute of @nlh's message, parsed up to @maxtype (at most
+ * EACH_NESTED_MAXTYPE) with @policy (or none), is handed to @fn. Returns
+ * how many could not be parsed and were skipped.
+ */
+#define EACH_NESTED_MAXTYPE	15
+typedef void (*nested_fn)(struct nlattr **tb, void *arg);
+int each_nested(struct nlmsghdr *nlh, int type, int maxtype,
+		struct nla_policy *policy, nested_fn fn, void *arg);
+
 /* Value names; NULL when the value is not known to this tool. */
 const char *port_state_name(unsigned int v);	/* enum ib_port_state */
 const char *atomic_cap_name(unsigned int v);	/* enum ib_atomic_cap */

@@ -61,28 +61,30 @@ static void print_dev_line(struct nlattr **tb, struct nlattr **pt)
 	close_json_object();
 }
 
+struct dev_ports {
+	struct nlattr **tb;	/* the device's */
+	int ports;
+};
+
+static void print_dev_port(struct nlattr **pt, void *arg)
+{
+	struct dev_ports *d = arg;
+
+	print_dev_line(d->tb, pt);
+	d->ports++;
+}
+
 int dev_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 {
-	struct genlmsghdr *gh = nlmsg_data(nlh);
-	struct nlattr *nla;
-	int rem, ports = 0;
+	struct dev_ports d = { tb, 0 };
+	int bad;
 
 	(void)arg;
-	nla_for_each_attr(nla, genlmsg_attrdata(gh, 0),
-			  genlmsg_attrlen(gh, 0), rem) {
-		struct nlattr *pt[KRDMA_PORT_A_MAX + 1];
-
-		if (nla_type(nla) != KRDMA_A_DEV_PORT)
-			continue;
-		if (nla_parse_nested(pt, KRDMA_PORT_A_MAX, nla,
-				     krdma_port_policy)) {
-			fprintf(stderr, "krdmactl: warning: malformed port attribute\n");
-			continue;
-		}
-		print_dev_line(tb, pt);
-		ports++;
-	}
-	if (!ports)
+	bad = each_nested(nlh, KRDMA_A_DEV_PORT, KRDMA_PORT_A_MAX,
+			  krdma_port_policy, print_dev_port, &d);
+	while (bad-- > 0)
+		fprintf(stderr, "krdmactl: warning: malformed port attribute\n");
+	if (!d.ports)
 		print_dev_line(tb, NULL);
 	return 0;
 }

@@ -66,28 +66,24 @@ static int env_session_reply(struct nlattr **tb, struct nlmsghdr *nlh,
 }
 
 /* The active MTU of the device's first active port. */
+static void env_dev_port(struct nlattr **p, void *arg)
+{
+	struct run_env *e = arg;
+
+	if (e->active_mtu || !p[KRDMA_PORT_A_ACTIVE_MTU] ||
+	    !p[KRDMA_PORT_A_STATE] ||
+	    nla_get_u8(p[KRDMA_PORT_A_STATE]) != 4 /* IB_PORT_ACTIVE */)
+		return;
+	e->active_mtu = nla_get_u32(p[KRDMA_PORT_A_ACTIVE_MTU]);
+	if (p[KRDMA_PORT_A_INDEX])
+		e->port = nla_get_u32(p[KRDMA_PORT_A_INDEX]);
+}
+
 static int env_dev_reply(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 {
-	struct nlattr *p[KRDMA_PORT_A_MAX + 1];
-	struct run_env *e = arg;
-	struct genlmsghdr *gh = nlmsg_data(nlh);
-	struct nlattr *nla;
-	int rem;
-
 	(void)tb;
-	nla_for_each_attr(nla, genlmsg_attrdata(gh, 0), genlmsg_attrlen(gh, 0),
-			  rem) {
-		if (nla_type(nla) != KRDMA_A_DEV_PORT ||
-		    nla_parse_nested(p, KRDMA_PORT_A_MAX, nla, NULL))
-			continue;
-		if (e->active_mtu || !p[KRDMA_PORT_A_ACTIVE_MTU] ||
-		    !p[KRDMA_PORT_A_STATE] ||
-		    nla_get_u8(p[KRDMA_PORT_A_STATE]) != 4 /* IB_PORT_ACTIVE */)
-			continue;
-		e->active_mtu = nla_get_u32(p[KRDMA_PORT_A_ACTIVE_MTU]);
-		if (p[KRDMA_PORT_A_INDEX])
-			e->port = nla_get_u32(p[KRDMA_PORT_A_INDEX]);
-	}
+	each_nested(nlh, KRDMA_A_DEV_PORT, KRDMA_PORT_A_MAX, krdma_port_policy,
+		    env_dev_port, arg);
 	return 0;
 }
 

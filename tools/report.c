@@ -22,25 +22,12 @@ static uint64_t get_u64(const struct nlattr *nla)
 	       nla_get_u64((struct nlattr *)nla) : 0;
 }
 
-/* Calls @fn for every KRDMA_A_TEST_QP of @nlh (tb[] keeps only the last). */
-static void for_each_qp(struct nlmsghdr *nlh,
-			void (*fn)(struct nlattr **q, void *arg), void *arg)
+/* Calls @fn for every KRDMA_A_TEST_QP of @nlh. */
+static void for_each_qp(struct nlmsghdr *nlh, nested_fn fn, void *arg)
 {
-	struct nlattr *q[KRDMA_TEST_QP_A_MAX + 1];
-	struct genlmsghdr *gh;
-	struct nlattr *nla;
-	int rem;
-
-	if (!nlh)
-		return;
-	gh = nlmsg_data(nlh);
-	nla_for_each_attr(nla, genlmsg_attrdata(gh, 0), genlmsg_attrlen(gh, 0),
-			  rem) {
-		if (nla_type(nla) != KRDMA_A_TEST_QP ||
-		    nla_parse_nested(q, KRDMA_TEST_QP_A_MAX, nla, NULL))
-			continue;
-		fn(q, arg);
-	}
+	if (nlh)
+		each_nested(nlh, KRDMA_A_TEST_QP, KRDMA_TEST_QP_A_MAX, NULL,
+			    fn, arg);
 }
 
 static double qp_mb_s(struct nlattr **q)
@@ -85,7 +72,16 @@ void test_result_get(struct nlattr **tb, struct nlmsghdr *nlh,
 	    tb[KRDMA_A_TEST_ELAPSED_NS]) {
 		res->has_rates = true;
 		compute_rates(get_u64(tb[KRDMA_A_TEST_BYTES]), res->iters,
-			      get_u64(tb[KRDMA_A_TEST_ELAPSED_NS]), &res->r);
+			      res->elapsed_ns, &res->r);
+	}
+	/* bidir: both ways together. */
+	if (res->has_rates && tb[KRDMA_A_TEST_PEER_BYTES] &&
+	    tb[KRDMA_A_TEST_PEER_ITERS]) {
+		res->has_both = true;
+		compute_rates(get_u64(tb[KRDMA_A_TEST_BYTES]) +
+			      get_u64(tb[KRDMA_A_TEST_PEER_BYTES]),
+			      res->iters + get_u64(tb[KRDMA_A_TEST_PEER_ITERS]),
+			      res->elapsed_ns, &res->both);
 	}
 	if (tb[KRDMA_A_TEST_LAT]) {
 		res->has_lat = true;
@@ -194,8 +190,7 @@ static void print_qp_json(struct nlattr **q, void *arg)
 }
 
 /* Several QPs: the slowest and the fastest, to show an unfair link. */
-static void print_qps(struct nlattr **tb, struct nlmsghdr *nlh,
-		      const struct test_result *res)
+static void print_qps(struct nlmsghdr *nlh, const struct test_result *res)
 {
 	if (!res->nqp)
 		return;
@@ -204,7 +199,6 @@ static void print_qps(struct nlattr **tb, struct nlmsghdr *nlh,
 		for_each_qp(nlh, print_qp_json, NULL);
 		close_json_array();
 	}
-	(void)tb;
 	if (res->nqp < 2)
 		return;
 	print_float(PRINT_ANY, "min_qp_mb_per_s", " qp_min %.2f MB/s",
@@ -216,8 +210,6 @@ static void print_qps(struct nlattr **tb, struct nlmsghdr *nlh,
 static void print_record_rates(struct nlattr **tb,
 			       const struct test_result *res)
 {
-	struct rates r;
-
 	if (res->has_rates) {
 		print_float(PRINT_ANY, "mb_per_s", " %.2f MB/s", res->r.mb_s, 2);
 		print_float(PRINT_ANY, "gb_per_s", " %.3f Gb/s", res->r.gb_s, 3);
@@ -225,16 +217,11 @@ static void print_record_rates(struct nlattr **tb,
 			    res->r.msgs_s, 0);
 	}
 	/* bidir: what came back, and both ways together. */
-	if (tb[KRDMA_A_TEST_PEER_BYTES] && tb[KRDMA_A_TEST_PEER_ITERS] &&
-	    tb[KRDMA_A_TEST_BYTES] && tb[KRDMA_A_TEST_ELAPSED_NS]) {
+	if (res->has_both) {
 		print_attr(tb, KRDMA_A_TEST_PEER_ITERS);
 		print_attr(tb, KRDMA_A_TEST_PEER_BYTES);
-		compute_rates(get_u64(tb[KRDMA_A_TEST_BYTES]) +
-			      get_u64(tb[KRDMA_A_TEST_PEER_BYTES]),
-			      res->iters + get_u64(tb[KRDMA_A_TEST_PEER_ITERS]),
-			      get_u64(tb[KRDMA_A_TEST_ELAPSED_NS]), &r);
 		print_float(PRINT_ANY, "bidir_mb_per_s", " both ways %.2f MB/s",
-			    r.mb_s, 2);
+			    res->both.mb_s, 2);
 	}
 }
 
@@ -248,7 +235,7 @@ static void print_record(struct nlattr **tb, struct nlmsghdr *nlh,
 	print_uint(PRINT_JSON, "schema_version", NULL, REPORT_SCHEMA_VERSION);
 	print_attrs(tb, result_head, ARRAY_SIZE(result_head));
 	print_record_rates(tb, res);
-	print_qps(tb, nlh, res);
+	print_qps(nlh, res);
 	print_attrs(tb, result_cpu, ARRAY_SIZE(result_cpu));
 	print_host_cpu(tb[KRDMA_A_TEST_HOST_CPU], "host_cpu");
 	print_host_cpu(tb[KRDMA_A_TEST_PEER_HOST_CPU], "peer_host_cpu");
@@ -298,11 +285,10 @@ static void print_table_header(const struct test_result *res,
 	       "BW[Gb/s]", "MsgRate[Mpps]", ro->bidir ? "  BW_both[MB/s]" : "");
 }
 
-static void print_table_row(struct nlattr **tb, const struct test_result *res,
+static void print_table_row(const struct test_result *res,
 			    const struct report_opts *ro)
 {
 	char size[32];
-	struct rates r;
 
 	format_size_units(size, sizeof(size), res->size);
 	print_text("%8s %10" PRIu64, size, res->iters);
@@ -318,12 +304,8 @@ static void print_table_row(struct nlattr **tb, const struct test_result *res,
 	}
 	print_text(" %12.2f %10.3f %14.6f", res->r.mb_s, res->r.gb_s,
 	       res->r.msgs_s / 1e6);
-	if (ro->bidir && tb[KRDMA_A_TEST_PEER_BYTES]) {
-		compute_rates(get_u64(tb[KRDMA_A_TEST_BYTES]) +
-			      get_u64(tb[KRDMA_A_TEST_PEER_BYTES]), 0,
-			      get_u64(tb[KRDMA_A_TEST_ELAPSED_NS]), &r);
-		print_text(" %14.2f", r.mb_s);
-	}
+	if (ro->bidir && res->has_both)
+		print_text(" %14.2f", res->both.mb_s);
 }
 
 /* ---- the histogram's plot (text) ---- */
@@ -465,7 +447,7 @@ void report_result(struct nlattr **tb, struct nlmsghdr *nlh,
 			if (!ro->header_shown)
 				print_table_header(&res, ro);
 			ro->header_shown = true;
-			print_table_row(tb, &res, ro);
+			print_table_row(&res, ro);
 		}
 	} else {
 		print_record(tb, nlh, &res);

@@ -31,6 +31,8 @@ struct test_result {
 	uint64_t validated;
 	bool has_rates;
 	struct rates r;
+	bool has_both;			/* bidir: both ways together */
+	struct rates both;
 	bool has_lat;
 	bool lat_has[KRDMA_LAT_A_MAX + 1];
 	uint64_t lat[KRDMA_LAT_A_MAX + 1];
