@@ -392,8 +392,16 @@ vde)
 		fail_early "KRDMA_WIRE=vde needs vde_switch (apt-get install vde2)"
 	# Not under $out either: the switch's socket path is bounded too.
 	vde_dir=$(mktemp -d /tmp/krdma-vde.XXXXXX)
-	vde_switch -s "$vde_dir/ctl" -d -p "$vde_dir/pid" ||
-		fail_early "vde_switch did not start"
+	# A daemon, which outlives this script if it is killed before its
+	# cleanup: it must not keep what we hold open, /work/vmslot's lock
+	# among them (a leaked switch held a slot for good).
+	(
+		for f in "/proc/$BASHPID/fd"/*; do
+			n=${f##*/}
+			[ "$n" -le 2 ] || eval "exec $n>&-"
+		done
+		exec vde_switch -s "$vde_dir/ctl" -d -p "$vde_dir/pid"
+	) || fail_early "vde_switch did not start"
 	i=0
 	while [ ! -S "$vde_dir/ctl/ctl" ] && [ $i -lt 50 ]; do
 		sleep 0.1
