@@ -98,6 +98,7 @@ static int krdma_add_one(struct ib_device *ibdev)
 	kref_init(&kdev->ref);
 	kdev->ibdev = ibdev;
 	kdev->iwarp = rdma_protocol_iwarp(ibdev, rdma_start_port(ibdev));
+	kdev->reg_fence = ibdev->ops.driver_id == RDMA_DRIVER_RXE;
 	kdev->chunk_size = krdma_chunk_size(ibdev);
 	kdev->pd = krdma_failable_ptr(ib_alloc_pd(ibdev, 0));
 	if (IS_ERR(kdev->pd)) {

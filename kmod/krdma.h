@@ -69,6 +69,11 @@ struct krdma_device {
 	 * the local DMA lkey; and it has no atomics.
 	 */
 	bool			iwarp;
+	/*
+	 * rxe: REG_MRs go behind a LOCAL_INV, which waits for all that was
+	 * posted before it (krdma_region_post_fence()).
+	 */
+	bool			reg_fence;
 };
 
 /*
@@ -137,6 +142,8 @@ struct krdma_region *krdma_region_create(struct krdma_device *kdev,
 					 u32 len, int access);
 int krdma_region_post_reg(struct krdma_session *sess, struct krdma_region *reg,
 			  struct ib_cqe *cqe, int access);
+int krdma_region_post_fence(struct krdma_session *sess,
+			    struct krdma_region *reg, struct ib_cqe *cqe);
 int krdma_region_post_inv(struct krdma_session *sess, struct krdma_region *reg,
 			  struct ib_cqe *cqe);
 void krdma_region_to_wire(struct krdma_region *reg,

@@ -488,6 +488,34 @@ int krdma_region_post_reg(struct krdma_session *sess, struct krdma_region *reg,
 	return ret;
 }
 
+/*
+ * rxe runs a REG_MR a second time when it retransmits a message posted
+ * before it (6.1, rxe_req.c): req_retry() restarts the requester at the
+ * oldest unacknowledged WQE and skips the REG_MR, done but not completed
+ * behind it, yet req_next_wqe() hands it to rxe_do_local_ops() again;
+ * rxe_reg_fast_mr() finds the MR valid ("not free"), the WQE fails and
+ * so does the QP. A lost bidir TEST_REQ did it: the responder posts its
+ * mirror's TEST_REQ, then its registrations. A LOCAL_INV waits there for
+ * every WQE before it to complete (rxe_wqe_is_fenced(), IBA 10.6.5.1):
+ * the REG_MRs after it complete as soon as they have run, and nothing
+ * retransmitted lies before them. Posted once, ahead of a batch of
+ * registrations, on the first MR of @reg with the key it has now (a new
+ * MR is free, and stays free); @cqe hears of a failure.
+ */
+int krdma_region_post_fence(struct krdma_session *sess,
+			    struct krdma_region *reg, struct ib_cqe *cqe)
+{
+	struct ib_send_wr wr = {
+		.opcode			= IB_WR_LOCAL_INV,
+		.wr_cqe			= cqe,
+	};
+
+	if (!sess->kdev->reg_fence || !reg->nmrs)
+		return 0;
+	wr.ex.invalidate_rkey = reg->mr[0]->rkey;
+	return krdma_post_send(sess, &wr);
+}
+
 /* Invalidates every MR of @reg: stale rkeys fail on the wire afterwards. */
 int krdma_region_post_inv(struct krdma_session *sess, struct krdma_region *reg,
 			  struct ib_cqe *cqe)

@@ -1101,8 +1101,11 @@ int krdma_perf_post_regs(struct krdma_test *test, struct krdma_msg_test *req,
 					   &test->ctl_cqe);
 	if (!reg)
 		return 0;
-	ret = krdma_region_post_reg(test->sess, reg, &test->ctl_cqe,
-				    IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE);
+	ret = krdma_region_post_fence(test->sess, reg, &test->ctl_cqe);
+	if (!ret)
+		ret = krdma_region_post_reg(test->sess, reg, &test->ctl_cqe,
+					    IB_ACCESS_LOCAL_WRITE |
+					    IB_ACCESS_REMOTE_WRITE);
 	if (ret)
 		return ret;
 	krdma_count(test->sess, KRDMA_CNT_REG_MR_WRS, reg->nmrs);
@@ -1511,7 +1514,9 @@ int krdma_perf_peer_setup(struct krdma_session *sess,
 		if (slot->reg->nmrs > KRDMA_MAX_WIRE_REGIONS)
 			return -E2BIG;
 	}
-	ret = krdma_region_post_reg(sess, slot->reg, &pt->reg_cqe, access);
+	ret = krdma_region_post_fence(sess, slot->reg, &pt->reg_cqe);
+	if (!ret)
+		ret = krdma_region_post_reg(sess, slot->reg, &pt->reg_cqe, access);
 	pt->posted = true;
 	if (ret)
 		return ret;

@@ -1005,6 +1005,11 @@ static int krdma_peer_setup(struct krdma_session *sess,
 		if (ret)
 			return ret;
 	}
+	/* Nothing is posted if it fails; the loop marks what follows. */
+	ret = access ? krdma_region_post_fence(sess, pt->slots[0].reg,
+					       &pt->reg_cqe) : 0;
+	if (ret)
+		return ret;
 	for (s = 0, n = 0; access && s < pt->depth; s++) {
 		struct krdma_region *reg = pt->slots[s].reg;
 
@@ -1678,6 +1683,9 @@ static int krdma_test_post_regs(struct krdma_test *test,
 	int ret;
 
 	test->ctl_cqe.done = krdma_test_ctl_done;
+	ret = krdma_region_post_fence(sess, test->slots[0].reg, &test->ctl_cqe);
+	if (ret)
+		return ret;
 	/* Sources of every slot, then sinks: see struct krdma_msg_test. */
 	for (pass = 0; pass < 2; pass++) {
 		for (s = 0; s < test->p.depth; s++) {

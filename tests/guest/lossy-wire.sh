@@ -9,7 +9,10 @@
 # so this test impairs it with netem in both guests, before any RDMA
 # traffic (peer-death.sh says why it is never grafted later), and proves
 # the impairment was real: netem dropped packets, and rxe recovered from
-# lost ones (its retry and sequence-error counters moved).
+# lost ones (its retry and sequence-error counters moved). Last, bidir
+# tests with the responder losing 30% of what it sends: its mirror's
+# TEST_REQ goes just before its registrations, and rxe must not run a
+# REG_MR twice when it resends the TEST_REQ (krdma_region_post_fence()).
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
@@ -17,6 +20,8 @@ PORT=7479
 IF=$(rdma link show rxe0/1 | sed -n 's/.*netdev \([^ ]*\).*/\1/p')
 IMPAIR="loss 1% duplicate 0.5% reorder 2% delay 1ms corrupt 0.1%"
 HEAVY="loss 5%"
+BIDIR="loss 30%"
+BIDIR_ROUNDS=10
 
 # Configured as on a real lossy network: the ACK timeout perftest uses (a
 # lost packet costs 67 ms, not the default's 1.07 s; kmod/cm.c says why
@@ -37,6 +42,12 @@ tc qdisc replace dev "$IF" root netem $IMPAIR &&
 # rxe_counter NAME: one of rxe0's hardware counters.
 rxe_counter() {
 	rdma -j statistic show link rxe0/1 | json_get "d[0].get('$1', 0)"
+}
+
+# rxe_counters: rxe0's hardware counters that moved.
+rxe_counters() {
+	rdma -j statistic show link rxe0/1 |
+		json_get "' '.join('%s=%s' % (k, v) for k, v in d[0].items() if isinstance(v, int) and v)"
 }
 
 # netem_dropped: packets netem dropped on this node's NIC.
@@ -87,6 +98,17 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	d=$(netem_dropped)
 	[ "${d:-0}" -gt 0 ] && result server.netem_dropped ok "packets=$d" ||
 		result server.netem_dropped fail "packets=${d:-none}"
+	# shellcheck disable=SC2086
+	tc qdisc change dev "$IF" root netem $BIDIR && result netem.bidir ok ||
+		result netem.bidir fail
+	log "server before bidir: $(rxe_counters)"
+	barrier bidir_lossy
+	barrier bidir_done 900
+	log "server after bidir: $(rxe_counters)"
+	# The REG_MR rxe ran twice says so (rxe_reg_fast_mr(), a pr_warn).
+	n=$(dmesg | grep -c 'rxe_reg_fast_mr.*not free')
+	[ "$n" = 0 ] && result server.reg_mr_once ok ||
+		result server.reg_mr_once fail "not_free=$n"
 	barrier server_done 300
 	exit 0
 fi
@@ -129,6 +151,16 @@ rec=$(($(rxe_counter completer_retry_err) + $(rxe_counter rcvd_seq_err)))
 [ "$(rxe_counter retry_exceeded_err)" = 0 ] && result client.no_retry_exceeded ok ||
 	result client.no_retry_exceeded fail
 rdma statistic show link rxe0/1
+# bidir under loss at the responder (the header says why).
+barrier bidir_lossy
+i=1
+while [ "$i" -le "$BIDIR_ROUNDS" ]; do
+	json_check "bidir.$i" \
+		"krdmactl -j test run session c1 op write mode bw size 4K count 16 depth 4 bidir" \
+		"d['status'] == 0 and d['iters'] == d['peer_iters'] == 16"
+	i=$((i + 1))
+done
+barrier bidir_done
 expect_ok session.del krdmactl session del name c1
 wait_for -t 60 no_sessions && result session.gone ok || result session.gone fail
 barrier server_done
