@@ -433,6 +433,10 @@ void krdma_cq_free(struct krdma_cq *cq);
 int krdma_gated_post(spinlock_t *lock, const bool *dead, struct ib_qp *qp,
 		     const struct ib_send_wr *wr, const struct ib_recv_wr *rwr);
 int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr);
+int krdma_post_rdma(struct krdma_session *sess, struct krdma_buf *buf,
+		    const struct krdma_wire_region *remote, u32 nremote,
+		    enum ib_wr_opcode opcode, struct ib_cqe *cqe,
+		    u32 imm, bool signal_last);
 
 /* session.c: objects, queues, control messages */
 
@@ -596,7 +600,7 @@ int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,
 int krdma_test_stop(struct net *net, u32 test_id,
 		    struct netlink_ext_ack *extack);
 extern const struct krdma_nl_table krdma_test_table;
-extern const struct krdma_session_client krdma_test_session_client;
+extern const struct krdma_session_client krdma_dispatch_client;
 
 /* netlink.c */
 int krdma_netlink_init(void);

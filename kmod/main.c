@@ -9,7 +9,7 @@
 #include <linux/workqueue.h>
 #include <net/net_namespace.h>
 
-#include "krdma.h"
+#include "test.h"
 
 /* Session teardown and test progress; flushed on device removal. */
 struct workqueue_struct *krdma_wq;
@@ -62,7 +62,11 @@ static int __init krdma_init(void)
 	/* Before the devices: their PDs can be made to fail too. */
 	krdma_fault_init();
 	/* Before the first session: what sessions deliver goes to the tests. */
-	krdma_session_set_client(&krdma_test_session_client);
+	krdma_session_set_client(&krdma_dispatch_client);
+	/* The one place a test's mode picks the engine that runs it. */
+	krdma_engine_register(KRDMA_MODE_CHECK, &krdma_check_engine);
+	krdma_engine_register(KRDMA_MODE_BW, &krdma_bw_engine);
+	krdma_engine_register(KRDMA_MODE_LAT, &krdma_lat_engine);
 
 	ret = krdma_device_init(krdma_sessions_close_device);
 	if (ret)

@@ -1,43 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * krdma: the responder's guards on a test its peer drives: the memory the
- * test will make it pin, charged against the caps of limits.c before any
- * of it is allocated, and the stall timer that ends a test the peer
- * leaves idle.
+ * krdma: the peer's tests, the side that responds - a TEST_REQ checked,
+ * charged against the caps of limits.c and set up by the engine of its
+ * mode, or refused; the bidir mirror we run back; TEST_END, the data
+ * checked and the memory invalidated, then TEST_RESULT; and the stall
+ * timer that ends a test the peer leaves idle. Runs in the session's CQ
+ * context, as test.c does.
  */
 #include <linux/mm.h>
+#include <linux/slab.h>
 #include <linux/workqueue.h>
 
 #include "test.h"
-
-/*
- * The buffers the responder of @pt allocates (krdma_peer_setup(),
- * krdma_perf_peer_setup()) and, for bidir, those of our mirror test
- * (krdma_perf_setup()): checked parameters make this a bound.
- */
-u64 krdma_peer_test_bytes(const struct krdma_peer_test *pt)
-{
-	bool send = pt->op == KRDMA_OP_SEND || pt->op == KRDMA_OP_SEND_IMM;
-	u32 len = krdma_op_data_len(pt->op, pt->size);
-	u64 bytes;
-
-	switch (pt->mode) {
-	case KRDMA_MODE_CHECK:
-		/* Sends land in the receive buffers; a slot is header and data. */
-		return send ? 0 : pt->depth *
-			krdma_buf_bytes(KRDMA_MSG_HDR_SIZE + len);
-	case KRDMA_MODE_LAT:
-		/* send: the PONG, header and data; write: target and answer. */
-		return send ? krdma_buf_bytes(KRDMA_MSG_HDR_SIZE + len) :
-			2 * krdma_buf_bytes(len);
-	default:
-		/* bw: the target of the one-sided ops, nothing for sends. */
-		bytes = send ? 0 : krdma_buf_bytes(len);
-		if (pt->bidir)
-			bytes += krdma_buf_bytes((send ? KRDMA_MSG_HDR_SIZE : 0) + len);
-		return bytes;
-	}
-}
 
 /*
  * The responder's stall timer. A peer that starts a test and then sends
@@ -48,22 +22,9 @@ u64 krdma_peer_test_bytes(const struct krdma_peer_test *pt)
  * own timer does on the other side (test.c, krdma_test_progress()). The
  * one-sided ops of bw and the atomics are not watched: the responder does
  * not see them (their memory stays within the caps above, and a dead
- * driver is the keepalive's to find).
+ * driver is the keepalive's to find): the engine says which it sees
+ * (peer_watched).
  */
-static bool krdma_peer_watched(const struct krdma_peer_test *pt)
-{
-	switch (pt->mode) {
-	case KRDMA_MODE_CHECK:
-		return !krdma_op_is_atomic(pt->op);
-	case KRDMA_MODE_LAT:
-		return true;	/* a PONG or a write back per iteration */
-	default:
-		/* bw: the ops that consume our receives. */
-		return pt->op == KRDMA_OP_SEND || pt->op == KRDMA_OP_SEND_IMM ||
-		       pt->op == KRDMA_OP_WRITE_IMM;
-	}
-}
-
 static void krdma_peer_stall_work(struct work_struct *work)
 {
 	struct krdma_peer_test *pt = container_of(to_delayed_work(work),
@@ -86,11 +47,11 @@ static void krdma_peer_stall_work(struct work_struct *work)
 }
 
 /* @pt was accepted: from now on the driver must keep it going. */
-void krdma_peer_watch(struct krdma_peer_test *pt)
+static void krdma_peer_watch(struct krdma_peer_test *pt)
 {
 	unsigned int ms = READ_ONCE(krdma_stall_ms);
 
-	if (!ms || !krdma_peer_watched(pt))
+	if (!ms || !pt->engine->peer_watched(pt))
 		return;
 	INIT_DELAYED_WORK(&pt->stall_work, krdma_peer_stall_work);
 	pt->watched = true;
@@ -99,8 +60,342 @@ void krdma_peer_watch(struct krdma_peer_test *pt)
 }
 
 /* Before @pt is freed; the timer only ever closes the session. */
-void krdma_peer_unwatch(struct krdma_peer_test *pt)
+static void krdma_peer_unwatch(struct krdma_peer_test *pt)
 {
 	if (pt->watched)
 		cancel_delayed_work_sync(&pt->stall_work);
+}
+
+static void krdma_peer_test_free(struct krdma_peer_test *pt)
+{
+	if (!pt)
+		return;
+	krdma_peer_unwatch(pt);
+	if (pt->engine && pt->engine->peer_free)
+		pt->engine->peer_free(pt);
+	krdma_slots_free(pt->slots, pt->depth);
+	kfree(pt->remote);
+	krdma_mem_uncharge(pt->sess, pt->mem);
+	kfree(pt);
+}
+
+static void krdma_peer_reg_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_session *sess = cq->cq_context;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS))
+		krdma_wc_error(sess, wc, "peer registration");
+}
+
+static int krdma_peer_check_req(struct krdma_peer_test *pt,
+				const struct krdma_msg_test *req)
+{
+	pt->op = req->op;
+	/* Zero: a peer from before the modes, which only had check. */
+	pt->mode = req->mode ?: KRDMA_MODE_CHECK;
+	pt->engine = krdma_engine(pt->mode);
+	pt->bidir = req->flags & KRDMA_TEST_F_BIDIR;
+	pt->qps = req->qps ?: 1;
+	if (!pt->engine || (req->flags & ~KRDMA_TEST_F_BIDIR) ||
+	    (pt->bidir && !pt->engine->bidir))
+		return -EINVAL;
+	pt->size = be32_to_cpu(req->size);
+	pt->depth = be32_to_cpu(req->depth);
+	pt->count = be64_to_cpu(req->count);
+	if (!pt->op || pt->op > KRDMA_OP_MAX || !pt->size ||
+	    req->qps > KRDMA_QPS_MAX ||
+	    (req->qps > 1 && !pt->engine->multi_qp) ||
+	    pt->size > KRDMA_MSG_SIZE_MAX || !pt->depth ||
+	    pt->depth > KRDMA_DEPTH_MAX ||
+	    (krdma_op_is_atomic(pt->op) && pt->size != sizeof(u64)))
+		return -EINVAL;
+	return 0;
+}
+
+/* The memory of @pt, charged to @sess: over a cap, a clear refusal. */
+static int krdma_peer_charge(struct krdma_session *sess,
+			     struct krdma_peer_test *pt)
+{
+	u64 bytes = pt->engine->peer_bytes(pt);
+	int ret;
+
+	ret = krdma_mem_charge(sess, bytes);
+	if (ret) {
+		krdma_count(sess, KRDMA_CNT_MEM_REFUSED, 1);
+		pr_info_ratelimited("krdma: session %u: refused the peer's test %u: %llu KiB over %s\n",
+				    sess->id, pt->test_id, bytes >> 10,
+				    ret == -EDQUOT ? "max_session_mem_mb" :
+				    "max_mem_mb");
+		return ret;
+	}
+	pt->mem = bytes;
+	return 0;
+}
+
+/*
+ * The responder's last word on a test. With bidir, it waits for our
+ * mirror test to be over, so that it can carry the mirror's figures.
+ */
+static void krdma_peer_send_result(struct krdma_session *sess,
+				   struct krdma_peer_test *pt)
+{
+	struct krdma_host_cpu host;
+	struct krdma_msg_result res = {
+		.iters	      = cpu_to_be64(pt->seen),
+		.validated    = cpu_to_be64(pt->validated),
+		.errors	      = cpu_to_be64(pt->errors),
+		.cpu_ns	      = cpu_to_be64(pt->engine->peer_cpu_ns ?
+					     pt->engine->peer_cpu_ns(pt) : 0),
+		.mirror_iters = cpu_to_be64(pt->mirror_iters),
+		.mirror_bytes = cpu_to_be64(pt->mirror_bytes),
+	};
+
+	/* krdma_peer_mirror_done() calls again, with the mirror's figures. */
+	if (pt->mirror_id && !pt->mirror_done)
+		return;
+	krdma_host_cpu_since(&pt->host_start, &host);
+	res.host_capacity = cpu_to_be64(host.capacity);
+	res.host_user = cpu_to_be64(host.user);
+	res.host_system = cpu_to_be64(host.system);
+	res.host_softirq = cpu_to_be64(host.softirq);
+	res.host_irq = cpu_to_be64(host.irq);
+	sess->peer_test = NULL;
+	WRITE_ONCE(sess->serving_reads, false);
+	if (krdma_ctrl_send(sess, KRDMA_MSG_TEST_RESULT, pt->test_id, 0,
+			    pt->errors ? -EBADMSG : 0, &res, sizeof(res)))
+		krdma_session_close(sess, "cannot send TEST_RESULT");
+	krdma_peer_test_free(pt);
+}
+
+static void krdma_peer_inv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_session *sess = cq->cq_context;
+	struct krdma_peer_test *pt = sess->peer_test;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		krdma_wc_error(sess, wc, "peer invalidation");
+		return;
+	}
+	if (--pt->inv_pending == 0) {
+		pt->result_ready = true;
+		krdma_peer_send_result(sess, pt);
+	}
+}
+
+/*
+ * Our mirror of the peer's test is over (struct krdma_test's on_done):
+ * its figures go into the peer's test, whose TEST_RESULT carries them.
+ */
+static void krdma_peer_mirror_done(struct krdma_session *sess, u32 test_id,
+				   u64 iters, u64 bytes)
+{
+	struct krdma_peer_test *pt = sess->peer_test;
+
+	if (!pt || pt->mirror_id != test_id)
+		return;
+	pt->mirror_iters = iters;
+	pt->mirror_bytes = bytes;
+	pt->mirror_done = true;
+	if (pt->result_ready)
+		krdma_peer_send_result(sess, pt);
+}
+
+/*
+ * bidir: the same test, driven from our side, for as long as the peer's
+ * runs. From the CQ context: cm_mutex is only tried (teardown holds it
+ * while it drains this very CQ); if it is busy, the peer's test is
+ * refused rather than run one way.
+ */
+static int krdma_peer_start_mirror(struct krdma_session *sess,
+				   struct krdma_peer_test *pt)
+{
+	struct krdma_test_params p = {
+		.op		= pt->op,
+		.mode		= KRDMA_MODE_BW,
+		.size		= pt->size,
+		.depth		= pt->depth,
+		.count		= pt->count,
+		/* Without a count it runs until the peer's test ends. */
+		.duration_ms	= pt->count ? 0 : KRDMA_DURATION_MS_MAX,
+		.interval_ms	= 1000,
+		.signal_every	= min_t(u32, pt->depth, KRDMA_BW_DEF_SIGNAL_EVERY),
+		.chain		= min_t(u32, pt->depth, KRDMA_BW_DEF_CHAIN),
+		.qps		= pt->qps,
+		.mirror_of	= pt->test_id,
+	};
+	int ret;
+
+	if (!mutex_trylock(&sess->cm_mutex))
+		return -EBUSY;
+	ret = krdma_test_start_locked(sess, &p, krdma_peer_mirror_done,
+				      &pt->mirror_id, NULL);
+	mutex_unlock(&sess->cm_mutex);
+	return ret;
+}
+
+/* The peer's test ended: a mirror still running ends with it. */
+static void krdma_peer_end_mirror(struct krdma_session *sess,
+				  struct krdma_peer_test *pt)
+{
+	struct krdma_test *mirror = sess->test;
+
+	/* Not done: it is still running, so it is still sess->test. */
+	if (!pt->mirror_id || pt->mirror_done || !mirror ||
+	    mirror->id != pt->mirror_id)
+		return;
+	/* A count: it ends by itself, unless the peer's was cut short. */
+	if (mirror->p.count && pt->end_iters == mirror->p.count)
+		return;
+	mirror->stop_quiet = true;
+	WRITE_ONCE(mirror->stop, true);
+}
+
+/* TEST_REQ: set the peer's test up, or refuse it, and answer TEST_ACK. */
+void krdma_peer_on_req(struct krdma_session *sess,
+		       const struct krdma_msg_hdr *hdr,
+		       const struct krdma_msg_test *req, u32 body_len)
+{
+	u32 test_id = be32_to_cpu(hdr->test_id);
+	struct krdma_msg_test *ack;
+	struct krdma_peer_test *pt;
+	u32 nregions = 0;
+	int ret;
+
+	krdma_delay_test_req(sess);
+	ack = krdma_failable(kzalloc(KRDMA_CTRL_BODY_MAX, GFP_KERNEL));
+	pt = krdma_failable(kzalloc(sizeof(*pt), GFP_KERNEL));
+	if (!ack || !pt) {
+		kfree(ack);
+		kfree(pt);
+		krdma_session_close(sess, "out of memory for a test request");
+		return;
+	}
+	pt->sess = sess;
+	pt->test_id = test_id;
+	krdma_host_cpu_sample(&pt->host_start);
+	pt->reg_cqe.done = krdma_peer_reg_done;
+
+	if (sess->peer_test)
+		ret = -EBUSY;
+	else if (body_len < sizeof(*req))
+		ret = -EPROTO;
+	else
+		ret = krdma_peer_check_req(pt, req);
+	/* As krdma_test_check_params() refuses them on the driver's side. */
+	if (!ret && ((krdma_op_is_atomic(pt->op) &&
+		      (sess->kdev->iwarp ||
+		       sess->kdev->ibdev->attrs.atomic_cap == IB_ATOMIC_NONE)) ||
+		     (krdma_op_has_imm(pt->op) && sess->kdev->iwarp)))
+		ret = -EOPNOTSUPP;
+	/* Before any of it is allocated: charged, or refused. */
+	if (!ret)
+		ret = krdma_peer_charge(sess, pt);
+	/* The mirror first: if it cannot run, nothing of ours is posted yet. */
+	if (!ret && pt->bidir)
+		ret = krdma_peer_start_mirror(sess, pt);
+	if (!ret)
+		ret = pt->engine->peer_setup(sess, pt, req, body_len, ack,
+					     &nregions);
+
+	if (ret && pt->mirror_id) {
+		pt->end_iters = 0;
+		krdma_peer_end_mirror(sess, pt);
+	}
+	if (ret && pt->posted) {
+		/* Registrations in flight: only teardown, after a drain, frees them. */
+		sess->peer_test = pt;
+		WRITE_ONCE(sess->serving_reads, pt->op == KRDMA_OP_READ);
+		krdma_session_close(sess, "cannot register test memory: %pe",
+				    ERR_PTR(ret));
+		kfree(ack);
+		return;
+	}
+	if (ret) {
+		krdma_peer_test_free(pt);
+		nregions = 0;
+	} else {
+		sess->peer_test = pt;
+		WRITE_ONCE(sess->serving_reads, pt->op == KRDMA_OP_READ);
+		krdma_peer_watch(pt);
+	}
+	ack->nregions = cpu_to_be32(nregions);
+	if (krdma_ctrl_send(sess, KRDMA_MSG_TEST_ACK, test_id, 0, ret, ack,
+			    sizeof(*ack) + nregions * sizeof(ack->regions[0])))
+		krdma_session_close(sess, "cannot answer TEST_REQ");
+	kfree(ack);
+}
+
+/* TEST_END has come and no work of ours is in flight: invalidate, answer. */
+void krdma_peer_on_end(struct krdma_session *sess, struct krdma_peer_test *pt)
+{
+	u32 s;
+
+	if (pt->engine->peer_end)
+		pt->engine->peer_end(pt);
+
+	pt->inv_cqe.done = krdma_peer_inv_done;
+	pt->inv_pending = 1;	/* held until every invalidation is posted */
+	for (s = 0; pt->slots && s < pt->depth; s++) {
+		struct krdma_region *reg = pt->slots[s].reg;
+
+		if (!reg || !reg->registered)
+			continue;
+		if (krdma_region_post_inv(sess, reg, &pt->inv_cqe)) {
+			krdma_session_close(sess, "cannot invalidate");
+			return;
+		}
+		krdma_count(sess, KRDMA_CNT_INV_WRS, reg->nmrs);
+		pt->inv_pending++;
+	}
+	if (--pt->inv_pending == 0) {
+		struct ib_wc wc = { .status = IB_WC_SUCCESS };
+
+		pt->inv_pending = 1;
+		krdma_peer_inv_done(sess->cq.ib, &wc);
+	}
+}
+
+/*
+ * A message of the peer's test: TEST_END is the lifecycle's, the rest
+ * the engine's. Nothing may follow TEST_END: the test's memory is going.
+ */
+void krdma_peer_on_msg(struct krdma_session *sess, struct krdma_recv *rx,
+		       struct ib_wc *wc, const struct krdma_msg_hdr *hdr)
+{
+	struct krdma_peer_test *pt = sess->peer_test;
+	u16 type = hdr ? be16_to_cpu(hdr->type) : KRDMA_MSG_DATA;
+
+	if (!pt || pt->ending ||
+	    (hdr && be32_to_cpu(hdr->test_id) != pt->test_id))
+		goto proto;
+	krdma_peer_progress(pt);
+	if (type != KRDMA_MSG_TEST_END) {
+		pt->engine->peer_on_msg(sess, pt, rx, wc, hdr);
+		return;
+	}
+	if (pt->engine->peer_may_end && !pt->engine->peer_may_end(pt))
+		goto proto;
+	if (krdma_recv_repost(rx))
+		krdma_session_close(sess, "cannot repost receive");
+	WRITE_ONCE(pt->ending, true);
+	pt->end_iters = be64_to_cpu(hdr->iter);
+	if (pt->engine->peer_quiesce)
+		pt->engine->peer_quiesce(pt);
+	krdma_peer_end_mirror(sess, pt);
+	/* The last of that work to complete ends it otherwise. */
+	if (!pt->engine->peer_busy || !pt->engine->peer_busy(pt))
+		krdma_peer_on_end(sess, pt);
+	return;
+proto:
+	krdma_count(sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+	krdma_session_close(sess, "protocol error: unexpected message type %u",
+			    type);
+}
+
+/* Teardown, once the QP is drained: nothing of the peer's test is in flight. */
+void krdma_peer_session_down(struct krdma_session *sess)
+{
+	krdma_peer_test_free(sess->peer_test);
+	sess->peer_test = NULL;
+	WRITE_ONCE(sess->serving_reads, false);
 }

@@ -689,9 +689,9 @@ static void krdma_perf_check_rx(struct krdma_perf *pf, struct krdma_recv *rx)
 /* ------------------------------------------------------------------ */
 /* Driver                                                              */
 
-int krdma_perf_check_params(struct krdma_session *sess,
-			    struct krdma_test_params *p,
-			    struct netlink_ext_ack *extack)
+static int krdma_perf_check_params(struct krdma_session *sess,
+				   struct krdma_test_params *p,
+				   struct netlink_ext_ack *extack)
 {
 	bool hdr = krdma_op_is_send(p->op);
 	u32 nchunks = krdma_chunks_for(sess->kdev, (hdr ? KRDMA_MSG_HDR_SIZE : 0) +
@@ -757,7 +757,7 @@ int krdma_perf_check_params(struct krdma_session *sess,
 static void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc);
 
 /* Driver buffers, before the TEST_REQ goes out. */
-int krdma_perf_setup(struct krdma_test *test)
+static int krdma_perf_setup(struct krdma_test *test)
 {
 	struct krdma_session *sess = test->sess;
 	struct krdma_perf *pf;
@@ -1086,8 +1086,8 @@ static void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 /* lat write: our target goes into the TEST_REQ, valid from now on. */
-int krdma_perf_post_regs(struct krdma_test *test, struct krdma_msg_test *req,
-			 u32 *nregions)
+static int krdma_perf_post_regs(struct krdma_test *test, struct krdma_msg_test *req,
+				u32 *nregions)
 {
 	struct krdma_region *reg = test->slots[0].sink_reg;
 	int ret;
@@ -1258,7 +1258,7 @@ static void krdma_perf_stop_poller(struct krdma_perf *pf)
 }
 
 /* The TEST_ACK came, with the peer's regions if the op needs them. */
-void krdma_perf_start(struct krdma_test *test)
+static void krdma_perf_start(struct krdma_test *test)
 {
 	struct krdma_perf *pf = test->perf;
 	u64 t0 = local_clock(), share;
@@ -1295,9 +1295,9 @@ void krdma_perf_start(struct krdma_test *test)
 	pf->cpu_ns += local_clock() - t0;
 }
 
-/* CREDIT (bw) or PONG (lat), for the driver. */
-void krdma_perf_on_msg(struct krdma_test *test, struct krdma_recv *rx,
-		       const struct krdma_msg_hdr *hdr)
+/* CREDIT (bw) or PONG (lat), for the driver; nothing else. */
+static void krdma_perf_on_msg(struct krdma_test *test, struct krdma_recv *rx,
+			      const struct krdma_msg_hdr *hdr)
 {
 	struct krdma_perf *pf = test->perf;
 	u16 type = be16_to_cpu(hdr->type);
@@ -1319,7 +1319,8 @@ void krdma_perf_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 		}
 		krdma_perf_pump_lane(krdma_perf_lane0(pf));
 	} else {
-		if (pf->mode != KRDMA_MODE_LAT || test->ending ||
+		if (type != KRDMA_MSG_PONG ||
+		    pf->mode != KRDMA_MODE_LAT || test->ending ||
 		    pf->received >= krdma_perf_lane0(pf)->posted ||
 		    be32_to_cpu(hdr->len) != pf->size)
 			goto proto;
@@ -1355,6 +1356,19 @@ proto:
 			    type);
 }
 
+static u64 krdma_perf_cpu_ns(const struct krdma_perf *pf)
+{
+	u64 ns;
+	u32 i;
+
+	if (!pf)
+		return 0;
+	ns = READ_ONCE(pf->cpu_ns);
+	for (i = 0; i < pf->nlanes; i++)
+		ns += READ_ONCE(pf->lanes[i].cpu_ns);
+	return ns;
+}
+
 /* What each QP moved, to show one that lags (perftest shows only the sum). */
 static int krdma_perf_fill_lanes(struct sk_buff *skb, struct krdma_perf *pf)
 {
@@ -1385,7 +1399,7 @@ static int krdma_perf_fill_lanes(struct sk_buff *skb, struct krdma_perf *pf)
 	return 0;
 }
 
-int krdma_perf_fill(struct sk_buff *skb, struct krdma_test *test)
+static int krdma_perf_fill(struct sk_buff *skb, struct krdma_test *test)
 {
 	struct krdma_perf *pf = test->perf;
 
@@ -1413,10 +1427,10 @@ int krdma_perf_fill(struct sk_buff *skb, struct krdma_test *test)
  * Sets up the responder's side: the target region of the RDMA ops, or the
  * PONG template. Called with pt->op/mode/size/depth checked.
  */
-int krdma_perf_peer_setup(struct krdma_session *sess,
-			  struct krdma_peer_test *pt,
-			  const struct krdma_msg_test *req, u32 body_len,
-			  struct krdma_msg_test *ack, u32 *nregions)
+static int krdma_perf_peer_setup(struct krdma_session *sess,
+				 struct krdma_peer_test *pt,
+				 const struct krdma_msg_test *req, u32 body_len,
+				 struct krdma_msg_test *ack, u32 *nregions)
 {
 	bool polls = pt->mode == KRDMA_MODE_LAT && pt->op == KRDMA_OP_WRITE;
 	u32 nreq = be32_to_cpu(req->nregions);
@@ -1540,9 +1554,9 @@ static void krdma_perf_peer_credit(struct krdma_perf *pf)
 }
 
 /* DATA (a send, or a write_imm without header), for the responder. */
-void krdma_perf_peer_on_msg(struct krdma_session *sess,
-			    struct krdma_peer_test *pt, struct krdma_recv *rx,
-			    struct ib_wc *wc, const struct krdma_msg_hdr *hdr)
+static void krdma_perf_peer_on_msg(struct krdma_session *sess,
+				   struct krdma_peer_test *pt, struct krdma_recv *rx,
+				   struct ib_wc *wc, const struct krdma_msg_hdr *hdr)
 {
 	struct krdma_perf *pf = pt->perf;
 	u64 t0 = local_clock();
@@ -1586,7 +1600,7 @@ proto:
 }
 
 /* TEST_END: check what arrived; @pt->end_iters is what the driver did. */
-void krdma_perf_peer_end(struct krdma_peer_test *pt)
+static void krdma_perf_peer_end(struct krdma_peer_test *pt)
 {
 	struct krdma_perf *pf = pt->perf;
 	struct krdma_buf *buf = pt->slots ? pt->slots[0].buf : NULL;
@@ -1628,7 +1642,7 @@ void krdma_perf_peer_end(struct krdma_peer_test *pt)
  * whatever we answered is covered by a signaled WR (krdma_perf_fence()):
  * the test ends once krdma_perf_peer_busy() says no more.
  */
-void krdma_perf_peer_quiesce(struct krdma_peer_test *pt)
+static void krdma_perf_peer_quiesce(struct krdma_peer_test *pt)
 {
 	struct krdma_perf *pf = pt->perf;
 	int ret;
@@ -1643,22 +1657,9 @@ void krdma_perf_peer_quiesce(struct krdma_peer_test *pt)
 }
 
 /* Work of the responder still to complete before TEST_END may proceed. */
-bool krdma_perf_peer_busy(const struct krdma_peer_test *pt)
+static bool krdma_perf_peer_busy(const struct krdma_peer_test *pt)
 {
 	return pt->perf && atomic_read(&krdma_perf_lane0(pt->perf)->sig_pending);
-}
-
-u64 krdma_perf_cpu_ns(const struct krdma_perf *pf)
-{
-	u64 ns;
-	u32 i;
-
-	if (!pf)
-		return 0;
-	ns = READ_ONCE(pf->cpu_ns);
-	for (i = 0; i < pf->nlanes; i++)
-		ns += READ_ONCE(pf->lanes[i].cpu_ns);
-	return ns;
 }
 
 /*
@@ -1679,7 +1680,7 @@ static void krdma_perf_check_retired(struct krdma_perf *pf)
 }
 
 /* The test is over: keep the figures, free the rest. */
-void krdma_perf_finish(struct krdma_perf *pf)
+static void krdma_perf_finish(struct krdma_perf *pf)
 {
 	u32 i;
 
@@ -1703,7 +1704,7 @@ void krdma_perf_finish(struct krdma_perf *pf)
 	pf->buf = NULL;
 }
 
-void krdma_perf_free(struct krdma_perf *pf)
+static void krdma_perf_free(struct krdma_perf *pf)
 {
 	krdma_perf_finish(pf);
 	if (pf) {
@@ -1712,3 +1713,93 @@ void krdma_perf_free(struct krdma_perf *pf)
 	}
 	kfree(pf);
 }
+
+static void krdma_perf_test_finish(struct krdma_test *test)
+{
+	krdma_perf_finish(test->perf);
+}
+
+static void krdma_perf_test_free(struct krdma_test *test)
+{
+	krdma_perf_free(test->perf);
+	test->perf = NULL;
+}
+
+static u64 krdma_perf_peer_cpu_ns(const struct krdma_peer_test *pt)
+{
+	return krdma_perf_cpu_ns(pt->perf);
+}
+
+static void krdma_perf_peer_free(struct krdma_peer_test *pt)
+{
+	krdma_perf_free(pt->perf);
+	pt->perf = NULL;
+}
+
+/* bw: the target of the one-sided ops, nothing for sends; and the mirror. */
+static u64 krdma_bw_peer_bytes(const struct krdma_peer_test *pt)
+{
+	bool send = krdma_op_is_send(pt->op);
+	u32 len = krdma_op_data_len(pt->op, pt->size);
+	u64 bytes = send ? 0 : krdma_buf_bytes(len);
+
+	if (pt->bidir)
+		bytes += krdma_buf_bytes((send ? KRDMA_MSG_HDR_SIZE : 0) + len);
+	return bytes;
+}
+
+/* bw: we see the ops that consume our receives, not the one-sided ones. */
+static bool krdma_bw_peer_watched(const struct krdma_peer_test *pt)
+{
+	return krdma_op_is_send(pt->op) || pt->op == KRDMA_OP_WRITE_IMM;
+}
+
+/* lat: a send's PONG, header and data; a write's target and answer. */
+static u64 krdma_lat_peer_bytes(const struct krdma_peer_test *pt)
+{
+	u32 len = krdma_op_data_len(pt->op, pt->size);
+
+	return krdma_op_is_send(pt->op) ?
+		krdma_buf_bytes(KRDMA_MSG_HDR_SIZE + len) :
+		2 * krdma_buf_bytes(len);
+}
+
+/* lat: a PONG or a write back per iteration. */
+static bool krdma_lat_peer_watched(const struct krdma_peer_test *pt)
+{
+	return true;
+}
+
+#define KRDMA_PERF_ENGINE_OPS					\
+	.peer_validates	= true,					\
+	.check_params	= krdma_perf_check_params,		\
+	.setup		= krdma_perf_setup,			\
+	.post_regs	= krdma_perf_post_regs,			\
+	.start		= krdma_perf_start,			\
+	.on_msg		= krdma_perf_on_msg,			\
+	.fill		= krdma_perf_fill,			\
+	.finish		= krdma_perf_test_finish,		\
+	.free		= krdma_perf_test_free,			\
+	.peer_setup	= krdma_perf_peer_setup,		\
+	.peer_on_msg	= krdma_perf_peer_on_msg,		\
+	.peer_quiesce	= krdma_perf_peer_quiesce,		\
+	.peer_busy	= krdma_perf_peer_busy,			\
+	.peer_end	= krdma_perf_peer_end,			\
+	.peer_cpu_ns	= krdma_perf_peer_cpu_ns,		\
+	.peer_free	= krdma_perf_peer_free
+
+const struct krdma_engine_ops krdma_bw_engine = {
+	.name		= "bw",
+	.bidir		= true,
+	.multi_qp	= true,
+	.peer_bytes	= krdma_bw_peer_bytes,
+	.peer_watched	= krdma_bw_peer_watched,
+	KRDMA_PERF_ENGINE_OPS,
+};
+
+const struct krdma_engine_ops krdma_lat_engine = {
+	.name		= "lat",
+	.peer_bytes	= krdma_lat_peer_bytes,
+	.peer_watched	= krdma_lat_peer_watched,
+	KRDMA_PERF_ENGINE_OPS,
+};

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * krdma: what the test engines share. test.c owns tests (start, stop,
- * netlink, teardown) and runs the check mode; perf.c runs the bw and lat
- * modes on the same objects.
+ * krdma: what the test layers share. test.c owns our tests (registry,
+ * start, stop, events, teardown), peer.c the peer's tests we respond to,
+ * dispatch.c hands them the session's control messages; an engine per
+ * mode (struct krdma_engine_ops) moves the data: check.c and
+ * check-peer.c the check mode, perf.c the bw and lat modes.
  */
 #ifndef _KRDMA_TEST_H
 #define _KRDMA_TEST_H
@@ -13,6 +15,8 @@
 #include "krdma.h"
 
 struct krdma_perf;
+struct krdma_test;
+struct krdma_peer_test;
 
 /* Remote regions per slot a peer may describe. */
 #define KRDMA_MAX_SLOT_REGIONS	16
@@ -38,7 +42,7 @@ struct krdma_slot {
  * A test of ours. The session's CQ context runs it (test.c); references:
  * the session's (sess->test and the tests table, dropped when it is
  * replaced or the session is torn down), and a handler's in that context
- * for as long as it looks at it (krdma_test_handle_recv()), so that a new
+ * for as long as it looks at it (krdma_dispatch_recv()), so that a new
  * test started meanwhile cannot free it under the handler.
  */
 struct krdma_test {
@@ -46,6 +50,13 @@ struct krdma_test {
 	u32			id;
 	struct krdma_session	*sess;
 	struct krdma_test_params p;
+	const struct krdma_engine_ops *engine;
+	/*
+	 * Who started it, when not userspace (a bidir mirror, peer.c), hears
+	 * of its end; the test may be freed by then, so it gets the figures.
+	 */
+	void			(*on_done)(struct krdma_session *sess,
+					   u32 test_id, u64 iters, u64 bytes);
 	spinlock_t		lock;	/* state, status, reason vs. readers */
 	enum krdma_test_state	state;
 	int			status;
@@ -87,6 +98,7 @@ struct krdma_test {
 
 struct krdma_peer_test {
 	struct krdma_session	*sess;
+	const struct krdma_engine_ops *engine;
 	u32			test_id;
 	u8			op;
 	u8			mode;
@@ -133,8 +145,71 @@ static inline u64 krdma_seed(u32 test_id, u64 iter)
 	return ((u64)test_id << 40) ^ iter ^ 0x6b72646d61ULL;
 }
 
-/* test.c, for perf.c and peer.c */
+/*
+ * A test mode's engine: the driver's half runs our test, the responder's
+ * half the peer's. test.c and peer.c own the lifecycle and call these; the
+ * engine of a mode is chosen in one place, krdma_engine(). Optional: fill,
+ * post_regs, finish, free and every peer_ hook but setup and on_msg.
+ */
+struct krdma_engine_ops {
+	const char *name;
+	bool	bidir;			/* may run both ways at once */
+	bool	multi_qp;		/* may spread over the data channels */
+	bool	remote_per_slot;	/* the peer exposes a target per slot */
+	bool	peer_validates;		/* the responder's checks are the test's */
+
+	/* The driver: our test. */
+	int	(*check_params)(struct krdma_session *sess,
+				struct krdma_test_params *p,
+				struct netlink_ext_ack *extack);
+	int	(*setup)(struct krdma_test *test);
+	/* Memory the peer may access, listed in the TEST_REQ @req. */
+	int	(*post_regs)(struct krdma_test *test, struct krdma_msg_test *req,
+			     u32 *nregions);
+	void	(*start)(struct krdma_test *test);	/* TEST_ACK came */
+	/* ITER_ACK, CREDIT or PONG: each engine takes those it expects. */
+	void	(*on_msg)(struct krdma_test *test, struct krdma_recv *rx,
+			  const struct krdma_msg_hdr *hdr);
+	int	(*fill)(struct sk_buff *skb, struct krdma_test *test);
+	void	(*finish)(struct krdma_test *test);	/* buffers go */
+	void	(*free)(struct krdma_test *test);
+
+	/* The responder: the peer's test. */
+	u64	(*peer_bytes)(const struct krdma_peer_test *pt);	/* limits.c */
+	/* Does the responder see every iteration (its stall timer)? */
+	bool	(*peer_watched)(const struct krdma_peer_test *pt);
+	int	(*peer_setup)(struct krdma_session *sess,
+			      struct krdma_peer_test *pt,
+			      const struct krdma_msg_test *req, u32 body_len,
+			      struct krdma_msg_test *ack, u32 *nregions);
+	void	(*peer_on_msg)(struct krdma_session *sess,
+			       struct krdma_peer_test *pt, struct krdma_recv *rx,
+			       struct ib_wc *wc, const struct krdma_msg_hdr *hdr);
+	/* TEST_END came: may it (false: a protocol error), stop sending. */
+	bool	(*peer_may_end)(const struct krdma_peer_test *pt);
+	void	(*peer_quiesce)(struct krdma_peer_test *pt);
+	/* Work in flight whose completion calls krdma_peer_on_end(). */
+	bool	(*peer_busy)(const struct krdma_peer_test *pt);
+	void	(*peer_end)(struct krdma_peer_test *pt);	/* check the data */
+	u64	(*peer_cpu_ns)(const struct krdma_peer_test *pt);
+	void	(*peer_free)(struct krdma_peer_test *pt);
+};
+
+/* check.c, perf.c */
+extern const struct krdma_engine_ops krdma_check_engine;
+extern const struct krdma_engine_ops krdma_bw_engine;
+extern const struct krdma_engine_ops krdma_lat_engine;
+
+/* Every op but the atomics consumes one peer receive per iteration. */
+static inline bool krdma_op_uses_recv(u8 op)
+{
+	return !krdma_op_is_atomic(op);
+}
+
+/* test.c: our tests, for the engines, peer.c and dispatch.c */
 extern unsigned int krdma_stall_ms;
+void krdma_engine_register(u8 mode, const struct krdma_engine_ops *ops);
+const struct krdma_engine_ops *krdma_engine(u8 mode);
 void krdma_test_fail(struct krdma_test *test, int status, const char *fmt, ...)
 	__printf(3, 4);
 void krdma_test_post_failed(struct krdma_session *sess, struct krdma_test *test,
@@ -143,38 +218,28 @@ void krdma_test_send_end(struct krdma_test *test);
 int krdma_check_wire_regions(const struct krdma_wire_region *r, u32 n,
 			     u32 depth, u32 size, u32 *per_slot);
 int krdma_peer_access(u8 op);
-void krdma_peer_on_end(struct krdma_session *sess, struct krdma_peer_test *pt);
-void krdma_peer_send_result(struct krdma_session *sess,
-			    struct krdma_peer_test *pt);
-
-/* peer.c: what the peer's test may cost, how long it may idle */
-u64 krdma_peer_test_bytes(const struct krdma_peer_test *pt);
-void krdma_peer_watch(struct krdma_peer_test *pt);
-void krdma_peer_unwatch(struct krdma_peer_test *pt);
-
-/* perf.c: the bw and lat modes */
-int krdma_perf_check_params(struct krdma_session *sess,
+void krdma_slots_free(struct krdma_slot *slots, u32 n);
+int krdma_test_start_locked(struct krdma_session *sess,
 			    struct krdma_test_params *p,
-			    struct netlink_ext_ack *extack);
-int krdma_perf_setup(struct krdma_test *test);
-void krdma_perf_start(struct krdma_test *test);
-void krdma_perf_on_msg(struct krdma_test *test, struct krdma_recv *rx,
-		       const struct krdma_msg_hdr *hdr);
-int krdma_perf_post_regs(struct krdma_test *test, struct krdma_msg_test *req,
-			 u32 *nregions);
-int krdma_perf_peer_setup(struct krdma_session *sess,
-			  struct krdma_peer_test *pt,
-			  const struct krdma_msg_test *req, u32 body_len,
-			  struct krdma_msg_test *ack, u32 *nregions);
-void krdma_perf_peer_quiesce(struct krdma_peer_test *pt);
-void krdma_perf_peer_on_msg(struct krdma_session *sess,
-			    struct krdma_peer_test *pt, struct krdma_recv *rx,
-			    struct ib_wc *wc, const struct krdma_msg_hdr *hdr);
-void krdma_perf_peer_end(struct krdma_peer_test *pt);
-bool krdma_perf_peer_busy(const struct krdma_peer_test *pt);
-u64 krdma_perf_cpu_ns(const struct krdma_perf *pf);
-void krdma_perf_finish(struct krdma_perf *pf);
-int krdma_perf_fill(struct sk_buff *skb, struct krdma_test *test);
-void krdma_perf_free(struct krdma_perf *pf);
+			    void (*on_done)(struct krdma_session *sess,
+					    u32 test_id, u64 iters, u64 bytes),
+			    u32 *test_id, struct netlink_ext_ack *extack);
+struct krdma_test *krdma_test_get_current(struct krdma_session *sess);
+void krdma_test_put(struct krdma_test *test);
+void krdma_test_on_ack(struct krdma_test *test, const struct krdma_msg_hdr *hdr,
+		       const struct krdma_msg_test *body, u32 body_len);
+void krdma_test_on_result(struct krdma_test *test,
+			  const struct krdma_msg_hdr *hdr,
+			  const struct krdma_msg_result *body, u32 len);
+void krdma_test_session_down(struct krdma_session *sess);
+
+/* peer.c: the peer's tests */
+void krdma_peer_on_req(struct krdma_session *sess,
+		       const struct krdma_msg_hdr *hdr,
+		       const struct krdma_msg_test *req, u32 body_len);
+void krdma_peer_on_msg(struct krdma_session *sess, struct krdma_recv *rx,
+		       struct ib_wc *wc, const struct krdma_msg_hdr *hdr);
+void krdma_peer_on_end(struct krdma_session *sess, struct krdma_peer_test *pt);
+void krdma_peer_session_down(struct krdma_session *sess);
 
 #endif /* _KRDMA_TEST_H */

@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * krdma: the check mode's responder. Every iteration of the peer's test
+ * is checked where it lands - a SEND in our receive buffer, a WRITE in
+ * the slot we exposed, announced by NOTIFY or its immediate - and acked
+ * (ITER_ACK); a READ's slot is refilled once the peer RELEASEs it; a
+ * PING is READ from the peer's source and written back to its sink; the
+ * atomics' final values are checked at TEST_END. peer.c runs the rest.
+ */
+#include <linux/math64.h>
+#include <linux/slab.h>
+
+#include "check.h"
+
+static void krdma_check_peer_ack(struct krdma_session *sess,
+				 struct krdma_peer_test *pt, u64 iter, int status)
+{
+	if (krdma_ctrl_send(sess, KRDMA_MSG_ITER_ACK, pt->test_id, iter, status,
+			    NULL, 0))
+		krdma_session_close(sess, "cannot send ITER_ACK");
+}
+
+static int krdma_check_peer_data(struct krdma_session *sess,
+				 struct krdma_peer_test *pt, struct krdma_buf *buf,
+				 u32 off, u64 iter)
+{
+	pt->seen++;
+	if (krdma_pattern_check(buf, off, pt->size, krdma_seed(pt->test_id, iter))) {
+		pt->validated++;
+		return 0;
+	}
+	pt->errors++;
+	krdma_count(sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
+	return -EBADMSG;
+}
+
+/* Ping: a write-back is done; the last one may let TEST_END proceed. */
+static void krdma_check_peer_write_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_session *sess = cq->cq_context;
+	struct krdma_peer_test *pt = sess->peer_test;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		krdma_wc_error(sess, wc, "ping write");
+		return;
+	}
+	if (--pt->writes == 0 && pt->ending)
+		krdma_peer_on_end(sess, pt);
+}
+
+/* Ping, second half: the source has been read; write it back to the sink. */
+static void krdma_check_peer_read_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_slot *slot = container_of(wc->wr_cqe, struct krdma_slot, cqe);
+	struct krdma_session *sess = cq->cq_context;
+	struct krdma_peer_test *pt = sess->peer_test;
+	u32 s = slot - pt->slots;
+	int status, ret;
+
+	krdma_reads_end(sess, 1);
+	krdma_buf_to_cpu(slot->buf);
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		krdma_wc_error(sess, wc, "ping read");
+		return;
+	}
+	krdma_peer_progress(pt);
+	status = krdma_check_peer_data(sess, pt, slot->buf, KRDMA_MSG_HDR_SIZE,
+				       slot->iter);
+	krdma_buf_to_device(slot->buf);
+	/*
+	 * The sink regions follow all the source regions. The write-back is
+	 * signaled: the slot's buffer is freed only once it has completed.
+	 */
+	slot->wcqe.done = krdma_check_peer_write_done;
+	ret = krdma_post_rdma(sess, slot->buf,
+			      &pt->remote[(pt->depth + s) * pt->remote_per_slot],
+			      pt->remote_per_slot, IB_WR_RDMA_WRITE, &slot->wcqe,
+			      0, true);
+	if (ret) {
+		krdma_session_close(sess, "ping: cannot post write: %d", ret);
+		return;
+	}
+	pt->writes++;
+	slot->busy = false;
+	krdma_check_peer_ack(sess, pt, slot->iter, status);
+}
+
+int krdma_check_peer_setup(struct krdma_session *sess,
+			   struct krdma_peer_test *pt,
+			   const struct krdma_msg_test *req, u32 body_len,
+			   struct krdma_msg_test *ack, u32 *ack_regions)
+{
+	struct krdma_device *kdev = sess->kdev;
+	int access = krdma_peer_access(pt->op);
+	u32 nregions = be32_to_cpu(req->nregions);
+	u32 need_wrs, s, n = 0;
+	int ret;
+
+	if (nregions > (body_len - sizeof(*req)) / sizeof(req->regions[0]))
+		return -EPROTO;
+	if (pt->op == KRDMA_OP_PING) {
+		/* Sources then sinks: two regions lists of depth slots. */
+		if (nregions % 2 ||
+		    krdma_check_wire_regions(req->regions, nregions / 2, pt->depth,
+					     pt->size, &pt->remote_per_slot) ||
+		    krdma_check_wire_regions(req->regions + nregions / 2,
+					     nregions / 2, pt->depth, pt->size,
+					     &s) || s != pt->remote_per_slot)
+			return -EPROTO;
+		pt->remote = kmemdup(req->regions, nregions * sizeof(req->regions[0]),
+				     GFP_KERNEL);
+		if (!pt->remote)
+			return -ENOMEM;
+	} else if (nregions) {
+		return -EPROTO;
+	}
+
+	/* Our send queue must hold a full window of replies. */
+	need_wrs = pt->depth * (pt->op == KRDMA_OP_PING ?
+				2 * pt->remote_per_slot + 1 : 1) + 2;
+	if (need_wrs > sess->sq_depth)
+		return -ENOSPC;
+	if (krdma_op_uses_recv(pt->op) &&
+	    pt->depth + KRDMA_RQ_RESERVE > sess->rq_depth)
+		return -ENOSPC;
+	if ((pt->op == KRDMA_OP_SEND || pt->op == KRDMA_OP_SEND_IMM) &&
+	    pt->size > sess->max_msg_size)
+		return -EMSGSIZE;
+	if (pt->op == KRDMA_OP_SEND || pt->op == KRDMA_OP_SEND_IMM)
+		return 0;	/* the data lands in our receive buffers */
+
+	pt->slots = krdma_failable(kcalloc(pt->depth, sizeof(*pt->slots), GFP_KERNEL));
+	if (!pt->slots)
+		return -ENOMEM;
+	/* Allocate everything first: a failure then leaves nothing posted. */
+	for (s = 0; s < pt->depth; s++) {
+		struct krdma_slot *slot = &pt->slots[s];
+		u32 len = krdma_op_data_len(pt->op, pt->size);
+
+		slot->buf = krdma_buf_alloc(kdev, KRDMA_MSG_HDR_SIZE + len,
+					    "peer_slot", s);
+		if (!slot->buf)
+			return -ENOMEM;
+		if (pt->op == KRDMA_OP_READ)
+			krdma_pattern_fill(slot->buf, KRDMA_MSG_HDR_SIZE, len,
+					   krdma_seed(pt->test_id, s));
+		krdma_buf_to_device(slot->buf);
+		if (!access)
+			continue;
+		slot->reg = krdma_region_create(kdev, slot->buf, KRDMA_MSG_HDR_SIZE,
+						len, access);
+		if (IS_ERR(slot->reg)) {
+			ret = PTR_ERR(slot->reg);
+			slot->reg = NULL;
+			return ret;
+		}
+		n += slot->reg->nmrs;
+		if (n > KRDMA_MAX_WIRE_REGIONS ||
+		    slot->reg->nmrs > KRDMA_MAX_SLOT_REGIONS)
+			return -E2BIG;
+	}
+	if (n + pt->depth + 2 > sess->sq_depth)
+		return -ENOSPC;
+
+	/* A ping's responder READs the driver's message into its slots. */
+	for (s = 0; pt->op == KRDMA_OP_PING && s < pt->depth; s++) {
+		ret = krdma_buf_make_sink(sess, pt->slots[s].buf, &pt->reg_cqe);
+		pt->posted |= !!pt->slots[s].buf->sink;
+		if (ret)
+			return ret;
+	}
+	/* Nothing is posted if it fails; the loop marks what follows. */
+	ret = access ? krdma_region_post_fence(sess, pt->slots[0].reg,
+					       &pt->reg_cqe) : 0;
+	if (ret)
+		return ret;
+	for (s = 0, n = 0; access && s < pt->depth; s++) {
+		struct krdma_region *reg = pt->slots[s].reg;
+
+		ret = krdma_region_post_reg(sess, reg, &pt->reg_cqe, access);
+		if (ret) {
+			pt->posted = true;
+			return ret;
+		}
+		pt->posted = true;
+		krdma_count(sess, KRDMA_CNT_REG_MR_WRS, reg->nmrs);
+		krdma_region_to_wire(reg, &ack->regions[n]);
+		n += reg->nmrs;
+	}
+	*ack_regions = n;
+	return 0;
+}
+
+/*
+ * Atomics: the final values must be what the driver's sequence produced.
+ * @iters comes from the peer: computed in closed form, never looped over.
+ */
+static void krdma_check_peer_atomics(struct krdma_peer_test *pt, u64 iters)
+{
+	u32 s;
+
+	for (s = 0; s < pt->depth; s++) {
+		struct krdma_slot *slot = &pt->slots[s];
+		/* Slot s saw iterations s, s + depth, ... below iters: k of them. */
+		u64 k = iters > s ? div_u64(iters - s - 1, pt->depth) + 1 : 0;
+		u64 expect = 0, val, tri;
+
+		if (k && pt->op == KRDMA_OP_ATOMIC_FADD) {
+			/* sum of (s + j * depth + 1), j < k, modulo 2^64 */
+			tri = k & 1 ? k * ((k - 1) / 2) : (k / 2) * (k - 1);
+			expect = k * (s + 1) + (u64)pt->depth * tri;
+		} else if (k) {
+			expect = krdma_seed(pt->test_id, s + (k - 1) * pt->depth);
+		}
+		krdma_buf_to_cpu(slot->buf);
+		krdma_buf_copy_to(&val, slot->buf, KRDMA_MSG_HDR_SIZE, sizeof(val));
+		pt->seen += k;
+		if (val == expect)
+			pt->validated++;
+		else
+			pt->errors++;
+	}
+}
+
+/* In-order arrival: iteration numbers must follow each other. */
+static bool krdma_check_peer_next(struct krdma_peer_test *pt, u64 iter)
+{
+	if (iter != pt->next_iter)
+		return false;
+	pt->next_iter++;
+	return true;
+}
+
+/* An iteration's message: the data checked where it landed, then acked. */
+void krdma_check_peer_on_msg(struct krdma_session *sess,
+			     struct krdma_peer_test *pt, struct krdma_recv *rx,
+			     struct ib_wc *wc, const struct krdma_msg_hdr *hdr)
+{
+	u16 type = hdr ? be16_to_cpu(hdr->type) : KRDMA_MSG_DATA;
+	u64 iter = hdr ? be64_to_cpu(hdr->iter) : 0;
+	struct krdma_slot *slot;
+	int status;
+
+	/* RDMA WRITE with immediate: no header, the iteration is implied. */
+	if (!hdr) {
+		if (pt->op != KRDMA_OP_WRITE_IMM ||
+		    be32_to_cpu(wc->ex.imm_data) != (u32)pt->next_iter)
+			goto proto;
+		iter = pt->next_iter;
+		type = KRDMA_MSG_NOTIFY;
+	}
+
+	switch (type) {
+	case KRDMA_MSG_DATA:
+		if ((pt->op != KRDMA_OP_SEND && pt->op != KRDMA_OP_SEND_IMM) ||
+		    be32_to_cpu(hdr->len) != pt->size ||
+		    !krdma_check_peer_next(pt, iter))
+			goto proto;
+		if (pt->op == KRDMA_OP_SEND_IMM &&
+		    (!(wc->wc_flags & IB_WC_WITH_IMM) ||
+		     be32_to_cpu(wc->ex.imm_data) != (u32)iter))
+			goto proto;
+		status = krdma_check_peer_data(sess, pt, rx->buf, KRDMA_MSG_HDR_SIZE,
+					       iter);
+		break;
+	case KRDMA_MSG_NOTIFY:
+		if ((pt->op != KRDMA_OP_WRITE && pt->op != KRDMA_OP_WRITE_IMM) ||
+		    !krdma_check_peer_next(pt, iter))
+			goto proto;
+		slot = &pt->slots[iter % pt->depth];
+		krdma_buf_to_cpu(slot->buf);
+		status = krdma_check_peer_data(sess, pt, slot->buf, KRDMA_MSG_HDR_SIZE,
+					       iter);
+		krdma_buf_to_device(slot->buf);
+		break;
+	case KRDMA_MSG_RELEASE:
+		if (pt->op != KRDMA_OP_READ || !krdma_check_peer_next(pt, iter))
+			goto proto;
+		pt->seen++;
+		slot = &pt->slots[iter % pt->depth];
+		krdma_buf_to_cpu(slot->buf);
+		krdma_pattern_fill(slot->buf, KRDMA_MSG_HDR_SIZE, pt->size,
+				   krdma_seed(pt->test_id, iter + pt->depth));
+		krdma_buf_to_device(slot->buf);
+		status = 0;
+		break;
+	case KRDMA_MSG_PING:
+		if (pt->op != KRDMA_OP_PING || !krdma_check_peer_next(pt, iter))
+			goto proto;
+		slot = &pt->slots[iter % pt->depth];
+		if (slot->busy)
+			goto proto;
+		slot->busy = true;
+		slot->iter = iter;
+		slot->cqe.done = krdma_check_peer_read_done;
+		/* The slot stayed with the device since setup or the last write. */
+		if (krdma_recv_repost(rx) ||
+		    krdma_post_rdma(sess, slot->buf,
+				    &pt->remote[(iter % pt->depth) * pt->remote_per_slot],
+				    pt->remote_per_slot, IB_WR_RDMA_READ,
+				    &slot->cqe, 0, true))
+			krdma_session_close(sess, "ping: cannot post read");
+		return;
+	default:
+		goto proto;
+	}
+	/* Repost before acking: the ack lets the driver send again. */
+	if (krdma_recv_repost(rx)) {
+		krdma_session_close(sess, "cannot repost receive");
+		return;
+	}
+	krdma_check_peer_ack(sess, pt, iter, status);
+	return;
+proto:
+	krdma_count(sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+	krdma_session_close(sess, "protocol error: unexpected message type %u",
+			    type);
+}
+
+/* A PING's READ still in flight: TEST_END cannot have come yet. */
+bool krdma_check_peer_may_end(const struct krdma_peer_test *pt)
+{
+	u32 s;
+
+	for (s = 0; pt->op == KRDMA_OP_PING && s < pt->depth; s++)
+		if (pt->slots[s].busy)
+			return false;
+	return true;
+}
+
+/* Ping write-backs in flight: the last one ends the test. */
+bool krdma_check_peer_busy(const struct krdma_peer_test *pt)
+{
+	return pt->writes;
+}
+
+void krdma_check_peer_end(struct krdma_peer_test *pt)
+{
+	if (krdma_op_is_atomic(pt->op))
+		krdma_check_peer_atomics(pt, pt->end_iters);
+}
+
+/* Sends land in the receive buffers; a slot is header and data. */
+u64 krdma_check_peer_bytes(const struct krdma_peer_test *pt)
+{
+	bool send = pt->op == KRDMA_OP_SEND || pt->op == KRDMA_OP_SEND_IMM;
+
+	return send ? 0 : pt->depth *
+		krdma_buf_bytes(KRDMA_MSG_HDR_SIZE +
+				krdma_op_data_len(pt->op, pt->size));
+}
+
+/* We see every iteration but the atomics'. */
+bool krdma_check_peer_watched(const struct krdma_peer_test *pt)
+{
+	return !krdma_op_is_atomic(pt->op);
+}

@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * krdma: the check mode's driver. Iteration i uses slot i % depth and
+ * carries the pattern seeded by (test id, i); whoever receives the data
+ * checks it: the responder (check-peer.c) what we SEND or WRITE and acks
+ * each iteration, we what we READ, what a PING brought back and what an
+ * atomic returned. A slot is reused once its WR completed and its ack
+ * came. Protocol: Documentation/protocol.rst.
+ */
+#include <linux/slab.h>
+
+#include "check.h"
+
+static u32 krdma_slot_len(struct krdma_test_params *p)
+{
+	return KRDMA_MSG_HDR_SIZE + p->size;
+}
+
+static bool krdma_check_more(struct krdma_test *test)
+{
+	if (test->stop || test->status)
+		return false;
+	if (test->p.count)
+		return test->issued < test->p.count;
+	return ktime_before(ktime_get(), test->deadline);
+}
+
+static void krdma_check_issue(struct krdma_test *test, struct krdma_slot *slot);
+
+static void krdma_slot_complete(struct krdma_test *test, struct krdma_slot *slot)
+{
+	slot->busy = false;
+	WRITE_ONCE(test->completed, test->completed + 1);
+	WRITE_ONCE(test->bytes, test->bytes + test->p.size);
+	if (krdma_check_more(test)) {
+		krdma_check_issue(test, slot);
+		return;
+	}
+	if (!test->ending) {
+		u32 s;
+
+		for (s = 0; s < test->p.depth; s++)
+			if (test->slots[s].busy)
+				return;
+		krdma_test_send_end(test);
+	}
+}
+
+/* Checks what landed in our buffer for iteration slot->iter. */
+static void krdma_slot_check(struct krdma_test *test, struct krdma_slot *slot,
+			     struct krdma_buf *buf)
+{
+	if (krdma_pattern_check(buf, KRDMA_MSG_HDR_SIZE, test->p.size,
+				krdma_seed(test->id, slot->iter))) {
+		WRITE_ONCE(test->validated, test->validated + 1);
+		return;
+	}
+	krdma_count(test->sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
+	krdma_test_fail(test, -EBADMSG, "data mismatch at iteration %llu",
+			slot->iter);
+}
+
+static void krdma_slot_step(struct krdma_test *test, struct krdma_slot *slot,
+			    u8 done)
+{
+	slot->pending &= ~done;
+	if (!slot->pending)
+		krdma_slot_complete(test, slot);
+}
+
+static void krdma_check_slot_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_slot *slot = container_of(wc->wr_cqe, struct krdma_slot, cqe);
+	struct krdma_session *sess = cq->cq_context;
+	struct krdma_test *test = sess->test;
+	u64 orig;
+
+	if (test->p.op == KRDMA_OP_READ)
+		krdma_reads_end(sess, 1);
+	krdma_buf_to_cpu(slot->buf);
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		/* A flush is teardown's doing: its reason is the session's. */
+		if (wc->status != IB_WC_WR_FLUSH_ERR)
+			krdma_test_fail(test, -EIO, "iteration %llu: %s", slot->iter,
+					ib_wc_status_msg(wc->status));
+		krdma_wc_error(sess, wc, "test");
+		return;
+	}
+	if (test->p.op == KRDMA_OP_READ || krdma_op_is_atomic(test->p.op))
+		krdma_peer_alive(sess);
+	else
+		krdma_peer_acked(sess);
+
+	switch (test->p.op) {
+	case KRDMA_OP_READ:
+		krdma_slot_check(test, slot, slot->buf);
+		if (krdma_ctrl_send(sess, KRDMA_MSG_RELEASE, test->id, slot->iter,
+				    0, NULL, 0))
+			krdma_session_close(sess, "cannot send RELEASE");
+		break;
+	case KRDMA_OP_ATOMIC_FADD:
+	case KRDMA_OP_ATOMIC_CSWAP:
+		krdma_buf_copy_to(&orig, slot->buf, KRDMA_MSG_HDR_SIZE, sizeof(orig));
+		if (orig == slot->expect) {
+			WRITE_ONCE(test->validated, test->validated + 1);
+		} else {
+			krdma_count(sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
+			krdma_test_fail(test, -EBADMSG,
+					"atomic at iteration %llu returned %llu, expected %llu",
+					slot->iter, orig, slot->expect);
+		}
+		if (test->p.op == KRDMA_OP_ATOMIC_FADD)
+			slot->expect += slot->iter + 1;
+		else
+			slot->expect = krdma_seed(test->id, slot->iter);
+		break;
+	default:
+		break;
+	}
+	krdma_slot_step(test, slot, KRDMA_SLOT_WC);
+}
+
+static int krdma_check_post_atomic(struct krdma_test *test,
+				   struct krdma_slot *slot)
+{
+	struct krdma_session *sess = test->sess;
+	const struct krdma_wire_region *r = &test->remote[slot - test->slots];
+	struct ib_atomic_wr wr = {};
+	struct ib_sge sge;
+	int ret;
+
+	ret = krdma_buf_sges(slot->buf, KRDMA_MSG_HDR_SIZE, sizeof(u64),
+			     sess->kdev->pd->local_dma_lkey, &sge, 1);
+	if (ret < 0)
+		return ret;
+	wr.wr.wr_cqe = &slot->cqe;
+	wr.wr.sg_list = &sge;
+	wr.wr.num_sge = 1;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	wr.remote_addr = be64_to_cpu(r->addr);
+	wr.rkey = be32_to_cpu(r->rkey);
+	if (test->p.op == KRDMA_OP_ATOMIC_FADD) {
+		wr.wr.opcode = IB_WR_ATOMIC_FETCH_AND_ADD;
+		wr.compare_add = slot->iter + 1;
+	} else {
+		wr.wr.opcode = IB_WR_ATOMIC_CMP_AND_SWP;
+		wr.compare_add = slot->expect;
+		wr.swap = krdma_seed(test->id, slot->iter);
+	}
+	ret = krdma_post_send(sess, &wr.wr);
+	if (!ret)
+		krdma_count(sess, KRDMA_CNT_ATOMIC_WRS, 1);
+	return ret;
+}
+
+static int krdma_check_post_send(struct krdma_test *test, struct krdma_slot *slot)
+{
+	struct krdma_session *sess = test->sess;
+	struct ib_sge sge[KRDMA_MAX_SGE];
+	struct ib_send_wr wr = {};
+	int n, ret;
+
+	n = krdma_buf_sges(slot->buf, 0, krdma_slot_len(&test->p),
+			   sess->kdev->pd->local_dma_lkey, sge,
+			   sess->max_sge);
+	if (n < 0)
+		return n;
+	wr.wr_cqe = &slot->cqe;
+	wr.sg_list = sge;
+	wr.num_sge = n;
+	wr.send_flags = IB_SEND_SIGNALED;
+	if (test->p.op == KRDMA_OP_SEND_IMM) {
+		wr.opcode = IB_WR_SEND_WITH_IMM;
+		wr.ex.imm_data = cpu_to_be32((u32)slot->iter);
+	} else {
+		wr.opcode = IB_WR_SEND;
+	}
+	ret = krdma_post_send(sess, &wr);
+	if (!ret) {
+		krdma_count(sess, KRDMA_CNT_SEND_WRS, 1);
+		krdma_count(sess, KRDMA_CNT_BYTES_TX, krdma_slot_len(&test->p));
+	}
+	return ret;
+}
+
+static void krdma_check_issue(struct krdma_test *test, struct krdma_slot *slot)
+{
+	struct krdma_session *sess = test->sess;
+	u32 s = slot - test->slots;
+	const struct krdma_wire_region *remote =
+		test->remote ? &test->remote[s * test->remote_per_slot] : NULL;
+	u64 seed;
+	int ret;
+
+	slot->iter = test->issued++;
+	slot->busy = true;
+	seed = krdma_seed(test->id, slot->iter);
+
+	switch (test->p.op) {
+	case KRDMA_OP_SEND:
+	case KRDMA_OP_SEND_IMM: {
+		struct krdma_msg_hdr hdr = {
+			.type	 = cpu_to_be16(KRDMA_MSG_DATA),
+			.test_id = cpu_to_be32(test->id),
+			.iter	 = cpu_to_be64(slot->iter),
+			.len	 = cpu_to_be32(test->p.size),
+		};
+
+		krdma_buf_copy_from(slot->buf, 0, &hdr, sizeof(hdr));
+		krdma_pattern_fill(slot->buf, KRDMA_MSG_HDR_SIZE, test->p.size, seed);
+		slot->pending = KRDMA_SLOT_WC | KRDMA_SLOT_ACK;
+		krdma_buf_to_device(slot->buf);
+		ret = krdma_check_post_send(test, slot);
+		break;
+	}
+	case KRDMA_OP_WRITE:
+	case KRDMA_OP_WRITE_IMM:
+		krdma_pattern_fill(slot->buf, KRDMA_MSG_HDR_SIZE, test->p.size, seed);
+		slot->pending = KRDMA_SLOT_WC | KRDMA_SLOT_ACK;
+		krdma_buf_to_device(slot->buf);
+		ret = krdma_post_rdma(sess, slot->buf, remote, test->remote_per_slot,
+				      test->p.op == KRDMA_OP_WRITE_IMM ?
+				      IB_WR_RDMA_WRITE_WITH_IMM : IB_WR_RDMA_WRITE,
+				      &slot->cqe, (u32)slot->iter, true);
+		/* Same QP, so the notice arrives after the data has landed. */
+		if (!ret && test->p.op == KRDMA_OP_WRITE)
+			ret = krdma_ctrl_send(sess, KRDMA_MSG_NOTIFY, test->id,
+					      slot->iter, 0, NULL, 0);
+		break;
+	case KRDMA_OP_READ:
+		slot->pending = KRDMA_SLOT_WC | KRDMA_SLOT_ACK;
+		krdma_buf_to_device(slot->buf);
+		ret = krdma_post_rdma(sess, slot->buf, remote, test->remote_per_slot,
+				      IB_WR_RDMA_READ, &slot->cqe, 0, true);
+		break;
+	case KRDMA_OP_PING:
+		krdma_pattern_fill(slot->buf, KRDMA_MSG_HDR_SIZE, test->p.size, seed);
+		slot->pending = KRDMA_SLOT_ACK;
+		krdma_buf_to_device(slot->buf);
+		krdma_buf_to_device(slot->sink);
+		ret = krdma_ctrl_send(sess, KRDMA_MSG_PING, test->id, slot->iter,
+				      0, NULL, 0);
+		break;
+	default:	/* atomics */
+		slot->pending = KRDMA_SLOT_WC;
+		krdma_buf_to_device(slot->buf);
+		ret = krdma_check_post_atomic(test, slot);
+		break;
+	}
+	if (ret)
+		krdma_test_post_failed(sess, test, test->id, ret);
+}
+
+static void krdma_check_on_iter_ack(struct krdma_test *test,
+				    const struct krdma_msg_hdr *hdr)
+{
+	u64 iter = be64_to_cpu(hdr->iter);
+	struct krdma_slot *slot;
+	int status = -(int)be32_to_cpu(hdr->status);
+
+	if (!test->started || iter >= test->issued)
+		goto proto;
+	slot = &test->slots[iter % test->p.depth];
+	if (!slot->busy || slot->iter != iter || !(slot->pending & KRDMA_SLOT_ACK))
+		goto proto;
+	if (status)
+		krdma_test_fail(test, status, "peer reports iteration %llu: %pe",
+				iter, ERR_PTR(status));
+	if (test->p.op == KRDMA_OP_PING) {
+		krdma_buf_to_cpu(slot->buf);
+		krdma_buf_to_cpu(slot->sink);
+		krdma_slot_check(test, slot, slot->sink);
+	} else if (test->p.op != KRDMA_OP_READ && !status) {
+		/* The peer checked the data where it landed. */
+		WRITE_ONCE(test->validated, test->validated + 1);
+	}
+	krdma_slot_step(test, slot, KRDMA_SLOT_ACK);
+	return;
+proto:
+	krdma_count(test->sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+	krdma_session_close(test->sess, "protocol error: unexpected ITER_ACK %llu",
+			    iter);
+}
+
+/* What test.c checked for every mode aside: queues, SGEs, regions. */
+static int krdma_check_params(struct krdma_session *sess,
+			      struct krdma_test_params *p,
+			      struct netlink_ext_ack *extack)
+{
+	u32 per_iter, nchunks = krdma_chunks_for(sess->kdev, p->size);
+
+	if (krdma_op_uses_recv(p->op) &&
+	    p->depth + KRDMA_RQ_RESERVE > min(sess->rq_depth, sess->peer_rq_depth)) {
+		NL_SET_ERR_MSG(extack,
+			       "depth exceeds the receive queues (raise rq_depth at connect)");
+		return -ENOSPC;
+	}
+	if (nchunks + 1 > sess->max_sge && p->op != KRDMA_OP_PING &&
+	    !krdma_op_is_atomic(p->op)) {
+		NL_SET_ERR_MSG(extack, "size needs more SGEs than the device has");
+		return -E2BIG;
+	}
+	/* Worst case work requests in flight: a region per chunk, plus a notice. */
+	per_iter = (p->op == KRDMA_OP_WRITE || p->op == KRDMA_OP_READ ||
+		    p->op == KRDMA_OP_WRITE_IMM) ? KRDMA_MAX_SLOT_REGIONS + 1 : 1;
+	if (p->depth * per_iter + 2 * p->depth * nchunks + 2 > sess->sq_depth) {
+		NL_SET_ERR_MSG(extack, "depth too large for the session's send queue");
+		return -ENOSPC;
+	}
+	if (p->op == KRDMA_OP_PING &&
+	    2 * p->depth * nchunks > KRDMA_MAX_WIRE_REGIONS) {
+		NL_SET_ERR_MSG(extack, "depth x size too large for one test");
+		return -E2BIG;
+	}
+	return 0;
+}
+
+static int krdma_check_setup(struct krdma_test *test)
+{
+	struct krdma_session *sess = test->sess;
+	struct krdma_device *kdev = sess->kdev;
+	u32 s;
+	int ret;
+
+	test->slots = krdma_failable(kcalloc(test->p.depth, sizeof(*test->slots), GFP_KERNEL));
+	if (!test->slots)
+		return -ENOMEM;
+	for (s = 0; s < test->p.depth; s++) {
+		struct krdma_slot *slot = &test->slots[s];
+
+		slot->cqe.done = krdma_check_slot_done;
+		slot->buf = krdma_buf_alloc(kdev, krdma_slot_len(&test->p),
+					    "slot", s);
+		if (!slot->buf)
+			return -ENOMEM;
+		if (test->p.op != KRDMA_OP_PING)
+			continue;
+		slot->sink = krdma_buf_alloc(kdev, krdma_slot_len(&test->p),
+					     "sink", s);
+		if (!slot->sink)
+			return -ENOMEM;
+		slot->reg = krdma_region_create(kdev, slot->buf, KRDMA_MSG_HDR_SIZE,
+						test->p.size, IB_ACCESS_REMOTE_READ);
+		if (IS_ERR(slot->reg)) {
+			ret = PTR_ERR(slot->reg);
+			slot->reg = NULL;
+			return ret;
+		}
+		slot->sink_reg = krdma_region_create(kdev, slot->sink,
+						     KRDMA_MSG_HDR_SIZE, test->p.size,
+						     IB_ACCESS_LOCAL_WRITE |
+						     IB_ACCESS_REMOTE_WRITE);
+		if (IS_ERR(slot->sink_reg)) {
+			ret = PTR_ERR(slot->sink_reg);
+			slot->sink_reg = NULL;
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Ping: make our sources and sinks valid, and list them for the peer. */
+static int krdma_check_post_ping_regs(struct krdma_test *test,
+				      struct krdma_msg_test *req, u32 *nregions)
+{
+	struct krdma_session *sess = test->sess;
+	u32 s, pass, n = 0;
+	int ret;
+
+	ret = krdma_region_post_fence(sess, test->slots[0].reg, &test->ctl_cqe);
+	if (ret)
+		return ret;
+	/* Sources of every slot, then sinks: see struct krdma_msg_test. */
+	for (pass = 0; pass < 2; pass++) {
+		for (s = 0; s < test->p.depth; s++) {
+			struct krdma_slot *slot = &test->slots[s];
+			struct krdma_region *reg = pass ? slot->sink_reg : slot->reg;
+			int access = pass ? IB_ACCESS_LOCAL_WRITE |
+					    IB_ACCESS_REMOTE_WRITE :
+					    IB_ACCESS_REMOTE_READ;
+
+			if (n + reg->nmrs > KRDMA_MAX_WIRE_REGIONS)
+				return -E2BIG;
+			ret = krdma_region_post_reg(sess, reg, &test->ctl_cqe,
+						    access);
+			if (ret)
+				return ret;
+			krdma_region_to_wire(reg, &req->regions[n]);
+			n += reg->nmrs;
+		}
+	}
+	krdma_count(sess, KRDMA_CNT_REG_MR_WRS, n);
+	*nregions = n;
+	return 0;
+}
+
+/* Read: the slots the READs land in (iWARP: krdma_buf_make_sink()). */
+static int krdma_check_post_sinks(struct krdma_test *test)
+{
+	u32 s;
+	int ret;
+
+	for (s = 0; s < test->p.depth; s++) {
+		ret = krdma_buf_make_sink(test->sess, test->slots[s].buf,
+					  &test->ctl_cqe);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* TEST_ACK came: fill the window. */
+static void krdma_check_start(struct krdma_test *test)
+{
+	u32 s;
+
+	for (s = 0; s < test->p.depth && krdma_check_more(test); s++)
+		krdma_check_issue(test, &test->slots[s]);
+	if (!test->issued)
+		krdma_test_send_end(test);
+}
+
+/* The responder's ITER_ACK: nothing else comes to the check driver. */
+static void krdma_check_on_msg(struct krdma_test *test, struct krdma_recv *rx,
+			       const struct krdma_msg_hdr *hdr)
+{
+	if (be16_to_cpu(hdr->type) != KRDMA_MSG_ITER_ACK) {
+		krdma_count(test->sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+		krdma_session_close(test->sess,
+				    "protocol error: unexpected message type %u",
+				    be16_to_cpu(hdr->type));
+		return;
+	}
+	if (krdma_recv_repost(rx)) {
+		krdma_session_close(test->sess, "cannot repost receive");
+		return;
+	}
+	krdma_check_on_iter_ack(test, hdr);
+}
+
+/*
+ * A ping exposes its sources and sinks; a READ lands in our slots (on
+ * iWARP a sink to register); the other ops expose nothing of ours.
+ */
+static int krdma_check_post_regs(struct krdma_test *test,
+				 struct krdma_msg_test *req, u32 *nregions)
+{
+	if (test->p.op == KRDMA_OP_PING)
+		return krdma_check_post_ping_regs(test, req, nregions);
+	if (test->p.op == KRDMA_OP_READ)
+		return krdma_check_post_sinks(test);
+	return 0;
+}
+
+const struct krdma_engine_ops krdma_check_engine = {
+	.name		= "check",
+	.remote_per_slot = true,
+	.check_params	= krdma_check_params,
+	.setup		= krdma_check_setup,
+	.post_regs	= krdma_check_post_regs,
+	.start		= krdma_check_start,
+	.on_msg		= krdma_check_on_msg,
+	.peer_bytes	= krdma_check_peer_bytes,
+	.peer_watched	= krdma_check_peer_watched,
+	.peer_setup	= krdma_check_peer_setup,
+	.peer_on_msg	= krdma_check_peer_on_msg,
+	.peer_may_end	= krdma_check_peer_may_end,
+	.peer_busy	= krdma_check_peer_busy,
+	.peer_end	= krdma_check_peer_end,
+};

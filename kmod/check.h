@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * krdma: the check mode's two halves, check.c (the driver, which holds
+ * the engine's table) and check-peer.c (the responder).
+ */
+#ifndef _KRDMA_CHECK_H
+#define _KRDMA_CHECK_H
+
+#include "test.h"
+
+/* check-peer.c */
+u64 krdma_check_peer_bytes(const struct krdma_peer_test *pt);
+bool krdma_check_peer_watched(const struct krdma_peer_test *pt);
+int krdma_check_peer_setup(struct krdma_session *sess,
+			   struct krdma_peer_test *pt,
+			   const struct krdma_msg_test *req, u32 body_len,
+			   struct krdma_msg_test *ack, u32 *ack_regions);
+void krdma_check_peer_on_msg(struct krdma_session *sess,
+			     struct krdma_peer_test *pt, struct krdma_recv *rx,
+			     struct ib_wc *wc, const struct krdma_msg_hdr *hdr);
+bool krdma_check_peer_may_end(const struct krdma_peer_test *pt);
+bool krdma_check_peer_busy(const struct krdma_peer_test *pt);
+void krdma_check_peer_end(struct krdma_peer_test *pt);
+
+#endif /* _KRDMA_CHECK_H */

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * krdma: the session's client, which hands each control message received
+ * on the session's QP to the side it is for - our test (test.c and its
+ * engine) or the peer's (peer.c) - and tells both when the session goes
+ * down. session.c calls up only through it (struct krdma_session_client).
+ */
+#include <linux/slab.h>
+
+#include "test.h"
+
+static void __krdma_dispatch_recv(struct krdma_session *sess,
+				  struct krdma_test *test,
+				  struct krdma_recv *rx, struct ib_wc *wc)
+{
+	struct krdma_msg_hdr hdr;
+	void *body = NULL;
+	u32 len;
+	u16 type;
+
+	if (wc->opcode == IB_WC_RECV_RDMA_WITH_IMM) {
+		krdma_peer_on_msg(sess, rx, wc, NULL);
+		return;
+	}
+	if (wc->byte_len < sizeof(hdr))
+		goto proto;
+	krdma_buf_copy_to(&hdr, rx->buf, 0, sizeof(hdr));
+	len = be32_to_cpu(hdr.len);
+	type = be16_to_cpu(hdr.type);
+	if (hdr.flags || len != wc->byte_len - sizeof(hdr))
+		goto proto;
+
+	switch (type) {
+	case KRDMA_MSG_TEST_REQ:
+	case KRDMA_MSG_TEST_ACK:
+	case KRDMA_MSG_TEST_RESULT:
+		if (len > KRDMA_CTRL_BODY_MAX)
+			goto proto;
+		body = krdma_failable(kmalloc(max_t(u32, len, 1), GFP_KERNEL));
+		if (!body) {
+			krdma_session_close(sess, "out of memory");
+			return;
+		}
+		krdma_buf_copy_to(body, rx->buf, sizeof(hdr), len);
+		if (krdma_recv_repost(rx)) {
+			kfree(body);
+			krdma_session_close(sess, "cannot repost receive");
+			return;
+		}
+		if (type == KRDMA_MSG_TEST_REQ) {
+			krdma_peer_on_req(sess, &hdr, body, len);
+		} else if (!test || test->state != KRDMA_TEST_RUNNING ||
+			   be32_to_cpu(hdr.test_id) != test->id) {
+			kfree(body);
+			goto proto;
+		} else if (type == KRDMA_MSG_TEST_ACK) {
+			krdma_test_on_ack(test, &hdr, body, len);
+		} else {
+			krdma_test_on_result(test, &hdr, body, len);
+		}
+		kfree(body);
+		return;
+	case KRDMA_MSG_ITER_ACK:
+	case KRDMA_MSG_CREDIT:
+	case KRDMA_MSG_PONG:
+		/* The running test's engine: it takes those of its own. */
+		if (!test || test->state != KRDMA_TEST_RUNNING ||
+		    be32_to_cpu(hdr.test_id) != test->id)
+			goto proto;
+		test->engine->on_msg(test, rx, &hdr);
+		return;
+	default:
+		krdma_peer_on_msg(sess, rx, wc, &hdr);
+		return;
+	}
+proto:
+	krdma_count(sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+	krdma_session_close(sess, "protocol error: malformed message");
+}
+
+/*
+ * A message for our test may come late - after it ended, while "test
+ * start" replaces it with a new one, which drops the session's reference:
+ * the handler holds one of its own (Documentation/design.rst).
+ */
+static void krdma_dispatch_recv(struct krdma_session *sess,
+				struct krdma_recv *rx, struct ib_wc *wc)
+{
+	struct krdma_test *test = krdma_test_get_current(sess);
+
+	if (test && READ_ONCE(test->state) != KRDMA_TEST_RUNNING)
+		krdma_delay_late_msg();
+	__krdma_dispatch_recv(sess, test, rx, wc);
+	krdma_test_put(test);
+}
+
+/* Teardown, once the QP is drained: the peer's test first, then ours. */
+static void krdma_dispatch_down(struct krdma_session *sess)
+{
+	krdma_peer_session_down(sess);
+	krdma_test_session_down(sess);
+}
+
+const struct krdma_session_client krdma_dispatch_client = {
+	.recv	= krdma_dispatch_recv,
+	.down	= krdma_dispatch_down,
+};
