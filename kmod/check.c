@@ -25,6 +25,65 @@ static bool krdma_check_more(struct krdma_test *test)
 	return ktime_before(ktime_get(), test->deadline);
 }
 
+/*
+ * Posts the RDMA READs or WRITEs moving a slot's payload to or from the
+ * peer's regions, one WR per region; only the last one may be signaled,
+ * and only the last one of a write_imm carries the immediate.
+ */
+int krdma_post_rdma(struct krdma_session *sess, struct krdma_buf *buf,
+		    const struct krdma_wire_region *remote, u32 nremote,
+		    enum ib_wr_opcode opcode, struct ib_cqe *cqe,
+		    u32 imm, bool signal_last)
+{
+	struct ib_sge sge[KRDMA_MAX_SGE];
+	u32 i, off = KRDMA_MSG_HDR_SIZE;
+	int n, ret;
+
+	for (i = 0; i < nremote; i++) {
+		struct ib_rdma_wr wr = {};
+		u32 len = be32_to_cpu(remote[i].len);
+		bool last = i + 1 == nremote;
+
+		if (opcode == IB_WR_RDMA_READ)
+			n = krdma_buf_read_sges(buf, off, len,
+						sess->kdev->pd->local_dma_lkey,
+						sge, sess->max_read_sge);
+		else
+			n = krdma_buf_sges(buf, off, len,
+					   sess->kdev->pd->local_dma_lkey, sge,
+					   sess->max_sge);
+		if (n < 0)
+			return n;
+		wr.wr.wr_cqe = cqe;
+		wr.wr.sg_list = sge;
+		wr.wr.num_sge = n;
+		wr.wr.opcode = opcode;
+		if (opcode == IB_WR_RDMA_WRITE_WITH_IMM) {
+			if (last)
+				wr.wr.ex.imm_data = cpu_to_be32(imm);
+			else
+				wr.wr.opcode = IB_WR_RDMA_WRITE;
+		}
+		wr.wr.send_flags = last && signal_last ? IB_SEND_SIGNALED : 0;
+		wr.remote_addr = be64_to_cpu(remote[i].addr);
+		wr.rkey = be32_to_cpu(remote[i].rkey);
+		if (opcode == IB_WR_RDMA_WRITE && krdma_fault_misaddress())
+			wr.remote_addr += len;
+		ret = krdma_post_send(sess, &wr.wr);
+		if (ret)
+			return ret;
+		/* Answered by the signaled completion of the last one. */
+		if (opcode == IB_WR_RDMA_READ && last)
+			krdma_reads_begin(sess, 1);
+		krdma_count(sess, opcode == IB_WR_RDMA_READ ? KRDMA_CNT_READ_WRS :
+			    KRDMA_CNT_WRITE_WRS, 1);
+		krdma_count(sess, opcode == IB_WR_RDMA_READ ? KRDMA_CNT_BYTES_RX :
+			    KRDMA_CNT_BYTES_TX, len);
+		off += len;
+	}
+	return 0;
+}
+
 static void krdma_check_issue(struct krdma_test *test, struct krdma_slot *slot);
 
 static void krdma_slot_complete(struct krdma_test *test, struct krdma_slot *slot)

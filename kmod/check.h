@@ -8,6 +8,12 @@
 
 #include "test.h"
 
+/* check.c */
+int krdma_post_rdma(struct krdma_session *sess, struct krdma_buf *buf,
+		    const struct krdma_wire_region *remote, u32 nremote,
+		    enum ib_wr_opcode opcode, struct ib_cqe *cqe,
+		    u32 imm, bool signal_last);
+
 /* check-peer.c */
 u64 krdma_check_peer_bytes(const struct krdma_peer_test *pt);
 bool krdma_check_peer_watched(const struct krdma_peer_test *pt);

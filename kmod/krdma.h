@@ -433,10 +433,6 @@ void krdma_cq_free(struct krdma_cq *cq);
 int krdma_gated_post(spinlock_t *lock, const bool *dead, struct ib_qp *qp,
 		     const struct ib_send_wr *wr, const struct ib_recv_wr *rwr);
 int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr);
-int krdma_post_rdma(struct krdma_session *sess, struct krdma_buf *buf,
-		    const struct krdma_wire_region *remote, u32 nremote,
-		    enum ib_wr_opcode opcode, struct ib_cqe *cqe,
-		    u32 imm, bool signal_last);
 
 /* session.c: objects, queues, control messages */
 
