@@ -12,6 +12,7 @@
 #include <uapi/linux/krdma.h>
 
 #include "hostcpu.h"
+#include "proto.h"
 
 /*
  * The clock goes in ->capacity; krdma_host_cpu_since() turns the
@@ -78,4 +79,24 @@ int krdma_host_cpu_fill(struct sk_buff *skb, int attr,
 	}
 	nla_nest_end(skb, nest);
 	return 0;
+}
+
+void krdma_host_cpu_to_wire(const struct krdma_host_cpu *use,
+			    struct krdma_msg_result *res)
+{
+	res->host_capacity = cpu_to_be64(use->capacity);
+	res->host_user = cpu_to_be64(use->user);
+	res->host_system = cpu_to_be64(use->system);
+	res->host_softirq = cpu_to_be64(use->softirq);
+	res->host_irq = cpu_to_be64(use->irq);
+}
+
+void krdma_host_cpu_from_wire(const struct krdma_msg_result *res,
+			      struct krdma_host_cpu *use)
+{
+	use->capacity = be64_to_cpu(res->host_capacity);
+	use->user = be64_to_cpu(res->host_user);
+	use->system = be64_to_cpu(res->host_system);
+	use->softirq = be64_to_cpu(res->host_softirq);
+	use->irq = be64_to_cpu(res->host_irq);
 }

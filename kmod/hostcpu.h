@@ -8,6 +8,7 @@
 #include <linux/types.h>
 
 struct sk_buff;
+struct krdma_msg_result;
 
 /* Summed over the online CPUs, ns; also what TEST_RESULT carries. */
 struct krdma_host_cpu {
@@ -25,5 +26,10 @@ void krdma_host_cpu_since(const struct krdma_host_cpu *from,
 			  struct krdma_host_cpu *use);
 int krdma_host_cpu_fill(struct sk_buff *skb, int attr,
 			const struct krdma_host_cpu *use);
+/* The responder's figures in TEST_RESULT (an older peer's: zeroes). */
+void krdma_host_cpu_to_wire(const struct krdma_host_cpu *use,
+			    struct krdma_msg_result *res);
+void krdma_host_cpu_from_wire(const struct krdma_msg_result *res,
+			      struct krdma_host_cpu *use);
 
 #endif /* KRDMA_HOSTCPU_H */

@@ -154,11 +154,7 @@ static void krdma_peer_send_result(struct krdma_session *sess,
 	if (pt->mirror_id && !pt->mirror_done)
 		return;
 	krdma_host_cpu_since(&pt->host_start, &host);
-	res.host_capacity = cpu_to_be64(host.capacity);
-	res.host_user = cpu_to_be64(host.user);
-	res.host_system = cpu_to_be64(host.system);
-	res.host_softirq = cpu_to_be64(host.softirq);
-	res.host_irq = cpu_to_be64(host.irq);
+	krdma_host_cpu_to_wire(&host, &res);
 	sess->peer_test = NULL;
 	WRITE_ONCE(sess->serving_reads, false);
 	if (krdma_ctrl_send(sess, KRDMA_MSG_TEST_RESULT, pt->test_id, 0,

@@ -483,11 +483,7 @@ void krdma_test_on_result(struct krdma_test *test,
 	test->peer_cpu_ns = be64_to_cpu(res->cpu_ns);
 	WRITE_ONCE(test->peer_iters, be64_to_cpu(res->mirror_iters));
 	WRITE_ONCE(test->peer_bytes, be64_to_cpu(res->mirror_bytes));
-	test->peer_host_use.capacity = be64_to_cpu(res->host_capacity);
-	test->peer_host_use.user = be64_to_cpu(res->host_user);
-	test->peer_host_use.system = be64_to_cpu(res->host_system);
-	test->peer_host_use.softirq = be64_to_cpu(res->host_softirq);
-	test->peer_host_use.irq = be64_to_cpu(res->host_irq);
+	krdma_host_cpu_from_wire(res, &test->peer_host_use);
 	if (test->p.bidir && !test->status && !test->peer_iters)
 		krdma_test_fail(test, -EPROTO, "the peer ran no reverse stream");
 	if (test->engine->peer_validates)
