@@ -12,7 +12,7 @@
 #include <net/genetlink.h>
 #include <uapi/linux/krdma.h>
 
-#include "krdma.h"
+#include "test.h"
 #include "krdma_name.h"
 #include "netlink-gen.h"
 
@@ -373,6 +373,7 @@ int krdma_nl_test_start_doit(struct sk_buff *skb, struct genl_info *info)
 		.size		= 4096,
 		.interval_ms	= 1000,
 	};
+	const struct krdma_engine_ops *engine;
 	struct krdma_session *sess;
 	struct sk_buff *msg;
 	void *hdr;
@@ -388,7 +389,13 @@ int krdma_nl_test_start_doit(struct sk_buff *skb, struct genl_info *info)
 		p.size = nla_get_u32(tb[KRDMA_A_TEST_SIZE]);
 	if (tb[KRDMA_A_TEST_MODE])
 		p.mode = nla_get_u8(tb[KRDMA_A_TEST_MODE]);
-	if (p.mode == KRDMA_MODE_CHECK &&
+	engine = krdma_engine(p.mode);
+	if (!engine) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_MODE],
+				    "no engine runs this mode");
+		return -EOPNOTSUPP;
+	}
+	if (!engine->pipelined &&
 	    (tb[KRDMA_A_TEST_SIGNAL_EVERY] || tb[KRDMA_A_TEST_CHAIN])) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_SIGNAL_EVERY] ?:
 				    tb[KRDMA_A_TEST_CHAIN],
@@ -397,30 +404,25 @@ int krdma_nl_test_start_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (tb[KRDMA_A_TEST_BIDIR])
 		p.bidir = nla_get_u8(tb[KRDMA_A_TEST_BIDIR]);
-	if (p.bidir && p.mode != KRDMA_MODE_BW) {
+	if (p.bidir && !engine->bidir) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_BIDIR],
 				    "bidir is for the bw mode");
 		return -EINVAL;
 	}
 	p.qps = tb[KRDMA_A_TEST_QPS] ? nla_get_u32(tb[KRDMA_A_TEST_QPS]) : 1;
-	if (p.qps > 1 && p.mode != KRDMA_MODE_BW) {
+	if (p.qps > 1 && !engine->multi_qp) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_QPS],
 				    "several QPs are for the bw mode");
 		return -EINVAL;
 	}
-	/* A pipeline needs depth; check and lat default to one at a time. */
-	p.depth = p.mode == KRDMA_MODE_BW ? KRDMA_BW_DEF_DEPTH : 1;
+	/* What is left out (0; the policy refuses a 0) is the mode's to fill. */
 	if (tb[KRDMA_A_TEST_DEPTH])
 		p.depth = nla_get_u32(tb[KRDMA_A_TEST_DEPTH]);
-	p.signal_every = p.mode == KRDMA_MODE_BW ?
-			 min_t(u32, p.depth, KRDMA_BW_DEF_SIGNAL_EVERY) :
-			 KRDMA_LAT_DEF_SIGNAL_EVERY;
 	if (tb[KRDMA_A_TEST_SIGNAL_EVERY])
 		p.signal_every = nla_get_u32(tb[KRDMA_A_TEST_SIGNAL_EVERY]);
-	p.chain = p.mode == KRDMA_MODE_BW ?
-		  min_t(u32, p.depth, KRDMA_BW_DEF_CHAIN) : 1;
 	if (tb[KRDMA_A_TEST_CHAIN])
 		p.chain = nla_get_u32(tb[KRDMA_A_TEST_CHAIN]);
+	engine->defaults(&p);
 	if (tb[KRDMA_A_TEST_INTERVAL_MS])
 		p.interval_ms = nla_get_u32(tb[KRDMA_A_TEST_INTERVAL_MS]);
 	if (tb[KRDMA_A_TEST_COUNT] && tb[KRDMA_A_TEST_DURATION_MS]) {

@@ -214,13 +214,12 @@ static int krdma_peer_start_mirror(struct krdma_session *sess,
 		/* Without a count it runs until the peer's test ends. */
 		.duration_ms	= pt->count ? 0 : KRDMA_DURATION_MS_MAX,
 		.interval_ms	= 1000,
-		.signal_every	= min_t(u32, pt->depth, KRDMA_BW_DEF_SIGNAL_EVERY),
-		.chain		= min_t(u32, pt->depth, KRDMA_BW_DEF_CHAIN),
 		.qps		= pt->qps,
 		.mirror_of	= pt->test_id,
 	};
 	int ret;
 
+	krdma_engine(KRDMA_MODE_BW)->defaults(&p);
 	if (!mutex_trylock(&sess->cm_mutex))
 		return -EBUSY;
 	ret = krdma_test_start_locked(sess, &p, krdma_peer_mirror_done,

@@ -1770,8 +1770,26 @@ static bool krdma_lat_peer_watched(const struct krdma_peer_test *pt)
 	return true;
 }
 
+/* A pipeline needs depth: that many messages in flight, in chains. */
+static void krdma_bw_defaults(struct krdma_test_params *p)
+{
+	p->depth = p->depth ?: KRDMA_BW_DEF_DEPTH;
+	p->signal_every = p->signal_every ?:
+			  min_t(u32, p->depth, KRDMA_BW_DEF_SIGNAL_EVERY);
+	p->chain = p->chain ?: min_t(u32, p->depth, KRDMA_BW_DEF_CHAIN);
+}
+
+/* One message at a time. */
+static void krdma_lat_defaults(struct krdma_test_params *p)
+{
+	p->depth = p->depth ?: 1;
+	p->signal_every = p->signal_every ?: KRDMA_LAT_DEF_SIGNAL_EVERY;
+	p->chain = p->chain ?: 1;
+}
+
 #define KRDMA_PERF_ENGINE_OPS					\
 	.peer_validates	= true,					\
+	.pipelined	= true,					\
 	.check_params	= krdma_perf_check_params,		\
 	.setup		= krdma_perf_setup,			\
 	.post_regs	= krdma_perf_post_regs,			\
@@ -1792,6 +1810,7 @@ const struct krdma_engine_ops krdma_bw_engine = {
 	.name		= "bw",
 	.bidir		= true,
 	.multi_qp	= true,
+	.defaults	= krdma_bw_defaults,
 	.peer_bytes	= krdma_bw_peer_bytes,
 	.peer_watched	= krdma_bw_peer_watched,
 	KRDMA_PERF_ENGINE_OPS,
@@ -1799,6 +1818,7 @@ const struct krdma_engine_ops krdma_bw_engine = {
 
 const struct krdma_engine_ops krdma_lat_engine = {
 	.name		= "lat",
+	.defaults	= krdma_lat_defaults,
 	.peer_bytes	= krdma_lat_peer_bytes,
 	.peer_watched	= krdma_lat_peer_watched,
 	KRDMA_PERF_ENGINE_OPS,

@@ -157,6 +157,10 @@ struct krdma_engine_ops {
 	bool	multi_qp;		/* may spread over the data channels */
 	bool	remote_per_slot;	/* the peer exposes a target per slot */
 	bool	peer_validates;		/* the responder's checks are the test's */
+	bool	pipelined;		/* signal_every and chain apply */
+
+	/* The mode's defaults for what the user left out (0). */
+	void	(*defaults)(struct krdma_test_params *p);
 
 	/* The driver: our test. */
 	int	(*check_params)(struct krdma_session *sess,
