@@ -546,9 +546,11 @@ void krdma_channels_free_queues(struct krdma_session *sess);
 void krdma_channels_destroy_ids(struct krdma_session *sess);
 void krdma_channels_destroy(struct krdma_session *sess);
 
-/* cm.c: rdma_cm connections and listeners */
+/* cm.c: rdma_cm connections, the active side */
 int krdma_connect(struct krdma_session_params *p, u32 *id,
 		  struct netlink_ext_ack *extack);
+
+/* listener.c: the passive side */
 int krdma_listener_add(struct net *net, const char *name,
 		       struct sockaddr_storage *addr, u32 *id,
 		       struct netlink_ext_ack *extack);

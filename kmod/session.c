@@ -70,7 +70,7 @@ static struct krdma_session *krdma_session_find_name(struct net *net,
 /*
  * A session whose peer dies silently (power loss, a crashed host, a cut
  * link) may never hear of it from the transport: rxe retries for ever with
- * a retry count of 7 (kmod/cm.c), and a lossy wire wants a short ACK
+ * a retry count of 7 (kmod/handshake.c), and a lossy wire wants a short ACK
  * timeout rather than one long enough to tell a dead peer from a lost
  * packet. So liveness is the keepalive's to decide. An up
  * session posts a zero-length probe every keepalive_ms: a SEND, which the

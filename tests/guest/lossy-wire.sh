@@ -24,7 +24,7 @@ BIDIR="loss 30%"
 BIDIR_ROUNDS=10
 
 # Configured as on a real lossy network: the ACK timeout perftest uses (a
-# lost packet costs 67 ms, not the default's 1.07 s; kmod/cm.c says why
+# lost packet costs 67 ms, not the default's 1.07 s; kmod/handshake.c says why
 # that is not the default). And a longer peer_timeout_ms: on a loaded TCG
 # host the emulated wire crawls (0.1 MB/s was seen) and the queue of
 # packets in front of a peer's answers took longer than 6 s to drain, and

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * krdma: the connection handshake both sides of rdma_cm share - the hello
+ * in the CM private data (struct krdma_cm_hello) and its checks, the
+ * reject and its reasons, the transport timeouts, and the READ/atomic
+ * credits: the active side offers its device limits, the passive side
+ * answers with the lower of its own limits and the offer, and the active
+ * side keeps the lower of the answer and its limits.
+ */
+#include <linux/module.h>
+#include <rdma/ib_cm.h>
+#include <rdma/rdma_cm.h>
+
+#include "cm.h"
+
+/*
+ * What a lost packet costs: the transport waits 4.096 us x 2^ack_timeout
+ * for an ACK before it sends again. 18 (1.07 s) by default: with 14
+ * (67 ms, perftest's) and 16 (268 ms), rxe on 6.1 failed QPs with "remote
+ * invalid request" on a loaded TCG host, whose vCPUs stall for longer than
+ * that and make retransmissions spurious (multi-qp.sh, peer-death.sh's
+ * 4-QP WRITE round; never with 18). That is rxe's requester losing its
+ * place: two spurious timeouts in a row can make it resend a multi-packet
+ * message's rest as a zero-length WRITE at the next message's PSN, and
+ * the responder NAKs the shifted stream (design.rst, "Dead peers";
+ * tests/repro/rxe-ack-timeout.sh; 6.12 too). No WR pattern krdma could
+ * choose avoids it. On a wire that drops packets (soft-RoCE has no PFC)
+ * 18 costs a second a lost packet, a tenth of perftest's bandwidth at 1%
+ * loss: set ack_timeout=14 there (lossy-wire.sh does).
+ *
+ * The transport is not what finds a dead peer: the session keepalive is
+ * (session.c, peer_timeout_ms), so the retry count is the most there is.
+ * rxe takes 7 for "retry for ever" (rxe_comp.c, as IB does for RNR), so a
+ * guest stalled for seconds under TCG costs retransmissions, not the
+ * session; a device that counts 7 retries gives up after 8 timeouts of
+ * silence, which on real hardware only a dead or cut-off peer causes.
+ * Receiver-not-ready NAKs are retried KRDMA_CM_RNR_RETRY times (7 would
+ * be for ever).
+ */
+static unsigned int krdma_ack_timeout = 18;
+module_param_named(ack_timeout, krdma_ack_timeout, uint, 0644);
+MODULE_PARM_DESC(ack_timeout,
+		 "Transport ACK timeout of new connections: 4.096 us x 2^N (8..31)");
+
+#define KRDMA_CM_RETRY_COUNT	7
+#define KRDMA_CM_RNR_RETRY	6
+
+/*
+ * Caps the READ/atomic credits this side offers or accepts below what the
+ * device allows: lets a test see negotiation pick the lower of two sides.
+ */
+static unsigned int krdma_rd_atom_limit;
+module_param_named(rd_atom_limit, krdma_rd_atom_limit, uint, 0644);
+MODULE_PARM_DESC(rd_atom_limit,
+		 "Most RDMA READ/atomic operations in flight to offer or accept (0: device limit)");
+
+static const char *const krdma_reject_reasons[] = {
+	[KRDMA_REJ_NOT_KRDMA]		= "not a krdma peer",
+	[KRDMA_REJ_VERSION]		= "protocol version not supported",
+	[KRDMA_REJ_BAD_PARAM]		= "connection parameters out of range",
+	[KRDMA_REJ_NO_RESOURCES]	= "peer out of resources",
+	[KRDMA_REJ_SHUTDOWN]		= "peer shutting down",
+	[KRDMA_REJ_NO_SESSION]		= "no such session for a data channel",
+	[KRDMA_REJ_TOO_MANY_SESSIONS]	= "peer has too many sessions",
+	[KRDMA_REJ_MEM_LIMIT]		= "over the peer's memory limit",
+};
+
+/* The words of a reject reason, or NULL for one this module lacks. */
+const char *krdma_reject_reason(u16 reason)
+{
+	return reason < ARRAY_SIZE(krdma_reject_reasons) ?
+		krdma_reject_reasons[reason] : NULL;
+}
+
+u8 krdma_ack_timeout_val(void)
+{
+	return clamp_t(unsigned int, READ_ONCE(krdma_ack_timeout), 8, 31);
+}
+
+/* What this side can take as a responder, and issue as an initiator. */
+static u8 krdma_limit(u32 dev_limit)
+{
+	u32 limit = READ_ONCE(krdma_rd_atom_limit);
+
+	if (limit && limit < dev_limit)
+		dev_limit = limit;
+	return min_t(u32, dev_limit, U8_MAX);
+}
+
+u8 krdma_max_rd_atom(struct ib_device *ibdev)
+{
+	return krdma_limit(ibdev->attrs.max_qp_rd_atom);
+}
+
+u8 krdma_max_init_rd_atom(struct ib_device *ibdev)
+{
+	return krdma_limit(ibdev->attrs.max_qp_init_rd_atom);
+}
+
+void krdma_fill_hello(struct krdma_session *sess,
+		      struct krdma_cm_hello *hello)
+{
+	struct ib_device *ibdev = sess->kdev->ibdev;
+
+	memset(hello, 0, sizeof(*hello));
+	hello->magic = cpu_to_be32(KRDMA_PROTO_MAGIC);
+	hello->version = cpu_to_be16(KRDMA_PROTO_VERSION);
+	hello->sq_depth = cpu_to_be16(sess->sq_depth);
+	hello->rq_depth = cpu_to_be16(sess->rq_depth);
+	hello->max_msg_size = cpu_to_be32(sess->max_msg_size);
+	hello->max_qp_rd_atom = krdma_max_rd_atom(ibdev);
+	hello->max_qp_init_rd_atom = krdma_max_init_rd_atom(ibdev);
+	hello->channels = sess->qps - 1;
+	hello->cookie = cpu_to_be32(sess->cookie);
+}
+
+/* Checks a peer's hello; returns 0 or an enum krdma_reject_reason. */
+int krdma_check_hello(const void *data, u8 len,
+		      struct krdma_cm_hello *out)
+{
+	const struct krdma_cm_hello *h = data;
+	u32 sq, rq, msg;
+
+	if (!data || len < sizeof(*h) || be32_to_cpu(h->magic) != KRDMA_PROTO_MAGIC)
+		return KRDMA_REJ_NOT_KRDMA;
+	if (be16_to_cpu(h->version) < KRDMA_PROTO_VERSION_MIN ||
+	    be16_to_cpu(h->version) > KRDMA_PROTO_VERSION)
+		return KRDMA_REJ_VERSION;
+	sq = be16_to_cpu(h->sq_depth);
+	rq = be16_to_cpu(h->rq_depth);
+	msg = be32_to_cpu(h->max_msg_size);
+	if ((be16_to_cpu(h->flags) & ~KRDMA_HELLO_F_CHANNEL) ||
+	    sq < KRDMA_QUEUE_DEPTH_MIN || sq > KRDMA_QUEUE_DEPTH_MAX ||
+	    rq < KRDMA_QUEUE_DEPTH_MIN || rq > KRDMA_QUEUE_DEPTH_MAX ||
+	    !msg || msg > KRDMA_MSG_SIZE_MAX || h->channels >= KRDMA_QPS_MAX)
+		return KRDMA_REJ_BAD_PARAM;
+	if ((be16_to_cpu(h->flags) & KRDMA_HELLO_F_CHANNEL) &&
+	    (!h->channel || h->channel > h->channels))
+		return KRDMA_REJ_BAD_PARAM;
+	*out = *h;
+	return 0;
+}
+
+/*
+ * " (peer 3, here 1..2)": the versions of a KRDMA_REJ_VERSION, for the
+ * messages, so that a module of another version says which.
+ */
+void krdma_versions(char *buf, size_t len, const char *who, __be16 v)
+{
+	snprintf(buf, len, " (%s %u, here %u..%u)", who, be16_to_cpu(v),
+		 KRDMA_PROTO_VERSION_MIN, KRDMA_PROTO_VERSION);
+}
+
+/* The version of a hello refused as KRDMA_REJ_VERSION (magic, length good). */
+__be16 krdma_hello_version(const void *data)
+{
+	return ((const struct krdma_cm_hello *)data)->version;
+}
+
+void krdma_take_peer_hello(struct krdma_session *sess,
+			   const struct krdma_cm_hello *h)
+{
+	sess->peer_proto = be16_to_cpu(h->version);
+	sess->peer_sq_depth = be16_to_cpu(h->sq_depth);
+	sess->peer_rq_depth = be16_to_cpu(h->rq_depth);
+	sess->peer_max_msg_size = be32_to_cpu(h->max_msg_size);
+}
+
+void krdma_reject(struct rdma_cm_id *id, enum krdma_reject_reason reason)
+{
+	struct krdma_cm_reject rej = {
+		.magic	 = cpu_to_be32(KRDMA_PROTO_MAGIC),
+		.version = cpu_to_be16(KRDMA_PROTO_VERSION),
+		.reason	 = cpu_to_be16(reason),
+	};
+
+	krdma_stats_add(&krdma_global_stats, KRDMA_CNT_REJECTS_SENT, 1);
+	rdma_reject(id, &rej, sizeof(rej), IB_CM_REJ_CONSUMER_DEFINED);
+}
+
+/*
+ * The READ/atomic credits of a connection event in our perspective: @rr
+ * the peer may have in flight to us, @id we may have in flight to it.
+ * The IB CM swaps the peer's values into ours; the iWARP CM hands on the
+ * IRD as initiator_depth and the ORD as responder_resources
+ * (cma_iw_handler(), iw_conn_req_handler()), which reads the other way.
+ */
+void krdma_conn_credits(struct krdma_device *kdev,
+			const struct rdma_cm_event *ev, u8 *rr, u8 *id)
+{
+	*rr = ev->param.conn.responder_resources;
+	*id = ev->param.conn.initiator_depth;
+	if (kdev->iwarp)
+		swap(*rr, *id);
+}
+
+void krdma_fill_conn_param(struct rdma_conn_param *param,
+			   struct krdma_cm_hello *hello,
+			   u8 responder_resources, u8 initiator_depth)
+{
+	param->private_data = hello;
+	param->private_data_len = sizeof(*hello);
+	param->responder_resources = responder_resources;
+	param->initiator_depth = initiator_depth;
+	param->flow_control = 1;
+	param->retry_count = KRDMA_CM_RETRY_COUNT;
+	param->rnr_retry_count = KRDMA_CM_RNR_RETRY;
+}
