@@ -511,18 +511,10 @@ static int krdma_check_post_regs(struct krdma_test *test,
 	return 0;
 }
 
-/* One iteration at a time; signal_every and chain mean nothing here. */
-static void krdma_check_defaults(struct krdma_test_params *p)
-{
-	p->depth = p->depth ?: 1;
-	p->signal_every = p->signal_every ?: KRDMA_LAT_DEF_SIGNAL_EVERY;
-	p->chain = p->chain ?: 1;
-}
-
 const struct krdma_engine_ops krdma_check_engine = {
 	.name		= "check",
 	.remote_per_slot = true,
-	.defaults	= krdma_check_defaults,
+	.defaults	= krdma_test_defaults_serial,
 	.check_params	= krdma_check_params,
 	.setup		= krdma_check_setup,
 	.post_regs	= krdma_check_post_regs,

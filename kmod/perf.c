@@ -1779,14 +1779,6 @@ static void krdma_bw_defaults(struct krdma_test_params *p)
 	p->chain = p->chain ?: min_t(u32, p->depth, KRDMA_BW_DEF_CHAIN);
 }
 
-/* One message at a time. */
-static void krdma_lat_defaults(struct krdma_test_params *p)
-{
-	p->depth = p->depth ?: 1;
-	p->signal_every = p->signal_every ?: KRDMA_LAT_DEF_SIGNAL_EVERY;
-	p->chain = p->chain ?: 1;
-}
-
 #define KRDMA_PERF_ENGINE_OPS					\
 	.peer_validates	= true,					\
 	.pipelined	= true,					\
@@ -1818,7 +1810,7 @@ const struct krdma_engine_ops krdma_bw_engine = {
 
 const struct krdma_engine_ops krdma_lat_engine = {
 	.name		= "lat",
-	.defaults	= krdma_lat_defaults,
+	.defaults	= krdma_test_defaults_serial,
 	.peer_bytes	= krdma_lat_peer_bytes,
 	.peer_watched	= krdma_lat_peer_watched,
 	KRDMA_PERF_ENGINE_OPS,

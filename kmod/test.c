@@ -38,6 +38,14 @@ void krdma_engine_register(u8 mode, const struct krdma_engine_ops *ops)
 	krdma_engines[mode] = ops;
 }
 
+/* An engine's defaults for one message at a time (check, lat). */
+void krdma_test_defaults_serial(struct krdma_test_params *p)
+{
+	p->depth = p->depth ?: 1;
+	p->signal_every = p->signal_every ?: KRDMA_LAT_DEF_SIGNAL_EVERY;
+	p->chain = p->chain ?: 1;
+}
+
 /* NULL for a mode no engine runs: refused. */
 const struct krdma_engine_ops *krdma_engine(u8 mode)
 {

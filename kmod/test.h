@@ -214,6 +214,7 @@ static inline bool krdma_op_uses_recv(u8 op)
 extern unsigned int krdma_stall_ms;
 void krdma_engine_register(u8 mode, const struct krdma_engine_ops *ops);
 const struct krdma_engine_ops *krdma_engine(u8 mode);
+void krdma_test_defaults_serial(struct krdma_test_params *p);
 void krdma_test_fail(struct krdma_test *test, int status, const char *fmt, ...)
 	__printf(3, 4);
 void krdma_test_post_failed(struct krdma_session *sess, struct krdma_test *test,
