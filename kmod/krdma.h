@@ -574,6 +574,8 @@ struct krdma_test_params {
 	u32	chain;		/* bw: WRs per ib_post_send() */
 	bool	bidir;		/* bw: the peer runs the same test back */
 	u32	qps;		/* bw: QPs the messages are spread over */
+	u64	rate;		/* bw: bytes/s at most, 0: no limit */
+	u32	burst;		/* bw, with a rate: messages posted at once */
 	u32	mirror_of;	/* the peer's test this one mirrors, or 0 */
 };
 

@@ -95,7 +95,7 @@ static const struct nla_policy krdma_session_get_nl_policy[KRDMA_A_SESSION_ID + 
 };
 
 /* KRDMA_CMD_TEST_START - do */
-static const struct nla_policy krdma_test_start_nl_policy[KRDMA_A_TEST_QPS + 1] = {
+static const struct nla_policy krdma_test_start_nl_policy[KRDMA_A_TEST_BURST + 1] = {
 	[KRDMA_A_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 	[KRDMA_A_SESSION_ID] = { .type = NLA_U32, },
 	[KRDMA_A_TEST_OP] = NLA_POLICY_RANGE(NLA_U8, 1, KRDMA_OP_MAX),
@@ -111,6 +111,8 @@ static const struct nla_policy krdma_test_start_nl_policy[KRDMA_A_TEST_QPS + 1] 
 	[KRDMA_A_TEST_CHAIN] = NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_CHAIN_MAX),
 	[KRDMA_A_TEST_BIDIR] = NLA_POLICY_MAX(NLA_U8, 1),
 	[KRDMA_A_TEST_QPS] = NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_QPS_MAX),
+	[KRDMA_A_TEST_RATE] = { .type = NLA_U64, },
+	[KRDMA_A_TEST_BURST] = NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_DEPTH_MAX),
 };
 
 /* KRDMA_CMD_TEST_STOP - do */
@@ -182,7 +184,7 @@ const struct genl_ops krdma_nl_ops[13] = {
 		.cmd		= KRDMA_CMD_TEST_START,
 		.doit		= krdma_nl_test_start_doit,
 		.policy		= krdma_test_start_nl_policy,
-		.maxattr	= KRDMA_A_TEST_QPS,
+		.maxattr	= KRDMA_A_TEST_BURST,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{

@@ -365,6 +365,46 @@ int krdma_nl_session_get_dumpit(struct sk_buff *skb,
 				&krdma_session_table);
 }
 
+/*
+ * The software rate limit of a bw test (perftest's --rate_limit and
+ * --burst_size); @p has its mode, bidir and chain. burst against depth
+ * is krdma_perf_check_params()'s, with the rest of the pipeline.
+ */
+static int krdma_nl_test_rate(struct nlattr **tb,
+			      const struct krdma_engine_ops *engine,
+			      struct krdma_test_params *p,
+			      struct netlink_ext_ack *extack)
+{
+	struct nlattr *rate = tb[KRDMA_A_TEST_RATE], *burst = tb[KRDMA_A_TEST_BURST];
+
+	if (!rate && !burst)
+		return 0;
+	if (!engine->rate_limit) {
+		NL_SET_ERR_MSG_ATTR(extack, rate ?: burst,
+				    "rate and burst are for the bw mode");
+		return -EINVAL;
+	}
+	if (!rate) {
+		NL_SET_ERR_MSG_ATTR(extack, burst, "burst goes with a rate");
+		return -EINVAL;
+	}
+	p->rate = nla_get_u64(rate);
+	if (!p->rate) {
+		NL_SET_ERR_MSG_ATTR(extack, rate,
+				    "rate must be above 0 (leave it out for no limit)");
+		return -EINVAL;
+	}
+	/* The mirror runs unlimited: a limit one way only misleads. */
+	if (p->bidir) {
+		NL_SET_ERR_MSG_ATTR(extack, rate,
+				    "rate limits one way: not with bidir");
+		return -EOPNOTSUPP;
+	}
+	if (burst)
+		p->burst = nla_get_u32(burst);
+	return 0;
+}
+
 int krdma_nl_test_start_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs;
@@ -422,6 +462,9 @@ int krdma_nl_test_start_doit(struct sk_buff *skb, struct genl_info *info)
 		p.signal_every = nla_get_u32(tb[KRDMA_A_TEST_SIGNAL_EVERY]);
 	if (tb[KRDMA_A_TEST_CHAIN])
 		p.chain = nla_get_u32(tb[KRDMA_A_TEST_CHAIN]);
+	ret = krdma_nl_test_rate(tb, engine, &p, info->extack);
+	if (ret)
+		return ret;
 	engine->defaults(&p);
 	if (tb[KRDMA_A_TEST_INTERVAL_MS])
 		p.interval_ms = nla_get_u32(tb[KRDMA_A_TEST_INTERVAL_MS]);

@@ -38,6 +38,7 @@
  * which owns the test objects. The time spent in the handlers (and the
  * pollers) here is the test's CPU time.
  */
+#include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
@@ -56,6 +57,12 @@
 #define KRDMA_PERF_SAMPLE	64
 /* lat: signaled sends in flight at most (they complete before the PONG). */
 #define KRDMA_PERF_LAT_SIGS	8
+/*
+ * bw, rate: the longest a burst may be worth. Longer, the sender would sit
+ * idle past what a "test stop" should take, and toward the peer's stall
+ * timer (stall_ms).
+ */
+#define KRDMA_PERF_RATE_SPAN_NS	NSEC_PER_SEC
 
 struct krdma_perf_sig {
 	struct ib_cqe		cqe;
@@ -91,6 +98,8 @@ struct krdma_perf_lane {
 	struct ib_cqe		fence_cqe;	/* iWARP: krdma_perf_iwarp_fence() */
 	struct ib_sge		fence_sge;
 	bool			fenced;
+	struct hrtimer		rate_timer;	/* bw, rate: the next burst */
+	u64			rate_next;	/* ktime_get_ns(): budget for it */
 };
 
 struct krdma_perf {
@@ -105,6 +114,9 @@ struct krdma_perf {
 	u32			window;		/* bw: in flight on a lane */
 	u32			signal_every;
 	u32			chain;
+	u64			rate;		/* bw: bytes/s, 0: no limit */
+	u32			burst;
+	u64			rate_span;	/* ns a burst of a lane is worth */
 	bool			inline_data;
 	struct krdma_buf	*buf;		/* what we send (bw responder: the target) */
 	struct krdma_buf	*target;	/* lat write: the peer writes here */
@@ -189,6 +201,7 @@ static u8 krdma_perf_marker(u64 iter)
 /* Common                                                              */
 
 static void krdma_perf_end_done(struct ib_cq *cq, struct ib_wc *wc);
+static enum hrtimer_restart krdma_perf_rate_timer(struct hrtimer *timer);
 
 /*
  * The READs a lane has in flight, in bytes. A READ response lost on the
@@ -267,6 +280,10 @@ static struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess,
 		ln->pf = pf;
 		ln->ch = i + first ? sess->channels[i + first - 1] : NULL;
 		spin_lock_init(&ln->lock);
+		/* Soft: the pump takes the lane's lock with spin_lock_bh(). */
+		hrtimer_init(&ln->rate_timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_ABS_SOFT);
+		ln->rate_timer.function = krdma_perf_rate_timer;
 	}
 	pf->end_cqe.done = krdma_perf_end_done;
 	pf->sess = sess;
@@ -719,6 +736,16 @@ static int krdma_perf_check_params(struct krdma_session *sess,
 		NL_SET_ERR_MSG(extack, "chain must not exceed depth");
 		return -EINVAL;
 	}
+	if (p->burst > p->depth) {
+		NL_SET_ERR_MSG(extack, "burst must not exceed depth");
+		return -EINVAL;
+	}
+	if (p->rate && mul_u64_u64_div_u64((u64)p->burst * p->size * p->qps,
+					   NSEC_PER_SEC, p->rate) >
+		       KRDMA_PERF_RATE_SPAN_NS) {
+		NL_SET_ERR_MSG(extack, "rate too low: a burst (burst x size a QP) is 1 s at most");
+		return -EINVAL;
+	}
 	if (nchunks > sess->max_sge) {
 		NL_SET_ERR_MSG(extack, "size needs more SGEs than the device has");
 		return -E2BIG;
@@ -756,6 +783,24 @@ static int krdma_perf_check_params(struct krdma_session *sess,
 
 static void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc);
 
+/*
+ * bw, with a rate: perftest's software rate limiter. A lane posts a burst
+ * of up to burst messages, then waits until its share of the rate (each
+ * lane an equal one) has paid for them. rate_next, when the lane may post
+ * again, runs ahead of the clock by what it posted. A lane that fell
+ * behind - a late timer, a window full of messages the peer is slow to
+ * take - catches up by one burst at most: the average holds, and no
+ * flood follows a stall.
+ */
+static void krdma_perf_rate_setup(struct krdma_perf *pf, u64 rate, u32 burst)
+{
+	pf->rate = rate;
+	pf->burst = burst;
+	if (rate)
+		pf->rate_span = mul_u64_u64_div_u64((u64)burst * pf->size *
+						    pf->nlanes, NSEC_PER_SEC, rate);
+}
+
 /* Driver buffers, before the TEST_REQ goes out. */
 static int krdma_perf_setup(struct krdma_test *test)
 {
@@ -784,6 +829,7 @@ static int krdma_perf_setup(struct krdma_test *test)
 	if (pf->mode == KRDMA_MODE_LAT && krdma_op_is_one_sided(pf->op))
 		pf->signal_every = 1;
 	pf->chain = test->p.chain;
+	krdma_perf_rate_setup(pf, test->p.rate, test->p.burst);
 	pf->rx_window = min(sess->peer_rq_depth, sess->rq_depth) - KRDMA_RQ_RESERVE;
 	ret = krdma_perf_alloc_buf(pf, &test->slots[0].buf,
 				   krdma_op_is_send(pf->op) ? KRDMA_MSG_DATA : 0);
@@ -842,6 +888,40 @@ static void krdma_perf_bw_end(struct krdma_perf *pf)
 }
 
 /*
+ * bw, rate: whether @ln may post now, @room held to a burst if so. If not,
+ * the timer pumps it once the budget allows - or at the deadline, which
+ * ends a timed test then, not a burst later. Completions may pump it
+ * before: the timer is rearmed, never doubled.
+ */
+static bool krdma_perf_rate_allows(struct krdma_perf_lane *ln, u64 *room)
+{
+	struct krdma_perf *pf = ln->pf;
+	struct krdma_test *test = pf->test;
+	u64 at = ln->rate_next;
+
+	if (ktime_get_ns() >= at) {
+		*room = min_t(u64, *room, pf->burst);
+		return true;
+	}
+	if (!test->p.count)
+		at = min_t(u64, at, ktime_to_ns(test->deadline));
+	hrtimer_start(&ln->rate_timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
+	return false;
+}
+
+/* bw, rate: @n messages went out; see krdma_perf_rate_setup(). */
+static void krdma_perf_rate_charge(struct krdma_perf_lane *ln, u32 n)
+{
+	struct krdma_perf *pf = ln->pf;
+	u64 now = ktime_get_ns();
+
+	if (now > pf->rate_span)
+		ln->rate_next = max(ln->rate_next, now - pf->rate_span);
+	ln->rate_next += mul_u64_u64_div_u64((u64)n * pf->size * pf->nlanes,
+					     NSEC_PER_SEC, pf->rate);
+}
+
+/*
  * bw: fills the lane's window, in chains; the burst's last message is
  * signaled. Returns true once, when the lane has nothing more to do.
  */
@@ -849,7 +929,7 @@ static bool krdma_perf_pump(struct krdma_perf_lane *ln)
 {
 	struct krdma_perf *pf = ln->pf;
 	struct krdma_test *test = pf->test;
-	u64 room;
+	u64 room, posted = ln->posted;
 	int ret = 0;
 
 	lockdep_assert_held(&ln->lock);
@@ -864,6 +944,8 @@ static bool krdma_perf_pump(struct krdma_perf_lane *ln)
 		room = min(room, pf->granted + pf->rx_window - ln->posted);
 	if (test->p.count)
 		room = min(room, ln->quota - ln->posted);
+	if (pf->rate && room && !krdma_perf_rate_allows(ln, &room))
+		return false;
 	while (room && !ret) {
 		u32 n = min_t(u64, room, pf->chain);
 
@@ -873,6 +955,8 @@ static bool krdma_perf_pump(struct krdma_perf_lane *ln)
 			pf->t0 = ktime_get_ns();
 		ret = krdma_perf_post(ln, n, !room);
 	}
+	if (pf->rate && ln->posted != posted)
+		krdma_perf_rate_charge(ln, ln->posted - posted);
 	if (ret)
 		krdma_test_post_failed(pf->sess, test, pf->test_id, ret);
 	return false;
@@ -958,14 +1042,15 @@ static bool krdma_perf_iwarp_fence(struct krdma_perf_lane *ln)
  * session's CQ context owns the test (test.c): the end - TEST_END, the
  * READ data checked, the test finished if TEST_END cannot go - runs
  * there, serialized with the test's messages and the peer's test, and
- * may sleep. The first QP's lane is in that context already. A data
- * channel's (in its own CQ's context, maybe a softirq) hands the end
+ * may sleep. The first QP's lane is in that context already (@in_sess_cq),
+ * unless its rate timer ran it. Another (a data channel's lane in its own
+ * CQ's context, maybe a softirq; a rate timer) hands the end
  * over with a zero-length RDMA WRITE on the session's QP, signaled: it
  * touches no memory on either side (IBA C9-88), and its completion runs
  * the end there. Once it is posted, the test may end and be freed at
  * any time: nothing of it is touched here after.
  */
-static void krdma_perf_lane_done(struct krdma_perf_lane *ln)
+static void __krdma_perf_lane_done(struct krdma_perf_lane *ln, bool in_sess_cq)
 {
 	struct krdma_perf *pf = ln->pf;
 	struct ib_rdma_wr wr = {};
@@ -977,7 +1062,7 @@ static void krdma_perf_lane_done(struct krdma_perf_lane *ln)
 		return;
 	if (!atomic_dec_and_test(&pf->lanes_running))
 		return;
-	if (!ln->ch) {
+	if (in_sess_cq) {
 		krdma_perf_bw_end(pf);
 		return;
 	}
@@ -987,6 +1072,33 @@ static void krdma_perf_lane_done(struct krdma_perf_lane *ln)
 	ret = krdma_post_send(pf->sess, &wr.wr);
 	if (ret)
 		krdma_test_post_failed(pf->sess, pf->test, pf->test_id, ret);
+}
+
+static void krdma_perf_lane_done(struct krdma_perf_lane *ln)
+{
+	__krdma_perf_lane_done(ln, !ln->ch);
+}
+
+/*
+ * bw, rate: the lane's next burst is due (or the deadline came). A soft
+ * hrtimer: the pump posts under spin_lock_bh(), which a hardirq may not
+ * take, and a softirq may post as the data channels' CQs do.
+ * krdma_perf_finish() cancels it before the lane goes.
+ */
+static enum hrtimer_restart krdma_perf_rate_timer(struct hrtimer *timer)
+{
+	struct krdma_perf_lane *ln = container_of(timer, struct krdma_perf_lane,
+						  rate_timer);
+	u64 t0 = local_clock();
+	bool done;
+
+	spin_lock_bh(&ln->lock);
+	done = krdma_perf_pump(ln);
+	spin_unlock_bh(&ln->lock);
+	WRITE_ONCE(ln->cpu_ns, ln->cpu_ns + local_clock() - t0);
+	if (done)
+		__krdma_perf_lane_done(ln, false);
+	return HRTIMER_NORESTART;
 }
 
 /* bw: pumps a lane from any context. */
@@ -1290,8 +1402,10 @@ static void krdma_perf_start(struct krdma_test *test)
 		return;
 	}
 	atomic_set(&pf->lanes_running, pf->nlanes);
-	for (i = 0; i < pf->nlanes; i++)
+	for (i = 0; i < pf->nlanes; i++) {
+		pf->lanes[i].rate_next = ktime_get_ns();
 		krdma_perf_pump_lane(&pf->lanes[i]);
+	}
 	pf->cpu_ns += local_clock() - t0;
 }
 
@@ -1407,6 +1521,9 @@ static int krdma_perf_fill(struct sk_buff *skb, struct krdma_test *test)
 		return 0;
 	if (nla_put_u32(skb, KRDMA_A_TEST_SIGNAL_EVERY, pf->signal_every) ||
 	    nla_put_u32(skb, KRDMA_A_TEST_CHAIN, pf->chain) ||
+	    (pf->rate &&
+	     (nla_put_u64_64bit(skb, KRDMA_A_TEST_RATE, pf->rate, KRDMA_A_PAD) ||
+	      nla_put_u32(skb, KRDMA_A_TEST_BURST, pf->burst))) ||
 	    nla_put_u8(skb, KRDMA_A_TEST_INLINE, pf->inline_data) ||
 	    nla_put_u32(skb, KRDMA_A_TEST_QPS, test->p.qps) ||
 	    nla_put_u64_64bit(skb, KRDMA_A_TEST_CPU_NS, krdma_perf_cpu_ns(pf),
@@ -1687,6 +1804,15 @@ static void krdma_perf_finish(struct krdma_perf *pf)
 	if (!pf)
 		return;
 	krdma_perf_stop_poller(pf);
+	/* No pump may arm a rate timer again, nor run on what goes below. */
+	for (i = 0; i < pf->nlanes; i++) {
+		struct krdma_perf_lane *ln = &pf->lanes[i];
+
+		spin_lock_bh(&ln->lock);
+		ln->done = true;
+		spin_unlock_bh(&ln->lock);
+		hrtimer_cancel(&ln->rate_timer);
+	}
 	if (pf->lanes[0].wr)
 		krdma_perf_check_retired(pf);
 	krdma_hist_summarize(&pf->hist);
@@ -1777,6 +1903,9 @@ static void krdma_bw_defaults(struct krdma_test_params *p)
 	p->signal_every = p->signal_every ?:
 			  min_t(u32, p->depth, KRDMA_BW_DEF_SIGNAL_EVERY);
 	p->chain = p->chain ?: min_t(u32, p->depth, KRDMA_BW_DEF_CHAIN);
+	/* A burst is one ib_post_send() unless the user says otherwise. */
+	if (p->rate)
+		p->burst = p->burst ?: p->chain;
 }
 
 #define KRDMA_PERF_ENGINE_OPS					\
@@ -1802,6 +1931,7 @@ const struct krdma_engine_ops krdma_bw_engine = {
 	.name		= "bw",
 	.bidir		= true,
 	.multi_qp	= true,
+	.rate_limit	= true,
 	.defaults	= krdma_bw_defaults,
 	.peer_bytes	= krdma_bw_peer_bytes,
 	.peer_watched	= krdma_bw_peer_watched,

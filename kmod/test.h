@@ -158,6 +158,7 @@ struct krdma_engine_ops {
 	bool	remote_per_slot;	/* the peer exposes a target per slot */
 	bool	peer_validates;		/* the responder's checks are the test's */
 	bool	pipelined;		/* signal_every and chain apply */
+	bool	rate_limit;		/* rate and burst apply */
 
 	/* The mode's defaults for what the user left out (0). */
 	void	(*defaults)(struct krdma_test_params *p);

@@ -81,6 +81,8 @@ struct nla_policy krdma_policy[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_SESSION_TOS]		= POL(NLA_U8),
 	[KRDMA_A_TEST_HOST_CPU]		= POL(NLA_NESTED),
 	[KRDMA_A_TEST_PEER_HOST_CPU]	= POL(NLA_NESTED),
+	[KRDMA_A_TEST_RATE]		= POL(NLA_U64),
+	[KRDMA_A_TEST_BURST]		= POL(NLA_U32),
 };
 
 struct nla_policy krdma_addr_policy[KRDMA_ADDR_A_MAX + 1] = {
@@ -275,6 +277,10 @@ static const struct attr_desc descs[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_HOST_CPU] = { "host_cpu", "host_cpu", K_NONE, NULL },
 	[KRDMA_A_TEST_PEER_HOST_CPU] = { "peer_host_cpu", "peer_host_cpu",
 					 K_NONE, NULL },
+	/* Bytes/s as the kernel has it: MB/s would round what was asked. */
+	[KRDMA_A_TEST_RATE] = { "rate_bytes_per_s", "rate_bytes_per_s", K_U64,
+				NULL },
+	[KRDMA_A_TEST_BURST] = { "burst", "burst", K_U32, NULL },
 };
 
 const char *attr_name(unsigned int type)

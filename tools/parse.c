@@ -257,11 +257,26 @@ static int parse_scaled(const char *s, const struct unit_scale *units,
 	return -EINVAL;
 }
 
+static const struct unit_scale bw_units[] = {
+	{ "", 1 }, { "MB/s", 1 }, { "GB/s", 1000 }, { "Gb/s", 125 },
+};
+
+int parse_bw(const char *s, uint64_t *bytes_per_s)
+{
+	double mb_s;
+	int rc = parse_scaled(s, bw_units, ARRAY_SIZE(bw_units), &mb_s);
+
+	if (rc)
+		return rc;
+	/* Above 2^64 bytes/s (and at 2^64, which rounds up to it): no. */
+	if (mb_s * 1e6 >= 18446744073709551616.0)
+		return -ERANGE;
+	*bytes_per_s = (uint64_t)(mb_s * 1e6 + 0.5);
+	return 0;
+}
+
 int parse_expect(const char *s, struct expect *e)
 {
-	static const struct unit_scale bw_units[] = {
-		{ "", 1 }, { "MB/s", 1 }, { "GB/s", 1000 }, { "Gb/s", 125 },
-	};
 	static const struct unit_scale rate_units[] = {
 		{ "", 1 }, { "k", 1e3 }, { "M", 1e6 }, { "G", 1e9 },
 	};
@@ -782,6 +797,11 @@ static int convert(const struct arg_spec *sp, const char *value,
 		return check_number(eb, sp, value, rc,
 				    "expected a size such as 4K, or a range of powers of two such as 2-8M",
 				    num, hi);
+	case ARG_BW:
+		rc = parse_bw(value, &num);
+		return check_number(eb, sp, value, rc,
+				    "expected MB/s such as 2, 0.5, 1.5GB/s or 10Gb/s",
+				    num, num);
 	case ARG_DURATION:
 		rc = parse_duration_ms(value, &num);
 		if (rc == -EINVAL && all_digits(value)) {

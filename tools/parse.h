@@ -36,6 +36,14 @@ int parse_size_range(const char *s, uint64_t *lo, uint64_t *hi);
  */
 int parse_duration_ms(const char *s, uint64_t *out);
 
+/*
+ * A bandwidth in bytes per second: a decimal number of MB/s (10^6 bytes/s,
+ * as the reports count), bare or with MB/s, GB/s or Gb/s ("2", "0.5",
+ * "1.5GB/s", "10Gb/s"). 0 parses: whether it means anything is the
+ * kernel's to say.
+ */
+int parse_bw(const char *s, uint64_t *bytes_per_s);
+
 /* A size in the largest binary unit that divides it ("8M", "4K", "100"). */
 int format_size_units(char *buf, size_t len, uint64_t v);
 /* Milliseconds in the largest unit that divides them ("60s", "100ms"). */
@@ -170,6 +178,7 @@ enum arg_type {
 	ARG_FLAG,	/* a keyword alone, no value: ->set */
 	ARG_REF,	/* id or name: ->is_num + ->num, or ->str */
 	ARG_EXPECT,	/* ->expect[->nexpect++]; the keyword may repeat */
+	ARG_BW,		/* ->num bytes/s, parse_bw() */
 };
 
 #define ARG_REQUIRED	0x1

@@ -33,6 +33,8 @@ static const int test_attrs[] = {
 	KRDMA_A_TEST_DURATION_MS,
 	KRDMA_A_TEST_DEPTH,
 	KRDMA_A_TEST_QPS,
+	KRDMA_A_TEST_RATE,
+	KRDMA_A_TEST_BURST,
 	KRDMA_A_TEST_SIGNAL_EVERY,
 	KRDMA_A_TEST_CHAIN,
 	KRDMA_A_TEST_INLINE,
@@ -85,6 +87,8 @@ static int test_parse(struct test_args *a, int argc, char **argv)
 		{ "chain", ARG_U32, 0, 0, 1, KRDMA_CHAIN_MAX, &a->chain, "N" },
 		{ "bidir", ARG_FLAG, 0, 0, 0, 0, &a->bidir, NULL },
 		{ "qps", ARG_U32, 0, 0, 1, KRDMA_QPS_MAX, &a->qps, "N" },
+		{ "rate", ARG_BW, 0, 0, 0, 0, &a->rate, "MBPS" },
+		{ "burst", ARG_U32, 0, 0, 1, KRDMA_DEPTH_MAX, &a->burst, "N" },
 		{ "expect", ARG_EXPECT, 0, 0, 0, 0, &a->expect, "COND" },
 		{ "histogram", ARG_FLAG, 0, 0, 0, 0, &a->hist, NULL },
 	};
@@ -137,6 +141,10 @@ static struct nl_msg *test_start_msg(struct knl_ctx *c,
 	    (a->bidir.set && nla_put_u8(msg, KRDMA_A_TEST_BIDIR, 1)) ||
 	    (a->qps.set &&
 	     nla_put_u32(msg, KRDMA_A_TEST_QPS, (uint32_t)a->qps.num)) ||
+	    (a->rate.set &&
+	     nla_put_u64(msg, KRDMA_A_TEST_RATE, a->rate.num)) ||
+	    (a->burst.set &&
+	     nla_put_u32(msg, KRDMA_A_TEST_BURST, (uint32_t)a->burst.num)) ||
 	    (size && nla_put_u32(msg, KRDMA_A_TEST_SIZE, (uint32_t)size)) ||
 	    (a->count.set &&
 	     nla_put_u64(msg, KRDMA_A_TEST_COUNT, a->count.num)) ||

@@ -15,7 +15,7 @@
 /* What "test run" and "test start" take; what is not set, the kernel decides. */
 struct test_args {
 	struct arg_val session, op, mode, size, count, duration, depth, interval;
-	struct arg_val signal_every, chain, bidir, qps;
+	struct arg_val signal_every, chain, bidir, qps, rate, burst;
 	/* run only: what the CLI does with the result */
 	struct arg_val expect, hist;
 };

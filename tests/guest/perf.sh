@@ -5,8 +5,8 @@
 # selective signaling and chained posts, its data checked at the receiving
 # end; latency with percentiles, its histogram and thresholds; a size sweep
 # (one JSON array, one table); duration mode ending on
-# time and on a stop; CPU time reported; the parameter errors; and a
-# corrupted byte caught, so that the checks can fail.
+# time and on a stop; a rate limit held; CPU time reported; the parameter
+# errors; and a corrupted byte caught, so that the checks can fail.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
@@ -216,6 +216,30 @@ wait_for -t 60 sh -c "krdmactl -j test show $ID | grep -q '\"state\":\"done\"'" 
 json_check bw.stop.result "krdmactl -j test show $ID" \
 	"d[0]['state'] == 'done' and d[0]['status'] < 0 and d[0]['iters'] > 0 and 'stopped' in d[0]['reason']"
 
+# rate (perftest's software rate limiter): a write held to 1 MB/s gets
+# 0.8x..1.1x of it while the same write unlimited is clearly faster; the
+# rate and burst asked for are in the result. A stop ends a test waiting
+# on its rate timer promptly, with its result.
+krdmactl -j test run session p op write mode bw size 65536 duration 2s >/tmp/perf.unlimited.json
+json_check bw.rate.unlimited "cat /tmp/perf.unlimited.json" \
+	"d['status'] == 0 and d['mb_per_s'] >= 1.5 and 'rate_bytes_per_s' not in d"
+unlimited=$(json_get "d['mb_per_s']" </tmp/perf.unlimited.json)
+json_check bw.rate.held \
+	"krdmactl -j test run session p op write mode bw size 65536 duration 3s rate 1 burst 2" \
+	"d['status'] == 0 and d['rate_bytes_per_s'] == 1000000 and d['burst'] == 2 and d['validated'] >= 1 and 0.8 <= d['mb_per_s'] <= 1.1 and ${unlimited:-0} >= 1.5 * d['mb_per_s'] and d['elapsed_ns'] >= 3e9"
+json_check bw.rate.count \
+	"krdmactl -j test run session p op send mode bw size 16384 count 100 rate 1" \
+	"d['status'] == 0 and d['iters'] == 100 and d['burst'] == 8 and 0.8 <= d['mb_per_s'] <= 1.3"
+ID=$(krdmactl -j test start session p op write mode bw size 65536 duration 600s rate 0.2 burst 1 |
+	json_get "d['test_id']")
+wait_for -t 60 test_progressing "$ID" ||
+	result bw.rate.stop.progress fail
+expect_ok bw.rate.stop krdmactl test stop "$ID"
+wait_for -t 10 sh -c "krdmactl -j test show $ID | grep -q '\"state\":\"done\"'" ||
+	result bw.rate.stop.ended fail
+json_check bw.rate.stop.result "krdmactl -j test show $ID" \
+	"d[0]['state'] == 'done' and 'stopped' in d[0]['reason'] and d[0]['iters'] > 0"
+
 # ^C on a long bw run: stopped in the kernel, the result still printed,
 # within seconds (no unkillable test, no soft lockup).
 T=$(mktemp -d /tmp/perf.XXXXXX)
@@ -249,6 +273,20 @@ expect_fail_msg err.ping_bw "ping runs in check mode only" \
 	krdmactl test run session p op ping mode bw
 expect_fail_msg err.range_start "range goes from a power of two" \
 	krdmactl test run session p op write mode bw size 3-8K
+expect_fail_msg err.rate_zero "rate must be above 0" \
+	krdmactl test run session p op write mode bw rate 0
+expect_fail_msg err.rate_check "rate and burst are for the bw mode" \
+	krdmactl test run session p op write rate 1
+expect_fail_msg err.rate_lat "rate and burst are for the bw mode" \
+	krdmactl test run session p op send mode lat rate 1
+expect_fail_msg err.burst_alone "burst goes with a rate" \
+	krdmactl test run session p op write mode bw burst 4
+expect_fail_msg err.burst_over_depth "burst must not exceed depth" \
+	krdmactl test run session p op write mode bw depth 4 rate 1 burst 8
+expect_fail_msg err.rate_bidir "not with bidir" \
+	krdmactl test run session p op write mode bw rate 1 bidir
+expect_fail_msg err.rate_too_low "rate too low" \
+	krdmactl test run session p op write mode bw size 64K rate 0.01 burst 1
 
 # The checks can fail: a corrupted byte in what the responder checks.
 echo 2 >/sys/module/krdma/parameters/fault
@@ -310,6 +348,16 @@ expect_fail_msg err.cq_poll_name "Invalid argument|I/O error" \
 	result err.cq_poll_unchanged ok || result err.cq_poll_unchanged fail
 
 json_check session.still_up "krdmactl -j session show name p" "d[0]['state'] == 'up'"
+# Teardown with a rate timer pending: the session goes, the timer with it.
+expect_ok rate.connect timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" \
+	port $PORT name pr max_msg 64K timeout 30s
+ID=$(krdmactl -j test start session pr op write mode bw size 65536 duration 600s rate 0.2 burst 1 |
+	json_get "d['test_id']")
+wait_for -t 60 test_progressing "$ID" ||
+	result rate.del.progress fail
+expect_ok rate.del krdmactl session del name pr
+wait_for -t 60 sh -c "! krdmactl -j session show name pr >/dev/null 2>&1" &&
+	result rate.del.gone ok || result rate.del.gone fail
 # Teardown with the pollers of a lat write running on both sides.
 ID=$(krdmactl -j test start session p op write mode lat size 64 duration 600s | json_get "d['test_id']")
 wait_for -t 60 test_progressing "$ID" ||

@@ -1462,6 +1462,45 @@ TEST(cmd_test_run_no_events)
 	run_end(&r);
 }
 
+TEST(cmd_test_rate)
+{
+	struct nlattr *tb[KRDMA_A_MAX + 1];
+	struct run r;
+
+	fake_begin(k_test_silent);
+	run(&r, false, "test start session s1 op write mode bw rate 2 burst 4");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK(tb[KRDMA_A_TEST_RATE] &&
+	      nla_get_u64(tb[KRDMA_A_TEST_RATE]) == 2000000);
+	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_BURST), 4);
+	run_end(&r);
+
+	/* a unit; no burst given, none sent: the kernel's default */
+	fake_begin(k_test_silent);
+	run(&r, false, "test start session s1 op write mode bw rate 10Gb/s");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK(tb[KRDMA_A_TEST_RATE] &&
+	      nla_get_u64(tb[KRDMA_A_TEST_RATE]) == 1250000000);
+	CHECK(!tb[KRDMA_A_TEST_BURST]);
+	run_end(&r);
+
+	/* without a rate, neither goes */
+	fake_begin(k_test_silent);
+	run(&r, false, "test start session s1 op write mode bw");
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK(!tb[KRDMA_A_TEST_RATE] && !tb[KRDMA_A_TEST_BURST]);
+	run_end(&r);
+
+	check_refused(k_test_silent, "test start session s1 op write mode bw rate 2MB",
+		      EXIT_USAGE, "invalid rate '2MB': expected MB/s such as 2, 0.5, 1.5GB/s or 10Gb/s");
+	check_refused(k_test_silent, "test start session s1 op write mode bw rate 2 burst 0",
+		      EXIT_USAGE, "burst '0' out of range: must be 1..128");
+	check_refused(k_test_silent, "test start session s1 op write mode bw rate",
+		      EXIT_USAGE, "rate");
+}
+
 TEST(cmd_test_start_sends_only_what_is_given)
 {
 	struct nlattr *tb[KRDMA_A_MAX + 1];

@@ -117,6 +117,37 @@ TEST(size_ranges)
 	CHECK_U64(hi, 42);
 }
 
+TEST(bandwidths)
+{
+	uint64_t v = 42;
+
+	/* MB/s, 10^6 bytes/s, bare or with a unit */
+	CHECK_INT(parse_bw("2", &v), 0);
+	CHECK_U64(v, 2000000);
+	CHECK_INT(parse_bw("0.5", &v), 0);
+	CHECK_U64(v, 500000);
+	CHECK_INT(parse_bw("500MB/s", &v), 0);
+	CHECK_U64(v, 500000000);
+	CHECK_INT(parse_bw("1.5GB/s", &v), 0);
+	CHECK_U64(v, 1500000000);
+	CHECK_INT(parse_bw("10Gb/s", &v), 0);
+	CHECK_U64(v, 1250000000);
+	CHECK_INT(parse_bw(".000001", &v), 0);
+	CHECK_U64(v, 1);
+	/* 0 is the kernel's to refuse, with its reason */
+	CHECK_INT(parse_bw("0", &v), 0);
+	CHECK_U64(v, 0);
+	v = 42;
+	CHECK_INT(parse_bw("2MB", &v), -EINVAL);
+	CHECK_INT(parse_bw("2 MB/s", &v), -EINVAL);
+	CHECK_INT(parse_bw("-1", &v), -EINVAL);
+	CHECK_INT(parse_bw("0x10", &v), -EINVAL);
+	CHECK_INT(parse_bw("inf", &v), -EINVAL);
+	CHECK_INT(parse_bw("", &v), -EINVAL);
+	CHECK_INT(parse_bw("1e20GB/s", &v), -ERANGE);
+	CHECK_U64(v, 42);
+}
+
 TEST(integers_and_ranges)
 {
 	uint64_t v = 0;

@@ -254,6 +254,8 @@ enum krdma_attr {
 	KRDMA_A_SESSION_TOS,		/* u8: type of service (client) */
 	KRDMA_A_TEST_HOST_CPU,		/* nest, krdma_host_cpu_attr */
 	KRDMA_A_TEST_PEER_HOST_CPU,	/* nest, krdma_host_cpu_attr */
+	KRDMA_A_TEST_RATE,		/* u64: bw: bytes/s at most (software limit) */
+	KRDMA_A_TEST_BURST,		/* u32: bw, with a rate: messages per burst */
 	__KRDMA_A_MAX,
 };
 
