@@ -86,13 +86,10 @@ def values(row, tool):
     return [v for v in vals if v]
 
 
-def subtitle(meta):
-    bits = ["rev %s" % meta.get("revision", "?")]
-    # A series' meta lists its runs' host facts, a run's counts them.
-    runs = meta.get("runs")
-    runs = len(runs) if isinstance(runs, list) else runs
-    if runs:
-        bits.append("%s run%s" % (runs, "" if runs == 1 else "s"))
+def subtitle(meta, runs):
+    """runs: how many runs the chart shows (a run of a series is one)."""
+    bits = ["rev %s" % meta.get("revision", "?"),
+            "%d run%s" % (runs, "" if runs == 1 else "s")]
     bits.append("wire %s" % (meta.get("wire") or "unix"))
     if meta.get("netem"):
         bits.append("netem \"%s\"" % meta["netem"])
@@ -121,7 +118,7 @@ def errorbar(ax, pts, dx, label, color, marker):
     return True
 
 
-def bw_sweep(top, bench, op):
+def bw_sweep(top, bench, nruns, op):
     rows = bench.get("rows", [])
     meta = bench.get("meta", {})
     bw = sorted((r for r in rows if r.get("kind") == "bw" and r.get("op") == op),
@@ -156,7 +153,7 @@ def bw_sweep(top, bench, op):
     ax.set_xlabel("message size")
     ax.set_ylabel("MB/s (10^6 bytes)")
     ax.set_title("%s bandwidth: median of the runs, bars from the lowest to the highest\n%s"
-                 % (op, subtitle(meta)), fontsize=9)
+                 % (op, subtitle(meta, nruns)), fontsize=9)
     ax.legend(loc="best", fontsize=8)
     fig.tight_layout()
     path = os.path.join(top, "bw-sweep-%s.svg" % op)
@@ -245,8 +242,8 @@ def lat_cdf(top, runs, meta, op):
     size = next((r.get("size") for recs in runs for r in recs
                  if r.get("kind") == "lat" and r.get("op") == op), None)
     fig.suptitle("%s %s latency (krdma lat mode, ib_%s_lat): %s"
-                 % (op, SIZES.get(size, "%s B" % size), op.split("_")[0], subtitle(meta)),
-                 fontsize=9)
+                 % (op, SIZES.get(size, "%s B" % size), op.split("_")[0],
+                    subtitle(meta, len(runs))), fontsize=9)
     axes[0].legend(loc="lower right", fontsize=6.5)
     fig.tight_layout()
     path = os.path.join(top, "lat-cdf-%s.svg" % op)
@@ -266,7 +263,7 @@ def main(argv):
         return 1
     meta = bench.get("meta", {})
     runs = [records(d) for d in run_dirs(top)]
-    out = [bw_sweep(top, bench, op) for op in BW_OPS]
+    out = [bw_sweep(top, bench, len(runs), op) for op in BW_OPS]
     out += [lat_cdf(top, runs, meta, op) for op in LAT_OPS]
     if not any(out):
         print("plot.py: nothing to plot in %s" % top, file=sys.stderr)
