@@ -149,7 +149,8 @@ def bw_sweep(top, bench, nruns, op):
     ax.set_xticklabels([SIZES.get(s, str(s)) for s in sizes])
     ax.minorticks_off()
     ax.set_xlim(sizes[0] / 2, sizes[-1] * 2)
-    ax.set_ylim(bottom=0)
+    # Headroom for the legend above the highest bar.
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.3)
     ax.set_xlabel("message size")
     ax.set_ylabel("MB/s (10^6 bytes)")
     ax.set_title("%s bandwidth: median of the runs, bars from the lowest to the highest\n%s"
