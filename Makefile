@@ -158,6 +158,7 @@ check-unit: tools sparse check-spec
 	$(TOP)/scripts/checkpatch.sh
 	$(MAKE) -C tests/unit check
 	$(TOP)/tests/vm/harness-selftest.sh -s
+	$(TOP)/tests/bench/test_plot.py
 
 # GUEST_TESTS= picks tests by name (default: all of tests/guest/ but
 # the slow ones, which check-slow runs, so that make check stays within

@@ -190,6 +190,12 @@ try:
             for k, v in d.get("lat", {}).items():
                 if k.endswith("_ns"):
                     rec[k[:-3] + "_us"] = round(v / 1e3, 3)
+            # The buckets as they came (ns, one way like the figures):
+            # the CDF of tests/bench/plot.py.
+            hist = d.get("lat", {}).get("histogram")
+            if hist:
+                rec["hist"] = [[b.get("lo_ns"), b.get("hi_ns"), b.get("count")]
+                               for b in hist]
         else:
             rec["bytes"] = d["bytes"]
             rec["mb_s"] = round(d["bytes"] / (d["elapsed_ns"] / 1e9) / 1e6, 3)

@@ -29,7 +29,9 @@
 # from the guest), host.json (the host's state), bench.json (all of it
 # with the ratios and the targets), table.md, and the tools' own output in
 # logs/. DIR/bench.json and DIR/table.md hold the series: per point the
-# median of the runs' ratios and their spread (tests/bench/report.py).
+# median of the runs' ratios and their spread (tests/bench/report.py),
+# and the charts DIR/bw-sweep-OP.svg and DIR/lat-cdf-OP.svg
+# (tests/bench/plot.py; none without python3-matplotlib).
 # The wire is tests/vm/run.sh's (KRDMA_WIRE, a unix-socket stream by
 # default). Exit status: 0 if every guest run passed (a measurement that
 # produced no number fails one; a missed target does not). One run takes
@@ -83,11 +85,27 @@ if [ "$qps" -lt 1 ] || [ "$qps" -gt 16 ]; then
 fi
 [ -n "$netem" ] && [ -z "$only_set" ] && only=$LOSS_STEPS
 
+# charts DIR: tests/bench/plot.py's SVGs in DIR, with the first python3
+# that has matplotlib (pyenv's or a venv's may not; Debian's has it once
+# python3-matplotlib is in). Without one, or if it fails: no charts, and
+# the exit status stays the table's.
+charts() {
+	for _py in python3 /usr/bin/python3; do
+		"$_py" -c 'import matplotlib' 2>/dev/null || continue
+		"$_py" "$here/plot.py" "$1" | sed 's/^/bench: chart /' >&2
+		[ "${PIPESTATUS[0]}" -eq 0 ] || echo "bench: charts failed (tests/bench/plot.py $1)" >&2
+		return 0
+	done
+	echo "bench: no charts: no python3 with matplotlib (Debian: python3-matplotlib)" >&2
+}
+
 if [ -n "$report" ]; then
 	[ -r "$report/bench-raw.jsonl" ] || [ -r "$report/run1/bench-raw.jsonl" ] ||
 		{ echo "run.sh: no run in $report" >&2; exit 1; }
 	python3 "$here/report.py" "$report"
-	exit
+	prc=$?
+	charts "$report"
+	exit "$prc"
 fi
 
 if [ -n "$out" ]; then
@@ -162,5 +180,6 @@ host_json "$out/host.json" "$started" "$load0" "$(cut -d' ' -f1-3 /proc/loadavg)
 	"$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 python3 "$here/report.py" "$out"
 prc=$?
+charts "$out"
 [ "$failed" -eq 0 ] || { echo "bench: $failed of $runs guest run(s) failed" >&2; exit 1; }
 exit "$prc"
