@@ -3,7 +3,7 @@
  * krdma: the session's client, which hands each control message received
  * on the session's QP to the side it is for - our test (test.c and its
  * engine) or the peer's (peer.c) - and tells both when the session goes
- * down. session.c calls up only through it (struct krdma_session_client).
+ * down. qp.c and session.c call up only through it (struct krdma_session_client).
  */
 #include <linux/slab.h>
 

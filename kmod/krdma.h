@@ -434,22 +434,7 @@ int krdma_gated_post(spinlock_t *lock, const bool *dead, struct ib_qp *qp,
 		     const struct ib_send_wr *wr, const struct ib_recv_wr *rwr);
 int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr);
 
-/* session.c: objects, queues, control messages */
-
-/*
- * What a session hands up to the layer above it (the tests), which
- * registers once at load, before any session exists: each control message
- * received (@recv owns @rx: it reposts it), and the session going down
- * once no completion runs any more (@down). Sessions call up only
- * through it.
- */
-struct krdma_session_client {
-	void (*recv)(struct krdma_session *sess, struct krdma_recv *rx,
-		     struct ib_wc *wc);
-	void (*down)(struct krdma_session *sess);
-};
-
-void krdma_session_set_client(const struct krdma_session_client *client);
+/* session.c: the session table, and each session's life */
 struct krdma_session_params {
 	struct net		*net;
 	const char		*name;
@@ -469,15 +454,11 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 					  struct net *net, const char *name,
 					  u32 listener_id,
 					  struct netlink_ext_ack *extack);
-void krdma_session_put(struct krdma_session *sess);
 void krdma_session_publish(struct krdma_session *sess);
 struct krdma_session *krdma_session_lookup(struct net *net, u32 id,
 					   const char *name);
 struct krdma_session *krdma_session_lookup_cookie(struct net *net,
 						  u32 listener_id, u32 cookie);
-int krdma_session_create_queues(struct krdma_session *sess);
-void krdma_session_close(struct krdma_session *sess, const char *fmt, ...)
-	__printf(2, 3);
 void krdma_session_set_up(struct krdma_session *sess);
 void krdma_sessions_close_device(struct krdma_device *kdev);
 void krdma_sessions_close_net(struct net *net, const char *reason);
@@ -485,10 +466,42 @@ int krdma_session_fill_id(struct sk_buff *skb, struct krdma_session *sess);
 int krdma_session_fill(struct sk_buff *skb, struct krdma_session *sess,
 		       bool stats);
 extern const struct krdma_nl_table krdma_session_table;
+
+/* session-end.c: how a session is ended, and let go */
+void krdma_session_put(struct krdma_session *sess);
+void krdma_session_close(struct krdma_session *sess, const char *fmt, ...)
+	__printf(2, 3);
+
+/* qp.c: a session's QP, its receives and control messages */
+
+/*
+ * What a session hands up to the layer above it (the tests), which
+ * registers once at load, before any session exists: each control message
+ * received (@recv owns @rx: it reposts it), and the session going down
+ * once no completion runs any more (@down). Sessions call up only
+ * through it.
+ */
+struct krdma_session_client {
+	void (*recv)(struct krdma_session *sess, struct krdma_recv *rx,
+		     struct ib_wc *wc);
+	void (*down)(struct krdma_session *sess);
+};
+
+extern const struct krdma_session_client *krdma_session_client;
+void krdma_session_set_client(const struct krdma_session_client *client);
+int krdma_session_create_queues(struct krdma_session *sess);
+void krdma_session_destroy_queues(struct krdma_session *sess);
 int krdma_ctrl_send(struct krdma_session *sess, enum krdma_msg_type type,
 		    u32 test_id, u64 iter, int status, const void *body,
 		    u32 body_len);
 int krdma_recv_repost(struct krdma_recv *rx);
+void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
+		    const char *what);
+void krdma_unsignaled_done(struct ib_cq *cq, struct ib_wc *wc);
+void krdma_qp_event(struct ib_event *ev, void *ctx);
+void krdma_qp_event_work(struct work_struct *work);
+
+/* keepalive.c: whether a session's peer still answers */
 
 /*
  * RDMA READs of ours the peer has not answered yet. While there are any,
@@ -506,7 +519,7 @@ static inline void krdma_reads_begin(struct krdma_session *sess, int n)
  * The peer answered something just now (a completion that needed it: an
  * ACK, a READ response, a message). The keepalive takes the peer for
  * dead only when what it waits for has had no answer of any kind for
- * peer_timeout_ms (session.c); a lossy, slow peer keeps answering.
+ * peer_timeout_ms (keepalive.c); a lossy, slow peer keeps answering.
  */
 static inline void krdma_peer_alive(struct krdma_session *sess)
 {
@@ -530,9 +543,9 @@ static inline void krdma_reads_end(struct krdma_session *sess, int n)
 	krdma_peer_alive(sess);
 }
 
-void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
-		    const char *what);
-void krdma_qp_event(struct ib_event *ev, void *ctx);
+void krdma_keepalive_done(struct ib_cq *cq, struct ib_wc *wc);
+void krdma_keepalive_arm(struct krdma_session *sess);
+void krdma_keepalive_work(struct work_struct *work);
 
 /* channel.c: the data channels of a session */
 int krdma_channels_alloc(struct krdma_session *sess, u32 qps);

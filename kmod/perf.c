@@ -231,7 +231,7 @@ MODULE_PARM_DESC(read_window_kb,
  * iWARP completes a SEND or a WRITE of ours as soon as TCP has it, so it
  * is no answer from the peer: there the keepalive hears the peer alive
  * only from the peer's own probes, which it posts on the session's QP
- * (session.c). A probe queued behind a bw lane on that QP waits for the
+ * (keepalive.c). A probe queued behind a bw lane on that QP waits for the
  * lane's window and then for the TCP send buffer ahead of it: 64 x 64
  * KiB at 0.5 MB/s under TCG were more than peer_timeout_ms, and a bidir
  * test over 4 QPs was taken for a dead peer at both ends. Stretching the

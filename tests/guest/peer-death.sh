@@ -26,7 +26,7 @@
 # receives no CM message any more and every later connect times out.
 # A "tc qdisc change" swaps nothing.
 #
-# The keepalive (kmod/session.c: keepalive_ms 1000, peer_timeout_ms 6000)
+# The keepalive (kmod/keepalive.c: keepalive_ms 1000, peer_timeout_ms 6000)
 # finds a silent peer within about 8 s; LIMIT bounds it.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"

@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * krdma: keepalive - whether the peer of an up session still answers, and
+ * the end of a session whose peer does not ("peer not responding").
+ *
+ * A session whose peer dies silently (power loss, a crashed host, a cut
+ * link) may never hear of it from the transport: rxe retries for ever with
+ * a retry count of 7 (kmod/handshake.c), and a lossy wire wants a short ACK
+ * timeout rather than one long enough to tell a dead peer from a lost
+ * packet. So liveness is the keepalive's to decide. An up
+ * session posts a zero-length probe every keepalive_ms: a SEND, which the
+ * peer sees (proto.h), or to a version 1 peer an RDMA WRITE, which needs
+ * no rkey and consumes no receive (IBA C9-88). When what it waits for -
+ * its probe, or READs of ours, which stand in for it - has had no answer
+ * of any kind for peer_timeout_ms, the peer is dead. Any answer counts
+ * (krdma_peer_alive()): the peer's own probes arriving, so a side whose
+ * probe waits behind megabytes of work on a slow, lossy wire still hears
+ * its peer; and a guest that stalls for a few seconds under TCG is not
+ * taken for dead. A powered-off peer is found within keepalive_ms +
+ * peer_timeout_ms + keepalive_ms (12 s by default; 22 s while READs are
+ * under way, see below).
+ *
+ * On iWARP nothing of ours completing is an answer (krdma_peer_acked()):
+ * only the peer's messages and READ responses are. There the peer's
+ * probe is the answer a WRITE test waits for, and it must not queue
+ * behind bulk data: the bw engine keeps its lanes off the session's QP
+ * where the session has others, and bounds what it queues there where it
+ * has not (krdma_perf_iwarp_ctrl_clear()). The deadline does not grow
+ * with the peer's queue: a dead peer is found as soon as on IB.
+ */
+#include <linux/module.h>
+
+#include "krdma.h"
+
+static unsigned int krdma_keepalive_ms = 1000;
+module_param_named(keepalive_ms, krdma_keepalive_ms, uint, 0644);
+MODULE_PARM_DESC(keepalive_ms,
+		 "Probe the peer of an up session this often, in ms (0: never)");
+
+static unsigned int krdma_peer_timeout_ms = 10000;
+#define KRDMA_READ_TIMEOUT_FACTOR	2
+module_param_named(peer_timeout_ms, krdma_peer_timeout_ms, uint, 0644);
+MODULE_PARM_DESC(peer_timeout_ms,
+		 "Close a session whose peer answers nothing for this long while the keepalive waits for it, in ms");
+
+void krdma_keepalive_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_session *sess =
+		container_of(wc->wr_cqe, struct krdma_session, keepalive_cqe);
+
+	spin_lock_bh(&sess->lock);
+	sess->keepalive_posted = false;
+	spin_unlock_bh(&sess->lock);
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		krdma_wc_error(sess, wc, "keepalive");
+		return;
+	}
+	krdma_peer_acked(sess);
+}
+
+void krdma_keepalive_arm(struct krdma_session *sess)
+{
+	unsigned int ms = READ_ONCE(krdma_keepalive_ms);
+
+	if (ms)
+		queue_delayed_work(krdma_wq, &sess->keepalive_work,
+				   msecs_to_jiffies(ms));
+}
+
+void krdma_keepalive_work(struct work_struct *work)
+{
+	struct krdma_session *sess = container_of(to_delayed_work(work),
+						  struct krdma_session,
+						  keepalive_work);
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.wr_cqe		= &sess->keepalive_cqe,
+			.opcode		= sess->peer_proto >= 2 ? IB_WR_SEND :
+						  IB_WR_RDMA_WRITE,
+			.send_flags	= IB_SEND_SIGNALED,
+		},
+	};
+	unsigned int timeout_ms = READ_ONCE(krdma_peer_timeout_ms);
+	bool iwarp = sess->kdev->iwarp, probed = false;
+	unsigned long silent = 0;
+	int ret = 0;
+
+	spin_lock_bh(&sess->lock);
+	if (sess->state != KRDMA_SESSION_UP || sess->qp_dead) {
+		spin_unlock_bh(&sess->lock);
+		return;
+	}
+	/*
+	 * iWARP completes our probe as soon as TCP has it (see
+	 * krdma_peer_acked()): there the peer's probes, which arrive every
+	 * keepalive_ms whatever we do, are what tells it alive, and the
+	 * silence is checked at every turn. Its READ replays are rxe's.
+	 */
+	if (!sess->keepalive_posted &&
+	    (iwarp || !atomic_read(&sess->reads_in_flight))) {
+		/* One probe at a time: the QP has one send slot for it. */
+		ret = krdma_gated_post(&sess->lock, &sess->qp_dead, sess->qp,
+				       &wr.wr, NULL);
+		sess->keepalive_posted = !ret;
+		probed = true;
+		/* The silence is counted from the probe, not from idle time. */
+		if (!iwarp)
+			krdma_peer_alive(sess);
+	}
+	if ((!probed || iwarp) && timeout_ms) {
+		/*
+		 * READs, ours or the peer's, fill the responder's transmit
+		 * queue with their responses, and its probe and its ACKs
+		 * wait behind them; on a lossy wire every lost response sends
+		 * the rest of the READ again; and the driver of READs sends
+		 * no probe (krdma_reads_begin()). lossy-wire.sh and multi-qp.sh
+		 * saw more than 6 s without a word from an alive peer on a
+		 * loaded host: READs get twice as long.
+		 */
+		if (atomic_read(&sess->reads_in_flight) ||
+		    READ_ONCE(sess->serving_reads))
+			timeout_ms *= KRDMA_READ_TIMEOUT_FACTOR;
+		if (time_after(jiffies, READ_ONCE(sess->alive_stamp) +
+			       msecs_to_jiffies(timeout_ms)))
+			silent = jiffies - READ_ONCE(sess->alive_stamp);
+	}
+	spin_unlock_bh(&sess->lock);
+	if (ret) {
+		krdma_session_close(sess, "keepalive post failed (%d)", ret);
+		return;
+	}
+	if (silent) {
+		krdma_session_close(sess, "peer not responding: no answer for %u ms",
+				    jiffies_to_msecs(silent));
+		return;
+	}
+	krdma_keepalive_arm(sess);
+}

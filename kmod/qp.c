@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * krdma: a session's queue pair - one RC QP to a peer krdma, its
+ * completion queue, its posted receives and its pool of control message
+ * buffers; what a failed completion or an asynchronous QP event means for
+ * the session; and each message received, handed up to the session's
+ * client (the tests). A session's further QPs are its data channels
+ * (channel.c).
+ *
+ * The QP is made while the session connects (cm.c) and freed by its
+ * teardown (session.c); in between, whatever goes wrong on it ends the
+ * session through krdma_session_close(), and never waits for teardown.
+ */
+#include <linux/slab.h>
+
+#include "krdma.h"
+
+/* Set once at load, before any session exists (krdma_session_set_client). */
+const struct krdma_session_client *krdma_session_client;
+
+/*
+ * Unsignaled send WRs (the bw and lat engines post many) point here: only
+ * an error or a flush completes them on their own.
+ */
+void krdma_unsignaled_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_session *sess =
+		container_of(wc->wr_cqe, struct krdma_session, unsignaled_cqe);
+
+	krdma_wc_error(sess, wc, "unsignaled send");
+}
+
+void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
+		    const char *what)
+{
+	/*
+	 * Flushes are how a draining QP returns its work: not an error. But
+	 * a flush nobody asked for means the QP went to the error state on
+	 * its own - e.g. the peer broke an access rule on one of our regions
+	 * (remote access error at our end) - and nothing will ever complete
+	 * again: the session is dead, say so now.
+	 */
+	if (wc->status == IB_WC_WR_FLUSH_ERR) {
+		/*
+		 * The rest of the work is flushed too: say it once. Before the
+		 * session is up, a flush means the CM is failing the connection
+		 * (a REJ, say): its event brings the real reason.
+		 */
+		if (READ_ONCE(sess->qp_dead) ||
+		    READ_ONCE(sess->state) != KRDMA_SESSION_UP)
+			return;
+		/*
+		 * iWARP: a peer that disconnects closes its TCP connections,
+		 * and siw flushes our QP at once (siw_qp_llp_close()), while
+		 * the CM's DISCONNECTED comes later through the iWARP CM's
+		 * work queue. A QP that fails on its own raises a fatal QP
+		 * event first (krdma_qp_event()); without one, the flush is
+		 * the connection's end, not an error of ours. The session
+		 * ends all the same.
+		 */
+		if (sess->kdev->iwarp && !READ_ONCE(sess->qp_event)) {
+			krdma_session_close(sess, "connection closed: %s flushed",
+					    what);
+			return;
+		}
+		krdma_count(sess, KRDMA_CNT_WC_ERRORS, 1);
+		krdma_session_close(sess, "queue pair failed: %s flushed", what);
+		return;
+	}
+	krdma_count(sess, KRDMA_CNT_WC_ERRORS, 1);
+	krdma_session_close(sess, "%s completion failed: %s (vendor err %u)",
+			    what, ib_wc_status_msg(wc->status), wc->vendor_err);
+}
+
+static void krdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_recv *rx = container_of(wc->wr_cqe, struct krdma_recv, cqe);
+	struct krdma_session *sess = rx->sess;
+	u32 len = 0;
+
+	/*
+	 * Only what the peer sent is synced: a receive buffer is sized for the
+	 * largest message. A WRITE with immediate put its data elsewhere and
+	 * nothing here; a failed receive leaves byte_len undefined.
+	 */
+	if (wc->status == IB_WC_SUCCESS && wc->opcode == IB_WC_RECV)
+		len = min(wc->byte_len, rx->buf->len);
+	krdma_buf_to_cpu_range(rx->buf, 0, len);
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		krdma_wc_error(sess, wc, "receive");
+		return;
+	}
+	krdma_peer_alive(sess);
+	/* The peer's keepalive probe (proto.h): it said all it had to say. */
+	if (wc->opcode == IB_WC_RECV && !wc->byte_len &&
+	    sess->peer_proto >= 2) {
+		if (krdma_recv_repost(rx))
+			krdma_session_close(sess, "cannot repost a receive");
+		return;
+	}
+	krdma_count(sess, KRDMA_CNT_BYTES_RX, wc->byte_len);
+	krdma_session_client->recv(sess, rx, wc);
+}
+
+void krdma_session_set_client(const struct krdma_session_client *client)
+{
+	krdma_session_client = client;
+}
+
+/* Gives @rx back to the device and posts it again. */
+int krdma_recv_repost(struct krdma_recv *rx)
+{
+	struct krdma_session *sess = rx->sess;
+	struct ib_sge sge[KRDMA_MAX_SGE];
+	struct ib_recv_wr wr = {};
+	int n, ret;
+
+	krdma_buf_to_device(rx->buf);
+	n = krdma_buf_sges(rx->buf, 0, rx->buf->len, sess->kdev->pd->local_dma_lkey,
+			   sge, ARRAY_SIZE(sge));
+	if (n < 0)
+		return n;
+	rx->cqe.done = krdma_recv_done;
+	wr.wr_cqe = &rx->cqe;
+	wr.sg_list = sge;
+	wr.num_sge = n;
+
+	spin_lock_bh(&sess->lock);
+	ret = krdma_gated_post(&sess->lock, &sess->qp_dead, sess->qp, NULL, &wr);
+	spin_unlock_bh(&sess->lock);
+	if (!ret)
+		krdma_count(sess, KRDMA_CNT_RECV_WRS, 1);
+	return ret;
+}
+
+static void krdma_ctrl_send_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_ctrl_tx *tx =
+		container_of(wc->wr_cqe, struct krdma_ctrl_tx, cqe);
+	struct krdma_session *sess = tx->sess;
+
+	krdma_buf_to_cpu(tx->buf);
+	spin_lock_bh(&sess->lock);
+	list_add_tail(&tx->free_node, &sess->ctrl_free);
+	spin_unlock_bh(&sess->lock);
+	if (unlikely(wc->status != IB_WC_SUCCESS))
+		krdma_wc_error(sess, wc, "control send");
+	else
+		krdma_peer_acked(sess);
+}
+
+/* Sends one control message; @status is 0 or a negative errno. */
+int krdma_ctrl_send(struct krdma_session *sess, enum krdma_msg_type type,
+		    u32 test_id, u64 iter, int status, const void *body,
+		    u32 body_len)
+{
+	struct krdma_msg_hdr hdr = {
+		.type	 = cpu_to_be16(type),
+		.test_id = cpu_to_be32(test_id),
+		.iter	 = cpu_to_be64(iter),
+		.len	 = cpu_to_be32(body_len),
+		.status	 = cpu_to_be32(-status),
+	};
+	struct ib_sge sge[KRDMA_MAX_SGE];
+	struct ib_send_wr wr = {};
+	struct krdma_ctrl_tx *tx;
+	int n, ret;
+
+	if (WARN_ON_ONCE(body_len > KRDMA_CTRL_BODY_MAX))
+		return -EMSGSIZE;
+
+	spin_lock_bh(&sess->lock);
+	tx = list_first_entry_or_null(&sess->ctrl_free, struct krdma_ctrl_tx,
+				      free_node);
+	if (tx)
+		list_del(&tx->free_node);
+	spin_unlock_bh(&sess->lock);
+	if (!tx)
+		return -ENOBUFS;
+
+	krdma_buf_copy_from(tx->buf, 0, &hdr, sizeof(hdr));
+	if (body_len)
+		krdma_buf_copy_from(tx->buf, sizeof(hdr), body, body_len);
+	krdma_buf_to_device(tx->buf);
+	n = krdma_buf_sges(tx->buf, 0, sizeof(hdr) + body_len,
+			   sess->kdev->pd->local_dma_lkey, sge, ARRAY_SIZE(sge));
+	if (n < 0) {
+		ret = n;
+		goto err;
+	}
+	tx->cqe.done = krdma_ctrl_send_done;
+	wr.wr_cqe = &tx->cqe;
+	wr.opcode = IB_WR_SEND;
+	wr.send_flags = IB_SEND_SIGNALED;
+	wr.sg_list = sge;
+	wr.num_sge = n;
+	ret = krdma_post_send(sess, &wr);
+	if (ret)
+		goto err;
+	krdma_count(sess, KRDMA_CNT_SEND_WRS, 1);
+	krdma_count(sess, KRDMA_CNT_BYTES_TX, sizeof(hdr) + body_len);
+	return 0;
+
+err:
+	krdma_buf_to_cpu(tx->buf);
+	spin_lock_bh(&sess->lock);
+	list_add_tail(&tx->free_node, &sess->ctrl_free);
+	spin_unlock_bh(&sess->lock);
+	return ret;
+}
+
+static void krdma_session_free_buffers(struct krdma_session *sess)
+{
+	u32 i;
+
+	if (sess->recvs) {
+		for (i = 0; i < sess->rq_depth; i++)
+			krdma_buf_free(sess->recvs[i].buf);
+		kfree(sess->recvs);
+		sess->recvs = NULL;
+	}
+	if (sess->ctrl_tx) {
+		for (i = 0; i < sess->nr_ctrl_tx; i++)
+			krdma_buf_free(sess->ctrl_tx[i].buf);
+		kfree(sess->ctrl_tx);
+		sess->ctrl_tx = NULL;
+	}
+	INIT_LIST_HEAD(&sess->ctrl_free);
+}
+
+static int krdma_session_alloc_buffers(struct krdma_session *sess)
+{
+	struct krdma_device *kdev = sess->kdev;
+	u32 i;
+
+	sess->recvs = krdma_failable(kcalloc(sess->rq_depth,
+					     sizeof(*sess->recvs), GFP_KERNEL));
+	sess->ctrl_tx = krdma_failable(kcalloc(KRDMA_CTRL_TX,
+					       sizeof(*sess->ctrl_tx),
+					       GFP_KERNEL));
+	if (!sess->recvs || !sess->ctrl_tx)
+		return -ENOMEM;
+
+	for (i = 0; i < sess->rq_depth; i++) {
+		struct krdma_recv *rx = &sess->recvs[i];
+
+		rx->sess = sess;
+		rx->buf = krdma_buf_alloc(kdev, KRDMA_MSG_HDR_SIZE +
+					  max(sess->max_msg_size, KRDMA_CTRL_BODY_MAX),
+					  "recv", i);
+		if (!rx->buf)
+			return -ENOMEM;
+	}
+	for (i = 0; i < KRDMA_CTRL_TX; i++) {
+		struct krdma_ctrl_tx *tx = &sess->ctrl_tx[i];
+
+		tx->sess = sess;
+		tx->buf = krdma_buf_alloc(kdev, KRDMA_MSG_HDR_SIZE +
+					  KRDMA_CTRL_BODY_MAX, "ctrl_tx", i);
+		if (!tx->buf)
+			return -ENOMEM;
+		sess->nr_ctrl_tx++;
+		list_add_tail(&tx->free_node, &sess->ctrl_free);
+	}
+	return 0;
+}
+
+void krdma_session_destroy_queues(struct krdma_session *sess)
+{
+	if (sess->qp) {
+		/* On iWARP teardown the CM id is gone first (close_work). */
+		if (sess->cm_id)
+			rdma_destroy_qp(sess->cm_id);
+		else
+			ib_destroy_qp(sess->qp);
+		sess->qp = NULL;
+	}
+	krdma_cq_free(&sess->cq);
+	/* Only now can no completion refer to a buffer any more. */
+	krdma_session_free_buffers(sess);
+	if (sess->kdev) {
+		krdma_device_put(sess->kdev);
+		sess->kdev = NULL;
+	}
+}
+
+/*
+ * Asynchronous events of the session's QP and its channels' (@ctx: the
+ * session or the channel, told apart by their kind). Counted and logged;
+ * one that leaves the QP in the error state ends the session with it, from
+ * a work item: the handler may run in interrupt context. Called until the
+ * QP is destroyed, which teardown does before it waits for that work.
+ */
+void krdma_qp_event(struct ib_event *ev, void *ctx)
+{
+	enum krdma_cm_kind *kind = ctx;
+	struct krdma_session *sess;
+	struct krdma_channel *ch = NULL;
+	struct rdma_cm_id *cm_id;
+
+	if (*kind == KRDMA_CM_CHANNEL) {
+		ch = ctx;
+		sess = ch->sess;
+		cm_id = ch->cm_id;
+	} else {
+		sess = ctx;
+		cm_id = sess->cm_id;
+	}
+	krdma_count(sess, KRDMA_CNT_QP_EVENTS, 1);
+	switch (ev->event) {
+	case IB_EVENT_COMM_EST:
+		/* A message came before the CM's last word: tell the CM. */
+		if (cm_id)
+			rdma_notify(cm_id, ev->event);
+		fallthrough;
+	default:
+		/* siw says SQ_DRAINED whenever a flush found work queued. */
+		pr_debug("krdma: session %u QP %u: %s\n", sess->id,
+			 ev->element.qp->qp_num, ib_event_msg(ev->event));
+		break;
+	case IB_EVENT_QP_FATAL:
+	case IB_EVENT_QP_REQ_ERR:
+	case IB_EVENT_QP_ACCESS_ERR:
+	case IB_EVENT_PATH_MIG_ERR:
+		pr_warn_ratelimited("krdma: session %u QP %u: %s\n", sess->id,
+				    ev->element.qp->qp_num,
+				    ib_event_msg(ev->event));
+		if (cmpxchg(&sess->qp_event, 0, ev->event))
+			break;	/* the first one is the reason */
+		sess->qp_event_qpn = ev->element.qp->qp_num;
+		queue_work(krdma_wq, &sess->qp_event_work);
+		break;
+	}
+}
+
+void krdma_qp_event_work(struct work_struct *work)
+{
+	struct krdma_session *sess = container_of(work, struct krdma_session,
+						  qp_event_work);
+
+	krdma_session_close(sess, "QP %u: %s", sess->qp_event_qpn,
+			    ib_event_msg(sess->qp_event));
+}
+
+static int krdma_session_create_qp(struct krdma_session *sess, u32 max_inline,
+				   struct ib_qp_init_attr *attr)
+{
+	const struct ib_device_attr *dattr = &sess->kdev->ibdev->attrs;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->event_handler = krdma_qp_event;
+	attr->qp_context = sess;
+	attr->send_cq = sess->cq.ib;
+	attr->recv_cq = sess->cq.ib;
+	attr->qp_type = IB_QPT_RC;
+	attr->sq_sig_type = IB_SIGNAL_REQ_WR;
+	attr->cap.max_send_wr = sess->sq_depth + 2;
+	attr->cap.max_recv_wr = sess->rq_depth + 1;
+	attr->cap.max_send_sge = min_t(u32, dattr->max_send_sge, KRDMA_MAX_SGE);
+	attr->cap.max_recv_sge = min_t(u32, dattr->max_recv_sge, KRDMA_MAX_SGE);
+	attr->cap.max_inline_data = max_inline;
+	return krdma_failable_int(rdma_create_qp(sess->cm_id, sess->kdev->pd, attr));
+}
+
+/*
+ * Creates CQ, QP and buffers on the device the CM id is bound to, and posts
+ * every receive. Called from the CM handler with cm_mutex held.
+ */
+int krdma_session_create_queues(struct krdma_session *sess)
+{
+	struct rdma_cm_id *cm_id = sess->cm_id;
+	struct ib_qp_init_attr attr = {};
+	const struct ib_device_attr *dattr;
+	struct krdma_device *kdev;
+	u32 i, nr_cqe;
+	char name[16];
+	int ret;
+
+	kdev = krdma_device_get(cm_id->device);
+	if (!kdev)
+		return -ENODEV;
+	sess->kdev = kdev;
+	dattr = &kdev->ibdev->attrs;
+
+	sess->sq_depth = min_t(u32, sess->sq_depth, dattr->max_qp_wr - 1);
+	sess->rq_depth = min_t(u32, sess->rq_depth, dattr->max_qp_wr - 1);
+	if (krdma_chunks_for(kdev, KRDMA_MSG_HDR_SIZE + sess->max_msg_size) >
+	    min_t(u32, dattr->max_recv_sge, KRDMA_MAX_SGE)) {
+		ret = -EMSGSIZE;
+		goto err;
+	}
+
+	/* +1 on each queue for the drain, +1 send for the keepalive. */
+	nr_cqe = sess->sq_depth + sess->rq_depth + 3;
+	snprintf(name, sizeof(name), "%u", sess->id);
+	/* Sessions, and their channels (channel.c), spread over the vectors. */
+	ret = krdma_cq_create(sess, &sess->cq, nr_cqe, sess->id, false, name);
+	if (ret)
+		goto err;
+
+	ret = krdma_session_create_qp(sess, KRDMA_MAX_INLINE, &attr);
+	/* The core has no attribute for it: a device without inline data
+	 * refuses the QP.
+	 */
+	if (ret == -EINVAL)
+		ret = krdma_session_create_qp(sess, 0, &attr);
+	if (ret)
+		goto err;
+	sess->qp = cm_id->qp;
+	sess->max_sge = attr.cap.max_send_sge;
+	sess->max_read_sge = clamp_t(u32, dattr->max_sge_rd, 1, sess->max_sge);
+	sess->max_inline = attr.cap.max_inline_data;
+
+	ret = krdma_session_alloc_buffers(sess);
+	if (ret)
+		goto err;
+	for (i = 0; i < sess->rq_depth; i++) {
+		ret = krdma_recv_repost(&sess->recvs[i]);
+		if (ret)
+			goto err;
+	}
+	return 0;
+
+err:
+	/* Nothing was posted successfully that can complete after a drain. */
+	spin_lock_bh(&sess->lock);
+	sess->qp_dead = true;
+	spin_unlock_bh(&sess->lock);
+	krdma_cq_stop(&sess->cq);
+	if (sess->qp)
+		ib_drain_qp(sess->qp);
+	krdma_session_destroy_queues(sess);
+	spin_lock_bh(&sess->lock);
+	sess->qp_dead = false;
+	spin_unlock_bh(&sess->lock);
+	return ret;
+}
