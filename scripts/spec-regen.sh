@@ -36,12 +36,14 @@ done
 GENERATED='include/uapi/linux/krdma.h|scripts/spec-to-c.py --uapi
 kmod/netlink-gen.c|scripts/spec-to-c.py --source
 kmod/netlink-gen.h|scripts/spec-to-c.py --header
-Documentation/netlink-abi.rst|scripts/spec-to-rst.py'
+Documentation/netlink-abi.rst|scripts/spec-to-rst.py
+'
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 rc=0
 while IFS='|' read -r file cmd; do
+	[ -n "$file" ] || continue
 	if [ "$mode" = list ]; then
 		echo "$file"
 		continue
