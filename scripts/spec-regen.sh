@@ -19,7 +19,7 @@ set -u
 
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 GENTOP=$TOP
-mode=write
+mode='write'
 spec=
 while [ $# -gt 0 ]; do
 	case $1 in
