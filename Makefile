@@ -157,6 +157,7 @@ demo: all
 check-unit: tools sparse check-spec
 	$(TOP)/scripts/checkpatch.sh
 	$(MAKE) -C tests/unit check
+	$(TOP)/tests/lib/test_krdma_json.py
 	$(TOP)/tests/vm/harness-selftest.sh -s
 
 # GUEST_TESTS= picks tests by name (default: all of tests/guest/ but
