@@ -17,6 +17,9 @@ the hand-written code that uses them, and the spec's own references:
    spec's types (nla_put_u32(skb, KRDMA_A_X, ...) needs X to be u32, u64
    puts pad with the pad attribute of the same set), and the CLI's reply
    policies (--cli-attrs, tools/attrs.c) use the spec's types.
+4. tests/lib/genl.py, the guest tests' netlink client, reads from the
+   uAPI header (--header) the spec's type of every attribute (and the
+   enum of each nest), as the header's kernel-doc gives it.
 
 Naming follows YNL: C name = upper(name-prefix + name) with '-' -> '_'.
 Prints one line per disagreement and exits 1, or prints
@@ -508,6 +511,37 @@ def check_cli(spec, path, rep):
 
 
 # --------------------------------------------------------------------------
+# 4. the guest tests' netlink client reads the header as the spec says
+
+
+def check_genl(spec, header, rep):
+    sys.path.insert(0, os.path.join(TOP, 'tests', 'lib'))
+    import genl  # pylint: disable=import-outside-toplevel
+    try:
+        u = genl.Uapi(header)
+    except Exception as e:  # pylint: disable=broad-except
+        rep.error(f'genl.py cannot read {header}: {e!r}')
+        return
+    for s in spec.sets.values():
+        tag = c_lower(s.get('enum-name', ''))
+        if not rep.check(tag in u.enums, f'genl.py: no enum {tag} in {header}'):
+            continue
+        en = u.enums[tag]
+        for a in s['attributes']:
+            if a['type'] in ('unused', 'pad'):
+                continue
+            cname = spec.attr_cname[(s['name'], a['name'])]
+            typ, arg = en.type_of(cname)
+            want = a['type']
+            rep.check(typ == want, f'genl.py: reads {cname} as {typ}, spec '
+                      f'{s["name"]}.{a["name"]} is {want}')
+            if want == 'nest' and a.get('nested-attributes') in spec.sets:
+                sub = c_lower(spec.sets[a['nested-attributes']].get('enum-name', ''))
+                rep.check(arg == sub, f'genl.py: reads {cname} as a nest of {arg}, spec '
+                          f'nests {sub}')
+
+
+# --------------------------------------------------------------------------
 
 
 def check_spec_self(spec, rep):
@@ -560,6 +594,8 @@ def main():
                     help="module sources whose attribute puts are checked ('' to skip)")
     ap.add_argument('--cli-attrs', default=os.path.join(TOP, 'tools/attrs.c'),
                     help="the CLI's reply policies ('' to skip)")
+    ap.add_argument('--header', default=os.path.join(TOP, 'include/uapi/linux/krdma.h'),
+                    help="the uAPI header genl.py reads ('' to skip)")
     args = ap.parse_args()
 
     rep = Report()
@@ -574,6 +610,8 @@ def main():
             check_cli(spec, args.cli_attrs, rep)
         elif args.cli_attrs and args.cli_attrs != ap.get_default('cli_attrs'):
             raise Fail(f'{args.cli_attrs}: not found')
+        if args.header:
+            check_genl(spec, args.header, rep)
     except (Fail, OSError, yaml.YAMLError) as e:
         print(f'spec: error: {e}', file=sys.stderr)
         return 2

@@ -136,6 +136,16 @@ if [ -f "$CLI" ]; then
 	fi
 fi
 
+# A header whose kernel-doc lost an attribute's type (genl.py would send
+# it untyped), and the header before it was generated, whose nest
+# comments named no enum for the latency histogram.
+if mutate "$TOP/include/uapi/linux/krdma.h" "$TMP/krdma.h" 's/(@KRDMA_A_TEST_COUNT: )\(u64\)/\1/'; then
+	expect_reject "header: type lost" 'genl.py: reads KRDMA_A_TEST_COUNT as None, spec krdma.test-count is u64' \
+		--header "$TMP/krdma.h"
+else
+	ko "header: type lost: mutation did not apply"
+fi
+
 # Unusable input is exit 2, not a pass.
 out=$(python3 "$CHECK" --spec "$TMP/does-not-exist.yaml" 2>&1); rc=$?
 if [ "$rc" -eq 2 ]; then ok "missing spec is an error"; else ko "missing spec: exit $rc: $out"; fi
