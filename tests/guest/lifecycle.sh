@@ -469,7 +469,8 @@ HALF=$((CYCLES / 2))
 LEAK_PER_CYCLE=$((TOL_OBJS / CYCLES + 1))
 log "the slab check sees a leak of $LEAK_PER_CYCLE object(s) per cycle"
 krdma_json slab-add "$T/slab.base" kmalloc-64 $((HALF * LEAK_PER_CYCLE)) "$T/slab.leak.mid"
-krdma_json slab-add "$T/slab.base" kmalloc-64 $(((CYCLES - HALF) * LEAK_PER_CYCLE)) "$T/slab.leak"
+krdma_json slab-add "$T/slab.leak.mid" kmalloc-64 $(((CYCLES - HALF) * LEAK_PER_CYCLE)) \
+	"$T/slab.leak"
 slab_cmp "$T/slab.base" "$T/slab.leak" "$T/slab.leak.mid" >"$T/slab.leak.json"
 json_check p2.slab_check_can_fail "cat $T/slab.leak.json" \
 	"not d['objs_ok'] and d['worst_cache'] == 'kmalloc-64'"
