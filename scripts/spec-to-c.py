@@ -388,7 +388,7 @@ def render_uapi(spec):
     pfx = ops.get('name-prefix', f'{fam}-cmd-')
     tag = c_lower(ops.get('enum-name', f'{fam}-cmd'))
     out += kdoc(tag, 'Commands of the family; their doc is the spec\'s.',
-                [(c_upper(pfx + op['name']), op.get('doc', '').strip()) for op in ops['list']])
+                [(c_upper(pfx + op['name']), op_doc(op)) for op in ops['list']])
     out.append(f'enum {tag} {{')
     val = 0
     for op in ops['list']:
@@ -400,6 +400,14 @@ def render_uapi(spec):
         out += defines([(c_upper(f'{fam}-mcgrp-{g}'), g) for g in spec.mcgrps]) + ['']
     out.append(f'#endif /* {guard} */')
     return '\n'.join(out) + '\n'
+
+
+def op_doc(op):
+    """An operation's kernel-doc: what it takes (do, dump, event) and its
+    permission, then the spec's doc."""
+    kinds = [k for k in ('do', 'dump', 'event') if k in op] + op.get('flags', [])
+    doc = op.get('doc', '').strip()
+    return f'({", ".join(kinds)}) {doc}' if kinds else doc
 
 
 def enum_end(cnt, mx, maxdef):

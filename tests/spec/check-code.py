@@ -19,7 +19,8 @@ the hand-written code that uses them, and the spec's own references:
    policies (--cli-attrs, tools/attrs.c) use the spec's types.
 4. tests/lib/genl.py, the guest tests' netlink client, reads from the
    uAPI header (--header) the spec's type of every attribute (and the
-   enum of each nest), as the header's kernel-doc gives it.
+   enum of each nest), and which commands dump, as the header's kernel-doc
+   gives them.
 
 Naming follows YNL: C name = upper(name-prefix + name) with '-' -> '_'.
 Prints one line per disagreement and exits 1, or prints
@@ -539,6 +540,15 @@ def check_genl(spec, header, rep):
                 sub = c_lower(spec.sets[a['nested-attributes']].get('enum-name', ''))
                 rep.check(arg == sub, f'genl.py: reads {cname} as a nest of {arg}, spec '
                           f'nests {sub}')
+    # tests/guest/netlink-raw.sh takes the ops to dump from the same reading.
+    cmds = u.enums.get(c_lower(spec.ops.get('enum-name', f'{spec.fam}-cmd')))
+    if rep.check(cmds is not None, f'genl.py: no command enum in {header}'):
+        for op in spec.ops['list']:
+            cname = spec.op_cname[op['name']]
+            got = 'dump' in cmds.comments.get(cname, '')
+            rep.check(got == ('dump' in op), f'genl.py: reads {cname} as '
+                      f'{"" if got else "not "}dumpable, spec op {op["name"]} '
+                      f'{"has" if "dump" in op else "has no"} dump')
 
 
 # --------------------------------------------------------------------------

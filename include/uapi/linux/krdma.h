@@ -627,38 +627,40 @@ enum krdma_stats_attr {
 /**
  * enum krdma_cmd - Commands of the family; their doc is the spec's.
  * @KRDMA_CMD_UNSPEC: Reserved; not a command.
- * @KRDMA_CMD_VERSION_GET: Get the module's version and ABI version.
- * @KRDMA_CMD_DEV_GET: Get one RDMA device by name, or dump every device krdma
- *   can use, with its limits and one dev-port nest per port.
- * @KRDMA_CMD_LISTENER_ADD: Listen for sessions. local-addr must hold a port;
- *   without an IP address the listener takes every address. Replies with the
- *   new listener, as listener-get does.
- * @KRDMA_CMD_LISTENER_DEL: Remove a listener, by listener-id or by name.
- *   Sessions it accepted stay up.
- * @KRDMA_CMD_LISTENER_GET: Get one listener (by listener-id or name), or dump
- *   them all. dev-name is present once the listener is bound to one device;
- *   reason says the device went away.
- * @KRDMA_CMD_SESSION_NEW: Connect to a listener at peer-addr (address and port
- *   required), optionally from local-addr (same family). Replies at once with
- *   the session id; the outcome comes as a session-up or session-down event.
- *   With session-qps above 1 the session opens that many queue pairs to the
- *   peer and is up only once all of them are connected.
- * @KRDMA_CMD_SESSION_DEL: Disconnect and remove a session, by session-id or by
- *   name.
- * @KRDMA_CMD_SESSION_GET: Get one session (by session-id or name), or dump
- *   them all, each with its counters. The queue attributes are present while
- *   the session is up; listener-id for server sessions only.
- * @KRDMA_CMD_TEST_START: Start a test on an up session (by session-id or
- *   name). test-count and test-duration-ms exclude each other. Replies at once
- *   with the test id; progress and the result come as events.
- * @KRDMA_CMD_TEST_STOP: Stop a running test; its test-done event follows.
- * @KRDMA_CMD_TEST_GET: Get one test by test-id, or dump them all.
- * @KRDMA_CMD_STATS_GET: Get the module-wide counters.
- * @KRDMA_CMD_STATS_RESET: Set the module-wide counters to zero.
- * @KRDMA_CMD_EVENT_NTF: Event on the events group. event says what happened;
- *   session events carry the session's identity (session-id, name, state,
- *   role, reason, addresses, session-qps); test events carry what test-get
- *   would reply.
+ * @KRDMA_CMD_VERSION_GET: (do) Get the module's version and ABI version.
+ * @KRDMA_CMD_DEV_GET: (do, dump) Get one RDMA device by name, or dump every
+ *   device krdma can use, with its limits and one dev-port nest per port.
+ * @KRDMA_CMD_LISTENER_ADD: (do, admin-perm) Listen for sessions. local-addr
+ *   must hold a port; without an IP address the listener takes every address.
+ *   Replies with the new listener, as listener-get does.
+ * @KRDMA_CMD_LISTENER_DEL: (do, admin-perm) Remove a listener, by listener-id
+ *   or by name. Sessions it accepted stay up.
+ * @KRDMA_CMD_LISTENER_GET: (do, dump) Get one listener (by listener-id or
+ *   name), or dump them all. dev-name is present once the listener is bound to
+ *   one device; reason says the device went away.
+ * @KRDMA_CMD_SESSION_NEW: (do, admin-perm) Connect to a listener at peer-addr
+ *   (address and port required), optionally from local-addr (same family).
+ *   Replies at once with the session id; the outcome comes as a session-up or
+ *   session-down event. With session-qps above 1 the session opens that many
+ *   queue pairs to the peer and is up only once all of them are connected.
+ * @KRDMA_CMD_SESSION_DEL: (do, admin-perm) Disconnect and remove a session, by
+ *   session-id or by name.
+ * @KRDMA_CMD_SESSION_GET: (do, dump) Get one session (by session-id or name),
+ *   or dump them all, each with its counters. The queue attributes are present
+ *   while the session is up; listener-id for server sessions only.
+ * @KRDMA_CMD_TEST_START: (do, admin-perm) Start a test on an up session (by
+ *   session-id or name). test-count and test-duration-ms exclude each other.
+ *   Replies at once with the test id; progress and the result come as events.
+ * @KRDMA_CMD_TEST_STOP: (do, admin-perm) Stop a running test; its test-done
+ *   event follows.
+ * @KRDMA_CMD_TEST_GET: (do, dump) Get one test by test-id, or dump them all.
+ * @KRDMA_CMD_STATS_GET: (do) Get the module-wide counters.
+ * @KRDMA_CMD_STATS_RESET: (do, admin-perm) Set the module-wide counters to
+ *   zero.
+ * @KRDMA_CMD_EVENT_NTF: (event) Event on the events group. event says what
+ *   happened; session events carry the session's identity (session-id, name,
+ *   state, role, reason, addresses, session-qps); test events carry what
+ *   test-get would reply.
  */
 enum krdma_cmd {
 	KRDMA_CMD_UNSPEC,
