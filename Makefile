@@ -59,7 +59,7 @@ ifneq ($(C),)
 KBUILD_FLAGS += C=$(C)
 endif
 
-.PHONY: all guest module tools hostile clean clean-module install uninstall dkms.conf deb check-pkg-vm deps demo check check-unit check-spec check-pkg check-vm check-iwarp check-mesh check-slow check-debug checkpatch sparse kver
+.PHONY: all guest module tools hostile clean clean-module install uninstall dkms.conf deb check-pkg-vm deps demo check check-unit check-spec regen check-pkg check-vm check-iwarp check-mesh check-slow check-debug checkpatch sparse kver
 
 all: module tools
 
@@ -157,6 +157,7 @@ demo: all
 check-unit: tools sparse check-spec
 	$(TOP)/scripts/checkpatch.sh
 	$(MAKE) -C tests/unit check
+	$(TOP)/tests/lib/test_krdma_json.py
 	$(TOP)/tests/vm/harness-selftest.sh -s
 	$(TOP)/tests/bench/test_plot.py
 
@@ -210,10 +211,15 @@ check: check-unit check-pkg check-vm
 check-debug:
 	$(TOP)/scripts/ci-kernel.sh debug - $(GUEST_TESTS)
 
-# The YNL spec against the uapi header, netlink.c, the CLI, the man page
-# and Documentation/netlink-abi.rst.
+# The files generated from the YNL spec (scripts/spec-regen.sh --list) are
+# what the generators make of it, netlink.c, the CLI and the man page agree
+# with it.
 check-spec: tools
 	$(TOP)/tests/spec/run.sh
+
+# Rewrite the files generated from the YNL spec after a change to it.
+regen:
+	$(TOP)/scripts/spec-regen.sh
 
 checkpatch:
 	$(TOP)/scripts/checkpatch.sh

@@ -1,10 +1,20 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-"""Render the kernel side of the krdma netlink spec into C.
+"""Render the krdma netlink spec into C.
 
+    scripts/spec-to-c.py --uapi > include/uapi/linux/krdma.h
     scripts/spec-to-c.py --source > kmod/netlink-gen.c
     scripts/spec-to-c.py --header > kmod/netlink-gen.h
 
+--uapi: the uAPI header shared by the module and krdmactl, in the style of
+the kernel's ynl-gen-c --mode uapi: the family's name and version, every
+const as a #define, every enum and attribute set as an enum with its
+__<PREFIX>MAX count and <PREFIX>MAX (a #define, as max-by-define asks, or
+inside the enum for render-max enums, as YNL does), the command enum and
+the multicast group names, each with its doc as a comment (kernel-doc for
+the enums). Definitions with a header: are the RDMA core's, not rendered.
+
+--source/--header, the kernel side:
 From Documentation/netlink/specs/krdma.yaml: one strict policy per
 operation (its do and dump requests: 6.1 has no split ops, so one policy
 serves both), the policies of the nested sets those requests use, the
@@ -14,8 +24,10 @@ handlers' prototypes, named as the kernel's ynl-gen-c names them
 genl_split_ops, and range structures that are not const (6.1's struct
 nla_policy points to a non-const one).
 
-`make check-spec` regenerates both files and fails on any difference, so
-the module enforces exactly what the spec says.
+`make check-spec` regenerates all three files (and the spec's RST, see
+scripts/spec-to-rst.py) and fails on any difference, so the header, the
+module and the CLI say exactly what the spec says; `make regen` rewrites
+them.
 """
 import argparse
 import os
@@ -264,6 +276,147 @@ def render_source(spec):
     return '\n'.join(out) + '\n'
 
 
+def doc_lines(doc, indent=True):
+    """DOC as comment lines (' * ...') of at most 80 columns, as YNL wraps."""
+    out = []
+    line = ' *'
+    for word in (doc or '').split():
+        if len(line) + len(word) >= 79:
+            out.append(line)
+            line = ' *' + ('  ' if indent else '')
+        line += ' ' + word
+    out.append(line)
+    return out
+
+
+def defines(pairs):
+    """#define lines, values aligned with tabs past the longest name."""
+    longest = (max(len(n) for n, _ in pairs) + 8) // 8 * 8
+    out = []
+    for n, v in pairs:
+        v = f'"{v}"' if isinstance(v, str) else str(v)
+        out.append(f'#define {n}' + '\t' * ((longest - len(n) + 7) // 8) + v)
+    return out
+
+
+def attr_doc(spec, a):
+    """An attribute's kernel-doc: its type, then the spec's doc."""
+    t = a['type']
+    if t == 'unused':
+        return 'reserved'
+    if t == 'pad':
+        return 'padding that aligns the u64 attributes'
+    kind = t
+    if t == 'nest':
+        sub = spec.sets[a['nested-attributes']]
+        kind += ', enum ' + c_lower(sub.get('enum-name', spec.family + '-' + sub['name']))
+    elif 'enum' in a:
+        e = spec.enums[a['enum']]
+        kind += ', enum ' + c_lower(e.get('enum-name', spec.family + '-' + e['name']))
+    if a.get('multi-attr'):
+        kind += ', multi'
+    return f'({kind}) {a.get("doc", "")}'.strip()
+
+
+def kdoc(tag, doc, entries):
+    """A kernel-doc comment for enum TAG; ENTRIES are (C name, doc)."""
+    out = ['/**'] + doc_lines(f'enum {tag}' + (f' - {doc}' if doc else ''))
+    for name, edoc in entries:
+        out += doc_lines(f'@{name}: {edoc}')
+    return out + [' */']
+
+
+def render_uapi(spec):
+    y = spec.y
+    fam = spec.family
+    guard = '_UAPI_' + c_upper(y.get('uapi-header', f'linux/{fam}.h').replace('/', '_')
+                               .replace('.', '_'))
+    maxdef = y.get('max-by-define', False)
+    out = ['/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */',
+           '/* Do not edit directly, auto-generated from: */', f'/*\t{SPEC} */',
+           f'/* by {GENERATOR} --uapi; make check-spec checks that it is current. */',
+           '', f'#ifndef {guard}', f'#define {guard}', '']
+    out += defines([(c_upper(y.get('c-family-name', f'{fam}-family-name')), fam),
+                    (c_upper(y.get('c-version-name', f'{fam}-family-version')),
+                     y.get('version', 1))])
+    out.append('')
+    for d in y.get('definitions', []):
+        if d.get('header'):
+            continue
+        tag = c_lower(d.get('enum-name', f'{fam}-{d["name"]}'))
+        if d['type'] == 'const':
+            doc = ' '.join(d.get('doc', '').split())
+            if doc and len(f'/* {doc} */') <= 80:
+                out.append(f'/* {doc} */')
+            elif doc:
+                out += ['/*'] + doc_lines(doc, indent=False) + [' */']
+            out += defines([(c_upper(d.get('c-define-name', f'{fam}-{d["name"]}')),
+                             d['value'])]) + ['']
+            continue
+        if d['type'] != 'enum':
+            sys.exit(f'spec-to-c: definition {d["name"]}: type {d["type"]} not rendered')
+        pfx = d.get('name-prefix', f'{fam}-{d["name"]}-')
+        entries = [e if isinstance(e, dict) else {'name': e} for e in d['entries']]
+        out += kdoc(tag, d.get('doc', '').strip(),
+                    [(c_upper(pfx + e['name']), e.get('doc', '').strip()) for e in entries])
+        out.append(f'enum {tag} {{')
+        val = 0
+        for i, e in enumerate(entries):
+            v = e.get('value', d.get('value-start', 0) if i == 0 else val)
+            out.append(f'\t{c_upper(pfx + e["name"])}' + (f' = {v},' if v != val else ','))
+            val = v + 1
+        if d.get('render-max'):
+            cnt = c_upper(d.get('enum-cnt-name', f'__{pfx}max'))
+            out += ['', '\t/* private: */', f'\t{cnt},',
+                    f'\t{c_upper(pfx + "max")} = ({cnt} - 1)']
+        out += ['};', '']
+    for s in y['attribute-sets']:
+        if s.get('subset-of'):
+            continue
+        pfx = s.get('name-prefix', f'{fam}-a-')
+        tag = c_lower(s.get('enum-name', f'{fam}-{s["name"]}-attrs'))
+        out += kdoc(tag, s.get('doc', '').strip(),
+                    [(c_upper(pfx + a['name']), attr_doc(spec, a)) for a in s['attributes']])
+        out += [f'enum {tag} {{']
+        val = 0
+        for a in s['attributes']:
+            v = attr_value(spec, s['name'], a['name'])
+            out.append(f'\t{c_upper(pfx + a["name"])}' + (f' = {v},' if v != val else ','))
+            val = v + 1
+        out += enum_end(c_upper(f'__{pfx}max'), c_upper(f'{pfx}max'), maxdef)
+    ops = y['operations']
+    pfx = ops.get('name-prefix', f'{fam}-cmd-')
+    tag = c_lower(ops.get('enum-name', f'{fam}-cmd'))
+    out += kdoc(tag, 'Commands of the family; their doc is the spec\'s.',
+                [(c_upper(pfx + op['name']), op_doc(op)) for op in ops['list']])
+    out.append(f'enum {tag} {{')
+    val = 0
+    for op in ops['list']:
+        v = op.get('value', val if val else 1)
+        out.append(f'\t{c_upper(pfx + op["name"])}' + (f' = {v},' if v != val else ','))
+        val = v + 1
+    out += enum_end(c_upper(f'__{pfx}max'), c_upper(f'{pfx}max'), maxdef)
+    if spec.mcgrps:
+        out += defines([(c_upper(f'{fam}-mcgrp-{g}'), g) for g in spec.mcgrps]) + ['']
+    out.append(f'#endif /* {guard} */')
+    return '\n'.join(out) + '\n'
+
+
+def op_doc(op):
+    """An operation's kernel-doc: what it takes (do, dump, event) and its
+    permission, then the spec's doc."""
+    kinds = [k for k in ('do', 'dump', 'event') if k in op] + op.get('flags', [])
+    doc = op.get('doc', '').strip()
+    return f'({", ".join(kinds)}) {doc}' if kinds else doc
+
+
+def enum_end(cnt, mx, maxdef):
+    """The close of an attribute or command enum: count and max."""
+    if maxdef:
+        return ['', f'\t{cnt},', '};', '', f'#define {mx} ({cnt} - 1)', '']
+    return ['', f'\t{cnt},', f'\t{mx} = ({cnt} - 1)', '};', '']
+
+
 def render_header(spec):
     fam = c_lower(spec.family)
     guard = '_' + c_upper(spec.family) + '_NETLINK_GEN_H'
@@ -303,13 +456,17 @@ def render_header(spec):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument('--uapi', action='store_true', help='include/uapi/linux/krdma.h')
     g.add_argument('--source', action='store_true', help='kmod/netlink-gen.c')
     g.add_argument('--header', action='store_true', help='kmod/netlink-gen.h')
     ap.add_argument('--spec', default=None, help=f'the spec (default: {SPEC})')
     args = ap.parse_args()
     top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     spec = Spec(args.spec or os.path.join(top, SPEC))
-    sys.stdout.write(render_source(spec) if args.source else render_header(spec))
+    if args.uapi:
+        sys.stdout.write(render_uapi(spec))
+    else:
+        sys.stdout.write(render_source(spec) if args.source else render_header(spec))
 
 
 if __name__ == '__main__':

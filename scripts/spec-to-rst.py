@@ -6,7 +6,7 @@
   scripts/spec-to-rst.py [SPEC] --check Documentation/netlink-abi.rst
 
 SPEC: default Documentation/netlink/specs/krdma.yaml. Values and C names
-follow YNL's rules (as tests/spec/check-header.py); the output depends on
+follow YNL's rules (as scripts/spec-to-c.py); the output depends on
 nothing but SPEC. --check FILE: exit 1 with a unified diff if FILE is not
 what SPEC renders to. Exit 2: unusable input (unreadable, malformed).
 """

@@ -64,61 +64,7 @@ loaded() { grep -q '^krdma ' /proc/modules; }
 
 # ---- RDMA resources --------------------------------------------------------
 
-# rdma_snap FILE: the rdma resource summary totals (all devices), the
-# number of entries of each object list, by owner (a kernel object's
-# "comm" is the module that created it, e.g. krdma or ib_core), and how
-# many of them krdma owns, as JSON.
-rdma_snap() {
-	{
-		printf '{"summary": %s' "$(rdma -j resource show 2>/dev/null || echo null)"
-		for r in qp cq mr pd cm_id; do
-			o=$(rdma -j resource show $r 2>/dev/null)
-			printf ', "%s": %s' $r "${o:-null}"
-		done
-		echo '}'
-	} | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-tot = {}
-for e in d["summary"] or []:
-    for k, v in e.items():
-        if k not in ("ifindex", "ifname") and isinstance(v, int):
-            tot[k] = tot.get(k, 0) + v
-out = {"totals": tot, "lists": {}, "owners": {}, "krdma": {}}
-for r in ("qp", "cq", "mr", "pd", "cm_id"):
-    l = d[r] or []
-    own = {}
-    for x in l:
-        c = str(x.get("comm", "?")).strip("[]")
-        own[c] = own.get(c, 0) + 1
-    out["lists"][r] = len(l)
-    out["owners"][r] = own
-    # KBUILD_MODNAME of a module built from a subdirectory: "kmod/krdma".
-    out["krdma"][r] = sum(v for c, v in own.items() if c.split("/")[-1] == "krdma")
-print(json.dumps(out, sort_keys=True))' >"$1" 2>&1
-}
-
-# rdma_cmp BASE NOW MODE: MODE "same": everything equal to BASE; "unloaded":
-# krdma owns nothing and the totals are BASE minus what krdma owned then;
-# "no_queues": krdma owns no QP, CQ or MR (listeners may still exist).
-rdma_cmp() {
-	python3 - "$1" "$2" "$3" <<'EOF'
-import json, sys
-b, a, mode = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
-if mode == "same":
-    ok = a == b
-elif mode == "unloaded":
-    want = {k: v - b["krdma"].get(k, 0) for k, v in b["totals"].items()}
-    ok = (all(v == 0 for v in a["krdma"].values()) and a["totals"] == want)
-else:
-    ok = all(a["krdma"][k] == 0 for k in ("qp", "cq", "mr"))
-sys.exit(0 if ok else 1)
-EOF
-}
-
-rdma_show() {	# rdma_show LABEL FILE
-	log "rdma $1: $(cat "$2")"
-}
+# rdma_snap, rdma_cmp, rdma_show: tests/lib/guest-common.sh.
 
 # ---- slab ------------------------------------------------------------------
 
@@ -135,42 +81,7 @@ rdma_show() {	# rdma_show LABEL FILE
 slab_snap() {
 	sync
 	echo 2 >/proc/sys/vm/drop_caches
-	python3 - "$1" <<'EOF'
-import glob, json, os, sys
-dirs = {}
-for d in glob.glob("/sys/kernel/slab/*"):	# merged caches are symlinks
-    dirs.setdefault(os.path.realpath(d), []).append(os.path.basename(d))
-caches, other = {}, {}
-for real, names in sorted(dirs.items()):
-    km = sorted(n for n in names if "kmalloc-" in n)
-    try:
-        sh = os.open(real + "/shrink", os.O_WRONLY)
-        ob = os.open(real + "/objects", os.O_RDONLY)
-    except OSError:
-        continue
-    os.read(ob, 4096)	# the read buffer is allocated now, not later
-    best = None
-    for _ in range(3):
-        os.write(sh, b"1")
-        os.lseek(ob, 0, os.SEEK_SET)
-        n = int(os.read(ob, 4096).split()[0])
-        best = n if best is None else min(best, n)
-    os.close(ob)
-    os.close(sh)
-    with open(real + "/object_size") as f:
-        size = int(f.read())
-    if km:
-        caches["/".join(km)] = [best, size]
-    else:
-        other[min(names, key=lambda n: (n.startswith(":"), n))] = [best, size]
-mem = {}
-for line in open("/proc/meminfo"):
-    k, v = line.split(":", 1)
-    if k in ("Slab", "SReclaimable", "SUnreclaim"):
-        mem[k] = int(v.split()[0])
-json.dump({"caches": caches, "other": other, "meminfo": mem},
-          open(sys.argv[1], "w"), sort_keys=True)
-EOF
+	krdma_json slab-snap "$1"
 }
 
 # slab_cmp BASE NOW [MID]: JSON with the verdict and the numbers.  The
@@ -197,49 +108,7 @@ EOF
 # half a KiB or more per cycle over 1000 cycles (a 1 KiB session struct
 # each), the per-cache counts everything smaller.
 slab_cmp() {
-	python3 - "$TOL_OBJS" "$TOL_KB" "$@" <<'EOF'
-import json, sys
-tol_objs, tol_kb = int(sys.argv[1]), int(sys.argv[2])
-b, a = json.load(open(sys.argv[3])), json.load(open(sys.argv[4]))
-m = json.load(open(sys.argv[5])) if len(sys.argv) > 5 else None
-bc, ac, bm, am = b["caches"], a["caches"], b["meminfo"], a["meminfo"]
-km = sorted(set(ac) | set(bc))
-d = {n: ac.get(n, [0, 0])[0] - bc.get(n, [0, 0])[0] for n in km}
-size = {n: (ac.get(n) or bc.get(n))[1] for n in km}
-
-# The increase over the first half, per cache and of SUnreclaim.
-mc = m["caches"] if m else {}
-first = {n: mc[n][0] - bc.get(n, [0, 0])[0] for n in km if n in mc}
-sunr = am.get("SUnreclaim", 0) - bm.get("SUnreclaim", 0)
-sunr_first = m["meminfo"].get("SUnreclaim", 0) - bm.get("SUnreclaim", 0) if m else None
-
-def growth(total, first):
-    """What grew in both halves (all of it without a midpoint)."""
-    return total if first is None else 2 * min(first, total - first)
-
-g = {n: growth(d[n], first.get(n)) for n in km}
-worst = max(km, key=lambda n: (g[n], d[n])) if km else None
-res = {
-    "worst_cache": worst, "worst_delta_objs": d[worst] if worst else 0,
-    "worst_growth_objs": g[worst] if worst else 0,
-    "kmalloc_delta_bytes": sum(d[n] * size[n] for n in km),
-    "sunreclaim_delta_kb": sunr,
-    "sunreclaim_growth_kb": growth(sunr, sunr_first),
-    "slab_delta_kb": am.get("Slab", 0) - bm.get("Slab", 0),
-    "slab_base_kb": bm.get("Slab", 0),
-    "changed": {n: d[n] for n in km if d[n]},
-}
-bo, ao = b.get("other", {}), a.get("other", {})
-od = {n: ao.get(n, [0, 0])[0] - bo.get(n, [0, 0])[0] for n in set(ao) | set(bo)}
-osz = {n: (ao.get(n) or bo.get(n))[1] for n in od}
-top = sorted((n for n in od if od[n]), key=lambda n: -abs(od[n] * osz[n]))[:5]
-res["other_top"] = {n: "%+d objs %+d B" % (od[n], od[n] * osz[n]) for n in top}
-if m:
-    res["halves"] = {n: [first[n], d[n] - first[n]] for n in first if d[n] > 0}
-res["objs_ok"] = len(km) > 5 and res["worst_growth_objs"] <= tol_objs
-res["meminfo_ok"] = res["sunreclaim_growth_kb"] <= tol_kb
-print(json.dumps(res, sort_keys=True))
-EOF
+	krdma_json slab-cmp "$TOL_OBJS" "$TOL_KB" "$@"
 }
 
 # ---- krdma state -----------------------------------------------------------
@@ -267,15 +136,6 @@ start_test() {
 		result "p1.start.$1" fail
 		echo 0 >"$T/$1.id"
 	fi
-}
-
-# running_with_progress COUNT: COUNT tests running, each past iteration 0.
-running_with_progress() {
-	krdmactl -j test show | python3 -c "
-import json, sys
-d = json.load(sys.stdin)
-r = [t for t in d if t['state'] == 'running' and t['iters'] > 0]
-sys.exit(0 if len(r) >= $1 else 1)"
 }
 
 reload() {
@@ -318,7 +178,7 @@ start_test r "c${N}r" read 4k 4
 krdmactl -j test run session "c${N}s" op send size 4k duration $((DUR * X))s depth 4 \
 	>"$T/run.out" 2>"$T/run.err" &
 RUN=$!
-wait_for -t $((120 * X)) running_with_progress 3 && result p1.tests_running ok ||
+wait_for -t $((120 * X)) tests_running 3 && result p1.tests_running ok ||
 	{ krdmactl -j test show; result p1.tests_running fail; }
 barrier p1_sessions $((300 * X))
 # Our listeners hold the peer's three sessions too.
@@ -416,23 +276,8 @@ else
 	fi
 	RUN=
 	# Every session and every test we drove ended with a reason, in events.
-	python3 - "$T/mon.out" "$(cat "$T/w.id")" "$(cat "$T/r.id")" \
-		"$(json_get "d['test_id']" <"$T/run.out" 2>/dev/null || echo 0)" >"$T/ev.json" <<'EOF'
-import json, sys
-ev = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-tests = [int(x or 0) for x in sys.argv[2:5]]
-up = {e["session_id"] for e in ev if e["event"] == "session_up"}
-down = {e["session_id"]: e.get("reason", "") for e in ev if e["event"] == "session_down"}
-done = {e["test_id"]: e for e in ev if e["event"] == "test_done"}
-print(json.dumps({
-    "up": len(up),
-    "down_with_reason": len([s for s in up if down.get(s)]),
-    "reasons": sorted(set(down.values())),
-    "tests_failed_with_reason": len([t for t in tests if t in done and
-                                     done[t]["status"] != 0 and done[t].get("reason")]),
-    "test_reasons": sorted({done[t].get("reason", "") for t in tests if t in done}),
-}))
-EOF
+	krdma_json events "$T/mon.out" "$(cat "$T/w.id")" "$(cat "$T/r.id")" \
+		"$(json_get "d['test_id']" <"$T/run.out" 2>/dev/null || echo 0)" >"$T/ev.json"
 	cat "$T/ev.json"
 	json_check p1.peer_sessions_reason "cat $T/ev.json" "d['up'] == 6 and d['down_with_reason'] == 6"
 	json_check p1.peer_tests_reason "cat $T/ev.json" "d['tests_failed_with_reason'] == 3"
@@ -623,14 +468,9 @@ log "slab noise (idle): $(slab_cmp "$T/slab.idle" "$T/slab.base")"
 HALF=$((CYCLES / 2))
 LEAK_PER_CYCLE=$((TOL_OBJS / CYCLES + 1))
 log "the slab check sees a leak of $LEAK_PER_CYCLE object(s) per cycle"
-python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-for out, n in ((sys.argv[2], int(sys.argv[3])), (sys.argv[4], int(sys.argv[5]))):
-    d["caches"]["kmalloc-64"][0] += n
-    json.dump(d, open(out, "w"))' "$T/slab.base" \
-	"$T/slab.leak.mid" $((HALF * LEAK_PER_CYCLE)) \
-	"$T/slab.leak" $(((CYCLES - HALF) * LEAK_PER_CYCLE))
+krdma_json slab-add "$T/slab.base" kmalloc-64 $((HALF * LEAK_PER_CYCLE)) "$T/slab.leak.mid"
+krdma_json slab-add "$T/slab.leak.mid" kmalloc-64 $(((CYCLES - HALF) * LEAK_PER_CYCLE)) \
+	"$T/slab.leak"
 slab_cmp "$T/slab.base" "$T/slab.leak" "$T/slab.leak.mid" >"$T/slab.leak.json"
 json_check p2.slab_check_can_fail "cat $T/slab.leak.json" \
 	"not d['objs_ok'] and d['worst_cache'] == 'kmalloc-64'"

@@ -23,79 +23,14 @@
 set -u
 PORT=7481
 
-# cqs_in CTX: how many kernel CQs of this node poll in CTX, the kernel's
-# enum ib_poll_context name (SOFTIRQ, WORKQUEUE, ...), from rdma resource.
-# iproute2 names the kernel's values by the enum's order before the kernel
-# moved IB_POLL_DIRECT last (v5.5): it prints DIRECT for SOFTIRQ, SOFTIRQ
-# for WORKQUEUE, WORKQUEUE for UNBOUND_WORKQUEUE. Its label is turned back
-# into the value, then into the kernel's name. The RDMA core's own MAD CQ
-# is counted too: compare counts.
-cqs_in() {
-	rdma -j resource show cq 2>/dev/null | python3 -c '
-import json, sys
-iproute2 = ["DIRECT", "SOFTIRQ", "WORKQUEUE", "UNBOUND_WORKQUEUE"]
-kernel = ["SOFTIRQ", "WORKQUEUE", "UNBOUND_WORKQUEUE", "DIRECT"]
-ctx = [kernel[iproute2.index(c["poll-ctx"])] for c in json.load(sys.stdin)
-       if c.get("poll-ctx") in iproute2]
-print(ctx.count(sys.argv[1]))' "$1"
-}
+# cqs_in, rc_qps, psn_snap, psn_moved: tests/lib/guest-common.sh.
 
 no_softirq_cqs() { [ "$(cqs_in SOFTIRQ)" = 0 ]; }
 
 # krdma_qps: how many RC QPs this node has. krdma is their only user
 # here; their owner reads "rdma_cm", which rdma_create_qp() creates them
 # for.
-krdma_qps() {
-	rdma -j resource show qp 2>/dev/null | python3 -c '
-import json, sys
-print(sum(1 for q in json.load(sys.stdin) if q.get("type") == "RC"))'
-}
-
-# psn_snap FILE: the send PSN of each RC QP, by QP number. iWARP has no
-# PSNs: there each QP is a TCP connection (siw), and its bytes sent
-# (ss -i), by its addresses, stand in: KiB for 1 KiB packets.
-psn_snap() {
-	if iwarp; then
-		# Without tcp_diag ss reads /proc/net/tcp: no bytes_sent.
-		modprobe -q tcp_diag 2>/dev/null
-		ss -tinH 2>/dev/null | python3 -c '
-import json, re, sys
-out, key = {}, None
-for l in sys.stdin:
-    f = l.split()
-    if l[0] not in " \t" and len(f) >= 5:
-        key = f[3] + "-" + f[4]
-    elif key and "bytes_sent:" in l:
-        out[key] = int(re.search(r"bytes_sent:(\d+)", l).group(1)) // 1024
-print(json.dumps(out))' >"$1"
-		return
-	fi
-	rdma -j resource show qp 2>/dev/null | python3 -c '
-import json, sys
-print(json.dumps({str(q["lqpn"]): q.get("sq-psn", 0) for q in json.load(sys.stdin)
-                  if q.get("type") == "RC"}))' >"$1"
-}
-
-# psn_moved NAME BEFORE AFTER NQPS MIN [ONLY]: at least NQPS of krdma's QPs
-# sent MIN packets or more between the two snapshots (PSNs are 24 bits);
-# with ONLY, no more than NQPS did.
-psn_moved() {
-	_pm_out=$(python3 -c '
-import json, sys
-a, b = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
-d = sorted(((b[q] - a[q]) % (1 << 24) for q in b if q in a), reverse=True)
-n, least = int(sys.argv[3]), int(sys.argv[4])
-print(d)
-sys.exit(0 if len(d) >= n and d[n - 1] >= least and
-         (len(sys.argv) < 6 or len(d) == n or d[n] < least) else 1)
-' "$2" "$3" "$4" "$5" ${6:+only} 2>&1)
-	if [ $? -eq 0 ]; then
-		result "$1" ok "$_pm_out"
-	else
-		echo "--- $1: not ${6:+exactly }$4 QPs sent $5 packets each: $_pm_out"
-		result "$1" fail
-	fi
-}
+krdma_qps() { rc_qps; }
 
 # moved_qps NAME BEFORE AFTER MIN: a 4-QP bw test's messages went over
 # every QP - on iWARP over the three data channels and not over the first

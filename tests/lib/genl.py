@@ -4,9 +4,11 @@
 
 The numbers (commands, attributes, enums, limits) and the attribute types
 are read at run time from include/uapi/linux/krdma.h, so they never drift:
-an attribute's type is the first word of its comment ("u32: ...",
-"string", "nest, krdma_addr_attr", "binary, 4 bytes"), or the "all u64"
-of the comment above its enum.
+an attribute's type is what its kernel-doc line starts with, in
+parentheses ("@KRDMA_A_DEV_INDEX: (u32) ...", "(nest, enum
+krdma_addr_attr)", "(u8, enum krdma_op)"; scripts/spec-to-c.py --uapi
+writes them from the spec), or the first word of a comment after the
+member ("u32: ..."), or the "all u64" of the comment above its enum.
 
 Command line:
 
@@ -254,6 +256,9 @@ class Uapi:
             above, name, body = m.group(1) or "", m.group(2), m.group(3)
             dm = re.search(r"\ball\s+(u8|u16|u32|u64)\b", above)
             en = Enum(name, dm.group(1) if dm else None)
+            # kernel-doc: " * @KRDMA_A_X: (u32) ..." gives "u32".
+            for km in re.finditer(r"^\s*\*\s*@(\w+):\s*\(([^)]*)\)", above, re.M):
+                en.comments[km.group(1)] = km.group(2).strip()
             nxt = 0
             for line in body.split("\n"):
                 cm = re.search(r"/\*(.*?)\*/", line)
@@ -265,6 +270,12 @@ class Uapi:
                     continue
                 if em.group(2) is not None:
                     v = em.group(2).strip()
+                    mm = re.fullmatch(r"\((__\w+)\s*-\s*1\)", v)
+                    if mm and mm.group(1) in en.values:
+                        # YNL's "X_MAX = (__X_MAX - 1)": a limit, as the
+                        # #define of the same form, not a member.
+                        self.defines[em.group(1)] = en.values[mm.group(1)] - 1
+                        continue
                     if v in en.values:
                         nxt = en.values[v]
                     elif v in self.defines:

@@ -239,3 +239,58 @@ test_progressing() {
 import json, sys
 sys.exit(not any(t["state"] == "running" and t["iters"] > 0 for t in json.load(sys.stdin)))'
 }
+
+# ---- snapshots and their checks: tests/lib/krdma_json.py --------------------
+
+# krdma_json COMMAND ARGS...: see tests/lib/krdma_json.py.
+krdma_json() {
+	python3 "$KRDMA_ROOT/tests/lib/krdma_json.py" "$@"
+}
+
+# rdma_snap FILE: the rdma resource totals (all devices), the entries of
+# each object list by owner, and how many of them krdma owns, as JSON.
+rdma_snap() { krdma_json rdma-snap "$1"; }
+
+# rdma_cmp BEFORE NOW MODE: MODE "same": everything equal to BEFORE;
+# "unloaded": krdma owns nothing and the totals are BEFORE minus what krdma
+# owned then; "no_queues": krdma owns no QP, CQ or MR.
+rdma_cmp() { krdma_json rdma-cmp "$1" "$2" "$3"; }
+
+# rdma_show LABEL FILE: logs an rdma_snap.
+rdma_show() { log "rdma $1: $(cat "$2")"; }
+
+# cqs_in CTX: how many CQs of this node poll in CTX, the kernel's enum
+# ib_poll_context name (SOFTIRQ, WORKQUEUE, ...). The RDMA core's own MAD
+# CQ is counted too: compare counts.
+cqs_in() { rdma -j resource show cq 2>/dev/null | krdma_json cqs-in "$1"; }
+
+# rc_qps: how many RC QPs this node has.
+rc_qps() { rdma -j resource show qp 2>/dev/null | krdma_json rc-qps; }
+
+# psn_snap FILE: the send PSN of each RC QP, by QP number. iWARP has no
+# PSNs: there each QP is a TCP connection (siw), and its KiB sent (ss -i),
+# by its addresses, stand in (for 1 KiB packets).
+psn_snap() {
+	if iwarp; then
+		# Without tcp_diag ss reads /proc/net/tcp: no bytes_sent.
+		modprobe -q tcp_diag 2>/dev/null
+		ss -tinH 2>/dev/null | krdma_json tcp-snap >"$1"
+	else
+		rdma -j resource show qp 2>/dev/null | krdma_json psn-snap >"$1"
+	fi
+}
+
+# psn_moved NAME BEFORE AFTER NQPS MIN [ONLY]: at least NQPS QPs sent MIN
+# packets or more between the two psn_snap files; with ONLY, no more than
+# NQPS did.
+psn_moved() {
+	if _pm_out=$(krdma_json psn-moved "$2" "$3" "$4" "$5" ${6:+only} 2>&1); then
+		result "$1" ok "$_pm_out"
+	else
+		echo "--- $1: not ${6:+exactly }$4 QPs sent $5 packets each: $_pm_out"
+		result "$1" fail
+	fi
+}
+
+# tests_running COUNT: COUNT krdma tests run, each past iteration 0.
+tests_running() { krdmactl -j test show | krdma_json tests-running "$1"; }

@@ -3,13 +3,16 @@
 #
 # All the spec checks, no VM needed (python3-yaml, groff-base, a built or
 # buildable tools/krdmactl):
-#   check-header.py        header, netlink.c, kmod and CLI agree with the spec
-#   test-check-header.sh   ... and that checker rejects broken copies
+#   check-generated.sh     every file generated from the spec (uapi header,
+#                          kmod/netlink-gen.[ch], netlink-abi.rst) is what
+#                          its generator makes of it now (make regen
+#                          rewrites them), and that check can fail
+#   check-code.py          netlink.c, kmod's puts and the CLI's policies
+#                          agree with the spec; the spec's references hold
+#   test-check-code.sh     ... and that checker rejects broken copies
 #   check-manpage.sh       the man page covers what krdmactl's help lists
-#   check-generated.sh     kmod/netlink-gen.[ch] are what the spec renders
-#                          to (scripts/spec-to-c.py)
-#   check-abi-doc.sh       Documentation/netlink-abi.rst is what the spec
-#                          renders to (scripts/spec-to-rst.py), and valid RST
+#   check-abi-doc.sh       the spec-to-rst.py rendering: valid RST, and it
+#                          shows a change of the spec
 # Ends with the sum, "N passed, M failed".
 
 set -u
@@ -30,24 +33,24 @@ count() {
 	fail=$((fail + f))
 }
 
-echo "== check-header.py"
-out=$(python3 "$DIR/check-header.py" 2>&1); rc=$?
+echo "== check-generated.sh"
+out=$("$DIR/check-generated.sh" 2>&1)
+grep -v '^ok ' <<<"$out"
+count "$out"
+
+echo "== check-code.py"
+out=$(python3 "$DIR/check-code.py" 2>&1); rc=$?
 echo "$out"
 if [ "$rc" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 
-echo "== test-check-header.sh"
-out=$("$DIR/test-check-header.sh" 2>&1)
+echo "== test-check-code.sh"
+out=$("$DIR/test-check-code.sh" 2>&1)
 grep -v '^ok ' <<<"$out"
 count "$out"
 
 echo "== check-manpage.sh"
 out=$("$DIR/check-manpage.sh" 2>&1)
 echo "$out"
-count "$out"
-
-echo "== check-generated.sh"
-out=$("$DIR/check-generated.sh" 2>&1)
-grep -v '^ok ' <<<"$out"
 count "$out"
 
 echo "== check-abi-doc.sh"

@@ -1,34 +1,64 @@
 /* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
-/*
- * krdma: kernel-to-kernel RDMA test transport, Generic Netlink ABI.
- *
- * Shared by the kernel module (kmod/) and the krdmactl tool (tools/).
- * Documentation/netlink/specs/krdma.yaml is the source of truth; a test
- * checks that this header agrees with it.
- */
+/* Do not edit directly, auto-generated from: */
+/*	Documentation/netlink/specs/krdma.yaml */
+/* by scripts/spec-to-c.py --uapi; make check-spec checks that it is current. */
+
 #ifndef _UAPI_LINUX_KRDMA_H
 #define _UAPI_LINUX_KRDMA_H
 
 #define KRDMA_GENL_NAME		"krdma"
 #define KRDMA_GENL_VERSION	1
-#define KRDMA_MCGRP_EVENTS	"events"
 
-/* ABI version reported by KRDMA_CMD_VERSION_GET; bumped on incompatible change. */
+/*
+ * ABI version reported by version-get; bumped on any incompatible change.
+ * krdmactl warns when its own differs from the module's.
+ */
 #define KRDMA_ABI_VERSION	1
 
-/* Limits enforced by the per-operation policies. */
-#define KRDMA_NAME_MAX		32	/* including the terminating NUL */
-#define KRDMA_MSG_SIZE_MAX	(8U << 20)
-#define KRDMA_DEPTH_MAX		128
-#define KRDMA_QUEUE_DEPTH_MIN	4	/* session send/receive queue depths */
-#define KRDMA_QUEUE_DEPTH_MAX	4096
-#define KRDMA_TIMEOUT_MS_MIN	100
-#define KRDMA_TIMEOUT_MS_MAX	60000
-#define KRDMA_DURATION_MS_MAX	3600000
-#define KRDMA_INTERVAL_MS_MIN	100
-#define KRDMA_CHAIN_MAX		32	/* bw: WRs posted by one ib_post_send() */
-#define KRDMA_QPS_MAX		16	/* queue pairs of one session */
+/*
+ * Size of a listener or session name, including the terminating NUL (so at
+ * most 31 characters).
+ */
+#define KRDMA_NAME_MAX	32
 
+/* Largest message (8 MiB) of a test or of a session. */
+#define KRDMA_MSG_SIZE_MAX	8388608
+
+/* Most operations a test keeps in flight. */
+#define KRDMA_DEPTH_MAX	128
+
+/* Smallest send or receive queue depth of a session. */
+#define KRDMA_QUEUE_DEPTH_MIN	4
+
+/* Largest send or receive queue depth of a session. */
+#define KRDMA_QUEUE_DEPTH_MAX	4096
+
+/* Shortest connect timeout, in milliseconds. */
+#define KRDMA_TIMEOUT_MS_MIN	100
+
+/* Longest connect timeout, in milliseconds. */
+#define KRDMA_TIMEOUT_MS_MAX	60000
+
+/* Longest test duration (one hour), in milliseconds. */
+#define KRDMA_DURATION_MS_MAX	3600000
+
+/* Shortest interval between two test-progress events, in milliseconds. */
+#define KRDMA_INTERVAL_MS_MIN	100
+
+/* Most work requests a bw test posts with one ib_post_send(). */
+#define KRDMA_CHAIN_MAX	32
+
+/* Most queue pairs of one session, the control one included. */
+#define KRDMA_QPS_MAX	16
+
+/**
+ * enum krdma_session_state - Life cycle of a session.
+ * @KRDMA_SESSION_CONNECTING: Resolving the route, or waiting for the peer to
+ *   accept.
+ * @KRDMA_SESSION_UP: Connected; tests can run.
+ * @KRDMA_SESSION_CLOSING: Disconnecting; resources being released.
+ * @KRDMA_SESSION_DOWN: Closed or failed; the reason attribute says why.
+ */
 enum krdma_session_state {
 	KRDMA_SESSION_CONNECTING = 1,
 	KRDMA_SESSION_UP,
@@ -36,23 +66,49 @@ enum krdma_session_state {
 	KRDMA_SESSION_DOWN,
 };
 
-/* Where a session's completions run (module parameter cq_poll). */
+/**
+ * enum krdma_cq_poll - Where a session's completions run, chosen by the module
+ *   parameter cq_poll when the session is created.
+ * @KRDMA_CQ_POLL_WORKQUEUE: IB_POLL_WORKQUEUE, the RDMA core's per-CPU
+ *   completion workqueue.
+ * @KRDMA_CQ_POLL_UNBOUND: IB_POLL_UNBOUND_WORKQUEUE, on any CPU.
+ * @KRDMA_CQ_POLL_DIRECT: IB_POLL_DIRECT, polled by a kernel thread of the
+ *   session.
+ * @KRDMA_CQ_POLL_SOFTIRQ: IB_POLL_SOFTIRQ for the data channels (sessions of
+ *   several QPs), whose completions are only one-sided bw messages; the
+ *   session's first QP stays on IB_POLL_WORKQUEUE, its handlers may sleep.
+ */
 enum krdma_cq_poll {
-	KRDMA_CQ_POLL_WORKQUEUE = 1,	/* IB_POLL_WORKQUEUE */
-	KRDMA_CQ_POLL_UNBOUND,		/* IB_POLL_UNBOUND_WORKQUEUE */
-	KRDMA_CQ_POLL_DIRECT,		/* IB_POLL_DIRECT, a polling thread */
-	KRDMA_CQ_POLL_SOFTIRQ,		/* data channels IB_POLL_SOFTIRQ, the
-					 * rest IB_POLL_WORKQUEUE
-					 */
+	KRDMA_CQ_POLL_WORKQUEUE = 1,
+	KRDMA_CQ_POLL_UNBOUND,
+	KRDMA_CQ_POLL_DIRECT,
+	KRDMA_CQ_POLL_SOFTIRQ,
 };
 
+/**
+ * enum krdma_session_role - Which side of the connection this host is.
+ * @KRDMA_ROLE_CLIENT: Made the connection (active side, session-new).
+ * @KRDMA_ROLE_SERVER: Accepted it on a listener (passive side).
+ */
 enum krdma_session_role {
-	KRDMA_ROLE_CLIENT = 1,	/* made the connection (active side) */
-	KRDMA_ROLE_SERVER,	/* accepted it on a listener (passive side) */
+	KRDMA_ROLE_CLIENT = 1,
+	KRDMA_ROLE_SERVER,
 };
 
+/**
+ * enum krdma_op - The RDMA operation a test exercises; every byte is checked.
+ * @KRDMA_OP_PING: The krping loop - READ the peer's source, WRITE it back.
+ * @KRDMA_OP_SEND: Two-sided SEND into the peer's posted receives.
+ * @KRDMA_OP_SEND_IMM: SEND with immediate data.
+ * @KRDMA_OP_WRITE: One-sided RDMA WRITE into a region the peer registered.
+ * @KRDMA_OP_WRITE_IMM: RDMA WRITE with immediate data, consuming a peer
+ *   receive.
+ * @KRDMA_OP_READ: One-sided RDMA READ from a region the peer registered.
+ * @KRDMA_OP_ATOMIC_FADD: 8-byte fetch-and-add.
+ * @KRDMA_OP_ATOMIC_CSWAP: 8-byte compare-and-swap.
+ */
 enum krdma_op {
-	KRDMA_OP_PING = 1,	/* krping loop: READ the source, WRITE it back */
+	KRDMA_OP_PING = 1,
 	KRDMA_OP_SEND,
 	KRDMA_OP_SEND_IMM,
 	KRDMA_OP_WRITE,
@@ -60,31 +116,55 @@ enum krdma_op {
 	KRDMA_OP_READ,
 	KRDMA_OP_ATOMIC_FADD,
 	KRDMA_OP_ATOMIC_CSWAP,
+
+	/* private: */
 	__KRDMA_OP_MAX,
+	KRDMA_OP_MAX = (__KRDMA_OP_MAX - 1)
 };
 
-#define KRDMA_OP_MAX (__KRDMA_OP_MAX - 1)
-
-/*
- * How a test moves its data. check: every iteration is acknowledged and its
- * data compared (the correctness engine). bw: a pipeline of depth
- * operations with selective signaling and chained posts, checked once at
- * the end. lat: one operation at a time, each timed.
+/**
+ * enum krdma_test_mode - How a test moves its data.
+ * @KRDMA_MODE_CHECK: Every iteration acknowledged by the peer and its data
+ *   compared (the default).
+ * @KRDMA_MODE_BW: Bandwidth - a pipeline of test-depth messages, posted in
+ *   chains of test-chain with one in test-signal-every signaled, checked at
+ *   the receiving end (sampled for sends, once at the end for RDMA ops); with
+ *   test-qps above 1, one such pipeline per queue pair.
+ * @KRDMA_MODE_LAT: Latency - one message at a time, each round trip timed: a
+ *   send or a write is answered by the peer (a write by write-polling) and
+ *   half the round trip counts; a read or an atomic is a round trip of its own
+ *   and counts whole. The figures come in test-lat.
  */
 enum krdma_test_mode {
 	KRDMA_MODE_CHECK = 1,
 	KRDMA_MODE_BW,
 	KRDMA_MODE_LAT,
+
+	/* private: */
 	__KRDMA_MODE_MAX,
+	KRDMA_MODE_MAX = (__KRDMA_MODE_MAX - 1)
 };
 
-#define KRDMA_MODE_MAX (__KRDMA_MODE_MAX - 1)
-
+/**
+ * enum krdma_test_state - State of a test.
+ * @KRDMA_TEST_RUNNING: Operations are being posted.
+ * @KRDMA_TEST_DONE: Ended; the test-status attribute says how.
+ */
 enum krdma_test_state {
 	KRDMA_TEST_RUNNING = 1,
-	KRDMA_TEST_DONE,	/* ended; KRDMA_A_TEST_STATUS says how */
+	KRDMA_TEST_DONE,
 };
 
+/**
+ * enum krdma_event - What an event-ntf message reports (its event attribute).
+ * @KRDMA_EVENT_SESSION_UP: A session connected (either role).
+ * @KRDMA_EVENT_SESSION_DOWN: A session closed or failed to connect; carries
+ *   the reason.
+ * @KRDMA_EVENT_TEST_PROGRESS: Periodic progress of a running test (every
+ *   test-interval-ms).
+ * @KRDMA_EVENT_TEST_DONE: A test ended; carries test-status and the final
+ *   counters.
+ */
 enum krdma_event {
 	KRDMA_EVENT_SESSION_UP = 1,
 	KRDMA_EVENT_SESSION_DOWN,
@@ -92,63 +172,434 @@ enum krdma_event {
 	KRDMA_EVENT_TEST_DONE,
 };
 
-/* Nested in KRDMA_A_LOCAL_ADDR / KRDMA_A_PEER_ADDR. */
+/**
+ * enum krdma_attr - Top-level attributes of every krdma message.
+ * @KRDMA_A_UNSPEC: reserved
+ * @KRDMA_A_PAD: padding that aligns the u64 attributes
+ * @KRDMA_A_VERSION: (string) Version string of the loaded module, e.g.
+ *   "0.2.0".
+ * @KRDMA_A_ABI_VERSION: (u32) The module's abi-version constant.
+ * @KRDMA_A_DEV_INDEX: (u32) Index of the RDMA device (struct ib_device index).
+ * @KRDMA_A_DEV_NAME: (string) Name of an RDMA device, e.g. rxe0: selects the
+ *   device in dev-get, and names the device a listener or an up session is
+ *   bound to.
+ * @KRDMA_A_DEV_NODE_GUID: (u64) Node GUID of the device, in host byte order.
+ * @KRDMA_A_DEV_MAX_QP_RD_ATOM: (u32) Most RDMA READ/atomic operations a QP can
+ *   take as responder.
+ * @KRDMA_A_DEV_MAX_QP_INIT_RD_ATOM: (u32) Most RDMA READ/atomic operations a
+ *   QP can issue as initiator.
+ * @KRDMA_A_DEV_MAX_FAST_REG_PAGES: (u32) Most pages one fast-registration
+ *   (FRWR) MR can map.
+ * @KRDMA_A_DEV_MAX_SGE: (u32) Most scatter/gather entries of a send work
+ *   request.
+ * @KRDMA_A_DEV_ATOMIC_CAP: (u8, enum ib_atomic_cap) Atomic operations support
+ *   of the device.
+ * @KRDMA_A_DEV_PORT: (nest, enum krdma_port_attr, multi) One per port of the
+ *   device.
+ * @KRDMA_A_LISTENER_ID: (u32) Id of a listener (never 0); for a server
+ *   session, the listener that accepted it.
+ * @KRDMA_A_NAME: (string) Name of a listener or a session: 1 to 31 printable
+ *   characters without spaces, not all digits (a number always means an id).
+ *   Without one at creation the module names a listener l<id> and a session
+ *   s<id>.
+ * @KRDMA_A_LOCAL_ADDR: (nest, enum krdma_addr_attr) Local address: where a
+ *   listener listens (no IP: every address), or the source a client session
+ *   connects from.
+ * @KRDMA_A_PEER_ADDR: (nest, enum krdma_addr_attr) Address and port of the
+ *   peer of a session.
+ * @KRDMA_A_TIMEOUT_MS: (u32) Connect timeout in milliseconds (default 10000).
+ * @KRDMA_A_SESSION_ID: (u32) Id of a session (never 0).
+ * @KRDMA_A_SESSION_STATE: (u8, enum krdma_session_state) State of the session.
+ * @KRDMA_A_SESSION_ROLE: (u8, enum krdma_session_role) Role of this host in
+ *   the session.
+ * @KRDMA_A_SESSION_QPN: (u32) Number of the session's local queue pair.
+ * @KRDMA_A_SESSION_PEER_QPN: (u32) Number of the peer's queue pair.
+ * @KRDMA_A_SESSION_RESPONDER_RESOURCES: (u8) RDMA READ/atomic operations this
+ *   side accepts as responder (negotiated).
+ * @KRDMA_A_SESSION_INITIATOR_DEPTH: (u8) RDMA READ/atomic operations this side
+ *   may have outstanding (negotiated).
+ * @KRDMA_A_SESSION_SQ_DEPTH: (u32) Send queue depth (default 256; negotiated
+ *   with the peer).
+ * @KRDMA_A_SESSION_RQ_DEPTH: (u32) Receive queue depth (default 32; negotiated
+ *   with the peer).
+ * @KRDMA_A_SESSION_MAX_MSG_SIZE: (u32) Largest message of the session in bytes
+ *   (default 64 KiB).
+ * @KRDMA_A_SESSION_PEER_PROTO: (u32) Wire protocol version the peer module
+ *   speaks.
+ * @KRDMA_A_REASON: (string) Why a session went down, why a test failed, or
+ *   that a listener lost its device; free text for people.
+ * @KRDMA_A_TEST_ID: (u32) Id of a test (never 0).
+ * @KRDMA_A_TEST_OP: (u8, enum krdma_op) The operation the test runs (checked
+ *   against the op enum).
+ * @KRDMA_A_TEST_SIZE: (u32) Bytes per message (default 4096; 8 for the
+ *   atomics).
+ * @KRDMA_A_TEST_COUNT: (u64) Iterations to run (default 1000 when no duration
+ *   is given; 0 is rejected). Excludes test-duration-ms.
+ * @KRDMA_A_TEST_DURATION_MS: (u32) Run for this long instead of a count, in
+ *   milliseconds.
+ * @KRDMA_A_TEST_DEPTH: (u32) Operations in flight, per queue pair (default 64
+ *   in bw mode, else 1).
+ * @KRDMA_A_TEST_INTERVAL_MS: (u32) Interval of test-progress events in
+ *   milliseconds (default 1000).
+ * @KRDMA_A_TEST_STATE: (u8, enum krdma_test_state) State of the test.
+ * @KRDMA_A_TEST_STATUS: (s32) 0, or the negative errno the test ended with.
+ * @KRDMA_A_TEST_ITERS: (u64) Iterations completed.
+ * @KRDMA_A_TEST_BYTES: (u64) Payload bytes moved.
+ * @KRDMA_A_TEST_ELAPSED_NS: (u64) Time the test has run (or ran), in
+ *   nanoseconds.
+ * @KRDMA_A_TEST_VALIDATED: (u64) Iterations whose data was checked byte by
+ *   byte.
+ * @KRDMA_A_STATS: (nest, enum krdma_stats_attr) Counters, module-wide
+ *   (stats-get) or of one session (session-get).
+ * @KRDMA_A_EVENT: (u8, enum krdma_event) What an event-ntf message reports.
+ * @KRDMA_A_TEST_MODE: (u8, enum krdma_test_mode) How the test moves its data
+ *   (default check; checked against the enum).
+ * @KRDMA_A_TEST_SIGNAL_EVERY: (u32) bw and lat modes - one send work request
+ *   in this many asks for a completion (default 16, at most test-depth in bw).
+ * @KRDMA_A_TEST_CHAIN: (u32) bw mode - work requests posted by one
+ *   ib_post_send() (default 8, at most test-depth).
+ * @KRDMA_A_TEST_INLINE: (u8) 1 if the data went inline in the work requests
+ *   (small sends).
+ * @KRDMA_A_TEST_CPU_NS: (u64) CPU time the module's data path spent on the
+ *   test (completion handlers and posting), in nanoseconds; bw and lat modes.
+ * @KRDMA_A_TEST_PEER_CPU_NS: (u64) The same on the responder, reported at the
+ *   end of the test.
+ * @KRDMA_A_TEST_LAT: (nest, enum krdma_lat_attr) Latency figures of a finished
+ *   lat test.
+ * @KRDMA_A_SESSION_MAX_INLINE: (u32) Bytes of inline data a send work request
+ *   of the session can carry.
+ * @KRDMA_A_SESSION_CQ_POLL: (u8, enum krdma_cq_poll) Where the session's
+ *   completions run.
+ * @KRDMA_A_TEST_BIDIR: (u8) bw mode - 1: traffic both ways at once; the peer
+ *   module runs the same test back (a test of its own, as long as this one)
+ *   and reports its figures in test-peer-iters and test-peer-bytes.
+ * @KRDMA_A_TEST_PEER_ITERS: (u64) bidir - the messages of the peer's reverse
+ *   stream.
+ * @KRDMA_A_TEST_PEER_BYTES: (u64) bidir - the bytes of the peer's reverse
+ *   stream.
+ * @KRDMA_A_SESSION_QPS: (u32) Queue pairs of the session, the control one
+ *   included (default 1). Each is a reliable connection of its own to the peer
+ *   (its own rdma_cm connection and completion queue, on distinct completion
+ *   vectors). The first carries the control messages and every test; the other
+ *   ones, data channels joined to the session by a cookie in the CM handshake,
+ *   carry the one-sided traffic (RDMA WRITE, READ, atomics) of bw tests run
+ *   with test-qps above 1. The session is up only once all of them are
+ *   connected.
+ * @KRDMA_A_TEST_QPS: (u32) bw mode - queue pairs the messages spread over: the
+ *   first test-qps of the session's session-qps (default 1), each with its own
+ *   pipeline of test-depth messages in flight (test-depth is per QP); a
+ *   test-count is split between them. Above 1 only in bw mode, for the
+ *   one-sided ops (not send, send-imm or write-imm, which consume the peer's
+ *   receives), and at most the session's session-qps. On iWARP, above 1, the
+ *   messages go over the test-qps - 1 data channels and the first QP carries
+ *   the test's control messages and the keepalive alone: no completion there
+ *   tells the peer alive, and its probes must not wait behind bulk data.
+ * @KRDMA_A_TEST_QP: (nest, enum krdma_test_qp_attr, multi) bw mode, once the
+ *   test is over - one per queue pair the messages went over, in order: what
+ *   each moved and when it was done, so a slow or unfair queue pair shows.
+ * @KRDMA_A_SESSION_TOS: (u8) Type of service of a client session's connections
+ *   (rdma_cm's rdma_set_service_type(), perftest's --tos): on RoCE the IP
+ *   header's DSCP and ECN bits of what the session sends, and the priority it
+ *   maps to; on InfiniBand the service level (its low four bits). Without it
+ *   the device's default (rdma_cm's default_roce_tos in configfs).
+ * @KRDMA_A_TEST_HOST_CPU: (nest, enum krdma_host_cpu_attr) Once the test is
+ *   over - what all the CPUs of this host did while it ran, from the kernel's
+ *   own accounting: the test's context, the RDMA driver's softirqs and
+ *   workers, and everything else.
+ * @KRDMA_A_TEST_PEER_HOST_CPU: (nest, enum krdma_host_cpu_attr) The same on
+ *   the peer, over its side of the test (the responder of one-sided operations
+ *   runs no handler, so test-peer-cpu-ns is 0 there, but its softirqs and the
+ *   driver's workers are here).
+ * @KRDMA_A_TEST_RATE: (u64) bw mode - the most the test sends, in bytes per
+ *   second (perftest's --rate_limit with --rate_limit_type=SW): the messages
+ *   go out in bursts of test-burst, the next burst only once the rate allows
+ *   it, a timer resuming the sending when the window is open but the budget
+ *   spent. Over several QPs each carries an equal share. Not 0 (leave it out
+ *   for no limit), not with test-bidir (the peer's stream would not be
+ *   limited). test-bytes over test-elapsed-ns is what it achieved.
+ * @KRDMA_A_TEST_BURST: (u32) bw mode, with test-rate - messages posted at once
+ *   before the sender waits for the rate (perftest's --burst_size; default
+ *   test-chain, one ib_post_send() a burst; at most test-depth).
+ */
+enum krdma_attr {
+	KRDMA_A_UNSPEC,
+	KRDMA_A_PAD,
+	KRDMA_A_VERSION,
+	KRDMA_A_ABI_VERSION,
+	KRDMA_A_DEV_INDEX,
+	KRDMA_A_DEV_NAME,
+	KRDMA_A_DEV_NODE_GUID,
+	KRDMA_A_DEV_MAX_QP_RD_ATOM,
+	KRDMA_A_DEV_MAX_QP_INIT_RD_ATOM,
+	KRDMA_A_DEV_MAX_FAST_REG_PAGES,
+	KRDMA_A_DEV_MAX_SGE,
+	KRDMA_A_DEV_ATOMIC_CAP,
+	KRDMA_A_DEV_PORT,
+	KRDMA_A_LISTENER_ID,
+	KRDMA_A_NAME,
+	KRDMA_A_LOCAL_ADDR,
+	KRDMA_A_PEER_ADDR,
+	KRDMA_A_TIMEOUT_MS,
+	KRDMA_A_SESSION_ID,
+	KRDMA_A_SESSION_STATE,
+	KRDMA_A_SESSION_ROLE,
+	KRDMA_A_SESSION_QPN,
+	KRDMA_A_SESSION_PEER_QPN,
+	KRDMA_A_SESSION_RESPONDER_RESOURCES,
+	KRDMA_A_SESSION_INITIATOR_DEPTH,
+	KRDMA_A_SESSION_SQ_DEPTH,
+	KRDMA_A_SESSION_RQ_DEPTH,
+	KRDMA_A_SESSION_MAX_MSG_SIZE,
+	KRDMA_A_SESSION_PEER_PROTO,
+	KRDMA_A_REASON,
+	KRDMA_A_TEST_ID,
+	KRDMA_A_TEST_OP,
+	KRDMA_A_TEST_SIZE,
+	KRDMA_A_TEST_COUNT,
+	KRDMA_A_TEST_DURATION_MS,
+	KRDMA_A_TEST_DEPTH,
+	KRDMA_A_TEST_INTERVAL_MS,
+	KRDMA_A_TEST_STATE,
+	KRDMA_A_TEST_STATUS,
+	KRDMA_A_TEST_ITERS,
+	KRDMA_A_TEST_BYTES,
+	KRDMA_A_TEST_ELAPSED_NS,
+	KRDMA_A_TEST_VALIDATED,
+	KRDMA_A_STATS,
+	KRDMA_A_EVENT,
+	KRDMA_A_TEST_MODE,
+	KRDMA_A_TEST_SIGNAL_EVERY,
+	KRDMA_A_TEST_CHAIN,
+	KRDMA_A_TEST_INLINE,
+	KRDMA_A_TEST_CPU_NS,
+	KRDMA_A_TEST_PEER_CPU_NS,
+	KRDMA_A_TEST_LAT,
+	KRDMA_A_SESSION_MAX_INLINE,
+	KRDMA_A_SESSION_CQ_POLL,
+	KRDMA_A_TEST_BIDIR,
+	KRDMA_A_TEST_PEER_ITERS,
+	KRDMA_A_TEST_PEER_BYTES,
+	KRDMA_A_SESSION_QPS,
+	KRDMA_A_TEST_QPS,
+	KRDMA_A_TEST_QP,
+	KRDMA_A_SESSION_TOS,
+	KRDMA_A_TEST_HOST_CPU,
+	KRDMA_A_TEST_PEER_HOST_CPU,
+	KRDMA_A_TEST_RATE,
+	KRDMA_A_TEST_BURST,
+
+	__KRDMA_A_MAX,
+};
+
+#define KRDMA_A_MAX (__KRDMA_A_MAX - 1)
+
+/**
+ * enum krdma_host_cpu_attr - CPU time of a whole host over a test, summed over
+ *   its online CPUs (kcpustat), all u64 nanoseconds. Without
+ *   CONFIG_IRQ_TIME_ACCOUNTING (Debian's kernels) irq and softirq time are
+ *   sampled at the tick, so a short test reads coarse. The RDMA driver's
+ *   workqueue threads (rxe on 6.12) count as system time, its tasklets (rxe on
+ *   6.1) as softirq.
+ * @KRDMA_HOST_CPU_A_UNSPEC: reserved
+ * @KRDMA_HOST_CPU_A_PAD: padding that aligns the u64 attributes
+ * @KRDMA_HOST_CPU_A_CAPACITY_NS: (u64) The test's wall time times the online
+ *   CPUs.
+ * @KRDMA_HOST_CPU_A_USER_NS: (u64) User time, nice included.
+ * @KRDMA_HOST_CPU_A_SYSTEM_NS: (u64) Kernel time outside interrupts (kernel
+ *   threads and workers too).
+ * @KRDMA_HOST_CPU_A_SOFTIRQ_NS: (u64)
+ * @KRDMA_HOST_CPU_A_IRQ_NS: (u64)
+ */
+enum krdma_host_cpu_attr {
+	KRDMA_HOST_CPU_A_UNSPEC,
+	KRDMA_HOST_CPU_A_PAD,
+	KRDMA_HOST_CPU_A_CAPACITY_NS,
+	KRDMA_HOST_CPU_A_USER_NS,
+	KRDMA_HOST_CPU_A_SYSTEM_NS,
+	KRDMA_HOST_CPU_A_SOFTIRQ_NS,
+	KRDMA_HOST_CPU_A_IRQ_NS,
+
+	__KRDMA_HOST_CPU_A_MAX,
+};
+
+#define KRDMA_HOST_CPU_A_MAX (__KRDMA_HOST_CPU_A_MAX - 1)
+
+/**
+ * enum krdma_test_qp_attr - One queue pair's share of a bw test, nested in
+ *   test-qp.
+ * @KRDMA_TEST_QP_A_UNSPEC: reserved
+ * @KRDMA_TEST_QP_A_PAD: padding that aligns the u64 attributes
+ * @KRDMA_TEST_QP_A_INDEX: (u32) Which of the session's queue pairs (0, the
+ *   session's own; on iWARP a test over several leaves it to the control
+ *   messages).
+ * @KRDMA_TEST_QP_A_ITERS: (u64) Messages it completed.
+ * @KRDMA_TEST_QP_A_BYTES: (u64) Payload bytes it moved.
+ * @KRDMA_TEST_QP_A_ELAPSED_NS: (u64) From the test's start to its last
+ *   completion.
+ */
+enum krdma_test_qp_attr {
+	KRDMA_TEST_QP_A_UNSPEC,
+	KRDMA_TEST_QP_A_PAD,
+	KRDMA_TEST_QP_A_INDEX,
+	KRDMA_TEST_QP_A_ITERS,
+	KRDMA_TEST_QP_A_BYTES,
+	KRDMA_TEST_QP_A_ELAPSED_NS,
+
+	__KRDMA_TEST_QP_A_MAX,
+};
+
+#define KRDMA_TEST_QP_A_MAX (__KRDMA_TEST_QP_A_MAX - 1)
+
+/**
+ * enum krdma_addr_attr - An IP endpoint, nested in local-addr and peer-addr.
+ *   At most one of ipv4 and ipv6; neither means "any address" where that is
+ *   allowed (and, in replies, a listener bound to any address).
+ * @KRDMA_ADDR_A_UNSPEC: reserved
+ * @KRDMA_ADDR_A_IPV4: (binary) IPv4 address, 4 bytes in network byte order.
+ * @KRDMA_ADDR_A_IPV6: (binary) IPv6 address, 16 bytes in network byte order.
+ * @KRDMA_ADDR_A_PORT: (u16) Port (RDMA CM port space TCP), in host byte order.
+ * @KRDMA_ADDR_A_SCOPE_ID: (u32) IPv6 scope of a link-local ipv6 address: the
+ *   index of the interface it is on (requests only; "fe80::1%eth0" in
+ *   krdmactl).
+ */
 enum krdma_addr_attr {
 	KRDMA_ADDR_A_UNSPEC,
-	KRDMA_ADDR_A_IPV4,	/* binary, 4 bytes, network order */
-	KRDMA_ADDR_A_IPV6,	/* binary, 16 bytes, network order */
-	KRDMA_ADDR_A_PORT,	/* u16, host order */
-	KRDMA_ADDR_A_SCOPE_ID,	/* u32, IPv6 scope: a link-local's ifindex */
+	KRDMA_ADDR_A_IPV4,
+	KRDMA_ADDR_A_IPV6,
+	KRDMA_ADDR_A_PORT,
+	KRDMA_ADDR_A_SCOPE_ID,
+
 	__KRDMA_ADDR_A_MAX,
 };
 
 #define KRDMA_ADDR_A_MAX (__KRDMA_ADDR_A_MAX - 1)
 
-/* Nested in KRDMA_A_DEV_PORT. */
+/**
+ * enum krdma_port_attr - One port of an RDMA device, nested in dev-port.
+ * @KRDMA_PORT_A_UNSPEC: reserved
+ * @KRDMA_PORT_A_INDEX: (u32) Port number (from 1).
+ * @KRDMA_PORT_A_STATE: (u8, enum ib_port_state) Port state.
+ * @KRDMA_PORT_A_ACTIVE_MTU: (u32) Active MTU in bytes.
+ */
 enum krdma_port_attr {
 	KRDMA_PORT_A_UNSPEC,
-	KRDMA_PORT_A_INDEX,	/* u32 */
-	KRDMA_PORT_A_STATE,	/* u8, enum ib_port_state */
-	KRDMA_PORT_A_ACTIVE_MTU,	/* u32, bytes */
+	KRDMA_PORT_A_INDEX,
+	KRDMA_PORT_A_STATE,
+	KRDMA_PORT_A_ACTIVE_MTU,
+
 	__KRDMA_PORT_A_MAX,
 };
 
 #define KRDMA_PORT_A_MAX (__KRDMA_PORT_A_MAX - 1)
 
-/* Nested in KRDMA_A_TEST_LAT: one-way latency of a lat test, nanoseconds. */
+/**
+ * enum krdma_lat_attr - One-way latency of a lat test (half of each round
+ *   trip), nested in test-lat; all u64 nanoseconds but samples. Percentiles
+ *   come from a log-linear histogram, within 1/256 of the true value.
+ * @KRDMA_LAT_A_UNSPEC: reserved
+ * @KRDMA_LAT_A_PAD: padding that aligns the u64 attributes
+ * @KRDMA_LAT_A_SAMPLES: (u64) Round trips timed.
+ * @KRDMA_LAT_A_MIN_NS: (u64)
+ * @KRDMA_LAT_A_P50_NS: (u64) Median (perftest's "typical").
+ * @KRDMA_LAT_A_P90_NS: (u64)
+ * @KRDMA_LAT_A_P99_NS: (u64)
+ * @KRDMA_LAT_A_P999_NS: (u64) 99.9th percentile.
+ * @KRDMA_LAT_A_MAX_NS: (u64)
+ * @KRDMA_LAT_A_AVG_NS: (u64)
+ * @KRDMA_LAT_A_STDEV_NS: (u64) Standard deviation, from the histogram
+ *   (saturates at 2^32 - 1 ns, a spread of more than 4.29 s).
+ * @KRDMA_LAT_A_HIST: (nest, enum krdma_hist_attr, multi) The histogram, one
+ *   per non-empty bucket in increasing order: four buckets to a power of two,
+ *   or two, or one, the finest that needs at most 64 of them.
+ */
 enum krdma_lat_attr {
 	KRDMA_LAT_A_UNSPEC,
 	KRDMA_LAT_A_PAD,
-	KRDMA_LAT_A_SAMPLES,	/* u64: iterations timed */
-	KRDMA_LAT_A_MIN_NS,	/* u64 */
-	KRDMA_LAT_A_P50_NS,	/* u64 */
-	KRDMA_LAT_A_P90_NS,	/* u64 */
-	KRDMA_LAT_A_P99_NS,	/* u64 */
-	KRDMA_LAT_A_P999_NS,	/* u64 */
-	KRDMA_LAT_A_MAX_NS,	/* u64 */
-	KRDMA_LAT_A_AVG_NS,	/* u64 */
-	KRDMA_LAT_A_STDEV_NS,	/* u64 */
-	KRDMA_LAT_A_HIST,	/* nest, multi: one per non-empty bucket */
+	KRDMA_LAT_A_SAMPLES,
+	KRDMA_LAT_A_MIN_NS,
+	KRDMA_LAT_A_P50_NS,
+	KRDMA_LAT_A_P90_NS,
+	KRDMA_LAT_A_P99_NS,
+	KRDMA_LAT_A_P999_NS,
+	KRDMA_LAT_A_MAX_NS,
+	KRDMA_LAT_A_AVG_NS,
+	KRDMA_LAT_A_STDEV_NS,
+	KRDMA_LAT_A_HIST,
+
 	__KRDMA_LAT_A_MAX,
 };
 
 #define KRDMA_LAT_A_MAX (__KRDMA_LAT_A_MAX - 1)
 
-/* Nested in KRDMA_LAT_A_HIST: one bucket of the latency histogram. */
+/**
+ * enum krdma_hist_attr - One bucket of a latency histogram, nested in lat's
+ *   hist.
+ * @KRDMA_HIST_A_UNSPEC: reserved
+ * @KRDMA_HIST_A_PAD: padding that aligns the u64 attributes
+ * @KRDMA_HIST_A_LO_NS: (u64) The bucket's lowest latency, included.
+ * @KRDMA_HIST_A_HI_NS: (u64) Its end, excluded (2^64 - 1 for the last possible
+ *   bucket).
+ * @KRDMA_HIST_A_COUNT: (u64) Samples in it.
+ */
 enum krdma_hist_attr {
 	KRDMA_HIST_A_UNSPEC,
 	KRDMA_HIST_A_PAD,
-	KRDMA_HIST_A_LO_NS,	/* u64: lowest latency in it */
-	KRDMA_HIST_A_HI_NS,	/* u64: its end, excluded */
-	KRDMA_HIST_A_COUNT,	/* u64: samples */
+	KRDMA_HIST_A_LO_NS,
+	KRDMA_HIST_A_HI_NS,
+	KRDMA_HIST_A_COUNT,
+
 	__KRDMA_HIST_A_MAX,
 };
 
 #define KRDMA_HIST_A_MAX (__KRDMA_HIST_A_MAX - 1)
 
-/*
- * Nested in KRDMA_A_STATS: module-wide or per-session counters, and the
- * gauges of what peers make this host hold, all u64.
+/**
+ * enum krdma_stats_attr - Counters nested in stats, all u64, module-wide or
+ *   per session.
+ * @KRDMA_STATS_A_UNSPEC: reserved
+ * @KRDMA_STATS_A_PAD: padding that aligns the u64 attributes
+ * @KRDMA_STATS_A_SESSIONS_OPENED: (u64) Sessions that came up.
+ * @KRDMA_STATS_A_SESSIONS_CLOSED: (u64) Sessions that were torn down.
+ * @KRDMA_STATS_A_CONNECT_ERRORS: (u64) Connection attempts that failed
+ *   (address, route, unreachable, timeout).
+ * @KRDMA_STATS_A_REJECTS_SENT: (u64) Connection requests this side rejected.
+ * @KRDMA_STATS_A_TESTS_STARTED: (u64) Tests started.
+ * @KRDMA_STATS_A_TESTS_FAILED: (u64) Tests that ended with a non-zero status.
+ * @KRDMA_STATS_A_SEND_WRS: (u64) SEND work requests posted.
+ * @KRDMA_STATS_A_RECV_WRS: (u64) Receive work requests posted.
+ * @KRDMA_STATS_A_WRITE_WRS: (u64) RDMA WRITE work requests posted.
+ * @KRDMA_STATS_A_READ_WRS: (u64) RDMA READ work requests posted.
+ * @KRDMA_STATS_A_ATOMIC_WRS: (u64) Atomic work requests posted.
+ * @KRDMA_STATS_A_REG_MR_WRS: (u64) Fast-registration (REG_MR) work requests
+ *   posted.
+ * @KRDMA_STATS_A_INV_WRS: (u64) Local invalidate work requests posted.
+ * @KRDMA_STATS_A_BYTES_TX: (u64) Payload bytes sent or written.
+ * @KRDMA_STATS_A_BYTES_RX: (u64) Payload bytes received or read.
+ * @KRDMA_STATS_A_WC_ERRORS: (u64) Work completions with an error status.
+ * @KRDMA_STATS_A_VALIDATION_ERRORS: (u64) Data that did not match the expected
+ *   pattern.
+ * @KRDMA_STATS_A_PROTOCOL_ERRORS: (u64) Malformed or unexpected control
+ *   messages from a peer.
+ * @KRDMA_STATS_A_SESSIONS_REFUSED: (u64) Connection requests rejected because
+ *   the listener or the module had as many server sessions as module
+ *   parameters max_listener_sessions or max_sessions allow.
+ * @KRDMA_STATS_A_MEM_REFUSED: (u64) Connection and test requests refused
+ *   because the memory they ask for is more than module parameter
+ *   max_session_mem_mb allows a session, or than max_mem_mb leaves of all
+ *   sessions.
+ * @KRDMA_STATS_A_RESPONDER_TIMEOUTS: (u64) Sessions closed because the peer
+ *   left the test it drives idle for stall_ms while this side responded.
+ * @KRDMA_STATS_A_PEER_MEM: (u64) Gauge - bytes that peers now make this side
+ *   pin (receive buffers of server sessions, buffers of the tests it responds
+ *   to); per session, that session's. Not reset.
+ * @KRDMA_STATS_A_PEER_MEM_PEAK: (u64) The most peer-mem since the last reset
+ *   (module-wide) or ever (per session).
+ * @KRDMA_STATS_A_SERVER_SESSIONS: (u64) Gauge, module-wide only - server
+ *   sessions now (connecting, up or closing). Not reset.
+ * @KRDMA_STATS_A_SERVER_SESSIONS_PEAK: (u64) Module-wide only - the most
+ *   server-sessions since the last reset.
+ * @KRDMA_STATS_A_QP_EVENTS: (u64) Asynchronous events of the sessions' queue
+ *   pairs (a fatal one ends its session, with the event as the reason).
  */
 enum krdma_stats_attr {
 	KRDMA_STATS_A_UNSPEC,
@@ -174,139 +625,77 @@ enum krdma_stats_attr {
 	KRDMA_STATS_A_SESSIONS_REFUSED,
 	KRDMA_STATS_A_MEM_REFUSED,
 	KRDMA_STATS_A_RESPONDER_TIMEOUTS,
-	KRDMA_STATS_A_PEER_MEM,			/* gauge, bytes */
-	KRDMA_STATS_A_PEER_MEM_PEAK,		/* since the last reset */
-	KRDMA_STATS_A_SERVER_SESSIONS,		/* gauge, module-wide only */
-	KRDMA_STATS_A_SERVER_SESSIONS_PEAK,	/* since the last reset */
+	KRDMA_STATS_A_PEER_MEM,
+	KRDMA_STATS_A_PEER_MEM_PEAK,
+	KRDMA_STATS_A_SERVER_SESSIONS,
+	KRDMA_STATS_A_SERVER_SESSIONS_PEAK,
 	KRDMA_STATS_A_QP_EVENTS,
+
 	__KRDMA_STATS_A_MAX,
 };
 
 #define KRDMA_STATS_A_MAX (__KRDMA_STATS_A_MAX - 1)
 
-enum krdma_attr {
-	KRDMA_A_UNSPEC,
-	KRDMA_A_PAD,
-	KRDMA_A_VERSION,		/* string: module version */
-	KRDMA_A_ABI_VERSION,		/* u32 */
-
-	KRDMA_A_DEV_INDEX,		/* u32: ib_device index */
-	KRDMA_A_DEV_NAME,		/* string */
-	KRDMA_A_DEV_NODE_GUID,		/* u64 */
-	KRDMA_A_DEV_MAX_QP_RD_ATOM,	/* u32 */
-	KRDMA_A_DEV_MAX_QP_INIT_RD_ATOM,	/* u32 */
-	KRDMA_A_DEV_MAX_FAST_REG_PAGES,	/* u32 */
-	KRDMA_A_DEV_MAX_SGE,		/* u32 */
-	KRDMA_A_DEV_ATOMIC_CAP,		/* u8, enum ib_atomic_cap */
-	KRDMA_A_DEV_PORT,		/* nest, krdma_port_attr, multi */
-
-	KRDMA_A_LISTENER_ID,		/* u32 */
-	KRDMA_A_NAME,			/* string: listener or session name */
-	KRDMA_A_LOCAL_ADDR,		/* nest, krdma_addr_attr */
-	KRDMA_A_PEER_ADDR,		/* nest, krdma_addr_attr */
-	KRDMA_A_TIMEOUT_MS,		/* u32: connect timeout */
-
-	KRDMA_A_SESSION_ID,		/* u32 */
-	KRDMA_A_SESSION_STATE,		/* u8, enum krdma_session_state */
-	KRDMA_A_SESSION_ROLE,		/* u8, enum krdma_session_role */
-	KRDMA_A_SESSION_QPN,		/* u32 */
-	KRDMA_A_SESSION_PEER_QPN,	/* u32 */
-	KRDMA_A_SESSION_RESPONDER_RESOURCES,	/* u8 */
-	KRDMA_A_SESSION_INITIATOR_DEPTH,	/* u8 */
-	KRDMA_A_SESSION_SQ_DEPTH,	/* u32 */
-	KRDMA_A_SESSION_RQ_DEPTH,	/* u32 */
-	KRDMA_A_SESSION_MAX_MSG_SIZE,	/* u32 */
-	KRDMA_A_SESSION_PEER_PROTO,	/* u32: peer's wire protocol version */
-	KRDMA_A_REASON,			/* string: why a session, test or listener failed */
-
-	KRDMA_A_TEST_ID,		/* u32 */
-	KRDMA_A_TEST_OP,		/* u8, enum krdma_op */
-	KRDMA_A_TEST_SIZE,		/* u32: bytes per message */
-	KRDMA_A_TEST_COUNT,		/* u64: iterations (0: use duration) */
-	KRDMA_A_TEST_DURATION_MS,	/* u32 */
-	KRDMA_A_TEST_DEPTH,		/* u32: operations in flight */
-	KRDMA_A_TEST_INTERVAL_MS,	/* u32: progress event interval */
-	KRDMA_A_TEST_STATE,		/* u8, enum krdma_test_state */
-	KRDMA_A_TEST_STATUS,		/* s32: 0 or a negative errno */
-	KRDMA_A_TEST_ITERS,		/* u64: iterations completed */
-	KRDMA_A_TEST_BYTES,		/* u64: payload bytes moved */
-	KRDMA_A_TEST_ELAPSED_NS,	/* u64 */
-	KRDMA_A_TEST_VALIDATED,		/* u64: iterations whose data was checked */
-
-	KRDMA_A_STATS,			/* nest, krdma_stats_attr */
-	KRDMA_A_EVENT,			/* u8, enum krdma_event */
-
-	KRDMA_A_TEST_MODE,		/* u8, enum krdma_test_mode */
-	KRDMA_A_TEST_SIGNAL_EVERY,	/* u32: bw: signal one WR in N */
-	KRDMA_A_TEST_CHAIN,		/* u32: bw: WRs per ib_post_send() */
-	KRDMA_A_TEST_INLINE,		/* u8: data was sent inline */
-	KRDMA_A_TEST_CPU_NS,		/* u64: CPU time of the module's data path */
-	KRDMA_A_TEST_PEER_CPU_NS,	/* u64: the same, on the responder */
-	KRDMA_A_TEST_LAT,		/* nest, krdma_lat_attr */
-	KRDMA_A_SESSION_MAX_INLINE,	/* u32: inline data the QP takes */
-	KRDMA_A_SESSION_CQ_POLL,	/* u8, enum krdma_cq_poll */
-	KRDMA_A_TEST_BIDIR,		/* u8: bw both ways (the peer mirrors it) */
-	KRDMA_A_TEST_PEER_ITERS,	/* u64: bidir: the peer's messages */
-	KRDMA_A_TEST_PEER_BYTES,	/* u64: bidir: the peer's bytes */
-	KRDMA_A_SESSION_QPS,		/* u32: queue pairs, the control one included */
-	KRDMA_A_TEST_QPS,		/* u32: bw: queue pairs the messages spread over */
-	KRDMA_A_TEST_QP,		/* nest, krdma_test_qp_attr, multi */
-	KRDMA_A_SESSION_TOS,		/* u8: type of service (client) */
-	KRDMA_A_TEST_HOST_CPU,		/* nest, krdma_host_cpu_attr */
-	KRDMA_A_TEST_PEER_HOST_CPU,	/* nest, krdma_host_cpu_attr */
-	KRDMA_A_TEST_RATE,		/* u64: bw: bytes/s at most (software limit) */
-	KRDMA_A_TEST_BURST,		/* u32: bw, with a rate: messages per burst */
-	__KRDMA_A_MAX,
-};
-
-#define KRDMA_A_MAX (__KRDMA_A_MAX - 1)
-
-/* Nested in KRDMA_A_TEST_(PEER_)HOST_CPU: a host's CPUs over a test, ns. */
-enum krdma_host_cpu_attr {
-	KRDMA_HOST_CPU_A_UNSPEC,
-	KRDMA_HOST_CPU_A_PAD,
-	KRDMA_HOST_CPU_A_CAPACITY_NS,	/* u64: wall time x online CPUs */
-	KRDMA_HOST_CPU_A_USER_NS,	/* u64 */
-	KRDMA_HOST_CPU_A_SYSTEM_NS,	/* u64 */
-	KRDMA_HOST_CPU_A_SOFTIRQ_NS,	/* u64 */
-	KRDMA_HOST_CPU_A_IRQ_NS,	/* u64 */
-	__KRDMA_HOST_CPU_A_MAX,
-};
-
-#define KRDMA_HOST_CPU_A_MAX (__KRDMA_HOST_CPU_A_MAX - 1)
-
-/* Nested in KRDMA_A_TEST_QP: one queue pair's share of a bw test. */
-enum krdma_test_qp_attr {
-	KRDMA_TEST_QP_A_UNSPEC,
-	KRDMA_TEST_QP_A_PAD,
-	KRDMA_TEST_QP_A_INDEX,		/* u32 */
-	KRDMA_TEST_QP_A_ITERS,		/* u64 */
-	KRDMA_TEST_QP_A_BYTES,		/* u64 */
-	KRDMA_TEST_QP_A_ELAPSED_NS,	/* u64 */
-	__KRDMA_TEST_QP_A_MAX,
-};
-
-#define KRDMA_TEST_QP_A_MAX (__KRDMA_TEST_QP_A_MAX - 1)
-
+/**
+ * enum krdma_cmd - Commands of the family; their doc is the spec's.
+ * @KRDMA_CMD_UNSPEC: Reserved; not a command.
+ * @KRDMA_CMD_VERSION_GET: (do) Get the module's version and ABI version.
+ * @KRDMA_CMD_DEV_GET: (do, dump) Get one RDMA device by name, or dump every
+ *   device krdma can use, with its limits and one dev-port nest per port.
+ * @KRDMA_CMD_LISTENER_ADD: (do, admin-perm) Listen for sessions. local-addr
+ *   must hold a port; without an IP address the listener takes every address.
+ *   Replies with the new listener, as listener-get does.
+ * @KRDMA_CMD_LISTENER_DEL: (do, admin-perm) Remove a listener, by listener-id
+ *   or by name. Sessions it accepted stay up.
+ * @KRDMA_CMD_LISTENER_GET: (do, dump) Get one listener (by listener-id or
+ *   name), or dump them all. dev-name is present once the listener is bound to
+ *   one device; reason says the device went away.
+ * @KRDMA_CMD_SESSION_NEW: (do, admin-perm) Connect to a listener at peer-addr
+ *   (address and port required), optionally from local-addr (same family).
+ *   Replies at once with the session id; the outcome comes as a session-up or
+ *   session-down event. With session-qps above 1 the session opens that many
+ *   queue pairs to the peer and is up only once all of them are connected.
+ * @KRDMA_CMD_SESSION_DEL: (do, admin-perm) Disconnect and remove a session, by
+ *   session-id or by name.
+ * @KRDMA_CMD_SESSION_GET: (do, dump) Get one session (by session-id or name),
+ *   or dump them all, each with its counters. The queue attributes are present
+ *   while the session is up; listener-id for server sessions only.
+ * @KRDMA_CMD_TEST_START: (do, admin-perm) Start a test on an up session (by
+ *   session-id or name). test-count and test-duration-ms exclude each other.
+ *   Replies at once with the test id; progress and the result come as events.
+ * @KRDMA_CMD_TEST_STOP: (do, admin-perm) Stop a running test; its test-done
+ *   event follows.
+ * @KRDMA_CMD_TEST_GET: (do, dump) Get one test by test-id, or dump them all.
+ * @KRDMA_CMD_STATS_GET: (do) Get the module-wide counters.
+ * @KRDMA_CMD_STATS_RESET: (do, admin-perm) Set the module-wide counters to
+ *   zero.
+ * @KRDMA_CMD_EVENT_NTF: (event) Event on the events group. event says what
+ *   happened; session events carry the session's identity (session-id, name,
+ *   state, role, reason, addresses, session-qps); test events carry what
+ *   test-get would reply.
+ */
 enum krdma_cmd {
 	KRDMA_CMD_UNSPEC,
 	KRDMA_CMD_VERSION_GET,
-	KRDMA_CMD_DEV_GET,		/* do (by name) or dump */
+	KRDMA_CMD_DEV_GET,
 	KRDMA_CMD_LISTENER_ADD,
 	KRDMA_CMD_LISTENER_DEL,
-	KRDMA_CMD_LISTENER_GET,		/* do or dump */
-	KRDMA_CMD_SESSION_NEW,		/* connect */
+	KRDMA_CMD_LISTENER_GET,
+	KRDMA_CMD_SESSION_NEW,
 	KRDMA_CMD_SESSION_DEL,
-	KRDMA_CMD_SESSION_GET,		/* do or dump */
+	KRDMA_CMD_SESSION_GET,
 	KRDMA_CMD_TEST_START,
 	KRDMA_CMD_TEST_STOP,
-	KRDMA_CMD_TEST_GET,		/* do or dump */
+	KRDMA_CMD_TEST_GET,
 	KRDMA_CMD_STATS_GET,
 	KRDMA_CMD_STATS_RESET,
-	KRDMA_CMD_EVENT_NTF,		/* multicast on KRDMA_MCGRP_EVENTS */
+	KRDMA_CMD_EVENT_NTF,
+
 	__KRDMA_CMD_MAX,
 };
 
 #define KRDMA_CMD_MAX (__KRDMA_CMD_MAX - 1)
+
+#define KRDMA_MCGRP_EVENTS	"events"
 
 #endif /* _UAPI_LINUX_KRDMA_H */

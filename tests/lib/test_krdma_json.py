@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+"""The checks of tests/lib/krdma_json.py hold on good snapshots and fail on
+doctored ones, through its command line, as the guest tests call it (no
+VM: the snapshots are written here). Part of make check-unit.
+
+Usage: tests/lib/test_krdma_json.py      (ends with "N passed, M failed")
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+TOOL = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'krdma_json.py')
+TMP = tempfile.mkdtemp(prefix='krdma-json-')
+passed = failed = 0
+
+
+def write(name, obj):
+    path = os.path.join(TMP, name)
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(obj if isinstance(obj, str) else json.dumps(obj))
+    return path
+
+
+def run(args, stdin=None):
+    p = subprocess.run([sys.executable, TOOL] + args, input=stdin, capture_output=True,
+                       text=True, check=False)
+    return p.returncode, p.stdout.strip()
+
+
+def expect(name, args, rc, out=None, stdin=None):
+    global passed, failed
+    got_rc, got = run(args, stdin)
+    if got_rc == rc and (out is None or got == out):
+        passed += 1
+        print(f'ok   {name}')
+    else:
+        failed += 1
+        print(f'FAIL {name}: want rc {rc}{" and " + repr(out) if out is not None else ""}, '
+              f'got rc {got_rc} and {got!r}')
+
+
+def snap(krdma_qp, total_qp):
+    return {'totals': {'qp': total_qp, 'cq': 2}, 'lists': {'qp': total_qp},
+            'owners': {}, 'krdma': {'qp': krdma_qp, 'cq': 0, 'mr': 0, 'pd': 0, 'cm_id': 0}}
+
+
+base = write('base', snap(2, 3))
+expect('rdma-cmp same: equal', ['rdma-cmp', base, base, 'same'], 0)
+expect('rdma-cmp same: a QP more fails', ['rdma-cmp', base, write('qp', snap(2, 4)), 'same'], 1)
+expect('rdma-cmp unloaded: krdma\'s gone from the totals',
+       ['rdma-cmp', base, write('unl', snap(0, 1)), 'unloaded'], 0)
+expect('rdma-cmp unloaded: a krdma QP left fails',
+       ['rdma-cmp', base, write('left', snap(1, 2)), 'unloaded'], 1)
+expect('rdma-cmp unloaded: another QP gone too fails',
+       ['rdma-cmp', base, write('more', snap(0, 0)), 'unloaded'], 1)
+expect('rdma-cmp no_queues: a krdma QP fails',
+       ['rdma-cmp', base, write('q', snap(1, 2)), 'no_queues'], 1)
+expect('rdma-cmp: unreadable snapshot is an error',
+       ['rdma-cmp', base, write('bad', '{"totals":'), 'same'], 2)
+
+cqs = json.dumps([{'poll-ctx': 'DIRECT'}, {'poll-ctx': 'SOFTIRQ'}, {'poll-ctx': 'DIRECT'}])
+expect('cqs-in: iproute2\'s DIRECT is SOFTIRQ', ['cqs-in', 'SOFTIRQ'], 0, '2', cqs)
+expect('cqs-in: iproute2\'s SOFTIRQ is WORKQUEUE', ['cqs-in', 'WORKQUEUE'], 0, '1', cqs)
+qps = json.dumps([{'type': 'RC', 'lqpn': 17, 'sq-psn': 9}, {'type': 'UD', 'lqpn': 1}])
+expect('rc-qps', ['rc-qps'], 0, '1', qps)
+expect('psn-snap', ['psn-snap'], 0, '{"17": 9}', qps)
+
+p1 = write('p1', {'1': 5, '2': 5, '3': 5, '4': (1 << 24) - 10})
+p2 = write('p2', {'1': 105, '2': 105, '3': 105, '4': 90})
+expect('psn-moved: 4 QPs, the PSN wrapping', ['psn-moved', p1, p2, '4', '100'], 0)
+expect('psn-moved: 4 QPs of 101 fails', ['psn-moved', p1, p2, '4', '101'], 1)
+p3 = write('p3', {'1': 105, '2': 105, '3': 105, '4': 5})
+expect('psn-moved: 3 QPs only', ['psn-moved', p1, p3, '3', '100', 'only'], 0)
+expect('psn-moved: a 4th QP moved fails "only"', ['psn-moved', p1, p2, '3', '100', 'only'], 1)
+
+slab = {'caches': {f'kmalloc-{s}': [1000, s] for s in (8, 16, 32, 64, 128, 256)},
+        'other': {}, 'meminfo': {'Slab': 100, 'SUnreclaim': 50}}
+sb = write('slab', slab)
+sm, sl = os.path.join(TMP, 'mid'), os.path.join(TMP, 'leak')
+run(['slab-add', sb, 'kmalloc-64', '40', sm])
+run(['slab-add', sm, 'kmalloc-64', '40', sl])  # as lifecycle.sh: on top of mid
+rc, out = run(['slab-cmp', '64', '512', sb, sl, sm])
+ok = rc == 0 and not json.loads(out)['objs_ok'] and json.loads(out)['worst_cache'] == 'kmalloc-64'
+rc, out = run(['slab-cmp', '64', '512', sb, sl, sl])  # all of it in the first half
+ok = ok and rc == 0 and json.loads(out)['objs_ok']
+rc, out = run(['slab-cmp', '64', '512', sb, sb])
+ok = ok and rc == 0 and json.loads(out)['objs_ok'] and json.loads(out)['meminfo_ok']
+passed += ok
+failed += not ok
+print(f'{"ok  " if ok else "FAIL"} slab-cmp: a leak in both halves fails, a jump or nothing does not')
+
+tests = json.dumps([{'state': 'running', 'iters': 3}, {'state': 'running', 'iters': 0},
+                    {'state': 'done', 'iters': 9}])
+expect('tests-running: one past iteration 0', ['tests-running', '1'], 0, None, tests)
+expect('tests-running: two fails', ['tests-running', '2'], 1, None, tests)
+
+mon = write('mon', '\n'.join(json.dumps(e) for e in (
+    {'event': 'session_up', 'session_id': 1}, {'event': 'session_up', 'session_id': 2},
+    {'event': 'session_down', 'session_id': 1, 'reason': 'peer gone'},
+    {'event': 'session_down', 'session_id': 2},
+    {'event': 'test_done', 'test_id': 5, 'status': -107, 'reason': 'session down'},
+    {'event': 'test_done', 'test_id': 6, 'status': 0})) + '\n')
+rc, out = run(['events', mon, '5', '6', ''])
+d = json.loads(out) if rc == 0 else {}
+ok = (d.get('up'), d.get('down_with_reason'), d.get('tests_failed_with_reason')) == (2, 1, 1)
+passed += ok
+failed += not ok
+print(f'{"ok  " if ok else "FAIL"} events: a down without reason, a test that passed not counted'
+      + ('' if ok else f': {rc} {out}'))
+
+subprocess.run(['rm', '-rf', TMP], check=False)
+print(f'{passed} passed, {failed} failed')
+sys.exit(1 if failed else 0)
