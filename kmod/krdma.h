@@ -448,8 +448,6 @@ struct krdma_session_params {
 	s16			tos;		/* -1: the device's default */
 };
 
-int krdma_session_init(void);
-void krdma_session_exit(void);
 struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 					  struct net *net, const char *name,
 					  u32 listener_id,
