@@ -174,7 +174,7 @@ static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
 
 	spin_lock_bh(&test->lock);
 	state = test->finishing ? KRDMA_TEST_DONE : test->state;
-	figures_ok = !test->finishing || test->perf_final;
+	figures_ok = !test->finishing || test->figures_final;
 	status = test->status;
 	end = test->finishing ? test->end : ktime_get();
 	strscpy(reason, test->reason, sizeof(reason));
@@ -323,7 +323,7 @@ static void krdma_test_finish(struct krdma_test *test)
 	if (test->engine->finish)
 		test->engine->finish(test);
 	spin_lock_bh(&test->lock);
-	test->perf_final = true;
+	test->figures_final = true;
 	spin_unlock_bh(&test->lock);
 	krdma_slots_free(test->slots, test->p.depth);
 	test->slots = NULL;

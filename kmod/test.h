@@ -86,7 +86,7 @@ struct krdma_test {
 	unsigned long		progress_jiffies;
 
 	struct krdma_perf	*perf;		/* bw and lat modes */
-	bool			perf_final;	/* its figures are final */
+	bool			figures_final;	/* the engine's figures are final */
 	bool			stop_quiet;	/* stopped with its original: no error */
 	u64			peer_cpu_ns;	/* from TEST_RESULT */
 	struct krdma_host_cpu	host_start;	/* a sample at the start */
