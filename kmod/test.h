@@ -4,7 +4,8 @@
  * start, stop, events, teardown), peer.c the peer's tests we respond to,
  * dispatch.c hands them the session's control messages; an engine per
  * mode (struct krdma_engine_ops) moves the data: check.c and
- * check-peer.c the check mode, perf.c the bw and lat modes.
+ * check-peer.c the check mode, bw.c and lat.c the bw and lat modes over
+ * the pipeline of perf.h (perf.c, perf-wr.c).
  */
 #ifndef _KRDMA_TEST_H
 #define _KRDMA_TEST_H
@@ -200,7 +201,7 @@ struct krdma_engine_ops {
 	void	(*peer_free)(struct krdma_peer_test *pt);
 };
 
-/* check.c, perf.c */
+/* check.c, bw.c, lat.c */
 extern const struct krdma_engine_ops krdma_check_engine;
 extern const struct krdma_engine_ops krdma_bw_engine;
 extern const struct krdma_engine_ops krdma_lat_engine;

@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * krdma: the latency (lat) mode's engine, over the pipeline (perf.h).
+ *
+ * One message at a time, each round trip timed with ktime_get_ns() into
+ * the test's histogram (histogram.c). A send is answered by a PONG, in
+ * the CQ context. A write is perftest's write_lat: each side has a target
+ * the other writes into, and a kernel thread per side polls the last byte
+ * of its target for the iteration's marker, then writes back (the
+ * responder) or times it (the driver). Both count half the round trip,
+ * the one-way latency. A READ or an atomic is a round trip by itself,
+ * with nothing for the responder's CPU to do (perftest's read_lat and
+ * atomic_lat, krping's rlat): the bw pipeline with a window of one, every
+ * message signaled, its whole round trip recorded from the driver's
+ * completion.
+ */
+#include <linux/kthread.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <net/genetlink.h>
+
+#include "perf.h"
+
+/* How the pipeline runs a lat test, on either side. */
+static void krdma_lat_flags(struct krdma_perf *pf)
+{
+	pf->pumps = krdma_op_is_one_sided(pf->op);
+	pf->round_trips = pf->pumps;
+	pf->polls = pf->op == KRDMA_OP_WRITE;
+}
+
+static int krdma_lat_check_params(struct krdma_session *sess,
+				  struct krdma_test_params *p,
+				  struct netlink_ext_ack *extack)
+{
+	/* Sends in flight, signaled or not, before their PONGs. */
+	int ret = krdma_perf_check_params(sess, p, 2 * p->signal_every, extack);
+
+	if (ret)
+		return ret;
+	if (p->op != KRDMA_OP_SEND && p->op != KRDMA_OP_WRITE &&
+	    !krdma_op_is_one_sided(p->op)) {
+		NL_SET_ERR_MSG(extack, "lat mode measures send, write, read and the atomics");
+		return -EOPNOTSUPP;
+	}
+	if (p->depth != 1) {
+		NL_SET_ERR_MSG(extack, "lat mode runs one message at a time: depth must be 1");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* lat write: the last byte of iteration i's message; never 0. */
+static u8 krdma_perf_marker(u64 iter)
+{
+	return (u8)(iter % 255) + 1;
+}
+
+/*
+ * lat write: the zeroed buffer the peer writes into, and its region. The
+ * poller watches its last byte, so it starts as no marker (0).
+ */
+static int krdma_perf_alloc_target(struct krdma_perf *pf, struct krdma_buf **bufp,
+				   struct krdma_region **regp)
+{
+	struct krdma_region *reg;
+
+	*bufp = krdma_buf_alloc(pf->sess->kdev, pf->size, "perf_target", 0);
+	if (!*bufp)
+		return -ENOMEM;
+	pf->target = *bufp;
+	krdma_buf_to_device(pf->target);
+	reg = krdma_region_create(pf->sess->kdev, pf->target, 0, pf->size,
+				  IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE);
+	if (IS_ERR(reg))
+		return PTR_ERR(reg);
+	*regp = reg;
+	if (reg->nmrs > KRDMA_MAX_SLOT_REGIONS)
+		return -E2BIG;
+	return 0;
+}
+
+static int krdma_lat_setup(struct krdma_test *test)
+{
+	struct krdma_perf *pf;
+	int ret;
+
+	ret = krdma_perf_setup(test);
+	if (ret)
+		return ret;
+	pf = test->perf;
+	krdma_lat_flags(pf);
+	/* A one-sided round trip ends at its own completion. */
+	if (pf->round_trips)
+		pf->signal_every = 1;
+	if (pf->polls) {
+		ret = krdma_perf_alloc_target(pf, &test->slots[0].sink,
+					      &test->slots[0].sink_reg);
+		if (ret)
+			return ret;
+	}
+	ret = krdma_perf_alloc_sigs(pf, KRDMA_PERF_LAT_SIGS);
+	if (ret)
+		return ret;
+	return krdma_hist_init(&pf->hist);
+}
+
+/*
+ * lat: the lane sends no more. An unsignaled message is not over when
+ * the peer has answered it: its ACK may have been lost, and the transport
+ * sends it again from our buffer, which the test's end unmaps. So a
+ * signaled WR must cover every message, and the test ends only once
+ * sig_pending is back to 0. If the last message went unsignaled, a
+ * zero-length RDMA WRITE follows it, signaled: it touches no memory on
+ * either side (no rkey is checked, IBA C9-88) and, an RC send queue
+ * completing in order, completes after every message before it.
+ */
+static int krdma_perf_fence(struct krdma_perf_lane *ln)
+{
+	struct krdma_perf *pf = ln->pf;
+	struct ib_rdma_wr wr = {};
+	struct krdma_perf_sig *sig;
+	int ret;
+
+	if (ln->sig_upto == ln->posted)
+		return 0;
+	sig = &ln->sig[ln->sig_next % ln->nsig];
+	if (READ_ONCE(sig->busy))
+		return -EOVERFLOW;
+	sig->msg = ln->posted - 1;
+	WRITE_ONCE(sig->busy, true);
+	atomic_inc(&ln->sig_pending);
+	wr.wr.opcode = IB_WR_RDMA_WRITE;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	wr.wr.wr_cqe = &sig->cqe;
+	if (ln->ch)
+		ret = krdma_channel_post_send(ln->ch, &wr.wr);
+	else
+		ret = krdma_post_send(pf->sess, &wr.wr);
+	if (ret) {
+		WRITE_ONCE(sig->busy, false);
+		atomic_dec(&ln->sig_pending);
+		return ret;
+	}
+	ln->sig_next++;
+	ln->sig_upto = ln->posted;
+	return 0;
+}
+
+/* lat: the next round trip. */
+static void krdma_perf_ping(struct krdma_perf *pf)
+{
+	int ret;
+
+	pf->t0 = ktime_get_ns();
+	ret = krdma_perf_post(krdma_perf_lane0(pf), 1, false);
+	if (ret)
+		krdma_test_post_failed(pf->sess, pf->test, pf->test_id, ret);
+}
+
+/*
+ * lat write: one turn of a poller's wait. It polls with the CPU, yielding
+ * every 64 turns so that rxe and everything else on this CPU still run.
+ */
+static void krdma_perf_relax(unsigned int *spins)
+{
+	if (++*spins % 64)
+		cpu_relax();
+	else
+		cond_resched();
+}
+
+/*
+ * lat write: waits for iteration @iter's marker in the last byte of our
+ * target.
+ */
+static bool krdma_perf_poll_marker(struct krdma_perf *pf, u64 iter)
+{
+	u8 want = krdma_perf_marker(iter);
+	unsigned int spins = 0;
+
+	while (krdma_buf_peek_byte(pf->target, pf->size - 1) != want) {
+		if (kthread_should_stop() || READ_ONCE(pf->sess->qp_dead) ||
+		    (pf->test && (READ_ONCE(pf->test->stop) ||
+				  READ_ONCE(pf->test->status))))
+			return false;
+		krdma_perf_relax(&spins);
+	}
+	return true;
+}
+
+/* lat write: sends iteration @iter's message, its marker last. */
+static int krdma_perf_write_iter(struct krdma_perf *pf, u64 iter)
+{
+	u8 marker = krdma_perf_marker(iter);
+	unsigned int spins = 0;
+
+	if (!pf->inline_data) {
+		/* The last write must be done with our buffer first. */
+		while (atomic_read(&krdma_perf_lane0(pf)->sig_pending)) {
+			if (kthread_should_stop() || READ_ONCE(pf->sess->qp_dead))
+				return -ENOTCONN;
+			krdma_perf_relax(&spins);
+		}
+		krdma_buf_to_cpu(pf->buf);
+	}
+	krdma_buf_copy_from(pf->buf, pf->size - 1, &marker, 1);
+	if (!pf->inline_data)
+		krdma_buf_to_device(pf->buf);
+	/* An inline write needs a completion only to free its WQE. */
+	return krdma_perf_post(krdma_perf_lane0(pf), 1, !pf->inline_data);
+}
+
+/* lat write: what the peer wrote into our target, all but the marker. */
+static void krdma_perf_check_target(struct krdma_perf *pf)
+{
+	krdma_perf_sample(pf, pf->target, 0, pf->size - 1, false);
+}
+
+/*
+ * lat write, both sides. The driver writes iteration i and waits for its
+ * marker to come back; the responder waits for it and writes it back.
+ * The driver ends by sending TEST_END itself (never finishing the test
+ * here: krdma_test_finish() stops this thread); the responder is stopped
+ * when TEST_END comes.
+ */
+static int krdma_perf_poller(void *arg)
+{
+	struct krdma_perf *pf = arg;
+	struct krdma_test *test = pf->test;
+	u64 iter = 0, t0, start = local_clock();
+	int ret = 0;
+
+	while (!kthread_should_stop() && !ret) {
+		if (!test) {
+			if (!krdma_perf_poll_marker(pf, iter))
+				break;
+			/* The stall timer stops us if the driver stops (limits.c). */
+			krdma_peer_progress(pf->pt);
+			krdma_perf_check_target(pf);
+			ret = krdma_perf_write_iter(pf, iter++);
+			continue;
+		}
+		if (!krdma_perf_more(krdma_perf_lane0(pf)))
+			break;
+		t0 = ktime_get_ns();
+		ret = krdma_perf_write_iter(pf, iter);
+		if (ret || !krdma_perf_poll_marker(pf, iter))
+			break;
+		krdma_hist_record(&pf->hist, (ktime_get_ns() - t0) / 2);
+		krdma_perf_check_target(pf);
+		iter++;
+		WRITE_ONCE(test->completed, iter);
+		WRITE_ONCE(test->bytes, iter * pf->size);
+		WRITE_ONCE(test->validated, pf->checked - pf->bad);
+	}
+	if (test && pf->bad)
+		krdma_test_fail(test, -EBADMSG, "written data differs from the pattern");
+	/* Stopped in the middle of an iteration: the test is ending anyway. */
+	if (ret && !kthread_should_stop()) {
+		krdma_test_post_failed(pf->sess, test, pf->test_id, ret);
+	} else if (test && !kthread_should_stop() && !READ_ONCE(pf->sess->qp_dead)) {
+		/* Our buffers go with the test: our writes must be done. */
+		while (atomic_read(&krdma_perf_lane0(pf)->sig_pending) &&
+		       !kthread_should_stop())
+			schedule_timeout_interruptible(1);
+		WRITE_ONCE(test->ending, true);
+		if (krdma_ctrl_send(pf->sess, KRDMA_MSG_TEST_END, test->id, iter,
+				    0, NULL, 0))
+			krdma_session_close(pf->sess, "cannot send TEST_END");
+	}
+	WRITE_ONCE(pf->cpu_ns, pf->cpu_ns + local_clock() - start);
+	/* kthread_stop() wants us alive until it comes. */
+	while (!kthread_should_stop()) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (!kthread_should_stop())
+			schedule();
+		__set_current_state(TASK_RUNNING);
+	}
+	return 0;
+}
+
+static int krdma_perf_start_poller(struct krdma_perf *pf)
+{
+	struct task_struct *t;
+
+	t = krdma_failable_ptr(kthread_create(krdma_perf_poller, pf, "krdma_lat/%u",
+					      pf->test_id));
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	pf->poller = t;
+	wake_up_process(t);
+	return 0;
+}
+
+static void krdma_perf_stop_poller(struct krdma_perf *pf)
+{
+	if (pf && pf->poller) {
+		kthread_stop(pf->poller);
+		pf->poller = NULL;
+	}
+}
+
+/* The TEST_ACK came: the first round trip, or the poller that runs them. */
+static void krdma_lat_start(struct krdma_test *test)
+{
+	struct krdma_perf *pf = test->perf;
+	u64 t0 = local_clock();
+	int ret;
+
+	ret = krdma_perf_start(test);
+	if (!ret && pf->polls)
+		ret = krdma_perf_start_poller(pf);
+	if (ret) {
+		krdma_perf_start_failed(test, ret);
+		return;
+	}
+	if (pf->polls)
+		return;
+	if (pf->pumps)
+		krdma_perf_pump_lanes(pf);
+	else
+		krdma_perf_ping(pf);
+	pf->cpu_ns += local_clock() - t0;
+}
+
+/* PONG, for the driver; nothing else. */
+static void krdma_lat_on_msg(struct krdma_test *test, struct krdma_recv *rx,
+			     const struct krdma_msg_hdr *hdr)
+{
+	struct krdma_perf *pf = test->perf;
+	u16 type = be16_to_cpu(hdr->type);
+	u64 t1 = ktime_get_ns(), t0 = local_clock();
+	int ret;
+
+	if (!pf || !test->started || type != KRDMA_MSG_PONG || test->ending ||
+	    pf->received >= krdma_perf_lane0(pf)->posted ||
+	    be32_to_cpu(hdr->len) != pf->size) {
+		krdma_count(test->sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+		krdma_session_close(test->sess, "protocol error: unexpected message type %u",
+				    type);
+		return;
+	}
+	krdma_hist_record(&pf->hist, (t1 - pf->t0) / 2);
+	krdma_perf_check_rx(pf, rx);
+	if (krdma_recv_repost(rx)) {
+		krdma_session_close(pf->sess, "cannot repost receive");
+		return;
+	}
+	WRITE_ONCE(test->completed, pf->received);
+	WRITE_ONCE(test->bytes, pf->received * pf->size);
+	WRITE_ONCE(test->validated, pf->checked - pf->bad);
+	if (pf->bad)
+		krdma_test_fail(test, -EBADMSG, "PONG data differs from the pattern");
+	if (krdma_perf_more(krdma_perf_lane0(pf))) {
+		krdma_perf_ping(pf);
+	} else {
+		/* Its buffers go with the test: wait for our sends. */
+		ret = krdma_perf_fence(krdma_perf_lane0(pf));
+		if (ret)
+			krdma_test_post_failed(pf->sess, test, test->id, ret);
+		else if (atomic_read(&krdma_perf_lane0(pf)->sig_pending))
+			pf->end_deferred = true;
+		else
+			krdma_test_send_end(test);
+	}
+	pf->cpu_ns += local_clock() - t0;
+}
+
+static int krdma_lat_fill(struct sk_buff *skb, struct krdma_test *test)
+{
+	if (!test->perf)
+		return 0;
+	if (krdma_perf_fill(skb, test))
+		return -EMSGSIZE;
+	return krdma_hist_fill(skb, &test->perf->hist, KRDMA_A_TEST_LAT);
+}
+
+/* The poller is ours: it stops before the pipeline's memory goes. */
+static void krdma_lat_finish(struct krdma_test *test)
+{
+	krdma_perf_stop_poller(test->perf);
+	krdma_perf_test_finish(test);
+}
+
+static void krdma_lat_free(struct krdma_test *test)
+{
+	krdma_perf_stop_poller(test->perf);
+	krdma_perf_test_free(test);
+}
+
+/*
+ * The responder's side: the PONG template (send), the target and the
+ * answer of a write, which the poller posts, or the target of a READ or
+ * an atomic.
+ */
+static int krdma_lat_peer_setup(struct krdma_session *sess,
+				struct krdma_peer_test *pt,
+				const struct krdma_msg_test *req, u32 body_len,
+				struct krdma_msg_test *ack, u32 *nregions)
+{
+	bool polls = pt->op == KRDMA_OP_WRITE;
+	u32 nreq = be32_to_cpu(req->nregions);
+	int access = krdma_peer_access(pt->op);
+	struct krdma_perf *pf;
+	struct krdma_slot *slot;
+	int ret;
+
+	if (pt->op != KRDMA_OP_SEND && !polls && !krdma_op_is_one_sided(pt->op))
+		return -EOPNOTSUPP;
+	if (krdma_op_is_send(pt->op) && pt->size > sess->max_msg_size)
+		return -EMSGSIZE;
+	/* Only a write comes with a region: the driver's target. */
+	if (polls) {
+		if (nreq > (body_len - sizeof(*req)) / sizeof(req->regions[0]) ||
+		    krdma_check_wire_regions(req->regions, nreq, 1, pt->size,
+					     &pt->remote_per_slot))
+			return -EPROTO;
+		pt->remote = krdma_failable(kmemdup(req->regions,
+						    nreq * sizeof(req->regions[0]),
+						    GFP_KERNEL));
+		if (!pt->remote)
+			return -ENOMEM;
+	} else if (nreq) {
+		return -EPROTO;
+	}
+	pf = krdma_perf_peer_alloc(sess, pt);
+	if (!pf)
+		return -ENOMEM;
+	krdma_lat_flags(pf);
+	slot = &pt->slots[0];
+
+	if (pt->op == KRDMA_OP_SEND) {
+		ret = krdma_perf_alloc_buf(pf, &slot->buf, KRDMA_MSG_PONG);
+		if (!ret)
+			ret = krdma_perf_alloc_sigs(pf, KRDMA_PERF_LAT_SIGS);
+		if (!ret)
+			ret = krdma_perf_build(pf, NULL, 0, krdma_perf_sig_done);
+		if (!ret && KRDMA_PERF_LAT_SIGS + KRDMA_PERF_CTRL_WRS > sess->sq_depth)
+			ret = -ENOSPC;
+		return ret;
+	}
+	if (!polls) {
+		ret = krdma_perf_peer_target(pf, access);
+		return ret ?: krdma_perf_peer_publish(pf, access, ack, nregions);
+	}
+	/* slot->buf is where the driver writes, slot->sink our answer. */
+	ret = krdma_perf_alloc_target(pf, &slot->buf, &slot->reg);
+	if (!ret)
+		ret = krdma_perf_alloc_buf(pf, &slot->sink, 0);
+	if (!ret)
+		ret = krdma_perf_alloc_sigs(pf, KRDMA_PERF_LAT_SIGS);
+	if (!ret)
+		ret = krdma_perf_build(pf, pt->remote, pt->remote_per_slot,
+				       krdma_perf_sig_done);
+	if (!ret && KRDMA_PERF_LAT_SIGS + KRDMA_PERF_CTRL_WRS > sess->sq_depth)
+		ret = -ENOSPC;
+	if (!ret)
+		ret = krdma_perf_peer_publish(pf, access, ack, nregions);
+	/* Started last: on failure before this, nothing runs. */
+	return ret ?: krdma_perf_start_poller(pf);
+}
+
+/* DATA, a send: answered with a PONG. */
+static void krdma_lat_peer_on_msg(struct krdma_session *sess,
+				  struct krdma_peer_test *pt, struct krdma_recv *rx,
+				  struct ib_wc *wc, const struct krdma_msg_hdr *hdr)
+{
+	u64 t0 = local_clock();
+	int ret;
+
+	if (!krdma_perf_peer_recv(sess, pt, rx, wc, hdr))
+		return;
+	ret = krdma_perf_post(krdma_perf_lane0(pt->perf), 1, false);
+	if (ret)
+		krdma_session_close(sess, "lat: cannot post PONG: %d", ret);
+	pt->perf->cpu_ns += local_clock() - t0;
+}
+
+/*
+ * TEST_END came: a lat write's poller has nothing more to answer, and
+ * whatever we answered is covered by a signaled WR (krdma_perf_fence()):
+ * the test ends once krdma_perf_peer_busy() says no more.
+ */
+static void krdma_perf_peer_quiesce(struct krdma_peer_test *pt)
+{
+	struct krdma_perf *pf = pt->perf;
+	int ret;
+
+	if (!pf)
+		return;
+	krdma_perf_stop_poller(pf);
+	ret = krdma_perf_fence(krdma_perf_lane0(pf));
+	if (ret)
+		krdma_session_close(pf->sess, "test %u: cannot fence its answers: %pe",
+				    pt->test_id, ERR_PTR(ret));
+}
+
+/* Work of the responder still to complete before TEST_END may proceed. */
+static bool krdma_perf_peer_busy(const struct krdma_peer_test *pt)
+{
+	return pt->perf && atomic_read(&krdma_perf_lane0(pt->perf)->sig_pending);
+}
+
+static void krdma_lat_peer_free(struct krdma_peer_test *pt)
+{
+	krdma_perf_stop_poller(pt->perf);
+	krdma_perf_peer_free(pt);
+}
+
+/* lat: a send's PONG, header and data; a write's target and answer. */
+static u64 krdma_lat_peer_bytes(const struct krdma_peer_test *pt)
+{
+	u32 len = krdma_op_data_len(pt->op, pt->size);
+
+	return krdma_op_is_send(pt->op) ?
+		krdma_buf_bytes(KRDMA_MSG_HDR_SIZE + len) :
+		2 * krdma_buf_bytes(len);
+}
+
+/* lat: a PONG or a write back per iteration. */
+static bool krdma_lat_peer_watched(const struct krdma_peer_test *pt)
+{
+	return true;
+}
+
+const struct krdma_engine_ops krdma_lat_engine = {
+	.name		= "lat",
+	.peer_validates	= true,
+	.pipelined	= true,
+	.defaults	= krdma_test_defaults_serial,
+	.check_params	= krdma_lat_check_params,
+	.setup		= krdma_lat_setup,
+	.post_regs	= krdma_perf_post_regs,
+	.start		= krdma_lat_start,
+	.on_msg		= krdma_lat_on_msg,
+	.fill		= krdma_lat_fill,
+	.finish		= krdma_lat_finish,
+	.free		= krdma_lat_free,
+	.peer_bytes	= krdma_lat_peer_bytes,
+	.peer_watched	= krdma_lat_peer_watched,
+	.peer_setup	= krdma_lat_peer_setup,
+	.peer_on_msg	= krdma_lat_peer_on_msg,
+	.peer_quiesce	= krdma_perf_peer_quiesce,
+	.peer_busy	= krdma_perf_peer_busy,
+	.peer_end	= krdma_perf_peer_end,
+	.peer_cpu_ns	= krdma_perf_peer_cpu_ns,
+	.peer_free	= krdma_lat_peer_free,
+};

@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * krdma: the memory and work requests of a bw or lat test (perf.h): its
+ * lanes, the buffer it sends from or that the peer targets, the regions
+ * it exposes, the WR templates each lane posts from, and their end. Built
+ * before the pipeline runs (perf.c), freed once it is over.
+ */
+#include <linux/hrtimer.h>
+#include <linux/slab.h>
+
+#include "perf.h"
+
+/*
+ * The READs a lane has in flight, in bytes. A READ response lost on the
+ * wire makes the requester ask again from the lost packet on, and the
+ * responses of every READ behind it are sent for nothing: on a wire that
+ * drops, what is in flight is what one loss costs. 64 READs of 1 MiB in
+ * flight made a test on a 1% loss wire crawl until its stall timer fired;
+ * a few MiB is still far more than the bandwidth-delay product of any
+ * RoCE or InfiniBand link.
+ */
+static unsigned int krdma_read_window_kb = 2048;
+module_param_named(read_window_kb, krdma_read_window_kb, uint, 0644);
+MODULE_PARM_DESC(read_window_kb,
+		 "bw mode: most RDMA READ bytes in flight on a QP (at least one message)");
+
+/*
+ * bw over iWARP on a session's only QP: the most a lane has in flight
+ * ahead of the keepalive (krdma_perf_iwarp_ctrl_clear()): 2 s at the 0.5
+ * MB/s of siw under TCG, a millisecond at 10 Gb/s, where it still
+ * covers a LAN's bandwidth-delay product many times over.
+ */
+#define KRDMA_PERF_IWARP_CTRL_BYTES	SZ_1M
+
+/*
+ * iWARP completes a SEND or a WRITE of ours as soon as TCP has it, so it
+ * is no answer from the peer: there the keepalive hears the peer alive
+ * only from the peer's own probes, which it posts on the session's QP
+ * (keepalive.c). A probe queued behind a bw lane on that QP waits for the
+ * lane's window and then for the TCP send buffer ahead of it: 64 x 64
+ * KiB at 0.5 MB/s under TCG were more than peer_timeout_ms, and a bidir
+ * test over 4 QPs was taken for a dead peer at both ends. Stretching the
+ * timeout by what is queued is no answer either: a peer that died with
+ * megabytes queued would go unnoticed for as long. So the control
+ * traffic gets a QP of its own where there is one: with @qps > 1 on
+ * iWARP the lanes go on the data channels alone (returns 1: the lanes
+ * start at QP 1), as the ULPs that keep an admin queue apart from their
+ * I/O queues do. With a single QP they must share it; there the lane's
+ * window is held to KRDMA_PERF_IWARP_CTRL_BYTES in krdma_perf_alloc(),
+ * which leaves the probe behind a MiB and a socket buffer at most. IB
+ * and RoCE complete a WRITE on the peer's ACK, and those completions
+ * keep the session alive (krdma_peer_acked()): every QP carries a lane.
+ */
+static u32 krdma_perf_iwarp_ctrl_clear(struct krdma_session *sess, u32 qps)
+{
+	return qps > 1 && sess->kdev->iwarp;
+}
+
+/*
+ * @qps: the QPs the test runs over, the session's first; the caller
+ * checked their data channels are there. Lane i sends on QP i, but on
+ * iWARP, see krdma_perf_iwarp_ctrl_clear().
+ */
+struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess, u8 op,
+				    u32 size, u32 depth, u32 test_id, u32 qps)
+{
+	u32 first = krdma_perf_iwarp_ctrl_clear(sess, qps);
+	u32 i, nlanes = qps - first;
+	struct krdma_perf *pf;
+
+	pf = krdma_failable(kzalloc(sizeof(*pf), GFP_KERNEL));
+	if (!pf)
+		return NULL;
+	pf->lanes = krdma_failable(kcalloc(nlanes, sizeof(*pf->lanes),
+					   GFP_KERNEL));
+	if (!pf->lanes) {
+		kfree(pf);
+		return NULL;
+	}
+	pf->nlanes = nlanes;
+	for (i = 0; i < nlanes; i++) {
+		struct krdma_perf_lane *ln = &pf->lanes[i];
+
+		ln->pf = pf;
+		ln->ch = i + first ? sess->channels[i + first - 1] : NULL;
+		spin_lock_init(&ln->lock);
+		/* Soft: the pump takes the lane's lock with spin_lock_bh(). */
+		hrtimer_init(&ln->rate_timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_ABS_SOFT);
+		ln->rate_timer.function = krdma_perf_rate_timer;
+	}
+	pf->end_cqe.done = krdma_perf_end_done;
+	pf->sess = sess;
+	pf->op = op;
+	pf->size = size;
+	pf->depth = depth;
+	pf->window = depth;
+	if (op == KRDMA_OP_READ)
+		pf->window = clamp_t(u32, (u64)READ_ONCE(krdma_read_window_kb) * 1024 / size,
+				     1, depth);
+	/* A window of one message (lat) is within any bound already. */
+	if (sess->kdev->iwarp && !first)
+		pf->window = clamp_t(u32, KRDMA_PERF_IWARP_CTRL_BYTES / size,
+				     1, pf->window);
+	pf->test_id = test_id;
+	return pf;
+}
+
+/*
+ * Buffer layout: a send is the whole buffer, header then payload; the RDMA
+ * ops move the payload alone, so that a power-of-two size stays in one
+ * chunk (and one MR) on each side.
+ */
+static bool krdma_perf_has_hdr(const struct krdma_perf *pf)
+{
+	return krdma_op_is_send(pf->op);
+}
+
+static u32 krdma_perf_data_off(const struct krdma_perf *pf)
+{
+	return krdma_perf_has_hdr(pf) ? KRDMA_MSG_HDR_SIZE : 0;
+}
+
+u32 krdma_perf_data_len(const struct krdma_perf *pf)
+{
+	return krdma_op_data_len(pf->op, pf->size);
+}
+
+static u32 krdma_perf_msg_len(const struct krdma_perf *pf)
+{
+	return krdma_perf_data_off(pf) + krdma_perf_data_len(pf);
+}
+
+/*
+ * Inline data is copied by the CPU at post time: it needs no lkey, stays
+ * the CPU's, and must be one virtually contiguous piece.
+ */
+static bool krdma_perf_can_inline(const struct krdma_perf *pf)
+{
+	if (pf->op == KRDMA_OP_READ || krdma_op_is_atomic(pf->op))
+		return false;
+	return krdma_perf_msg_len(pf) <= pf->sess->max_inline &&
+	       krdma_perf_msg_len(pf) <= pf->sess->kdev->chunk_size;
+}
+
+/* The buffer we send from (@msg_type: its header, for sends). */
+int krdma_perf_alloc_buf(struct krdma_perf *pf, struct krdma_buf **bufp,
+			 u16 msg_type)
+{
+	u32 off = krdma_perf_data_off(pf), len = krdma_perf_data_len(pf);
+
+	*bufp = krdma_buf_alloc(pf->sess->kdev, off + len, "perf", 0);
+	if (!*bufp)
+		return -ENOMEM;
+	pf->buf = *bufp;
+	if (off) {
+		struct krdma_msg_hdr hdr = {
+			.type	 = cpu_to_be16(msg_type),
+			.test_id = cpu_to_be32(pf->test_id),
+			.len	 = cpu_to_be32(pf->size),
+		};
+
+		krdma_buf_copy_from(pf->buf, 0, &hdr, sizeof(hdr));
+	}
+	if (!krdma_op_is_atomic(pf->op) && pf->op != KRDMA_OP_READ)
+		krdma_pattern_fill(pf->buf, off, len, krdma_seed(pf->test_id, 0));
+	pf->inline_data = krdma_perf_can_inline(pf);
+	if (!pf->inline_data)
+		krdma_buf_to_device(pf->buf);
+	return 0;
+}
+
+/*
+ * iWARP, bw write over data channels: each lane's last act is an RDMA
+ * READ of one byte of the peer's target (krdma_perf_iwarp_fence()),
+ * which lands here, at the lane's index. Registered for remote write
+ * with the test's other memory (krdma_perf_post_regs()), as a READ's
+ * sink must be on iWARP.
+ */
+bool krdma_perf_iwarp_fences(const struct krdma_perf *pf)
+{
+	return pf->sess->kdev->iwarp && pf->op == KRDMA_OP_WRITE &&
+	       pf->lanes[pf->nlanes - 1].ch && pf->sess->initiator_depth;
+}
+
+int krdma_perf_alloc_fence_sink(struct krdma_perf *pf,
+				struct krdma_buf **bufp)
+{
+	*bufp = krdma_buf_alloc(pf->sess->kdev, KRDMA_QPS_MAX, "perf_fence", 0);
+	if (!*bufp)
+		return -ENOMEM;
+	pf->fence_sink = *bufp;
+	krdma_buf_to_device(pf->fence_sink);
+	return 0;
+}
+
+int krdma_perf_alloc_sigs(struct krdma_perf *pf, u32 n)
+{
+	u32 i, l;
+
+	for (l = 0; l < pf->nlanes; l++) {
+		struct krdma_perf_lane *ln = &pf->lanes[l];
+
+		ln->sig = krdma_failable(kcalloc(n, sizeof(*ln->sig), GFP_KERNEL));
+		if (!ln->sig)
+			return -ENOMEM;
+		ln->nsig = n;
+		for (i = 0; i < n; i++)
+			ln->sig[i].lane = ln;
+	}
+	return 0;
+}
+
+/*
+ * Builds one lane's WR templates: chain messages, each of one WR per
+ * remote region (@remote, @nremote; none for sends), linked in posting
+ * order.
+ */
+static int krdma_perf_build_lane(struct krdma_perf_lane *ln,
+				 const struct krdma_wire_region *remote,
+				 void (*done)(struct ib_cq *cq, struct ib_wc *wc))
+{
+	struct krdma_perf *pf = ln->pf;
+	struct krdma_session *sess = pf->sess;
+	u32 m, k, i;
+	int n;
+
+	ln->wr = krdma_failable(kvcalloc(pf->nwr, sizeof(*ln->wr), GFP_KERNEL));
+	ln->sge = krdma_failable(kvcalloc(pf->nwr * KRDMA_MAX_SGE,
+					  sizeof(*ln->sge), GFP_KERNEL));
+	if (!ln->wr || !ln->sge)
+		return -ENOMEM;
+	for (i = 0; i < ln->nsig; i++)
+		ln->sig[i].cqe.done = done;
+
+	for (m = 0; m < pf->chain; m++) {
+		u32 off = 0;
+
+		for (k = 0; k < pf->per; k++) {
+			union krdma_perf_wr *w = &ln->wr[m * pf->per + k];
+			struct ib_sge *sge = &ln->sge[(m * pf->per + k) * KRDMA_MAX_SGE];
+			u32 len = krdma_perf_msg_len(pf);
+
+			if (!krdma_perf_has_hdr(pf) && !krdma_op_is_atomic(pf->op))
+				len = be32_to_cpu(remote[k].len);
+
+			if (pf->inline_data) {
+				/* The CPU copies it: a virtual address, no lkey. */
+				sge->addr = (uintptr_t)pf->buf->chunk[0].cpu + off;
+				sge->length = len;
+				n = 1;
+				w->send.send_flags = IB_SEND_INLINE;
+			} else if (pf->op == KRDMA_OP_READ) {
+				n = krdma_buf_read_sges(pf->buf, off, len,
+							sess->kdev->pd->local_dma_lkey,
+							sge, sess->max_read_sge);
+				if (n < 0)
+					return n;
+			} else {
+				n = krdma_buf_sges(pf->buf, off, len,
+						   sess->kdev->pd->local_dma_lkey,
+						   sge, sess->max_sge);
+				if (n < 0)
+					return n;
+			}
+			w->send.sg_list = sge;
+			w->send.num_sge = n;
+			w->send.wr_cqe = &sess->unsignaled_cqe;
+			if (m * pf->per + k + 1 < pf->nwr)
+				w->send.next = &ln->wr[m * pf->per + k + 1].send;
+
+			switch (pf->op) {
+			case KRDMA_OP_SEND:
+				w->send.opcode = IB_WR_SEND;
+				break;
+			case KRDMA_OP_SEND_IMM:
+				w->send.opcode = IB_WR_SEND_WITH_IMM;
+				w->send.ex.imm_data = cpu_to_be32(pf->test_id);
+				break;
+			case KRDMA_OP_ATOMIC_FADD:
+			case KRDMA_OP_ATOMIC_CSWAP:
+				w->atomic.remote_addr = be64_to_cpu(remote[k].addr);
+				w->atomic.rkey = be32_to_cpu(remote[k].rkey);
+				/* fadd counts; cswap(0, 0) leaves the target 0. */
+				if (pf->op == KRDMA_OP_ATOMIC_FADD) {
+					w->send.opcode = IB_WR_ATOMIC_FETCH_AND_ADD;
+					w->atomic.compare_add = 1;
+				} else {
+					w->send.opcode = IB_WR_ATOMIC_CMP_AND_SWP;
+				}
+				break;
+			default:	/* write, write_imm, read */
+				w->rdma.remote_addr = be64_to_cpu(remote[k].addr);
+				w->rdma.rkey = be32_to_cpu(remote[k].rkey);
+				if (pf->op == KRDMA_OP_READ) {
+					w->send.opcode = IB_WR_RDMA_READ;
+				} else if (pf->op == KRDMA_OP_WRITE_IMM &&
+					   k + 1 == pf->per) {
+					w->send.opcode = IB_WR_RDMA_WRITE_WITH_IMM;
+					w->send.ex.imm_data = cpu_to_be32(pf->test_id);
+				} else {
+					w->send.opcode = IB_WR_RDMA_WRITE;
+				}
+				off += len;
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+int krdma_perf_build(struct krdma_perf *pf,
+		     const struct krdma_wire_region *remote, u32 nremote,
+			    void (*done)(struct ib_cq *cq, struct ib_wc *wc))
+{
+	u32 l;
+	int ret = 0;
+
+	pf->per = remote && !krdma_op_is_send(pf->op) ? nremote : 1;
+	pf->nwr = pf->chain * pf->per;
+	for (l = 0; l < pf->nlanes && !ret; l++)
+		ret = krdma_perf_build_lane(&pf->lanes[l], remote, done);
+	return ret;
+}
+
+/* lat write: our target goes into the TEST_REQ, valid from now on. */
+int krdma_perf_post_regs(struct krdma_test *test, struct krdma_msg_test *req,
+			 u32 *nregions)
+{
+	struct krdma_region *reg = test->slots[0].sink_reg;
+	int ret;
+
+	/* read: every READ lands in the one buffer (bw and lat). */
+	if (test->p.op == KRDMA_OP_READ)
+		return krdma_buf_make_sink(test->sess, test->perf->buf,
+					   &test->ctl_cqe);
+	if (test->perf->fence_sink)
+		return krdma_buf_make_sink(test->sess, test->perf->fence_sink,
+					   &test->ctl_cqe);
+	if (!reg)
+		return 0;
+	ret = krdma_region_post_fence(test->sess, reg, &test->ctl_cqe);
+	if (!ret)
+		ret = krdma_region_post_reg(test->sess, reg, &test->ctl_cqe,
+					    IB_ACCESS_LOCAL_WRITE |
+					    IB_ACCESS_REMOTE_WRITE);
+	if (ret)
+		return ret;
+	krdma_count(test->sess, KRDMA_CNT_REG_MR_WRS, reg->nmrs);
+	krdma_region_to_wire(reg, req->regions);
+	*nregions = reg->nmrs;
+	return 0;
+}
+
+/*
+ * The responder's half of a bw or lat test: one lane, the session's QP,
+ * which only the lat engine posts on (PONGs, write answers).
+ */
+struct krdma_perf *krdma_perf_peer_alloc(struct krdma_session *sess,
+					 struct krdma_peer_test *pt)
+{
+	struct krdma_perf *pf;
+
+	pt->slots = krdma_failable(kcalloc(pt->depth, sizeof(*pt->slots), GFP_KERNEL));
+	if (!pt->slots)
+		return NULL;
+	pf = krdma_perf_alloc(sess, pt->op, pt->size, pt->depth, pt->test_id, 1);
+	if (!pf)
+		return NULL;
+	pt->perf = pf;
+	pf->pt = pt;
+	pf->signal_every = KRDMA_PERF_LAT_SIGS;
+	pf->chain = 1;
+	pf->rx_window = min(sess->peer_rq_depth, sess->rq_depth) - KRDMA_RQ_RESERVE;
+	return pf;
+}
+
+/*
+ * The responder's target of a one-sided op (a READ's source), in its
+ * first slot, with the region the driver will reach it through.
+ */
+int krdma_perf_peer_target(struct krdma_perf *pf, int access)
+{
+	struct krdma_peer_test *pt = pf->pt;
+	struct krdma_slot *slot = &pt->slots[0];
+	int ret;
+
+	ret = krdma_perf_alloc_buf(pf, &slot->buf, 0);
+	if (ret)
+		return ret;
+	if (pf->inline_data) {
+		/* Our buffer is a target here, not a source: the device's. */
+		pf->inline_data = false;
+		krdma_buf_to_device(slot->buf);
+	}
+	if (pt->op == KRDMA_OP_READ) {
+		krdma_buf_to_cpu(slot->buf);
+		krdma_pattern_fill(slot->buf, 0, pt->size,
+				   krdma_seed(pt->test_id, 0));
+		krdma_buf_to_device(slot->buf);
+	}
+	slot->reg = krdma_region_create(pf->sess->kdev, slot->buf, 0,
+					krdma_perf_data_len(pf), access);
+	if (IS_ERR(slot->reg)) {
+		ret = PTR_ERR(slot->reg);
+		slot->reg = NULL;
+		return ret;
+	}
+	if (slot->reg->nmrs > KRDMA_MAX_WIRE_REGIONS)
+		return -E2BIG;
+	return 0;
+}
+
+/* Registers the responder's region and lists it in the TEST_ACK @ack. */
+int krdma_perf_peer_publish(struct krdma_perf *pf, int access,
+			    struct krdma_msg_test *ack, u32 *nregions)
+{
+	struct krdma_peer_test *pt = pf->pt;
+	struct krdma_region *reg = pt->slots[0].reg;
+	int ret;
+
+	ret = krdma_region_post_fence(pf->sess, reg, &pt->reg_cqe);
+	if (!ret)
+		ret = krdma_region_post_reg(pf->sess, reg, &pt->reg_cqe, access);
+	pt->posted = true;
+	if (ret)
+		return ret;
+	krdma_count(pf->sess, KRDMA_CNT_REG_MR_WRS, reg->nmrs);
+	krdma_region_to_wire(reg, ack->regions);
+	*nregions = reg->nmrs;
+	return 0;
+}
+
+/*
+ * debug_dma: the test's buffers are about to be unmapped, so no message
+ * that reads or writes them may be incomplete - unless the QP was
+ * drained, which completed them all. Inline data was copied at post time.
+ */
+static void krdma_perf_check_retired(struct krdma_perf *pf)
+{
+	u32 i;
+
+	if (!krdma_debug_dma || pf->inline_data || READ_ONCE(pf->sess->qp_dead))
+		return;
+	for (i = 0; i < pf->nlanes; i++)
+		WARN(pf->lanes[i].retired != pf->lanes[i].posted,
+		     "krdma: test %u: buffers unmapped under %llu incomplete messages on QP %u\n",
+		     pf->test_id, pf->lanes[i].posted - pf->lanes[i].retired, i);
+}
+
+/* The test is over: keep the figures, free the rest. */
+void krdma_perf_finish(struct krdma_perf *pf)
+{
+	u32 i;
+
+	if (!pf)
+		return;
+	/* No pump may arm a rate timer again, nor run on what goes below. */
+	for (i = 0; i < pf->nlanes; i++) {
+		struct krdma_perf_lane *ln = &pf->lanes[i];
+
+		spin_lock_bh(&ln->lock);
+		ln->done = true;
+		spin_unlock_bh(&ln->lock);
+		hrtimer_cancel(&ln->rate_timer);
+	}
+	if (pf->lanes[0].wr)
+		krdma_perf_check_retired(pf);
+	krdma_hist_summarize(&pf->hist);
+	pf->over = true;
+	for (i = 0; i < pf->nlanes; i++) {
+		struct krdma_perf_lane *ln = &pf->lanes[i];
+
+		kvfree(ln->wr);
+		ln->wr = NULL;
+		kvfree(ln->sge);
+		ln->sge = NULL;
+		kfree(ln->sig);
+		ln->sig = NULL;
+	}
+	pf->buf = NULL;
+}
+
+void krdma_perf_free(struct krdma_perf *pf)
+{
+	krdma_perf_finish(pf);
+	if (pf) {
+		krdma_hist_free(&pf->hist);
+		kfree(pf->lanes);
+	}
+	kfree(pf);
+}
+
+void krdma_perf_test_finish(struct krdma_test *test)
+{
+	krdma_perf_finish(test->perf);
+}
+
+void krdma_perf_test_free(struct krdma_test *test)
+{
+	krdma_perf_free(test->perf);
+	test->perf = NULL;
+}
+
+void krdma_perf_peer_free(struct krdma_peer_test *pt)
+{
+	krdma_perf_free(pt->perf);
+	pt->perf = NULL;
+}

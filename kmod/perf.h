@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/*
+ * krdma: the pipeline below the bw and lat engines. perf-wr.c builds a
+ * test's buffers, regions and WR templates and frees them; perf.c posts
+ * them and retires their completions, lane by lane. bw.c and lat.c, the
+ * engines, call down into both and set how the pipeline runs (the flags
+ * of struct krdma_perf); the pipeline never calls up into an engine.
+ */
+#ifndef _KRDMA_PERF_H
+#define _KRDMA_PERF_H
+
+#include "histogram.h"
+#include "test.h"
+
+/* Send WRs a test leaves for control messages (credits, TEST_END). */
+#define KRDMA_PERF_CTRL_WRS	4
+/* lat: signaled sends in flight at most (they complete before the PONG). */
+#define KRDMA_PERF_LAT_SIGS	8
+
+struct krdma_perf_sig {
+	struct ib_cqe		cqe;
+	struct krdma_perf_lane	*lane;
+	u64			msg;	/* the message whose last WR this is */
+	bool			busy;	/* posted, not completed */
+};
+
+union krdma_perf_wr {
+	struct ib_send_wr	send;
+	struct ib_rdma_wr	rdma;
+	struct ib_atomic_wr	atomic;
+};
+
+/* One QP's share of a test's sending. */
+struct krdma_perf_lane {
+	struct krdma_perf	*pf;
+	struct krdma_channel	*ch;		/* NULL: the session's own QP */
+	spinlock_t		lock;		/* bw: pumping vs. its completions */
+	union krdma_perf_wr	*wr;		/* chain message templates, linked */
+	struct ib_sge		*sge;		/* KRDMA_MAX_SGE per WR */
+	struct krdma_perf_sig	*sig;
+	u32			nsig;
+	u64			sig_next;
+	atomic_t		sig_pending;	/* the poller posts, CQ completes */
+	u64			sig_upto;	/* messages a posted signaled WR covers */
+	u64			posted;		/* messages */
+	u64			retired;	/* messages known complete */
+	u64			quota;		/* a count's share */
+	bool			done;		/* bw: all posted, all retired */
+	u64			end_ns;		/* bw: ktime_get_ns() when done */
+	u64			cpu_ns;
+	struct ib_cqe		fence_cqe;	/* iWARP: krdma_perf_iwarp_fence() */
+	struct ib_sge		fence_sge;
+	bool			fenced;
+	struct hrtimer		rate_timer;	/* bw, rate: the next burst */
+	u64			rate_next;	/* ktime_get_ns(): budget for it */
+};
+
+struct krdma_perf {
+	struct krdma_session	*sess;
+	struct krdma_test	*test;		/* driver */
+	struct krdma_peer_test	*pt;		/* responder */
+	u32			test_id;
+	u8			op;
+	/* How the engine runs the pipeline, set before it starts. */
+	bool			credits;	/* paced by the peer's CREDITs */
+	bool			pumps;		/* completions refill the window */
+	bool			round_trips;	/* each completion is a timed one */
+	bool			polls;		/* a poller thread posts and times */
+	u32			size;
+	u32			depth;
+	u32			window;		/* bw: in flight on a lane */
+	u32			signal_every;
+	u32			chain;
+	u64			rate;		/* bw: bytes/s, 0: no limit */
+	u32			burst;
+	u64			rate_span;	/* ns a burst of a lane is worth */
+	bool			inline_data;
+	struct krdma_buf	*buf;		/* what we send (bw responder: the target) */
+	struct krdma_buf	*target;	/* lat write: the peer writes here */
+	struct krdma_buf	*fence_sink;	/* iWARP: krdma_perf_iwarp_fence() */
+	struct task_struct	*poller;	/* lat write (lat.c) */
+
+	/* Sending: chain messages of per WRs each, on every lane. */
+	struct krdma_perf_lane	*lanes;
+	u32			nlanes;
+	atomic_t		lanes_running;	/* bw: lanes not done yet */
+	struct ib_cqe		end_cqe;	/* bw: a channel lane hands the end over */
+	atomic64_t		retired;	/* bw: messages, all lanes */
+	u32			per;
+	u32			nwr;
+	u64			granted;	/* peer receives reposted */
+	u32			rx_window;	/* receives the peer holds for us */
+	bool			end_deferred;	/* lat: TEST_END after completions */
+
+	/* Receiving: sends in bw, PONGs in lat. */
+	u64			received;
+	u64			checked;
+	u64			bad;
+	u64			credit_sent;
+
+	/* lat */
+	u64			t0;
+	struct krdma_hist	hist;
+
+	u64			cpu_ns;
+	bool			over;		/* krdma_perf_finish() ran */
+};
+
+static inline bool krdma_op_is_send(u8 op)
+{
+	return op == KRDMA_OP_SEND || op == KRDMA_OP_SEND_IMM;
+}
+
+/* Ops that are a round trip by themselves: the peer's CPU takes no part. */
+static inline bool krdma_op_is_one_sided(u8 op)
+{
+	return op == KRDMA_OP_READ || krdma_op_is_atomic(op);
+}
+
+/* lat, credits and the responder use one lane: the session's QP. */
+static inline struct krdma_perf_lane *krdma_perf_lane0(struct krdma_perf *pf)
+{
+	return &pf->lanes[0];
+}
+
+/* perf-wr.c: memory and WR templates */
+struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess, u8 op,
+				    u32 size, u32 depth, u32 test_id, u32 qps);
+u32 krdma_perf_data_len(const struct krdma_perf *pf);
+int krdma_perf_alloc_buf(struct krdma_perf *pf, struct krdma_buf **bufp,
+			 u16 msg_type);
+bool krdma_perf_iwarp_fences(const struct krdma_perf *pf);
+int krdma_perf_alloc_fence_sink(struct krdma_perf *pf, struct krdma_buf **bufp);
+int krdma_perf_alloc_sigs(struct krdma_perf *pf, u32 n);
+int krdma_perf_build(struct krdma_perf *pf,
+		     const struct krdma_wire_region *remote, u32 nremote,
+		     void (*done)(struct ib_cq *cq, struct ib_wc *wc));
+int krdma_perf_post_regs(struct krdma_test *test, struct krdma_msg_test *req,
+			 u32 *nregions);
+struct krdma_perf *krdma_perf_peer_alloc(struct krdma_session *sess,
+					 struct krdma_peer_test *pt);
+int krdma_perf_peer_target(struct krdma_perf *pf, int access);
+int krdma_perf_peer_publish(struct krdma_perf *pf, int access,
+			    struct krdma_msg_test *ack, u32 *nregions);
+void krdma_perf_finish(struct krdma_perf *pf);
+void krdma_perf_free(struct krdma_perf *pf);
+void krdma_perf_test_finish(struct krdma_test *test);
+void krdma_perf_test_free(struct krdma_test *test);
+void krdma_perf_peer_free(struct krdma_peer_test *pt);
+
+/* perf.c: the pipeline */
+int krdma_perf_check_params(struct krdma_session *sess,
+			    struct krdma_test_params *p, u32 wrs,
+			    struct netlink_ext_ack *extack);
+u32 krdma_perf_nchunks(struct krdma_session *sess,
+		       const struct krdma_test_params *p);
+int krdma_perf_setup(struct krdma_test *test);
+int krdma_perf_start(struct krdma_test *test);
+void krdma_perf_start_failed(struct krdma_test *test, int ret);
+void krdma_perf_pump_lanes(struct krdma_perf *pf);
+void krdma_perf_pump_lane(struct krdma_perf_lane *ln);
+bool krdma_perf_more(struct krdma_perf_lane *ln);
+int krdma_perf_post(struct krdma_perf_lane *ln, u32 n, bool signal_last);
+void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc);
+void krdma_perf_end_done(struct ib_cq *cq, struct ib_wc *wc);
+enum hrtimer_restart krdma_perf_rate_timer(struct hrtimer *timer);
+void krdma_perf_sample(struct krdma_perf *pf, struct krdma_buf *buf,
+		       u32 off, u32 len, bool cpu_owned);
+void krdma_perf_check_rx(struct krdma_perf *pf, struct krdma_recv *rx);
+int krdma_perf_fill(struct sk_buff *skb, struct krdma_test *test);
+bool krdma_perf_peer_recv(struct krdma_session *sess,
+			  struct krdma_peer_test *pt, struct krdma_recv *rx,
+			  struct ib_wc *wc, const struct krdma_msg_hdr *hdr);
+void krdma_perf_peer_end(struct krdma_peer_test *pt);
+u64 krdma_perf_peer_cpu_ns(const struct krdma_peer_test *pt);
+
+#endif /* _KRDMA_PERF_H */
