@@ -3,7 +3,7 @@
  * krdma: the memory and work requests of a bw or lat test (perf.h): its
  * lanes, the buffer it sends from or that the peer targets, the regions
  * it exposes, the WR templates each lane posts from, and their end. Built
- * before the pipeline runs (perf.c), freed once it is over.
+ * before the pipeline runs (perf-run.c), freed once it is over.
  */
 #include <linux/hrtimer.h>
 #include <linux/slab.h>
@@ -84,12 +84,14 @@ struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess, u8 op,
 		ln->pf = pf;
 		ln->ch = i + first ? sess->channels[i + first - 1] : NULL;
 		spin_lock_init(&ln->lock);
-		/* Soft: the pump takes the lane's lock with spin_lock_bh(). */
+		/*
+		 * Soft: the pump takes the lane's lock with spin_lock_bh().
+		 * Armed only once krdma_perf_pump_lanes() set its function;
+		 * cancelled by krdma_perf_finish() in any case.
+		 */
 		hrtimer_init(&ln->rate_timer, CLOCK_MONOTONIC,
 			     HRTIMER_MODE_ABS_SOFT);
-		ln->rate_timer.function = krdma_perf_rate_timer;
 	}
-	pf->end_cqe.done = krdma_perf_end_done;
 	pf->sess = sess;
 	pf->op = op;
 	pf->size = size;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * krdma: the pipeline below the bw and lat engines. perf-wr.c builds a
- * test's buffers, regions and WR templates and frees them; perf.c posts
+ * test's buffers, regions and WR templates and frees them; perf-run.c posts
  * them and retires their completions, lane by lane. bw.c and lat.c, the
  * engines, call down into both and set how the pipeline runs (the flags
  * of struct krdma_perf); the pipeline never calls up into an engine.
@@ -148,7 +148,7 @@ void krdma_perf_test_finish(struct krdma_test *test);
 void krdma_perf_test_free(struct krdma_test *test);
 void krdma_perf_peer_free(struct krdma_peer_test *pt);
 
-/* perf.c: the pipeline */
+/* perf-run.c: the pipeline */
 int krdma_perf_check_params(struct krdma_session *sess,
 			    struct krdma_test_params *p, u32 wrs,
 			    struct netlink_ext_ack *extack);
@@ -162,8 +162,6 @@ void krdma_perf_pump_lane(struct krdma_perf_lane *ln);
 bool krdma_perf_more(struct krdma_perf_lane *ln);
 int krdma_perf_post(struct krdma_perf_lane *ln, u32 n, bool signal_last);
 void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc);
-void krdma_perf_end_done(struct ib_cq *cq, struct ib_wc *wc);
-enum hrtimer_restart krdma_perf_rate_timer(struct hrtimer *timer);
 void krdma_perf_sample(struct krdma_perf *pf, struct krdma_buf *buf,
 		       u32 off, u32 len, bool cpu_owned);
 void krdma_perf_check_rx(struct krdma_perf *pf, struct krdma_recv *rx);

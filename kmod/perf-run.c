@@ -361,7 +361,7 @@ static bool krdma_perf_pump(struct krdma_perf_lane *ln)
 }
 
 /* bw: the session's CQ context takes over the end from a channel lane. */
-void krdma_perf_end_done(struct ib_cq *cq, struct ib_wc *wc)
+static void krdma_perf_end_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct krdma_perf *pf = container_of(wc->wr_cqe, struct krdma_perf,
 					     end_cqe);
@@ -479,7 +479,7 @@ static void krdma_perf_lane_done(struct krdma_perf_lane *ln)
  * take, and a softirq may post as the data channels' CQs do.
  * krdma_perf_finish() cancels it before the lane goes.
  */
-enum hrtimer_restart krdma_perf_rate_timer(struct hrtimer *timer)
+static enum hrtimer_restart krdma_perf_rate_timer(struct hrtimer *timer)
 {
 	struct krdma_perf_lane *ln = container_of(timer, struct krdma_perf_lane,
 						  rate_timer);
@@ -615,8 +615,10 @@ void krdma_perf_pump_lanes(struct krdma_perf *pf)
 {
 	u32 i;
 
+	pf->end_cqe.done = krdma_perf_end_done;
 	atomic_set(&pf->lanes_running, pf->nlanes);
 	for (i = 0; i < pf->nlanes; i++) {
+		pf->lanes[i].rate_timer.function = krdma_perf_rate_timer;
 		pf->lanes[i].rate_next = ktime_get_ns();
 		krdma_perf_pump_lane(&pf->lanes[i]);
 	}
