@@ -116,7 +116,8 @@ static void krdma_bw_start(struct krdma_test *test)
 	pf->cpu_ns += local_clock() - t0;
 }
 
-/* CREDIT, for the driver; nothing else. Credits may trail the last
+/*
+ * CREDIT, for the driver; nothing else. Credits may trail the last
  * completion, and so TEST_END.
  */
 static void krdma_bw_on_msg(struct krdma_test *test, struct krdma_recv *rx,
@@ -130,9 +131,7 @@ static void krdma_bw_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 	if (!pf || !test->started || type != KRDMA_MSG_CREDIT ||
 	    !pf->credits || iter < pf->granted ||
 	    iter > krdma_perf_lane0(pf)->posted) {
-		krdma_count(test->sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
-		krdma_session_close(test->sess, "protocol error: unexpected message type %u",
-				    type);
+		krdma_perf_unexpected(test, type);
 		return;
 	}
 	pf->granted = iter;

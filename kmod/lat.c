@@ -336,9 +336,7 @@ static void krdma_lat_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 	if (!pf || !test->started || type != KRDMA_MSG_PONG || test->ending ||
 	    pf->received >= krdma_perf_lane0(pf)->posted ||
 	    be32_to_cpu(hdr->len) != pf->size) {
-		krdma_count(test->sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
-		krdma_session_close(test->sess, "protocol error: unexpected message type %u",
-				    type);
+		krdma_perf_unexpected(test, type);
 		return;
 	}
 	krdma_hist_record(&pf->hist, (t1 - pf->t0) / 2);

@@ -603,6 +603,14 @@ int krdma_perf_start(struct krdma_test *test)
 	return ret;
 }
 
+/* A control message the engine does not expect now: the peer is broken. */
+void krdma_perf_unexpected(struct krdma_test *test, u16 type)
+{
+	krdma_count(test->sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+	krdma_session_close(test->sess, "protocol error: unexpected message type %u",
+			    type);
+}
+
 void krdma_perf_start_failed(struct krdma_test *test, int ret)
 {
 	krdma_test_fail(test, ret, "cannot set up the send queue: %pe",

@@ -157,6 +157,7 @@ u32 krdma_perf_nchunks(struct krdma_session *sess,
 int krdma_perf_setup(struct krdma_test *test);
 int krdma_perf_start(struct krdma_test *test);
 void krdma_perf_start_failed(struct krdma_test *test, int ret);
+void krdma_perf_unexpected(struct krdma_test *test, u16 type);
 void krdma_perf_pump_lanes(struct krdma_perf *pf);
 void krdma_perf_pump_lane(struct krdma_perf_lane *ln);
 bool krdma_perf_more(struct krdma_perf_lane *ln);
