@@ -1,33 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * krdma: what the rdma_cm files share - handshake.c's hello, reject and
- * credits for both sides, and cm.c's handler of a connection's events,
- * which a listener's connection requests inherit (listener.c).
+ * credits for both sides (handshake.h), and cm.c's handler of a
+ * connection's events, which a listener's connection requests inherit
+ * (listener.c).
  */
 #ifndef _KRDMA_CM_H
 #define _KRDMA_CM_H
 
 #include <rdma/rdma_cm.h>
 
-#include "krdma.h"
-
-/* handshake.c */
-u8 krdma_ack_timeout_val(void);
-u8 krdma_max_rd_atom(struct ib_device *ibdev);
-u8 krdma_max_init_rd_atom(struct ib_device *ibdev);
-void krdma_fill_hello(struct krdma_session *sess, struct krdma_cm_hello *hello);
-int krdma_check_hello(const void *data, u8 len, struct krdma_cm_hello *out);
-void krdma_versions(char *buf, size_t len, const char *who, __be16 v);
-__be16 krdma_hello_version(const void *data);
-void krdma_take_peer_hello(struct krdma_session *sess,
-			   const struct krdma_cm_hello *h);
-void krdma_reject(struct rdma_cm_id *id, enum krdma_reject_reason reason);
-const char *krdma_reject_reason(u16 reason);
-void krdma_conn_credits(struct krdma_device *kdev,
-			const struct rdma_cm_event *ev, u8 *rr, u8 *id);
-void krdma_fill_conn_param(struct rdma_conn_param *param,
-			   struct krdma_cm_hello *hello,
-			   u8 responder_resources, u8 initiator_depth);
+#include "handshake.h"
 
 /* cm.c */
 int krdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev);

@@ -11,7 +11,7 @@
 #include <rdma/ib_cm.h>
 #include <rdma/rdma_cm.h>
 
-#include "cm.h"
+#include "handshake.h"
 
 /*
  * What a lost packet costs: the transport waits 4.096 us x 2^ack_timeout
