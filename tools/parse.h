@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * krdmactl: pure parsing helpers (no I/O, no netlink).
+ * krdmactl: pure parsing helpers (no I/O, no netlink): numbers in
+ * parse.c, addresses in addr.c, names and keyword arguments in args.c.
  *
  * Everything here is unit tested in tests/unit/.  Functions return 0 on
  * success or a negative errno: -EINVAL for malformed input, -ERANGE for a

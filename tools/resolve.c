@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * krdmactl: host names to addresses (getaddrinfo()), for parse.c's
- * parse_resolver.  Kept apart so that parse.c does no I/O.
+ * krdmactl: host names to addresses (getaddrinfo()), for addr.c's
+ * parse_resolver.  Kept apart so that addr.c does no I/O.
  */
 #include <netdb.h>
 #include <netinet/in.h>

@@ -16,18 +16,11 @@
 # shellcheck disable=SC2001 # sed indents output
 set -u
 
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
 GEN="$TOP/scripts/spec-to-c.py"
 REGEN="$TOP/scripts/spec-regen.sh"
 SPEC="$TOP/Documentation/netlink/specs/krdma.yaml"
-
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-ko() { fail=$((fail + 1)); echo "FAIL $*"; }
 
 # The real files. spec-regen.sh prints one ok/FAIL line a file.
 out=$("$REGEN" --check 2>&1); rc=$?
@@ -114,5 +107,4 @@ spec_case admin-perm-added '/name: stats-get$/a\      flags: [admin-perm]' \
 spec_case wide-range '/name: test-bidir$/,/max:/{s/^(          max: )1$/\140000/}' \
 	'NLA_POLICY_FULL_RANGE\(NLA_U8, &krdma_a_test_bidir_range\)'
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -13,23 +13,13 @@
 
 set -u
 
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
 PAGE=${1:-$TOP/Documentation/krdmactl.8}
 KRDMACTL=${KRDMACTL:-$TOP/tools/krdmactl}
 
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-
-pass=0
-fail=0
+# Hundreds of words are checked: passes are listed with VERBOSE=1 only.
 ok() { pass=$((pass + 1)); [ -n "${VERBOSE:-}" ] && echo "ok   $*"; return 0; }
-ko() { fail=$((fail + 1)); echo "FAIL $*"; }
-
-finish() {
-	echo "$pass passed, $fail failed"
-	[ "$fail" -eq 0 ]
-	exit
-}
 
 if [ ! -f "$PAGE" ]; then
 	ko "no man page at $PAGE"

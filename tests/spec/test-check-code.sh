@@ -12,21 +12,13 @@
 # shellcheck disable=SC2001 # sed indents multi-line output
 set -u
 
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
 CHECK="$TOP/tests/spec/check-code.py"
 SPEC="$TOP/Documentation/netlink/specs/krdma.yaml"
 NL="$TOP/kmod/netlink.c"
 KMOD="$TOP/kmod"
 CLI="$TOP/tools/attrs.c"
-
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-ko() { fail=$((fail + 1)); echo "FAIL $*"; }
 
 # expect_ok NAME ARGS...: the checker accepts.
 expect_ok() {
@@ -150,5 +142,4 @@ fi
 out=$(python3 "$CHECK" --spec "$TMP/does-not-exist.yaml" 2>&1); rc=$?
 if [ "$rc" -eq 2 ]; then ok "missing spec is an error"; else ko "missing spec: exit $rc: $out"; fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

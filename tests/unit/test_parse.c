@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of tools/parse.c: numbers, sizes, durations, addresses,
- * prefix matching, op names, GUIDs.
+ * Unit tests of tools/parse.c, addr.c and args.c's names: numbers,
+ * sizes, durations, addresses, prefix matching, op names, GUIDs.
  */
 #include <arpa/inet.h>
 #include <net/if.h>

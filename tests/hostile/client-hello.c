@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * krdma-hostile: the handshake, the client way: hellos the listener
+ * must refuse, with the reason it must give, and a data channel
+ * offering fewer credits than the session's first QP.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <string.h>
+
+#include "hostile.h"
+#include "verbs.h"
+#include "client.h"
+
+static const char *const reject_names[] = {
+	[0] = "none",
+	[KRDMA_REJ_NOT_KRDMA] = "not_a_krdma_peer",
+	[KRDMA_REJ_VERSION] = "version_not_supported",
+	[KRDMA_REJ_BAD_PARAM] = "parameters_out_of_range",
+	[KRDMA_REJ_NO_RESOURCES] = "no_resources",
+	[KRDMA_REJ_SHUTDOWN] = "shutting_down",
+	[KRDMA_REJ_NO_SESSION] = "no_session",
+	[KRDMA_REJ_TOO_MANY_SESSIONS] = "too_many_sessions",
+	[KRDMA_REJ_MEM_LIMIT] = "memory_limit",
+};
+
+/* Handshake scenarios: the connection must be refused with @want. */
+static void expect_reject(const struct target *t, const void *pd,
+			  uint8_t plen, int want)
+{
+	bool up = client_connect(t->addr, t->port, pd, plen, 7);
+
+	if (up) {
+		outcome(false, "accepted", "the listener accepted a bad hello");
+		client_close();
+		return;
+	}
+	if (!P.rejected) {
+		outcome(false, "unexpected", "neither accepted nor rejected");
+		return;
+	}
+	outcome(P.reject_reason == want, "rejected", "reason=%d(%s) want=%d",
+		P.reject_reason,
+		P.reject_reason >= 0 && P.reject_reason < (int)ARRAY_SIZE(reject_names) ?
+		reject_names[P.reject_reason] : "not_krdma_data", want);
+}
+
+/* A hello the listener must refuse: @plen bytes of @h. */
+static void reject_hello(const struct target *t, const struct hello *h,
+			 uint8_t plen, int want)
+{
+	uint8_t hb[HELLO_LEN];
+
+	hello_pack(hb, h);
+	expect_reject(t, hb, plen, want);
+}
+
+/*
+ * The session's first QP offers RD_ATOM READ/atomic credits each way; its
+ * data channel then offers fewer (CH_RESP in flight towards us, CH_INIT
+ * from us). The kernel must answer the channel within that offer, as it
+ * does a first QP, not with the credits the session settled on: a peer
+ * offers what its QP can take.
+ */
+#define CH_RESP		2
+#define CH_INIT		1
+
+void sc_channel_few_credits(const struct target *t)
+{
+	struct ibv_qp_init_attr qa = {};
+	struct rdma_conn_param cp = {};
+	struct rdma_cm_event *ev;
+	struct rdma_cm_id *id;
+	uint8_t hb[HELLO_LEN];
+	struct hello h;
+	int64_t end;
+	bool up = false, rej = false;
+	uint8_t resp = 0, init = 0;
+
+	good_hello(&h);
+	h.channels = 1;
+	hello_pack(hb, &h);
+	if (!client_connect(t->addr, t->port, hb, HELLO_LEN, 7)) {
+		outcome(false, "error", "a session of 2 QPs was not accepted (reject reason %d)",
+			P.reject_reason);
+		return;
+	}
+
+	if (rdma_create_id(P.ec, &id, NULL, RDMA_PS_TCP))
+		die("rdma_create_id: %s", strerror(errno));
+	resolve_addr(id, t->addr, t->port);
+	/* Like a krdma channel: one-sided work only, no receives. */
+	qa.send_cq = P.cq;
+	qa.recv_cq = P.cq;
+	qa.qp_type = IBV_QPT_RC;
+	qa.cap.max_send_wr = 4;
+	qa.cap.max_recv_wr = 1;
+	qa.cap.max_send_sge = 1;
+	qa.cap.max_recv_sge = 1;
+	if (rdma_create_qp(id, P.pd, &qa))
+		die("rdma_create_qp: %s", strerror(errno));
+	if (rdma_resolve_route(id, 5000))
+		die("rdma_resolve_route: %s", strerror(errno));
+	wait_cm(RDMA_CM_EVENT_ROUTE_RESOLVED, &ev);
+	rdma_ack_cm_event(ev);
+
+	good_hello(&h);
+	h.flags = KRDMA_HELLO_F_CHANNEL;
+	h.channels = 1;
+	h.channel = 1;
+	h.cookie = P.peer_hello.cookie;
+	hello_pack(hb, &h);
+	cp.private_data = hb;
+	cp.private_data_len = HELLO_LEN;
+	cp.responder_resources = CH_RESP;
+	cp.initiator_depth = CH_INIT;
+	cp.retry_count = 6;
+	cp.rnr_retry_count = 7;
+	if (rdma_connect(id, &cp))
+		die("rdma_connect: %s", strerror(errno));
+	end = now_ms() + P.tmo_ms;
+	while (!up && !rej && !P.disconnected && now_ms() < end) {
+		if (rdma_get_cm_event(P.ec, &ev)) {
+			nap();
+			continue;
+		}
+		if (ev->id != id) {
+			handle_cm_event(ev);
+		} else if (ev->event == RDMA_CM_EVENT_ESTABLISHED) {
+			/* In our perspective, as the CM swapped them. */
+			resp = ev->param.conn.responder_resources;
+			init = ev->param.conn.initiator_depth;
+			up = true;
+		} else {
+			rej = true;
+		}
+		rdma_ack_cm_event(ev);
+	}
+	if (!up) {
+		outcome(false, rej ? "unexpected" : "hang",
+			"the data channel was not connected%s",
+			P.disconnected ? "; the session went down" : "");
+		return;
+	}
+	outcome(resp <= CH_RESP && init <= CH_INIT,
+		resp <= CH_RESP && init <= CH_INIT ? "ok" : "over_offer",
+		"first_qp_responder_resources=%u first_qp_initiator_depth=%u offered_responder_resources=%u offered_initiator_depth=%u answered_responder_resources=%u answered_initiator_depth=%u",
+		P.rd_resp, P.rd_init, CH_RESP, CH_INIT, resp, init);
+	rdma_disconnect(id);
+	client_close();
+}
+
+/* ---- the hello: the listener must refuse each ---- */
+
+void sc_bad_magic(const struct target *t)
+{
+	struct hello h;
+
+	good_hello(&h);
+	h.magic = 0x52504e47;
+	reject_hello(t, &h, HELLO_LEN, KRDMA_REJ_NOT_KRDMA);
+}
+
+void sc_no_private_data(const struct target *t)
+{
+	struct hello h;
+
+	good_hello(&h);
+	reject_hello(t, &h, 0, KRDMA_REJ_NOT_KRDMA);
+}
+
+void sc_wrong_version(const struct target *t)
+{
+	struct hello h;
+
+	good_hello(&h);
+	h.version = NEWER_VERSION;
+	reject_hello(t, &h, HELLO_LEN, KRDMA_REJ_VERSION);
+}
+
+void sc_flags(const struct target *t)
+{
+	struct hello h;
+
+	good_hello(&h);
+	h.flags = 1;	/* no such flag */
+	reject_hello(t, &h, HELLO_LEN, KRDMA_REJ_BAD_PARAM);
+}
+
+void sc_sq_depth_0(const struct target *t)
+{
+	struct hello h;
+
+	good_hello(&h);
+	h.sq = 0;
+	reject_hello(t, &h, HELLO_LEN, KRDMA_REJ_BAD_PARAM);
+}
+
+void sc_rq_depth_0(const struct target *t)
+{
+	struct hello h;
+
+	good_hello(&h);
+	h.rq = 0;
+	reject_hello(t, &h, HELLO_LEN, KRDMA_REJ_BAD_PARAM);
+}
+
+void sc_depth_65535(const struct target *t)
+{
+	struct hello h;
+
+	good_hello(&h);
+	h.sq = 65535;
+	h.rq = 65535;
+	reject_hello(t, &h, HELLO_LEN, KRDMA_REJ_BAD_PARAM);
+}
+
+void sc_max_msg_0(const struct target *t)
+{
+	struct hello h;
+
+	good_hello(&h);
+	h.max_msg = 0;
+	reject_hello(t, &h, HELLO_LEN, KRDMA_REJ_BAD_PARAM);
+}
+
+void sc_max_msg_huge(const struct target *t)
+{
+	struct hello h;
+
+	good_hello(&h);
+	h.max_msg = 0xffffffffU;
+	reject_hello(t, &h, HELLO_LEN, KRDMA_REJ_BAD_PARAM);
+}
+
+void sc_short_hello(const struct target *t)
+{
+	struct hello h;
+
+	good_hello(&h);
+	reject_hello(t, &h, offsetof(struct krdma_cm_hello, sq_depth),
+		     KRDMA_REJ_BAD_PARAM);
+}
+
+void sc_hello_mem_hog(const struct target *t)
+{
+	struct hello h;
+
+	good_hello(&h);
+	h.sq = 4096;
+	h.rq = 4096;
+	h.max_msg = 8U << 20;
+	reject_hello(t, &h, HELLO_LEN, KRDMA_REJ_MEM_LIMIT);
+}
+
+void sc_channel_no_session(const struct target *t)
+{
+	struct hello h;
+
+	good_hello(&h);
+	h.flags = KRDMA_HELLO_F_CHANNEL;
+	h.channels = 1;
+	h.channel = 1;
+	h.cookie = 0x5eed1234;
+	reject_hello(t, &h, HELLO_LEN, KRDMA_REJ_NO_SESSION);
+}
+
+void sc_channel_index_0(const struct target *t)
+{
+	struct hello h;
+
+	good_hello(&h);
+	h.flags = KRDMA_HELLO_F_CHANNEL;
+	h.channels = 1;
+	reject_hello(t, &h, HELLO_LEN, KRDMA_REJ_BAD_PARAM);
+}
+
+void sc_channels_16(const struct target *t)
+{
+	struct hello h;
+
+	good_hello(&h);
+	h.channels = 16;
+	reject_hello(t, &h, HELLO_LEN, KRDMA_REJ_BAD_PARAM);
+}
+
+/* A valid hello: the script has brought the kernel to a session cap. */
+void sc_session_cap(const struct target *t)
+{
+	struct hello h;
+
+	good_hello(&h);
+	reject_hello(t, &h, HELLO_LEN, KRDMA_REJ_TOO_MANY_SESSIONS);
+}

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * krdma-hostile: what a client peer may make the kernel spend: sessions
+ * and test memory held against its caps, tests over its memory caps,
+ * and tests left silent for its stall timer to close.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hostile.h"
+#include "verbs.h"
+#include "client.h"
+
+/* Holds the session until SIGUSR1; false if the kernel closed it first. */
+static bool hold_session(void)
+{
+	int64_t end = now_ms() + 20 * (int64_t)P.tmo_ms;
+
+	printf("HOSTILE scenario=%s step=held lport=%u\n", P.scen, P.lport);
+	fflush(stdout);
+	while (!got_usr1 && !P.disconnected && now_ms() < end)
+		poll_some();
+	if (got_usr1)
+		return true;
+	outcome(false, P.disconnected ? "closed" : "hang",
+		"the session was not held until SIGUSR1 (disconnected=%d)", P.disconnected);
+	return false;
+}
+
+/* An idle session, held: it counts against the kernel's session caps. */
+void sc_hold(const struct target *t)
+{
+	if (!connected(t))
+		return;
+	if (hold_session())
+		outcome(true, "ok", "held_until_SIGUSR1");
+	client_close();
+}
+
+/* A bw write test of 8 MiB, held: its target stays pinned in the kernel. */
+void sc_hold_bw(const struct target *t)
+{
+	struct msg *m;
+
+	if (!connected(t))
+		return;
+	m = test_req_mode(KRDMA_OP_WRITE, KRDMA_MODE_BW, DATA_SZ, 1, 0, 0, NULL, 0);
+	if (!m || m->status) {
+		outcome(false, "error", "the kernel refused a bw write of 8 MiB (status %u)",
+			m ? m->status : 0);
+		free(m);
+		return;
+	}
+	free(m);
+	if (!hold_session())
+		return;
+	send_msg(KRDMA_MSG_TEST_END, g_test_id, 0, 0, NULL, 0);
+	m = wait_msg(KRDMA_MSG_TEST_RESULT, P.tmo_ms);
+	outcome(m != NULL, m ? "ok" : "hang", "held_until_SIGUSR1 TEST_RESULT=%s",
+		m ? "yes" : "no");
+	free(m);
+	client_close();
+}
+
+/* A TEST_REQ the kernel must refuse with TEST_ACK status @want. */
+static void expect_status(struct msg *m, uint32_t want)
+{
+	if (!m)
+		outcome(false, P.disconnected ? "closed" : "hang", "no TEST_ACK");
+	else if (m->status == want)
+		outcome(true, "refused", "TEST_ACK_status=%u(%s)", m->status,
+			strerror((int)m->status));
+	else
+		outcome(false, m->status ? "unexpected" : "accepted",
+			"TEST_ACK_status=%u(%s) want=%u(%s)", m->status,
+			strerror((int)m->status), want, strerror((int)want));
+	free(m);
+	client_close();
+}
+
+/*
+ * The peer's test asks the responder for what it must not have: no
+ * message ever comes after the TEST_ACK. The kernel must close the
+ * session by its stall timer (stall_ms).
+ */
+static void expect_stall_close(struct msg *m, const char *what)
+{
+	int64_t t0 = now_ms();
+
+	if (!m || m->status) {
+		outcome(false, "error", "%s: the kernel did not accept the test (status %u)",
+			what, m ? m->status : 0);
+		free(m);
+		return;
+	}
+	free(m);
+	printf("HOSTILE scenario=%s step=silent\n", P.scen);
+	fflush(stdout);
+	if (wait_disconnect(3 * P.tmo_ms))
+		outcome(true, "closed", "%s: the kernel closed the session after %" PRId64 " ms",
+			what, now_ms() - t0);
+	else
+		outcome(false, "ignored", "%s: still connected after %d ms of silence",
+			what, 3 * P.tmo_ms);
+}
+
+/* ---- caps and stalls: refused, or closed by the stall timer ---- */
+
+/* As much as a ping of 126 x 8 MiB would be, over a lower cap. */
+void sc_mem_per_session(const struct target *t)
+{
+	if (!connected(t))
+		return;
+	expect_status(test_req(KRDMA_OP_WRITE, DATA_SZ, 16, 0, 0, NULL, 0), EDQUOT);
+}
+
+void sc_mem_total(const struct target *t)
+{
+	if (!connected(t))
+		return;
+	expect_status(test_req_mode(KRDMA_OP_WRITE, KRDMA_MODE_BW, DATA_SZ, 1, 0, 0, NULL, 0),
+		      ENOBUFS);
+}
+
+void sc_responder_stall(const struct target *t)
+{
+	if (!connected(t))
+		return;
+	expect_stall_close(test_req(KRDMA_OP_WRITE, 4096, 1, 0, 0, NULL, 0),
+			   "check_write_then_nothing");
+}
+
+void sc_lat_write_silent(const struct target *t)
+{
+	struct region r[1];
+
+	if (!connected(t))
+		return;
+	/* Our target, which the kernel would write back into. */
+	r[0] = (struct region){ (uintptr_t)P.data, P.mr->rkey, 4096 };
+	expect_stall_close(test_req_mode(KRDMA_OP_WRITE, KRDMA_MODE_LAT, 4096, 1, 1, 0, r, 1),
+			   "lat_write_then_no_write");
+}
