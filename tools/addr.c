@@ -13,11 +13,6 @@
 
 #include "parse.h"
 
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 int parse_ip_addr(const char *s, struct ip_addr *a)
 {
 	struct ip_addr tmp;

@@ -16,11 +16,6 @@
 #include "krdma_name.h"
 #include "parse.h"
 
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 static const char *table_name(const void *table, size_t i, size_t stride)
 {
 	return *(const char *const *)((const char *)table + i * stride);

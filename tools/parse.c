@@ -13,11 +13,6 @@
 
 #include "parse.h"
 
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 static int hex_val(char c)
 {
 	if (c >= '0' && c <= '9')

@@ -14,6 +14,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* An ASCII digit, whatever the locale (isdigit() is not). */
+static inline bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
 /* Unsigned decimal (or 0x-prefixed hex) integer in [min, max]. */
 int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
