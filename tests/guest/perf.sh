@@ -221,7 +221,7 @@ json_check bw.stop.result "krdmactl -j test show $ID" \
 # unlimited figure at most; the rate and burst asked for are in the
 # result. The rate is the unlimited run's, not a constant: the debug
 # kernel (KASAN, lockdep) moves 0.6 MB/s, Debian's several; a burst is
-# about 50 ms of it, short against the 3 s (rate_plan). A count under the
+# about 100 ms of it, short against the 3 s (rate_plan). A count under the
 # rate ends on its count (the default burst: a chain). A stop ends a test
 # waiting on its rate timer promptly, with its result.
 krdmactl -j test run session p op write mode bw size 16K duration 2s >/tmp/perf.unlimited.json

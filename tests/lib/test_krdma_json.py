@@ -121,15 +121,15 @@ def bw(nbytes, ns, size, qps=1, status=0):
 # The debug kernel's 0.6 MB/s: a quarter, a message a burst (109 ms).
 expect('rate-plan: slow kernel, a quarter', ['rate-plan', bw(1638400, 2725945980, 16384)], 0,
        '601039 150259 0.150259 1 13')
-# 10 MB/s: bursts of 7 x 16K, 46 ms of 2.5 MB/s.
-expect('rate-plan: fast kernel, bursts of 50 ms', ['rate-plan', bw(20000000, 2000000000, 16384)],
-       0, '10000000 2500000 2.500000 7 228')
+# 10 MB/s: bursts of 15 x 16K, 98 ms of 2.5 MB/s.
+expect('rate-plan: fast kernel, bursts of 100 ms', ['rate-plan', bw(20000000, 2000000000, 16384)],
+       0, '10000000 2500000 2.500000 15 228')
 # 4 lanes: each has a quarter of the rate, its bursts sized to it.
 expect('rate-plan: four lanes share it', ['rate-plan', bw(10000000, 3000000000, 4096, 4)], 0,
-       '3333333 833333 0.833333 2 305')
-# Too slow for a quarter: a message a lane is 150 ms at most.
-expect('rate-plan: floor', ['rate-plan', bw(400000, 3000000000, 4096, 4)], 0,
-       '133333 109226 0.109226 1 40')
+       '3333333 833333 0.833333 5 305')
+# Too slow for a quarter: a message a lane is 200 ms at most.
+expect('rate-plan: floor', ['rate-plan', bw(200000, 3000000000, 4096, 4)], 0,
+       '66666 81920 0.081920 1 40')
 expect('rate-plan: a failed unlimited test has no plan',
        ['rate-plan', bw(0, 3000000000, 4096, 1, -110)], 2)
 
