@@ -198,8 +198,9 @@ bps="d['bytes'] * 1e9 / d['elapsed_ns']"
 # A rate is the test's: each lane holds to its equal share, its timers
 # resuming it and the last one's handing the end over: 0.8x..1.1x of the
 # rate, half the unlimited figure at most. 4K messages: on the debug
-# kernel a single 64K one is seconds of a lane's share.
-krdmactl -j test run session m op write mode bw size 4K duration 3s depth $dq qps 4 \
+# kernel a single 64K one is seconds of a lane's share. 5 s: twenty
+# bursts a lane (rate_plan).
+krdmactl -j test run session m op write mode bw size 4K duration 5s depth $dq qps 4 \
 	rate $mbps burst $burst >/tmp/mq.held.json
 log "rate: held $(json_get "int($bps)" </tmp/mq.held.json) B/s"
 json_check bw.write.rate "cat /tmp/mq.held.json" \
