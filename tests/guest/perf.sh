@@ -216,20 +216,32 @@ wait_for -t 60 sh -c "krdmactl -j test show $ID | grep -q '\"state\":\"done\"'" 
 json_check bw.stop.result "krdmactl -j test show $ID" \
 	"d[0]['state'] == 'done' and d[0]['status'] < 0 and d[0]['iters'] > 0 and 'stopped' in d[0]['reason']"
 
-# rate (perftest's software rate limiter): a write held to 1 MB/s gets
-# 0.8x..1.1x of it while the same write unlimited is clearly faster; the
-# rate and burst asked for are in the result. A stop ends a test waiting
-# on its rate timer promptly, with its result.
-krdmactl -j test run session p op write mode bw size 65536 duration 2s >/tmp/perf.unlimited.json
+# rate (perftest's software rate limiter): a write held to a quarter of
+# what the same write moves unlimited gets 0.8x..1.1x of it, half the
+# unlimited figure at most; the rate and burst asked for are in the
+# result. The rate is the unlimited run's, not a constant: the debug
+# kernel (KASAN, lockdep) moves 0.6 MB/s, Debian's several; a burst is
+# about 250 ms of it, a twentieth of the 5 s and more than a late timer
+# on a loaded host (rate_plan). A count under the rate ends on its count
+# (the default burst: a chain). A stop ends a test waiting on its rate
+# timer promptly, with its result.
+krdmactl -j test run session p op write mode bw size 16K duration 2s >/tmp/perf.unlimited.json
 json_check bw.rate.unlimited "cat /tmp/perf.unlimited.json" \
-	"d['status'] == 0 and d['mb_per_s'] >= 1.5 and 'rate_bytes_per_s' not in d"
-unlimited=$(json_get "d['mb_per_s']" </tmp/perf.unlimited.json)
-json_check bw.rate.held \
-	"krdmactl -j test run session p op write mode bw size 65536 duration 3s rate 1 burst 2" \
-	"d['status'] == 0 and d['rate_bytes_per_s'] == 1000000 and d['burst'] == 2 and d['validated'] >= 1 and 0.8 <= d['mb_per_s'] <= 1.1 and ${unlimited:-0} >= 1.5 * d['mb_per_s'] and d['elapsed_ns'] >= 3e9"
-json_check bw.rate.count \
-	"krdmactl -j test run session p op send mode bw size 16384 count 100 rate 1" \
-	"d['status'] == 0 and d['iters'] == 100 and d['burst'] == 8 and 0.8 <= d['mb_per_s'] <= 1.3"
+	"d['status'] == 0 and d['bytes'] > 0 and 'rate_bytes_per_s' not in d"
+read -r unl rate mbps burst count <<EOF
+$(rate_plan /tmp/perf.unlimited.json)
+EOF
+log "rate: unlimited ${unl:-?} B/s; held to ${rate:-?} B/s, bursts of ${burst:-?}, ${count:-?} counted"
+bps="d['bytes'] * 1e9 / d['elapsed_ns']"
+krdmactl -j test run session p op write mode bw size 16K duration 5s rate $mbps burst $burst \
+	>/tmp/perf.held.json
+krdmactl -j test run session p op send mode bw size 16K count $count chain $burst rate $mbps \
+	>/tmp/perf.count.json
+log "rate: held $(json_get "int($bps)" </tmp/perf.held.json) B/s, counted $(json_get "int($bps)" </tmp/perf.count.json) B/s"
+json_check bw.rate.held "cat /tmp/perf.held.json" \
+	"d['status'] == 0 and d['rate_bytes_per_s'] == $rate and d['burst'] == $burst and d['validated'] >= 1 and 0.8 * $rate <= $bps <= 1.1 * $rate and $bps <= 0.5 * $unl and d['elapsed_ns'] >= 5e9"
+json_check bw.rate.count "cat /tmp/perf.count.json" \
+	"d['status'] == 0 and d['iters'] == $count and d['burst'] == $burst and 0.8 * $rate <= $bps <= 1.3 * $rate"
 ID=$(krdmactl -j test start session p op write mode bw size 65536 duration 600s rate 0.2 burst 1 |
 	json_get "d['test_id']")
 wait_for -t 60 test_progressing "$ID" ||

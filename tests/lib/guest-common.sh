@@ -294,3 +294,8 @@ psn_moved() {
 
 # tests_running COUNT: COUNT krdma tests run, each past iteration 0.
 tests_running() { krdmactl -j test show | krdma_json tests-running "$1"; }
+
+# rate_plan FILE: "UNLIMITED RATE MBPS BURST COUNT" (bytes/s, bytes/s,
+# MB/s for krdmactl, messages a lane, messages): the rate limit to test
+# with, from FILE, the result of the same bw test run unlimited.
+rate_plan() { krdma_json rate-plan "$1"; }

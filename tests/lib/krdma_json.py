@@ -257,6 +257,42 @@ def events_summary(events, test_ids):
     }
 
 
+# ---- rate limits -------------------------------------------------------------
+
+# A lane's burst: about this long at its share of the rate (s), never
+# longer than RATE_SPAN_MAX; a count test under the rate lasts about
+# RATE_COUNT_S. A lane whose timer came late makes up one burst's span
+# at most: under TCG on a loaded host (load 12 on two cores) timers came
+# 60-150 ms late, and lanes with 50-85 ms bursts got 0.5x-0.8x of their
+# rate. A burst is at most a chain (the count runs set it as one).
+RATE_SPAN = 0.25
+RATE_SPAN_MAX = 0.4
+RATE_COUNT_S = 2.5
+RATE_BURST_MAX = 32
+
+
+def rate_plan(res):
+    """The rate limit to test with, from RES, a bw result of the same test
+    run unlimited (its size, QPs and depth): a quarter of its bytes/s, so
+    that a limiter that holds nothing is caught, whatever the kernel's
+    speed (the debug kernel moves a tenth of Debian's). A lane's burst is
+    about RATE_SPAN of its share: short against a test of 5 s, so its
+    average is measurable in that time, and long enough to absorb a late
+    timer; the rate is raised where a single message would be longer than
+    RATE_SPAN_MAX. COUNT messages take about
+    RATE_COUNT_S, the first bursts (free) a tenth of them at most."""
+    if res['status'] or not res['bytes'] or not res['elapsed_ns']:
+        raise ValueError('the unlimited test moved nothing')
+    # On iWARP 4 QPs are 3 lanes (the data channels): qp lists them.
+    lanes, size = len(res.get('qp') or []) or res['qps'], res['size']
+    unlimited = res['bytes'] * 1e9 / res['elapsed_ns']
+    rate = int(max(unlimited / 4, lanes * size / RATE_SPAN_MAX))
+    burst = max(1, min(RATE_BURST_MAX, res['depth'], int(rate * RATE_SPAN / (lanes * size))))
+    count = max(10 * burst * lanes, int(rate * RATE_COUNT_S / size))
+    return {'unlimited': int(unlimited), 'rate': rate, 'mbps': f'{rate / 1e6:.6f}',
+            'burst': burst, 'count': count}
+
+
 # ---- command line -----------------------------------------------------------
 
 def dump(obj, path=None):
@@ -313,6 +349,9 @@ def main(argv=None):
                        'a krdmactl -j monitor output')
     p.add_argument('monitor_out')
     p.add_argument('test_ids', nargs='*', type=lambda x: int(x or 0))
+    p = sub.add_parser('rate-plan', help='"UNLIMITED RATE MBPS BURST COUNT" to hold the '
+                       'bw test of the result IN to (rate_plan())')
+    p.add_argument('inp')
     args = ap.parse_args(argv)
 
     try:
@@ -347,6 +386,9 @@ def main(argv=None):
             with open(args.monitor_out, encoding='utf-8') as f:
                 events = [json.loads(line) for line in f if line.strip()]
             dump(events_summary(events, args.test_ids))
+        elif args.cmd == 'rate-plan':
+            r = rate_plan(load(args.inp))
+            print(r['unlimited'], r['rate'], r['mbps'], r['burst'], r['count'])
     except (OSError, ValueError, KeyError, TypeError, IndexError) as e:
         print(f'krdma_json {args.cmd}: {e!r}', file=sys.stderr)
         return 2

@@ -111,6 +111,28 @@ failed += not ok
 print(f'{"ok  " if ok else "FAIL"} events: a down without reason, a test that passed not counted'
       + ('' if ok else f': {rc} {out}'))
 
+
+
+def bw(nbytes, ns, size, qps=1, status=0):
+    return write('bw', {'status': status, 'bytes': nbytes, 'elapsed_ns': ns, 'size': size,
+                        'qps': qps, 'depth': 64})
+
+
+# The debug kernel's 0.6 MB/s: a quarter, bursts of 2 x 16K (218 ms).
+expect('rate-plan: slow kernel, a quarter', ['rate-plan', bw(1638400, 2725945980, 16384)], 0,
+       '601039 150259 0.150259 2 22')
+# 10 MB/s: bursts of 32 x 16K (a chain at most), 210 ms of 2.5 MB/s.
+expect('rate-plan: fast kernel, bursts of a chain', ['rate-plan', bw(20000000, 2000000000, 16384)],
+       0, '10000000 2500000 2.500000 32 381')
+# 4 lanes: each has a quarter of the rate, its bursts sized to it.
+expect('rate-plan: four lanes share it', ['rate-plan', bw(10000000, 3000000000, 4096, 4)], 0,
+       '3333333 833333 0.833333 12 508')
+# Too slow for a quarter: a message a lane is 400 ms at most.
+expect('rate-plan: floor', ['rate-plan', bw(100000, 3000000000, 4096, 4)], 0,
+       '33333 40960 0.040960 1 40')
+expect('rate-plan: a failed unlimited test has no plan',
+       ['rate-plan', bw(0, 3000000000, 4096, 1, -110)], 2)
+
 subprocess.run(['rm', '-rf', TMP], check=False)
 print(f'{passed} passed, {failed} failed')
 sys.exit(1 if failed else 0)
