@@ -380,6 +380,7 @@ void krdma_delay_late_msg(void);
 void krdma_delay_teardown(void);
 void krdma_delay_set_up(void);
 void krdma_delay_channel_rx(void);
+u16 krdma_hello_version_sent(void);
 #else
 static inline void krdma_fault_init(void)
 {
@@ -416,6 +417,11 @@ static inline void krdma_delay_set_up(void)
 
 static inline void krdma_delay_channel_rx(void)
 {
+}
+
+static inline u16 krdma_hello_version_sent(void)
+{
+	return KRDMA_PROTO_VERSION;
 }
 #endif
 
