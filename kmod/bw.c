@@ -7,7 +7,10 @@
  * most rate bytes a second if the user gives a rate. Ops that consume the
  * peer's receives (send, send_imm, write_imm) are paced by credits - the
  * responder reports the receives it has reposted in a CREDIT - so a fast
- * driver never meets an RNR NAK. The responder checks what arrives (a
+ * driver never meets an RNR NAK; over several QPs (protocol version 3)
+ * each lane has its own credits, the responder a lane per QP for what
+ * arrives on each, and every CREDIT names its QP and travels on the first
+ * (krdma_bw_peer_rx_count()). The responder checks what arrives (a
  * sample of the sends, the target of the RDMA ops at the end); the driver
  * checks the data of its READs. A test reports what each QP moved.
  */
@@ -52,9 +55,11 @@ static int krdma_bw_check_params(struct krdma_session *sess,
 		NL_SET_ERR_MSG(extack, "rate too low: a burst (burst x size a QP) is 1 s at most");
 		return -EINVAL;
 	}
-	/* Credits are counted per QP, and channels take no receives. */
-	if (p->qps > 1 && (krdma_op_is_send(p->op) || p->op == KRDMA_OP_WRITE_IMM)) {
-		NL_SET_ERR_MSG(extack, "several QPs carry write, read and atomics only");
+	/* Credits are counted per QP, and older peers' channels take no receives. */
+	if (p->qps > 1 && (krdma_op_is_send(p->op) || p->op == KRDMA_OP_WRITE_IMM) &&
+	    sess->peer_proto < 3) {
+		NL_SET_ERR_MSG(extack,
+			       "send, send_imm and write_imm over several QPs need a peer of protocol version 3");
 		return -EOPNOTSUPP;
 	}
 	/* A window of depth messages, each maybe a WR per chunk. */
@@ -118,7 +123,8 @@ static void krdma_bw_start(struct krdma_test *test)
 
 /*
  * CREDIT, for the driver; nothing else. Credits may trail the last
- * completion, and so TEST_END.
+ * completion, and so TEST_END. A CREDIT is for the lane of the QP it
+ * names (before protocol version 3: QP 0, the only one).
  */
 static void krdma_bw_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 			    const struct krdma_msg_hdr *hdr)
@@ -127,19 +133,29 @@ static void krdma_bw_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 	u16 type = be16_to_cpu(hdr->type);
 	u64 t0 = local_clock();
 	u64 iter = be64_to_cpu(hdr->iter);
+	struct krdma_perf_lane *ln;
+	bool ok = false;
 
-	if (!pf || !test->started || type != KRDMA_MSG_CREDIT ||
-	    !pf->credits || iter < pf->granted ||
-	    iter > krdma_perf_lane0(pf)->posted) {
+	ln = pf && test->started && type == KRDMA_MSG_CREDIT && pf->credits ?
+	     krdma_perf_lane_of(pf, hdr->qp) : NULL;
+	if (ln) {
+		/* A channel's lane posts in its own CQ's context. */
+		spin_lock_bh(&ln->lock);
+		if (iter >= ln->granted && iter <= ln->posted) {
+			ln->granted = iter;
+			ok = true;
+		}
+		spin_unlock_bh(&ln->lock);
+	}
+	if (!ok) {
 		krdma_perf_unexpected(test, type);
 		return;
 	}
-	pf->granted = iter;
 	if (krdma_recv_repost(rx)) {
 		krdma_session_close(pf->sess, "cannot repost receive");
 		return;
 	}
-	krdma_perf_pump_lane(krdma_perf_lane0(pf));
+	krdma_perf_pump_lane(ln);
 	pf->cpu_ns += local_clock() - t0;
 }
 
@@ -185,6 +201,75 @@ static int krdma_bw_fill(struct sk_buff *skb, struct krdma_test *test)
 	return pf->over ? krdma_perf_fill_lanes(skb, pf) : 0;
 }
 
+static void krdma_bw_peer_rx_end_done(struct ib_cq *cq, struct ib_wc *wc);
+
+/*
+ * send, send_imm, write_imm over several QPs: the QPs whose receives the
+ * driver's messages consume, as many as its lanes (the same QPs:
+ * krdma_perf_alloc()); 1 for the rest. Their data channels' receives
+ * are the peer's test's from its setup (krdma_bw_peer_take_channels()).
+ */
+static int krdma_bw_peer_qps(struct krdma_session *sess,
+			     struct krdma_peer_test *pt, u32 *qps)
+{
+	struct krdma_channel *ch;
+	u32 i;
+
+	*qps = 1;
+	if (pt->qps <= 1 ||
+	    !(krdma_op_is_send(pt->op) || pt->op == KRDMA_OP_WRITE_IMM))
+		return 0;
+	/* Before version 3 our channels post no receives. */
+	if (sess->peer_proto < 3)
+		return -EOPNOTSUPP;
+	if (pt->qps > sess->qps)
+		return -EINVAL;
+	for (i = 1; i < pt->qps; i++) {
+		ch = READ_ONCE(sess->channels[i - 1]);
+		if (!ch || !ch->nr_recvs)
+			return -EAGAIN;
+	}
+	*qps = pt->qps;
+	return 0;
+}
+
+static void krdma_bw_peer_take_channels(struct krdma_perf *pf)
+{
+	u32 i;
+
+	atomic64_set(&pf->rx_end, S64_MAX);
+	pf->rx_end_cqe.done = krdma_bw_peer_rx_end_done;
+	for (i = 0; i < pf->nlanes; i++) {
+		if (!pf->lanes[i].ch)
+			continue;
+		krdma_channel_set_rx_test(pf->lanes[i].ch, pf->pt);
+		pf->rx_lanes = true;
+	}
+}
+
+/*
+ * The channels let go of the peer's test: no handler of theirs runs on
+ * it after this, and what they received adds to the session QP's.
+ */
+static void krdma_bw_peer_drop_channels(struct krdma_perf *pf)
+{
+	struct krdma_perf_lane *ln;
+	u32 i;
+
+	if (!pf || !pf->rx_lanes)
+		return;
+	pf->rx_lanes = false;
+	for (i = 0; i < pf->nlanes; i++) {
+		ln = &pf->lanes[i];
+		if (!ln->ch)
+			continue;
+		krdma_channel_set_rx_test(ln->ch, NULL);
+		pf->received += ln->received;
+		pf->checked += ln->checked;
+		pf->bad += ln->bad;
+	}
+}
+
 /*
  * The responder's side: the target of the RDMA ops, nothing for sends
  * (the data lands in our receives).
@@ -196,6 +281,7 @@ static int krdma_bw_peer_setup(struct krdma_session *sess,
 {
 	int access = krdma_peer_access(pt->op);
 	struct krdma_perf *pf;
+	u32 qps;
 	int ret;
 
 	if (pt->op == KRDMA_OP_PING)
@@ -204,10 +290,14 @@ static int krdma_bw_peer_setup(struct krdma_session *sess,
 		return -EMSGSIZE;
 	if (be32_to_cpu(req->nregions))
 		return -EPROTO;
-	pf = krdma_perf_peer_alloc(sess, pt);
+	ret = krdma_bw_peer_qps(sess, pt, &qps);
+	if (ret)
+		return ret;
+	pf = krdma_perf_peer_alloc_qps(sess, pt, qps);
 	if (!pf)
 		return -ENOMEM;
 	krdma_bw_flags(pf);
+	krdma_bw_peer_take_channels(pf);
 	if (!access)
 		return 0;
 	/* The driver's fence reads a byte of it: krdma_perf_iwarp_fence(). */
@@ -219,28 +309,134 @@ static int krdma_bw_peer_setup(struct krdma_session *sess,
 	return krdma_perf_peer_publish(pf, access, ack, nregions);
 }
 
-static void krdma_perf_peer_credit(struct krdma_perf *pf)
+/* Credits for QP @qp, @received messages so far, on the session's QP. */
+static void krdma_perf_peer_credit(struct krdma_perf *pf, u8 qp, u64 received,
+				   u64 *credit_sent)
 {
 	u32 batch = max_t(u32, 1, pf->rx_window / KRDMA_PERF_CREDIT_DIV);
 
-	if (pf->received - pf->credit_sent < batch)
+	if (received - *credit_sent < batch)
 		return;
-	pf->credit_sent = pf->received;
-	if (krdma_ctrl_send(pf->sess, KRDMA_MSG_CREDIT, pf->test_id,
-			    pf->received, 0, NULL, 0))
+	*credit_sent = received;
+	if (krdma_ctrl_send_credit(pf->sess, pf->test_id, qp, received))
 		krdma_session_close(pf->sess, "cannot send CREDIT");
+}
+
+/*
+ * The end, handed over from a data channel: its zero-length WRITE
+ * completed in the session's CQ context (krdma_bw_peer_rx_count()).
+ */
+static void krdma_bw_peer_rx_end_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_perf *pf = container_of(wc->wr_cqe, struct krdma_perf,
+					     rx_end_cqe);
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		krdma_wc_error(pf->sess, wc, "test end");
+		return;
+	}
+	krdma_peer_acked(pf->sess);
+	pf->rx_wait = false;
+	krdma_peer_on_end(pf->sess, pf->pt);
+}
+
+/*
+ * Over data channels: a message of a lane arrived. The TEST_END that
+ * travels on the session's QP may overtake the channels' last messages,
+ * so the end waits for the sum of all lanes to reach its count. Whoever
+ * sees both - the TEST_END (krdma_bw_peer_quiesce()) or the message that
+ * makes up the count - ends the test, once (rx_end_claimed): a channel's
+ * handler, maybe in a softirq, hands it over to the session's CQ context
+ * with a zero-length RDMA WRITE, signaled, on the session's QP, as a
+ * driver's lane does (__krdma_perf_lane_done()). The fully ordered
+ * atomics make sure one of them sees the other.
+ */
+static void krdma_bw_peer_rx_count(struct krdma_perf *pf, bool on_channel)
+{
+	u64 total = atomic64_inc_return(&pf->rx_total);
+	struct ib_rdma_wr wr = {};
+
+	/* The session's QP: its messages come before its TEST_END. */
+	if (!on_channel || total < (u64)atomic64_read(&pf->rx_end) ||
+	    atomic_xchg(&pf->rx_end_claimed, 1))
+		return;
+	wr.wr.opcode = IB_WR_RDMA_WRITE;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	wr.wr.wr_cqe = &pf->rx_end_cqe;
+	if (krdma_post_send(pf->sess, &wr.wr))
+		krdma_session_close(pf->sess, "test %u: cannot hand its end over",
+				    pf->test_id);
 }
 
 static void krdma_bw_peer_on_msg(struct krdma_session *sess,
 				 struct krdma_peer_test *pt, struct krdma_recv *rx,
 				 struct ib_wc *wc, const struct krdma_msg_hdr *hdr)
 {
+	struct krdma_perf *pf = pt->perf;
 	u64 t0 = local_clock();
 
 	if (!krdma_perf_peer_recv(sess, pt, rx, wc, hdr))
 		return;
-	krdma_perf_peer_credit(pt->perf);
-	pt->perf->cpu_ns += local_clock() - t0;
+	krdma_perf_peer_credit(pf, 0, pf->received, &pf->credit_sent);
+	krdma_bw_peer_rx_count(pf, false);
+	pf->cpu_ns += local_clock() - t0;
+}
+
+/* DATA or a write_imm on data channel @ch, in its CQ's context. */
+static void krdma_bw_peer_on_channel_msg(struct krdma_channel *ch,
+					 struct krdma_peer_test *pt,
+					 struct krdma_recv *rx, struct ib_wc *wc,
+					 const struct krdma_msg_hdr *hdr)
+{
+	struct krdma_perf *pf = pt->perf;
+	struct krdma_perf_lane *ln;
+	u64 t0 = local_clock();
+
+	/* Taken: the channel is attached (krdma_bw_peer_take_channels()). */
+	ln = pf ? krdma_perf_lane_of(pf, ch->index) : NULL;
+	if (!ln) {
+		krdma_count(ch->sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+		krdma_session_close(ch->sess, "protocol error: unexpected data on data channel %u",
+				    ch->index);
+		return;
+	}
+	if (!krdma_perf_peer_recv_lane(ch->sess, pt, ln, rx, wc, hdr))
+		return;
+	krdma_perf_peer_credit(pf, ch->index, ln->received, &ln->credit_sent);
+	WRITE_ONCE(ln->cpu_ns, ln->cpu_ns + local_clock() - t0);
+	krdma_bw_peer_rx_count(pf, true);
+}
+
+/* TEST_END came: does it wait for the channels' messages? */
+static void krdma_bw_peer_quiesce(struct krdma_peer_test *pt)
+{
+	struct krdma_perf *pf = pt->perf;
+
+	if (!pf || !pf->rx_lanes)
+		return;
+	/* See krdma_bw_peer_rx_count(). */
+	atomic64_set(&pf->rx_end, min_t(u64, pt->end_iters, S64_MAX));
+	smp_mb();	/* the count read after TEST_END's is set */
+	if ((u64)atomic64_read(&pf->rx_total) < pt->end_iters ||
+	    atomic_xchg(&pf->rx_end_claimed, 1))
+		pf->rx_wait = true;
+}
+
+static bool krdma_bw_peer_busy(const struct krdma_peer_test *pt)
+{
+	return pt->perf && pt->perf->rx_wait;
+}
+
+static void krdma_bw_peer_end(struct krdma_peer_test *pt)
+{
+	krdma_bw_peer_drop_channels(pt->perf);
+	krdma_perf_peer_end(pt);
+}
+
+static void krdma_bw_peer_free(struct krdma_peer_test *pt)
+{
+	krdma_bw_peer_drop_channels(pt->perf);
+	krdma_perf_peer_free(pt);
 }
 
 /* bw: the target of the one-sided ops, nothing for sends; and the mirror. */
@@ -293,7 +489,10 @@ const struct krdma_engine_ops krdma_bw_engine = {
 	.peer_watched	= krdma_bw_peer_watched,
 	.peer_setup	= krdma_bw_peer_setup,
 	.peer_on_msg	= krdma_bw_peer_on_msg,
-	.peer_end	= krdma_perf_peer_end,
+	.peer_on_channel_msg = krdma_bw_peer_on_channel_msg,
+	.peer_quiesce	= krdma_bw_peer_quiesce,
+	.peer_busy	= krdma_bw_peer_busy,
+	.peer_end	= krdma_bw_peer_end,
 	.peer_cpu_ns	= krdma_perf_peer_cpu_ns,
-	.peer_free	= krdma_perf_peer_free,
+	.peer_free	= krdma_bw_peer_free,
 };

@@ -8,9 +8,13 @@
  * their queues. Each channel is a connection of its own through the CM
  * (cm.c connects and accepts it), on the session's device and protection
  * domain, so that the FRWR regions a test registers on the first QP are
- * valid on every channel. A channel carries one-sided work only (RDMA
- * WRITE, READ, atomics): it posts no receives, and control messages stay
- * on the session's QP, which keeps their order.
+ * valid on every channel. Control messages stay on the session's QP,
+ * which keeps their order; a channel carries a test's data only. With a
+ * peer of protocol version 3 it keeps rq_depth receives posted, as the
+ * session's QP does, for the peer's sends and write_imm, and hands what
+ * arrives to the peer's test that took them (krdma_channel_recv()); an
+ * older peer sends one-sided work only (RDMA WRITE, READ, atomics) over
+ * it, and it posts no receives.
  *
  * Lifetime: channels are created under the session's cm_mutex while it
  * connects, and live until its teardown, which quiesces them together
@@ -58,7 +62,21 @@ struct krdma_channel *krdma_channel_new(struct krdma_session *sess, u32 index)
 	ch->sess = sess;
 	ch->index = index;
 	spin_lock_init(&ch->lock);
+	spin_lock_init(&ch->rx_lock);
 	return ch;
+}
+
+/*
+ * The receive buffers a session's @channels data channels pin, with a
+ * peer of version @peer_proto (listener.c charges them to the peer).
+ */
+u64 krdma_channel_recv_bytes(u32 peer_proto, u32 channels, u32 rq_depth,
+			     u32 max_msg_size)
+{
+	if (peer_proto < 3)
+		return 0;
+	return (u64)channels * rq_depth *
+	       krdma_buf_bytes(KRDMA_MSG_HDR_SIZE + max_msg_size);
 }
 
 /*
@@ -75,25 +93,41 @@ void krdma_channel_free_queues(struct krdma_channel *ch)
 		ch->qp = NULL;
 	}
 	krdma_cq_free(&ch->cq);
+	/* Only now can no completion refer to a buffer any more. */
+	krdma_recvs_free(ch->recvs, ch->nr_recvs);
+	ch->recvs = NULL;
+	ch->nr_recvs = 0;
 }
 
 /*
  * The channel's CQ and QP, on the device its CM id resolved to, which
  * must be the session's. The send queue is the session's size, so that a
- * test fits on every QP alike; the receive queue has room only for the
- * drain's marker. Called with the session's cm_mutex held.
+ * test fits on every QP alike; so is the receive queue, with its
+ * receives posted, if the peer speaks version 3 - else it has room only
+ * for the drain's marker. Called with the session's cm_mutex held, once
+ * the session's first QP is connected: peer_proto is known.
  */
 int krdma_channel_create_queues(struct krdma_channel *ch)
 {
 	struct krdma_session *sess = ch->sess;
 	struct ib_qp_init_attr attr = {};
+	u32 nr_recvs = sess->peer_proto >= 3 ? sess->rq_depth : 0;
 	char name[24];
+	u32 i;
 	int ret;
 
 	if (!sess->kdev || ch->cm_id->device != sess->kdev->ibdev)
 		return -EXDEV;
+	if (nr_recvs) {
+		ch->recvs = krdma_recvs_alloc(sess, ch, nr_recvs,
+					      KRDMA_MSG_HDR_SIZE +
+					      sess->max_msg_size);
+		if (!ch->recvs)
+			return -ENOMEM;
+		ch->nr_recvs = nr_recvs;
+	}
 	snprintf(name, sizeof(name), "%u.%u", sess->id, ch->index);
-	ret = krdma_cq_create(sess, &ch->cq, sess->sq_depth + 4,
+	ret = krdma_cq_create(sess, &ch->cq, sess->sq_depth + nr_recvs + 4,
 			      sess->id + ch->index, true, name);
 	if (ret)
 		goto err;
@@ -105,14 +139,23 @@ int krdma_channel_create_queues(struct krdma_channel *ch)
 	attr.qp_type = IB_QPT_RC;
 	attr.sq_sig_type = IB_SIGNAL_REQ_WR;
 	attr.cap.max_send_wr = sess->sq_depth + 1;
-	attr.cap.max_recv_wr = 1;
+	attr.cap.max_recv_wr = nr_recvs + 1;
 	attr.cap.max_send_sge = sess->max_sge;
-	attr.cap.max_recv_sge = 1;
+	/* The session's QP took as many, for the same buffers. */
+	attr.cap.max_recv_sge = nr_recvs ?
+		min_t(u32, sess->kdev->ibdev->attrs.max_recv_sge,
+		      KRDMA_MAX_SGE) : 1;
 	attr.cap.max_inline_data = sess->max_inline;
 	ret = krdma_failable_int(rdma_create_qp(ch->cm_id, sess->kdev->pd, &attr));
 	if (ret)
 		goto err;
 	ch->qp = ch->cm_id->qp;
+	/* Posted before the connection is: as the session's QP does. */
+	for (i = 0; i < nr_recvs; i++) {
+		ret = krdma_recv_repost(&ch->recvs[i]);
+		if (ret)
+			goto err;
+	}
 	return 0;
 err:
 	krdma_channel_free_queues(ch);
@@ -128,6 +171,30 @@ int krdma_channel_post_send(struct krdma_channel *ch,
 	ret = krdma_gated_post(&ch->lock, &ch->dead, ch->qp, wr, NULL);
 	spin_unlock_bh(&ch->lock);
 	return ret;
+}
+
+/*
+ * A message arrived on @ch (qp.c): for the peer's test that took the
+ * channel's receives. Under rx_lock, so that the test cannot go while
+ * its handler runs: its engine lets go of the channel under it
+ * (krdma_channel_set_rx_test()) before it frees anything.
+ */
+void krdma_channel_recv(struct krdma_channel *ch, struct krdma_recv *rx,
+			struct ib_wc *wc)
+{
+	krdma_delay_channel_rx();
+	spin_lock_bh(&ch->rx_lock);
+	krdma_session_client->channel_recv(ch, ch->rx_test, rx, wc);
+	spin_unlock_bh(&ch->rx_lock);
+}
+
+/* The peer's test @pt takes @ch's receives from now on; NULL: none does. */
+void krdma_channel_set_rx_test(struct krdma_channel *ch,
+			       struct krdma_peer_test *pt)
+{
+	spin_lock_bh(&ch->rx_lock);
+	ch->rx_test = pt;
+	spin_unlock_bh(&ch->rx_lock);
 }
 
 /*

@@ -16,7 +16,8 @@
  *              then sleeps 50-100 us between polls: the lowest latency,
  *              at the price of a CPU per busy QP.
  *   softirq    IB_POLL_SOFTIRQ for the data channels' CQs (channel.c),
- *              whose completions are only one-sided bw messages: handled
+ *              whose completions are only bw messages and their
+ *              receives, under spinlocks: handled
  *              in the softirq that the completion interrupt raises, with
  *              no context switch. The session's own CQ stays on the
  *              workqueue: its handlers allocate, register memory and send

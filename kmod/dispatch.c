@@ -94,6 +94,40 @@ static void krdma_dispatch_recv(struct krdma_session *sess,
 	krdma_test_put(test);
 }
 
+/*
+ * A message on a data channel: only the data of the peer's test that took
+ * its receives, which the test's engine checks (struct krdma_session_client).
+ * Whatever else comes there is a protocol error.
+ */
+static void krdma_dispatch_channel_recv(struct krdma_channel *ch,
+					struct krdma_peer_test *pt,
+					struct krdma_recv *rx, struct ib_wc *wc)
+{
+	struct krdma_session *sess = ch->sess;
+	struct krdma_msg_hdr hdr;
+	bool imm = wc->opcode == IB_WC_RECV_RDMA_WITH_IMM;
+
+	if (!pt || !pt->engine->peer_on_channel_msg)
+		goto proto;
+	if (!imm) {
+		if (wc->byte_len < sizeof(hdr))
+			goto proto;
+		krdma_buf_copy_to(&hdr, rx->buf, 0, sizeof(hdr));
+		if (hdr.flags ||
+		    be32_to_cpu(hdr.len) != wc->byte_len - sizeof(hdr) ||
+		    be16_to_cpu(hdr.type) != KRDMA_MSG_DATA ||
+		    be32_to_cpu(hdr.test_id) != pt->test_id)
+			goto proto;
+	}
+	krdma_peer_progress(pt);
+	pt->engine->peer_on_channel_msg(ch, pt, rx, wc, imm ? NULL : &hdr);
+	return;
+proto:
+	krdma_count(sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+	krdma_session_close(sess, "protocol error: unexpected message on data channel %u",
+			    ch->index);
+}
+
 /* Teardown, once the QP is drained: the peer's test first, then ours. */
 static void krdma_dispatch_down(struct krdma_session *sess)
 {
@@ -102,6 +136,7 @@ static void krdma_dispatch_down(struct krdma_session *sess)
 }
 
 const struct krdma_session_client krdma_dispatch_client = {
-	.recv	= krdma_dispatch_recv,
-	.down	= krdma_dispatch_down,
+	.recv		= krdma_dispatch_recv,
+	.channel_recv	= krdma_dispatch_channel_recv,
+	.down		= krdma_dispatch_down,
 };

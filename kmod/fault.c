@@ -180,6 +180,38 @@ void krdma_delay_set_up(void)
 	krdma_delay(&krdma_delay_set_up_ms);
 }
 
+static u32 krdma_delay_channel_rx_ms;
+
+/*
+ * A message received on a data channel sleeps krdma/delay_channel_rx_ms
+ * here, before its handler runs, where the channel's CQ context may
+ * sleep (not in a softirq): the TEST_END of a send test over several QPs,
+ * on the session's QP, then overtakes the channels' last messages every
+ * time, and the responder must wait for them (tests/guest/multi-qp.sh).
+ */
+void krdma_delay_channel_rx(void)
+{
+	if (in_task())
+		krdma_delay(&krdma_delay_channel_rx_ms);
+}
+
+static u32 krdma_hello_version;
+
+/*
+ * The protocol version the hellos of new connections announce:
+ * krdma/hello_version if it is one we accept (0: KRDMA_PROTO_VERSION),
+ * so that a test can have a peer of an older version say what it does
+ * not serve (tests/guest/multi-qp.sh). Only the announcement: the
+ * module goes on serving what its peer asks for in its own version.
+ */
+u16 krdma_hello_version_sent(void)
+{
+	u32 v = READ_ONCE(krdma_hello_version);
+
+	return v >= KRDMA_PROTO_VERSION_MIN && v <= KRDMA_PROTO_VERSION ?
+	       v : KRDMA_PROTO_VERSION;
+}
+
 void krdma_fault_init(void)
 {
 	krdma_debugfs_dir = debugfs_create_dir("krdma", NULL);
@@ -198,6 +230,10 @@ void krdma_fault_init(void)
 			   &krdma_delay_teardown_ms);
 	debugfs_create_u32("delay_set_up_ms", 0600, krdma_debugfs_dir,
 			   &krdma_delay_set_up_ms);
+	debugfs_create_u32("delay_channel_rx_ms", 0600, krdma_debugfs_dir,
+			   &krdma_delay_channel_rx_ms);
+	debugfs_create_u32("hello_version", 0600, krdma_debugfs_dir,
+			   &krdma_hello_version);
 }
 
 void krdma_fault_exit(void)

@@ -104,7 +104,7 @@ void krdma_fill_hello(struct krdma_session *sess,
 
 	memset(hello, 0, sizeof(*hello));
 	hello->magic = cpu_to_be32(KRDMA_PROTO_MAGIC);
-	hello->version = cpu_to_be16(KRDMA_PROTO_VERSION);
+	hello->version = cpu_to_be16(krdma_hello_version_sent());
 	hello->sq_depth = cpu_to_be16(sess->sq_depth);
 	hello->rq_depth = cpu_to_be16(sess->rq_depth);
 	hello->max_msg_size = cpu_to_be32(sess->max_msg_size);

@@ -46,6 +46,7 @@
 struct genl_info;
 struct netlink_callback;
 struct sk_buff;
+struct krdma_channel;
 struct krdma_session;
 struct krdma_test;
 struct krdma_peer_test;
@@ -231,6 +232,7 @@ struct krdma_listener {
 struct krdma_recv {
 	struct ib_cqe		cqe;
 	struct krdma_session	*sess;
+	struct krdma_channel	*ch;	/* a data channel's, or NULL */
 	struct krdma_buf	*buf;
 };
 
@@ -251,9 +253,10 @@ struct krdma_cq {
 
 /*
  * A data channel: one more RC QP of a session, with an rdma_cm connection
- * and a CQ of its own, for the one-sided messages of bw tests spread over
- * several QPs (channel.c). It posts no receives; control messages and
- * everything else stay on the session's own QP.
+ * and a CQ of its own, for the messages of bw tests spread over several
+ * QPs (channel.c). With a peer of protocol version 3 it keeps rq_depth
+ * receives posted, for the sends and write_imm of the peer's test;
+ * control messages stay on the session's own QP.
  */
 struct krdma_channel {
 	enum krdma_cm_kind	kind;		/* KRDMA_CM_CHANNEL */
@@ -265,6 +268,15 @@ struct krdma_channel {
 	u32			peer_qpn;
 	spinlock_t		lock;		/* dead vs. posting */
 	bool			dead;		/* no more posts: draining */
+	struct krdma_recv	*recvs;		/* nr_recvs, or none */
+	u32			nr_recvs;
+	/*
+	 * The peer's test whose messages arrive here, if any: set and
+	 * cleared by its engine, in the session's CQ context; the
+	 * channel's receive handler runs under it (krdma_channel_recv()).
+	 */
+	spinlock_t		rx_lock;
+	struct krdma_peer_test	*rx_test;
 };
 
 struct krdma_session {
@@ -367,6 +379,8 @@ void krdma_delay_test_req(const struct krdma_session *sess);
 void krdma_delay_late_msg(void);
 void krdma_delay_teardown(void);
 void krdma_delay_set_up(void);
+void krdma_delay_channel_rx(void);
+u16 krdma_hello_version_sent(void);
 #else
 static inline void krdma_fault_init(void)
 {
@@ -399,6 +413,15 @@ static inline void krdma_delay_teardown(void)
 
 static inline void krdma_delay_set_up(void)
 {
+}
+
+static inline void krdma_delay_channel_rx(void)
+{
+}
+
+static inline u16 krdma_hello_version_sent(void)
+{
+	return KRDMA_PROTO_VERSION;
 }
 #endif
 
@@ -482,6 +505,14 @@ void krdma_session_close(struct krdma_session *sess, const char *fmt, ...)
 struct krdma_session_client {
 	void (*recv)(struct krdma_session *sess, struct krdma_recv *rx,
 		     struct ib_wc *wc);
+	/*
+	 * One received on data channel @ch, for the peer's test @pt that
+	 * took its receives (NULL: none did), in the channel's CQ context
+	 * - maybe a softirq - under ch->rx_lock.
+	 */
+	void (*channel_recv)(struct krdma_channel *ch,
+			     struct krdma_peer_test *pt, struct krdma_recv *rx,
+			     struct ib_wc *wc);
 	void (*down)(struct krdma_session *sess);
 };
 
@@ -492,7 +523,12 @@ void krdma_session_destroy_queues(struct krdma_session *sess);
 int krdma_ctrl_send(struct krdma_session *sess, enum krdma_msg_type type,
 		    u32 test_id, u64 iter, int status, const void *body,
 		    u32 body_len);
+int krdma_ctrl_send_credit(struct krdma_session *sess, u32 test_id, u8 qp,
+			   u64 iter);
 int krdma_recv_repost(struct krdma_recv *rx);
+struct krdma_recv *krdma_recvs_alloc(struct krdma_session *sess,
+				     struct krdma_channel *ch, u32 n, u32 len);
+void krdma_recvs_free(struct krdma_recv *recvs, u32 n);
 void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
 		    const char *what);
 void krdma_unsignaled_done(struct ib_cq *cq, struct ib_wc *wc);
@@ -552,6 +588,12 @@ int krdma_channel_create_queues(struct krdma_channel *ch);
 void krdma_channel_free_queues(struct krdma_channel *ch);
 int krdma_channel_post_send(struct krdma_channel *ch,
 			    const struct ib_send_wr *wr);
+void krdma_channel_recv(struct krdma_channel *ch, struct krdma_recv *rx,
+			struct ib_wc *wc);
+void krdma_channel_set_rx_test(struct krdma_channel *ch,
+			       struct krdma_peer_test *pt);
+u64 krdma_channel_recv_bytes(u32 peer_proto, u32 channels, u32 rq_depth,
+			     u32 max_msg_size);
 void krdma_channels_quiesce(struct krdma_session *sess);
 void krdma_channels_free_queues(struct krdma_session *sess);
 void krdma_channels_destroy_ids(struct krdma_session *sess);

@@ -131,18 +131,20 @@ static void krdma_perf_wc_error(struct krdma_perf *pf, struct ib_wc *wc)
 }
 
 /*
- * Counts a message received in @buf and checks one in KRDMA_PERF_SAMPLE
- * (and the first): [off, off + len) against the test's pattern. @buf is
- * the CPU's when @cpu_owned, else it is borrowed from the device.
+ * Counts a message received in @buf into *@received and checks one in
+ * KRDMA_PERF_SAMPLE (and the first): [off, off + len) against the test's
+ * pattern, into *@checked and *@bad. @buf is the CPU's when @cpu_owned,
+ * else it is borrowed from the device.
  */
-void krdma_perf_sample(struct krdma_perf *pf, struct krdma_buf *buf,
-		       u32 off, u32 len, bool cpu_owned)
+void krdma_perf_sample_to(struct krdma_perf *pf, u64 *received, u64 *checked,
+			  u64 *bad, struct krdma_buf *buf, u32 off, u32 len,
+			  bool cpu_owned)
 {
 	bool ok;
 
-	if (pf->received++ % KRDMA_PERF_SAMPLE)
+	if ((*received)++ % KRDMA_PERF_SAMPLE)
 		return;
-	pf->checked++;
+	(*checked)++;
 	if (!cpu_owned)
 		krdma_buf_to_cpu(buf);
 	ok = krdma_pattern_check(buf, off, len, krdma_seed(pf->test_id, 0));
@@ -150,8 +152,16 @@ void krdma_perf_sample(struct krdma_perf *pf, struct krdma_buf *buf,
 		krdma_buf_to_device(buf);
 	if (ok)
 		return;
-	pf->bad++;
+	(*bad)++;
 	krdma_count(pf->sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
+}
+
+/* What arrived on the session's QP. */
+void krdma_perf_sample(struct krdma_perf *pf, struct krdma_buf *buf,
+		       u32 off, u32 len, bool cpu_owned)
+{
+	krdma_perf_sample_to(pf, &pf->received, &pf->checked, &pf->bad, buf,
+			     off, len, cpu_owned);
 }
 
 /* A received send: header first, then the data. */
@@ -339,7 +349,7 @@ static bool krdma_perf_pump(struct krdma_perf_lane *ln)
 	}
 	room = pf->window - (ln->posted - ln->retired);
 	if (pf->credits)
-		room = min(room, pf->granted + pf->rx_window - ln->posted);
+		room = min(room, ln->granted + pf->rx_window - ln->posted);
 	if (test->p.count)
 		room = min(room, ln->quota - ln->posted);
 	if (pf->rate && room && !krdma_perf_rate_allows(ln, &room))
@@ -667,22 +677,28 @@ int krdma_perf_fill(struct sk_buff *skb, struct krdma_test *test)
 
 /*
  * DATA (a send, or a write_imm without header) for the responder: checked,
- * counted and its receive reposted. Returns false if the session is closing
- * on it (a protocol error, no receive to repost).
+ * counted and its receive reposted; @ln: the lane of the data channel it
+ * came on (its own counters), or NULL: the session's QP, which must carry
+ * a lane. Returns false if the session is closing on it (a protocol
+ * error, no receive to repost).
  */
-bool krdma_perf_peer_recv(struct krdma_session *sess,
-			  struct krdma_peer_test *pt, struct krdma_recv *rx,
-			  struct ib_wc *wc, const struct krdma_msg_hdr *hdr)
+bool krdma_perf_peer_recv_lane(struct krdma_session *sess,
+			       struct krdma_peer_test *pt,
+			       struct krdma_perf_lane *ln, struct krdma_recv *rx,
+			       struct ib_wc *wc, const struct krdma_msg_hdr *hdr)
 {
 	struct krdma_perf *pf = pt->perf;
+	u64 *received;
 
-	if (!pf)
+	/* On iWARP over several QPs the session's QP carries no lane. */
+	if (!pf || (!ln && krdma_perf_lane0(pf)->ch))
 		goto proto;
+	received = ln ? &ln->received : &pf->received;
 	if (!hdr) {
 		if (pf->op != KRDMA_OP_WRITE_IMM ||
 		    be32_to_cpu(wc->ex.imm_data) != pt->test_id)
 			goto proto;
-		pf->received++;
+		(*received)++;
 	} else {
 		if (be16_to_cpu(hdr->type) != KRDMA_MSG_DATA ||
 		    !krdma_op_is_send(pf->op) ||
@@ -692,7 +708,12 @@ bool krdma_perf_peer_recv(struct krdma_session *sess,
 		    (!(wc->wc_flags & IB_WC_WITH_IMM) ||
 		     be32_to_cpu(wc->ex.imm_data) != pt->test_id))
 			goto proto;
-		krdma_perf_check_rx(pf, rx);
+		if (ln)
+			krdma_perf_sample_to(pf, &ln->received, &ln->checked,
+					     &ln->bad, rx->buf,
+					     KRDMA_MSG_HDR_SIZE, pf->size, true);
+		else
+			krdma_perf_check_rx(pf, rx);
 	}
 	if (krdma_recv_repost(rx)) {
 		krdma_session_close(sess, "cannot repost receive");
@@ -704,6 +725,13 @@ proto:
 	krdma_session_close(sess, "protocol error: unexpected data for test %u",
 			    pt->test_id);
 	return false;
+}
+
+bool krdma_perf_peer_recv(struct krdma_session *sess,
+			  struct krdma_peer_test *pt, struct krdma_recv *rx,
+			  struct ib_wc *wc, const struct krdma_msg_hdr *hdr)
+{
+	return krdma_perf_peer_recv_lane(sess, pt, NULL, rx, wc, hdr);
 }
 
 /* TEST_END: check what arrived; @pt->end_iters is what the driver did. */

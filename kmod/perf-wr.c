@@ -355,18 +355,20 @@ int krdma_perf_post_regs(struct krdma_test *test, struct krdma_msg_test *req,
 }
 
 /*
- * The responder's half of a bw or lat test: one lane, the session's QP,
- * which only the lat engine posts on (PONGs, write answers).
+ * The responder's half of a bw or lat test: a lane a QP of @qps the
+ * driver's messages arrive on (bw's receives over several QPs), else one
+ * lane, the session's QP, which only the lat engine posts on (PONGs,
+ * write answers).
  */
-struct krdma_perf *krdma_perf_peer_alloc(struct krdma_session *sess,
-					 struct krdma_peer_test *pt)
+struct krdma_perf *krdma_perf_peer_alloc_qps(struct krdma_session *sess,
+					     struct krdma_peer_test *pt, u32 qps)
 {
 	struct krdma_perf *pf;
 
 	pt->slots = krdma_failable(kcalloc(pt->depth, sizeof(*pt->slots), GFP_KERNEL));
 	if (!pt->slots)
 		return NULL;
-	pf = krdma_perf_alloc(sess, pt->op, pt->size, pt->depth, pt->test_id, 1);
+	pf = krdma_perf_alloc(sess, pt->op, pt->size, pt->depth, pt->test_id, qps);
 	if (!pf)
 		return NULL;
 	pt->perf = pf;
@@ -375,6 +377,12 @@ struct krdma_perf *krdma_perf_peer_alloc(struct krdma_session *sess,
 	pf->chain = 1;
 	pf->rx_window = min(sess->peer_rq_depth, sess->rq_depth) - KRDMA_RQ_RESERVE;
 	return pf;
+}
+
+struct krdma_perf *krdma_perf_peer_alloc(struct krdma_session *sess,
+					 struct krdma_peer_test *pt)
+{
+	return krdma_perf_peer_alloc_qps(sess, pt, 1);
 }
 
 /*

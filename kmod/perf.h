@@ -53,6 +53,15 @@ struct krdma_perf_lane {
 	bool			fenced;
 	struct hrtimer		rate_timer;	/* bw, rate: the next burst */
 	u64			rate_next;	/* ktime_get_ns(): budget for it */
+	u64			granted;	/* credits: peer receives reposted */
+	/*
+	 * bw responder, a data channel's lane: what arrived on it, in its
+	 * CQ's context under its rx_lock (the session's QP: in pf).
+	 */
+	u64			received;
+	u64			checked;
+	u64			bad;
+	u64			credit_sent;
 };
 
 struct krdma_perf {
@@ -88,8 +97,7 @@ struct krdma_perf {
 	atomic64_t		retired;	/* bw: messages, all lanes */
 	u32			per;
 	u32			nwr;
-	u64			granted;	/* peer receives reposted */
-	u32			rx_window;	/* receives the peer holds for us */
+	u32			rx_window;	/* receives the peer holds, a QP */
 	bool			end_deferred;	/* lat: TEST_END after completions */
 
 	/* Receiving: sends in bw, PONGs in lat. */
@@ -97,6 +105,17 @@ struct krdma_perf {
 	u64			checked;
 	u64			bad;
 	u64			credit_sent;
+	/*
+	 * bw responder over data channels too (krdma_bw_peer_rx_count()):
+	 * messages of every lane, TEST_END's count (S64_MAX before it), who
+	 * ends the test, whether TEST_END waits for the channels' messages.
+	 */
+	bool			rx_lanes;	/* channels' receives taken */
+	atomic64_t		rx_total;
+	atomic64_t		rx_end;
+	atomic_t		rx_end_claimed;
+	bool			rx_wait;
+	struct ib_cqe		rx_end_cqe;
 
 	/* lat */
 	u64			t0;
@@ -117,10 +136,26 @@ static inline bool krdma_op_is_one_sided(u8 op)
 	return op == KRDMA_OP_READ || krdma_op_is_atomic(op);
 }
 
-/* lat, credits and the responder use one lane: the session's QP. */
+/*
+ * lat uses one lane, the session's QP; so does the responder, but for
+ * the ops that consume its receives over several QPs: a lane a QP there.
+ */
 static inline struct krdma_perf_lane *krdma_perf_lane0(struct krdma_perf *pf)
 {
 	return &pf->lanes[0];
+}
+
+/* The lane on QP @qp (0: the session's, or a data channel's index). */
+static inline struct krdma_perf_lane *krdma_perf_lane_of(struct krdma_perf *pf,
+							 u32 qp)
+{
+	u32 i;
+
+	for (i = 0; i < pf->nlanes; i++) {
+		if ((pf->lanes[i].ch ? pf->lanes[i].ch->index : 0) == qp)
+			return &pf->lanes[i];
+	}
+	return NULL;
 }
 
 /* perf-wr.c: memory and WR templates */
@@ -139,6 +174,8 @@ int krdma_perf_post_regs(struct krdma_test *test, struct krdma_msg_test *req,
 			 u32 *nregions);
 struct krdma_perf *krdma_perf_peer_alloc(struct krdma_session *sess,
 					 struct krdma_peer_test *pt);
+struct krdma_perf *krdma_perf_peer_alloc_qps(struct krdma_session *sess,
+					     struct krdma_peer_test *pt, u32 qps);
 int krdma_perf_peer_target(struct krdma_perf *pf, int access);
 int krdma_perf_peer_publish(struct krdma_perf *pf, int access,
 			    struct krdma_msg_test *ack, u32 *nregions);
@@ -165,11 +202,18 @@ int krdma_perf_post(struct krdma_perf_lane *ln, u32 n, bool signal_last);
 void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc);
 void krdma_perf_sample(struct krdma_perf *pf, struct krdma_buf *buf,
 		       u32 off, u32 len, bool cpu_owned);
+void krdma_perf_sample_to(struct krdma_perf *pf, u64 *received, u64 *checked,
+			  u64 *bad, struct krdma_buf *buf, u32 off, u32 len,
+			  bool cpu_owned);
 void krdma_perf_check_rx(struct krdma_perf *pf, struct krdma_recv *rx);
 int krdma_perf_fill(struct sk_buff *skb, struct krdma_test *test);
 bool krdma_perf_peer_recv(struct krdma_session *sess,
 			  struct krdma_peer_test *pt, struct krdma_recv *rx,
 			  struct ib_wc *wc, const struct krdma_msg_hdr *hdr);
+bool krdma_perf_peer_recv_lane(struct krdma_session *sess,
+			       struct krdma_peer_test *pt,
+			       struct krdma_perf_lane *ln, struct krdma_recv *rx,
+			       struct ib_wc *wc, const struct krdma_msg_hdr *hdr);
 void krdma_perf_peer_end(struct krdma_peer_test *pt);
 u64 krdma_perf_peer_cpu_ns(const struct krdma_peer_test *pt);
 

@@ -16,8 +16,10 @@
  * A module speaks KRDMA_PROTO_VERSION and accepts peers of
  * KRDMA_PROTO_VERSION_MIN up to it; a session speaks the lower of the two.
  * Version 2: the keepalive probe is a zero-length SEND (see below).
+ * Version 3: the data channels take receives, and a CREDIT names its QP
+ * (struct krdma_msg_hdr): send, send_imm and write_imm over several QPs.
  */
-#define KRDMA_PROTO_VERSION	2
+#define KRDMA_PROTO_VERSION	3
 #define KRDMA_PROTO_VERSION_MIN	1
 
 /*
@@ -90,7 +92,9 @@ enum krdma_msg_type {
 	KRDMA_MSG_ITER_ACK,	/* responder: iteration handled (status) */
 	KRDMA_MSG_TEST_END,	/* driver: no more iterations (iter = count) */
 	KRDMA_MSG_TEST_RESULT,	/* responder: body krdma_msg_result */
-	KRDMA_MSG_CREDIT,	/* bw responder: iter = receives reposted so far */
+	KRDMA_MSG_CREDIT,	/* bw responder: iter = receives reposted so far
+				 * on QP qp (version 3; before, the only one)
+				 */
 	KRDMA_MSG_PONG,		/* lat responder: the answer to iteration iter */
 	__KRDMA_MSG_MAX,
 };
@@ -102,7 +106,10 @@ struct krdma_msg_hdr {
 	__be64	iter;			/* iteration number */
 	__be32	len;			/* body bytes after the header */
 	__be32	status;			/* 0 or a positive errno */
-	u8	reserved[8];
+	u8	qp;			/* CREDIT: 0 the session's QP, or a
+					 * data channel's index (version 3)
+					 */
+	u8	reserved[7];
 };
 
 #define KRDMA_MSG_HDR_SIZE	sizeof(struct krdma_msg_hdr)

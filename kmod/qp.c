@@ -93,13 +93,16 @@ static void krdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	krdma_peer_alive(sess);
 	/* The peer's keepalive probe (proto.h): it said all it had to say. */
 	if (wc->opcode == IB_WC_RECV && !wc->byte_len &&
-	    sess->peer_proto >= 2) {
+	    sess->peer_proto >= 2 && !rx->ch) {
 		if (krdma_recv_repost(rx))
 			krdma_session_close(sess, "cannot repost a receive");
 		return;
 	}
 	krdma_count(sess, KRDMA_CNT_BYTES_RX, wc->byte_len);
-	krdma_session_client->recv(sess, rx, wc);
+	if (rx->ch)
+		krdma_channel_recv(rx->ch, rx, wc);
+	else
+		krdma_session_client->recv(sess, rx, wc);
 }
 
 void krdma_session_set_client(const struct krdma_session_client *client)
@@ -107,10 +110,11 @@ void krdma_session_set_client(const struct krdma_session_client *client)
 	krdma_session_client = client;
 }
 
-/* Gives @rx back to the device and posts it again. */
+/* Gives @rx back to the device and posts it again, on its QP. */
 int krdma_recv_repost(struct krdma_recv *rx)
 {
 	struct krdma_session *sess = rx->sess;
+	struct krdma_channel *ch = rx->ch;
 	struct ib_sge sge[KRDMA_MAX_SGE];
 	struct ib_recv_wr wr = {};
 	int n, ret;
@@ -125,12 +129,53 @@ int krdma_recv_repost(struct krdma_recv *rx)
 	wr.sg_list = sge;
 	wr.num_sge = n;
 
-	spin_lock_bh(&sess->lock);
-	ret = krdma_gated_post(&sess->lock, &sess->qp_dead, sess->qp, NULL, &wr);
-	spin_unlock_bh(&sess->lock);
+	if (ch) {
+		spin_lock_bh(&ch->lock);
+		ret = krdma_gated_post(&ch->lock, &ch->dead, ch->qp, NULL, &wr);
+		spin_unlock_bh(&ch->lock);
+	} else {
+		spin_lock_bh(&sess->lock);
+		ret = krdma_gated_post(&sess->lock, &sess->qp_dead, sess->qp,
+				       NULL, &wr);
+		spin_unlock_bh(&sess->lock);
+	}
 	if (!ret)
 		krdma_count(sess, KRDMA_CNT_RECV_WRS, 1);
 	return ret;
+}
+
+/* @n receives of @len bytes each for @sess's QP, or data channel @ch's. */
+struct krdma_recv *krdma_recvs_alloc(struct krdma_session *sess,
+				     struct krdma_channel *ch, u32 n, u32 len)
+{
+	struct krdma_recv *recvs;
+	u32 i;
+
+	recvs = krdma_failable(kcalloc(n, sizeof(*recvs), GFP_KERNEL));
+	if (!recvs)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		recvs[i].sess = sess;
+		recvs[i].ch = ch;
+		recvs[i].buf = krdma_buf_alloc(sess->kdev, len, "recv", i);
+		if (!recvs[i].buf) {
+			krdma_recvs_free(recvs, n);
+			return NULL;
+		}
+	}
+	return recvs;
+}
+
+/* Once no completion can refer to them: their QP is destroyed. */
+void krdma_recvs_free(struct krdma_recv *recvs, u32 n)
+{
+	u32 i;
+
+	if (!recvs)
+		return;
+	for (i = 0; i < n; i++)
+		krdma_buf_free(recvs[i].buf);
+	kfree(recvs);
 }
 
 static void krdma_ctrl_send_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -150,9 +195,9 @@ static void krdma_ctrl_send_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 /* Sends one control message; @status is 0 or a negative errno. */
-int krdma_ctrl_send(struct krdma_session *sess, enum krdma_msg_type type,
-		    u32 test_id, u64 iter, int status, const void *body,
-		    u32 body_len)
+static int __krdma_ctrl_send(struct krdma_session *sess,
+			     enum krdma_msg_type type, u32 test_id, u64 iter,
+			     int status, u8 qp, const void *body, u32 body_len)
 {
 	struct krdma_msg_hdr hdr = {
 		.type	 = cpu_to_be16(type),
@@ -160,6 +205,7 @@ int krdma_ctrl_send(struct krdma_session *sess, enum krdma_msg_type type,
 		.iter	 = cpu_to_be64(iter),
 		.len	 = cpu_to_be32(body_len),
 		.status	 = cpu_to_be32(-status),
+		.qp	 = qp,
 	};
 	struct ib_sge sge[KRDMA_MAX_SGE];
 	struct ib_send_wr wr = {};
@@ -209,16 +255,31 @@ err:
 	return ret;
 }
 
+int krdma_ctrl_send(struct krdma_session *sess, enum krdma_msg_type type,
+		    u32 test_id, u64 iter, int status, const void *body,
+		    u32 body_len)
+{
+	return __krdma_ctrl_send(sess, type, test_id, iter, status, 0, body,
+				 body_len);
+}
+
+/*
+ * bw: @iter receives reposted so far on QP @qp for the peer's test
+ * (proto.h); a peer before version 3 has them on QP 0 only.
+ */
+int krdma_ctrl_send_credit(struct krdma_session *sess, u32 test_id, u8 qp,
+			   u64 iter)
+{
+	return __krdma_ctrl_send(sess, KRDMA_MSG_CREDIT, test_id, iter, 0, qp,
+				 NULL, 0);
+}
+
 static void krdma_session_free_buffers(struct krdma_session *sess)
 {
 	u32 i;
 
-	if (sess->recvs) {
-		for (i = 0; i < sess->rq_depth; i++)
-			krdma_buf_free(sess->recvs[i].buf);
-		kfree(sess->recvs);
-		sess->recvs = NULL;
-	}
+	krdma_recvs_free(sess->recvs, sess->rq_depth);
+	sess->recvs = NULL;
 	if (sess->ctrl_tx) {
 		for (i = 0; i < sess->nr_ctrl_tx; i++)
 			krdma_buf_free(sess->ctrl_tx[i].buf);
@@ -233,24 +294,16 @@ static int krdma_session_alloc_buffers(struct krdma_session *sess)
 	struct krdma_device *kdev = sess->kdev;
 	u32 i;
 
-	sess->recvs = krdma_failable(kcalloc(sess->rq_depth,
-					     sizeof(*sess->recvs), GFP_KERNEL));
+	sess->recvs = krdma_recvs_alloc(sess, NULL, sess->rq_depth,
+					KRDMA_MSG_HDR_SIZE +
+					max(sess->max_msg_size,
+					    KRDMA_CTRL_BODY_MAX));
 	sess->ctrl_tx = krdma_failable(kcalloc(KRDMA_CTRL_TX,
 					       sizeof(*sess->ctrl_tx),
 					       GFP_KERNEL));
 	if (!sess->recvs || !sess->ctrl_tx)
 		return -ENOMEM;
 
-	for (i = 0; i < sess->rq_depth; i++) {
-		struct krdma_recv *rx = &sess->recvs[i];
-
-		rx->sess = sess;
-		rx->buf = krdma_buf_alloc(kdev, KRDMA_MSG_HDR_SIZE +
-					  max(sess->max_msg_size, KRDMA_CTRL_BODY_MAX),
-					  "recv", i);
-		if (!rx->buf)
-			return -ENOMEM;
-	}
 	for (i = 0; i < KRDMA_CTRL_TX; i++) {
 		struct krdma_ctrl_tx *tx = &sess->ctrl_tx[i];
 

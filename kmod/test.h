@@ -191,6 +191,16 @@ struct krdma_engine_ops {
 	void	(*peer_on_msg)(struct krdma_session *sess,
 			       struct krdma_peer_test *pt, struct krdma_recv *rx,
 			       struct ib_wc *wc, const struct krdma_msg_hdr *hdr);
+	/*
+	 * DATA (@hdr checked: type, length, test id), or a write_imm (@hdr
+	 * NULL) on data channel @ch, whose receives the engine gave @pt
+	 * (krdma_channel_set_rx_test()): in the channel's CQ context, under
+	 * its rx_lock. Optional.
+	 */
+	void	(*peer_on_channel_msg)(struct krdma_channel *ch,
+				       struct krdma_peer_test *pt,
+				       struct krdma_recv *rx, struct ib_wc *wc,
+				       const struct krdma_msg_hdr *hdr);
 	/* TEST_END came: may it (false: a protocol error), stop sending. */
 	bool	(*peer_may_end)(const struct krdma_peer_test *pt);
 	void	(*peer_quiesce)(struct krdma_peer_test *pt);

@@ -7,8 +7,14 @@
 # advances by its share) with the data checked where it lands: write, read,
 # both atomics (the responder's fadd total adds up across QPs), uneven and
 # tiny counts, a duration, a rate shared out, bidir (the mirror on the
-# server uses its four QPs too). The refusals (send over several QPs, more
-# QPs than the session has, lat) say why. Then cq_poll softirq on both nodes: a session's three
+# server uses its four QPs too). send, send_imm and write_imm too, each
+# QP with its receives on the responder and its credits: every QP carries
+# its share, the responder saw every message and checked each QP's, no
+# RNR NAK came; with the server's channel handlers slowed down
+# (delay_channel_rx_ms), the TEST_END overtakes the channels' last
+# messages and the server waits for them. The refusals (more QPs than
+# the session has, lat; on iWARP write_imm; sends over several QPs to a
+# server that says it speaks protocol version 2) say why. Then cq_poll softirq on both nodes: a session's three
 # data channels' CQs are IB_POLL_SOFTIRQ and its first QP's is not (rdma
 # resource), the same tests pass over it, and sessions are torn down in
 # the middle of a 4-QP read a dozen times, the test ending each time with
@@ -35,7 +41,7 @@ krdma_qps() { rc_qps; }
 # moved_qps NAME BEFORE AFTER MIN: a 4-QP bw test's messages went over
 # every QP - on iWARP over the three data channels and not over the first
 # QP, which carries the keepalive: behind a lane there, the peer's probe
-# came too late and a bidir test took its peer for dead (kmod/perf.c,
+# came too late and a bidir test took its peer for dead (kmod/perf-wr.c,
 # krdma_perf_iwarp_ctrl_clear()).
 moved_qps() {
 	if iwarp; then
@@ -48,7 +54,7 @@ moved_qps() {
 # slow_wire on|off: on iWARP, this node sends at 1 MB/s (tbf; its queue
 # holds 1 s at most), as siw did under TCG on a loaded host. There a bidir
 # WRITE test's probes queued behind the bulk data on the session's QP and
-# the peer was taken for dead after 10 s (kmod/perf.c,
+# the peer was taken for dead after 10 s (kmod/perf-wr.c,
 # krdma_perf_iwarp_ctrl_clear()). Only this node: the peer, fast, hears
 # our probes late. IB and RoCE need no such test: there the WRITEs'
 # completions are the peer's answers.
@@ -117,6 +123,18 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	json_check server.bidir_mirror "krdmactl -j test show" \
 		"any(t['mode'] == 'bw' and t['op'] == 'write' and t['qps'] == 4 and t['state'] == 'done' and t['status'] == 0 and t['iters'] == $n for t in d)"
 	barrier mirror_checked
+	# Each message on a data channel waits here before its handler.
+	barrier overtake 1800
+	echo 100 >/sys/kernel/debug/krdma/delay_channel_rx_ms
+	barrier overtake_set
+	barrier overtake_done 600
+	echo 0 >/sys/kernel/debug/krdma/delay_channel_rx_ms
+	# A peer of protocol version 2, as the client's next session sees it.
+	barrier old_peer 600
+	echo 2 >/sys/kernel/debug/krdma/hello_version
+	barrier old_peer_set
+	barrier old_peer_connected 600
+	echo 0 >/sys/kernel/debug/krdma/hello_version
 	# cq_poll softirq: the server session's data channels too. The
 	# earlier sessions' CQs are gone first.
 	wait_for -t 60 no_sessions
@@ -213,16 +231,72 @@ slow_wire off
 barrier bidir_done
 barrier mirror_checked
 
-# What several QPs cannot do, and why.
-expect_fail_msg refuse.send "several QPs carry write, read and atomics only" \
-	krdmactl test run session m op send mode bw count 10 qps 2
-# iWARP has no write_imm at all, and says that first.
-if iwarp; then
-	_wi_why="iWARP has no immediate data"
-else
-	_wi_why="several QPs carry write, read and atomics only"
+# The ops that consume the responder's receives, over 4 QPs: each QP
+# has its own receives there and its own credits (64 in flight asked
+# for, 29 receives a QP), so every QP carries its share, the responder
+# saw every message (status 0: its count is ours, none wrong) and
+# checked each QP's first send at least, and no SEND or write_imm met an
+# empty receive queue (rxe counts the RNR NAKs it got).
+rnr_naks() {
+	cat "/sys/class/infiniband/${KRDMA_RDMA_DEV:-rxe0}/ports/1/hw_counters/rcvd_rnr_err" 2>/dev/null || echo 0
+}
+lanes_ok="[q['index'] for q in d['qp']] == $lane_qps and all(q['iters'] > 0 for q in d['qp'])"
+rnr0=$(rnr_naks)
+psn_snap /tmp/psn.s0
+json_check bw.send.qps4 \
+	"krdmactl -j test run session m op send mode bw size 64K count $n depth $dq qps 4" \
+	"d['status'] == 0 and d['qps'] == 4 and d['iters'] == $n and d['validated'] >= len(d['qp']) and $lanes_ok and sum(q['iters'] for q in d['qp']) == $n"
+psn_snap /tmp/psn.s1
+moved_qps bw.send.every_qp_sent /tmp/psn.s0 /tmp/psn.s1 $((n * 64 / 4 / 2))
+json_check bw.send.duration \
+	"krdmactl -j test run session m op send mode bw size 4096 duration 2s depth $dq qps 4" \
+	"d['status'] == 0 and d['iters'] > 0 and d['validated'] >= len(d['qp']) and $lanes_ok"
+json_check bw.send.bidir \
+	"krdmactl -j test run session m op send mode bw size 64K count $n depth $dq qps 4 bidir" \
+	"d['status'] == 0 and d['iters'] == $n and d['peer_iters'] == $n and $lanes_ok"
+if ! iwarp; then
+	json_check bw.send_imm.qps4 \
+		"krdmactl -j test run session m op send_imm mode bw size 4096 count 1000 depth 16 qps 4" \
+		"d['status'] == 0 and d['iters'] == 1000 and d['validated'] >= 4 and $lanes_ok"
+	json_check bw.write_imm.qps4 \
+		"krdmactl -j test run session m op write_imm mode bw size 64K count $n depth $dq qps 4" \
+		"d['status'] == 0 and d['iters'] == $n and d['validated'] >= 1 and $lanes_ok"
 fi
-expect_fail_msg refuse.write_imm "$_wi_why" \
+[ "$(rnr_naks)" = "$rnr0" ] && result bw.send.no_rnr ok ||
+	result bw.send.no_rnr fail "RNR NAKs: $rnr0 -> $(rnr_naks)"
+# The server's channel handlers each wait 100 ms: the TEST_END, on the
+# first QP, comes before the channels' last messages are handled, and
+# the server ends the test only once they are.
+barrier overtake
+barrier overtake_set
+json_check bw.send.end_overtakes \
+	"krdmactl -j test run session m op send mode bw size 4096 count 12 depth 8 qps 4" \
+	"d['status'] == 0 and d['iters'] == 12 and $lanes_ok"
+barrier overtake_done
+# The server says it speaks version 2 (hello_version): its data
+# channels post no receives there, so sends over several QPs are
+# refused with the reason; over one QP (a CREDIT without its QP) and
+# writes over two they run.
+barrier old_peer
+barrier old_peer_set
+expect_ok old.connect timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" \
+	port $PORT name old qps 2 timeout 30s
+barrier old_peer_connected
+json_check old.peer_proto "krdmactl -j session show name old" \
+	"d[0]['state'] == 'up' and d[0]['peer_proto'] == 2"
+expect_fail_msg refuse.old_peer "over several QPs need a peer of protocol version 3" \
+	krdmactl test run session old op send mode bw count 10 qps 2
+json_check old.bw.send \
+	"krdmactl -j test run session old op send mode bw size 4096 count 200 depth $dq" \
+	"d['status'] == 0 and d['iters'] == 200 and d['validated'] >= 1"
+json_check old.bw.write.qps2 \
+	"krdmactl -j test run session old op write mode bw size 4096 count 200 qps 2" \
+	"d['status'] == 0 and d['iters'] == 200 and d['validated'] >= 1"
+expect_ok old.disconnect krdmactl session del name old
+
+# What several QPs cannot do, and why.
+# iWARP has no write_imm at all, and says that first.
+! iwarp || expect_fail_msg refuse.write_imm "iWARP has no immediate data" \
 	krdmactl test run session m op write_imm mode bw count 10 qps 2
 expect_fail_msg refuse.lat "several QPs are for the bw mode" \
 	krdmactl test run session m op write mode lat count 10 qps 2
@@ -233,7 +307,7 @@ expect_fail_msg refuse.more_than_session "qps exceeds the session's QPs" \
 json_check one.qps "krdmactl -j session show name one" "d[0]['qps'] == 1"
 # bidir on a single QP: each side's keepalive shares it with a 16 MiB
 # window of writes; on iWARP, where only the peer's probe tells it alive,
-# the window is held to 1 MiB there (kmod/perf.c), and the probe comes in
+# the window is held to 1 MiB there (kmod/perf-wr.c), and the probe comes in
 # time over the slow wire too.
 slow_wire on
 json_check one.bw.write.bidir \
@@ -276,6 +350,10 @@ json_check softirq.bw.read \
 iwarp || json_check softirq.bw.atomic_fadd \
 	"krdmactl -j test run session sq op atomic_fadd mode bw count $n_atomic depth 16 qps 4" \
 	"d['status'] == 0 and d['iters'] == $n_atomic and d['validated'] >= 1"
+# The channels' receives handled in softirq, their credits sent from there.
+json_check softirq.bw.send \
+	"krdmactl -j test run session sq op send mode bw size 64K count $n depth $dq qps 4" \
+	"d['status'] == 0 and d['iters'] == $n and d['validated'] >= len(d['qp']) and $lanes_ok"
 krdmactl -j test run session sq op write mode bw size 4K duration 3s depth $dq qps 4 \
 	>/tmp/sq.unlimited.json
 json_check softirq.bw.write.duration "cat /tmp/sq.unlimited.json" \

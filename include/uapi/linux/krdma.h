@@ -75,8 +75,9 @@ enum krdma_session_state {
  * @KRDMA_CQ_POLL_DIRECT: IB_POLL_DIRECT, polled by a kernel thread of the
  *   session.
  * @KRDMA_CQ_POLL_SOFTIRQ: IB_POLL_SOFTIRQ for the data channels (sessions of
- *   several QPs), whose completions are only one-sided bw messages; the
- *   session's first QP stays on IB_POLL_WORKQUEUE, its handlers may sleep.
+ *   several QPs), whose completions are only bw messages, handled under
+ *   spinlocks; the session's first QP stays on IB_POLL_WORKQUEUE, its handlers
+ *   may sleep.
  */
 enum krdma_cq_poll {
 	KRDMA_CQ_POLL_WORKQUEUE = 1,
@@ -282,18 +283,20 @@ enum krdma_event {
  *   (its own rdma_cm connection and completion queue, on distinct completion
  *   vectors). The first carries the control messages and every test; the other
  *   ones, data channels joined to the session by a cookie in the CM handshake,
- *   carry the one-sided traffic (RDMA WRITE, READ, atomics) of bw tests run
- *   with test-qps above 1. The session is up only once all of them are
- *   connected.
+ *   carry the data of bw tests run with test-qps above 1: RDMA WRITE, READ and
+ *   atomics, and with a peer of protocol version 3 send, send-imm and
+ *   write-imm, for which each keeps session-rq-depth receives posted. The
+ *   session is up only once all of them are connected.
  * @KRDMA_A_TEST_QPS: (u32) bw mode - queue pairs the messages spread over: the
  *   first test-qps of the session's session-qps (default 1), each with its own
  *   pipeline of test-depth messages in flight (test-depth is per QP); a
- *   test-count is split between them. Above 1 only in bw mode, for the
- *   one-sided ops (not send, send-imm or write-imm, which consume the peer's
- *   receives), and at most the session's session-qps. On iWARP, above 1, the
- *   messages go over the test-qps - 1 data channels and the first QP carries
- *   the test's control messages and the keepalive alone: no completion there
- *   tells the peer alive, and its probes must not wait behind bulk data.
+ *   test-count is split between them. Above 1 only in bw mode, and at most the
+ *   session's session-qps; send, send-imm and write-imm, which consume the
+ *   peer's receives, only with a peer of protocol version 3, each QP paced by
+ *   credits of its own. On iWARP, above 1, the messages go over the test-qps -
+ *   1 data channels and the first QP carries the test's control messages and
+ *   the keepalive alone: no completion there tells the peer alive, and its
+ *   probes must not wait behind bulk data.
  * @KRDMA_A_TEST_QP: (nest, enum krdma_test_qp_attr, multi) bw mode, once the
  *   test is over - one per queue pair the messages went over, in order: what
  *   each moved and when it was done, so a slow or unfair queue pair shows.
