@@ -142,7 +142,7 @@ int krdma_check_hello(const void *data, u8 len,
 }
 
 /*
- * " (peer 3, here 1..2)": the versions of a KRDMA_REJ_VERSION, for the
+ * " (peer 4, here 1..3)": the versions of a KRDMA_REJ_VERSION, for the
  * messages, so that a module of another version says which.
  */
 void krdma_versions(char *buf, size_t len, const char *who, __be16 v)
