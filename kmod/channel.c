@@ -12,7 +12,7 @@
  * which keeps their order; a channel carries a test's data only. With a
  * peer of protocol version 3 it keeps rq_depth receives posted, as the
  * session's QP does, for the peer's sends and write_imm, and hands what
- * arrives to the peer's test that took them (krdma_channel_recv()); an
+ * arrives to the peer's test that took them (qp.c, krdma_channel_recv()); an
  * older peer sends one-sided work only (RDMA WRITE, READ, atomics) over
  * it, and it posts no receives.
  *
@@ -171,21 +171,6 @@ int krdma_channel_post_send(struct krdma_channel *ch,
 	ret = krdma_gated_post(&ch->lock, &ch->dead, ch->qp, wr, NULL);
 	spin_unlock_bh(&ch->lock);
 	return ret;
-}
-
-/*
- * A message arrived on @ch (qp.c): for the peer's test that took the
- * channel's receives. Under rx_lock, so that the test cannot go while
- * its handler runs: its engine lets go of the channel under it
- * (krdma_channel_set_rx_test()) before it frees anything.
- */
-void krdma_channel_recv(struct krdma_channel *ch, struct krdma_recv *rx,
-			struct ib_wc *wc)
-{
-	krdma_delay_channel_rx();
-	spin_lock_bh(&ch->rx_lock);
-	krdma_session_client->channel_recv(ch, ch->rx_test, rx, wc);
-	spin_unlock_bh(&ch->rx_lock);
 }
 
 /* The peer's test @pt takes @ch's receives from now on; NULL: none does. */

@@ -273,7 +273,7 @@ struct krdma_channel {
 	/*
 	 * The peer's test whose messages arrive here, if any: set and
 	 * cleared by its engine, in the session's CQ context; the
-	 * channel's receive handler runs under it (krdma_channel_recv()).
+	 * channel's receive handler runs under it (qp.c, krdma_channel_recv()).
 	 */
 	spinlock_t		rx_lock;
 	struct krdma_peer_test	*rx_test;
@@ -588,8 +588,6 @@ int krdma_channel_create_queues(struct krdma_channel *ch);
 void krdma_channel_free_queues(struct krdma_channel *ch);
 int krdma_channel_post_send(struct krdma_channel *ch,
 			    const struct ib_send_wr *wr);
-void krdma_channel_recv(struct krdma_channel *ch, struct krdma_recv *rx,
-			struct ib_wc *wc);
 void krdma_channel_set_rx_test(struct krdma_channel *ch,
 			       struct krdma_peer_test *pt);
 u64 krdma_channel_recv_bytes(u32 peer_proto, u32 channels, u32 rq_depth,

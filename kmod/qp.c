@@ -72,6 +72,21 @@ void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
 			    what, ib_wc_status_msg(wc->status), wc->vendor_err);
 }
 
+/*
+ * A message arrived on data channel @ch: for the peer's test that took
+ * the channel's receives (channel.c). Under rx_lock, so that the test
+ * cannot go while its handler runs: its engine lets go of the channel
+ * under it (krdma_channel_set_rx_test()) before it frees anything.
+ */
+static void krdma_channel_recv(struct krdma_channel *ch, struct krdma_recv *rx,
+			      struct ib_wc *wc)
+{
+	krdma_delay_channel_rx();
+	spin_lock_bh(&ch->rx_lock);
+	krdma_session_client->channel_recv(ch, ch->rx_test, rx, wc);
+	spin_unlock_bh(&ch->rx_lock);
+}
+
 static void krdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct krdma_recv *rx = container_of(wc->wr_cqe, struct krdma_recv, cqe);
