@@ -79,7 +79,7 @@ void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
  * under it (krdma_channel_set_rx_test()) before it frees anything.
  */
 static void krdma_channel_recv(struct krdma_channel *ch, struct krdma_recv *rx,
-			      struct ib_wc *wc)
+			       struct ib_wc *wc)
 {
 	krdma_delay_channel_rx();
 	spin_lock_bh(&ch->rx_lock);
