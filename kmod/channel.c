@@ -10,11 +10,11 @@
  * domain, so that the FRWR regions a test registers on the first QP are
  * valid on every channel. Control messages stay on the session's QP,
  * which keeps their order; a channel carries a test's data only. With a
- * peer of protocol version 3 it keeps rq_depth receives posted, as the
- * session's QP does, for the peer's sends and write_imm, and hands what
- * arrives to the peer's test that took them (qp.c, krdma_channel_recv()); an
- * older peer sends one-sided work only (RDMA WRITE, READ, atomics) over
- * it, and it posts no receives.
+ * peer of protocol version 3 it keeps its share of rq_depth receives
+ * posted (krdma_channel_nr_recvs()), for the peer's sends and write_imm,
+ * and hands what arrives to the peer's test that took them (qp.c,
+ * krdma_channel_recv()); an older peer sends one-sided work only (RDMA
+ * WRITE, READ, atomics) over it, and it posts no receives.
  *
  * Lifetime: channels are created under the session's cm_mutex while it
  * connects, and live until its teardown, which quiesces them together
@@ -67,15 +67,31 @@ struct krdma_channel *krdma_channel_new(struct krdma_session *sess, u32 index)
 }
 
 /*
+ * The receives each data channel of a session of @qps QPs keeps posted,
+ * with a peer of version @peer_proto: its share of @rq_depth. A test
+ * spreads its depth over its QPs, so the session's receive memory
+ * doubles at most with its channels instead of growing with each
+ * (rq_depth 80 of 1 MiB over 4 QPs: 140 MiB, not 320, under the
+ * default max_session_mem_mb of 256). Both sides compute it, the
+ * driver from the peer's rq_depth, to size its lanes' windows.
+ */
+u32 krdma_channel_nr_recvs(u32 peer_proto, u32 rq_depth, u32 qps)
+{
+	if (peer_proto < 3 || qps <= 1)
+		return 0;
+	return clamp_t(u32, DIV_ROUND_UP(rq_depth, qps),
+		       min_t(u32, rq_depth, KRDMA_CHANNEL_MIN_RECVS), rq_depth);
+}
+
+/*
  * The receive buffers a session's @channels data channels pin, with a
  * peer of version @peer_proto (listener.c charges them to the peer).
  */
 u64 krdma_channel_recv_bytes(u32 peer_proto, u32 channels, u32 rq_depth,
 			     u32 max_msg_size)
 {
-	if (peer_proto < 3)
-		return 0;
-	return (u64)channels * rq_depth *
+	return (u64)channels *
+	       krdma_channel_nr_recvs(peer_proto, rq_depth, channels + 1) *
 	       krdma_buf_bytes(KRDMA_MSG_HDR_SIZE + max_msg_size);
 }
 
@@ -102,16 +118,17 @@ void krdma_channel_free_queues(struct krdma_channel *ch)
 /*
  * The channel's CQ and QP, on the device its CM id resolved to, which
  * must be the session's. The send queue is the session's size, so that a
- * test fits on every QP alike; so is the receive queue, with its
- * receives posted, if the peer speaks version 3 - else it has room only
- * for the drain's marker. Called with the session's cm_mutex held, once
+ * test fits on every QP alike; the receive queue holds the channel's
+ * share of receives, posted, if the peer speaks version 3 - else it has
+ * room only for the drain's marker. Called with the session's cm_mutex held, once
  * the session's first QP is connected: peer_proto is known.
  */
 int krdma_channel_create_queues(struct krdma_channel *ch)
 {
 	struct krdma_session *sess = ch->sess;
 	struct ib_qp_init_attr attr = {};
-	u32 nr_recvs = sess->peer_proto >= 3 ? sess->rq_depth : 0;
+	u32 nr_recvs = krdma_channel_nr_recvs(sess->peer_proto, sess->rq_depth,
+					      sess->qps);
 	char name[24];
 	u32 i;
 	int ret;

@@ -37,6 +37,8 @@
  * and one for the peer's keepalive probe (proto.h).
  */
 #define KRDMA_RQ_RESERVE	3
+/* The fewest receives a data channel keeps posted (channel.c). */
+#define KRDMA_CHANNEL_MIN_RECVS	8
 #define KRDMA_CTRL_TX		64
 #define KRDMA_MAX_SGE		16
 #define KRDMA_CHUNK_MAX		SZ_1M
@@ -254,8 +256,8 @@ struct krdma_cq {
 /*
  * A data channel: one more RC QP of a session, with an rdma_cm connection
  * and a CQ of its own, for the messages of bw tests spread over several
- * QPs (channel.c). With a peer of protocol version 3 it keeps rq_depth
- * receives posted, for the sends and write_imm of the peer's test;
+ * QPs (channel.c). With a peer of protocol version 3 it keeps its share
+ * of rq_depth receives posted, for the sends and write_imm of the peer's test;
  * control messages stay on the session's own QP.
  */
 struct krdma_channel {
@@ -590,6 +592,7 @@ int krdma_channel_post_send(struct krdma_channel *ch,
 			    const struct ib_send_wr *wr);
 void krdma_channel_set_rx_test(struct krdma_channel *ch,
 			       struct krdma_peer_test *pt);
+u32 krdma_channel_nr_recvs(u32 peer_proto, u32 rq_depth, u32 qps);
 u64 krdma_channel_recv_bytes(u32 peer_proto, u32 channels, u32 rq_depth,
 			     u32 max_msg_size);
 void krdma_channels_quiesce(struct krdma_session *sess);

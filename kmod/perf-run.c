@@ -255,7 +255,7 @@ int krdma_perf_setup(struct krdma_test *test)
 	pf->signal_every = clamp_t(u32, KRDMA_PERF_SIGNAL_BYTES / test->p.size,
 				   1, test->p.signal_every);
 	pf->chain = test->p.chain;
-	pf->rx_window = min(sess->peer_rq_depth, sess->rq_depth) - KRDMA_RQ_RESERVE;
+	pf->rx_window = krdma_perf_rx_window(pf);
 	return krdma_perf_alloc_buf(pf, &test->slots[0].buf,
 				    krdma_op_is_send(pf->op) ? KRDMA_MSG_DATA : 0);
 }

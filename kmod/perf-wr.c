@@ -109,6 +109,26 @@ struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess, u8 op,
 }
 
 /*
+ * The messages a lane may have in flight past its credits: the peer's
+ * receives on its QP, the smaller of both sides' sizes. The session's QP
+ * keeps KRDMA_RQ_RESERVE of them for control messages; a data channel
+ * keeps its share of rq_depth (krdma_channel_nr_recvs()), and a test over
+ * several QPs holds all its lanes to the smaller window.
+ */
+u32 krdma_perf_rx_window(const struct krdma_perf *pf)
+{
+	struct krdma_session *sess = pf->sess;
+	u32 rq_depth = min(sess->peer_rq_depth, sess->rq_depth);
+	u32 window = rq_depth - KRDMA_RQ_RESERVE;
+	u32 channel = krdma_channel_nr_recvs(sess->peer_proto, rq_depth,
+					     sess->qps);
+
+	if (pf->lanes[pf->nlanes - 1].ch && channel)
+		window = min(window, channel);
+	return window;
+}
+
+/*
  * Buffer layout: a send is the whole buffer, header then payload; the RDMA
  * ops move the payload alone, so that a power-of-two size stays in one
  * chunk (and one MR) on each side.
@@ -375,7 +395,7 @@ struct krdma_perf *krdma_perf_peer_alloc_qps(struct krdma_session *sess,
 	pf->pt = pt;
 	pf->signal_every = KRDMA_PERF_LAT_SIGS;
 	pf->chain = 1;
-	pf->rx_window = min(sess->peer_rq_depth, sess->rq_depth) - KRDMA_RQ_RESERVE;
+	pf->rx_window = krdma_perf_rx_window(pf);
 	return pf;
 }
 

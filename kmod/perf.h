@@ -162,6 +162,7 @@ static inline struct krdma_perf_lane *krdma_perf_lane_of(struct krdma_perf *pf,
 struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess, u8 op,
 				    u32 size, u32 depth, u32 test_id, u32 qps);
 u32 krdma_perf_data_len(const struct krdma_perf *pf);
+u32 krdma_perf_rx_window(const struct krdma_perf *pf);
 int krdma_perf_alloc_buf(struct krdma_perf *pf, struct krdma_buf **bufp,
 			 u16 msg_type);
 bool krdma_perf_iwarp_fences(const struct krdma_perf *pf);

@@ -541,13 +541,17 @@ for step in $(steps); do
 			result "bench.$step" fail why=connect
 			continue
 		fi
-		for what in "bw write 65536" "bwq write 65536" "lat send 64"; do
+		for what in "bw write 65536" "bwq write 65536" "lat send 64" \
+			"lat write 64" "lat read 64"; do
 			# shellcheck disable=SC2086 # split on purpose
 			set -- $what
 			KR_CMD="krdmactl -j test run session cq$poll op $2 mode ${1%q} size $3 duration ${SECS}s"
 			[ "$1" = bw ] && KR_CMD="$KR_CMD depth $DEPTH"
 			[ "$1" = bwq ] && KR_CMD="$KR_CMD depth $(((DEPTH + QPS - 1) / QPS)) qps $QPS"
-			run_krdma "cli.$step.$1" "cq.$poll.$1" "$1" "$2" "$3" || rc=1
+			# ids: cq.POLL.bw, cq.POLL.bwq, cq.POLL.lat (send), cq.POLL.lat_OP
+			id=$1
+			[ "$1" = lat ] && [ "$2" != send ] && id="lat_$2"
+			run_krdma "cli.$step.$id" "cq.$poll.$id" "$1" "$2" "$3" || rc=1
 			echo "$out"
 		done
 		krdmactl session del name "cq$poll"

@@ -156,6 +156,8 @@ def analyse(run, netem=""):
         bw = by.get(("krdma", "cq.%s.bw" % poll))
         bwq = by.get(("krdma", "cq.%s.bwq" % poll))
         lat = by.get(("krdma", "cq.%s.lat" % poll))
+        wlat = by.get(("krdma", "cq.%s.lat_write" % poll))
+        rlat = by.get(("krdma", "cq.%s.lat_read" % poll))
         if not bw and not lat:
             continue
         cpu, secs = num(bw, "cpu_ns"), num(bw, "secs")
@@ -169,6 +171,8 @@ def analyse(run, netem=""):
             "bwq_guest_busy": num(bwq, "guest_busy"),
             "lat_send_64_p50_us": num(lat, "p50_us"),
             "lat_send_64_p99_us": num(lat, "p99_us"),
+            "lat_write_64_p50_us": num(wlat, "p50_us"),
+            "lat_read_64_p50_us": num(rlat, "p50_us"),
         })
     failures = list(dict.fromkeys(failures))
     # rxe's retransmissions during the point (node 2, the requester, its
@@ -208,17 +212,18 @@ def met_cell(r):
 CQ_HEAD = [
     "| cq_poll | write 64 KiB BW (MB/s) | handlers' CPU | guest vCPUs busy "
     "| same, %s QPs (MB/s) | handlers' CPU | guest vCPUs busy "
-    "| send 64 B p50 (us) | p99 (us) |",
-    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    "| send 64 B p50 (us) | p99 (us) | write 64 B p50 (us) | read 64 B p50 (us) |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
 ]
 CQ_KEYS = (("bw_write_64k_mb_s", 1), ("bw_cpu_share", 2), ("bw_guest_busy", 2),
            ("bwq_write_64k_mb_s", 1), ("bwq_cpu_share", 2), ("bwq_guest_busy", 2),
-           ("lat_send_64_p50_us", 0), ("lat_send_64_p99_us", 0))
+           ("lat_send_64_p50_us", 0), ("lat_send_64_p99_us", 0),
+           ("lat_write_64_p50_us", 0), ("lat_read_64_p50_us", 0))
 
 
 def cq_lines(cq_rows, nqps):
     return [CQ_HEAD[0] % nqps, CQ_HEAD[1]] + [
-        "| %s | %s |" % (r["cq_poll"], " | ".join(f(r[k], nd) for k, nd in CQ_KEYS))
+        "| %s | %s |" % (r["cq_poll"], " | ".join(f(r.get(k), nd) for k, nd in CQ_KEYS))
         for r in cq_rows]
 
 
@@ -466,7 +471,7 @@ def report_series(top, runs):
         cq_agg = []
         for p in polls:
             rs = [r for c in cqs for r in c if r["cq_poll"] == p]
-            cq_agg.append(dict({"cq_poll": p}, **{k: med([r[k] for r in rs])
+            cq_agg.append(dict({"cq_poll": p}, **{k: med([r.get(k) for r in rs])
                                                   for k, _ in CQ_KEYS}))
         notes += ["", "Completion context (krdma alone; module parameter cq_poll; "
                   "median of %d runs):" % len(cqs), ""] + cq_lines(

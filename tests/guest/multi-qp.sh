@@ -233,7 +233,8 @@ barrier mirror_checked
 
 # The ops that consume the responder's receives, over 4 QPs: each QP
 # has its own receives there and its own credits (64 in flight asked
-# for, 29 receives a QP), so every QP carries its share, the responder
+# for, 8 receives a QP: a data channel's share of rq_depth 32), so every
+# QP carries its share, the responder
 # saw every message (status 0: its count is ours, none wrong) and
 # checked each QP's first send at least, and no SEND or write_imm met an
 # empty receive queue (rxe counts the RNR NAKs it got).
@@ -305,6 +306,16 @@ expect_ok connect.one timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" 
 expect_fail_msg refuse.more_than_session "qps exceeds the session's QPs" \
 	krdmactl test run session one op write mode bw count 10 qps 2
 json_check one.qps "krdmactl -j session show name one" "d[0]['qps'] == 1"
+# Large messages over 4 QPs (the bench's session): each data channel
+# keeps its share of rq_depth receives, so the session fits in the
+# server's max_session_mem_mb (256 MiB); 80 receives of 1 MiB on each of
+# the 4 QPs, 320 MiB, were refused ("over the peer's memory limit").
+expect_ok connect.big timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" \
+	port $PORT name big max_msg 1M rq_depth 80 qps 4 timeout 30s
+json_check big.bw.send.qps4 \
+	"krdmactl -j test run session big op send mode bw size 1M count 32 depth 16 qps 4" \
+	"d['status'] == 0 and d['iters'] == 32 and d['validated'] >= len(d['qp']) and $lanes_ok"
+expect_ok disconnect.big krdmactl session del name big
 # bidir on a single QP: each side's keepalive shares it with a 16 MiB
 # window of writes; on iWARP, where only the peer's probe tells it alive,
 # the window is held to 1 MiB there (kmod/perf-wr.c), and the probe comes in
