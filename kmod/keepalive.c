@@ -43,6 +43,21 @@ module_param_named(peer_timeout_ms, krdma_peer_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(peer_timeout_ms,
 		 "Close a session whose peer answers nothing for this long while the keepalive waits for it, in ms");
 
+/*
+ * The peer's answer came @gap jiffies after the one before, or after the
+ * keepalive began to wait (its probe): the margin an alive peer left
+ * before peer_timeout_ms, kept per session and module-wide
+ * (peer_silence_max). While no probe is out the gap includes idle time:
+ * at most keepalive_ms, the probes' own pace.
+ */
+void krdma_peer_silence_note(struct krdma_session *sess, unsigned long gap)
+{
+	s64 ms = jiffies_to_msecs(gap);
+
+	krdma_stats_peak(&sess->stats.peer_silence_max, ms);
+	krdma_stats_peak(&krdma_global_stats.peer_silence_max, ms);
+}
+
 void krdma_keepalive_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct krdma_session *sess =
@@ -105,7 +120,7 @@ void krdma_keepalive_work(struct work_struct *work)
 		probed = true;
 		/* The silence is counted from the probe, not from idle time. */
 		if (!iwarp)
-			krdma_peer_alive(sess);
+			WRITE_ONCE(sess->alive_stamp, jiffies);
 	}
 	if ((!probed || iwarp) && timeout_ms) {
 		/*
@@ -130,6 +145,7 @@ void krdma_keepalive_work(struct work_struct *work)
 		return;
 	}
 	if (silent) {
+		krdma_peer_silence_note(sess, silent);
 		krdma_session_close(sess, "peer not responding: no answer for %u ms",
 				    jiffies_to_msecs(silent));
 		return;

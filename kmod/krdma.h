@@ -190,6 +190,7 @@ struct krdma_stats {
 	atomic64_t	peer_mem_peak;
 	atomic_t	server_sessions;	/* module-wide only */
 	atomic_t	server_sessions_peak;
+	atomic64_t	peer_silence_max;	/* ms, keepalive.c */
 };
 
 /* stats.c */
@@ -551,6 +552,11 @@ static inline void krdma_reads_begin(struct krdma_session *sess, int n)
 	atomic_add(n, &sess->reads_in_flight);
 }
 
+void krdma_peer_silence_note(struct krdma_session *sess, unsigned long gap);
+
+/* Silences shorter than this are not worth a look (peer_silence_max). */
+#define KRDMA_SILENCE_NOTE	(HZ / 10)
+
 /*
  * The peer answered something just now (a completion that needed it: an
  * ACK, a READ response, a message). The keepalive takes the peer for
@@ -559,7 +565,11 @@ static inline void krdma_reads_begin(struct krdma_session *sess, int n)
  */
 static inline void krdma_peer_alive(struct krdma_session *sess)
 {
-	WRITE_ONCE(sess->alive_stamp, jiffies);
+	unsigned long now = jiffies, gap = now - READ_ONCE(sess->alive_stamp);
+
+	if (unlikely(gap >= KRDMA_SILENCE_NOTE))
+		krdma_peer_silence_note(sess, gap);
+	WRITE_ONCE(sess->alive_stamp, now);
 }
 
 /*

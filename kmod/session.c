@@ -91,6 +91,7 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 	if (!sess)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&sess->ref);
+	sess->alive_stamp = jiffies;
 	spin_lock_init(&sess->lock);
 	mutex_init(&sess->cm_mutex);
 	INIT_LIST_HEAD(&sess->ctrl_free);
@@ -232,7 +233,8 @@ void krdma_session_set_up(struct krdma_session *sess)
 	if (sess->state == KRDMA_SESSION_CONNECTING) {
 		sess->state = KRDMA_SESSION_UP;
 		up = true;
-		krdma_peer_alive(sess);
+		/* The keepalive waits from now: connecting is not silence. */
+		WRITE_ONCE(sess->alive_stamp, jiffies);
 		/*
 		 * Armed under the lock, while UP: once krdma_session_close()
 		 * has made it CLOSING, close_work's cancel is the last word

@@ -64,6 +64,7 @@ void krdma_stats_reset(struct krdma_stats *s)
 	/* A charge or a session racing with this may leave the peak low. */
 	atomic64_set(&s->peer_mem_peak, atomic64_read(&s->peer_mem));
 	atomic_set(&s->server_sessions_peak, atomic_read(&s->server_sessions));
+	atomic64_set(&s->peer_silence_max, 0);
 }
 
 int krdma_stats_fill(struct sk_buff *skb, struct krdma_stats *s)
@@ -83,7 +84,9 @@ int krdma_stats_fill(struct sk_buff *skb, struct krdma_stats *s)
 	if (nla_put_u64_64bit(skb, KRDMA_STATS_A_PEER_MEM,
 			      atomic64_read(&s->peer_mem), KRDMA_STATS_A_PAD) ||
 	    nla_put_u64_64bit(skb, KRDMA_STATS_A_PEER_MEM_PEAK,
-			      atomic64_read(&s->peer_mem_peak), KRDMA_STATS_A_PAD))
+			      atomic64_read(&s->peer_mem_peak), KRDMA_STATS_A_PAD) ||
+	    nla_put_u64_64bit(skb, KRDMA_STATS_A_PEER_SILENCE_MAX,
+			      atomic64_read(&s->peer_silence_max), KRDMA_STATS_A_PAD))
 		goto cancel;
 	/* A session's own counters have no sessions. */
 	if (s == &krdma_global_stats &&

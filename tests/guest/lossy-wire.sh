@@ -39,6 +39,15 @@ modprobe -q sch_netem 2>/dev/null ||
 tc qdisc replace dev "$IF" root netem $IMPAIR &&
 	result netem.installed ok || { result netem.installed fail; exit 1; }
 
+# silence_report SIDE: the longest this node waited for an answer of its
+# alive peer (peer_silence_max), against the timeout set above: how much
+# of it the impaired wire used.
+silence_report() {
+	json_check "$1.peer_silence" "krdmactl -j stats show" \
+		"0 <= d['peer_silence_max'] < $(cat /sys/module/krdma/parameters/peer_timeout_ms)"
+	log "$1: longest wait for the peer: $(krdmactl -j stats show | json_get "d['peer_silence_max']") ms"
+}
+
 # rxe_counter NAME: one of rxe0's hardware counters.
 rxe_counter() {
 	rdma -j statistic show link rxe0/1 | json_get "d[0].get('$1', 0)"
@@ -95,6 +104,7 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	barrier heavy_done 1500
 	json_check server.session_kept "krdmactl -j stats show" \
 		"d['sessions_closed'] == 0 and d['validation_errors'] == 0 and d['wc_errors'] == 0"
+	silence_report server
 	d=$(netem_dropped)
 	[ "${d:-0}" -gt 0 ] && result server.netem_dropped ok "packets=$d" ||
 		result server.netem_dropped fail "packets=${d:-none}"
@@ -141,6 +151,7 @@ json_check client.session_kept "krdmactl -j session show" \
 	"len(d) == 1 and d[0]['session_id'] == ${SID:-0} and d[0]['state'] == 'up'"
 json_check client.no_drops "krdmactl -j stats show" \
 	"d['sessions_closed'] == 0 and d['validation_errors'] == 0 and d['wc_errors'] == 0 and d['protocol_errors'] == 0"
+silence_report client
 # The wire really lost packets, and the transport recovered them.
 d=$(netem_dropped)
 [ "${d:-0}" -gt 0 ] && result client.netem_dropped ok "packets=$d" ||

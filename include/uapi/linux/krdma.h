@@ -603,6 +603,12 @@ enum krdma_hist_attr {
  *   server-sessions since the last reset.
  * @KRDMA_STATS_A_QP_EVENTS: (u64) Asynchronous events of the sessions' queue
  *   pairs (a fatal one ends its session, with the event as the reason).
+ * @KRDMA_STATS_A_PEER_SILENCE_MAX: (u64) The longest the keepalive has waited
+ *   for any answer of the peer (milliseconds, as it samples every
+ *   keepalive_ms): how close an alive peer came to module parameter
+ *   peer_timeout_ms (with READs under way, twice it), at which its session is
+ *   closed. Since the last reset (module-wide: the most of any session) or
+ *   ever (per session).
  */
 enum krdma_stats_attr {
 	KRDMA_STATS_A_UNSPEC,
@@ -633,6 +639,7 @@ enum krdma_stats_attr {
 	KRDMA_STATS_A_SERVER_SESSIONS,
 	KRDMA_STATS_A_SERVER_SESSIONS_PEAK,
 	KRDMA_STATS_A_QP_EVENTS,
+	KRDMA_STATS_A_PEER_SILENCE_MAX,
 
 	__KRDMA_STATS_A_MAX,
 };
