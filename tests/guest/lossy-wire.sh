@@ -39,15 +39,6 @@ modprobe -q sch_netem 2>/dev/null ||
 tc qdisc replace dev "$IF" root netem $IMPAIR &&
 	result netem.installed ok || { result netem.installed fail; exit 1; }
 
-# silence_report SIDE: the longest this node waited for an answer of its
-# alive peer (peer_silence_max), against the timeout set above: how much
-# of it the impaired wire used.
-silence_report() {
-	json_check "$1.peer_silence" "krdmactl -j stats show" \
-		"0 <= d['peer_silence_max'] < $(cat /sys/module/krdma/parameters/peer_timeout_ms)"
-	log "$1: longest wait for the peer: $(krdmactl -j stats show | json_get "d['peer_silence_max']") ms"
-}
-
 # rxe_counter NAME: one of rxe0's hardware counters.
 rxe_counter() {
 	rdma -j statistic show link rxe0/1 | json_get "d[0].get('$1', 0)"

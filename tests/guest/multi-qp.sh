@@ -78,6 +78,7 @@ all_gone() {
 	[ "$(krdma_qps)" = 0 ] && result "$1.qps_gone" ok ||
 		result "$1.qps_gone" fail "krdma QPs: $(krdma_qps)"
 	no_data_errors "$1.no_errors"
+	silence_report "$1"
 }
 
 # dq: the window of each QP for 64 KiB messages. On the debug kernel

@@ -36,6 +36,17 @@ no_data_errors() {
 		"d['validation_errors'] == 0 and d['protocol_errors'] == 0 and d['wc_errors'] == 0"
 }
 
+# silence_report NAME: the longest this node waited for an answer of an
+# alive peer (module-wide peer_silence_max), logged, and below what
+# closes a session (peer_timeout_ms, twice it while READs run): how much
+# of the keepalive's patience the run used.
+silence_report() {
+	_sr_limit=$((2 * $(cat /sys/module/krdma/parameters/peer_timeout_ms)))
+	json_check "$1.peer_silence" "krdmactl -j stats show" \
+		"0 <= d['peer_silence_max'] < $_sr_limit"
+	log "$1: longest wait for the peer: $(krdmactl -j stats show | json_get "d['peer_silence_max']") ms"
+}
+
 # expect_fail_msg NAME REGEX CMD...: CMD must fail, and what it printed
 # must match REGEX (grep -E).
 expect_fail_msg() {
