@@ -17,8 +17,9 @@
  * probe waits behind megabytes of work on a slow, lossy wire still hears
  * its peer; and a guest that stalls for a few seconds under TCG is not
  * taken for dead. A powered-off peer is found within keepalive_ms +
- * peer_timeout_ms + keepalive_ms (12 s by default; 22 s while READs are
- * under way, see below).
+ * peer_timeout_ms + keepalive_ms (10 s by default; 18 s while READs are
+ * under way, see below). peer_silence_max says how much of that an
+ * alive peer has used.
  *
  * On iWARP nothing of ours completing is an answer (krdma_peer_acked()):
  * only the peer's messages and READ responses are. There the peer's
@@ -37,7 +38,7 @@ module_param_named(keepalive_ms, krdma_keepalive_ms, uint, 0644);
 MODULE_PARM_DESC(keepalive_ms,
 		 "Probe the peer of an up session this often, in ms (0: never)");
 
-static unsigned int krdma_peer_timeout_ms = 10000;
+static unsigned int krdma_peer_timeout_ms = 8000;
 #define KRDMA_READ_TIMEOUT_FACTOR	2
 module_param_named(peer_timeout_ms, krdma_peer_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(peer_timeout_ms,
