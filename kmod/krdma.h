@@ -343,7 +343,6 @@ struct krdma_session {
 	struct ib_cqe		keepalive_cqe;
 	atomic_t		reads_in_flight;	/* see krdma_reads_begin() */
 	unsigned long		alive_stamp;	/* see krdma_peer_alive() */
-	bool			serving_reads;	/* peer_test is a READ test */
 	struct ib_cqe		unsignaled_cqe;	/* completes only in error */
 	bool			keepalive_posted;	/* under lock */
 	/* The first fatal asynchronous event of a QP (krdma_qp_event()). */

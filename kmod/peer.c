@@ -156,7 +156,6 @@ static void krdma_peer_send_result(struct krdma_session *sess,
 	krdma_host_cpu_since(&pt->host_start, &host);
 	krdma_host_cpu_to_wire(&host, &res);
 	sess->peer_test = NULL;
-	WRITE_ONCE(sess->serving_reads, false);
 	if (krdma_ctrl_send(sess, KRDMA_MSG_TEST_RESULT, pt->test_id, 0,
 			    pt->errors ? -EBADMSG : 0, &res, sizeof(res)))
 		krdma_session_close(sess, "cannot send TEST_RESULT");
@@ -299,7 +298,6 @@ void krdma_peer_on_req(struct krdma_session *sess,
 	if (ret && pt->posted) {
 		/* Registrations in flight: only teardown, after a drain, frees them. */
 		sess->peer_test = pt;
-		WRITE_ONCE(sess->serving_reads, pt->op == KRDMA_OP_READ);
 		krdma_session_close(sess, "cannot register test memory: %pe",
 				    ERR_PTR(ret));
 		kfree(ack);
@@ -310,7 +308,6 @@ void krdma_peer_on_req(struct krdma_session *sess,
 		nregions = 0;
 	} else {
 		sess->peer_test = pt;
-		WRITE_ONCE(sess->serving_reads, pt->op == KRDMA_OP_READ);
 		krdma_peer_watch(pt);
 	}
 	ack->nregions = cpu_to_be32(nregions);
@@ -392,5 +389,4 @@ void krdma_peer_session_down(struct krdma_session *sess)
 {
 	krdma_peer_test_free(sess->peer_test);
 	sess->peer_test = NULL;
-	WRITE_ONCE(sess->serving_reads, false);
 }

@@ -606,9 +606,8 @@ enum krdma_hist_attr {
  * @KRDMA_STATS_A_PEER_SILENCE_MAX: (u64) The longest the keepalive has waited
  *   for any answer of the peer (milliseconds, as it samples every
  *   keepalive_ms): how close an alive peer came to module parameter
- *   peer_timeout_ms (with READs under way, twice it), at which its session is
- *   closed. Since the last reset (module-wide: the most of any session) or
- *   ever (per session).
+ *   peer_timeout_ms, at which its session is closed. Since the last reset
+ *   (module-wide: the most of any session) or ever (per session).
  */
 enum krdma_stats_attr {
 	KRDMA_STATS_A_UNSPEC,
