@@ -108,6 +108,7 @@ def analyse(run, netem=""):
             "krdma_stat": "p50" if k_p50 else "avg",
             "krdma_avg_us": num(kr, "avg_us"), "krdma_p99_us": num(kr, "p99_us"),
             "ratio_avg": ratio(pa, num(kr, "avg_us")),
+            "ratio_p99": ratio(num(pt, "p99_us"), num(kr, "p99_us")),
         })
     tcp = by.get(("iperf3", "tcp"))
     # Several QPs, held to TCP over the same wire (iperf3) as the ceiling.
@@ -189,6 +190,26 @@ def analyse(run, netem=""):
         r.pop("kr_rec")
     return {"info": info, "tcp": tcp, "rows": rows, "checks": checks,
             "failures": failures, "cq": cq_rows}
+
+
+def write_poll_cost(lat, runs=False):
+    """krdma's write p50 over its send p50: what write-polling costs (> 1) or
+    saves (< 1) against a responder that answers from its completion handler."""
+    by = {r["op"]: r for r in lat}
+    w, s = by.get("write"), by.get("send")
+    if not w or not s:
+        return None
+    if runs:
+        vals = [ratio(a, b) for a, b in zip(w.get("krdma_runs", []), s.get("krdma_runs", []))]
+        vals = [v for v in vals if v]
+        if not vals:
+            return None
+        return ("krdma's write-polling: write p50 / send p50 = %s (median of the runs, "
+                "spread %s); at most 1.0 means the poller costs no more than it saves."
+                % (fx(med(vals)), spread(vals)))
+    v = ratio(w["krdma"], s["krdma"])
+    return ("krdma's write-polling: write p50 / send p50 = %s; at most 1.0 means "
+            "the poller costs no more than it saves." % fx(v)) if v else None
 
 
 def f(v, nd=1):
@@ -296,8 +317,12 @@ def table_one(a, host):
                   "typical; write is write-polling on both sides, like ib_write_lat; send and "
                   "write count half the round trip, read and atomic_fadd all of it, "
                   "on both sides, as ib_read_lat and ib_atomic_lat do). "
-                  "Averages against averages: %s." % ", ".join(
-                      "%s %s" % (r["op"], fx(r["ratio_avg"])) for r in lat)]
+                  "Averages against averages: %s; p99 against p99 (target >= 1.0 x): %s."
+                  % (", ".join("%s %s" % (r["op"], fx(r["ratio_avg"])) for r in lat),
+                     ", ".join("%s %s" % (r["op"], fx(r.get("ratio_p99"))) for r in lat))]
+        poll = write_poll_cost(lat)
+        if poll:
+            notes += ["", poll]
     if a["checks"]:
         notes += ["", "Wire check (what the NIC carried during the point, RoCEv2 "
                   "headers included, against what the tool reported; shown when "
@@ -385,6 +410,8 @@ def report_series(top, runs):
             g["perftest_derived_runs"] = sum(1 for r in rs if r.get("perftest_derived"))
         if r0["kind"] == "lat":
             g["ratio_avg"] = med([r["ratio_avg"] for r in rs])
+            g["ratio_p99"] = med([r.get("ratio_p99") for r in rs])
+            g["krdma_runs"] = [r["krdma"] for r in rs]
             g["krdma_stat"] = "p50" if all(r["krdma_stat"] == "p50" for r in rs) else "avg"
         g["met"] = g["ratio"] is not None and g["ratio"] >= g["target"]
         agg.append(g)
@@ -436,8 +463,13 @@ def report_series(top, runs):
     ]
     lat = [g for g in agg if g["kind"] == "lat"]
     if lat:
-        notes += ["", "Latency, averages against averages (median ratio): %s." % ", ".join(
-            "%s %s" % (g["op"], fx(g["ratio_avg"])) for g in lat)]
+        notes += ["", "Latency, averages against averages (median ratio): %s; p99 against "
+                  "p99 (target >= 1.0 x): %s." % (
+                      ", ".join("%s %s" % (g["op"], fx(g["ratio_avg"])) for g in lat),
+                      ", ".join("%s %s" % (g["op"], fx(g.get("ratio_p99"))) for g in lat))]
+        poll = write_poll_cost(lat, runs=True)
+        if poll:
+            notes += ["", poll]
     tcps = [num(a["tcp"], "mb_s") for a in per]
     if any(tcps):
         notes += ["", "TCP over the same wire (iperf3): %s MB/s in the runs." % ", ".join(
