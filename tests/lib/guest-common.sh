@@ -306,7 +306,16 @@ psn_moved() {
 # tests_running COUNT: COUNT krdma tests run, each past iteration 0.
 tests_running() { krdmactl -j test show | krdma_json tests-running "$1"; }
 
-# rate_plan FILE: "UNLIMITED RATE MBPS BURST COUNT" (bytes/s, bytes/s,
-# MB/s for krdmactl, messages a lane, messages): the rate limit to test
-# with, from FILE, the result of the same bw test run unlimited.
-rate_plan() { krdma_json rate-plan "$1"; }
+# rate_plan FILE [WHAT]: the rate limit to test with, from FILE, the
+# result of the same bw test run unlimited (krdma_json.py rate-plan):
+# sets unl and rate (bytes/s: unlimited, and held to), mbps (the rate as
+# krdmactl takes it), burst (messages a lane) and count (messages), and
+# bps (a result's bytes/s, for json_check); logs the plan as WHAT.
+rate_plan() {
+	# shellcheck disable=SC2034 # the caller's variables
+	read -r unl rate mbps burst count <<EOF
+$(krdma_json rate-plan "$1")
+EOF
+	bps="d['bytes'] * 1e9 / d['elapsed_ns']"
+	log "${2:-rate}: unlimited ${unl:-?} B/s; held to ${rate:-?} B/s, bursts of ${burst:-?}, ${count:-?} counted"
+}
