@@ -88,7 +88,7 @@ struct krdma_perf {
 	struct krdma_buf	*target;	/* lat write: the peer writes here */
 	struct krdma_buf	*fence_sink;	/* iWARP: krdma_perf_iwarp_fence() */
 	struct task_struct	*poller;	/* lat write (lat.c) */
-	u64			wait_est_ns;	/* the poller's median wait, estimated */
+	u64			wait_floor_ns;	/* the poller's shortest wait, lately */
 
 	/* Sending: chain messages of per WRs each, on every lane. */
 	struct krdma_perf_lane	*lanes;
