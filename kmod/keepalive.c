@@ -16,9 +16,11 @@
  * (krdma_peer_alive()): the peer's own probes arriving, so a side whose
  * probe waits behind megabytes of work on a slow, lossy wire still hears
  * its peer; and a guest that stalls for a few seconds under TCG is not
- * taken for dead. A powered-off peer is found within keepalive_ms +
- * peer_timeout_ms + keepalive_ms: 10 s by default, READs under way or
- * not. peer_silence_max says how much of that an alive peer has used.
+ * taken for dead. The silence runs from the peer's last answer, so a
+ * powered-off peer is found within peer_timeout_ms + keepalive_ms (the
+ * next look): 9.5 s by default, READs under way or not. An alive peer
+ * answers a probe every keepalive_ms; peer_silence_max says how much of
+ * peer_timeout_ms it has used.
  *
  * On iWARP nothing of ours completing is an answer (krdma_peer_acked()):
  * only the peer's messages and READ responses are. There the peer's
@@ -32,22 +34,21 @@
 
 #include "krdma.h"
 
-static unsigned int krdma_keepalive_ms = 1000;
+static unsigned int krdma_keepalive_ms = 500;
 module_param_named(keepalive_ms, krdma_keepalive_ms, uint, 0644);
 MODULE_PARM_DESC(keepalive_ms,
 		 "Probe the peer of an up session this often, in ms (0: never)");
 
-static unsigned int krdma_peer_timeout_ms = 8000;
+static unsigned int krdma_peer_timeout_ms = 9000;
 module_param_named(peer_timeout_ms, krdma_peer_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(peer_timeout_ms,
 		 "Close a session whose peer answers nothing for this long while the keepalive waits for it, in ms");
 
 /*
- * The peer's answer came @gap jiffies after the one before, or after the
- * keepalive began to wait (its probe): the margin an alive peer left
- * before peer_timeout_ms, kept per session and module-wide
- * (peer_silence_max). While no probe is out the gap includes idle time:
- * at most keepalive_ms, the probes' own pace.
+ * The peer's answer came @gap jiffies after the one before: the margin an
+ * alive peer left before peer_timeout_ms, kept per session and
+ * module-wide (peer_silence_max). An idle session's gaps are the probes'
+ * pace, keepalive_ms, and their round trip.
  */
 void krdma_peer_silence_note(struct krdma_session *sess, unsigned long gap)
 {
@@ -117,9 +118,6 @@ void krdma_keepalive_work(struct work_struct *work)
 				       &wr.wr, NULL);
 		sess->keepalive_posted = !ret;
 		probed = true;
-		/* The silence is counted from the probe, not from idle time. */
-		if (!iwarp)
-			WRITE_ONCE(sess->alive_stamp, jiffies);
 	}
 	/*
 	 * READs get no longer: their driver sends no probe (its READs'

@@ -26,20 +26,20 @@
 # receives no CM message any more and every later connect times out.
 # A "tc qdisc change" swaps nothing.
 #
-# The keepalive (kmod/keepalive.c: keepalive_ms 1000, peer_timeout_ms 8000)
-# finds a silent peer within about 10 s; LIMIT bounds the rounds, and the
-# power-off is held to the bound.
+# The keepalive (kmod/keepalive.c: keepalive_ms 500, peer_timeout_ms 9000)
+# finds a silent peer within about 9.5 s; LIMIT bounds the rounds, and
+# each death is held to the bound.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
 PORT=7475
 LIMIT=60	# seconds from the cut until the survivor reports it
-# The bound a dead peer is found within: keepalive_ms + peer_timeout_ms +
-# keepalive_ms (kmod/keepalive.c: 10 s by default), and 3 s of this
-# script's own polling on a loaded guest. Found: no session is up any
+# The bound a dead peer is found within: peer_timeout_ms + keepalive_ms
+# (kmod/keepalive.c: 9.5 s by default), and 3 s of this script's own
+# polling on a loaded guest. Found: no session is up any
 # more (closing or gone: the teardown after it is not the keepalive's).
 BOUND=$((($(cat /sys/module/krdma/parameters/peer_timeout_ms) +
-	2 * $(cat /sys/module/krdma/parameters/keepalive_ms)) / 1000 + 3))
+	$(cat /sys/module/krdma/parameters/keepalive_ms) + 999) / 1000 + 3))
 none_up() {
 	krdmactl -j session show | json_get "not any(s['state'] == 'up' for s in d)" |
 		grep -qx True

@@ -603,8 +603,8 @@ enum krdma_hist_attr {
  *   server-sessions since the last reset.
  * @KRDMA_STATS_A_QP_EVENTS: (u64) Asynchronous events of the sessions' queue
  *   pairs (a fatal one ends its session, with the event as the reason).
- * @KRDMA_STATS_A_PEER_SILENCE_MAX: (u64) The longest the keepalive has waited
- *   for any answer of the peer (milliseconds, as it samples every
+ * @KRDMA_STATS_A_PEER_SILENCE_MAX: (u64) The longest gap between two answers
+ *   of the peer (milliseconds; an idle session's probes answer every
  *   keepalive_ms): how close an alive peer came to module parameter
  *   peer_timeout_ms, at which its session is closed. Since the last reset
  *   (module-wide: the most of any session) or ever (per session).
