@@ -130,9 +130,10 @@ void krdma_keepalive_work(struct work_struct *work)
 	 * bounded in bytes (read_window_kb).
 	 */
 	if ((!probed || iwarp) && timeout_ms) {
-		if (time_after(jiffies, READ_ONCE(sess->alive_stamp) +
-			       msecs_to_jiffies(timeout_ms)))
-			silent = jiffies - READ_ONCE(sess->alive_stamp);
+		unsigned long last = READ_ONCE(sess->alive_stamp), now = jiffies;
+
+		if (time_after(now, last + msecs_to_jiffies(timeout_ms)))
+			silent = now - last;
 	}
 	spin_unlock_bh(&sess->lock);
 	if (ret) {

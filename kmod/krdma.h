@@ -564,10 +564,11 @@ void krdma_peer_silence_note(struct krdma_session *sess, unsigned long gap);
  */
 static inline void krdma_peer_alive(struct krdma_session *sess)
 {
-	unsigned long now = jiffies, gap = now - READ_ONCE(sess->alive_stamp);
+	/* The stamp first: another CQ's context may move it past our now. */
+	unsigned long last = READ_ONCE(sess->alive_stamp), now = jiffies;
 
-	if (unlikely(gap >= KRDMA_SILENCE_NOTE))
-		krdma_peer_silence_note(sess, gap);
+	if (unlikely(time_after_eq(now, last + KRDMA_SILENCE_NOTE)))
+		krdma_peer_silence_note(sess, now - last);
 	WRITE_ONCE(sess->alive_stamp, now);
 }
 
