@@ -35,15 +35,14 @@ set -u
 PORT=7475
 LIMIT=60	# seconds from the cut until the survivor reports it
 # The bound a dead peer is found within: peer_timeout_ms + keepalive_ms
-# (kmod/keepalive.c: 9.5 s by default), and 3 s of this script's own
-# polling on a loaded guest. Found: no session is up any
-# more (closing or gone: the teardown after it is not the keepalive's).
-BOUND=$((($(cat /sys/module/krdma/parameters/peer_timeout_ms) +
-	$(cat /sys/module/krdma/parameters/keepalive_ms) + 999) / 1000 + 3))
-none_up() {
-	krdmactl -j session show | json_get "not any(s['state'] == 'up' for s in d)" |
-		grep -qx True
-}
+# (kmod/keepalive.c: 9.5 s by default), and 1 s for a keepalive work item
+# that runs late on a loaded guest. Held to it: the silence the kernel
+# closed the session after ("no answer for N ms", counted from the peer's
+# last answer, so at least the time since the death). This script's own
+# clock, which counts its polling too (a round takes 30-80 s on a loaded
+# host), is only reported.
+BOUND_MS=$(($(cat /sys/module/krdma/parameters/peer_timeout_ms) +
+	$(cat /sys/module/krdma/parameters/keepalive_ms) + 1000))
 IF=$(rdma link show "$KRDMA_RDMA_DEV/1" | sed -n 's/.*netdev \([^ ]*\).*/\1/p')
 T=$(mktemp -d /tmp/peer-death.XXXXXX)
 # Without netem no round can silence the peer: say so and stop at once
@@ -142,12 +141,8 @@ for r in $ROUNDS; do
 	else
 		barrier "cut$i" 200
 		t0=$(date +%s)
-		if wait_for -t $LIMIT none_up && secs=$(($(date +%s) - t0)) &&
-			wait_for -t $LIMIT no_sessions; then
-			result "$name.survivor_detects" ok "seconds=$secs"
-			[ "$secs" -le "$BOUND" ] &&
-				result "$name.within_bound" ok "seconds=$secs bound=$BOUND" ||
-				result "$name.within_bound" fail "seconds=$secs bound=$BOUND"
+		if wait_for -t $LIMIT no_sessions; then
+			result "$name.survivor_detects" ok "seconds=$(($(date +%s) - t0))"
 		else
 			krdmactl -j session show
 			result "$name.survivor_detects" fail "limit=$LIMIT"
@@ -184,11 +179,8 @@ tid=$(start_test write)
 wait_for -t 60 test_progressing "${tid:-0}" || result crash.running fail
 barrier crash_running 200
 t0=$(date +%s)
-if wait_for -t $LIMIT none_up && secs=$(($(date +%s) - t0)) &&
-	wait_for -t $LIMIT no_sessions; then
-	result crash.survivor_detects ok "seconds=$secs"
-	[ "$secs" -le "$BOUND" ] && result crash.within_bound ok "seconds=$secs bound=$BOUND" ||
-		result crash.within_bound fail "seconds=$secs bound=$BOUND"
+if wait_for -t $LIMIT no_sessions; then
+	result crash.survivor_detects ok "seconds=$(($(date +%s) - t0))"
 else
 	krdmactl -j session show
 	result crash.survivor_detects fail "limit=$LIMIT"
@@ -208,9 +200,12 @@ down = {e["session_id"]: e.get("reason", "") for e in ev
 done = [e for e in ev if e["event"] == "test_done" and e["session_id"] in ids]
 bad = {i: r for i, r in down.items()
        if not re.search(r"peer not responding|retry counter exceeded|stalled|no progress", r)}
+# The keepalive's closes: how long after the peer's last answer.
+silences = [int(m.group(1)) for m in (re.search(r"peer not responding: no answer for (\d+) ms", r)
+                                      for r in down.values()) if m]
 print(json.dumps({"sessions": len(ids), "down": len(down), "bad_reason": bad,
                   "tests": len(done), "ok_tests": [e for e in done if e["status"] == 0],
-                  "reasons": sorted(set(down.values()))}))
+                  "silences": sorted(silences), "reasons": sorted(set(down.values()))}))
 EOF
 cat "$T/mon.json"
 # The rounds and the crash; and the tests driven here.
@@ -218,6 +213,14 @@ json_check events.sessions_down "cat $T/mon.json" \
 	"d['sessions'] == $NROUNDS + 1 and d['down'] == $NROUNDS + 1 and d['bad_reason'] == {}"
 json_check events.tests_failed "cat $T/mon.json" \
 	"d['tests'] == $NDRIVEN + 1 and d['ok_tests'] == []"
+# Every death, silent or powered off, was the keepalive's to find (on
+# rxe retries never run out), each within the bound.
+if iwarp; then
+	log "keepalive closes (ms of silence): $(json_get "d['silences']" <"$T/mon.json")"
+else
+	json_check events.within_bound "cat $T/mon.json" \
+		"len(d['silences']) == $NROUNDS + 1 and max(d['silences']) <= $BOUND_MS"
+fi
 
 # Nothing left behind, and the module still works: a session to ourself.
 wait_for -t 60 rdma_total_is qp "$QP0" &&
