@@ -12,6 +12,7 @@
 # spread (the smallest and largest ratio of a run), and prints that.
 # Exit status 1 if no run recorded anything.
 import glob
+import math
 import json
 import os
 import re
@@ -46,7 +47,10 @@ def wire_label(host):
 
 
 def num(r, k):
-    return r.get(k) if r and r.get("ok") else None
+    """A record's figure; none where the tool gave none, or "inf": perftest
+    prints inf for every latency when its clock check fails (r^2 < 0.9)."""
+    v = r.get(k) if r and r.get("ok") else None
+    return v if not isinstance(v, float) or math.isfinite(v) else None
 
 
 def ratio(a, b):
