@@ -27,9 +27,10 @@ BIDIR_ROUNDS=10
 # lost packet costs 67 ms, not the default's 1.07 s; kmod/handshake.c says
 # why that is not the default). The keepalive keeps its defaults: an
 # alive, lossy peer must not be taken for dead (peer-death.sh times a dead
-# one). With 14, the longest wait for an answer here was 1.1-1.3 s
-# (peer_silence_max, 3 guest pairs on the host); it was over 6 s with the
-# old 1.07 s timeout, when this test raised peer_timeout_ms to 30 s.
+# one). With 14, the longest wait for an answer here was 1.1-2.5 s
+# (peer_silence_max, 3 guest pairs on the host, 4 runs); it was over 6 s
+# with the old 1.07 s timeout, when this test raised peer_timeout_ms to
+# 30 s.
 echo 14 >/sys/module/krdma/parameters/ack_timeout
 
 modprobe -q sch_netem 2>/dev/null ||
