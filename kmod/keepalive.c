@@ -44,20 +44,6 @@ module_param_named(peer_timeout_ms, krdma_peer_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(peer_timeout_ms,
 		 "Close a session whose peer answers nothing for this long while the keepalive waits for it, in ms");
 
-/*
- * The peer's answer came @gap jiffies after the one before: the margin an
- * alive peer left before peer_timeout_ms, kept per session and
- * module-wide (peer_silence_max). An idle session's gaps are the probes'
- * pace, keepalive_ms, and their round trip.
- */
-void krdma_peer_silence_note(struct krdma_session *sess, unsigned long gap)
-{
-	s64 ms = jiffies_to_msecs(gap);
-
-	krdma_stats_peak(&sess->stats.peer_silence_max, ms);
-	krdma_stats_peak(&krdma_global_stats.peer_silence_max, ms);
-}
-
 void krdma_keepalive_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct krdma_session *sess =

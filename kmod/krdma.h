@@ -551,6 +551,7 @@ static inline void krdma_reads_begin(struct krdma_session *sess, int n)
 	atomic_add(n, &sess->reads_in_flight);
 }
 
+/* stats.c: the longest silence of the peer (peer_silence_max) */
 void krdma_peer_silence_note(struct krdma_session *sess, unsigned long gap);
 
 /* Silences shorter than this are not worth a look (peer_silence_max). */

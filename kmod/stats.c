@@ -55,6 +55,20 @@ void krdma_stats_peak32(atomic_t *peak, int v)
 		;
 }
 
+/*
+ * The peer's answer came @gap jiffies after the one before: the margin an
+ * alive peer left before peer_timeout_ms, kept per session and
+ * module-wide (peer_silence_max). An idle session's gaps are the probes'
+ * pace, keepalive_ms, and their round trip (keepalive.c).
+ */
+void krdma_peer_silence_note(struct krdma_session *sess, unsigned long gap)
+{
+	s64 ms = jiffies_to_msecs(gap);
+
+	krdma_stats_peak(&sess->stats.peer_silence_max, ms);
+	krdma_stats_peak(&krdma_global_stats.peer_silence_max, ms);
+}
+
 void krdma_stats_reset(struct krdma_stats *s)
 {
 	int i;
