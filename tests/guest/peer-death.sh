@@ -35,14 +35,14 @@ set -u
 PORT=7475
 LIMIT=60	# seconds from the cut until the survivor reports it
 # The bound a dead peer is found within: peer_timeout_ms + keepalive_ms
-# (kmod/keepalive.c: 9.5 s by default), and 1 s for a keepalive work item
+# (kmod/keepalive.c: 9.5 s by default), and 1.5 s for a keepalive work item
 # that runs late on a loaded guest. Held to it: the silence the kernel
 # closed the session after ("no answer for N ms", counted from the peer's
 # last answer, so at least the time since the death). This script's own
 # clock, which counts its polling too (a round takes 30-80 s on a loaded
 # host), is only reported.
 BOUND_MS=$(($(cat /sys/module/krdma/parameters/peer_timeout_ms) +
-	$(cat /sys/module/krdma/parameters/keepalive_ms) + 1000))
+	$(cat /sys/module/krdma/parameters/keepalive_ms) + 1500))
 IF=$(rdma link show "$KRDMA_RDMA_DEV/1" | sed -n 's/.*netdev \([^ ]*\).*/\1/p')
 T=$(mktemp -d /tmp/peer-death.XXXXXX)
 # Without netem no round can silence the peer: say so and stop at once
