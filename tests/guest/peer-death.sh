@@ -155,7 +155,7 @@ done
 # Recovered: a fresh session between the two moves validated data.
 if [ "$KRDMA_NODE" = 2 ]; then
 	expect_ok after.connect timeout 90 krdmactl session connect addr "$KRDMA_PEER_IP" \
-		port $PORT name after
+		port $PORT name after timeout 30s
 	run_test after.write after write 4096 20 4
 	run_test after.read after read 4096 20 4
 	expect_ok after.del krdmactl session del name after
@@ -226,7 +226,7 @@ fi
 wait_for -t 60 rdma_total_is qp "$QP0" &&
 	result leak.qps ok "qps=$QP0" || result leak.qps fail "before=$QP0 after=$(rdma_total qp)"
 json_check leak.no_tests "krdmactl -j test show" "d == []"
-expect_ok self.connect timeout 90 krdmactl session connect addr "$KRDMA_IP" port $PORT name self
+expect_ok self.connect timeout 90 krdmactl session connect addr "$KRDMA_IP" port $PORT name self timeout 30s
 run_test self.write self write 4096 20 4
 expect_ok self.del krdmactl session del name self
 wait_for -t 60 no_sessions || result self.gone fail
