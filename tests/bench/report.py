@@ -196,24 +196,23 @@ def analyse(run, netem=""):
             "failures": failures, "cq": cq_rows}
 
 
-def write_poll_cost(lat, runs=False):
+def write_poll_cost(lat):
     """krdma's write p50 over its send p50: what write-polling costs (> 1) or
-    saves (< 1) against a responder that answers from its completion handler."""
+    saves (< 1) against a responder that answers from its completion handler.
+    A series' rows keep each run's figure (krdma_runs), a run's its own."""
     by = {r["op"]: r for r in lat}
     w, s = by.get("write"), by.get("send")
     if not w or not s:
         return None
-    if runs:
-        vals = [ratio(a, b) for a, b in zip(w.get("krdma_runs", []), s.get("krdma_runs", []))]
-        vals = [v for v in vals if v]
-        if not vals:
-            return None
-        return ("krdma's write-polling: write p50 / send p50 = %s (median of the runs, "
-                "spread %s); at most 1.0 means the poller costs no more than it saves."
-                % (fx(med(vals)), spread(vals)))
-    v = ratio(w["krdma"], s["krdma"])
-    return ("krdma's write-polling: write p50 / send p50 = %s; at most 1.0 means "
-            "the poller costs no more than it saves." % fx(v)) if v else None
+    vals = [ratio(a, b) for a, b in zip(w.get("krdma_runs", [w["krdma"]]),
+                                        s.get("krdma_runs", [s["krdma"]]))]
+    vals = [v for v in vals if v]
+    if not vals:
+        return None
+    return ("krdma's write-polling: write p50 / send p50 = %s%s; at most 1.0 means the "
+            "poller costs no more than it saves." % (
+                fx(med(vals)),
+                " (median of the runs, spread %s)" % spread(vals) if len(vals) > 1 else ""))
 
 
 def f(v, nd=1):
@@ -471,7 +470,7 @@ def report_series(top, runs):
                   "p99 (target >= 1.0 x): %s." % (
                       ", ".join("%s %s" % (g["op"], fx(g["ratio_avg"])) for g in lat),
                       ", ".join("%s %s" % (g["op"], fx(g.get("ratio_p99"))) for g in lat))]
-        poll = write_poll_cost(lat, runs=True)
+        poll = write_poll_cost(lat)
         if poll:
             notes += ["", poll]
     tcps = [num(a["tcp"], "mb_s") for a in per]
