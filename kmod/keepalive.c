@@ -111,7 +111,8 @@ void krdma_keepalive_work(struct work_struct *work)
 	 * responder's probe waits behind its responses (rxe holds a QP's
 	 * requester while 64 of its packets are out), yet the longest wait
 	 * for an alive peer measured in lossy-wire.sh and multi-qp.sh, 4-QP
-	 * READs included, was under 2 s (peer_silence_max). Twice the
+	 * READs included, was 5.2 s at most (peer_silence_max, eight runs
+	 * with three guest pairs on a 2-core host). Twice the
 	 * timeout, which READs had, was set before READ windows were
 	 * bounded in bytes (read_window_kb).
 	 */

@@ -251,7 +251,7 @@ static bool krdma_perf_poll_marker(struct krdma_perf *pf, u64 iter)
 	}
 	/* The responder's first wait includes the driver's start. */
 	if (iter)
-		krdma_perf_note_wait(pf, ktime_get_ns() - start);
+		krdma_perf_note_wait(pf, waited);
 	return true;
 }
 
