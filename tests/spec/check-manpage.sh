@@ -158,4 +158,37 @@ for obj in $objects; do
 	done
 done
 
+# ---- every module parameter, with its default, as the module has it ----
+
+# "NAME DEFAULT" for each module_param_named(NAME, VAR, ...) whose VAR is
+# initialised with a number (a static without one is 0); enum-like ones
+# (module_param_cb) are listed by name only.
+params=$(
+	cat "$TOP"/kmod/*.c |
+		sed -nE 's/^(static )?[a-z ]*(int|long|bool) (krdma_[a-z_]+) = ([0-9]+|true|false);.*/init \3 \4/p
+			 s/^(static )?[a-z ]*(int|long|bool) (krdma_[a-z_]+);.*/init \3 0/p
+			 s/.*module_param_named\(([a-z_]+), (krdma_[a-z_]+),.*/param \1 \2/p
+			 s/.*module_param_cb\(([a-z_]+),.*/param \1 -/p' |
+		while read -r kind a b; do
+			if [ "$kind" = init ]; then
+				case $b in true) b=1 ;; false) b=0 ;; esac
+				eval "init_$a=\$b"
+			else
+				v=-
+				[ "$b" = - ] || eval "v=\${init_$b:-?}"
+				echo "$a $v"
+			fi
+		done)
+if [ -z "$params" ]; then
+	ko "no module parameters found in kmod/*.c"
+fi
+while read -r name def; do
+	[ -n "$name" ] || continue
+	case $def in
+	-) in_page "module parameter $name" "(^| )$name \\(default" ;;
+	\?) ko "module parameter $name: its default is not a literal this check reads" ;;
+	*) in_page "module parameter $name (default $def)" "(^| )$name \\(default ${def}[,)]" ;;
+	esac
+done <<<"$params"
+
 finish
