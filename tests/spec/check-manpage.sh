@@ -160,9 +160,9 @@ done
 
 # ---- every module parameter, with its default, as the module has it ----
 
-# "NAME DEFAULT" for each module_param_named(NAME, VAR, ...) whose VAR is
-# initialised with a number (a static without one is 0); enum-like ones
-# (module_param_cb) are listed by name only.
+# "NAME DEFAULT" for each module_param_named(NAME, VAR, ...), DEFAULT being
+# the number VAR is initialised with (0 for a VAR defined without one,
+# static or not); enum-like ones (module_param_cb) are listed by name only.
 params=$(
 	cat "$TOP"/kmod/*.c |
 		sed -nE 's/^(static )?[a-z ]*(int|long|bool) (krdma_[a-z_]+) = ([0-9]+|true|false);.*/init \3 \4/p
