@@ -158,6 +158,7 @@ check-unit: tools sparse check-spec
 	$(TOP)/scripts/checkpatch.sh
 	$(MAKE) -C tests/unit check
 	$(TOP)/tests/lib/test_krdma_json.py
+	timeout 300 $(TOP)/tests/lib/test-pyeval.sh
 	$(TOP)/tests/vm/harness-selftest.sh -s
 	$(TOP)/tests/bench/test_plot.py
 

@@ -219,6 +219,22 @@ class Enum:
 
 
 class Uapi:
+    _parsed = {}
+
+    @classmethod
+    def cached(cls, path=None):
+        """One parse per header version: tests/lib/pyeval.py runs main()
+        many times in one process, and a parse takes seconds in a TCG
+        guest."""
+        path = path or os.environ.get("KRDMA_UAPI") or DEFAULT_HEADER
+        try:
+            key = (path, os.stat(path).st_mtime_ns)
+        except OSError:
+            return cls(path)
+        if key not in cls._parsed:
+            cls._parsed[key] = cls(path)
+        return cls._parsed[key]
+
     def __init__(self, path=None):
         path = path or os.environ.get("KRDMA_UAPI") or DEFAULT_HEADER
         try:
@@ -354,7 +370,7 @@ class Genl:
     """A Generic Netlink socket bound to one family (default: krdma)."""
 
     def __init__(self, family=None, header=None, timeout=30.0):
-        self.uapi = Uapi(header)
+        self.uapi = Uapi.cached(header)
         self.family_name = family or self.uapi.defines.get("KRDMA_GENL_NAME",
                                                            "krdma")
         self.version = self.uapi.defines.get("KRDMA_GENL_VERSION", 1)
@@ -923,42 +939,51 @@ def main(argv):
         i += 1
     try:
         g = Genl(header=header)
-        if family_info:
-            print(json.dumps(g.family(), sort_keys=True))
-            return 0
-        if policy:
-            try:
-                print(json.dumps(g.policy(words[0] if words else None),
-                                 sort_keys=True))
-            except NlError as e:
-                print_error(e, as_json)
-                return 1
-            return 0
-        if listen is not None:
-            g.join()
-            n = 0
-            for ev in g.events(listen):
-                print(json.dumps(ev, sort_keys=True), flush=True)
-                n += 1
-                if count is not None and n >= count:
-                    break
-            return 0
-        if batch:
-            rc = 0
-            for line in sys.stdin:
-                w = shlex.split(line)
-                if not w or w[0].startswith("#"):
-                    continue
-                rc |= run_one(g, w, as_json)
-                sys.stdout.flush()
-            return rc
-        return run_one(g, words, as_json)
+        try:
+            return run_main(g, as_json, batch, family_info, policy, listen,
+                            count, words)
+        finally:
+            g.close()
     except LocalError as e:
         print("genl.py: %s" % e, file=sys.stderr)
         return 2
     except OSError as e:
         print("genl.py: %s" % e, file=sys.stderr)
         return 2
+
+
+def run_main(g, as_json, batch, family_info, policy, listen, count, words):
+    """What main() does once it has the socket."""
+    if family_info:
+        print(json.dumps(g.family(), sort_keys=True))
+        return 0
+    if policy:
+        try:
+            print(json.dumps(g.policy(words[0] if words else None),
+                             sort_keys=True))
+        except NlError as e:
+            print_error(e, as_json)
+            return 1
+        return 0
+    if listen is not None:
+        g.join()
+        n = 0
+        for ev in g.events(listen):
+            print(json.dumps(ev, sort_keys=True), flush=True)
+            n += 1
+            if count is not None and n >= count:
+                break
+        return 0
+    if batch:
+        rc = 0
+        for line in sys.stdin:
+            w = shlex.split(line)
+            if not w or w[0].startswith("#"):
+                continue
+            rc |= run_one(g, w, as_json)
+            sys.stdout.flush()
+        return rc
+    return run_one(g, words, as_json)
 
 
 if __name__ == "__main__":

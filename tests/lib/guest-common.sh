@@ -1,15 +1,89 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 # Helpers shared by the krdma guest tests (sourced after tests/vm/lib.sh).
 
+# ---- one python for the whole test: tests/lib/pyeval.py ---------------------
+#
+# Starting python3 in a TCG guest costs about a second (1.0 s measured for
+# `python3 -c "import json"`, 0.1 s for a small binary), and a test makes
+# one or two hundred JSON checks: so the checks below go to one python
+# started here, in the test's own shell (see pyeval.py for the protocol).
+# Where it is not running (KRDMA_PYEVAL=0, or it could not start) each
+# check runs its own `pyeval.py --once`, to the same effect.
+
+_pyeval_start() {
+	PYEVAL_DIR='' PYEVAL_PID=''
+	[ "${KRDMA_PYEVAL:-1}" = 1 ] || return 0
+	_pe_dir=$(mktemp -d /tmp/pyeval.XXXXXX) || return 0
+	# Not a child of this shell (a test's plain `wait` would wait for it
+	# forever): it ends when this shell ($$) is gone.
+	(python3 "$KRDMA_ROOT/tests/lib/pyeval.py" "$_pe_dir" $$ \
+		</dev/null >/dev/null 2>>"$KRDMA_OUT/node$KRDMA_NODE.pyeval.log" &)
+	_pe_i=0
+	while [ ! -s "$_pe_dir/ready" ] && [ $_pe_i -lt 600 ]; do
+		sleep 0.1
+		_pe_i=$((_pe_i + 1))
+	done
+	read -r _pe_pid 2>/dev/null <"$_pe_dir/ready"
+	if [ -n "$_pe_pid" ]; then
+		PYEVAL_DIR=$_pe_dir PYEVAL_PID=$_pe_pid
+	else
+		log "pyeval did not start (node$KRDMA_NODE.pyeval.log): one python a check"
+	fi
+}
+
+# _pyeval MODE INPUT BODY: MODE test (status only), print (prints the
+# value), krdma_json or genl (BODY: the arguments, each ended by a
+# newline) or genl_err; INPUT the JSON file, "stdin" (this shell's) or
+# "-" (none). What the python printed goes to stdout and stderr; returns
+# its status.
+_pyeval() {
+	# This (sub)shell's own PID: $$ is the test's in every subshell.
+	read -r _pe_self _pe_rest </proc/self/stat
+	_pe_in=$2
+	if [ "$_pe_in" = stdin ]; then
+		# Read to its end before taking the lock: in `genlpy | json_get`
+		# the writer needs the server too, and a server reading the
+		# pipe for the reader would wait for it forever.
+		_pe_in=${PYEVAL_DIR:-/tmp}/stdin.$_pe_self
+		cat >"$_pe_in"
+	fi
+	if [ -z "${PYEVAL_PID:-}" ] || [ ! -d "/proc/$PYEVAL_PID" ]; then
+		python3 "$KRDMA_ROOT/tests/lib/pyeval.py" --once "$1" "$_pe_in" "$3"
+		return
+	fi
+	# The lock: made with noclobber (atomic); only the server removes it,
+	# once the reply is read or its holder is gone.
+	until (set -C && echo "$_pe_self" >"$PYEVAL_DIR/lock") 2>/dev/null; do
+		sleep 0.02
+	done
+	printf '%s\n%s\n%s' "$1" "$_pe_in" "$3" >"$PYEVAL_DIR/req"
+	echo go >"$PYEVAL_DIR/ctl"
+	{
+		read -r _pe_st
+		read -r _pe_n
+		while [ "${_pe_n:-0}" -gt 0 ] && IFS= read -r _pe_l; do
+			printf '%s\n' "$_pe_l"
+			_pe_n=$((_pe_n - 1))
+		done
+		while IFS= read -r _pe_l; do
+			printf '%s\n' "$_pe_l" >&2
+		done
+	} <"$PYEVAL_DIR/rep"
+	echo 'done' >"$PYEVAL_DIR/ctl"
+	return "${_pe_st:-2}"
+}
+
+_pyeval_start
+
 # json_check NAME "COMMAND" "PYTHON-EXPR over d": runs COMMAND (JSON
 # output), records NAME ok if the expression is true.
 json_check() {
 	_jc_name=$1 _jc_cmd=$2 _jc_expr=$3
 	_jc_out=$(sh -c "$_jc_cmd" 2>&1)
-	if printf '%s' "$_jc_out" | python3 -c "
-import json, sys
-d = json.load(sys.stdin)
-sys.exit(0 if ($_jc_expr) else 1)" 2>/dev/null; then
+	read -r _jc_self _jc_rest </proc/self/stat
+	_jc_in=${PYEVAL_DIR:-/tmp}/in.$_jc_self
+	printf '%s' "$_jc_out" >"$_jc_in"
+	if _pyeval test "$_jc_in" "$_jc_expr"; then
 		result "$_jc_name" ok
 	else
 		echo "--- $_jc_name: '$_jc_expr' is false for: $_jc_cmd"
@@ -70,11 +144,11 @@ run_test() {
 	_rt_name=$1
 	_rt_out=$(krdmactl -j test run session "$2" op "$3" size "$4" count "$5" depth "$6" 2>&1)
 	_rt_rc=$?
-	if [ $_rt_rc -eq 0 ] && printf '%s' "$_rt_out" | python3 -c "
-import json, sys
-d = json.load(sys.stdin)
-ok = d['status'] == 0 and d['iters'] == $5 and d['validated'] == $5
-sys.exit(0 if ok else 1)" 2>/dev/null; then
+	read -r _rt_self _rt_rest </proc/self/stat
+	_rt_in=${PYEVAL_DIR:-/tmp}/in.$_rt_self
+	printf '%s' "$_rt_out" >"$_rt_in"
+	if [ $_rt_rc -eq 0 ] &&
+		_pyeval test "$_rt_in" "d['status'] == 0 and d['iters'] == $5 and d['validated'] == $5"; then
 		result "test.$_rt_name" ok
 	else
 		echo "--- test.$_rt_name failed (rc=$_rt_rc):"
@@ -87,8 +161,22 @@ sys.exit(0 if ok else 1)" 2>/dev/null; then
 
 # genlpy ARGS...: tests/lib/genl.py (raw krdma requests; see its --help).
 # Not "genl": that is iproute2's tool, which sh -c command strings get.
+# (--listen goes on for a while: its own python, the server stays free.)
 genlpy() {
-	python3 "$KRDMA_ROOT/tests/lib/genl.py" "$@"
+	_gp_args= _gp_in=-
+	for _gp_a in "$@"; do
+		case $_gp_a in
+		--listen | *"
+"*)
+			python3 "$KRDMA_ROOT/tests/lib/genl.py" "$@"
+			return
+			;;
+		--batch) _gp_in=stdin ;;
+		esac
+		_gp_args="$_gp_args$_gp_a
+"
+	done
+	_pyeval genl "$_gp_in" "$_gp_args"
 }
 
 # genl_err NAME ERRNAME MSG-REGEX ATTR GENL-ARGS...: the raw request must
@@ -102,18 +190,12 @@ genl_err() {
 	shift 4
 	_ge_out=$(genlpy -j "$@" 2>&1)
 	_ge_rc=$?
-	if [ $_ge_rc -eq 1 ] && printf '%s' "$_ge_out" | python3 -c "
-import json, re, sys
-d = json.loads(sys.stdin.read().strip().splitlines()[-1])
-want_re, want_attr = sys.argv[1], sys.argv[2]
-ok = '$_ge_errno' in ('-', d['errname'])
-if want_re:
-    ok = ok and d['msg'] and re.search(want_re, d['msg'])
-if want_attr.startswith('miss:'):
-    ok = ok and d['miss_type'] == want_attr[5:]
-elif want_attr != '-':
-    ok = ok and d['attr'] == want_attr
-sys.exit(0 if ok else 1)" "$_ge_re" "$_ge_attr" 2>/dev/null; then
+	read -r _ge_self _ge_rest </proc/self/stat
+	_ge_in=${PYEVAL_DIR:-/tmp}/in.$_ge_self
+	printf '%s' "$_ge_out" >"$_ge_in"
+	if [ $_ge_rc -eq 1 ] && _pyeval genl_err "$_ge_in" "$_ge_errno
+$_ge_re
+$_ge_attr"; then
 		result "$_ge_name" ok
 		printf '%s: %s\n' "$_ge_name" "$_ge_out"
 	else
@@ -212,26 +294,17 @@ nl_subscribed() {
 # json_get EXPR: evaluates the python expression EXPR over d, the JSON
 # read from stdin, and prints it (nothing and status 1 if that fails).
 json_get() {
-	python3 -c "
-import json, sys
-try:
-    d = json.load(sys.stdin)
-    print($1)
-except Exception:
-    sys.exit(1)"
+	_pyeval print stdin "$1"
 }
 
 # rdma_totals: the rdma resource totals of every device, e.g.
 # "cm_id=1 cq=2 mr=0 pd=2 qp=2".
 rdma_totals() {
-	rdma -j resource show 2>/dev/null | python3 -c '
-import json, sys
-tot = {}
-for e in json.load(sys.stdin):
-    for k, v in e.items():
-        if k in ("qp", "cq", "pd", "mr", "cm_id"):
-            tot[k] = tot.get(k, 0) + v
-print(" ".join("%s=%d" % kv for kv in sorted(tot.items())))'
+	rdma -j resource show 2>/dev/null | _rdma_totals_of_stdin
+}
+_rdma_totals_of_stdin() {
+	_pyeval print stdin '" ".join("%s=%d" % (k, sum(e.get(k, 0) for e in d))
+		for k in sorted({k for e in d for k in e if k in ("qp", "cq", "pd", "mr", "cm_id")}))'
 }
 
 # rdma_total RES: one of them (qp, cq, pd, mr or cm_id), a number.
@@ -246,16 +319,28 @@ rdma_total_is() { [ "$(rdma_total "$1")" = "$2" ]; }
 # test_progressing [ID]: test ID (without: any test) is running and has
 # done iterations; for wait_for.
 test_progressing() {
-	krdmactl -j test show ${1:+"$1"} 2>/dev/null | python3 -c '
-import json, sys
-sys.exit(not any(t["state"] == "running" and t["iters"] > 0 for t in json.load(sys.stdin)))'
+	krdmactl -j test show ${1:+"$1"} 2>/dev/null | _test_progressing_of_stdin
+}
+_test_progressing_of_stdin() {
+	_pyeval test stdin 'any(t["state"] == "running" and t["iters"] > 0 for t in d)'
 }
 
 # ---- snapshots and their checks: tests/lib/krdma_json.py --------------------
 
 # krdma_json COMMAND ARGS...: see tests/lib/krdma_json.py.
 krdma_json() {
-	python3 "$KRDMA_ROOT/tests/lib/krdma_json.py" "$@"
+	_kj_args=
+	for _kj_a in "$@"; do
+		_kj_args="$_kj_args$_kj_a
+"
+	done
+	# Only the commands that read stdin get it (others may run with a
+	# terminal there, which would never end).
+	case $1 in
+	cqs-in | rc-qps | psn-snap | tcp-snap | tests-running) _kj_in=stdin ;;
+	*) _kj_in=- ;;
+	esac
+	_pyeval krdma_json "$_kj_in" "$_kj_args"
 }
 
 # rdma_snap FILE: the rdma resource totals (all devices), the entries of
