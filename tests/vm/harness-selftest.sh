@@ -95,6 +95,32 @@ if command -v prove >/dev/null; then
 	fi
 fi
 
+# A deadline: the test that fits gets only what is left; one that does not
+# is failed as not run, not started.
+cat >"$tmp/runner-t" <<'EOF2'
+#!/bin/sh
+echo "RESULT node=1 name=tmo ok=1 t=$2"
+echo "vm: PASS (1 results)"
+EOF2
+chmod +x "$tmp/runner-t"
+KRDMA_SUITE_RUNNER=$tmp/runner-t KRDMA_SUITE_OUT=$tmp/suite-dl KRDMA_SUITE_TIMEOUT=1500 \
+	KRDMA_SUITE_DEADLINE=$(($(date +%s) + 600)) \
+	"$here/../run-guest-suite.sh" a.sh >"$tmp/suite-dl.tap" 2>&1
+dl_rc=$?
+t=$(sed -n 's/^    ok 1 node1.tmo # t=//p' "$tmp/suite-dl.tap")
+KRDMA_SUITE_RUNNER=$tmp/runner-t KRDMA_SUITE_OUT=$tmp/suite-dl2 \
+	KRDMA_SUITE_DEADLINE=$(($(date +%s) + 60)) \
+	"$here/../run-guest-suite.sh" a.sh b.sh >"$tmp/suite-dl2.tap" 2>&1
+dl2_rc=$?
+if [ "$dl_rc" -eq 0 ] && [ -n "$t" ] && [ "$t" -le 600 ] && [ "$t" -ge 590 ] &&
+   [ "$dl2_rc" -ne 0 ] && grep -q '^not ok 2 b # not run: out of time' "$tmp/suite-dl2.tap" &&
+   ! grep -q 'node1.tmo' "$tmp/suite-dl2.tap"; then
+	ok "suite: KRDMA_SUITE_DEADLINE cuts the timeout ($t s), fails what cannot start"
+else
+	notok "suite: deadline (rc $dl_rc/$dl2_rc, t=$t):"
+	sed 's/^/#   /' "$tmp/suite-dl.tap" "$tmp/suite-dl2.tap"
+fi
+
 if [ "${1:-}" = -s ]; then
 	echo "# $pass passed, $failn failed"
 	[ "$failn" -eq 0 ]
