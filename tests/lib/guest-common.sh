@@ -73,6 +73,14 @@ _pyeval() {
 	return "${_pe_st:-2}"
 }
 
+# _pyeval_file TEXT: TEXT in a file of this (sub)shell's, for _pyeval's
+# INPUT; its name in $_pe_file.
+_pyeval_file() {
+	read -r _pf_self _pf_rest </proc/self/stat
+	_pe_file=${PYEVAL_DIR:-/tmp}/in.$_pf_self
+	printf '%s' "$1" >"$_pe_file"
+}
+
 _pyeval_start
 
 # json_check NAME "COMMAND" "PYTHON-EXPR over d": runs COMMAND (JSON
@@ -80,10 +88,8 @@ _pyeval_start
 json_check() {
 	_jc_name=$1 _jc_cmd=$2 _jc_expr=$3
 	_jc_out=$(sh -c "$_jc_cmd" 2>&1)
-	read -r _jc_self _jc_rest </proc/self/stat
-	_jc_in=${PYEVAL_DIR:-/tmp}/in.$_jc_self
-	printf '%s' "$_jc_out" >"$_jc_in"
-	if _pyeval test "$_jc_in" "$_jc_expr"; then
+	_pyeval_file "$_jc_out"
+	if _pyeval test "$_pe_file" "$_jc_expr"; then
 		result "$_jc_name" ok
 	else
 		echo "--- $_jc_name: '$_jc_expr' is false for: $_jc_cmd"
@@ -144,11 +150,9 @@ run_test() {
 	_rt_name=$1
 	_rt_out=$(krdmactl -j test run session "$2" op "$3" size "$4" count "$5" depth "$6" 2>&1)
 	_rt_rc=$?
-	read -r _rt_self _rt_rest </proc/self/stat
-	_rt_in=${PYEVAL_DIR:-/tmp}/in.$_rt_self
-	printf '%s' "$_rt_out" >"$_rt_in"
+	_pyeval_file "$_rt_out"
 	if [ $_rt_rc -eq 0 ] &&
-		_pyeval test "$_rt_in" "d['status'] == 0 and d['iters'] == $5 and d['validated'] == $5"; then
+		_pyeval test "$_pe_file" "d['status'] == 0 and d['iters'] == $5 and d['validated'] == $5"; then
 		result "test.$_rt_name" ok
 	else
 		echo "--- test.$_rt_name failed (rc=$_rt_rc):"
@@ -163,7 +167,7 @@ run_test() {
 # Not "genl": that is iproute2's tool, which sh -c command strings get.
 # (--listen goes on for a while: its own python, the server stays free.)
 genlpy() {
-	_gp_args= _gp_in=-
+	_gp_args='' _gp_in=-
 	for _gp_a in "$@"; do
 		case $_gp_a in
 		--listen | *"
@@ -190,10 +194,8 @@ genl_err() {
 	shift 4
 	_ge_out=$(genlpy -j "$@" 2>&1)
 	_ge_rc=$?
-	read -r _ge_self _ge_rest </proc/self/stat
-	_ge_in=${PYEVAL_DIR:-/tmp}/in.$_ge_self
-	printf '%s' "$_ge_out" >"$_ge_in"
-	if [ $_ge_rc -eq 1 ] && _pyeval genl_err "$_ge_in" "$_ge_errno
+	_pyeval_file "$_ge_out"
+	if [ $_ge_rc -eq 1 ] && _pyeval genl_err "$_pe_file" "$_ge_errno
 $_ge_re
 $_ge_attr"; then
 		result "$_ge_name" ok
