@@ -16,7 +16,7 @@ PKGS="build-essential pkg-config kmod cpio busybox-static util-linux
 qemu-system-x86 rdma-core ibverbs-utils rdmacm-utils perftest iproute2 iperf3
 libnl-3-dev libnl-genl-3-dev libjson-c-dev librdmacm-dev libibverbs-dev
 sparse python3 python3-yaml python3-docutils linux-source-6.1 dkms groff-base
-debhelper dh-dkms lintian vde2 python3-matplotlib"
+debhelper dh-dkms lintian vde2 python3-matplotlib xz-utils zstd"
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo

@@ -38,8 +38,35 @@ state() {
 	say "$*"
 }
 
+# Under TCG an exec costs 0.1-0.5 s, most of it loading the program and
+# its libraries over 9p (the mounts alone took 5 s with mount and grep):
+# this wrapper uses shell builtins where they do, and static busybox
+# where a program is needed.
 is_mounted() {
-	grep -q "^[^ ]* $1 " /proc/mounts 2>/dev/null
+	while read -r _dev _mnt _rest; do
+		[ "$_mnt" != "$1" ] || return 0
+	done </proc/mounts
+	return 1
+}
+
+# UPTIME: whole seconds since boot, without a process (for the waits).
+uptime_now() {
+	read -r UPTIME _rest </proc/uptime
+	UPTIME=${UPTIME%.*}
+}
+
+# until_up SECONDS CMD...: run CMD every 0.2 s until it succeeds (0), or
+# until SECONDS have passed (1).
+until_up() {
+	uptime_now
+	_until_end=$((UPTIME + $1))
+	shift
+	until "$@"; do
+		uptime_now
+		[ "$UPTIME" -lt "$_until_end" ] || return 1
+		busybox sleep 0.2
+	done
+	return 0
 }
 
 # Record a harness result (same format as lib.sh's result()).
@@ -57,6 +84,8 @@ vm_result() {
 
 now() { date +%s; }
 
+bounded_done() { ! kill -0 "$1" 2>/dev/null; }
+
 # Run "$@" in the background and wait at most $1 seconds for it (a module
 # exit stuck in the kernel must not hang the guest forever).
 # Sets BOUNDED_RC (124 on timeout).
@@ -65,60 +94,58 @@ bounded() {
 	shift
 	"$@" &
 	_pid=$!
-	_end=$(($(now) + _limit))
-	while kill -0 "$_pid" 2>/dev/null; do
-		if [ "$(now)" -ge "$_end" ]; then
-			kill -9 "$_pid" 2>/dev/null
-			BOUNDED_RC=124
-			return 124
-		fi
-		sleep 0.2
-	done
+	if ! until_up "$_limit" bounded_done "$_pid"; then
+		kill -9 "$_pid" 2>/dev/null
+		BOUNDED_RC=124
+		return 124
+	fi
 	wait "$_pid"
 	BOUNDED_RC=$?
 	return "$BOUNDED_RC"
 }
 
 setup_mounts() {
-	is_mounted /proc || mount -t proc proc /proc
-	is_mounted /sys || mount -t sysfs sysfs /sys
-	is_mounted /dev || mount -t devtmpfs devtmpfs /dev
+	is_mounted /proc || busybox mount -t proc proc /proc
+	is_mounted /sys || busybox mount -t sysfs sysfs /sys
+	is_mounted /dev || busybox mount -t devtmpfs devtmpfs /dev
 	# What udev links on a real host: bash's <(...) needs /dev/fd (dkms).
-	[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
-	mkdir -p /dev/pts /dev/shm
-	is_mounted /dev/pts || mount -t devpts -o gid=5,mode=620 devpts /dev/pts
-	is_mounted /dev/shm || mount -t tmpfs -o mode=1777 tmpfs /dev/shm
-	is_mounted /run || mount -t tmpfs -o mode=0755 tmpfs /run
-	is_mounted /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
-	is_mounted /sys/kernel/config || mount -t configfs configfs /sys/kernel/config 2>/dev/null
+	[ -e /dev/fd ] || busybox ln -s /proc/self/fd /dev/fd
+	busybox mkdir -p /dev/pts /dev/shm
+	is_mounted /dev/pts || busybox mount -t devpts -o gid=5,mode=620 devpts /dev/pts
+	is_mounted /dev/shm || busybox mount -t tmpfs -o mode=1777 tmpfs /dev/shm
+	is_mounted /run || busybox mount -t tmpfs -o mode=0755 tmpfs /run
+	is_mounted /sys/kernel/debug || busybox mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	is_mounted /sys/kernel/config || busybox mount -t configfs configfs /sys/kernel/config 2>/dev/null
 	# /tmp stays the overlay's /tmp: writable and private to this guest
 	# (writes land in the tmpfs upper layer), while scripts that live under
 	# the host's /tmp remain visible.
-	mkdir -p "$KRDMA_OUT"
-	mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=none out "$KRDMA_OUT"
+	busybox mkdir -p "$KRDMA_OUT"
+	busybox mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,cache=none out "$KRDMA_OUT"
+}
+
+# IFACE: the first network interface that is not lo.
+find_iface() {
+	for _p in /sys/class/net/*; do
+		_n=${_p##*/}
+		[ "$_n" = lo ] || [ ! -e "$_p" ] || { IFACE=$_n; return 0; }
+	done
+	return 1
+}
+
+# file_is FILE TEXT: FILE's first line is TEXT.
+file_is() {
+	_line=
+	read -r _line 2>/dev/null <"$1"
+	[ "$_line" = "$2" ]
 }
 
 setup_net() {
-	ip link set lo up
+	busybox ip link set lo up
 	IFACE=
-	_end=$(($(now) + 30))
-	while :; do
-		for _p in /sys/class/net/*; do
-			_n=${_p##*/}
-			[ "$_n" = lo ] || [ ! -e "$_p" ] || { IFACE=$_n; break; }
-		done
-		[ -n "$IFACE" ] && break
-		[ "$(now)" -lt "$_end" ] || return 1
-		sleep 0.2
-	done
-	ip link set "$IFACE" up || return 1
-	ip addr add "$KRDMA_IP/24" dev "$IFACE" || return 1
-	_end=$(($(now) + 30))
-	until grep -q 1 "/sys/class/net/$IFACE/carrier" 2>/dev/null; do
-		[ "$(now)" -lt "$_end" ] || return 1
-		sleep 0.2
-	done
-	return 0
+	until_up 30 find_iface || return 1
+	busybox ip link set "$IFACE" up || return 1
+	busybox ip addr add "$KRDMA_IP/24" dev "$IFACE" || return 1
+	until_up 30 file_is "/sys/class/net/$IFACE/carrier" 1
 }
 
 # The wire must carry traffic before a test runs: an early connect could
@@ -129,12 +156,14 @@ wait_peers() {
 	# takes minutes, more on a loaded host.
 	_wait=90
 	[ -z "${KRDMA_SLOW:-}" ] || _wait=600
-	_end=$(($(now) + _wait))
+	uptime_now
+	_end=$((UPTIME + _wait))
 	_i=1
 	while [ "$_i" -le "$KRDMA_NODES" ]; do
 		if [ "$_i" -ne "$NODE" ]; then
 			until busybox ping -c 1 -W 1 "10.77.0.$_i" >/dev/null 2>&1; do
-				[ "$(now)" -lt "$_end" ] || return 1
+				uptime_now
+				[ "$UPTIME" -lt "$_end" ] || return 1
 			done
 		fi
 		_i=$((_i + 1))
@@ -168,21 +197,16 @@ setup_rdma() {
 			modprobe "$_d" 2>/dev/null
 		done
 		insmod "$KRDMA_SIW_KO" || return 1
+		_mods=
 	else
-		# Built in on some kernels: modprobe failures are harmless.
-		modprobe rdma_rxe 2>/dev/null
+		_mods=rdma_rxe
 	fi
-	# No udev in the guest: load what userspace verbs and rdma_cm need.
-	for _m in ib_uverbs rdma_ucm ib_umad; do
-		modprobe "$_m" 2>/dev/null
-	done
+	# No udev in the guest: load what userspace verbs and rdma_cm need,
+	# in one modprobe. Built in on some kernels: failures are harmless.
+	# shellcheck disable=SC2086 # a word per module
+	modprobe -a -q $_mods ib_uverbs rdma_ucm ib_umad 2>/dev/null
 	rdma link add "$KRDMA_RDMA_DEV" type "$KRDMA_RDMA" netdev "$IFACE" || return 1
-	_end=$(($(now) + 60))
-	until rdma link show "$KRDMA_RDMA_DEV/1" 2>/dev/null | grep -q 'state ACTIVE'; do
-		[ "$(now)" -lt "$_end" ] || return 1
-		sleep 0.2
-	done
-	return 0
+	until_up 60 file_is "/sys/class/infiniband/$KRDMA_RDMA_DEV/ports/1/state" "4: ACTIVE"
 }
 
 # Not loading krdma (on purpose) ends the boot as the module's "loaded"
@@ -197,9 +221,9 @@ load_krdma() {
 	[ -f "$_ko" ] || { skip_load "no $_ko"; return 0; }
 	[ -z "${KRDMA_NO_LOAD:-}" ] || { skip_load "KRDMA_NO_LOAD set"; return 0; }
 	# insmod does not resolve dependencies: load them first.
-	for _d in $(modinfo -F depends "$_ko" 2>/dev/null | tr ',' ' '); do
-		modprobe "$_d" 2>/dev/null
-	done
+	_deps=$(modinfo -F depends "$_ko" 2>/dev/null)
+	# shellcheck disable=SC2086 # a word per module
+	[ -z "$_deps" ] || (IFS=,; modprobe -a -q $_deps 2>/dev/null)
 	# KRDMA_MODPARAMS is split into words on purpose (a=1 b=2).
 	# shellcheck disable=SC2086
 	if insmod "$_ko" ${KRDMA_MODPARAMS:-} >/tmp/insmod.out 2>&1; then
@@ -213,7 +237,7 @@ load_krdma() {
 }
 
 unload_krdma() {
-	grep -q '^krdma ' /proc/modules || return 0
+	[ -d /sys/module/krdma ] || return 0
 	state "unloading krdma"
 	bounded 90 rmmod krdma >/tmp/rmmod.out 2>&1
 	if [ "$BOUNDED_RC" -eq 0 ]; then
