@@ -44,8 +44,8 @@ _pyeval() {
 		# Read to its end before taking the lock: in `genlpy | json_get`
 		# the writer needs the server too, and a server reading the
 		# pipe for the reader would wait for it forever.
-		_pe_in=${PYEVAL_DIR:-/tmp}/stdin.$_pe_self
-		cat >"$_pe_in"
+		_pyeval_file
+		_pe_in=$_pe_file
 	fi
 	if [ -z "${PYEVAL_PID:-}" ] || [ ! -d "/proc/$PYEVAL_PID" ]; then
 		python3 "$KRDMA_ROOT/tests/lib/pyeval.py" --once "$1" "$_pe_in" "$3"
@@ -73,12 +73,16 @@ _pyeval() {
 	return "${_pe_st:-2}"
 }
 
-# _pyeval_file TEXT: TEXT in a file of this (sub)shell's, for _pyeval's
-# INPUT; its name in $_pe_file.
+# _pyeval_file [TEXT]: TEXT, or without it this (sub)shell's stdin, in a
+# file of this (sub)shell's, for _pyeval's INPUT; its name in $_pe_file.
 _pyeval_file() {
 	read -r _pf_self _pf_rest </proc/self/stat
 	_pe_file=${PYEVAL_DIR:-/tmp}/in.$_pf_self
-	printf '%s' "$1" >"$_pe_file"
+	if [ $# -eq 0 ]; then
+		cat >"$_pe_file"
+	else
+		printf '%s' "$1" >"$_pe_file"
+	fi
 }
 
 _pyeval_start
@@ -403,6 +407,7 @@ rate_plan() {
 	read -r unl rate mbps burst count <<EOF
 $(krdma_json rate-plan "$1")
 EOF
+	# shellcheck disable=SC2034 # the caller's variable
 	bps="d['bytes'] * 1e9 / d['elapsed_ns']"
 	log "${2:-rate}: unlimited ${unl:-?} B/s; held to ${rate:-?} B/s, bursts of ${burst:-?}, ${count:-?} counted"
 }

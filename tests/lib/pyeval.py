@@ -15,8 +15,10 @@ any exception.
 
 makes the FIFOs DIR/ctl and DIR/rep, then DIR/ready, and serves until
 SHELLPID (the test's shell) is gone. `pyeval.py --once MODE INPUT BODY`
-answers one request the same way, for a shell without the server. A request (see _pyeval in guest-common.sh): the client
-holds DIR/lock (made with noclobber, its PID inside), writes DIR/req:
+answers one request the same way, for a shell without the server.
+
+A request (see _pyeval in guest-common.sh): the client holds DIR/lock
+(made with noclobber, its PID inside) and writes DIR/req:
 
     line 1: MODE   test (exit status only), print (print the value),
                    krdma_json or genl (run that script's main), genl_err
@@ -30,9 +32,9 @@ holds DIR/lock (made with noclobber, its PID inside), writes DIR/req:
 
 then writes "go" to DIR/ctl and reads DIR/rep (a FIFO): the exit status
 on the first line, the number N of lines printed on the second, those N
-lines, then what went to stderr (krdma_json's messages). It then writes "done" to
-DIR/ctl, and this server removes DIR/lock: only the server removes it,
-also when its holder was killed (drop_stale_lock()).
+lines, then what went to stderr (krdma_json's messages). It then writes
+"done" to DIR/ctl, and this server removes DIR/lock: only the server
+removes it, also when its holder was killed (drop_stale_lock()).
 """
 import contextlib
 import errno
