@@ -121,6 +121,43 @@ else
 	sed 's/^/#   /' "$tmp/suite-dl.tap" "$tmp/suite-dl2.tap"
 fi
 
+# pvh-kernel.py on made-up bzImages: a gzip payload whose ELF has Xen's
+# PHYS32_ENTRY note (comes out whole), one without it, and a file that is
+# no bzImage (both refused, so run.sh boots the image itself).
+python3 - "$tmp" <<'EOF'
+import gzip, struct, sys
+def elf(note):
+    desc = struct.pack('<I', 0x1000000)
+    n = struct.pack('<III', 4, len(desc), 18 if note else 5) + b'Xen\0' + desc
+    hdr = b'\x7fELF\x02\x01\x01' + bytes(9) + struct.pack(
+        '<HHIQQQIHHHHHH', 2, 62, 1, 0, 64, 0, 0, 64, 56, 1, 0, 0, 0)
+    ph = struct.pack('<IIQQQQQQ', 4, 4, 120, 0, 0, len(n), len(n), 4)
+    return hdr + ph + n
+def bzimage(payload):
+    img = bytearray(1024)
+    img[0x1f1] = 1
+    img[0x202:0x206] = b'HdrS'
+    struct.pack_into('<H', img, 0x206, 0x20f)
+    struct.pack_into('<II', img, 0x248, 0, len(payload))
+    return bytes(img) + payload
+for name, data in (('pvh', elf(True)), ('nopvh', elf(False))):
+    open('%s/bz-%s' % (sys.argv[1], name), 'wb').write(bzimage(gzip.compress(data)))
+    open('%s/elf-%s' % (sys.argv[1], name), 'wb').write(data)
+EOF
+pvh=$here/pvh-kernel.py
+if "$pvh" "$tmp/bz-pvh" "$tmp/out-pvh" && cmp -s "$tmp/out-pvh" "$tmp/elf-pvh"; then
+	ok "pvh-kernel: the ELF of a bzImage with the PVH note"
+else
+	notok "pvh-kernel: a bzImage with the PVH note"
+fi
+if ! "$pvh" "$tmp/bz-nopvh" "$tmp/out-nopvh" 2>"$tmp/pvh.err" &&
+   grep -q 'no PVH entry' "$tmp/pvh.err" && [ ! -e "$tmp/out-nopvh" ] &&
+   ! "$pvh" "$scan" "$tmp/out-none" 2>"$tmp/pvh.err" && grep -q 'not a bzImage' "$tmp/pvh.err"; then
+	ok "pvh-kernel: refuses a kernel without the note, and what is no bzImage"
+else
+	notok "pvh-kernel: refusals ($(cat "$tmp/pvh.err"))"
+fi
+
 if [ "${1:-}" = -s ]; then
 	echo "# $pass passed, $failn failed"
 	[ "$failn" -eq 0 ]

@@ -29,7 +29,8 @@ env: KRDMA_WIRE (unix, tcp, dgram, mcast or vde: tests/vm/README.md "The wire"),
      KRDMA_NETEM (tc-netem arguments applied on every guest's NIC),
      KRDMA_ROOT (repo root), KRDMA_NO_LOAD, KRDMA_MODPARAMS,
      KRDMA_BOOT_TIMEOUT (900 s) and KRDMA_BOOT_STALL (300 s of console
-     silence): a guest not up by then hung booting; any KRDMA_*
+     silence): a guest not up by then hung booting, KRDMA_PVH=0 (boot
+     the bzImage, not its ELF kernel by the PVH entry); any KRDMA_*
      variable is passed on to the guest scripts.
 USAGE
 }
