@@ -7,9 +7,10 @@ decompressing an xz bzImage (Debian's kernels are xz), twice per guest
 test. QEMU also boots an uncompressed ELF vmlinux directly when it carries
 the PVH entry note (CONFIG_PVH: Debian's 6.1 and 6.12 do), which skips
 both the real-mode setup and the decompression. This writes that ELF to
-OUT and exits 0, or exits 1 with a reason on stderr when the image has no
-payload it can unpack or the kernel has no PVH entry (run.sh then boots
-the bzImage as before).
+OUT and exits 0; it exits 3 when the kernel has no PVH entry (a property
+of the image: run.sh remembers it) and 1 when it cannot unpack the
+payload (a missing zstd(1): tried again next time), with a reason on
+stderr. run.sh then boots the bzImage as before.
 """
 
 import bz2
@@ -84,7 +85,9 @@ def main(argv):
         with open(argv[1], 'rb') as f:
             elf = decompress(payload(f.read()))
         if not has_pvh_entry(elf):
-            raise ValueError('kernel has no PVH entry note (CONFIG_PVH off)')
+            print('pvh-kernel: %s: kernel has no PVH entry note '
+                  '(CONFIG_PVH off)' % argv[1], file=sys.stderr)
+            return 3
     except (OSError, ValueError, EOFError, lzma.LZMAError,
             subprocess.CalledProcessError) as e:
         print('pvh-kernel: %s: %s' % (argv[1], e), file=sys.stderr)

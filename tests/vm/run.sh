@@ -242,12 +242,13 @@ initrd=$(build_initramfs) || fail_early "initramfs build failed"
 # inside the bzImage directly: pvh-kernel.py extracts it once per image.
 # KRDMA_PVH=0 boots the bzImage itself.
 pvh_image() {
-	local key cachedir elf
+	local key cachedir elf rc
 	key=$(
 		{
 			echo "pvh 1 $kimg"
 			stat -L -c '%s %Y' "$kimg"
-			sha256sum "$here/pvh-kernel.py"
+			# Its content, not its path: every checkout shares the ELF.
+			sha256sum <"$here/pvh-kernel.py"
 		} | sha256sum | cut -c1-16
 	)
 	cachedir=/var/tmp/krdma-vm/$kver
@@ -256,10 +257,12 @@ pvh_image() {
 	[ ! -e "$elf.none" ] || return 1
 	if [ ! -s "$elf" ]; then
 		mkdir -p "$cachedir" || return 1
-		if ! python3 "$here/pvh-kernel.py" "$kimg" "$elf.tmp.$$" 2>"$elf.err.$$"; then
+		python3 "$here/pvh-kernel.py" "$kimg" "$elf.tmp.$$" 2>"$elf.err.$$"
+		rc=$?
+		if [ "$rc" -ne 0 ]; then
 			progress "booting the bzImage: $(cat "$elf.err.$$")"
 			rm -f "$elf.tmp.$$" "$elf.err.$$"
-			: >"$elf.none"
+			[ "$rc" -ne 3 ] || : >"$elf.none"
 			return 1
 		fi
 		rm -f "$elf.err.$$"
