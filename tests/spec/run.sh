@@ -13,6 +13,8 @@
 #   check-manpage.sh       the man page covers what krdmactl's help lists
 #   check-abi-doc.sh       the spec-to-rst.py rendering: valid RST, and it
 #                          shows a change of the spec
+#   check-modparams.sh     design.rst's "Module parameters" names every
+#                          module_param of kmod/, and no other
 # Ends with the sum, "N passed, M failed".
 
 set -u
@@ -56,6 +58,11 @@ count "$out"
 echo "== check-abi-doc.sh"
 out=$("$DIR/check-abi-doc.sh" 2>&1)
 grep -v '^ok ' <<<"$out"
+count "$out"
+
+echo "== check-modparams.sh"
+out=$("$DIR/check-modparams.sh" 2>&1)
+echo "$out"
 count "$out"
 
 echo "$pass passed, $fail failed"
