@@ -56,6 +56,7 @@ struct krdma_peer_test;
 extern bool krdma_debug_dma;
 extern atomic64_t krdma_dma_cpu_sync_bytes;
 extern struct workqueue_struct *krdma_wq;
+extern struct workqueue_struct *krdma_timer_wq;
 
 /*
  * One RDMA device seen by the ib_client. Sessions hold a reference; the

@@ -11,8 +11,18 @@
 
 #include "test.h"
 
-/* Session teardown and test progress; flushed on device removal. */
+/* Session teardown and the keepalive; flushed on device removal. */
 struct workqueue_struct *krdma_wq;
+/*
+ * The tests' watchdogs (test.c's progress, peer.c's stall): they only
+ * look at a test and queue a session's close, and a completion handler
+ * cancels them synchronously when it frees a test - from ib_core's
+ * WQ_MEM_RECLAIM workqueues, which may only wait for work of another
+ * reclaim workqueue (check_flush_dependency() WARNs otherwise: seen in
+ * control.sh, a TEST_RESULT freeing the peer's test while its stall
+ * timer ran).
+ */
+struct workqueue_struct *krdma_timer_wq;
 
 static bool krdma_unloading;
 
@@ -59,6 +69,11 @@ static int __init krdma_init(void)
 	krdma_wq = alloc_workqueue("krdma", WQ_UNBOUND, 0);
 	if (!krdma_wq)
 		return -ENOMEM;
+	krdma_timer_wq = alloc_workqueue("krdma_timer", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	if (!krdma_timer_wq) {
+		destroy_workqueue(krdma_wq);
+		return -ENOMEM;
+	}
 	/* Before the devices: their PDs can be made to fail too. */
 	krdma_fault_init();
 	/* Before the first session: what sessions deliver goes to the tests. */
@@ -89,6 +104,7 @@ err_device:
 	krdma_device_exit();
 err_wq:
 	krdma_fault_exit();
+	destroy_workqueue(krdma_timer_wq);
 	destroy_workqueue(krdma_wq);
 	return ret;
 }
@@ -101,6 +117,7 @@ static void __exit krdma_exit(void)
 	unregister_pernet_subsys(&krdma_net_ops);
 	krdma_device_exit();
 	krdma_fault_exit();
+	destroy_workqueue(krdma_timer_wq);
 	destroy_workqueue(krdma_wq);
 	pr_info("krdma: unloaded\n");
 }

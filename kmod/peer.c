@@ -37,7 +37,7 @@ static void krdma_peer_stall_work(struct work_struct *work)
 	if (READ_ONCE(pt->ending) || !ms)
 		return;
 	if (idle < msecs_to_jiffies(ms)) {
-		queue_delayed_work(krdma_wq, &pt->stall_work,
+		queue_delayed_work(krdma_timer_wq, &pt->stall_work,
 				   msecs_to_jiffies(ms) - idle);
 		return;
 	}
@@ -56,7 +56,7 @@ static void krdma_peer_watch(struct krdma_peer_test *pt)
 	INIT_DELAYED_WORK(&pt->stall_work, krdma_peer_stall_work);
 	pt->watched = true;
 	krdma_peer_progress(pt);
-	queue_delayed_work(krdma_wq, &pt->stall_work, msecs_to_jiffies(ms));
+	queue_delayed_work(krdma_timer_wq, &pt->stall_work, msecs_to_jiffies(ms));
 }
 
 /* Before @pt is freed; the timer only ever closes the session. */

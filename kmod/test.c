@@ -529,7 +529,7 @@ static void krdma_test_progress(struct work_struct *work)
 		return;
 	}
 	krdma_test_notify(test, KRDMA_EVENT_TEST_PROGRESS);
-	queue_delayed_work(krdma_wq, &test->progress_work,
+	queue_delayed_work(krdma_timer_wq, &test->progress_work,
 			   msecs_to_jiffies(test->p.interval_ms));
 }
 
@@ -683,7 +683,7 @@ int krdma_test_start_locked(struct krdma_session *sess,
 	}
 
 	krdma_count(sess, KRDMA_CNT_TESTS_STARTED, 1);
-	queue_delayed_work(krdma_wq, &test->progress_work,
+	queue_delayed_work(krdma_timer_wq, &test->progress_work,
 			   msecs_to_jiffies(p->interval_ms));
 	*test_id = test->id;
 	return 0;
