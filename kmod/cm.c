@@ -209,6 +209,7 @@ static void krdma_client_established(struct krdma_session *sess,
 		return;
 	}
 	sess->cookie = be32_to_cpu(h.cookie);
+	sess->connect_stage = KRDMA_CONNECT_CHANNELS;
 	ret = krdma_channels_connect(sess);
 	if (ret)
 		krdma_session_close(sess, "cannot connect the data channels: %pe",
@@ -237,12 +238,14 @@ static int krdma_session_cm_event(struct krdma_session *sess,
 					    ERR_PTR(ret));
 			break;
 		}
+		sess->connect_stage = KRDMA_CONNECT_ROUTE;
 		ret = rdma_resolve_route(id, sess->timeout_ms);
 		if (ret)
 			krdma_session_close(sess, "route resolution failed: %pe",
 					    ERR_PTR(ret));
 		break;
 	case RDMA_CM_EVENT_ROUTE_RESOLVED:
+		sess->connect_stage = KRDMA_CONNECT_REPLY;
 		ret = krdma_client_connect(sess);
 		/* iWARP: the TCP connect is made here (siw), and refused. */
 		if (ret == -ECONNREFUSED)
@@ -412,6 +415,7 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 		goto out;
 	}
 
+	sess->connect_stage = KRDMA_CONNECT_ADDR;
 	queue_delayed_work(krdma_wq, &sess->connect_work,
 			   msecs_to_jiffies(p->timeout_ms));
 	ret = rdma_resolve_addr(cm_id,

@@ -218,6 +218,17 @@ enum krdma_cm_kind {
 };
 
 /*
+ * Where a client's connect is: a connect that times out says which answer
+ * never came (an unanswered ARP and a lost CM REQ are fixed differently).
+ */
+enum krdma_connect_stage {
+	KRDMA_CONNECT_ADDR,	/* rdma_resolve_addr(): ARP / ND */
+	KRDMA_CONNECT_ROUTE,	/* rdma_resolve_route() */
+	KRDMA_CONNECT_REPLY,	/* rdma_connect(): the server's REP */
+	KRDMA_CONNECT_CHANNELS,	/* the data channels' connects */
+};
+
+/*
  * cm_id and device_removed change under krdma_listeners_lock. A listener
  * whose device went away stays listed with cm_id NULL (the CM destroyed
  * the id) until "listener del" frees it: see krdma_listener_removal().
@@ -339,6 +350,8 @@ struct krdma_session {
 	struct krdma_peer_test	*peer_test;	/* the peer drives it */
 
 	struct delayed_work	connect_work;
+	/* Written under cm_mutex, read by connect_work's timeout. */
+	enum krdma_connect_stage connect_stage;
 	struct work_struct	close_work;
 	struct delayed_work	keepalive_work;
 	struct ib_cqe		keepalive_cqe;

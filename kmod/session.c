@@ -35,10 +35,26 @@ static void krdma_session_connect_timeout(struct work_struct *work)
 	struct krdma_session *sess = container_of(to_delayed_work(work),
 						  struct krdma_session,
 						  connect_work);
+	static const char * const waiting_for[] = {
+		[KRDMA_CONNECT_ADDR] = " resolving the address",
+		[KRDMA_CONNECT_ROUTE] = " resolving the route",
+		[KRDMA_CONNECT_REPLY] = ": no reply from the server",
+	};
 
-	if (READ_ONCE(sess->state) == KRDMA_SESSION_CONNECTING)
-		krdma_session_close(sess, "connection timed out after %u ms",
-				    sess->timeout_ms);
+	/* cm_mutex: the stage and the channels' count are the CM handler's. */
+	mutex_lock(&sess->cm_mutex);
+	if (READ_ONCE(sess->state) != KRDMA_SESSION_CONNECTING)
+		goto out;
+	if (sess->connect_stage == KRDMA_CONNECT_CHANNELS)
+		krdma_session_close(sess, "connection timed out after %u ms: %u of %u channels up",
+				    sess->timeout_ms, sess->channels_up,
+				    sess->qps - 1);
+	else
+		krdma_session_close(sess, "connection timed out after %u ms%s",
+				    sess->timeout_ms,
+				    waiting_for[sess->connect_stage]);
+out:
+	mutex_unlock(&sess->cm_mutex);
 }
 
 static struct krdma_session *krdma_session_find_name(struct net *net,

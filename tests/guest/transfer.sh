@@ -4,7 +4,8 @@
 # Kernel-to-kernel transfers between two guests: every op at 1 B, 4 KiB,
 # 64 KiB and 1 MiB (and 4 MiB for the RDMA ops), validated; READ and
 # atomics 8 deep; negotiated READ credits; clean errors for a wrong
-# address, a closed port and a non-krdma client (rping). On iWARP
+# address, a closed port, a server whose replies never come and a
+# non-krdma client (rping). On iWARP
 # (KRDMA_RDMA=siw) atomics and immediate data are refused, and READs
 # land in registered sinks.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
@@ -46,6 +47,21 @@ expect_fail_msg connect.closed_port "no listener on that port" \
 	krdmactl session connect addr "$KRDMA_PEER_IP" port 7999 timeout 5s
 expect_fail_msg connect.rping_refused "." \
 	timeout 30 rping -c -a "$KRDMA_PEER_IP" -p $PORT -C 1 -S 64
+# A peer that answers ARP but whose RoCE packets never arrive (dropped on
+# this side's ingress, so nothing this node sends is refused locally):
+# the timeout names the stage it stopped at. Not iWARP (TCP, no UDP 4791).
+if ! iwarp; then
+	IF=$(rdma link show "$KRDMA_RDMA_DEV/1" | sed -n 's/.*netdev \([^ ]*\).*/\1/p')
+	if tc qdisc add dev "$IF" ingress &&
+		tc filter add dev "$IF" ingress protocol ip u32 \
+			match ip protocol 17 0xff match ip dport 4791 0xffff action drop; then
+		expect_fail_msg connect.no_reply "timed out after 3000 ms: no reply from the server" \
+			krdmactl session connect addr "$KRDMA_PEER_IP" port $PORT timeout 3s
+	else
+		result connect.no_reply fail "cannot drop RoCE on ingress"
+	fi
+	tc qdisc del dev "$IF" ingress 2>/dev/null
+fi
 json_check errors.no_session_left "krdmactl -j session show" "len(d) == 0"
 
 expect_ok connect krdmactl session connect addr "$KRDMA_PEER_IP" port $PORT \

@@ -88,7 +88,7 @@ _pyeval_file() {
 _pyeval_start
 
 # json_check NAME "COMMAND" "PYTHON-EXPR over d": runs COMMAND (JSON
-# output), records NAME ok if the expression is true.
+# output), records NAME ok if the expression is true; returns 1 if not.
 json_check() {
 	_jc_name=$1 _jc_cmd=$2 _jc_expr=$3
 	_jc_out=$(sh -c "$_jc_cmd" 2>&1)
@@ -99,6 +99,7 @@ json_check() {
 		echo "--- $_jc_name: '$_jc_expr' is false for: $_jc_cmd"
 		printf '%s\n' "$_jc_out"
 		result "$_jc_name" fail
+		return 1
 	fi
 }
 
