@@ -110,6 +110,86 @@ static void krdma_cm_failure(struct krdma_session *sess, struct rdma_cm_id *id,
 	}
 }
 
+/*
+ * Address resolution goes in attempts of at most KRDMA_RESOLVE_ATTEMPT_MS
+ * within the connect's timeout, as the in-tree ULPs' short resolve
+ * timeouts do. ib_core's rdma_resolve_ip() sends the ARP request before
+ * it lists the request where the neighbour update's notifier looks: an
+ * answer inside that window leaves the request asleep until its own
+ * timeout, unless another neighbour changes meanwhile. With one attempt
+ * as long as the connect's timeout that lost whole connects (seen after
+ * a peer's silence, its neighbour entry FAILED); the next attempt finds
+ * the neighbour resolved. Each attempt also asks ARP again, so a peer
+ * whose address comes up late is found within the timeout.
+ */
+#define KRDMA_RESOLVE_ATTEMPT_MS 2000U
+
+/* What is left of the connect's time, in ms (at least 1). */
+static unsigned long krdma_connect_left_ms(struct krdma_session *sess)
+{
+	long left = (long)(sess->connect_deadline - jiffies);
+
+	return max(left > 0 ? jiffies_to_msecs(left) : 0, 1U);
+}
+
+static int krdma_resolve_addr(struct krdma_session *sess,
+			      struct rdma_cm_id *id, struct sockaddr *src)
+{
+	return rdma_resolve_addr(id, src, (struct sockaddr *)&sess->peer_addr,
+				 min_t(unsigned long, KRDMA_RESOLVE_ATTEMPT_MS,
+				       krdma_connect_left_ms(sess)));
+}
+
+/*
+ * An attempt timed out with time left: true if @id (the session's or a
+ * channel's, @again its flag) is resolved again. Not from its handler:
+ * rdma_resolve_addr() on an id that resolved before cancels the last
+ * request synchronously, and that request's work is running the handler.
+ */
+static bool krdma_resolve_later(struct krdma_session *sess, bool *again,
+				struct rdma_cm_event *ev)
+{
+	if (ev->event != RDMA_CM_EVENT_ADDR_ERROR || ev->status != -ETIMEDOUT ||
+	    time_after_eq(jiffies, sess->connect_deadline))
+		return false;
+	*again = true;
+	queue_work(krdma_wq, &sess->resolve_work);
+	return true;
+}
+
+void krdma_resolve_work(struct work_struct *work)
+{
+	struct krdma_session *sess = container_of(work, struct krdma_session,
+						  resolve_work);
+	struct krdma_channel *ch;
+	int ret = 0;
+	u32 i;
+
+	/* Teardown cancels this work once no CM handler can queue it. */
+	mutex_lock(&sess->cm_mutex);
+	if (READ_ONCE(sess->state) != KRDMA_SESSION_CONNECTING)
+		goto out;
+	if (sess->resolve_again) {
+		sess->resolve_again = false;
+		/* A bound id keeps its source address: src is not looked at. */
+		ret = krdma_resolve_addr(sess, sess->cm_id, NULL);
+	}
+	for (i = 1; !ret && i < sess->qps; i++) {
+		ch = sess->channels[i - 1];
+		if (ch && ch->resolve_again) {
+			ch->resolve_again = false;
+			ret = krdma_resolve_addr(sess, ch->cm_id, NULL);
+		}
+	}
+	pr_debug("krdma: session %u: address resolution again: %d\n",
+		 sess->id, ret);
+	if (ret)
+		krdma_session_close(sess, "address resolution failed: %pe",
+				    ERR_PTR(ret));
+out:
+	mutex_unlock(&sess->cm_mutex);
+}
+
 static int krdma_client_connect(struct krdma_session *sess)
 {
 	struct ib_device *ibdev = sess->kdev->ibdev;
@@ -154,9 +234,7 @@ static int krdma_channels_connect(struct krdma_session *sess)
 		krdma_cm_set_tos(sess, id);
 		ret = rdma_set_ack_timeout(id, krdma_ack_timeout_val());
 		if (!ret)
-			ret = rdma_resolve_addr(id, (struct sockaddr *)&src,
-						(struct sockaddr *)&sess->peer_addr,
-						sess->timeout_ms);
+			ret = krdma_resolve_addr(sess, id, (struct sockaddr *)&src);
 		if (ret)
 			return ret;
 	}
@@ -239,7 +317,7 @@ static int krdma_session_cm_event(struct krdma_session *sess,
 			break;
 		}
 		sess->connect_stage = KRDMA_CONNECT_ROUTE;
-		ret = rdma_resolve_route(id, sess->timeout_ms);
+		ret = rdma_resolve_route(id, krdma_connect_left_ms(sess));
 		if (ret)
 			krdma_session_close(sess, "route resolution failed: %pe",
 					    ERR_PTR(ret));
@@ -261,7 +339,8 @@ static int krdma_session_cm_event(struct krdma_session *sess,
 			krdma_session_set_up(sess);
 		break;
 	default:
-		krdma_cm_failure(sess, id, ev, "");
+		if (!krdma_resolve_later(sess, &sess->resolve_again, ev))
+			krdma_cm_failure(sess, id, ev, "");
 		break;
 	}
 out:
@@ -330,7 +409,7 @@ static int krdma_channel_cm_event(struct krdma_channel *ch,
 	case RDMA_CM_EVENT_ADDR_RESOLVED:
 		ret = krdma_channel_create_queues(ch);
 		if (!ret)
-			ret = rdma_resolve_route(id, sess->timeout_ms);
+			ret = rdma_resolve_route(id, krdma_connect_left_ms(sess));
 		if (ret)
 			krdma_session_close(sess, "%scannot create queues on %s: %pe",
 					    qp, dev_name(&id->device->dev),
@@ -348,7 +427,8 @@ static int krdma_channel_cm_event(struct krdma_channel *ch,
 			krdma_channel_established(ch, ev);
 		break;
 	default:
-		krdma_cm_failure(sess, id, ev, qp);
+		if (!krdma_resolve_later(sess, &ch->resolve_again, ev))
+			krdma_cm_failure(sess, id, ev, qp);
 		break;
 	}
 out:
@@ -416,12 +496,11 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 	}
 
 	sess->connect_stage = KRDMA_CONNECT_ADDR;
+	sess->connect_deadline = jiffies + msecs_to_jiffies(p->timeout_ms);
 	queue_delayed_work(krdma_wq, &sess->connect_work,
 			   msecs_to_jiffies(p->timeout_ms));
-	ret = rdma_resolve_addr(cm_id,
-				p->local_addr.ss_family ?
-				(struct sockaddr *)&p->local_addr : NULL,
-				(struct sockaddr *)&p->peer_addr, p->timeout_ms);
+	ret = krdma_resolve_addr(sess, cm_id, p->local_addr.ss_family ?
+				 (struct sockaddr *)&p->local_addr : NULL);
 	if (ret) {
 		NL_SET_ERR_MSG(extack,
 			       "cannot resolve the address: no route or no RDMA device");

@@ -281,6 +281,7 @@ struct krdma_channel {
 	struct krdma_cq		cq;
 	struct ib_qp		*qp;
 	u32			peer_qpn;
+	bool			resolve_again;	/* see krdma_resolve_work() */
 	spinlock_t		lock;		/* dead vs. posting */
 	bool			dead;		/* no more posts: draining */
 	struct krdma_recv	*recvs;		/* nr_recvs, or none */
@@ -312,6 +313,7 @@ struct krdma_session {
 	struct sockaddr_storage	local_addr;
 	struct sockaddr_storage	peer_addr;
 	u32			timeout_ms;
+	unsigned long		connect_deadline;	/* jiffies: client */
 
 	spinlock_t		lock;	/* state, reason, tests, tx pool, posting */
 	enum krdma_session_state state;
@@ -350,8 +352,11 @@ struct krdma_session {
 	struct krdma_peer_test	*peer_test;	/* the peer drives it */
 
 	struct delayed_work	connect_work;
-	/* Written under cm_mutex, read by connect_work's timeout. */
+	/* Under cm_mutex: connect_work's timeout tells it. */
 	enum krdma_connect_stage connect_stage;
+	/* Client: the address is resolved again (krdma_resolve_work()). */
+	struct work_struct	resolve_work;
+	bool			resolve_again;	/* under cm_mutex */
 	struct work_struct	close_work;
 	struct delayed_work	keepalive_work;
 	struct ib_cqe		keepalive_cqe;
@@ -626,6 +631,7 @@ void krdma_channels_destroy_ids(struct krdma_session *sess);
 void krdma_channels_destroy(struct krdma_session *sess);
 
 /* cm.c: rdma_cm connections, the active side */
+void krdma_resolve_work(struct work_struct *work);
 int krdma_connect(struct krdma_session_params *p, u32 *id,
 		  struct netlink_ext_ack *extack);
 

@@ -113,6 +113,7 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 	INIT_LIST_HEAD(&sess->ctrl_free);
 	INIT_WORK(&sess->close_work, krdma_session_close_work);
 	INIT_DELAYED_WORK(&sess->connect_work, krdma_session_connect_timeout);
+	INIT_WORK(&sess->resolve_work, krdma_resolve_work);
 	INIT_DELAYED_WORK(&sess->keepalive_work, krdma_keepalive_work);
 	INIT_WORK(&sess->qp_event_work, krdma_qp_event_work);
 	sess->keepalive_cqe.done = krdma_keepalive_done;
@@ -321,8 +322,9 @@ static void krdma_session_close_work(struct work_struct *work)
 		krdma_session_destroy_queues(sess);
 		mutex_unlock(&sess->cm_mutex);
 	}
-	/* No QP is left to raise an event. */
+	/* No QP is left to raise an event, no CM id to resolve again. */
 	cancel_work_sync(&sess->qp_event_work);
+	cancel_work_sync(&sess->resolve_work);
 	krdma_channels_destroy(sess);
 	/* Its buffers are gone, and so is the peer's test (its own charge). */
 	krdma_mem_uncharge(sess, atomic64_read(&sess->stats.peer_mem));

@@ -5,7 +5,7 @@
 # 64 KiB and 1 MiB (and 4 MiB for the RDMA ops), validated; READ and
 # atomics 8 deep; negotiated READ credits; clean errors for a wrong
 # address, a closed port, a server whose replies never come and a
-# non-krdma client (rping). On iWARP
+# non-krdma client (rping); a server whose address comes up late. On iWARP
 # (KRDMA_RDMA=siw) atomics and immediate data are refused, and READs
 # land in registered sinks.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
@@ -13,11 +13,27 @@
 set -u
 PORT=7471
 LIMIT=4		# READ/atomic credits the server accepts
+LATE_IP=10.77.0.99	# on no node, until the server adds it late
+IF=$(rdma link show "$KRDMA_RDMA_DEV/1" | sed -n 's/.*netdev \([^ ]*\).*/\1/p')
+
+# The server's session on LATE_IP has ended.
+late_session_gone() {
+	! krdmactl session show | grep -q "$LATE_IP"
+}
 
 if [ "$KRDMA_NODE" = 1 ]; then
 	echo $LIMIT >/sys/module/krdma/parameters/rd_atom_limit
 	expect_ok listener.add krdmactl listener add name main port $PORT
 	barrier listening
+	# The client connects to LATE_IP before it exists (below): it
+	# appears here seconds later, longer than one resolve attempt
+	# (kmod/cm.c, 2 s), as a booting host's would.
+	barrier late_connecting 300
+	sleep 5
+	ip addr add "$LATE_IP/24" dev "$IF" || result server.late_address_added fail
+	barrier late_checked 120
+	wait_for -t 60 late_session_gone || result server.late_session_gone fail
+	ip addr del "$LATE_IP/24" dev "$IF"
 	barrier connected 300
 	# The server's side of the negotiation.
 	json_check server.negotiated "krdmactl -j session show" \
@@ -42,7 +58,7 @@ barrier listening
 
 # Errors: each must fail with a message saying why.
 expect_fail_msg connect.wrong_address "address resolution failed|timed out|unreachable" \
-	krdmactl session connect addr 10.77.0.99 port $PORT timeout 3s
+	krdmactl session connect addr $LATE_IP port $PORT timeout 3s
 expect_fail_msg connect.closed_port "no listener on that port" \
 	krdmactl session connect addr "$KRDMA_PEER_IP" port 7999 timeout 5s
 expect_fail_msg connect.rping_refused "." \
@@ -51,7 +67,6 @@ expect_fail_msg connect.rping_refused "." \
 # this side's ingress, so nothing this node sends is refused locally):
 # the timeout names the stage it stopped at. Not iWARP (TCP, no UDP 4791).
 if ! iwarp; then
-	IF=$(rdma link show "$KRDMA_RDMA_DEV/1" | sed -n 's/.*netdev \([^ ]*\).*/\1/p')
 	if tc qdisc add dev "$IF" ingress &&
 		tc filter add dev "$IF" ingress protocol ip u32 \
 			match ip protocol 17 0xff match ip dport 4791 0xffff action drop; then
@@ -62,6 +77,27 @@ if ! iwarp; then
 	fi
 	tc qdisc del dev "$IF" ingress 2>/dev/null
 fi
+# A peer whose address answers ARP only seconds after the connect began
+# (the server adds it, above): every resolve attempt asks again, and the
+# connect succeeds within its timeout. One attempt as long as the timeout
+# slept through it and failed (tried).
+# The server's neighbour entry is pinned meanwhile: any neighbour that
+# becomes valid wakes every waiting resolution (ib_core's netevent
+# notifier), and the server's going STALE could mask a single attempt's
+# sleep.
+PEER_MAC=$(ip neigh show "$KRDMA_PEER_IP" dev "$IF" | sed -n 's/.* lladdr \([^ ]*\).*/\1/p')
+[ -n "$PEER_MAC" ] && ip neigh replace "$KRDMA_PEER_IP" lladdr "$PEER_MAC" nud permanent dev "$IF" ||
+	result connect.late_pinned fail "no neighbour entry for $KRDMA_PEER_IP"
+LATE_OUT=$(mktemp)
+krdmactl -j session connect addr $LATE_IP port $PORT name late timeout 30s >"$LATE_OUT" 2>&1 &
+LATE=$!
+barrier late_connecting 300
+wait $LATE
+json_check connect.late_address "cat $LATE_OUT" "d['state'] == 'up'" &&
+	expect_ok connect.late_del krdmactl session del name late
+rm -f "$LATE_OUT"
+ip neigh del "$KRDMA_PEER_IP" dev "$IF"
+barrier late_checked 120
 json_check errors.no_session_left "krdmactl -j session show" "len(d) == 0"
 
 expect_ok connect krdmactl session connect addr "$KRDMA_PEER_IP" port $PORT \
