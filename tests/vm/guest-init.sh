@@ -151,21 +151,22 @@ setup_net() {
 # The wire must carry traffic before a test runs: an early connect could
 # otherwise spend its whole timeout on ARP while the peer's end comes up.
 # Waits (bounded) until every other node answers a ping.
+ping_peer() {
+	busybox ping -c 1 -W 1 "10.77.0.$1" >/dev/null 2>&1
+}
+
 wait_peers() {
 	# Guests boot at different speeds; the debug kernel (KRDMA_SLOW)
-	# takes minutes, more on a loaded host.
+	# takes minutes, more on a loaded host. One deadline for all peers.
 	_wait=90
 	[ -z "${KRDMA_SLOW:-}" ] || _wait=600
 	uptime_now
 	_end=$((UPTIME + _wait))
 	_i=1
 	while [ "$_i" -le "$KRDMA_NODES" ]; do
-		if [ "$_i" -ne "$NODE" ]; then
-			until busybox ping -c 1 -W 1 "10.77.0.$_i" >/dev/null 2>&1; do
-				uptime_now
-				[ "$UPTIME" -lt "$_end" ] || return 1
-			done
-		fi
+		uptime_now
+		[ "$_i" -eq "$NODE" ] || until_up $((_end - UPTIME)) ping_peer "$_i" ||
+			return 1
 		_i=$((_i + 1))
 	done
 	return 0
