@@ -167,7 +167,7 @@ EOF
 		result server.sessions_gone ok ||
 		{ krdmactl -j session show; result server.sessions_gone fail; }
 	expect_ok listener.del_main krdmactl listener del name main
-	barrier done
+	barrier "done"
 	rm -rf "$T"
 	exit 0
 fi
@@ -404,5 +404,5 @@ json_check stats.zero "krdmactl -j stats show" "len(d) >= 18 and all(v == 0 for 
 json_check test.none_left "krdmactl -j test show" "d == []"
 log "done"
 barrier client_done
-barrier done
+barrier "done"
 rm -rf "$T"

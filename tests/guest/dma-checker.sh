@@ -40,7 +40,7 @@ print(d['bytes_rx'] + 4096 * d['send_wrs'] + 2048 * d['recv_wrs'])")
 	else
 		result dma.recv_syncs_byte_len fail "synced=$synced" "limit=$limit"
 	fi
-	barrier done 600
+	barrier "done" 600
 	exit 0
 fi
 
@@ -115,4 +115,4 @@ expect_ok chunks.connect krdmactl session connect addr "$KRDMA_PEER_IP" port $PO
 run_test chunked_write c2 write 1048576 8 2
 run_test chunked_read c2 read 1048576 8 2
 run_test chunked_ping c2 ping 1048576 8 2
-barrier done
+barrier "done"

@@ -391,7 +391,7 @@ if [ "$KRDMA_NODE" = 1 ]; then
 		wait_for -t 60 no_sessions || result kernel.caps.mem_gone fail
 		barrier caps_mem_released 300
 		barrier caps_done 900
-		echo "$CAPS_SCENARIOS" | while read -r name scen port outcomes reason; do
+		echo "$CAPS_SCENARIOS" | while read -r name _ _ outcomes reason; do
 			[ -n "$name" ] && kernel_check "$name" "$reason"
 		done
 		wait_for -t 60 no_sessions || result kernel.caps.no_session_left fail
@@ -560,6 +560,7 @@ hold_release() {
 
 # caps_run NAME: scenario NAME of $CAPS_SCENARIOS, held or run to its end.
 caps_run() {
+	# shellcheck disable=SC2046 # the scenario's fields, split on purpose
 	set -- $(echo "$CAPS_SCENARIOS" | grep "^$1[[:space:]]")
 	_cr_port=$PORT
 	[ "$3" = 2 ] && _cr_port=$PORT2

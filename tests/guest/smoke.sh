@@ -17,7 +17,7 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	expect_ok listener.link_local krdmactl listener add name ll addr "[$LL1%$IF]:$((PORT + 1))"
 	krdmactl dev show
 	barrier listening
-	barrier done 300
+	barrier "done" 300
 	krdmactl session show
 	krdmactl -s session show
 else
@@ -33,5 +33,5 @@ else
 	expect_ok test.link_local krdmactl test run session ll op write size 4096 count 20 depth 4
 	krdmactl test show
 	krdmactl stats show
-	barrier done 300
+	barrier "done" 300
 fi

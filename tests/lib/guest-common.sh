@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+# shellcheck shell=sh
 # Helpers shared by the krdma guest tests (sourced after tests/vm/lib.sh).
 
 # ---- one python for the whole test: tests/lib/pyeval.py ---------------------
