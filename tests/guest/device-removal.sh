@@ -13,7 +13,7 @@
 set -u
 PORT=7473
 BPORT=7474
-IF=$(rdma link show rxe0/1 | sed -n 's/.*netdev \([^ ]*\).*/\1/p')
+IF=$(rdma_netdev rxe0)
 
 readd() {
 	rdma link add rxe0 type rxe netdev "$IF" &&

@@ -102,7 +102,7 @@ run_test after_read c1 read 65536 10 4
 # for one) shrinks the chunks a buffer is mapped in, for devices added
 # from then on: rxe0 again, and 1 MiB transfers in 256 KiB pieces against
 # a peer that maps them whole.
-IF=$(rdma link show rxe0/1 | sed -n 's/.*netdev \([^ ]*\).*/\1/p')
+IF=$(rdma_netdev rxe0)
 echo 262144 >/sys/kernel/debug/krdma/sim_dma_max_mapping
 expect_ok chunks.link_delete rdma link delete rxe0
 expect_ok chunks.link_add rdma link add rxe0 type rxe netdev "$IF"

@@ -17,7 +17,7 @@
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
 PORT=7479
-IF=$(rdma link show rxe0/1 | sed -n 's/.*netdev \([^ ]*\).*/\1/p')
+IF=$(rdma_netdev rxe0)
 IMPAIR="loss 1% duplicate 0.5% reorder 2% delay 1ms corrupt 0.1%"
 HEAVY="loss 5%"
 BIDIR="loss 30%"

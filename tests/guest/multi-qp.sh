@@ -60,7 +60,7 @@ moved_qps() {
 # completions are the peer's answers.
 slow_wire() {
 	iwarp || return 0
-	_sw_if=$(rdma link show "$KRDMA_RDMA_DEV/1" | sed -n 's/.*netdev \([^ ]*\).*/\1/p')
+	_sw_if=$(rdma_netdev "$KRDMA_RDMA_DEV")
 	if [ "$1" = on ]; then
 		modprobe -q sch_tbf 2>/dev/null
 		expect_ok slow_wire.on tc qdisc add dev "$_sw_if" root tbf \

@@ -43,7 +43,7 @@ LIMIT=60	# seconds from the cut until the survivor reports it
 # host), is only reported.
 BOUND_MS=$(($(cat /sys/module/krdma/parameters/peer_timeout_ms) +
 	$(cat /sys/module/krdma/parameters/keepalive_ms) + 1500))
-IF=$(rdma link show "$KRDMA_RDMA_DEV/1" | sed -n 's/.*netdev \([^ ]*\).*/\1/p')
+IF=$(rdma_netdev "$KRDMA_RDMA_DEV")
 T=$(mktemp -d /tmp/peer-death.XXXXXX)
 # Without netem no round can silence the peer: say so and stop at once
 # (both nodes decide alike). Debian's kernels have it as a module; a debug

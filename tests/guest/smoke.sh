@@ -6,7 +6,7 @@ set -u
 PORT=7471
 # IPv6 link-local, with the interface as its zone: node 1's address from
 # its MAC 52:54:00:00:00:01 (EUI-64), on the NIC rxe0 runs over.
-IF=$(rdma link show rxe0/1 | sed -n 's/.* netdev \([^ ]*\).*/\1/p')
+IF=$(rdma_netdev rxe0)
 LL1=fe80::5054:ff:fe00:1
 ll_ready() {	# the address is there, and no longer tentative (DAD)
 	ip -6 addr show dev "$IF" scope link | grep -q "inet6 fe80::5054:ff:fe00:$KRDMA_NODE/64 scope link *$"

@@ -14,7 +14,7 @@ set -u
 PORT=7471
 LIMIT=4		# READ/atomic credits the server accepts
 LATE_IP=10.77.0.99	# on no node, until the server adds it late
-IF=$(rdma link show "$KRDMA_RDMA_DEV/1" | sed -n 's/.*netdev \([^ ]*\).*/\1/p')
+IF=$(rdma_netdev "$KRDMA_RDMA_DEV")
 
 # The server's session on LATE_IP has ended.
 late_session_gone() {

@@ -109,6 +109,11 @@ no_sessions() {
 	[ "$(krdmactl -j session show)" = "[]" ]
 }
 
+# rdma_netdev DEV: the network interface under RDMA device DEV's port 1.
+rdma_netdev() {
+	rdma link show "$1/1" | sed -n 's/.* netdev \([^ ]*\).*/\1/p'
+}
+
 # iwarp: the run's RDMA device is iWARP (KRDMA_RDMA=siw, tests/vm/README.md),
 # which has no atomics and no immediate data: krdma refuses those ops.
 iwarp() {

@@ -148,13 +148,13 @@ setup_net() {
 	until_up 30 file_is "/sys/class/net/$IFACE/carrier" 1
 }
 
-# The wire must carry traffic before a test runs: an early connect could
-# otherwise spend its whole timeout on ARP while the peer's end comes up.
-# Waits (bounded) until every other node answers a ping.
 ping_peer() {
 	busybox ping -c 1 -W 1 "10.77.0.$1" >/dev/null 2>&1
 }
 
+# The wire must carry traffic before a test runs: an early connect could
+# otherwise spend its whole timeout on ARP while the peer's end comes up.
+# Waits (bounded) until every other node answers a ping.
 wait_peers() {
 	# Guests boot at different speeds; the debug kernel (KRDMA_SLOW)
 	# takes minutes, more on a loaded host. One deadline for all peers.
