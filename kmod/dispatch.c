@@ -19,7 +19,12 @@ static void __krdma_dispatch_recv(struct krdma_session *sess,
 	u16 type;
 
 	if (wc->opcode == IB_WC_RECV_RDMA_WITH_IMM) {
-		krdma_peer_on_msg(sess, rx, wc, NULL);
+		if (test && test->state == KRDMA_TEST_RUNNING &&
+		    test->engine->on_imm &&
+		    be32_to_cpu(wc->ex.imm_data) == (test->id | KRDMA_IMM_ANSWER))
+			test->engine->on_imm(test, rx, wc);
+		else
+			krdma_peer_on_msg(sess, rx, wc, NULL);
 		return;
 	}
 	if (wc->byte_len < sizeof(hdr))

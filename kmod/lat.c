@@ -8,11 +8,14 @@
  * the other writes into, and a kernel thread per side polls the last byte
  * of its target for the iteration's marker, then writes back (the
  * responder) or times it (the driver). Both count half the round trip,
- * the one-way latency. A READ or an atomic is a round trip by itself,
- * with nothing for the responder's CPU to do (perftest's read_lat and
- * atomic_lat, krping's rlat): the bw pipeline with a window of one, every
- * message signaled, its whole round trip recorded from the driver's
- * completion.
+ * the one-way latency. A write_imm is the same exchange without
+ * pollers: each write's immediate wakes the other side's CQ handler,
+ * which writes back (the responder) or times it (the driver) - how a
+ * kernel ULP learns of a write (rtrs answers its I/O so). A READ or an
+ * atomic is a round trip by itself, with nothing for the responder's CPU
+ * to do (perftest's read_lat and atomic_lat, krping's rlat): the bw
+ * pipeline with a window of one, every message signaled, its whole round
+ * trip recorded from the driver's completion.
  */
 #include <linux/delay.h>
 #include <linux/kthread.h>
@@ -21,6 +24,12 @@
 #include <net/genetlink.h>
 
 #include "perf.h"
+
+/* write, write_imm: each side has a target the other writes into. */
+static bool krdma_lat_writes(u8 op)
+{
+	return op == KRDMA_OP_WRITE || op == KRDMA_OP_WRITE_IMM;
+}
 
 /* How the pipeline runs a lat test, on either side. */
 static void krdma_lat_flags(struct krdma_perf *pf)
@@ -39,9 +48,10 @@ static int krdma_lat_check_params(struct krdma_session *sess,
 
 	if (ret)
 		return ret;
-	if (p->op != KRDMA_OP_SEND && p->op != KRDMA_OP_WRITE &&
+	if (p->op != KRDMA_OP_SEND && !krdma_lat_writes(p->op) &&
 	    !krdma_op_is_one_sided(p->op)) {
-		NL_SET_ERR_MSG(extack, "lat mode measures send, write, read and the atomics");
+		NL_SET_ERR_MSG(extack,
+			       "lat mode measures send, write, write_imm, read and the atomics");
 		return -EOPNOTSUPP;
 	}
 	if (p->depth != 1) {
@@ -94,7 +104,7 @@ static int krdma_lat_setup(struct krdma_test *test)
 	/* A one-sided round trip ends at its own completion. */
 	if (pf->round_trips)
 		pf->signal_every = 1;
-	if (pf->polls) {
+	if (krdma_lat_writes(pf->op)) {
 		ret = krdma_perf_alloc_target(pf, &test->slots[0].sink,
 					      &test->slots[0].sink_reg);
 		if (ret)
@@ -390,23 +400,16 @@ static void krdma_lat_start(struct krdma_test *test)
 	pf->cpu_ns += local_clock() - t0;
 }
 
-/* PONG, for the driver; nothing else. */
-static void krdma_lat_on_msg(struct krdma_test *test, struct krdma_recv *rx,
-			     const struct krdma_msg_hdr *hdr)
+/*
+ * The answer to the last ping came and was sampled: the next ping, or the
+ * end. @what: the answer, for the reason of a validation failure.
+ */
+static void krdma_lat_answered(struct krdma_test *test, struct krdma_recv *rx,
+			       const char *what)
 {
 	struct krdma_perf *pf = test->perf;
-	u16 type = be16_to_cpu(hdr->type);
-	u64 t1 = ktime_get_ns(), t0 = local_clock();
 	int ret;
 
-	if (!pf || !test->started || type != KRDMA_MSG_PONG || test->ending ||
-	    pf->received >= krdma_perf_lane0(pf)->posted ||
-	    be32_to_cpu(hdr->len) != pf->size) {
-		krdma_perf_unexpected(test, type);
-		return;
-	}
-	krdma_hist_record(&pf->hist, (t1 - pf->t0) / 2);
-	krdma_perf_check_rx(pf, rx);
 	if (krdma_recv_repost(rx)) {
 		krdma_session_close(pf->sess, "cannot repost receive");
 		return;
@@ -415,7 +418,8 @@ static void krdma_lat_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 	WRITE_ONCE(test->bytes, pf->received * pf->size);
 	WRITE_ONCE(test->validated, pf->checked - pf->bad);
 	if (pf->bad)
-		krdma_test_fail(test, -EBADMSG, "PONG data differs from the pattern");
+		krdma_test_fail(test, -EBADMSG, "%s data differs from the pattern",
+				what);
 	if (krdma_perf_more(krdma_perf_lane0(pf))) {
 		krdma_perf_ping(pf);
 	} else {
@@ -428,6 +432,46 @@ static void krdma_lat_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 		else
 			krdma_test_send_end(test);
 	}
+}
+
+/* PONG, for the driver; nothing else. */
+static void krdma_lat_on_msg(struct krdma_test *test, struct krdma_recv *rx,
+			     const struct krdma_msg_hdr *hdr)
+{
+	struct krdma_perf *pf = test->perf;
+	u16 type = be16_to_cpu(hdr->type);
+	u64 t1 = ktime_get_ns(), t0 = local_clock();
+
+	if (!pf || !test->started || type != KRDMA_MSG_PONG || test->ending ||
+	    pf->received >= krdma_perf_lane0(pf)->posted ||
+	    be32_to_cpu(hdr->len) != pf->size) {
+		krdma_perf_unexpected(test, type);
+		return;
+	}
+	krdma_hist_record(&pf->hist, (t1 - pf->t0) / 2);
+	krdma_perf_check_rx(pf, rx);
+	krdma_lat_answered(test, rx, "PONG");
+	pf->cpu_ns += local_clock() - t0;
+}
+
+/* lat write_imm: the peer's answer landed in our target. */
+static void krdma_lat_on_imm(struct krdma_test *test, struct krdma_recv *rx,
+			     struct ib_wc *wc)
+{
+	struct krdma_perf *pf = test->perf;
+	u64 t1 = ktime_get_ns(), t0 = local_clock();
+
+	if (!pf || !test->started || pf->op != KRDMA_OP_WRITE_IMM ||
+	    test->ending || pf->received >= krdma_perf_lane0(pf)->posted) {
+		krdma_count(test->sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+		krdma_session_close(test->sess,
+				    "protocol error: unexpected write_imm answer for test %u",
+				    test->id);
+		return;
+	}
+	krdma_hist_record(&pf->hist, (t1 - pf->t0) / 2);
+	krdma_perf_sample(pf, pf->target, 0, pf->size, false);
+	krdma_lat_answered(test, rx, "written");
 	pf->cpu_ns += local_clock() - t0;
 }
 
@@ -455,27 +499,27 @@ static void krdma_lat_free(struct krdma_test *test)
 
 /*
  * The responder's side: the PONG template (send), the target and the
- * answer of a write, which the poller posts, or the target of a READ or
- * an atomic.
+ * answer of a write (which the poller posts) or a write_imm, or the target
+ * of a READ or an atomic.
  */
 static int krdma_lat_peer_setup(struct krdma_session *sess,
 				struct krdma_peer_test *pt,
 				const struct krdma_msg_test *req, u32 body_len,
 				struct krdma_msg_test *ack, u32 *nregions)
 {
-	bool polls = pt->op == KRDMA_OP_WRITE;
+	bool writes = krdma_lat_writes(pt->op);
 	u32 nreq = be32_to_cpu(req->nregions);
 	int access = krdma_peer_access(pt->op);
 	struct krdma_perf *pf;
 	struct krdma_slot *slot;
 	int ret;
 
-	if (pt->op != KRDMA_OP_SEND && !polls && !krdma_op_is_one_sided(pt->op))
+	if (pt->op != KRDMA_OP_SEND && !writes && !krdma_op_is_one_sided(pt->op))
 		return -EOPNOTSUPP;
 	if (krdma_op_is_send(pt->op) && pt->size > sess->max_msg_size)
 		return -EMSGSIZE;
 	/* Only a write comes with a region: the driver's target. */
-	if (polls) {
+	if (writes) {
 		if (nreq > (body_len - sizeof(*req)) / sizeof(req->regions[0]) ||
 		    krdma_check_wire_regions(req->regions, nreq, 1, pt->size,
 					     &pt->remote_per_slot))
@@ -504,7 +548,7 @@ static int krdma_lat_peer_setup(struct krdma_session *sess,
 			ret = -ENOSPC;
 		return ret;
 	}
-	if (!polls) {
+	if (!writes) {
 		ret = krdma_perf_peer_target(pf, access);
 		return ret ?: krdma_perf_peer_publish(pf, access, ack, nregions);
 	}
@@ -522,23 +566,34 @@ static int krdma_lat_peer_setup(struct krdma_session *sess,
 	if (!ret)
 		ret = krdma_perf_peer_publish(pf, access, ack, nregions);
 	/* Started last: on failure before this, nothing runs. */
-	return ret ?: krdma_perf_start_poller(pf);
+	return ret || !pf->polls ? ret : krdma_perf_start_poller(pf);
 }
 
-/* DATA, a send: answered with a PONG. */
+/*
+ * DATA, a send: answered with a PONG. A write_imm (@hdr NULL): its data is
+ * in our target, sampled as the driver samples the answer; answered with
+ * a write_imm.
+ */
 static void krdma_lat_peer_on_msg(struct krdma_session *sess,
 				  struct krdma_peer_test *pt, struct krdma_recv *rx,
 				  struct ib_wc *wc, const struct krdma_msg_hdr *hdr)
 {
-	u64 t0 = local_clock();
+	struct krdma_perf *pf = pt->perf;
+	u64 t0 = local_clock(), iter;
 	int ret;
 
 	if (!krdma_perf_peer_recv(sess, pt, rx, wc, hdr))
 		return;
-	ret = krdma_perf_post(krdma_perf_lane0(pt->perf), 1, false);
+	if (!hdr) {
+		/* krdma_perf_peer_recv() counted it already. */
+		iter = pf->received - 1;
+		krdma_perf_sample_to(pf, &iter, &pf->checked, &pf->bad,
+				     pf->target, 0, pf->size, false);
+	}
+	ret = krdma_perf_post(krdma_perf_lane0(pf), 1, false);
 	if (ret)
-		krdma_session_close(sess, "lat: cannot post PONG: %d", ret);
-	pt->perf->cpu_ns += local_clock() - t0;
+		krdma_session_close(sess, "lat: cannot post its answer: %d", ret);
+	pf->cpu_ns += local_clock() - t0;
 }
 
 /*
@@ -598,6 +653,7 @@ const struct krdma_engine_ops krdma_lat_engine = {
 	.post_regs	= krdma_perf_post_regs,
 	.start		= krdma_lat_start,
 	.on_msg		= krdma_lat_on_msg,
+	.on_imm		= krdma_lat_on_imm,
 	.fill		= krdma_lat_fill,
 	.finish		= krdma_lat_finish,
 	.free		= krdma_lat_free,

@@ -233,6 +233,12 @@ int krdma_perf_alloc_sigs(struct krdma_perf *pf, u32 n)
 	return 0;
 }
 
+/* A write_imm's immediate: the test, and whether it answers (lat). */
+static __be32 krdma_perf_imm(const struct krdma_perf *pf)
+{
+	return cpu_to_be32(pf->pt ? pf->test_id | KRDMA_IMM_ANSWER : pf->test_id);
+}
+
 /*
  * Builds one lane's WR templates: chain messages, each of one WR per
  * remote region (@remote, @nremote; none for sends), linked in posting
@@ -319,7 +325,7 @@ static int krdma_perf_build_lane(struct krdma_perf_lane *ln,
 				} else if (pf->op == KRDMA_OP_WRITE_IMM &&
 					   k + 1 == pf->per) {
 					w->send.opcode = IB_WR_RDMA_WRITE_WITH_IMM;
-					w->send.ex.imm_data = cpu_to_be32(pf->test_id);
+					w->send.ex.imm_data = krdma_perf_imm(pf);
 				} else {
 					w->send.opcode = IB_WR_RDMA_WRITE;
 				}

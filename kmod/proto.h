@@ -36,6 +36,16 @@
 #define KRDMA_HELLO_F_CHANNEL	0x0002
 
 /*
+ * The immediate data of a write_imm is the test's id. A lat write_imm is
+ * answered by a write_imm into the driver's own target, whose immediate
+ * is the id with KRDMA_IMM_ANSWER set: the driver takes those for its
+ * test, every other one is for the peer's. Test ids stay below it. A peer
+ * that predates lat write_imm refuses the test in its TEST_ACK, and so
+ * never sends an answer.
+ */
+#define KRDMA_IMM_ANSWER	0x80000000U
+
+/*
  * Keepalive (version 2): every up session sends its peer a zero-length
  * SEND every keepalive_ms. It consumes one receive (KRDMA_RQ_RESERVE
  * keeps one for it) and is told from every other message by its length:

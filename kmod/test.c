@@ -624,7 +624,7 @@ int krdma_test_start_locked(struct krdma_session *sess,
 	test->sess = sess;
 	mutex_lock(&krdma_tests_lock);
 	ret = krdma_failable_int(xa_alloc_cyclic(&krdma_tests, &test->id, test,
-						 xa_limit_32b,
+						 xa_limit_31b,	/* KRDMA_IMM_ANSWER */
 						 &krdma_test_next_id,
 						 GFP_KERNEL));
 	mutex_unlock(&krdma_tests_lock);

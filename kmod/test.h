@@ -176,6 +176,9 @@ struct krdma_engine_ops {
 	/* ITER_ACK, CREDIT or PONG: each engine takes those it expects. */
 	void	(*on_msg)(struct krdma_test *test, struct krdma_recv *rx,
 			  const struct krdma_msg_hdr *hdr);
+	/* A write_imm answering our test (KRDMA_IMM_ANSWER). Optional. */
+	void	(*on_imm)(struct krdma_test *test, struct krdma_recv *rx,
+			  struct ib_wc *wc);
 	int	(*fill)(struct sk_buff *skb, struct krdma_test *test);
 	void	(*finish)(struct krdma_test *test);	/* buffers go */
 	void	(*free)(struct krdma_test *test);

@@ -523,7 +523,7 @@ const struct object test_obj = {
 	"MODE := { check | bw | lat }  check (default): every iteration acknowledged\n"
 	"        and its data compared; bw: a pipeline of depth messages, checked at\n"
 	"        the end; lat: one message at a time, with latency percentiles (send,\n"
-	"        write: one way; read, atomics: the round trip)\n"
+	"        write, write_imm: one way; read, atomics: the round trip)\n"
 	"SIZE := bytes per message: NUMBER[ K | M | G | T ][ i ][ B ] (units of 1024),\n"
 	"        1 to 8M, default 4K; the atomics always move 8.  run takes a range\n"
 	"        MIN-MAX (MIN a power of two): one test per power of two, 2-8M\n"

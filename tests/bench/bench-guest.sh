@@ -75,6 +75,8 @@ steps() {
 	for what in send.64 write.64 read.64 atomic_fadd.8; do
 		echo "kr.lat.$what"
 		echo "pt.lat.$what"
+		# krdma's write without pollers, held to ib_write_lat too.
+		[ "$what" != write.64 ] || echo "kr.lat.write_imm.64"
 	done
 	echo tcp
 	# krdma over several QPs, right after TCP: the ceiling it is held to.

@@ -71,6 +71,7 @@ len_over_max		closed		protocol_error:_unexpected_message_type_3
 msg_too_big		closed		receive_completion_failed
 unexpected_ack		closed		protocol_error:_malformed_message
 write_imm_unexpected	closed		protocol_error
+write_imm_answer_unexpected	closed	protocol_error
 req_nregions_beyond	refused		disconnected_by_peer
 req_regions_small	refused		disconnected_by_peer
 req_bad_op		refused		disconnected_by_peer

@@ -173,6 +173,16 @@ json_check lat.write.16k \
 json_check lat.write.1 \
 	"krdmactl -j test run session p op write mode lat size 1 count 300" \
 	"d['status'] == 0 and d['lat']['samples'] == 300"
+# lat write_imm: the same exchange without pollers - each side's CQ
+# handler is woken by the other's immediate and writes back or times it;
+# the data sampled where it lands, on both sides (iterations 0 and 64 of
+# 70: 2 checks each).
+json_check lat.write_imm.64 \
+	"krdmactl -j test run session p op write_imm mode lat size 64 count $n_lat" \
+	"d['status'] == 0 and d['iters'] == $n_lat and d['inline'] == 1 and d['lat']['samples'] == $n_lat and 0 < d['lat']['min_ns'] <= d['lat']['p50_ns'] <= d['lat']['p99_ns'] <= d['lat']['max_ns'] and d['validated'] >= 1"
+json_check lat.write_imm.16k \
+	"krdmactl -j test run session p op write_imm mode lat size 16K count 70" \
+	"d['status'] == 0 and d['inline'] == 0 and d['lat']['samples'] == 70 and d['validated'] == 4"
 # lat read and atomics: each a round trip of its own, timed whole from
 # the driver's completion (perftest's read_lat, atomic_lat); the read data
 # and the target's final value are checked.
@@ -271,8 +281,8 @@ rm -rf "$T"
 # Parameter errors, each with the kernel's reason.
 expect_fail_msg err.signal_over_depth "signal_every must not exceed depth" \
 	krdmactl test run session p op write mode bw depth 4 signal_every 8
-expect_fail_msg err.lat_write_imm "lat mode measures send, write, read and the atomics" \
-	krdmactl test run session p op write_imm mode lat
+expect_fail_msg err.lat_send_imm "lat mode measures send, write, write_imm, read and the atomics" \
+	krdmactl test run session p op send_imm mode lat
 expect_fail_msg err.lat_depth "depth must be 1" \
 	krdmactl test run session p op send mode lat depth 4
 expect_fail_msg err.check_chain "for the bw and lat modes" \
@@ -301,6 +311,10 @@ echo 2 >/sys/module/krdma/parameters/fault
 expect_fail_msg bw.catches_corruption "wrong|differs" \
 	krdmactl test run session p op read mode bw size 4096 count 100
 json_check bw.corruption_counted "krdmactl -j stats show" "d['validation_errors'] >= 1"
+# lat write_imm: the responder samples the first write where it lands.
+echo 2 >/sys/module/krdma/parameters/fault
+expect_fail_msg lat.write_imm.catches_corruption "wrong|differs" \
+	krdmactl test run session p op write_imm mode lat size 4096 count 20
 
 # bidir: both ways at once, the peer mirroring the test; a count (the
 # mirror ends by itself) and a duration (it ends with ours).

@@ -168,7 +168,8 @@ void sc_unexpected_ack(const struct target *t)
 	expect_closed("ITER_ACK_without_test");
 }
 
-void sc_write_imm_unexpected(const struct target *t)
+/* A zero-length WRITE_WITH_IMM carrying @imm, while no test runs. */
+static void write_imm_no_test(const struct target *t, uint32_t imm)
 {
 	struct ibv_send_wr wr = {}, *bad;
 
@@ -176,11 +177,22 @@ void sc_write_imm_unexpected(const struct target *t)
 		return;
 	wr.wr_id = WR_RDMA | 1;
 	wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
-	wr.imm_data = htonl(5);
+	wr.imm_data = htonl(imm);
 	wr.send_flags = IBV_SEND_SIGNALED;
 	if (ibv_post_send(P.qp, &wr, &bad))
 		die("post WRITE_WITH_IMM");
 	expect_closed("zero-length_WRITE_WITH_IMM");
+}
+
+void sc_write_imm_unexpected(const struct target *t)
+{
+	write_imm_no_test(t, 5);
+}
+
+/* An answer to a lat write_imm test (KRDMA_IMM_ANSWER) nobody runs. */
+void sc_write_imm_answer_unexpected(const struct target *t)
+{
+	write_imm_no_test(t, KRDMA_IMM_ANSWER | 1);
 }
 
 /* ---- bad TEST_REQs: refused, or the kernel's RDMA fails and closes ---- */

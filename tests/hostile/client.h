@@ -56,6 +56,7 @@ void sc_len_over_max(const struct target *t);
 void sc_msg_too_big(const struct target *t);
 void sc_unexpected_ack(const struct target *t);
 void sc_write_imm_unexpected(const struct target *t);
+void sc_write_imm_answer_unexpected(const struct target *t);
 void sc_req_nregions_beyond(const struct target *t);
 void sc_req_regions_small(const struct target *t);
 void sc_req_bad_op(const struct target *t);
