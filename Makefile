@@ -165,7 +165,7 @@ check-unit: tools sparse check-spec
 # GUEST_TESTS= picks tests by name (default: all of tests/guest/ but
 # the slow ones, which check-slow runs, so that make check stays within
 # half an hour on CI; .ci/run runs both).
-SLOW_GUEST_TESTS := hostile-peer scale
+SLOW_GUEST_TESTS := hostile-peer scale cycles
 FAST_GUEST_TESTS := $(filter-out $(SLOW_GUEST_TESTS),$(sort $(basename $(notdir $(wildcard $(TOP)/tests/guest/*.sh)))))
 check-vm: all hostile
 	KERNEL=$(KVER) $(TOP)/tests/run-guest-suite.sh $(foreach t,$(or $(GUEST_TESTS),$(FAST_GUEST_TESTS)),$(TOP)/tests/guest/$(t).sh)

@@ -186,7 +186,7 @@ def slab_snap():
 
 def slab_cmp(b, a, m, tol_objs, tol_kb):
     """The verdict and the numbers of BEFORE -> AFTER, with MID the snapshot
-    taken halfway (or None); tests/guest/lifecycle.sh says why so."""
+    taken halfway (or None); tests/guest/cycles.sh says why so."""
     bc, ac, bm, am = b['caches'], a['caches'], b['meminfo'], a['meminfo']
     km = sorted(set(ac) | set(bc))
     d = {n: ac.get(n, [0, 0])[0] - bc.get(n, [0, 0])[0] for n in km}

@@ -81,7 +81,7 @@ slab = {'caches': {f'kmalloc-{s}': [1000, s] for s in (8, 16, 32, 64, 128, 256)}
 sb = write('slab', slab)
 sm, sl = os.path.join(TMP, 'mid'), os.path.join(TMP, 'leak')
 run(['slab-add', sb, 'kmalloc-64', '40', sm])
-run(['slab-add', sm, 'kmalloc-64', '40', sl])  # as lifecycle.sh: on top of mid
+run(['slab-add', sm, 'kmalloc-64', '40', sl])  # as cycles.sh: on top of mid
 rc, out = run(['slab-cmp', '64', '512', sb, sl, sm])
 ok = rc == 0 and not json.loads(out)['objs_ok'] and json.loads(out)['worst_cache'] == 'kmalloc-64'
 rc, out = run(['slab-cmp', '64', '512', sb, sl, sl])  # all of it in the first half

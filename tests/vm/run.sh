@@ -502,7 +502,7 @@ start_guest() {
 	# (6.1) report "wild-memory-access in do_raw_spin_lock" at ~0.005 s;
 	# the guests need no 5-level paging, so the CPU does not offer it.
 	# slab_nomerge: every kmalloc cache counts only kmalloc objects, so
-	# lifecycle's leak check does not see other caches' users.
+	# cycles.sh's leak check does not see other caches' users.
 	timeout -k 5 "$left" qemu-system-x86_64 \
 		-name "krdma-$runid-node$i" \
 		-accel "tcg,thread=$tcg_thread" -cpu max,la57=off -smp "$cpus" -m "$mem" \
