@@ -400,6 +400,15 @@ static void krdma_lat_start(struct krdma_test *test)
 	pf->cpu_ns += local_clock() - t0;
 }
 
+/* Is the answer to our last ping due? Anything else is the peer's error. */
+static bool krdma_lat_answer_due(struct krdma_test *test)
+{
+	struct krdma_perf *pf = test->perf;
+
+	return pf && test->started && !test->ending &&
+	       pf->received < krdma_perf_lane0(pf)->posted;
+}
+
 /*
  * The answer to the last ping came and was sampled: the next ping, or the
  * end. @what: the answer, for the reason of a validation failure.
@@ -442,8 +451,7 @@ static void krdma_lat_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 	u16 type = be16_to_cpu(hdr->type);
 	u64 t1 = ktime_get_ns(), t0 = local_clock();
 
-	if (!pf || !test->started || type != KRDMA_MSG_PONG || test->ending ||
-	    pf->received >= krdma_perf_lane0(pf)->posted ||
+	if (!krdma_lat_answer_due(test) || type != KRDMA_MSG_PONG ||
 	    be32_to_cpu(hdr->len) != pf->size) {
 		krdma_perf_unexpected(test, type);
 		return;
@@ -461,8 +469,7 @@ static void krdma_lat_on_imm(struct krdma_test *test, struct krdma_recv *rx,
 	struct krdma_perf *pf = test->perf;
 	u64 t1 = ktime_get_ns(), t0 = local_clock();
 
-	if (!pf || !test->started || pf->op != KRDMA_OP_WRITE_IMM ||
-	    test->ending || pf->received >= krdma_perf_lane0(pf)->posted) {
+	if (!krdma_lat_answer_due(test) || pf->op != KRDMA_OP_WRITE_IMM) {
 		krdma_count(test->sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
 		krdma_session_close(test->sess,
 				    "protocol error: unexpected write_imm answer for test %u",
@@ -570,26 +577,19 @@ static int krdma_lat_peer_setup(struct krdma_session *sess,
 }
 
 /*
- * DATA, a send: answered with a PONG. A write_imm (@hdr NULL): its data is
- * in our target, sampled as the driver samples the answer; answered with
- * a write_imm.
+ * DATA, a send: answered with a PONG. A write_imm (@hdr NULL), whose data
+ * krdma_perf_peer_recv() sampled in our target: answered with a write_imm.
  */
 static void krdma_lat_peer_on_msg(struct krdma_session *sess,
 				  struct krdma_peer_test *pt, struct krdma_recv *rx,
 				  struct ib_wc *wc, const struct krdma_msg_hdr *hdr)
 {
 	struct krdma_perf *pf = pt->perf;
-	u64 t0 = local_clock(), iter;
+	u64 t0 = local_clock();
 	int ret;
 
 	if (!krdma_perf_peer_recv(sess, pt, rx, wc, hdr))
 		return;
-	if (!hdr) {
-		/* krdma_perf_peer_recv() counted it already. */
-		iter = pf->received - 1;
-		krdma_perf_sample_to(pf, &iter, &pf->checked, &pf->bad,
-				     pf->target, 0, pf->size, false);
-	}
 	ret = krdma_perf_post(krdma_perf_lane0(pf), 1, false);
 	if (ret)
 		krdma_session_close(sess, "lat: cannot post its answer: %d", ret);

@@ -676,8 +676,9 @@ int krdma_perf_fill(struct sk_buff *skb, struct krdma_test *test)
 }
 
 /*
- * DATA (a send, or a write_imm without header) for the responder: checked,
- * counted and its receive reposted; @ln: the lane of the data channel it
+ * DATA (a send, or a write_imm without header) for the responder: checked
+ * (a send, a lat write_imm's target: one in KRDMA_PERF_SAMPLE), counted
+ * and its receive reposted; @ln: the lane of the data channel it
  * came on (its own counters), or NULL: the session's QP, which must carry
  * a lane. Returns false if the session is closing on it (a protocol
  * error, no receive to repost).
@@ -698,7 +699,11 @@ bool krdma_perf_peer_recv_lane(struct krdma_session *sess,
 		if (pf->op != KRDMA_OP_WRITE_IMM ||
 		    be32_to_cpu(wc->ex.imm_data) != pt->test_id)
 			goto proto;
-		(*received)++;
+		/* lat (the session's QP): in our one target, sampled there. */
+		if (pf->target)
+			krdma_perf_sample(pf, pf->target, 0, pf->size, false);
+		else
+			(*received)++;
 	} else {
 		if (be16_to_cpu(hdr->type) != KRDMA_MSG_DATA ||
 		    !krdma_op_is_send(pf->op) ||

@@ -41,7 +41,6 @@ cleanup() {
 trap cleanup EXIT
 
 now_ms() { date +%s%3N; }
-left() { echo $((KRDMA_DEADLINE - $(date +%s))); }
 loaded() { grep -q '^krdma ' /proc/modules; }
 
 # rdma_snap, rdma_cmp, rdma_show: tests/lib/guest-common.sh.

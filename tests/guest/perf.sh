@@ -311,7 +311,8 @@ echo 2 >/sys/module/krdma/parameters/fault
 expect_fail_msg bw.catches_corruption "wrong|differs" \
 	krdmactl test run session p op read mode bw size 4096 count 100
 json_check bw.corruption_counted "krdmactl -j stats show" "d['validation_errors'] >= 1"
-# lat write_imm: the responder samples the first write where it lands.
+# lat write_imm: our sample of the first answer, where it landed in our
+# target, sees the byte this node's fault corrupts.
 echo 2 >/sys/module/krdma/parameters/fault
 expect_fail_msg lat.write_imm.catches_corruption "wrong|differs" \
 	krdmactl test run session p op write_imm mode lat size 4096 count 20
