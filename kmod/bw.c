@@ -136,7 +136,7 @@ static void krdma_bw_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 	struct krdma_perf_lane *ln;
 	bool ok = false;
 
-	ln = pf && test->started && type == KRDMA_MSG_CREDIT && pf->credits ?
+	ln = pf && krdma_test_accepted(test) && type == KRDMA_MSG_CREDIT && pf->credits ?
 	     krdma_perf_lane_of(pf, hdr->qp) : NULL;
 	if (ln) {
 		/* A channel's lane posts in its own CQ's context. */

@@ -37,14 +37,15 @@ static int krdma_check_peer_data(struct krdma_session *sess,
 /* Ping: a write-back is done; the last one may let TEST_END proceed. */
 static void krdma_check_peer_write_done(struct ib_cq *cq, struct ib_wc *wc)
 {
+	struct krdma_slot *slot = container_of(wc->wr_cqe, struct krdma_slot, wcqe);
 	struct krdma_session *sess = cq->cq_context;
-	struct krdma_peer_test *pt = sess->peer_test;
+	struct krdma_peer_test *pt = slot->pt;
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		krdma_wc_error(sess, wc, "ping write");
 		return;
 	}
-	if (--pt->writes == 0 && pt->ending)
+	if (--pt->writes == 0 && krdma_peer_in(pt, KRDMA_PP_ENDING))
 		krdma_peer_on_end(sess, pt);
 }
 
@@ -53,7 +54,7 @@ static void krdma_check_peer_read_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct krdma_slot *slot = container_of(wc->wr_cqe, struct krdma_slot, cqe);
 	struct krdma_session *sess = cq->cq_context;
-	struct krdma_peer_test *pt = sess->peer_test;
+	struct krdma_peer_test *pt = slot->pt;
 	u32 s = slot - pt->slots;
 	int status, ret;
 
@@ -137,6 +138,7 @@ int krdma_check_peer_setup(struct krdma_session *sess,
 		struct krdma_slot *slot = &pt->slots[s];
 		u32 len = krdma_op_data_len(pt->op, pt->size);
 
+		slot->pt = pt;
 		slot->buf = krdma_buf_alloc(kdev, KRDMA_MSG_HDR_SIZE + len,
 					    "peer_slot", s);
 		if (!slot->buf)
@@ -244,7 +246,7 @@ void krdma_check_peer_on_msg(struct krdma_session *sess,
 	/* RDMA WRITE with immediate: no header, the iteration is implied. */
 	if (!hdr) {
 		if (pt->op != KRDMA_OP_WRITE_IMM ||
-		    be32_to_cpu(wc->ex.imm_data) != (u32)pt->next_iter)
+		    be32_to_cpu(wc->ex.imm_data) != krdma_check_imm(pt->next_iter))
 			goto proto;
 		iter = pt->next_iter;
 		type = KRDMA_MSG_NOTIFY;

@@ -95,7 +95,7 @@ static void krdma_slot_complete(struct krdma_test *test, struct krdma_slot *slot
 		krdma_check_issue(test, slot);
 		return;
 	}
-	if (!test->ending) {
+	if (krdma_test_in(test, KRDMA_TP_RUNNING)) {
 		u32 s;
 
 		for (s = 0; s < test->p.depth; s++)
@@ -131,7 +131,7 @@ static void krdma_check_slot_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct krdma_slot *slot = container_of(wc->wr_cqe, struct krdma_slot, cqe);
 	struct krdma_session *sess = cq->cq_context;
-	struct krdma_test *test = sess->test;
+	struct krdma_test *test = slot->test;
 	u64 orig;
 
 	if (test->p.op == KRDMA_OP_READ)
@@ -280,7 +280,7 @@ static void krdma_check_issue(struct krdma_test *test, struct krdma_slot *slot)
 		ret = krdma_post_rdma(sess, slot->buf, remote, test->remote_per_slot,
 				      test->p.op == KRDMA_OP_WRITE_IMM ?
 				      IB_WR_RDMA_WRITE_WITH_IMM : IB_WR_RDMA_WRITE,
-				      &slot->cqe, (u32)slot->iter, true);
+				      &slot->cqe, krdma_check_imm(slot->iter), true);
 		/* Same QP, so the notice arrives after the data has landed. */
 		if (!ret && test->p.op == KRDMA_OP_WRITE)
 			ret = krdma_ctrl_send(sess, KRDMA_MSG_NOTIFY, test->id,
@@ -317,7 +317,7 @@ static void krdma_check_on_iter_ack(struct krdma_test *test,
 	struct krdma_slot *slot;
 	int status = -(int)be32_to_cpu(hdr->status);
 
-	if (!test->started || iter >= test->issued)
+	if (!krdma_test_in(test, KRDMA_TP_RUNNING) || iter >= test->issued)
 		goto proto;
 	slot = &test->slots[iter % test->p.depth];
 	if (!slot->busy || slot->iter != iter || !(slot->pending & KRDMA_SLOT_ACK))
@@ -387,6 +387,7 @@ static int krdma_check_setup(struct krdma_test *test)
 	for (s = 0; s < test->p.depth; s++) {
 		struct krdma_slot *slot = &test->slots[s];
 
+		slot->test = test;
 		slot->cqe.done = krdma_check_slot_done;
 		slot->buf = krdma_buf_alloc(kdev, krdma_slot_len(&test->p),
 					    "slot", s);

@@ -41,8 +41,21 @@ void krdma_device_put(struct krdma_device *kdev)
 	kref_put(&kdev->ref, krdma_device_release);
 }
 
-/* Returns a referenced krdma_device for @ibdev, or NULL while it is going away. */
-struct krdma_device *krdma_device_get(struct ib_device *ibdev)
+/**
+ * krdma_device_get - a reference to the krdma_device of @ibdev, into @user
+ * @ibdev: the RDMA device
+ * @user: where its user keeps it (a session's kdev)
+ *
+ * *@user is set under the lock that device removal takes before it looks
+ * for the device's users (krdma_remove_one()): a user that got the
+ * device is seen by the removal, and one that comes after it gets NULL.
+ * Set apart, a session that had its reference but not yet its kdev was
+ * missed, and kept a PD of a device that was gone.
+ *
+ * Return: the device, or NULL while it is going away.
+ */
+struct krdma_device *krdma_device_get(struct ib_device *ibdev,
+				      struct krdma_device **user)
 {
 	struct krdma_device *kdev;
 
@@ -50,6 +63,7 @@ struct krdma_device *krdma_device_get(struct ib_device *ibdev)
 	kdev = ib_get_client_data(ibdev, &krdma_ib_client);
 	if (kdev)
 		kref_get(&kdev->ref);
+	WRITE_ONCE(*user, kdev);
 	mutex_unlock(&krdma_devices_lock);
 	return kdev;
 }
@@ -124,14 +138,14 @@ static void krdma_remove_one(struct ib_device *ibdev, void *client_data)
 {
 	struct krdma_device *kdev = client_data;
 
-	/* Sessions on the device end first; they hold references to it. */
-	krdma_device_close_users(kdev);
-
+	/* No new user from here (krdma_device_get()), ... */
 	mutex_lock(&krdma_devices_lock);
 	xa_erase(&krdma_devices, ibdev->index);
 	ib_set_client_data(ibdev, &krdma_ib_client, NULL);
 	mutex_unlock(&krdma_devices_lock);
 
+	/* ... and the sessions on it end before it goes; they hold references. */
+	krdma_device_close_users(kdev);
 	krdma_device_put(kdev);
 	pr_debug("krdma: device %s removed\n", dev_name(&ibdev->dev));
 }

@@ -19,8 +19,7 @@ static void __krdma_dispatch_recv(struct krdma_session *sess,
 	u16 type;
 
 	if (wc->opcode == IB_WC_RECV_RDMA_WITH_IMM) {
-		if (test && test->state == KRDMA_TEST_RUNNING &&
-		    test->engine->on_imm &&
+		if (test && krdma_test_accepted(test) && test->engine->on_imm &&
 		    be32_to_cpu(wc->ex.imm_data) == (test->id | KRDMA_IMM_ANSWER))
 			test->engine->on_imm(test, rx, wc);
 		else
@@ -54,8 +53,8 @@ static void __krdma_dispatch_recv(struct krdma_session *sess,
 		}
 		if (type == KRDMA_MSG_TEST_REQ) {
 			krdma_peer_on_req(sess, &hdr, body, len);
-		} else if (!test || test->state != KRDMA_TEST_RUNNING ||
-			   be32_to_cpu(hdr.test_id) != test->id) {
+		} else if (!test || be32_to_cpu(hdr.test_id) != test->id) {
+			/* Its phase is checked where it moves the test. */
 			kfree(body);
 			goto proto;
 		} else if (type == KRDMA_MSG_TEST_ACK) {
@@ -69,7 +68,7 @@ static void __krdma_dispatch_recv(struct krdma_session *sess,
 	case KRDMA_MSG_CREDIT:
 	case KRDMA_MSG_PONG:
 		/* The running test's engine: it takes those of its own. */
-		if (!test || test->state != KRDMA_TEST_RUNNING ||
+		if (!test || !krdma_test_accepted(test) ||
 		    be32_to_cpu(hdr.test_id) != test->id)
 			goto proto;
 		test->engine->on_msg(test, rx, &hdr);

@@ -140,6 +140,8 @@ void krdma_buf_copy_to(void *dst, struct krdma_buf *buf, u32 off, u32 len);
 bool krdma_fault_misaddress(void);
 void krdma_pattern_fill(struct krdma_buf *buf, u32 off, u32 len, u64 seed);
 bool krdma_pattern_check(struct krdma_buf *buf, u32 off, u32 len, u64 seed);
+bool krdma_pattern_check_part(struct krdma_buf *buf, u32 off, u32 from,
+			      u32 n, u64 seed);
 u32 krdma_chunks_for(struct krdma_device *kdev, u32 len);
 struct krdma_region *krdma_region_create(struct krdma_device *kdev,
 					 struct krdma_buf *buf, u32 off,
@@ -459,7 +461,8 @@ static inline u16 krdma_hello_version_sent(void)
 typedef void (*krdma_device_remove_fn)(struct krdma_device *kdev);
 int krdma_device_init(krdma_device_remove_fn close_users);
 void krdma_device_exit(void);
-struct krdma_device *krdma_device_get(struct ib_device *ibdev);
+struct krdma_device *krdma_device_get(struct ib_device *ibdev,
+				      struct krdma_device **user);
 void krdma_device_put(struct krdma_device *kdev);
 int krdma_device_fill(struct sk_buff *skb, struct ib_device *ibdev);
 int krdma_device_fill_lookup(struct sk_buff *msg, struct net *net,

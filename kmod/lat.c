@@ -340,8 +340,8 @@ static int krdma_perf_poller(void *arg)
 		while (atomic_read(&krdma_perf_lane0(pf)->sig_pending) &&
 		       !kthread_should_stop())
 			schedule_timeout_interruptible(1);
-		WRITE_ONCE(test->ending, true);
-		if (krdma_ctrl_send(pf->sess, KRDMA_MSG_TEST_END, test->id, iter,
+		if (krdma_test_move(test, KRDMA_TP_END_SENT) &&
+		    krdma_ctrl_send(pf->sess, KRDMA_MSG_TEST_END, test->id, iter,
 				    0, NULL, 0))
 			krdma_session_close(pf->sess, "cannot send TEST_END");
 	}
@@ -405,7 +405,7 @@ static bool krdma_lat_answer_due(struct krdma_test *test)
 {
 	struct krdma_perf *pf = test->perf;
 
-	return pf && test->started && !test->ending &&
+	return pf && krdma_test_in(test, KRDMA_TP_RUNNING) &&
 	       pf->received < krdma_perf_lane0(pf)->posted;
 }
 

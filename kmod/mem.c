@@ -374,16 +374,25 @@ static bool krdma_fill_fn(void *p, u32 pos, u32 n, void *arg)
 	return true;
 }
 
+/* A check of the bytes from @base on of a message seeded by @seed. */
+struct krdma_pattern_walk {
+	u64	seed;
+	u32	base;
+	bool	may_sleep;
+};
+
 static bool krdma_check_fn(void *p, u32 pos, u32 n, void *arg)
 {
-	u64 seed = *(u64 *)arg;
+	const struct krdma_pattern_walk *w = arg;
 	const u8 *b = p;
 	u32 k;
 
 	for (k = 0; k < n; k++)
-		if (b[k] != krdma_pattern_byte(seed, pos + k))
+		if (b[k] != krdma_pattern_byte(w->seed, w->base + pos + k))
 			return false;
-	cond_resched();
+	/* Up to 8 MiB a message: the CPU is given up between chunks. */
+	if (w->may_sleep)
+		cond_resched();
 	return true;
 }
 
@@ -392,7 +401,8 @@ void krdma_pattern_fill(struct krdma_buf *buf, u32 off, u32 len, u64 seed)
 	krdma_buf_walk(buf, off, len, krdma_fill_fn, &seed);
 }
 
-bool krdma_pattern_check(struct krdma_buf *buf, u32 off, u32 len, u64 seed)
+static bool __krdma_pattern_check(struct krdma_buf *buf, u32 off, u32 len,
+				  struct krdma_pattern_walk *w)
 {
 	if (krdma_fault_take(KRDMA_FAULT_CORRUPT)) {
 		u8 byte;
@@ -401,7 +411,47 @@ bool krdma_pattern_check(struct krdma_buf *buf, u32 off, u32 len, u64 seed)
 		byte ^= 0x5a;
 		krdma_buf_copy_from(buf, off, &byte, 1);
 	}
-	return krdma_buf_walk(buf, off, len, krdma_check_fn, &seed);
+	return krdma_buf_walk(buf, off, len, krdma_check_fn, w);
+}
+
+/**
+ * krdma_pattern_check - is [@off, @off + @len) of @buf the message of @seed?
+ * @buf: the buffer, owned by the CPU
+ * @off: where the message starts in @buf
+ * @len: the message's length
+ * @seed: the message's seed (krdma_seed())
+ *
+ * Process context only: a message may be 8 MiB, and the check yields the
+ * CPU as it goes (might_sleep() makes a debug kernel say so at once when
+ * a caller holds a lock). A handler that cannot sleep checks a bounded
+ * part with krdma_pattern_check_part().
+ */
+bool krdma_pattern_check(struct krdma_buf *buf, u32 off, u32 len, u64 seed)
+{
+	struct krdma_pattern_walk w = { .seed = seed, .may_sleep = true };
+
+	might_sleep();
+	return __krdma_pattern_check(buf, off, len, &w);
+}
+
+/**
+ * krdma_pattern_check_part - are bytes [@from, @from + @n) of a message right?
+ * @buf: the buffer, owned by the CPU
+ * @off: where the message starts in @buf
+ * @from: the first byte checked, from the message's start
+ * @n: how many bytes are checked; the caller bounds it
+ * @seed: the message's seed (krdma_seed())
+ *
+ * Never sleeps: for completion handlers under a spinlock or in a softirq.
+ */
+bool krdma_pattern_check_part(struct krdma_buf *buf, u32 off, u32 from,
+			      u32 n, u64 seed)
+{
+	struct krdma_pattern_walk w = { .seed = seed, .base = from };
+
+	if (from > U32_MAX - off)
+		return false;
+	return __krdma_pattern_check(buf, off + from, n, &w);
 }
 
 /*

@@ -535,11 +535,30 @@ int krdma_nl_test_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return krdma_nl_xa_dump(skb, cb, KRDMA_CMD_TEST_GET, &krdma_test_table);
 }
 
+/*
+ * The counters are the module's: every namespace's sessions and
+ * listeners count into them, as into the caps they are held to. A
+ * container in another network namespace must not read what the host's
+ * sessions did, nor reset it; its own sessions' counters are theirs.
+ */
+static int krdma_nl_stats_visible(struct genl_info *info)
+{
+	if (net_eq(genl_info_net(info), &init_net))
+		return 0;
+	NL_SET_ERR_MSG(info->extack,
+		       "module-wide counters belong to the initial network namespace; a session's own: session show with stats");
+	return -EPERM;
+}
+
 int krdma_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
 	void *hdr;
 	int ret;
+
+	ret = krdma_nl_stats_visible(info);
+	if (ret)
+		return ret;
 
 	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_STATS_GET, &hdr);
 	if (!msg)
@@ -550,6 +569,10 @@ int krdma_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 int krdma_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	int ret = krdma_nl_stats_visible(info);
+
+	if (ret)
+		return ret;
 	krdma_stats_reset(&krdma_global_stats);
 	return 0;
 }

@@ -23,8 +23,24 @@
  * one-sided ops of bw and the atomics are not watched: the responder does
  * not see them (their memory stays within the caps above, and a dead
  * driver is the keepalive's to find): the engine says which it sees
- * (peer_watched).
+ * (peer_watched). After TEST_END, a test that still waits for the
+ * driver's messages (a bw over data channels waits for the count that
+ * TEST_END named) stays watched: a driver that names more than it sent
+ * must not pin the test, and refuse every later one, for ever.
  */
+static bool krdma_peer_awaits_driver(const struct krdma_peer_test *pt)
+{
+	switch (READ_ONCE(pt->phase)) {
+	case KRDMA_PP_ACTIVE:
+		return true;
+	case KRDMA_PP_ENDING:
+		/* What is left may be ours to do; the engine tells. */
+		return pt->engine->peer_busy && pt->engine->peer_busy(pt);
+	default:
+		return false;
+	}
+}
+
 static void krdma_peer_stall_work(struct work_struct *work)
 {
 	struct krdma_peer_test *pt = container_of(to_delayed_work(work),
@@ -33,8 +49,7 @@ static void krdma_peer_stall_work(struct work_struct *work)
 	unsigned int ms = READ_ONCE(krdma_stall_ms);
 	unsigned long idle = jiffies - READ_ONCE(pt->stamp);
 
-	/* TEST_END came: what is left is ours to do. */
-	if (READ_ONCE(pt->ending) || !ms)
+	if (!ms || !krdma_peer_awaits_driver(pt))
 		return;
 	if (idle < msecs_to_jiffies(ms)) {
 		queue_delayed_work(krdma_timer_wq, &pt->stall_work,
@@ -77,6 +92,41 @@ static void krdma_peer_test_free(struct krdma_peer_test *pt)
 	kfree(pt->remote);
 	krdma_mem_uncharge(pt->sess, pt->mem);
 	kfree(pt);
+}
+
+/*
+ * The moves of Documentation/design.rst, "A test's phases": TEST_END
+ * moves an active test on, the end of our work closes it; a test set up
+ * half way is broken from the start and only teardown frees it.
+ */
+static const u8 krdma_peer_moves[] = {
+	[KRDMA_PP_ACTIVE]	= BIT(KRDMA_PP_ENDING),
+	[KRDMA_PP_ENDING]	= BIT(KRDMA_PP_CLOSING),
+	[KRDMA_PP_CLOSING]	= 0,
+	[KRDMA_PP_BROKEN]	= 0,
+};
+
+/**
+ * krdma_peer_move - move the peer's test @pt to phase @to
+ * @pt: the peer's test
+ * @to: the phase it moves to
+ *
+ * The peer's messages are checked against the phase before they move a
+ * test (a protocol error otherwise): a move refused here is krdma's own
+ * bug, and WARNs. Only the session's CQ context moves it.
+ *
+ * Return: whether the test moved.
+ */
+bool krdma_peer_move(struct krdma_peer_test *pt, enum krdma_peer_phase to)
+{
+	enum krdma_peer_phase from = pt->phase;
+
+	if (WARN_ONCE(!(krdma_peer_moves[from] & BIT(to)),
+		      "krdma: peer's test %u: no move from phase %u to %u\n",
+		      pt->test_id, from, to))
+		return false;
+	WRITE_ONCE(pt->phase, to);
+	return true;
 }
 
 static void krdma_peer_reg_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -162,19 +212,26 @@ static void krdma_peer_send_result(struct krdma_session *sess,
 	krdma_peer_test_free(pt);
 }
 
+/* Every invalidation of @pt has completed: TEST_RESULT can go. */
+static void krdma_peer_invalidated(struct krdma_peer_test *pt)
+{
+	pt->result_ready = true;
+	krdma_peer_send_result(pt->sess, pt);
+}
+
+/* Found from its own cqe, as the driver's are (krdma_test_inv_done()). */
 static void krdma_peer_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
-	struct krdma_session *sess = cq->cq_context;
-	struct krdma_peer_test *pt = sess->peer_test;
+	struct krdma_peer_test *pt = container_of(wc->wr_cqe,
+						  struct krdma_peer_test,
+						  inv_cqe);
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		krdma_wc_error(sess, wc, "peer invalidation");
+		krdma_wc_error(pt->sess, wc, "peer invalidation");
 		return;
 	}
-	if (--pt->inv_pending == 0) {
-		pt->result_ready = true;
-		krdma_peer_send_result(sess, pt);
-	}
+	if (--pt->inv_pending == 0)
+		krdma_peer_invalidated(pt);
 }
 
 /*
@@ -269,9 +326,19 @@ void krdma_peer_on_req(struct krdma_session *sess,
 	krdma_host_cpu_sample(&pt->host_start);
 	pt->reg_cqe.done = krdma_peer_reg_done;
 
-	if (sess->peer_test)
-		ret = -EBUSY;
-	else if (body_len < sizeof(*req))
+	/*
+	 * One peer's test at a time: a driver sends its next TEST_REQ only
+	 * after the TEST_RESULT that frees this one.
+	 */
+	if (sess->peer_test) {
+		kfree(ack);
+		kfree(pt);
+		krdma_count(sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+		krdma_session_close(sess, "protocol error: TEST_REQ %u during test %u",
+				    test_id, sess->peer_test->test_id);
+		return;
+	}
+	if (body_len < sizeof(*req))
 		ret = -EPROTO;
 	else
 		ret = krdma_peer_check_req(pt, req);
@@ -297,6 +364,7 @@ void krdma_peer_on_req(struct krdma_session *sess,
 	}
 	if (ret && pt->posted) {
 		/* Registrations in flight: only teardown, after a drain, frees them. */
+		pt->phase = KRDMA_PP_BROKEN;
 		sess->peer_test = pt;
 		krdma_session_close(sess, "cannot register test memory: %pe",
 				    ERR_PTR(ret));
@@ -322,6 +390,8 @@ void krdma_peer_on_end(struct krdma_session *sess, struct krdma_peer_test *pt)
 {
 	u32 s;
 
+	if (!krdma_peer_move(pt, KRDMA_PP_CLOSING))
+		return;
 	if (pt->engine->peer_end)
 		pt->engine->peer_end(pt);
 
@@ -339,12 +409,8 @@ void krdma_peer_on_end(struct krdma_session *sess, struct krdma_peer_test *pt)
 		krdma_count(sess, KRDMA_CNT_INV_WRS, reg->nmrs);
 		pt->inv_pending++;
 	}
-	if (--pt->inv_pending == 0) {
-		struct ib_wc wc = { .status = IB_WC_SUCCESS };
-
-		pt->inv_pending = 1;
-		krdma_peer_inv_done(sess->cq.ib, &wc);
-	}
+	if (--pt->inv_pending == 0)
+		krdma_peer_invalidated(pt);
 }
 
 /*
@@ -357,7 +423,8 @@ void krdma_peer_on_msg(struct krdma_session *sess, struct krdma_recv *rx,
 	struct krdma_peer_test *pt = sess->peer_test;
 	u16 type = hdr ? be16_to_cpu(hdr->type) : KRDMA_MSG_DATA;
 
-	if (!pt || pt->ending ||
+	/* TEST_END and the data come while it is active, and only then. */
+	if (!pt || !krdma_peer_in(pt, KRDMA_PP_ACTIVE) ||
 	    (hdr && be32_to_cpu(hdr->test_id) != pt->test_id))
 		goto proto;
 	krdma_peer_progress(pt);
@@ -365,11 +432,13 @@ void krdma_peer_on_msg(struct krdma_session *sess, struct krdma_recv *rx,
 		pt->engine->peer_on_msg(sess, pt, rx, wc, hdr);
 		return;
 	}
-	if (pt->engine->peer_may_end && !pt->engine->peer_may_end(pt))
+	/* No driver ends after more iterations than it asked for. */
+	if ((pt->engine->peer_may_end && !pt->engine->peer_may_end(pt)) ||
+	    (pt->count && be64_to_cpu(hdr->iter) > pt->count))
 		goto proto;
 	if (krdma_recv_repost(rx))
 		krdma_session_close(sess, "cannot repost receive");
-	WRITE_ONCE(pt->ending, true);
+	krdma_peer_move(pt, KRDMA_PP_ENDING);
 	pt->end_iters = be64_to_cpu(hdr->iter);
 	if (pt->engine->peer_quiesce)
 		pt->engine->peer_quiesce(pt);

@@ -37,6 +37,14 @@
 
 /* Received sends checked: one in this many (and the first). */
 #define KRDMA_PERF_SAMPLE	64
+/*
+ * A data channel's handler runs under its rx_lock, and in a softirq with
+ * cq_poll softirq: a sample there is checked this much at a time, never
+ * sleeping. Every message of a test carries the same pattern, so each
+ * sample of a lane checks the next window of it: a lane sampled
+ * size / 64 KiB times has had every byte of its messages checked.
+ */
+#define KRDMA_PERF_ATOMIC_CHECK	SZ_64K
 /* A signaled completion at least this often (bytes), see krdma_perf_setup(). */
 #define KRDMA_PERF_SIGNAL_BYTES	SZ_1M
 
@@ -133,13 +141,16 @@ static void krdma_perf_wc_error(struct krdma_perf *pf, struct ib_wc *wc)
 /*
  * Counts a message received in @buf into *@received and checks one in
  * KRDMA_PERF_SAMPLE (and the first): [off, off + len) against the test's
- * pattern, into *@checked and *@bad. @buf is the CPU's when @cpu_owned,
- * else it is borrowed from the device.
+ * pattern, into *@checked and *@bad - in @atomic context, a window of it
+ * (KRDMA_PERF_ATOMIC_CHECK). @buf is the CPU's when @cpu_owned, else it
+ * is borrowed from the device.
  */
-void krdma_perf_sample_to(struct krdma_perf *pf, u64 *received, u64 *checked,
-			  u64 *bad, struct krdma_buf *buf, u32 off, u32 len,
-			  bool cpu_owned)
+static void krdma_perf_sample_to(struct krdma_perf *pf, u64 *received,
+				 u64 *checked, u64 *bad, struct krdma_buf *buf,
+				 u32 off, u32 len, bool cpu_owned, bool atomic)
 {
+	u64 seed = krdma_seed(pf->test_id, 0);
+	u32 window, from;
 	bool ok;
 
 	if ((*received)++ % KRDMA_PERF_SAMPLE)
@@ -147,7 +158,17 @@ void krdma_perf_sample_to(struct krdma_perf *pf, u64 *received, u64 *checked,
 	(*checked)++;
 	if (!cpu_owned)
 		krdma_buf_to_cpu(buf);
-	ok = krdma_pattern_check(buf, off, len, krdma_seed(pf->test_id, 0));
+	if (atomic) {
+		div_u64_rem(*checked - 1,
+			    DIV_ROUND_UP(len, KRDMA_PERF_ATOMIC_CHECK), &window);
+		from = window * KRDMA_PERF_ATOMIC_CHECK;
+		ok = krdma_pattern_check_part(buf, off, from,
+					      min_t(u32, len - from,
+						    KRDMA_PERF_ATOMIC_CHECK),
+					      seed);
+	} else {
+		ok = krdma_pattern_check(buf, off, len, seed);
+	}
 	if (!cpu_owned)
 		krdma_buf_to_device(buf);
 	if (ok)
@@ -161,7 +182,7 @@ void krdma_perf_sample(struct krdma_perf *pf, struct krdma_buf *buf,
 		       u32 off, u32 len, bool cpu_owned)
 {
 	krdma_perf_sample_to(pf, &pf->received, &pf->checked, &pf->bad, buf,
-			     off, len, cpu_owned);
+			     off, len, cpu_owned, false);
 }
 
 /* A received send: header first, then the data. */
@@ -580,7 +601,7 @@ void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc)
 		 * which sends the result and frees the peer test, @pf with it
 		 * (KASAN: a use-after-free here in perf.sh on the debug kernel).
 		 */
-		if (pf->pt->ending && !pending)
+		if (krdma_peer_in(pf->pt, KRDMA_PP_ENDING) && !pending)
 			krdma_peer_on_end(pf->sess, pf->pt);
 		return;
 	}
@@ -715,8 +736,8 @@ bool krdma_perf_peer_recv_lane(struct krdma_session *sess,
 			goto proto;
 		if (ln)
 			krdma_perf_sample_to(pf, &ln->received, &ln->checked,
-					     &ln->bad, rx->buf,
-					     KRDMA_MSG_HDR_SIZE, pf->size, true);
+					     &ln->bad, rx->buf, KRDMA_MSG_HDR_SIZE,
+					     pf->size, true, true);
 		else
 			krdma_perf_check_rx(pf, rx);
 	}

@@ -204,9 +204,6 @@ int krdma_perf_post(struct krdma_perf_lane *ln, u32 n, bool signal_last);
 void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc);
 void krdma_perf_sample(struct krdma_perf *pf, struct krdma_buf *buf,
 		       u32 off, u32 len, bool cpu_owned);
-void krdma_perf_sample_to(struct krdma_perf *pf, u64 *received, u64 *checked,
-			  u64 *bad, struct krdma_buf *buf, u32 off, u32 len,
-			  bool cpu_owned);
 void krdma_perf_check_rx(struct krdma_perf *pf, struct krdma_recv *rx);
 int krdma_perf_fill(struct sk_buff *skb, struct krdma_test *test);
 bool krdma_perf_peer_recv(struct krdma_session *sess,

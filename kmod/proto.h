@@ -46,6 +46,16 @@
 #define KRDMA_IMM_ANSWER	0x80000000U
 
 /*
+ * A check-mode write_imm carries its iteration, below KRDMA_IMM_ANSWER:
+ * its iteration 2^31 | id would otherwise pass for the answer to a lat
+ * write_imm test the responder drives meanwhile.
+ */
+static inline u32 krdma_check_imm(u64 iter)
+{
+	return (u32)iter & ~KRDMA_IMM_ANSWER;
+}
+
+/*
  * Keepalive (version 2): every up session sends its peer a zero-length
  * SEND every keepalive_ms. It consumes one receive (KRDMA_RQ_RESERVE
  * keeps one for it) and is told from every other message by its length:

@@ -444,10 +444,9 @@ int krdma_session_create_queues(struct krdma_session *sess)
 	char name[16];
 	int ret;
 
-	kdev = krdma_device_get(cm_id->device);
+	kdev = krdma_device_get(cm_id->device, &sess->kdev);
 	if (!kdev)
 		return -ENODEV;
-	sess->kdev = kdev;
 	dattr = &kdev->ibdev->attrs;
 
 	sess->sq_depth = min_t(u32, sess->sq_depth, dattr->max_qp_wr - 1);

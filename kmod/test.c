@@ -168,15 +168,16 @@ static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
 {
 	enum krdma_test_state state;
 	char reason[sizeof(test->reason)];
-	bool figures_ok;
+	bool figures_ok, finished;
 	ktime_t end;
 	int status;
 
 	spin_lock_bh(&test->lock);
-	state = test->finishing ? KRDMA_TEST_DONE : test->state;
-	figures_ok = !test->finishing || test->figures_final;
+	finished = test->phase == KRDMA_TP_FINISHED;
+	state = finished ? KRDMA_TEST_DONE : test->state;
+	figures_ok = !finished || test->figures_final;
 	status = test->status;
-	end = test->finishing ? test->end : ktime_get();
+	end = finished ? test->end : ktime_get();
 	strscpy(reason, test->reason, sizeof(reason));
 	spin_unlock_bh(&test->lock);
 
@@ -284,6 +285,51 @@ void krdma_test_post_failed(struct krdma_session *sess, struct krdma_test *test,
 }
 
 /*
+ * The moves of Documentation/design.rst, "A test's phases". A refused
+ * test closes from REQ_SENT; one accepted that cannot start sends its
+ * TEST_END from there; teardown finishes a test from any phase.
+ */
+static const u8 krdma_test_moves[] = {
+	[KRDMA_TP_REQ_SENT]	= BIT(KRDMA_TP_RUNNING) | BIT(KRDMA_TP_END_SENT) |
+				  BIT(KRDMA_TP_CLOSING) | BIT(KRDMA_TP_FINISHED),
+	[KRDMA_TP_RUNNING]	= BIT(KRDMA_TP_END_SENT) | BIT(KRDMA_TP_FINISHED),
+	[KRDMA_TP_END_SENT]	= BIT(KRDMA_TP_CLOSING) | BIT(KRDMA_TP_FINISHED),
+	[KRDMA_TP_CLOSING]	= BIT(KRDMA_TP_FINISHED),
+	[KRDMA_TP_FINISHED]	= 0,
+};
+
+/**
+ * krdma_test_move - move @test to phase @to
+ * @test: our test
+ * @to: the phase it moves to
+ *
+ * What a peer sends is checked against the phase before it moves a test
+ * (a protocol error otherwise): a move refused here is krdma's own bug,
+ * and WARNs - but for a test that teardown has finished meanwhile, which
+ * takes no move any more. The lock orders the CQ context's moves against
+ * the lat poller's (TEST_END) and netlink's readers.
+ *
+ * Return: whether the test moved.
+ */
+bool krdma_test_move(struct krdma_test *test, enum krdma_test_phase to)
+{
+	enum krdma_test_phase from;
+	bool ok;
+
+	spin_lock_bh(&test->lock);
+	from = test->phase;
+	ok = krdma_test_moves[from] & BIT(to);
+	if (ok)
+		WRITE_ONCE(test->phase, to);
+	spin_unlock_bh(&test->lock);
+	/* Teardown may finish a test under the lat poller's feet. */
+	WARN_ONCE(!ok && from != KRDMA_TP_FINISHED,
+		  "krdma: test %u: no move from phase %u to %u\n", test->id,
+		  from, to);
+	return ok;
+}
+
+/*
  * Ends a test whose work has all completed. The state turns DONE last, so
  * that a new test may replace this one only once we no longer touch it.
  */
@@ -300,11 +346,12 @@ static void krdma_test_finish(struct krdma_test *test)
 	/* Outside the lock: a pass over every CPU's counters. */
 	krdma_host_cpu_since(&test->host_start, &host_use);
 	spin_lock_bh(&test->lock);
-	if (test->finishing) {
+	/* Teardown after a failed TEST_END: finished already. */
+	if (test->phase == KRDMA_TP_FINISHED) {
 		spin_unlock_bh(&test->lock);
 		return;
 	}
-	test->finishing = true;
+	WRITE_ONCE(test->phase, KRDMA_TP_FINISHED);
 	test->end = ktime_get();
 	test->host_use = host_use;
 	if (!test->status && test->stop && test->stop_quiet) {
@@ -349,7 +396,8 @@ void krdma_test_send_end(struct krdma_test *test)
 {
 	int ret;
 
-	test->ending = true;
+	if (!krdma_test_move(test, KRDMA_TP_END_SENT))
+		return;
 	ret = krdma_ctrl_send(test->sess, KRDMA_MSG_TEST_END, test->id,
 			      test->completed, 0, NULL, 0);
 	/* Once teardown has begun, it ends the test (krdma_test_post_failed()). */
@@ -368,10 +416,15 @@ static void krdma_test_ctl_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_wc_error(sess, wc, "memory registration");
 }
 
+/*
+ * The test is found from its own cqe: not sess->test, which a late
+ * completion would find replaced by the next test.
+ */
 static void krdma_test_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
+	struct krdma_test *test = container_of(wc->wr_cqe, struct krdma_test,
+					       inv_cqe);
 	struct krdma_session *sess = cq->cq_context;
-	struct krdma_test *test = sess->test;
 
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		krdma_wc_error(sess, wc, "invalidation");
@@ -387,7 +440,9 @@ static void krdma_test_invalidate_and_finish(struct krdma_test *test)
 	struct krdma_session *sess = test->sess;
 	u32 s;
 
-	test->ctl_cqe.done = krdma_test_inv_done;
+	if (!krdma_test_move(test, KRDMA_TP_CLOSING))
+		return;
+	test->inv_cqe.done = krdma_test_inv_done;
 	test->inv_pending = 0;
 	for (s = 0; test->slots && s < test->p.depth; s++) {
 		struct krdma_slot *slot = &test->slots[s];
@@ -397,7 +452,7 @@ static void krdma_test_invalidate_and_finish(struct krdma_test *test)
 		for (i = 0; i < ARRAY_SIZE(regs); i++) {
 			if (!regs[i] || !regs[i]->registered)
 				continue;
-			if (krdma_region_post_inv(sess, regs[i], &test->ctl_cqe)) {
+			if (krdma_region_post_inv(sess, regs[i], &test->inv_cqe)) {
 				krdma_session_close(sess, "cannot invalidate");
 				return;
 			}
@@ -416,8 +471,12 @@ void krdma_test_on_ack(struct krdma_test *test, const struct krdma_msg_hdr *hdr,
 	u32 nregions, per = 0;
 	int status = -(int)be32_to_cpu(hdr->status);
 
-	if (test->started)
-		goto proto;
+	/* One answer to one TEST_REQ: a second would start a closing test. */
+	if (!krdma_test_in(test, KRDMA_TP_REQ_SENT)) {
+		krdma_count(test->sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+		krdma_session_close(test->sess, "protocol error: unexpected TEST_ACK");
+		return;
+	}
 	/* Over its caps on what a peer may make it pin (limits.c). */
 	if (status == -EDQUOT || status == -ENOBUFS)
 		krdma_test_fail(test, status,
@@ -460,7 +519,8 @@ void krdma_test_on_ack(struct krdma_test *test, const struct krdma_msg_hdr *hdr,
 		goto proto;
 	}
 
-	test->started = true;
+	if (!krdma_test_move(test, KRDMA_TP_RUNNING))
+		return;
 	krdma_host_cpu_sample(&test->host_start);
 	test->start = ktime_get();
 	test->deadline = ktime_add_ms(test->start, test->p.duration_ms);
@@ -481,7 +541,8 @@ void krdma_test_on_result(struct krdma_test *test,
 	struct krdma_msg_result r = {}, *res = &r;
 
 	/* The figures after the first three came later: absent means 0. */
-	if (!test->ending || len < offsetof(struct krdma_msg_result, cpu_ns)) {
+	if (!krdma_test_in(test, KRDMA_TP_END_SENT) ||
+	    len < offsetof(struct krdma_msg_result, cpu_ns)) {
 		krdma_count(test->sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
 		krdma_session_close(test->sess, "protocol error: unexpected TEST_RESULT");
 		return;
@@ -603,6 +664,7 @@ int krdma_test_start_locked(struct krdma_session *sess,
 	test->engine = engine;
 	test->on_done = on_done;
 	test->state = KRDMA_TEST_RUNNING;
+	test->phase = KRDMA_TP_REQ_SENT;
 
 	lockdep_assert_held(&sess->cm_mutex);
 	if (READ_ONCE(sess->state) != KRDMA_SESSION_UP) {

@@ -27,6 +27,11 @@ struct krdma_peer_test;
 #define KRDMA_SLOT_ACK	BIT(1)
 
 struct krdma_slot {
+	/* Whose slot: a completion finds its test from its own ib_cqe. */
+	union {
+		struct krdma_test	*test;
+		struct krdma_peer_test	*pt;
+	};
 	struct ib_cqe		cqe;
 	struct ib_cqe		wcqe;	/* ping responder: the write-back */
 	struct krdma_buf	*buf;	/* header room, then the payload */
@@ -37,6 +42,20 @@ struct krdma_slot {
 	u8			pending;	/* KRDMA_SLOT_* still awaited */
 	bool			busy;
 	u64			expect;	/* atomics: value the peer holds */
+};
+
+/*
+ * Where our test is. Each control message and completion that moves it
+ * is taken once, in the phase that expects it (a peer's message in any
+ * other is a protocol error); krdma_test_move() refuses, with a WARN,
+ * any move not drawn in Documentation/design.rst ("A test's phases").
+ */
+enum krdma_test_phase {
+	KRDMA_TP_REQ_SENT,	/* TEST_REQ out: TEST_ACK next */
+	KRDMA_TP_RUNNING,	/* accepted: the engine moves the data */
+	KRDMA_TP_END_SENT,	/* TEST_END out: TEST_RESULT next */
+	KRDMA_TP_CLOSING,	/* our regions being invalidated */
+	KRDMA_TP_FINISHED,	/* krdma_test_finish() ran */
 };
 
 /*
@@ -63,9 +82,7 @@ struct krdma_test {
 	int			status;
 	char			reason[96];
 
-	bool			finishing;	/* krdma_test_finish() ran */
-	bool			started;	/* TEST_ACK received */
-	bool			ending;		/* TEST_END sent */
+	enum krdma_test_phase	phase;		/* krdma_test_move() */
 	bool			stop;		/* userspace asked to stop */
 	u64			issued;
 	u64			completed;
@@ -79,7 +96,8 @@ struct krdma_test {
 	struct krdma_slot	*slots;
 	struct krdma_wire_region *remote;	/* peer's regions, slot by slot */
 	u32			remote_per_slot;
-	struct ib_cqe		ctl_cqe;	/* REG_MR and LOCAL_INV */
+	struct ib_cqe		ctl_cqe;	/* REG_MR */
+	struct ib_cqe		inv_cqe;	/* LOCAL_INV, at the end */
 	u32			inv_pending;
 
 	struct delayed_work	progress_work;
@@ -97,8 +115,17 @@ struct krdma_test {
 	u64			peer_bytes;
 };
 
+/* Where the peer's test is (krdma_peer_move()), as for ours. */
+enum krdma_peer_phase {
+	KRDMA_PP_ACTIVE,	/* accepted: its data and TEST_END may come */
+	KRDMA_PP_ENDING,	/* TEST_END came: our work in flight ends it */
+	KRDMA_PP_CLOSING,	/* its regions being invalidated, then TEST_RESULT */
+	KRDMA_PP_BROKEN,	/* set up half way: only teardown frees it */
+};
+
 struct krdma_peer_test {
 	struct krdma_session	*sess;
+	enum krdma_peer_phase	phase;
 	const struct krdma_engine_ops *engine;
 	u32			test_id;
 	u8			op;
@@ -118,7 +145,6 @@ struct krdma_peer_test {
 	u32			inv_pending;
 	u32			writes;		/* ping write-backs in flight */
 	u64			end_iters;	/* from TEST_END */
-	bool			ending;		/* TEST_END received */
 	bool			posted;		/* REG_MRs went to the QP */
 	struct krdma_perf	*perf;		/* bw and lat modes */
 	bool			bidir;
@@ -134,6 +160,27 @@ struct krdma_peer_test {
 	struct delayed_work	stall_work;
 	unsigned long		stamp;		/* the driver's last sign, jiffies */
 };
+
+/* Is @test in @phase? A peer's message is taken only in its own. */
+static inline bool krdma_test_in(const struct krdma_test *test,
+				 enum krdma_test_phase phase)
+{
+	return READ_ONCE(test->phase) == phase;
+}
+
+/* Accepted by the peer and not yet closing: its data messages may come. */
+static inline bool krdma_test_accepted(const struct krdma_test *test)
+{
+	enum krdma_test_phase phase = READ_ONCE(test->phase);
+
+	return phase == KRDMA_TP_RUNNING || phase == KRDMA_TP_END_SENT;
+}
+
+static inline bool krdma_peer_in(const struct krdma_peer_test *pt,
+				 enum krdma_peer_phase phase)
+{
+	return READ_ONCE(pt->phase) == phase;
+}
 
 /* The driver of @pt moved it on (see krdma_peer_watch()). */
 static inline void krdma_peer_progress(struct krdma_peer_test *pt)
@@ -234,6 +281,7 @@ void krdma_test_fail(struct krdma_test *test, int status, const char *fmt, ...)
 	__printf(3, 4);
 void krdma_test_post_failed(struct krdma_session *sess, struct krdma_test *test,
 			    u32 test_id, int ret);
+bool krdma_test_move(struct krdma_test *test, enum krdma_test_phase to);
 void krdma_test_send_end(struct krdma_test *test);
 int krdma_check_wire_regions(const struct krdma_wire_region *r, u32 n,
 			     u32 depth, u32 size, u32 *per_slot);
@@ -259,6 +307,7 @@ void krdma_peer_on_req(struct krdma_session *sess,
 		       const struct krdma_msg_test *req, u32 body_len);
 void krdma_peer_on_msg(struct krdma_session *sess, struct krdma_recv *rx,
 		       struct ib_wc *wc, const struct krdma_msg_hdr *hdr);
+bool krdma_peer_move(struct krdma_peer_test *pt, enum krdma_peer_phase to);
 void krdma_peer_on_end(struct krdma_session *sess, struct krdma_peer_test *pt);
 void krdma_peer_session_down(struct krdma_session *sess);
 

@@ -90,12 +90,17 @@ stale_write		remote_error	!disconnected_by_peer
 stale_read		remote_error	!disconnected_by_peer
 stale_atomic		remote_error	!disconnected_by_peer
 send_flood		flow_controlled|closed	.
-end_twice		closed|ok	.
+end_twice		closed		protocol_error:_unexpected_message_type_8
+req_during_test		closed		protocol_error:_TEST_REQ_[0-9]+_during_test_[0-9]+
+end_beyond_count	closed		protocol_error:_unexpected_message_type_8
+end_before_ack		ok		disconnected_by_peer
+end_beyond_sent		closed		peer.s_test_[0-9]+_stalled_for
 ping_end_inflight	closed|ok	.
 atomic_end_huge		ok|closed	.
 '
-# Server scenarios: NAME  OP(node 1's test, "-": none)  REASON(node 1's session,
-# as above; for a refused handshake (OP -) the words themselves, spaces as _)
+# Server scenarios: NAME  OP(node 1's test, "-": none; words joined by +
+# replace the default size, count 4 stays)  REASON(node 1's session, as
+# above; for a refused handshake (OP -) the words themselves, spaces as _)
 SERVER_SCENARIOS='
 rep_bad_magic		-	bad_handshake_from_server:_not_a_krdma_peer
 rep_wrong_version	-	bad_handshake_from_server:_protocol_version_not_supported_(server_4,_here_1..3)
@@ -116,6 +121,9 @@ ping_stale		ping	!disconnected_by_peer
 ping_narrow		ping	!disconnected_by_peer
 ping_oob		ping	!disconnected_by_peer
 late_iter_ack		send	protocol_error:_malformed_message
+ack_twice_1m		write_imm+mode+lat+size+1M	protocol_error:_unexpected_TEST_ACK
+ack_twice_4k		write_imm+mode+lat+size+4K	protocol_error:_unexpected_TEST_ACK
+result_twice		ping	protocol_error:_unexpected_TEST_RESULT
 '
 # Caps scenarios: NAME  SCENARIO(tool)  LISTENER(1: PORT, 2: PORT2)  OUTCOMES
 # REASON(node 1's session, as above). hold* stay in the background until
@@ -331,14 +339,27 @@ if [ "$KRDMA_NODE" = 1 ]; then
 			continue
 		fi
 		json_check "kernel.$name.connect" "cat $T/$name.conn" "d['state'] == 'up'"
-		krdmactl -j test run session "h$i" op "$op" size 4096 count 4 depth 2 \
-			>"$T/$name.test" 2>"$T/$name.err"
+		case $op in
+		*+*)
+			# shellcheck disable=SC2046 # the words of $op, split
+			krdmactl -j test run session "h$i" op $(echo "$op" | tr + ' ') count 4 \
+				>"$T/$name.test" 2>"$T/$name.err"
+			;;
+		*)
+			krdmactl -j test run session "h$i" op "$op" size 4096 count 4 depth 2 \
+				>"$T/$name.test" 2>"$T/$name.err"
+			;;
+		esac
 		if [ "$name" = ping_stale ]; then
 			json_check kernel.ping_stale.test "cat $T/$name.test" \
 				"d['status'] == 0 and d['iters'] == 4 and d['validated'] == 4"
 			# Done: our regions are invalidated; the hostile may try them.
 			barrier stale_go 300
 			barrier stale_tried 300
+		elif [ "$name" = result_twice ]; then
+			# Done well before the second TEST_RESULT, or failed by it.
+			json_check kernel.result_twice.test "cat $T/$name.test" \
+				"(d['status'] == 0 and d['validated'] == 4) or 'unexpected TEST_RESULT' in d.get('reason', '')"
 		elif [ "$name" = late_iter_ack ]; then
 			json_check kernel.late_iter_ack.test "cat $T/$name.test" \
 				"d['status'] == 0 and d['iters'] == 4 and d['validated'] == 4"
@@ -520,7 +541,7 @@ while read -r name op reason; do
 	case $name in
 	rep_*) want=closed ;;
 	reject_*) want=rejected_sent ;;
-	ack_* | late_*) want=closed ;;
+	ack_* | late_* | result_*) want=closed ;;
 	*) want=remote_error ;;
 	esac
 	if [ $rc -eq 0 ] && [ "$out" = $want ]; then

@@ -44,6 +44,12 @@ if rdma system set netns exclusive; then
 	expect_rc_msg dev.get_hides 1 "no such RDMA device" \
 		ip netns exec kx krdmactl dev show rxe0
 	json_check dev.init_sees "krdmactl -j dev show rxe0" "d[0]['dev'] == 'rxe0'"
+	# The module-wide counters are the initial namespace's alone.
+	expect_fail_msg stats.netns_hidden "initial network namespace" \
+		ip netns exec kx krdmactl stats show
+	expect_fail_msg stats.netns_no_reset "initial network namespace" \
+		ip netns exec kx krdmactl stats reset
+	json_check stats.init_sees "krdmactl -j stats show" "'sessions_opened' in d"
 	ip netns del kx
 	# The mode changes only while no other namespace exists.
 	if wait_for -t 60 rdma system set netns shared; then

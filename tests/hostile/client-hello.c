@@ -65,7 +65,14 @@ static void reject_hello(const struct target *t, const struct hello *h,
 #define CH_RESP		2
 #define CH_INIT		1
 
-void sc_channel_few_credits(const struct target *t)
+/*
+ * A session of two QPs in protocol @version, its data channel offering
+ * CH_RESP/CH_INIT READ credits: the channel's id, and what the kernel
+ * answered in *@resp and *@init; NULL (and an outcome) if either was not
+ * connected.
+ */
+struct rdma_cm_id *connect_with_channel(const struct target *t, uint16_t version,
+					uint8_t *resp, uint8_t *init)
 {
 	struct ibv_qp_init_attr qa = {};
 	struct rdma_conn_param cp = {};
@@ -75,15 +82,15 @@ void sc_channel_few_credits(const struct target *t)
 	struct hello h;
 	int64_t end;
 	bool up = false, rej = false;
-	uint8_t resp = 0, init = 0;
 
 	good_hello(&h);
+	h.version = version;
 	h.channels = 1;
 	hello_pack(hb, &h);
 	if (!client_connect(t->addr, t->port, hb, HELLO_LEN, 7)) {
 		outcome(false, "error", "a session of 2 QPs was not accepted (reject reason %d)",
 			P.reject_reason);
-		return;
+		return NULL;
 	}
 
 	if (rdma_create_id(P.ec, &id, NULL, RDMA_PS_TCP))
@@ -105,6 +112,7 @@ void sc_channel_few_credits(const struct target *t)
 	rdma_ack_cm_event(ev);
 
 	good_hello(&h);
+	h.version = version;
 	h.flags = KRDMA_HELLO_F_CHANNEL;
 	h.channels = 1;
 	h.channel = 1;
@@ -128,8 +136,8 @@ void sc_channel_few_credits(const struct target *t)
 			handle_cm_event(ev);
 		} else if (ev->event == RDMA_CM_EVENT_ESTABLISHED) {
 			/* In our perspective, as the CM swapped them. */
-			resp = ev->param.conn.responder_resources;
-			init = ev->param.conn.initiator_depth;
+			*resp = ev->param.conn.responder_resources;
+			*init = ev->param.conn.initiator_depth;
 			up = true;
 		} else {
 			rej = true;
@@ -140,8 +148,18 @@ void sc_channel_few_credits(const struct target *t)
 		outcome(false, rej ? "unexpected" : "hang",
 			"the data channel was not connected%s",
 			P.disconnected ? "; the session went down" : "");
-		return;
+		return NULL;
 	}
+	return id;
+}
+
+void sc_channel_few_credits(const struct target *t)
+{
+	uint8_t resp = 0, init = 0;
+	struct rdma_cm_id *id = connect_with_channel(t, OUR_VERSION, &resp, &init);
+
+	if (!id)
+		return;
 	outcome(resp <= CH_RESP && init <= CH_INIT,
 		resp <= CH_RESP && init <= CH_INIT ? "ok" : "over_offer",
 		"first_qp_responder_resources=%u first_qp_initiator_depth=%u offered_responder_resources=%u offered_initiator_depth=%u answered_responder_resources=%u answered_initiator_depth=%u",

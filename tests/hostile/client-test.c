@@ -333,3 +333,131 @@ void sc_stale_atomic(const struct target *t)
 {
 	drive_and_abuse(t, KRDMA_OP_ATOMIC_FADD, AB_STALE);
 }
+
+/* ---- control messages out of their phase ---- */
+
+/* A write test the kernel accepted, or false (and an outcome). */
+static bool accepted_write(const struct target *t, uint64_t count)
+{
+	struct msg *m;
+
+	if (!connected(t))
+		return false;
+	m = test_req(KRDMA_OP_WRITE, 4096, 1, 0, count, NULL, 0);
+	if (!m || m->status) {
+		outcome(false, "error", "write test not accepted (status %u)", m ? m->status : 0);
+		free(m);
+		return false;
+	}
+	free(m);
+	return true;
+}
+
+/* The kernel must close the session now, on what we just sent. */
+static void expect_protocol_close(const char *what)
+{
+	expect_closed(what);
+	client_close();
+}
+
+/* A second TEST_REQ while the first test runs: one test at a time. */
+void sc_req_during_test(const struct target *t)
+{
+	struct msg *m;
+
+	if (!accepted_write(t, 0))
+		return;
+	g_test_id++;
+	m = test_req(KRDMA_OP_WRITE, 4096, 1, 0, 0, NULL, 0);
+	if (m) {
+		outcome(false, "accepted", "a TEST_REQ during a test was answered (status %u)",
+			m->status);
+		free(m);
+		client_close();
+		return;
+	}
+	expect_protocol_close("TEST_REQ_during_a_test");
+}
+
+/* TEST_END naming more iterations than the test's count. */
+void sc_end_beyond_count(const struct target *t)
+{
+	if (!accepted_write(t, 4))
+		return;
+	send_msg(KRDMA_MSG_TEST_END, g_test_id, 5, 0, NULL, 0);
+	expect_protocol_close("TEST_END_of_5_for_a_count_of_4");
+}
+
+/*
+ * TEST_REQ and TEST_END back to back, before the TEST_ACK came: the
+ * kernel takes them in order - one TEST_ACK, one TEST_RESULT of 0
+ * iterations - and answers the next test.
+ */
+void sc_end_before_ack(const struct target *t)
+{
+	uint8_t b[CTRL_BODY_MAX];
+	uint64_t iters, validated;
+	uint32_t len = test_body(b, KRDMA_OP_WRITE, 4096, 1, 0, 0, NULL, 0);
+	struct msg *ack, *res;
+
+	if (!connected(t))
+		return;
+	if (send_msg(KRDMA_MSG_TEST_REQ, g_test_id, 0, 0, b, len) ||
+	    send_msg(KRDMA_MSG_TEST_END, g_test_id, 0, 0, NULL, 0))
+		die("cannot send TEST_REQ, TEST_END");
+	ack = wait_msg(KRDMA_MSG_TEST_ACK, P.tmo_ms);
+	res = ack ? wait_msg(KRDMA_MSG_TEST_RESULT, P.tmo_ms) : NULL;
+	if (!ack || ack->status || !res || res->len < RESULT_LEN) {
+		outcome(false, P.disconnected ? "closed" : "hang",
+			"TEST_ACK %s (status %u), TEST_RESULT %s", ack ? "came" : "missing",
+			ack ? ack->status : 0, res ? "came" : "missing");
+	} else {
+		result_unpack(res, &iters, &validated);
+		outcome(iters == 0 && kernel_answers(), "ok",
+			"TEST_RESULT iters=%" PRIu64 " status=%u; the session still answers",
+			iters, res->status);
+	}
+	free(ack);
+	free(res);
+	client_close();
+}
+
+/*
+ * A bw send test over two QPs, and at once a TEST_END naming 5 messages
+ * that never came: the responder waits for the data channel's share,
+ * which its stall timer must end (not pin the test, refusing every
+ * later one, for ever).
+ */
+void sc_end_beyond_sent(const struct target *t)
+{
+	uint8_t b[CTRL_BODY_MAX], resp = 0, init = 0;
+	/* Version 3: sends over several QPs, each QP with its credits. */
+	struct rdma_cm_id *ch = connect_with_channel(t, KRDMA_PROTO_VERSION, &resp, &init);
+	uint32_t len = test_body(b, KRDMA_OP_SEND, 64, 2, 0, 0, NULL, 0);
+	struct msg *m;
+
+	if (!ch)
+		return;
+	b[offsetof(struct krdma_msg_test, mode)] = KRDMA_MODE_BW;
+	b[offsetof(struct krdma_msg_test, qps)] = 2;
+	if (send_msg(KRDMA_MSG_TEST_REQ, g_test_id, 0, 0, b, len))
+		die("cannot send TEST_REQ");
+	m = wait_msg(KRDMA_MSG_TEST_ACK, P.tmo_ms);
+	if (!m || m->status) {
+		outcome(false, "error", "bw send test over 2 QPs not accepted (status %u)",
+			m ? m->status : 0);
+		free(m);
+		client_close();
+		return;
+	}
+	free(m);
+	send_msg(KRDMA_MSG_TEST_END, g_test_id, 5, 0, NULL, 0);
+	/* The kernel's stall timer: stall_ms, well within 3 of our waits. */
+	if (wait_disconnect(3 * P.tmo_ms))
+		outcome(true, "closed", "the kernel closed the session it waited on");
+	else
+		outcome(false, "hang", "still up %d ms after a TEST_END of 5 unsent messages",
+			3 * P.tmo_ms);
+	rdma_disconnect(ch);
+	client_close();
+}

@@ -29,6 +29,9 @@ uint32_t our_ping_regions(struct region *r, uint32_t size, uint32_t depth,
 			  uint32_t rkey);
 
 /* client-hello.c: the handshake */
+struct rdma_cm_id;
+struct rdma_cm_id *connect_with_channel(const struct target *t, uint16_t version,
+					uint8_t *resp, uint8_t *init);
 void sc_channel_few_credits(const struct target *t);
 void sc_bad_magic(const struct target *t);
 void sc_no_private_data(const struct target *t);
@@ -69,6 +72,10 @@ void sc_req_rkey_small(const struct target *t);
 /* client-test.c: misbehaviour inside an accepted test */
 void sc_send_flood(const struct target *t);
 void sc_end_twice(const struct target *t);
+void sc_req_during_test(const struct target *t);
+void sc_end_beyond_count(const struct target *t);
+void sc_end_before_ack(const struct target *t);
+void sc_end_beyond_sent(const struct target *t);
 void sc_ping_end_inflight(const struct target *t);
 void sc_atomic_end_huge(const struct target *t);
 void sc_resp_oob_after(const struct target *t);

@@ -137,6 +137,7 @@ enum ack_fault {
 	ACK_RKEY_SMALL,		/* the rkey's MR covers half of slot 0 */
 	ACK_REGION_WRAP,	/* region 0 at 2^64 - 4096 */
 	ACK_RKEY0,		/* every rkey 0 */
+	ACK_TWICE,		/* a refusal, then a good TEST_ACK */
 };
 
 /* A TEST_ACK for the kernel's test, with regions that have @fault. */
@@ -185,6 +186,11 @@ static void server_ack(struct msg *req, enum ack_fault fault)
 	else if (fault == ACK_RKEY0)
 		for (uint32_t i = 0; i < n; i++)
 			r[i].rkey = 0;
+	if (fault == ACK_TWICE) {
+		/* The refusal ends the kernel's test; nothing may restart it. */
+		len = test_body(b, t.op, size, depth, 0, t.count, NULL, 0);
+		send_msg(KRDMA_MSG_TEST_ACK, req->test_id, 0, EINVAL, b, len);
+	}
 	len = test_body(b, t.op, size, depth, nreg, t.count, r, n);
 	send_msg(KRDMA_MSG_TEST_ACK, req->test_id, 0, 0, b, len);
 	if (small) {
@@ -206,7 +212,7 @@ static void server_ack(struct msg *req, enum ack_fault fault)
  * answers well, then (SIGUSR1) WRITEs the sink with its stale rkey;
  * PING_NARROW WRITEs the read-only source, PING_OOB READs past its end.
  */
-enum ping_abuse { PING_STALE, PING_NARROW, PING_OOB };
+enum ping_abuse { PING_STALE, PING_NARROW, PING_OOB, PING_RESULT_TWICE };
 
 /* The kernel drives a ping: READ its source, WRITE its sink, ITER_ACK. */
 static void server_ping(struct msg *req, struct region *r, uint32_t nr,
@@ -249,7 +255,7 @@ static void server_ping(struct msg *req, struct region *r, uint32_t nr,
 			free(m);
 			continue;
 		}
-		if (abuse != PING_STALE) {
+		if (abuse == PING_NARROW || abuse == PING_OOB) {
 			const struct region *src = &r[(m->iter % depth) * per];
 
 			if (abuse == PING_NARROW)
@@ -309,6 +315,12 @@ static void server_ping(struct msg *req, struct region *r, uint32_t nr,
 	send_msg(KRDMA_MSG_TEST_RESULT, test_id, 0, 0, res, RESULT_LEN);
 	printf("HOSTILE scenario=%s step=ping_done iters=%u validated=%u\n", P.scen, done, good);
 	fflush(stdout);
+	if (abuse == PING_RESULT_TWICE) {
+		/* While the kernel invalidates its regions for the first. */
+		send_msg(KRDMA_MSG_TEST_RESULT, test_id, 0, 0, res, RESULT_LEN);
+		expect_closed("second_TEST_RESULT");
+		return;
+	}
 
 	/* The kernel invalidates its regions after TEST_RESULT; the script
 	 * tells us (SIGUSR1) once "test run" has reported the test done. */
@@ -567,6 +579,16 @@ static void sc_ping_oob(const struct target *t)
 	ping_scenario(t, PING_OOB);
 }
 
+static void sc_result_twice(const struct target *t)
+{
+	ping_scenario(t, PING_RESULT_TWICE);
+}
+
+static void sc_ack_twice(const struct target *t)
+{
+	ack_scenario(t, ACK_TWICE);
+}
+
 /* ---- a message for a test that is over ---- */
 
 static void sc_late_iter_ack(const struct target *t)
@@ -613,6 +635,12 @@ const struct scenario server_scenarios[] = {
 	{ "ping_narrow", SERVER, "WRITE into the kernel's ping source (read-only)",
 	  sc_ping_narrow },
 	{ "ping_oob", SERVER, "READ past the end of the kernel's ping source", sc_ping_oob },
+	{ "ack_twice_1m", SERVER,
+	  "TEST_ACK refused, then TEST_ACK ok (lat write_imm 1 MiB): closed", sc_ack_twice },
+	{ "ack_twice_4k", SERVER,
+	  "TEST_ACK refused, then TEST_ACK ok (lat write_imm 4 KiB): closed", sc_ack_twice },
+	{ "result_twice", SERVER,
+	  "good ping responder, then TEST_RESULT twice: closed", sc_result_twice },
 	{ "late_iter_ack", SERVER,
 	  "good send responder, then an ITER_ACK for the ended test after SIGUSR1: closed",
 	  sc_late_iter_ack },
