@@ -3,6 +3,7 @@
 # harness-selftest.sh).  Every mode but noresult records one ok result, so
 # that only the intended problem can fail the run.
 #   warn      write a fake kernel WARNING to /dev/kmsg, exit 0
+#   clear     clear the kernel log (dmesg -C), exit 0: the scan would be blind
 #   exit1     exit 1
 #   result    record a failed result, exit 0
 #   noresult  record nothing, exit 0
@@ -15,10 +16,11 @@
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 
-mode=${1:?usage: selftest-neg.sh warn|exit1|result|noresult|hang|crash|barrier|die}
+mode=${1:?usage: selftest-neg.sh warn|clear|exit1|result|noresult|hang|crash|barrier|die}
 [ "$mode" = noresult ] || result "neg.$mode.setup" ok
 case $mode in
 warn) echo "WARNING: CPU: 0 PID: 1 at fake" >/dev/kmsg ;;
+clear) dmesg -C ;;
 exit1) exit 1 ;;
 result) result neg.result fail reason=on_purpose ;;
 noresult) ;;
