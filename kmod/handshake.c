@@ -134,6 +134,9 @@ int krdma_check_hello(const void *data, u8 len,
 	    rq < KRDMA_QUEUE_DEPTH_MIN || rq > KRDMA_QUEUE_DEPTH_MAX ||
 	    !msg || msg > KRDMA_MSG_SIZE_MAX || h->channels >= KRDMA_QPS_MAX)
 		return KRDMA_REJ_BAD_PARAM;
+	/* No bw test could run over the data channels (krdma.h). */
+	if (h->channels && sq < KRDMA_QPS_SQ_DEPTH_MIN)
+		return KRDMA_REJ_BAD_PARAM;
 	if ((be16_to_cpu(h->flags) & KRDMA_HELLO_F_CHANNEL) &&
 	    (!h->channel || h->channel > h->channels))
 		return KRDMA_REJ_BAD_PARAM;
