@@ -114,7 +114,7 @@ static int krdma_channel_accept(struct krdma_listener *l,
 				   sess->responder_resources),
 			      min3(id, h->max_qp_rd_atom, sess->initiator_depth));
 	child->context = ch;
-	ret = rdma_set_ack_timeout(child, krdma_ack_timeout_val());
+	ret = krdma_cm_set_timers(child);
 	if (!ret)
 		ret = rdma_accept(child, &param);
 	if (ret) {
@@ -270,7 +270,7 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	krdma_fill_hello(sess, &rep);
 	krdma_fill_conn_param(&param, &rep, sess->responder_resources,
 			      sess->initiator_depth);
-	ret = rdma_set_ack_timeout(child, krdma_ack_timeout_val());
+	ret = krdma_cm_set_timers(child);
 	if (!ret)
 		ret = rdma_accept(child, &param);
 	mutex_unlock(&sess->cm_mutex);
