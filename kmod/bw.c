@@ -10,7 +10,9 @@
  * driver never meets an RNR NAK; over several QPs (protocol version 3)
  * each lane has its own credits, the responder a lane per QP for what
  * arrives on each, and every CREDIT names its QP and travels on the first
- * (krdma_bw_peer_rx_count()). The responder checks what arrives (a
+ * (krdma_bw_peer_rx_count()), KRDMA_CREDITS_PER_QP of them a lane at
+ * most (krdma_perf_peer_credit()), for which that QP has room on both
+ * sides (qp.c). The responder checks what arrives (a
  * sample of the sends, the target of the RDMA ops at the end); the driver
  * checks the data of its READs. A test reports what each QP moved.
  */
@@ -21,8 +23,6 @@
 
 #include "perf.h"
 
-/* The responder reports credits after this share of the window. */
-#define KRDMA_PERF_CREDIT_DIV	4
 /*
  * rate: the longest a burst may be worth. Longer, the sender would sit
  * idle past what a "test stop" should take, and toward the peer's stall
@@ -138,6 +138,14 @@ static void krdma_bw_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 
 	ln = pf && krdma_test_accepted(test) && type == KRDMA_MSG_CREDIT && pf->credits ?
 	     krdma_perf_lane_of(pf, hdr->qp) : NULL;
+	/*
+	 * Its receive goes back before the lane may post on the credit: the
+	 * responder's next CREDITs, answers to those posts, find it there.
+	 */
+	if (ln && krdma_recv_repost(rx)) {
+		krdma_session_close(pf->sess, "cannot repost receive");
+		return;
+	}
 	if (ln) {
 		/* A channel's lane posts in its own CQ's context. */
 		spin_lock_bh(&ln->lock);
@@ -149,10 +157,6 @@ static void krdma_bw_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 	}
 	if (!ok) {
 		krdma_perf_unexpected(test, type);
-		return;
-	}
-	if (krdma_recv_repost(rx)) {
-		krdma_session_close(pf->sess, "cannot repost receive");
 		return;
 	}
 	krdma_perf_pump_lane(ln);
@@ -309,11 +313,18 @@ static int krdma_bw_peer_setup(struct krdma_session *sess,
 	return krdma_perf_peer_publish(pf, access, ack, nregions);
 }
 
-/* Credits for QP @qp, @received messages so far, on the session's QP. */
+/*
+ * Credits for QP @qp, @received messages so far, on the session's QP.
+ * The driver posts at most rx_window past the last CREDIT it took, so a
+ * batch of at least rx_window / KRDMA_CREDITS_PER_QP, rounded up, keeps
+ * KRDMA_CREDITS_PER_QP of a lane's outstanding at most: rounded down, a
+ * window of 7 was a CREDIT a message, 7 of them.
+ */
 static void krdma_perf_peer_credit(struct krdma_perf *pf, u8 qp, u64 received,
 				   u64 *credit_sent)
 {
-	u32 batch = max_t(u32, 1, pf->rx_window / KRDMA_PERF_CREDIT_DIV);
+	u32 batch = max_t(u32, 1, DIV_ROUND_UP(pf->rx_window,
+					       KRDMA_CREDITS_PER_QP));
 
 	if (received - *credit_sent < batch)
 		return;

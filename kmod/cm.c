@@ -232,7 +232,7 @@ static int krdma_channels_connect(struct krdma_session *sess)
 		/* From here teardown destroys it. */
 		sess->channels[i - 1] = ch;
 		krdma_cm_set_tos(sess, id);
-		ret = rdma_set_ack_timeout(id, krdma_ack_timeout_val());
+		ret = krdma_cm_set_timers(id);
 		if (!ret)
 			ret = krdma_resolve_addr(sess, id, (struct sockaddr *)&src);
 		if (ret)
@@ -488,9 +488,9 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 	}
 	sess->cm_id = cm_id;
 	krdma_cm_set_tos(sess, cm_id);
-	ret = rdma_set_ack_timeout(cm_id, krdma_ack_timeout_val());
+	ret = krdma_cm_set_timers(cm_id);
 	if (ret) {
-		krdma_session_close(sess, "cannot set the ACK timeout: %pe",
+		krdma_session_close(sess, "cannot set the transport timers: %pe",
 				    ERR_PTR(ret));
 		goto out;
 	}

@@ -44,6 +44,17 @@ MODULE_PARM_DESC(ack_timeout,
 
 #define KRDMA_CM_RETRY_COUNT	7
 #define KRDMA_CM_RNR_RETRY	6
+/*
+ * How long our responder tells a sender to wait after an RNR NAK, an
+ * empty receive queue: 0.64 ms, the verbs examples' and perftest's.
+ * ib_cm leaves it 0, which encodes the longest, 655 ms: rxe stalled a
+ * QP that long for each NAK (rxe_comp.c, rnrnak_usec[]), and seven in a
+ * row ended the session. The credits keep our receive queues from
+ * running empty (design.rst, "Credits over several QPs"); a NAK all the
+ * same - an older peer, a bug - costs little now, and
+ * KRDMA_CM_RNR_RETRY of them in a row still end the connection.
+ */
+#define KRDMA_CM_MIN_RNR_TIMER	IB_RNR_TIMER_000_64
 
 /*
  * Caps the READ/atomic credits this side offers or accepts below what the
@@ -75,6 +86,19 @@ const char *krdma_reject_reason(u16 reason)
 u8 krdma_ack_timeout_val(void)
 {
 	return clamp_t(unsigned int, READ_ONCE(krdma_ack_timeout), 8, 31);
+}
+
+/*
+ * The transport timers of a connection: before rdma_connect() on the
+ * active side, before rdma_accept() on the passive one, where rdma_cm
+ * applies them to the QP (its INIT to RTR step sets the RNR timer, the
+ * RTR to RTS one the ACK timeout).
+ */
+int krdma_cm_set_timers(struct rdma_cm_id *id)
+{
+	int ret = rdma_set_ack_timeout(id, krdma_ack_timeout_val());
+
+	return ret ?: rdma_set_min_rnr_timer(id, KRDMA_CM_MIN_RNR_TIMER);
 }
 
 /* What this side can take as a responder, and issue as an initiator. */
@@ -133,6 +157,9 @@ int krdma_check_hello(const void *data, u8 len,
 	    sq < KRDMA_QUEUE_DEPTH_MIN || sq > KRDMA_QUEUE_DEPTH_MAX ||
 	    rq < KRDMA_QUEUE_DEPTH_MIN || rq > KRDMA_QUEUE_DEPTH_MAX ||
 	    !msg || msg > KRDMA_MSG_SIZE_MAX || h->channels >= KRDMA_QPS_MAX)
+		return KRDMA_REJ_BAD_PARAM;
+	/* No bw test could run over the data channels (krdma.h). */
+	if (h->channels && sq < KRDMA_QPS_SQ_DEPTH_MIN)
 		return KRDMA_REJ_BAD_PARAM;
 	if ((be16_to_cpu(h->flags) & KRDMA_HELLO_F_CHANNEL) &&
 	    (!h->channel || h->channel > h->channels))

@@ -12,6 +12,7 @@
 #include "krdma.h"
 
 u8 krdma_ack_timeout_val(void);
+int krdma_cm_set_timers(struct rdma_cm_id *id);
 u8 krdma_max_rd_atom(struct ib_device *ibdev);
 u8 krdma_max_init_rd_atom(struct ib_device *ibdev);
 void krdma_fill_hello(struct krdma_session *sess, struct krdma_cm_hello *hello);

@@ -40,10 +40,31 @@
 /* The fewest receives a data channel keeps posted (channel.c). */
 #define KRDMA_CHANNEL_MIN_RECVS	8
 #define KRDMA_CTRL_TX		64
+/*
+ * Send WRs a test leaves for control messages (TEST_REQ, TEST_END, the
+ * end handed over), and so the least sq_depth a session of several QPs
+ * may have: less leaves no bw test room (krdma_check_hello()).
+ */
+#define KRDMA_PERF_CTRL_WRS	4
+#define KRDMA_QPS_SQ_DEPTH_MIN	(KRDMA_PERF_CTRL_WRS + 1)
+/*
+ * The CREDITs a bw responder has outstanding for each QP's lane at most
+ * (bw.c, krdma_perf_peer_credit()). Every lane's CREDITs travel on the
+ * session's first QP, so that QP's receives, send queue and control
+ * buffers get room for KRDMA_CREDITS_PER_QP a QP of the session on top
+ * of rq_depth, sq_depth and KRDMA_CTRL_TX: krdma_session_credits().
+ */
+#define KRDMA_CREDITS_PER_QP	4
 #define KRDMA_MAX_SGE		16
 #define KRDMA_CHUNK_MAX		SZ_1M
 /* Inline data asked of the QP: a 64 B message with its header fits. */
 #define KRDMA_MAX_INLINE	256
+
+/* The CREDITs a session of @qps QPs has outstanding at most, each way. */
+static inline u32 krdma_session_credits(u32 qps)
+{
+	return KRDMA_CREDITS_PER_QP * qps;
+}
 
 struct genl_info;
 struct netlink_callback;

@@ -114,7 +114,7 @@ static int krdma_channel_accept(struct krdma_listener *l,
 				   sess->responder_resources),
 			      min3(id, h->max_qp_rd_atom, sess->initiator_depth));
 	child->context = ch;
-	ret = rdma_set_ack_timeout(child, krdma_ack_timeout_val());
+	ret = krdma_cm_set_timers(child);
 	if (!ret)
 		ret = rdma_accept(child, &param);
 	if (ret) {
@@ -163,12 +163,12 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	if (be16_to_cpu(h.flags) & KRDMA_HELLO_F_CHANNEL)
 		return krdma_channel_accept(l, child, ev, &h);
 	/* What the client's sizes make us pin (qp.c and channel.c allocate it). */
-	mem = be16_to_cpu(h.rq_depth) *
+	mem = (be16_to_cpu(h.rq_depth) + krdma_session_credits(h.channels + 1)) *
 	      krdma_buf_bytes(KRDMA_MSG_HDR_SIZE +
 			      max_t(u32, be32_to_cpu(h.max_msg_size),
 				    KRDMA_CTRL_BODY_MAX)) +
-	      KRDMA_CTRL_TX * krdma_buf_bytes(KRDMA_MSG_HDR_SIZE +
-					      KRDMA_CTRL_BODY_MAX) +
+	      (KRDMA_CTRL_TX + krdma_session_credits(h.channels + 1)) *
+	      krdma_buf_bytes(KRDMA_MSG_HDR_SIZE + KRDMA_CTRL_BODY_MAX) +
 	      krdma_channel_recv_bytes(be16_to_cpu(h.version), h.channels,
 				       be16_to_cpu(h.rq_depth),
 				       be32_to_cpu(h.max_msg_size));
@@ -270,7 +270,7 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	krdma_fill_hello(sess, &rep);
 	krdma_fill_conn_param(&param, &rep, sess->responder_resources,
 			      sess->initiator_depth);
-	ret = rdma_set_ack_timeout(child, krdma_ack_timeout_val());
+	ret = krdma_cm_set_timers(child);
 	if (!ret)
 		ret = rdma_accept(child, &param);
 	mutex_unlock(&sess->cm_mutex);

@@ -243,6 +243,9 @@ int krdma_nl_listener_get_dumpit(struct sk_buff *skb,
 				&krdma_listener_table);
 }
 
+/* The figure in session_new's refusal of a small sq_depth. */
+static_assert(KRDMA_QPS_SQ_DEPTH_MIN == 5);
+
 int krdma_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct krdma_session_params p = {
@@ -297,6 +300,12 @@ int krdma_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 		p.qps = nla_get_u32(tb[KRDMA_A_SESSION_QPS]);
 	p.tos = tb[KRDMA_A_SESSION_TOS] ?
 		nla_get_u8(tb[KRDMA_A_SESSION_TOS]) : -1;
+	/* The server would refuse it (krdma_check_hello()): say why here. */
+	if (p.qps > 1 && p.sq_depth < KRDMA_QPS_SQ_DEPTH_MIN) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_SESSION_SQ_DEPTH],
+				    "sq_depth leaves no room for a test over several QPs: 5 at least");
+		return -EINVAL;
+	}
 
 	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_SESSION_NEW, &hdr);
 	if (!msg)

@@ -12,8 +12,6 @@
 #include "histogram.h"
 #include "test.h"
 
-/* Send WRs a test leaves for control messages (credits, TEST_END). */
-#define KRDMA_PERF_CTRL_WRS	4
 /* lat: signaled sends in flight at most (they complete before the PONG). */
 #define KRDMA_PERF_LAT_SIGS	8
 

@@ -12,7 +12,10 @@
 # its share, the responder saw every message and checked each QP's, no
 # RNR NAK came; with the server's channel handlers slowed down
 # (delay_channel_rx_ms), the TEST_END overtakes the channels' last
-# messages and the server waits for them. The refusals (more QPs than
+# messages and the server waits for them. 16 QPs at the smallest queues:
+# send, send_imm and write_imm one way and bidir, no RNR NAK on either
+# node, no session lost for want of room for a CREDIT; sq_depth 4 with
+# 16 QPs refused at connect. The refusals (more QPs than
 # the session has, lat; on iWARP write_imm; sends over several QPs to a
 # server that says it speaks protocol version 2) say why. Then cq_poll softirq on both nodes: a session's three
 # data channels' CQs are IB_POLL_SOFTIRQ and its first QP's is not (rdma
@@ -70,6 +73,65 @@ slow_wire() {
 	fi
 }
 
+# rnr_naks: the RNR NAKs this node's QPs were answered with (rxe's
+# rcvd_rnr_err, from rdma statistic). Nothing and status 1 where the
+# device does not report it: a check without its figure must fail, not
+# compare two empty strings.
+rnr_naks() {
+	rdma -j statistic show link "${KRDMA_RDMA_DEV:-rxe0}/1" 2>/dev/null |
+		json_get "d[0]['rcvd_rnr_err']"
+}
+
+# no_rnr NAME BEFORE: no RNR NAK came since rnr_naks said BEFORE. iWARP
+# has no RNR NAK (TCP is its flow control): skipped there, and said so.
+no_rnr() {
+	if iwarp; then
+		log "$1: skipped: iWARP has no RNR NAKs to count"
+		return 0
+	fi
+	_nr_now=$(rnr_naks)
+	if [ -z "$2" ] || [ -z "$_nr_now" ]; then
+		result "$1" fail "no rcvd_rnr_err counter on ${KRDMA_RDMA_DEV:-rxe0}"
+	elif [ "$_nr_now" = "$2" ]; then
+		result "$1" ok "rcvd_rnr_err=$_nr_now"
+	else
+		result "$1" fail "RNR NAKs: $2 -> $_nr_now"
+	fi
+}
+
+# monitor_start FILE / monitor_stop: krdmactl monitor's events into
+# FILE while a block runs (session_down carries the session's reason).
+monitor_start() {
+	krdmactl -j monitor >"$1" 2>"$1.err" &
+	_mon=$!
+	_evg=$(genlpy --family | json_get "d['groups']['events']")
+	wait_for -t 20 nl_subscribed $_mon "${_evg:-99}" ||
+		result "monitor.subscribed" fail
+}
+monitor_stop() {
+	kill -INT $_mon
+	wait $_mon
+}
+
+# no_sessions_but N: this node has N krdma sessions left (for wait_for).
+no_sessions_but() {
+	[ "$(krdmactl -j session show | json_get "len(d)")" = "$1" ]
+}
+
+# no_credit_loss NAME FILE MIN: at least MIN sessions ended in FILE
+# (monitor_start's), none of them because a CREDIT could not be sent.
+no_credit_loss() {
+	_ncl_downs=$(grep -c '"event":"session_down"' "$2")
+	grep '"event":"session_down"' "$2"
+	if [ "$_ncl_downs" -lt "$3" ]; then
+		result "$1" fail "session_down events: $_ncl_downs, not $3"
+	elif grep -q 'cannot send CREDIT' "$2"; then
+		result "$1" fail "a session ended: cannot send CREDIT"
+	else
+		result "$1" ok "sessions_down=$_ncl_downs"
+	fi
+}
+
 # all_gone WHO: no session and no QP is left on this node, and no data,
 # protocol or work request error was counted.
 all_gone() {
@@ -124,6 +186,21 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	json_check server.bidir_mirror "krdmactl -j test show" \
 		"any(t['mode'] == 'bw' and t['op'] == 'write' and t['qps'] == 4 and t['state'] == 'done' and t['status'] == 0 and t['iters'] == $n for t in d)"
 	barrier mirror_checked
+	# qps 16 at the smallest queues (the client's q16 block): our
+	# CREDITs, one a lane and message at most on sq5, reach the
+	# client's first QP without an RNR NAK, and no session here ends
+	# for want of a control buffer or a send slot.
+	barrier q16 600
+	rnr_q0=$(rnr_naks)
+	monitor_start /tmp/q16.mon
+	barrier q16_monitoring
+	barrier q16_done 1800
+	no_rnr server.q16.no_rnr "$rnr_q0"
+	log "server q16: rdma statistic: $(rdma -j statistic show link "${KRDMA_RDMA_DEV:-rxe0}/1" 2>&1)"
+	wait_for -t 60 no_sessions_but 1
+	monitor_stop
+	no_credit_loss server.q16.no_enobufs /tmp/q16.mon 2
+	barrier q16_checked
 	# Each message on a data channel waits here before its handler.
 	barrier overtake 1800
 	echo 100 >/sys/kernel/debug/krdma/delay_channel_rx_ms
@@ -235,9 +312,6 @@ barrier mirror_checked
 # saw every message (status 0: its count is ours, none wrong) and
 # checked each QP's first send at least, and no SEND or write_imm met an
 # empty receive queue (rxe counts the RNR NAKs it got).
-rnr_naks() {
-	cat "/sys/class/infiniband/${KRDMA_RDMA_DEV:-rxe0}/ports/1/hw_counters/rcvd_rnr_err" 2>/dev/null || echo 0
-}
 lanes_ok="[q['index'] for q in d['qp']] == $lane_qps and all(q['iters'] > 0 for q in d['qp'])"
 rnr0=$(rnr_naks)
 psn_snap /tmp/psn.s0
@@ -260,8 +334,56 @@ if ! iwarp; then
 		"krdmactl -j test run session m op write_imm mode bw size 64K count $n depth $dq qps 4" \
 		"d['status'] == 0 and d['iters'] == $n and d['validated'] >= 1 and $lanes_ok"
 fi
-[ "$(rnr_naks)" = "$rnr0" ] && result bw.send.no_rnr ok ||
-	result bw.send.no_rnr fail "RNR NAKs: $rnr0 -> $(rnr_naks)"
+no_rnr bw.send.no_rnr "$rnr0"
+# qps 16 at the smallest queues. Every lane's CREDITs come on the
+# session's first QP: its receives, control buffers and send queue are
+# sized from qps (design.rst, "Credits over several QPs"), so neither
+# node meets an RNR NAK and no session ends "cannot send CREDIT" (the
+# monitor's session_down reasons, both nodes). sq5: sq_depth 5 is the
+# least a bw test fits in (depth 1 and the 4 control WRs) and rq_depth
+# 5 the least sends take - before, 16 CREDITs in flight for a send
+# queue of 7 and 5 receives. rq32: rq_depth 32 with depth 16, four
+# CREDITs in flight a lane, 64 on the first QP, for its 29 receives;
+# bidir adds the mirror's. A session of 16 QPs whose sq_depth leaves no
+# test room is refused at connect, with the reason.
+barrier q16
+barrier q16_monitoring
+monitor_start /tmp/q16.mon
+rnr_q0=$(rnr_naks)
+expect_fail_msg refuse.q16_sq4 "sq_depth leaves no room for a test over several QPs: 5 at least" \
+	krdmactl session connect addr "$KRDMA_PEER_IP" port $PORT name sq4 \
+	qps 16 sq_depth 4 timeout 30s
+q16_ops="send"
+iwarp || q16_ops="send send_imm write_imm"
+# q16_case NAME SQ RQ DEPTH COUNT
+q16_case() {
+	expect_ok "q16.$1.connect" timeout 120 krdmactl session connect \
+		addr "$KRDMA_PEER_IP" port $PORT name "$1" qps 16 sq_depth "$2" \
+		rq_depth "$3" timeout 60s
+	for op in $q16_ops; do
+		json_check "q16.$1.$op" \
+			"krdmactl -j test run session $1 op $op mode bw size 2048 count $5 depth $4 qps 16" \
+			"d['status'] == 0 and d['iters'] == $5 and $lanes_ok"
+		json_check "q16.$1.$op.bidir" \
+			"krdmactl -j test run session $1 op $op mode bw size 2048 count $5 depth $4 qps 16 bidir" \
+			"d['status'] == 0 and d['iters'] == $5 and d['peer_iters'] == $5 and $lanes_ok"
+	done
+	json_check "q16.$1.still_up" "krdmactl -j session show name $1" \
+		"d[0]['state'] == 'up'"
+	expect_ok "q16.$1.del" krdmactl session del name "$1"
+}
+lanes_ok="[q['index'] for q in d['qp']] == list(range(1 if $(iwarp && echo 1 || echo 0) else 0, 16)) and all(q['iters'] > 0 for q in d['qp'])"
+q16_case sq5 5 5 1 320
+q16_case rq32 20 32 16 1600
+no_rnr client.q16.no_rnr "$rnr_q0"
+log "client q16: rdma statistic: $(rdma -j statistic show link "${KRDMA_RDMA_DEV:-rxe0}/1" 2>&1)"
+krdmactl session del name sq4 2>/dev/null
+wait_for -t 60 no_sessions_but 1
+monitor_stop
+no_credit_loss client.q16.no_enobufs /tmp/q16.mon 2
+lanes_ok="[q['index'] for q in d['qp']] == $lane_qps and all(q['iters'] > 0 for q in d['qp'])"
+barrier q16_done
+barrier q16_checked
 # The server's channel handlers each wait 100 ms: the TEST_END, on the
 # first QP, comes before the channels' last messages are handled, and
 # the server ends the test only once they are.

@@ -663,7 +663,8 @@ enum krdma_stats_attr {
  *   (address and port required), optionally from local-addr (same family).
  *   Replies at once with the session id; the outcome comes as a session-up or
  *   session-down event. With session-qps above 1 the session opens that many
- *   queue pairs to the peer and is up only once all of them are connected.
+ *   queue pairs to the peer and is up only once all of them are connected; its
+ *   session-sq-depth must then be 5 or more (EINVAL).
  * @KRDMA_CMD_SESSION_DEL: (do, admin-perm) Disconnect and remove a session, by
  *   session-id or by name.
  * @KRDMA_CMD_SESSION_GET: (do, dump) Get one session (by session-id or name),
