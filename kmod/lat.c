@@ -217,7 +217,7 @@ static void krdma_perf_relax(unsigned int *spins)
  * leaves the responder's poller waiting until stall_ms closes the session,
  * 30 s: napping 5 us, it woke up to 200,000 times a second meanwhile
  * (3,000 on a TCG guest, whose timers are slow), each a CPU's, and any
- * peer may have as many pollers as max_sessions. So a poller that has
+ * peer may have as many pollers as max_responder_pollers. So a poller that has
  * waited far longer than any round trip it has seen - KRDMA_LAT_IDLE_FLOORS
  * times its shortest wait, and KRDMA_LAT_IDLE_NS at least, which a running
  * test's round trip does not take even on TCG - backs off: its naps grow
@@ -534,6 +534,25 @@ static void krdma_lat_free(struct krdma_test *test)
 }
 
 /*
+ * A peer's lat write: one of max_responder_pollers for its poller, taken
+ * before anything of the test is allocated and held for as long as
+ * pf->polls says (krdma_lat_flags()), or a refusal that the driver
+ * reports as such (-EUSERS in the TEST_ACK).
+ */
+static int krdma_lat_poller_admit(struct krdma_session *sess,
+				  struct krdma_peer_test *pt)
+{
+	unsigned int max;
+
+	if (!krdma_responder_poller_get(&max))
+		return 0;
+	krdma_count(sess, KRDMA_CNT_POLLERS_REFUSED, 1);
+	pr_info_ratelimited("krdma: session %u: refused the peer's lat write test %u: over max_responder_pollers (%u)\n",
+			    sess->id, pt->test_id, max);
+	return -EUSERS;
+}
+
+/*
  * The responder's side: the PONG template (send), the target and the
  * answer of a write (which the poller posts) or a write_imm, or the target
  * of a READ or an atomic.
@@ -571,6 +590,11 @@ static int krdma_lat_peer_setup(struct krdma_session *sess,
 	pf = krdma_perf_peer_alloc(sess, pt);
 	if (!pf)
 		return -ENOMEM;
+	if (pt->op == KRDMA_OP_WRITE) {
+		ret = krdma_lat_poller_admit(sess, pt);
+		if (ret)
+			return ret;
+	}
 	krdma_lat_flags(pf);
 	slot = &pt->slots[0];
 
@@ -653,6 +677,8 @@ static bool krdma_perf_peer_busy(const struct krdma_peer_test *pt)
 static void krdma_lat_peer_free(struct krdma_peer_test *pt)
 {
 	krdma_perf_stop_poller(pt->perf);
+	if (pt->perf && pt->perf->polls)
+		krdma_responder_poller_put();
 	krdma_perf_peer_free(pt);
 }
 
