@@ -201,6 +201,7 @@ enum krdma_counter {
 	KRDMA_CNT_MEM_REFUSED,
 	KRDMA_CNT_RESPONDER_TIMEOUTS,
 	KRDMA_CNT_QP_EVENTS,
+	KRDMA_CNT_POLLERS_REFUSED,
 	KRDMA_CNT_MAX,
 };
 
@@ -215,6 +216,7 @@ struct krdma_stats {
 	atomic_t	server_sessions;	/* module-wide only */
 	atomic_t	server_sessions_peak;
 	atomic64_t	peer_silence_max;	/* ms, keepalive.c */
+	atomic_t	responder_pollers;	/* module-wide only */
 };
 
 /* stats.c */
@@ -232,6 +234,8 @@ int krdma_sessions_admit(u32 listener_sessions);
 void krdma_server_sessions_add(int n);
 int krdma_mem_charge(struct krdma_session *sess, u64 bytes);
 void krdma_mem_uncharge(struct krdma_session *sess, u64 bytes);
+int krdma_responder_poller_get(unsigned int *max);
+void krdma_responder_poller_put(void);
 
 /* What a CM id's context points to: both kinds start with this tag. */
 enum krdma_cm_kind {

@@ -212,6 +212,23 @@ static void krdma_perf_relax(unsigned int *spins)
  */
 #define KRDMA_LAT_NAP_MIN_US	5
 #define KRDMA_LAT_NAP_MAX_US	200
+/*
+ * A driver that writes nothing (a hostile one, or one that is gone)
+ * leaves the responder's poller waiting until stall_ms closes the session,
+ * 30 s: napping 5 us, it woke up to 200,000 times a second meanwhile
+ * (3,000 on a TCG guest, whose timers are slow), each a CPU's, and any
+ * peer may have as many pollers as max_responder_pollers. So a poller that has
+ * waited far longer than any round trip it has seen - KRDMA_LAT_IDLE_FLOORS
+ * times its shortest wait, and KRDMA_LAT_IDLE_NS at least, which a running
+ * test's round trip does not take even on TCG - backs off: its naps grow
+ * by a sixteenth of the time waited past that, up to
+ * KRDMA_LAT_NAP_IDLE_MAX_NS. A write that comes after all is answered
+ * late by that nap: the driver's first sample, if its start took the
+ * responder past KRDMA_LAT_IDLE_NS, or a round trip that stalled anyway.
+ */
+#define KRDMA_LAT_IDLE_NS		(1 * NSEC_PER_MSEC)
+#define KRDMA_LAT_IDLE_FLOORS		8
+#define KRDMA_LAT_NAP_IDLE_MAX_NS	(1 * NSEC_PER_MSEC)
 
 static void krdma_perf_sleep_ns(u64 ns)
 {
@@ -230,6 +247,18 @@ static void krdma_perf_note_wait(struct krdma_perf *pf, u64 ns)
 	u64 floor = pf->wait_floor_ns;
 
 	pf->wait_floor_ns = floor ? min(ns, floor + floor / 16) : ns;
+}
+
+/* The nap after @waited ns, @nap while the wait is not far past the usual. */
+static u64 krdma_perf_nap_ns(const struct krdma_perf *pf, u64 waited, u64 nap)
+{
+	u64 idle = max_t(u64, KRDMA_LAT_IDLE_NS,
+			 KRDMA_LAT_IDLE_FLOORS * pf->wait_floor_ns);
+
+	if (waited <= idle)
+		return nap;
+	return min_t(u64, nap + (waited - idle) / 16,
+		     max_t(u64, nap, KRDMA_LAT_NAP_IDLE_MAX_NS));
 }
 
 /*
@@ -256,7 +285,7 @@ static bool krdma_perf_poll_marker(struct krdma_perf *pf, u64 iter)
 		else if (waited < doze + KRDMA_LAT_SPIN_NS)
 			krdma_perf_relax(&spins);
 		else
-			krdma_perf_sleep_ns(nap);
+			krdma_perf_sleep_ns(krdma_perf_nap_ns(pf, waited, nap));
 		waited = ktime_get_ns() - start;
 	}
 	/* The responder's first wait includes the driver's start. */
@@ -505,6 +534,25 @@ static void krdma_lat_free(struct krdma_test *test)
 }
 
 /*
+ * A peer's lat write: one of max_responder_pollers for its poller, taken
+ * before anything of the test is allocated and held for as long as
+ * pf->polls says (krdma_lat_flags()), or a refusal that the driver
+ * reports as such (-EUSERS in the TEST_ACK).
+ */
+static int krdma_lat_poller_admit(struct krdma_session *sess,
+				  struct krdma_peer_test *pt)
+{
+	unsigned int max;
+
+	if (!krdma_responder_poller_get(&max))
+		return 0;
+	krdma_count(sess, KRDMA_CNT_POLLERS_REFUSED, 1);
+	pr_info_ratelimited("krdma: session %u: refused the peer's lat write test %u: over max_responder_pollers (%u)\n",
+			    sess->id, pt->test_id, max);
+	return -EUSERS;
+}
+
+/*
  * The responder's side: the PONG template (send), the target and the
  * answer of a write (which the poller posts) or a write_imm, or the target
  * of a READ or an atomic.
@@ -542,6 +590,11 @@ static int krdma_lat_peer_setup(struct krdma_session *sess,
 	pf = krdma_perf_peer_alloc(sess, pt);
 	if (!pf)
 		return -ENOMEM;
+	if (pt->op == KRDMA_OP_WRITE) {
+		ret = krdma_lat_poller_admit(sess, pt);
+		if (ret)
+			return ret;
+	}
 	krdma_lat_flags(pf);
 	slot = &pt->slots[0];
 
@@ -624,6 +677,8 @@ static bool krdma_perf_peer_busy(const struct krdma_peer_test *pt)
 static void krdma_lat_peer_free(struct krdma_peer_test *pt)
 {
 	krdma_perf_stop_poller(pt->perf);
+	if (pt->perf && pt->perf->polls)
+		krdma_responder_poller_put();
 	krdma_perf_peer_free(pt);
 }
 

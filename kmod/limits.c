@@ -3,9 +3,10 @@
  * krdma: what a peer may make this host spend. Anybody who reaches a
  * listener opens sessions, and the peer of any session asks for tests,
  * whose memory the responder allocates and pins: the number of server
- * sessions and the memory peers ask for are capped here, per listener or
- * session and in all (what a peer's test asks for: krdma_peer_test_bytes()
- * in peer.c, with the time it may leave the responder waiting).
+ * sessions, the memory peers ask for and the threads that poll for their
+ * lat write tests are capped here, per listener or session and in all
+ * (what a peer's test asks for: krdma_peer_test_bytes() in peer.c, with
+ * the time it may leave the responder waiting).
  *
  * What a peer has made us pin is charged to its session as it is asked
  * for, before it is allocated: a server session's receive and control
@@ -40,6 +41,21 @@ static unsigned int krdma_max_mem_mb;
 module_param_named(max_mem_mb, krdma_max_mem_mb, uint, 0644);
 MODULE_PARM_DESC(max_mem_mb,
 		 "Most memory the peers of all sessions together may make this host pin, in MiB (0: a quarter of the RAM)");
+
+/*
+ * A peer's lat write test has a thread of ours poll our target for its
+ * writes for as long as the test runs (lat.c): while the driver writes, a
+ * CPU (on an HCA it only spins), and while it is silent, until stall_ms
+ * ends it, a wake-up a millisecond. Without a cap, anybody who reaches a
+ * listener has max_sessions (256) of them run. 16: more lat write tests
+ * at once than a host has CPUs to give them measure the scheduler, not
+ * the wire, and 16 leaves a test host room for its own. A fixed number,
+ * not one per CPU, so that a test behaves the same on any host.
+ */
+static unsigned int krdma_max_responder_pollers = 16;
+module_param_named(max_responder_pollers, krdma_max_responder_pollers, uint, 0644);
+MODULE_PARM_DESC(max_responder_pollers,
+		 "Most lat write tests of peers this host responds to at once, each with a thread polling for the peer's writes");
 
 /* The memory one buffer of @len bytes pins (alloc_pages_exact()). */
 u64 krdma_buf_bytes(u32 len)
@@ -106,6 +122,29 @@ int krdma_mem_charge(struct krdma_session *sess, u64 bytes)
 	krdma_stats_peak(&sess->stats.peer_mem_peak,
 			 atomic64_add_return(bytes, &sess->stats.peer_mem));
 	return 0;
+}
+
+/*
+ * One more responder's poller, or -EUSERS at max_responder_pollers (which
+ * @max says). Never over the cap, even for a moment: the gauge that stats
+ * report stays within it.
+ */
+int krdma_responder_poller_get(unsigned int *max)
+{
+	atomic_t *n = &krdma_global_stats.responder_pollers;
+	int old = atomic_read(n);
+
+	*max = READ_ONCE(krdma_max_responder_pollers);
+	do {
+		if ((unsigned int)old >= *max)
+			return -EUSERS;
+	} while (!atomic_try_cmpxchg(n, &old, old + 1));
+	return 0;
+}
+
+void krdma_responder_poller_put(void)
+{
+	atomic_dec(&krdma_global_stats.responder_pollers);
 }
 
 void krdma_mem_uncharge(struct krdma_session *sess, u64 bytes)

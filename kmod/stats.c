@@ -31,6 +31,7 @@ static const u16 krdma_counter_attr[KRDMA_CNT_MAX] = {
 	[KRDMA_CNT_MEM_REFUSED]		= KRDMA_STATS_A_MEM_REFUSED,
 	[KRDMA_CNT_RESPONDER_TIMEOUTS]	= KRDMA_STATS_A_RESPONDER_TIMEOUTS,
 	[KRDMA_CNT_QP_EVENTS]		= KRDMA_STATS_A_QP_EVENTS,
+	[KRDMA_CNT_POLLERS_REFUSED]	= KRDMA_STATS_A_POLLERS_REFUSED,
 };
 
 void krdma_stats_add(struct krdma_stats *s, enum krdma_counter c, u64 v)
@@ -108,6 +109,9 @@ int krdma_stats_fill(struct sk_buff *skb, struct krdma_stats *s)
 			       atomic_read(&s->server_sessions), KRDMA_STATS_A_PAD) ||
 	     nla_put_u64_64bit(skb, KRDMA_STATS_A_SERVER_SESSIONS_PEAK,
 			       atomic_read(&s->server_sessions_peak),
+			       KRDMA_STATS_A_PAD) ||
+	     nla_put_u64_64bit(skb, KRDMA_STATS_A_RESPONDER_POLLERS,
+			       atomic_read(&s->responder_pollers),
 			       KRDMA_STATS_A_PAD)))
 		goto cancel;
 	nla_nest_end(skb, nest);

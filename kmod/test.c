@@ -483,6 +483,10 @@ void krdma_test_on_ack(struct krdma_test *test, const struct krdma_msg_hdr *hdr,
 				"peer refused the test: more memory than it allows %s",
 				status == -EDQUOT ? "a session (max_session_mem_mb)" :
 				"all sessions (max_mem_mb)");
+	/* A lat write over its cap on the threads that poll for them. */
+	else if (status == -EUSERS)
+		krdma_test_fail(test, status,
+				"peer refused the test: as many lat write tests as it allows (max_responder_pollers)");
 	else if (status)
 		krdma_test_fail(test, status, "peer refused the test: %pe",
 				ERR_PTR(status));

@@ -163,7 +163,9 @@ NAME_FN(stats_name,
 	[KRDMA_STATS_A_SERVER_SESSIONS] = "server_sessions",
 	[KRDMA_STATS_A_SERVER_SESSIONS_PEAK] = "server_sessions_peak",
 	[KRDMA_STATS_A_QP_EVENTS] = "qp_events",
-	[KRDMA_STATS_A_PEER_SILENCE_MAX] = "peer_silence_max")
+	[KRDMA_STATS_A_PEER_SILENCE_MAX] = "peer_silence_max",
+	[KRDMA_STATS_A_POLLERS_REFUSED] = "pollers_refused",
+	[KRDMA_STATS_A_RESPONDER_POLLERS] = "responder_pollers")
 NAME_FN(addr_attr_name, [KRDMA_ADDR_A_IPV4] = "ipv4",
 	[KRDMA_ADDR_A_IPV6] = "ipv6", [KRDMA_ADDR_A_PORT] = "port",
 	[KRDMA_ADDR_A_SCOPE_ID] = "scope-id")

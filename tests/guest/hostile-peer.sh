@@ -11,7 +11,8 @@
 # node 1 against its caps (sessions per listener and in all, memory per
 # session and in all, lowered for the run) and leave tests idle: node 1
 # must refuse with a reason, read back within its caps while they hold on,
-# and close the idle tests by its stall timer.  At the end a normal session
+# and close the idle tests by its stall timer, the polling thread of an
+# idle lat write mostly asleep meanwhile.  At the end a normal session
 # between the two guests still connects, both ways, and validated tests
 # pass.
 #
@@ -140,6 +141,8 @@ mem_per_session		mem_per_session	1	refused		disconnected_by_peer
 memhold1		hold_bw		1	ok		disconnected_by_peer
 memhold2		hold_bw		1	ok		disconnected_by_peer
 mem_total		mem_total	1	refused		disconnected_by_peer
+lathold1		hold_lat_write	1	ok		disconnected_by_peer
+lat_write_cap		lat_write_cap	1	refused		disconnected_by_peer
 responder_stall		responder_stall	1	closed		peer.s_test_[0-9]+_stalled_for
 lat_write_silent	lat_write_silent 1	closed		peer.s_test_[0-9]+_stalled_for
 '
@@ -214,6 +217,52 @@ kernel_check() {
 		result "kernel.$1" ok "reason=$_kc_r"
 	else
 		result "kernel.$1" fail "reason=$_kc_r" "want=$2"
+	fi
+}
+
+# The most times a second the polling thread of a lat write that its
+# driver leaves silent may wake (lat_write_silent): once it has waited far
+# longer than a round trip, it naps up to 1 ms at a time (kmod/lat.c).
+# Before, it napped 5 us: 3088 a second here (TCG's timers are slow; up
+# to 200,000 on a host whose timers keep up).
+SILENT_WAKEUPS_MAX=1500
+
+# pollers_none: node 1 runs no responder's poller (lat write).
+pollers_none() {
+	[ "$(krdmactl -j stats show | json_get "d.get('responder_pollers')")" = 0 ]
+}
+
+# silent_wakeups: lat_write_silent, node 1's side. While node 2's test
+# stays silent, the voluntary context switches of its responder's poller
+# (the krdma_lat/ thread, the only one then) over 2 s from when it is seen,
+# per second of the time /proc/uptime says went by (a busy TCG guest's
+# shell is slow: stall_ms is raised meanwhile, so that the poller lasts).
+silent_wakeups() {
+	if ! wait_for -t 120 -i 0.2 sh -c "grep -ls '^krdma_lat/' /proc/[0-9]*/comm >/dev/null"; then
+		result kernel.caps.lat_silent_wakeups fail "no_poller_seen"
+		return
+	fi
+	_sw_st=$(grep -ls '^krdma_lat/' /proc/[0-9]*/comm | head -n 1)
+	_sw_st=${_sw_st%/comm}/status
+	_sw_t0=$(cut -d ' ' -f 1 /proc/uptime)
+	_sw_a=$(sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' "$_sw_st")
+	sleep 2
+	_sw_b=$(sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' "$_sw_st")
+	_sw_t1=$(cut -d ' ' -f 1 /proc/uptime)
+	if [ -z "$_sw_a" ] || [ -z "$_sw_b" ]; then
+		result kernel.caps.lat_silent_wakeups fail "poller_gone_early" \
+			"from=$_sw_t0" "to=$_sw_t1"
+		return
+	fi
+	_sw_rate=$(awk -v a="$_sw_a" -v b="$_sw_b" -v t0="$_sw_t0" -v t1="$_sw_t1" \
+		'BEGIN { printf "%d", (b - a) / (t1 - t0) }')
+	if [ "$_sw_rate" -le $SILENT_WAKEUPS_MAX ]; then
+		result kernel.caps.lat_silent_wakeups ok "per_s=$_sw_rate" \
+			"switches=$((_sw_b - _sw_a))" "from=$_sw_t0" "to=$_sw_t1"
+	else
+		result kernel.caps.lat_silent_wakeups fail "per_s=$_sw_rate" \
+			"switches=$((_sw_b - _sw_a))" "from=$_sw_t0" "to=$_sw_t1" \
+			"max=$SILENT_WAKEUPS_MAX"
 	fi
 }
 
@@ -387,7 +436,7 @@ if [ "$KRDMA_NODE" = 1 ]; then
 		PRM=/sys/module/krdma/parameters
 		SAVED=
 		for kv in max_listener_sessions=3 max_sessions=5 max_session_mem_mb=64 \
-			max_mem_mb=20; do
+			max_mem_mb=20 max_responder_pollers=1; do
 			SAVED="$SAVED ${kv%%=*}=$(cat "$PRM/${kv%%=*}")"
 			echo "${kv#*=}" >"$PRM/${kv%%=*}"
 		done
@@ -412,7 +461,31 @@ if [ "$KRDMA_NODE" = 1 ]; then
 		barrier caps_mem_checked 300
 		wait_for -t 60 no_sessions || result kernel.caps.mem_gone fail
 		barrier caps_mem_released 300
+		# One lat write held, whose poller is all max_responder_pollers
+		# allows; one more refused, to the hostile tool and to node 2's
+		# krdma, which says why. Held past stall_ms: raised meanwhile.
+		echo 60000 >"$PRM/stall_ms"
+		barrier caps_pollers_ready 300
+		barrier caps_pollers_held 300
+		json_check kernel.caps.pollers "krdmactl -j stats show" \
+			"d['responder_pollers'] == 1 and d['pollers_refused'] == 2"
+		if dmesg | grep -q "refused the peer's lat write test [0-9]*: over max_responder_pollers (1)$"; then
+			result kernel.caps.pollers_logged ok
+		else
+			dmesg | grep 'refused the peer' | tail -n 3
+			result kernel.caps.pollers_logged fail
+		fi
+		barrier caps_pollers_checked 300
+		# The idle tests: 15 s at least, for silent_wakeups' reads.
+		echo $((STALL_MS > 15000 ? STALL_MS : 15000)) >"$PRM/stall_ms"
+		barrier caps_pollers_released 300
+		wait_for -t 60 pollers_none || result kernel.caps.pollers_gone fail
+		# responder_stall, then lat_write_silent, whose poller is
+		# the only one.
+		barrier caps_silent_go 300
+		silent_wakeups
 		barrier caps_done 900
+		echo $STALL_MS >"$PRM/stall_ms"
 		echo "$CAPS_SCENARIOS" | while read -r name _ _ outcomes reason; do
 			[ -n "$name" ] && kernel_check "$name" "$reason"
 		done
@@ -608,7 +681,30 @@ if ! skipped caps; then
 	barrier caps_mem_checked 300
 	hold_release memhold1 memhold2
 	barrier caps_mem_released 300
+	barrier caps_pollers_ready 300
+	caps_run lathold1
+	caps_run lat_write_cap
+	# A krdma driver is told why.
+	json_check caps.capdrv.connect "timeout 60 krdmactl -j session connect addr $KRDMA_PEER_IP port $PORT name capdrv" \
+		"d['state'] == 'up'"
+	# The JSON on stdout; the failure in words on stderr.
+	krdmactl -j test run session capdrv op write mode lat size 4096 count 20 \
+		>"$T/capdrv.test" 2>"$T/capdrv.err"
+	json_check caps.capdrv.refused "cat $T/capdrv.test" \
+		"d['status'] != 0 and 'max_responder_pollers' in d.get('reason', '')"
+	if grep -q 'peer refused the test: .*(max_responder_pollers)$' "$T/capdrv.err"; then
+		result caps.capdrv.said ok
+	else
+		cat "$T/capdrv.err"
+		result caps.capdrv.said fail
+	fi
+	expect_ok caps.capdrv.del krdmactl session del name capdrv
+	barrier caps_pollers_held 300
+	barrier caps_pollers_checked 300
+	hold_release lathold1
+	barrier caps_pollers_released 300
 	caps_run responder_stall
+	barrier caps_silent_go 300
 	caps_run lat_write_silent
 	barrier caps_done 900
 	barrier caps_checked 300

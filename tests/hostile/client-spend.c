@@ -41,16 +41,14 @@ void sc_hold(const struct target *t)
 	client_close();
 }
 
-/* A bw write test of 8 MiB, held: its target stays pinned in the kernel. */
-void sc_hold_bw(const struct target *t)
+/*
+ * The TEST_ACK @m of a test to hold (@what): accepted, it is held until
+ * SIGUSR1, then ended by TEST_END; the kernel must answer TEST_RESULT.
+ */
+static void hold_test(struct msg *m, const char *what)
 {
-	struct msg *m;
-
-	if (!connected(t))
-		return;
-	m = test_req_mode(KRDMA_OP_WRITE, KRDMA_MODE_BW, DATA_SZ, 1, 0, 0, NULL, 0);
 	if (!m || m->status) {
-		outcome(false, "error", "the kernel refused a bw write of 8 MiB (status %u)",
+		outcome(false, "error", "the kernel refused a %s (status %u)", what,
 			m ? m->status : 0);
 		free(m);
 		return;
@@ -64,6 +62,36 @@ void sc_hold_bw(const struct target *t)
 		m ? "yes" : "no");
 	free(m);
 	client_close();
+}
+
+/* A bw write test of 8 MiB, held: its target stays pinned in the kernel. */
+void sc_hold_bw(const struct target *t)
+{
+	if (!connected(t))
+		return;
+	hold_test(test_req_mode(KRDMA_OP_WRITE, KRDMA_MODE_BW, DATA_SZ, 1, 0, 0, NULL, 0),
+		  "bw write of 8 MiB");
+}
+
+/* Our target, which the kernel's lat write responder writes back into. */
+static struct msg *lat_write_req(void)
+{
+	struct region r[1];
+
+	r[0] = (struct region){ (uintptr_t)P.data, P.mr->rkey, 4096 };
+	return test_req_mode(KRDMA_OP_WRITE, KRDMA_MODE_LAT, 4096, 1, 1, 0, r, 1);
+}
+
+/*
+ * A lat write test, held without a write: the kernel's responder keeps a
+ * thread polling for it, one of max_responder_pollers (for less than
+ * stall_ms, which the script raises for it).
+ */
+void sc_hold_lat_write(const struct target *t)
+{
+	if (!connected(t))
+		return;
+	hold_test(lat_write_req(), "lat write");
 }
 
 /* A TEST_REQ the kernel must refuse with TEST_ACK status @want. */
@@ -136,12 +164,15 @@ void sc_responder_stall(const struct target *t)
 
 void sc_lat_write_silent(const struct target *t)
 {
-	struct region r[1];
-
 	if (!connected(t))
 		return;
-	/* Our target, which the kernel would write back into. */
-	r[0] = (struct region){ (uintptr_t)P.data, P.mr->rkey, 4096 };
-	expect_stall_close(test_req_mode(KRDMA_OP_WRITE, KRDMA_MODE_LAT, 4096, 1, 1, 0, r, 1),
-			   "lat_write_then_no_write");
+	expect_stall_close(lat_write_req(), "lat_write_then_no_write");
+}
+
+/* One lat write more than max_responder_pollers allows: refused EUSERS. */
+void sc_lat_write_cap(const struct target *t)
+{
+	if (!connected(t))
+		return;
+	expect_status(lat_write_req(), EUSERS);
 }

@@ -182,6 +182,10 @@ const struct scenario client_scenarios[] = {
 	  "check write test, then silence: the kernel's stall timer closes", sc_responder_stall },
 	{ "lat_write_silent", CLIENT,
 	  "lat write test, then no write: the polling thread stops, closed", sc_lat_write_silent },
+	{ "hold_lat_write", CLIENT,
+	  "a lat write test, no write, held until SIGUSR1, then TEST_END", sc_hold_lat_write },
+	{ "lat_write_cap", CLIENT,
+	  "lat write over max_responder_pollers: refused EUSERS", sc_lat_write_cap },
 };
 
 const size_t n_client_scenarios = ARRAY_SIZE(client_scenarios);

@@ -95,5 +95,7 @@ void sc_mem_per_session(const struct target *t);
 void sc_mem_total(const struct target *t);
 void sc_responder_stall(const struct target *t);
 void sc_lat_write_silent(const struct target *t);
+void sc_hold_lat_write(const struct target *t);
+void sc_lat_write_cap(const struct target *t);
 
 #endif

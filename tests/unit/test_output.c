@@ -606,6 +606,8 @@ TEST(stats_names_and_rates)
 
 	CHECK_STR(stats_name(KRDMA_STATS_A_SESSIONS_OPENED), "sessions_opened");
 	CHECK_STR(stats_name(KRDMA_STATS_A_PROTOCOL_ERRORS), "protocol_errors");
+	CHECK_STR(stats_name(KRDMA_STATS_A_POLLERS_REFUSED), "pollers_refused");
+	CHECK_STR(stats_name(KRDMA_STATS_A_RESPONDER_POLLERS), "responder_pollers");
 	CHECK(stats_name(KRDMA_STATS_A_PAD) == NULL);
 	CHECK(stats_name(KRDMA_STATS_A_MAX + 1) == NULL);
 	CHECK_STR(port_state_name(4), "ACTIVE");

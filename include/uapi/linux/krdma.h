@@ -608,6 +608,13 @@ enum krdma_hist_attr {
  *   keepalive_ms): how close an alive peer came to module parameter
  *   peer_timeout_ms, at which its session is closed. Since the last reset
  *   (module-wide: the most of any session) or ever (per session).
+ * @KRDMA_STATS_A_POLLERS_REFUSED: (u64) lat write tests of peers refused
+ *   because this side already responded to as many as module parameter
+ *   max_responder_pollers allows, each with a thread polling for the peer's
+ *   writes.
+ * @KRDMA_STATS_A_RESPONDER_POLLERS: (u64) Gauge, module-wide only - the
+ *   threads that poll for the writes of peers' lat write tests now (at most
+ *   max_responder_pollers). Not reset.
  */
 enum krdma_stats_attr {
 	KRDMA_STATS_A_UNSPEC,
@@ -639,6 +646,8 @@ enum krdma_stats_attr {
 	KRDMA_STATS_A_SERVER_SESSIONS_PEAK,
 	KRDMA_STATS_A_QP_EVENTS,
 	KRDMA_STATS_A_PEER_SILENCE_MAX,
+	KRDMA_STATS_A_POLLERS_REFUSED,
+	KRDMA_STATS_A_RESPONDER_POLLERS,
 
 	__KRDMA_STATS_A_MAX,
 };
