@@ -17,6 +17,11 @@ LATE_IP=10.77.0.99	# on no node, until the server adds it late
 IF=$(rdma_netdev "$KRDMA_RDMA_DEV")
 
 # The server's session on LATE_IP has ended.
+# The ops whose data the responder checks (check mode; bw send samples
+# what arrives), for the responder-side fault below.
+RESP_FAULT_OPS="send write ping bw_send"
+iwarp || RESP_FAULT_OPS="$RESP_FAULT_OPS send_imm write_imm"
+
 late_session_gone() {
 	! krdmactl session show | grep -q "$LATE_IP"
 }
@@ -39,6 +44,16 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	json_check server.negotiated "krdmactl -j session show" \
 		"any(s['role'] == 'server' and s['state'] == 'up' and s['responder_resources'] == $LIMIT and s['initiator_depth'] == $LIMIT for s in d)"
 	barrier server_seen
+	# The responder's own check must be able to fail too: this node
+	# flips a byte of what it received before it checks it, once a test.
+	for rf in $RESP_FAULT_OPS; do
+		# Set once the client is here: its earlier tests must not meet it.
+		barrier "rfault_${rf}_ready" 1500
+		echo 2 >/sys/module/krdma/parameters/fault
+		barrier "rfault_${rf}_set" 600
+		barrier "rfault_${rf}_done" 300
+	done
+	echo 0 >/sys/module/krdma/parameters/fault
 	barrier client_done 1500
 	# iWARP: the WRITE aimed past its region (below) raised an access
 	# error on our QP, an async event the QP event handler counts.
@@ -49,7 +64,9 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	fi
 	# What the server refused and checked along the way.
 	json_check server.rejected_rping "krdmactl -j stats show" "d['rejects_sent'] >= 1"
-	json_check server.no_validation_errors "krdmactl -j stats show" "d['validation_errors'] == 0 and d['protocol_errors'] >= 1"
+	# The faults' errors, one each, and no other.
+	json_check server.validation_errors_are_the_faults "krdmactl -j stats show" \
+		"d['validation_errors'] == $(echo "$RESP_FAULT_OPS" | wc -w) and d['protocol_errors'] >= 1"
 	barrier server_checked
 	exit 0
 fi
@@ -61,8 +78,16 @@ expect_fail_msg connect.wrong_address "address resolution failed|timed out|unrea
 	krdmactl session connect addr $LATE_IP port $PORT timeout 3s
 expect_fail_msg connect.closed_port "no listener on that port" \
 	krdmactl session connect addr "$KRDMA_PEER_IP" port 7999 timeout 5s
-expect_fail_msg connect.rping_refused "." \
-	timeout 30 rping -c -a "$KRDMA_PEER_IP" -p $PORT -C 1 -S 64
+# rping, refused: it must end (not be killed by timeout, 124) and say so.
+RPING_OUT=$(timeout 30 rping -c -a "$KRDMA_PEER_IP" -p $PORT -C 1 -S 64 2>&1)
+RPING_RC=$?
+if [ $RPING_RC -ne 0 ] && [ $RPING_RC -ne 124 ] &&
+   printf '%s' "$RPING_OUT" | grep -Eqi 'reject|error'; then
+	result connect.rping_refused ok "rc=$RPING_RC"
+else
+	printf '%s\n' "$RPING_OUT"
+	result connect.rping_refused fail "rc=$RPING_RC"
+fi
 # A peer that answers ARP but whose RoCE packets never arrive (dropped on
 # this side's ingress, so nothing this node sends is refused locally):
 # the timeout names the stage it stopped at. Not iWARP (TCP, no UDP 4791).
@@ -166,6 +191,25 @@ echo 2 >/sys/module/krdma/parameters/fault	# corrupts what the driver checks nex
 expect_fail_msg validation.catches_corruption "mismatch|wrong" \
 	krdmactl test run session c1 op read size 4096 count 5 depth 1
 json_check validation.counted "krdmactl -j stats show" "d['validation_errors'] >= 1"
+
+# ... and so is the responder's: node 1 corrupts what it received before
+# it checks it; the driver's result says the test failed, with the count
+# (exit 3: data failed validation).
+for rf in $RESP_FAULT_OPS; do
+	barrier "rfault_${rf}_ready" 600
+	barrier "rfault_${rf}_set" 600
+	case $rf in
+	bw_*)
+		expect_rc_msg "validation.responder_catches.$rf" 3 "peer: 1 of [0-9]+ iterations wrong" \
+			krdmactl test run session c1 op "${rf#bw_}" mode bw size 4096 count 200 depth 8
+		;;
+	*)
+		expect_rc_msg "validation.responder_catches.$rf" 3 "peer reports iteration 0: -EBADMSG|peer: 1 of 5 iterations wrong" \
+			krdmactl test run session c1 op "$rf" size 4096 count 5 depth 1
+		;;
+	esac
+	barrier "rfault_${rf}_done" 300
+done
 
 expect_ok session.del krdmactl session del name c1
 wait_for -t 60 no_sessions &&
