@@ -204,6 +204,11 @@ int krdma_stats_fill(struct sk_buff *skb, struct krdma_stats *s);
 
 /* limits.c: what a peer may make this host spend */
 u64 krdma_buf_bytes(u32 len);
+u64 krdma_qp_est_bytes(u32 send_wr, u32 send_sge, u32 max_inline,
+		       u32 recv_wr, u32 recv_sge);
+u64 krdma_cq_est_bytes(u32 nr_cqe);
+u64 krdma_session_queues_bytes(u32 sq_depth, u32 rq_depth);
+u64 krdma_channel_queues_bytes(u32 sq_depth, u32 nr_recvs);
 bool krdma_session_mem_fits(u64 bytes);
 int krdma_sessions_admit(u32 listener_sessions);
 void krdma_server_sessions_add(int n);
@@ -286,6 +291,7 @@ struct krdma_channel {
 	bool			dead;		/* no more posts: draining */
 	struct krdma_recv	*recvs;		/* nr_recvs, or none */
 	u32			nr_recvs;
+	u64			mem;		/* charged for its queues */
 	/*
 	 * The peer's test whose messages arrive here, if any: set and
 	 * cleared by its engine, in the session's CQ context; the
