@@ -113,6 +113,8 @@ void krdma_channel_free_queues(struct krdma_channel *ch)
 	krdma_recvs_free(ch->recvs, ch->nr_recvs);
 	ch->recvs = NULL;
 	ch->nr_recvs = 0;
+	krdma_mem_uncharge(ch->sess, ch->mem);
+	ch->mem = 0;
 }
 
 /*

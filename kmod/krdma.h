@@ -66,6 +66,29 @@ static inline u32 krdma_session_credits(u32 qps)
 	return KRDMA_CREDITS_PER_QP * qps;
 }
 
+/*
+ * The session's first QP keeps rq_depth receives posted for the peer's
+ * messages, and one more for each CREDIT the peer may have outstanding
+ * for our test's lanes: each of them lands there, whichever QP its lane
+ * sends on. qp.c makes the QP so, limits.c charges a server for it.
+ */
+static inline u32 krdma_session_nr_recvs(u32 rq_depth, u32 qps)
+{
+	return rq_depth + krdma_session_credits(qps);
+}
+
+/*
+ * Its send queue: sq_depth for our test (which leaves
+ * KRDMA_PERF_CTRL_WRS of them to its control messages), the peer's
+ * test's CREDITs and as many control messages of our answers, the
+ * keepalive probe and the drain's marker. A bidir mirror's lane 0
+ * fills sq_depth on the same queue while we send CREDITs for the peer.
+ */
+static inline u32 krdma_session_nr_send_wrs(u32 sq_depth, u32 qps)
+{
+	return sq_depth + krdma_session_credits(qps) + KRDMA_PERF_CTRL_WRS + 2;
+}
+
 struct genl_info;
 struct netlink_callback;
 struct sk_buff;
@@ -229,6 +252,11 @@ int krdma_stats_fill(struct sk_buff *skb, struct krdma_stats *s);
 
 /* limits.c: what a peer may make this host spend */
 u64 krdma_buf_bytes(u32 len);
+u64 krdma_qp_est_bytes(u32 send_wr, u32 send_sge, u32 max_inline,
+		       u32 recv_wr, u32 recv_sge);
+u64 krdma_cq_est_bytes(u32 nr_cqe);
+u64 krdma_session_queues_bytes(u32 sq_depth, u32 rq_depth, u32 qps);
+u64 krdma_channel_queues_bytes(u32 sq_depth, u32 nr_recvs);
 bool krdma_session_mem_fits(u64 bytes);
 int krdma_sessions_admit(u32 listener_sessions);
 void krdma_server_sessions_add(int n);
@@ -313,6 +341,7 @@ struct krdma_channel {
 	bool			dead;		/* no more posts: draining */
 	struct krdma_recv	*recvs;		/* nr_recvs, or none */
 	u32			nr_recvs;
+	u64			mem;		/* charged for its queues */
 	/*
 	 * The peer's test whose messages arrive here, if any: set and
 	 * cleared by its engine, in the session's CQ context; the

@@ -10,11 +10,14 @@
  *
  * What a peer has made us pin is charged to its session as it is asked
  * for, before it is allocated: a server session's receive and control
- * buffers at its CONNECT_REQUEST, the buffers of the peer's test at its
- * TEST_REQ. The charge goes when the memory does.
+ * buffers and its first QP and CQ at its CONNECT_REQUEST, a data
+ * channel's QP and CQ when it connects, the buffers of the peer's test at
+ * its TEST_REQ. The charge goes when the memory does.
  */
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <rdma/ib_verbs.h>
 
 #include "krdma.h"
 
@@ -63,6 +66,84 @@ u64 krdma_buf_bytes(u32 len)
 	return PAGE_ALIGN((u64)max_t(u32, len, 1));
 }
 
+/*
+ * No verb says what a QP or CQ costs the provider, and the client picks
+ * the depths of ours (to 4096 slots, 16 QPs): the charge is an estimate,
+ * rxe's sizing in 6.1 (rxe_queue_init()) with room for others'. A work
+ * queue is a ring of one more entry than asked, so that full is told
+ * from empty, rounded up to a power of two, of entries of at least a
+ * cache line, rounded up to a power of two too (rxe; mlx4/5's basic
+ * blocks and rings are powers of two as well). A send entry is the
+ * provider's header (rxe's struct rxe_send_wqe: 208 bytes) and the larger
+ * of its SGEs and inline data; a receive entry its header (rxe: 40) and
+ * its SGEs; a CQE a struct ib_wc (rxe's struct rxe_cqe holds one: 72
+ * bytes, 128 in the ring; mlx5's: 64 or 128). Each ring costs a page
+ * more (rxe's vmalloc_user() of a header and the ring), each QP
+ * KRDMA_EST_QP_FIXED (the provider's and the CM's state, the responder's
+ * resources), each CQ a page (ib_alloc_cq()'s batch of completions).
+ * rxe with 16 SGEs and 256 bytes inline: a send queue of 4096 is 8192
+ * entries of 512 bytes, 4 MiB, as estimated.
+ */
+#define KRDMA_EST_SEND_WQE_HDR	256
+#define KRDMA_EST_RECV_WQE_HDR	64
+#define KRDMA_EST_MIN_ENTRY	64
+#define KRDMA_EST_QP_FIXED	(16 << 10)
+
+static u64 krdma_ring_bytes(u32 entries, u32 entry_size)
+{
+	u64 slots = roundup_pow_of_two((u64)entries + 1);
+	u64 size = roundup_pow_of_two(max_t(u32, entry_size,
+					    KRDMA_EST_MIN_ENTRY));
+
+	return PAGE_ALIGN(slots * size) + PAGE_SIZE;
+}
+
+/* What a QP of these capabilities costs its provider, at most. */
+u64 krdma_qp_est_bytes(u32 send_wr, u32 send_sge, u32 max_inline,
+		       u32 recv_wr, u32 recv_sge)
+{
+	u32 send = KRDMA_EST_SEND_WQE_HDR +
+		   max_t(u32, send_sge * sizeof(struct ib_sge), max_inline);
+	u32 recv = KRDMA_EST_RECV_WQE_HDR + recv_sge * sizeof(struct ib_sge);
+
+	return KRDMA_EST_QP_FIXED + krdma_ring_bytes(send_wr, send) +
+	       krdma_ring_bytes(recv_wr, recv);
+}
+
+/* What a CQ of @nr_cqe entries costs its provider and the core, at most. */
+u64 krdma_cq_est_bytes(u32 nr_cqe)
+{
+	return krdma_ring_bytes(nr_cqe, sizeof(struct ib_wc)) + PAGE_SIZE;
+}
+
+/*
+ * A server session's first QP and CQ of @qps QPs in all, as
+ * krdma_session_create_queues() asks for them (its SGEs and inline data
+ * at most; the same sizes, krdma.h), before its depths are clamped to
+ * the device's.
+ */
+u64 krdma_session_queues_bytes(u32 sq_depth, u32 rq_depth, u32 qps)
+{
+	u32 send_wrs = krdma_session_nr_send_wrs(sq_depth, qps);
+	u32 recvs = krdma_session_nr_recvs(rq_depth, qps) + 1;
+
+	return krdma_qp_est_bytes(send_wrs, KRDMA_MAX_SGE, KRDMA_MAX_INLINE,
+				  recvs, KRDMA_MAX_SGE) +
+	       krdma_cq_est_bytes(send_wrs + recvs);
+}
+
+/*
+ * A data channel's QP and CQ, as krdma_channel_create_queues() asks for
+ * them, @nr_recvs being krdma_channel_nr_recvs().
+ */
+u64 krdma_channel_queues_bytes(u32 sq_depth, u32 nr_recvs)
+{
+	return krdma_qp_est_bytes(sq_depth + 1, KRDMA_MAX_SGE,
+				  KRDMA_MAX_INLINE, nr_recvs + 1,
+				  KRDMA_MAX_SGE) +
+	       krdma_cq_est_bytes(sq_depth + nr_recvs + 4);
+}
+
 static u64 krdma_max_mem_bytes(void)
 {
 	u64 mb = READ_ONCE(krdma_max_mem_mb);
@@ -103,24 +184,27 @@ void krdma_server_sessions_add(int n)
 /*
  * Charges @bytes that the peer of @sess asks us to pin. Returns -EDQUOT
  * over the session's cap, -ENOBUFS over the cap of all sessions; nothing
- * is charged then. A session's charges come from one context at a time
- * (its CM handler, then its CQ); sessions charge concurrently, so the
- * module-wide sum is taken first and given back if it went over.
+ * is charged then. A session charges from its CQ (the peer's tests) while
+ * a data channel's CM handler charges its queues, and sessions charge
+ * concurrently: each sum is taken first and given back if it went over.
  */
 int krdma_mem_charge(struct krdma_session *sess, u64 bytes)
 {
-	s64 total;
+	s64 mine, total;
 
-	if (!krdma_session_mem_fits(atomic64_read(&sess->stats.peer_mem) + bytes))
+	mine = atomic64_add_return(bytes, &sess->stats.peer_mem);
+	if (!krdma_session_mem_fits(mine)) {
+		atomic64_sub(bytes, &sess->stats.peer_mem);
 		return -EDQUOT;
+	}
 	total = atomic64_add_return(bytes, &krdma_global_stats.peer_mem);
 	if (total > krdma_max_mem_bytes()) {
 		atomic64_sub(bytes, &krdma_global_stats.peer_mem);
+		atomic64_sub(bytes, &sess->stats.peer_mem);
 		return -ENOBUFS;
 	}
 	krdma_stats_peak(&krdma_global_stats.peer_mem_peak, total);
-	krdma_stats_peak(&sess->stats.peer_mem_peak,
-			 atomic64_add_return(bytes, &sess->stats.peer_mem));
+	krdma_stats_peak(&sess->stats.peer_mem_peak, mine);
 	return 0;
 }
 

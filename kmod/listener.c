@@ -70,6 +70,7 @@ static int krdma_channel_accept(struct krdma_listener *l,
 	struct krdma_cm_hello rep;
 	int rej, ret;
 	u8 rr, id;
+	u64 mem;
 
 	sess = krdma_session_lookup_cookie(l->net, l->id, be32_to_cpu(h->cookie));
 	if (!sess) {
@@ -93,6 +94,22 @@ static int krdma_channel_accept(struct krdma_listener *l,
 		goto out;
 	}
 	ch->cm_id = child;
+	/*
+	 * Its QP and CQ, to the caps: the session's CONNECT_REQUEST found
+	 * them within the session's, not within what all sessions have left.
+	 */
+	mem = krdma_channel_queues_bytes(sess->sq_depth,
+					 krdma_channel_nr_recvs(sess->peer_proto,
+								sess->rq_depth,
+								sess->qps));
+	ret = krdma_mem_charge(sess, mem);
+	if (ret) {
+		krdma_count(sess, KRDMA_CNT_MEM_REFUSED, 1);
+		kfree(ch);
+		rej = KRDMA_REJ_MEM_LIMIT;
+		goto out;
+	}
+	ch->mem = mem;
 	ret = krdma_channel_create_queues(ch);
 	if (ret) {
 		kfree(ch);
@@ -146,7 +163,8 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	char vers[40] = "";
 	int rej, ret;
 	u8 rr, id;
-	u64 mem;
+	u64 mem, chq;
+	u32 sq, rq;
 
 	rej = krdma_check_hello(ev->param.conn.private_data,
 				ev->param.conn.private_data_len, &h);
@@ -162,20 +180,31 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	}
 	if (be16_to_cpu(h.flags) & KRDMA_HELLO_F_CHANNEL)
 		return krdma_channel_accept(l, child, ev, &h);
-	/* What the client's sizes make us pin (qp.c and channel.c allocate it). */
-	mem = (be16_to_cpu(h.rq_depth) + krdma_session_credits(h.channels + 1)) *
+	/*
+	 * What the client's sizes make us pin (qp.c and channel.c allocate
+	 * it), and what its queues cost the provider: the first QP's charged
+	 * now, each data channel's as it connects, all within the session's
+	 * cap from here. The first QP has room for every QP's CREDITs.
+	 */
+	sq = be16_to_cpu(h.sq_depth);
+	rq = be16_to_cpu(h.rq_depth);
+	mem = (rq + krdma_session_credits(h.channels + 1)) *
 	      krdma_buf_bytes(KRDMA_MSG_HDR_SIZE +
 			      max_t(u32, be32_to_cpu(h.max_msg_size),
 				    KRDMA_CTRL_BODY_MAX)) +
 	      (KRDMA_CTRL_TX + krdma_session_credits(h.channels + 1)) *
 	      krdma_buf_bytes(KRDMA_MSG_HDR_SIZE + KRDMA_CTRL_BODY_MAX) +
 	      krdma_channel_recv_bytes(be16_to_cpu(h.version), h.channels,
-				       be16_to_cpu(h.rq_depth),
-				       be32_to_cpu(h.max_msg_size));
-	if (!krdma_session_mem_fits(mem)) {
+				       rq, be32_to_cpu(h.max_msg_size)) +
+	      krdma_session_queues_bytes(sq, rq, h.channels + 1);
+	chq = h.channels *
+	      krdma_channel_queues_bytes(sq,
+					 krdma_channel_nr_recvs(be16_to_cpu(h.version),
+								rq, h.channels + 1));
+	if (!krdma_session_mem_fits(mem + chq)) {
 		krdma_stats_add(&krdma_global_stats, KRDMA_CNT_MEM_REFUSED, 1);
-		pr_info_ratelimited("krdma: listener %u: refused a connection asking for %llu MiB of buffers (max_session_mem_mb)\n",
-				    l->id, mem >> 20);
+		pr_info_ratelimited("krdma: listener %u: refused a connection asking for %llu MiB of buffers and queues (max_session_mem_mb)\n",
+				    l->id, (mem + chq) >> 20);
 		krdma_reject(child, KRDMA_REJ_MEM_LIMIT);
 		return -ECONNREFUSED;
 	}
@@ -221,7 +250,7 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	if (ret) {
 		mutex_unlock(&sess->cm_mutex);
 		krdma_stats_add(&krdma_global_stats, KRDMA_CNT_MEM_REFUSED, 1);
-		pr_info_ratelimited("krdma: listener %u: refused a connection: its %llu KiB of buffers are over max_mem_mb\n",
+		pr_info_ratelimited("krdma: listener %u: refused a connection: its %llu KiB of buffers and queues are over max_mem_mb\n",
 				    l->id, mem >> 10);
 		krdma_reject(child, KRDMA_REJ_MEM_LIMIT);
 		krdma_session_close(sess, "over the memory limit of all sessions");

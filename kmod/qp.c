@@ -289,35 +289,22 @@ int krdma_ctrl_send_credit(struct krdma_session *sess, u32 test_id, u8 qp,
 				 NULL, 0);
 }
 
-/*
- * The session's QP keeps rq_depth receives posted for the peer's
- * messages, and one more for each CREDIT the peer may have outstanding
- * for our test's lanes (krdma_session_credits()): each of them lands
- * here, whichever QP its lane sends on.
- */
-static u32 krdma_session_nr_recvs(const struct krdma_session *sess)
+/* The session's receives and send queue (krdma.h says what for). */
+static u32 krdma_sess_nr_recvs(const struct krdma_session *sess)
 {
-	return sess->rq_depth + krdma_session_credits(sess->qps);
+	return krdma_session_nr_recvs(sess->rq_depth, sess->qps);
 }
 
-/*
- * Its send queue: sq_depth for our test (which leaves
- * KRDMA_PERF_CTRL_WRS of them to its control messages), the peer's
- * test's CREDITs and as many control messages of our answers, the
- * keepalive probe and the drain's marker. A bidir mirror's lane 0
- * fills sq_depth on the same queue while we send CREDITs for the peer.
- */
-static u32 krdma_session_nr_send_wrs(const struct krdma_session *sess)
+static u32 krdma_sess_nr_send_wrs(const struct krdma_session *sess)
 {
-	return sess->sq_depth + krdma_session_credits(sess->qps) +
-	       KRDMA_PERF_CTRL_WRS + 2;
+	return krdma_session_nr_send_wrs(sess->sq_depth, sess->qps);
 }
 
 static void krdma_session_free_buffers(struct krdma_session *sess)
 {
 	u32 i;
 
-	krdma_recvs_free(sess->recvs, krdma_session_nr_recvs(sess));
+	krdma_recvs_free(sess->recvs, krdma_sess_nr_recvs(sess));
 	sess->recvs = NULL;
 	if (sess->ctrl_tx) {
 		for (i = 0; i < sess->nr_ctrl_tx; i++)
@@ -334,7 +321,7 @@ static int krdma_session_alloc_buffers(struct krdma_session *sess)
 	u32 nr_ctrl_tx = KRDMA_CTRL_TX + krdma_session_credits(sess->qps);
 	u32 i;
 
-	sess->recvs = krdma_recvs_alloc(sess, NULL, krdma_session_nr_recvs(sess),
+	sess->recvs = krdma_recvs_alloc(sess, NULL, krdma_sess_nr_recvs(sess),
 					KRDMA_MSG_HDR_SIZE +
 					max(sess->max_msg_size,
 					    KRDMA_CTRL_BODY_MAX));
@@ -448,8 +435,8 @@ static int krdma_session_create_qp(struct krdma_session *sess, u32 max_inline,
 	attr->recv_cq = sess->cq.ib;
 	attr->qp_type = IB_QPT_RC;
 	attr->sq_sig_type = IB_SIGNAL_REQ_WR;
-	attr->cap.max_send_wr = krdma_session_nr_send_wrs(sess);
-	attr->cap.max_recv_wr = krdma_session_nr_recvs(sess) + 1;
+	attr->cap.max_send_wr = krdma_sess_nr_send_wrs(sess);
+	attr->cap.max_recv_wr = krdma_sess_nr_recvs(sess) + 1;
 	attr->cap.max_send_sge = min_t(u32, dattr->max_send_sge, KRDMA_MAX_SGE);
 	attr->cap.max_recv_sge = min_t(u32, dattr->max_recv_sge, KRDMA_MAX_SGE);
 	attr->cap.max_inline_data = max_inline;
@@ -479,7 +466,7 @@ int krdma_session_create_queues(struct krdma_session *sess)
 	 * The control traffic of qps QPs first, the rest to the tests. A
 	 * device whose queues cannot hold the least of both refuses.
 	 */
-	extra = krdma_session_nr_send_wrs(sess) - sess->sq_depth + 1;
+	extra = krdma_sess_nr_send_wrs(sess) - sess->sq_depth + 1;
 	if (dattr->max_qp_wr < extra + KRDMA_QUEUE_DEPTH_MIN) {
 		ret = -ENOSPC;
 		goto err;
@@ -493,8 +480,8 @@ int krdma_session_create_queues(struct krdma_session *sess)
 	}
 
 	/* +1 receive for the drain's marker. */
-	nr_cqe = krdma_session_nr_send_wrs(sess) +
-		 krdma_session_nr_recvs(sess) + 1;
+	nr_cqe = krdma_sess_nr_send_wrs(sess) +
+		 krdma_sess_nr_recvs(sess) + 1;
 	snprintf(name, sizeof(name), "%u", sess->id);
 	/* Sessions, and their channels (channel.c), spread over the vectors. */
 	ret = krdma_cq_create(sess, &sess->cq, nr_cqe, sess->id, false, name);
@@ -517,7 +504,7 @@ int krdma_session_create_queues(struct krdma_session *sess)
 	ret = krdma_session_alloc_buffers(sess);
 	if (ret)
 		goto err;
-	for (i = 0; i < krdma_session_nr_recvs(sess); i++) {
+	for (i = 0; i < krdma_sess_nr_recvs(sess); i++) {
 		ret = krdma_recv_repost(&sess->recvs[i]);
 		if (ret)
 			goto err;

@@ -12,13 +12,16 @@
 # session and in all, lowered for the run) and leave tests idle: node 1
 # must refuse with a reason, read back within its caps while they hold on,
 # and close the idle tests by its stall timer, the polling thread of an
-# idle lat write mostly asleep meanwhile.  At the end a normal session
-# between the two guests still connects, both ways, and validated tests
-# pass.
+# idle lat write mostly asleep meanwhile.  Then hostile clients ask for
+# the most queue memory a session can (16 QPs, send queues of 4096),
+# several times over: node 1 must charge its QPs and CQs to max_mem_mb,
+# which its own measure (MemAvailable, VmallocUsed) must bear out.  At
+# the end a normal session between the two guests still connects, both
+# ways, and validated tests pass.
 #
 # KRDMA_HOSTILE_SKIP="name ..." skips scenarios (recorded as skipped);
 # KRDMA_HOSTILE_ONLY="name ..." runs only those (and the final check);
-# "caps" names the whole caps phase.
+# "caps" names the whole caps phase, "queues" the queue memory's.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
@@ -146,6 +149,23 @@ lat_write_cap		lat_write_cap	1	refused		disconnected_by_peer
 responder_stall		responder_stall	1	closed		peer.s_test_[0-9]+_stalled_for
 lat_write_silent	lat_write_silent 1	closed		peer.s_test_[0-9]+_stalled_for
 '
+
+# Queue memory: QHOG hold_queues clients, each a session of 16 QPs of
+# about 5 MiB (rxe) that is charged in all, against a max_mem_mb of
+# QMEM_MB: the first fits, the next only in part, the others not at all.
+# Node 1's MemAvailable may drop by QMEM_MB and QSLACK_MB more (the CM's
+# and rxe's per-connection state, the monitor); rxe allocates its rings
+# with vmalloc, so VmallocUsed grows by the QPs' and CQs' memory, which
+# the charge, an estimate, must cover, but for QSLACK_MB.
+QHOG=4
+QMEM_MB=96
+QSESS_MB=128
+QSLACK_MB=16
+
+# mem_kib FIELD: FIELD of /proc/meminfo, in KiB.
+mem_kib() {
+	sed -n "s/^$1: *\([0-9]*\) kB/\1/p" /proc/meminfo
+}
 
 # reason_ok REASON ERE: the ERE column's test (see above).
 reason_ok() {
@@ -511,6 +531,65 @@ if [ "$KRDMA_NODE" = 1 ]; then
 			"d['server_sessions'] == 0 and d['responder_timeouts'] == 2 and d['validation_errors'] == 0"
 	fi
 
+	# ---- queues: the QPs and CQs hostile clients make node 1 create ----
+	if ! skipped queues; then
+		PRM=/sys/module/krdma/parameters
+		SAVED=
+		for kv in max_session_mem_mb=$QSESS_MB max_mem_mb=$QMEM_MB; do
+			SAVED="$SAVED ${kv%%=*}=$(cat "$PRM/${kv%%=*}")"
+			echo "${kv#*=}" >"$PRM/${kv%%=*}"
+		done
+		expect_ok queues.stats_reset krdmactl stats reset
+		sync
+		echo 3 >/proc/sys/vm/drop_caches
+		QA0=$(mem_kib MemAvailable)
+		QV0=$(mem_kib VmallocUsed)
+		QS0=$(mem_kib Slab)
+		barrier queues_ready 300
+		# Node 2's clients hold what they were given.
+		barrier queues_held 900
+		QA1=$(mem_kib MemAvailable)
+		QV1=$(mem_kib VmallocUsed)
+		QS1=$(mem_kib Slab)
+		krdmactl -j stats show >"$T/queues.stats"
+		krdmactl -j -s session show >"$T/queues.sessions"
+		QPM=$(json_get "d['peer_mem'] // 1024" <"$T/queues.stats")
+		QPP=$(json_get "d['peer_mem_peak'] // 1024" <"$T/queues.stats")
+		QREF=$(json_get "d['mem_refused']" <"$T/queues.stats")
+		QN=$(json_get "len(d)" <"$T/queues.sessions")
+		QCH=$(json_get "sum(s['qps'] for s in d)" <"$T/queues.sessions")
+		QDROP=$((QA0 - QA1))
+		QVM=$((QV1 - QV0))
+		log "queues: $QN sessions, $QCH QPs asked for, $QREF refused over a cap;" \
+			"charged ${QPM} KiB (peak ${QPP}), max_mem_mb $QMEM_MB;" \
+			"MemAvailable -${QDROP} KiB, VmallocUsed +${QVM} KiB, Slab +$((QS1 - QS0)) KiB"
+		cat "$T/queues.stats"
+		# The cap was reached (else this proves nothing), and kept.
+		json_check kernel.queues.charged "cat $T/queues.stats" \
+			"d['mem_refused'] >= 1 and 0 < d['peer_mem'] <= $QMEM_MB * $MIB and d['peer_mem_peak'] <= $QMEM_MB * $MIB"
+		json_check kernel.queues.session "cat $T/queues.sessions" \
+			"len(d) >= 1 and all(s['stats']['peer_mem_peak'] <= $QSESS_MB * $MIB for s in d)"
+		if [ "$QDROP" -le $(((QMEM_MB + QSLACK_MB) * 1024)) ]; then
+			result kernel.queues.mem_available ok "drop_kib=$QDROP" "qps=$QCH"
+		else
+			result kernel.queues.mem_available fail "drop_kib=$QDROP" \
+				"max_kib=$(((QMEM_MB + QSLACK_MB) * 1024))" "qps=$QCH"
+		fi
+		if [ "$QVM" -le $((QPM + QSLACK_MB * 1024)) ]; then
+			result kernel.queues.estimate ok "vmalloc_kib=$QVM" "charged_kib=$QPM"
+		else
+			result kernel.queues.estimate fail "vmalloc_kib=$QVM" "charged_kib=$QPM"
+		fi
+		barrier queues_checked 300
+		barrier queues_released 300
+		wait_for -t 60 no_sessions || result kernel.queues.sessions_gone fail
+		json_check kernel.queues.given_back "krdmactl -j stats show" \
+			"d['server_sessions'] == 0 and d['peer_mem'] == 0"
+		for kv in $SAVED; do
+			echo "${kv#*=}" >"$PRM/${kv%%=*}"
+		done
+	fi
+
 	# ---- still sane: a normal session to node 2's krdma ----
 	barrier final_listening 120
 	json_check final.connect "timeout 60 krdmactl -j session connect addr $KRDMA_PEER_IP port $FPORT name final" \
@@ -716,6 +795,39 @@ if ! skipped caps; then
 		"d['status'] == 0 and d['iters'] == 20"
 	expect_ok back.del krdmactl session del name back
 	barrier back_done 300
+fi
+
+if ! skipped queues; then
+	barrier queues_ready 300
+	# One after the other, each held (or refused) before the next asks.
+	i=1
+	while [ $i -le $QHOG ]; do
+		"$HOSTILE" -t $TMO -s "$(next_sport)" hold_queues "$KRDMA_PEER_IP" $PORT \
+			>"$H/queues$i.out" 2>&1 &
+		echo $! >"$T/queues$i.pid"
+		wait_for -t $((TMO * 6)) grep -Eq "step=held|outcome=" "$H/queues$i.out" ||
+			{ cat "$H/queues$i.out"; result "hostile.queues$i.held" fail; }
+		i=$((i + 1))
+	done
+	barrier queues_held 900
+	barrier queues_checked 300
+	i=1
+	while [ $i -le $QHOG ]; do
+		_q_pid=$(cat "$T/queues$i.pid")
+		grep -q "step=held" "$H/queues$i.out" && kill -USR1 "$_q_pid"
+		wait_exit "$_q_pid" $TOOL_LIMIT || kill -KILL "$_q_pid"
+		wait "$_q_pid"
+		_q_rc=$?
+		cat "$H/queues$i.out"
+		_q_out=$(hfield "queues$i" outcome)
+		if [ $_q_rc -eq 0 ] && printf '%s' "$_q_out" | grep -Eqx 'ok|refused'; then
+			result "hostile.queues$i" ok "outcome=$_q_out"
+		else
+			result "hostile.queues$i" fail "rc=$_q_rc" "outcome=${_q_out:-none}"
+		fi
+		i=$((i + 1))
+	done
+	barrier queues_released 300
 fi
 
 # The final check: node 1 connects to a krdma listener here.

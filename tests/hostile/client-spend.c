@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * krdma-hostile: what a client peer may make the kernel spend: sessions
- * and test memory held against its caps, tests over its memory caps,
- * and tests left silent for its stall timer to close.
+ * krdma-hostile: what a client peer may make the kernel spend: sessions,
+ * queues and test memory held against its caps, tests over its memory
+ * caps, and tests left silent for its stall timer to close.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -14,6 +14,17 @@
 #include "hostile.h"
 #include "verbs.h"
 #include "client.h"
+
+/*
+ * hold_queues: what the kernel's QPs and CQs cost it is the client's to
+ * choose - its send queue depth on every QP and the number of QPs - so
+ * the most of both, with the least of what the kernel charged all along
+ * (receives, their size: hello_mem_hog asks for their most).
+ */
+#define HOG_SQ		4096
+#define HOG_RQ		8
+#define HOG_MAX_MSG	4096
+#define HOG_CHANNELS	(KRDMA_QPS_MAX - 1)
 
 /* Holds the session until SIGUSR1; false if the kernel closed it first. */
 static bool hold_session(void)
@@ -38,6 +49,142 @@ void sc_hold(const struct target *t)
 		return;
 	if (hold_session())
 		outcome(true, "ok", "held_until_SIGUSR1");
+	client_close();
+}
+
+/*
+ * Data channel @index of the session, with a QP of our own as small as
+ * can be: the kernel's are sized by the session's hello. Returns 0 when
+ * connected (*@out is its id), else the reject reason (-1: none came).
+ */
+static int hog_channel(const struct target *t, uint8_t index,
+		       struct rdma_cm_id **out)
+{
+	struct ibv_qp_init_attr qa = {};
+	struct rdma_conn_param cp = {};
+	struct rdma_cm_event *ev;
+	struct rdma_cm_id *id;
+	uint8_t hb[HELLO_LEN];
+	struct hello h;
+	int64_t end;
+	int ret = -1;
+	bool done = false;
+
+	if (rdma_create_id(P.ec, &id, NULL, RDMA_PS_TCP))
+		die("rdma_create_id: %s", strerror(errno));
+	resolve_addr(id, t->addr, t->port);
+	qa.send_cq = P.cq;
+	qa.recv_cq = P.cq;
+	qa.qp_type = IBV_QPT_RC;
+	qa.cap.max_send_wr = 1;
+	qa.cap.max_recv_wr = 1;
+	qa.cap.max_send_sge = 1;
+	qa.cap.max_recv_sge = 1;
+	if (rdma_create_qp(id, P.pd, &qa))
+		die("rdma_create_qp: %s", strerror(errno));
+	if (rdma_resolve_route(id, 5000))
+		die("rdma_resolve_route: %s", strerror(errno));
+	wait_cm(RDMA_CM_EVENT_ROUTE_RESOLVED, &ev);
+	rdma_ack_cm_event(ev);
+
+	good_hello(&h);
+	h.flags = KRDMA_HELLO_F_CHANNEL;
+	h.sq = HOG_SQ;
+	h.rq = HOG_RQ;
+	h.max_msg = HOG_MAX_MSG;
+	h.channels = HOG_CHANNELS;
+	h.channel = index;
+	h.cookie = P.peer_hello.cookie;
+	hello_pack(hb, &h);
+	cp.private_data = hb;
+	cp.private_data_len = HELLO_LEN;
+	cp.responder_resources = RD_ATOM;
+	cp.initiator_depth = RD_ATOM;
+	cp.retry_count = 6;
+	cp.rnr_retry_count = 7;
+	if (rdma_connect(id, &cp))
+		die("rdma_connect: %s", strerror(errno));
+	end = now_ms() + P.tmo_ms;
+	while (!done && !P.disconnected && now_ms() < end) {
+		if (rdma_get_cm_event(P.ec, &ev)) {
+			nap();
+			continue;
+		}
+		if (ev->id != id) {
+			handle_cm_event(ev);
+		} else if (ev->event == RDMA_CM_EVENT_ESTABLISHED) {
+			ret = 0;
+			done = true;
+		} else {
+			if (ev->event == RDMA_CM_EVENT_REJECTED)
+				ret = reject_reason(ev->param.conn.private_data,
+						    ev->param.conn.private_data_len);
+			done = true;
+		}
+		rdma_ack_cm_event(ev);
+	}
+	if (ret) {
+		rdma_destroy_qp(id);
+		rdma_destroy_id(id);
+		return ret;
+	}
+	*out = id;
+	return 0;
+}
+
+/*
+ * A session of 16 QPs with the deepest send queues, every data channel
+ * connected, held until SIGUSR1. The kernel may refuse the session, or
+ * any channel, over its memory caps (reject 8); the script runs several
+ * and reads back that the kernel stayed within them.
+ */
+void sc_hold_queues(const struct target *t)
+{
+	struct rdma_cm_id *ids[HOG_CHANNELS] = {};
+	unsigned int up = 0, refused = 0;
+	uint8_t hb[HELLO_LEN];
+	struct hello h;
+	int r;
+
+	good_hello(&h);
+	h.sq = HOG_SQ;
+	h.rq = HOG_RQ;
+	h.max_msg = HOG_MAX_MSG;
+	h.channels = HOG_CHANNELS;
+	hello_pack(hb, &h);
+	if (!client_connect(t->addr, t->port, hb, HELLO_LEN, 7)) {
+		if (P.rejected && P.reject_reason == KRDMA_REJ_MEM_LIMIT)
+			outcome(true, "refused", "session_refused reason=%d",
+				P.reject_reason);
+		else
+			outcome(false, P.rejected ? "unexpected" : "error",
+				"session not accepted (rejected=%d reason %d)",
+				P.rejected, P.reject_reason);
+		return;
+	}
+	for (uint8_t i = 1; i <= HOG_CHANNELS && !P.disconnected; i++) {
+		r = hog_channel(t, i, &ids[i - 1]);
+		if (!r) {
+			up++;
+		} else if (r == KRDMA_REJ_MEM_LIMIT) {
+			refused++;
+		} else {
+			outcome(false, "unexpected", "data channel %u: reject reason %d",
+				i, r);
+			client_close();
+			return;
+		}
+	}
+	printf("HOSTILE scenario=%s step=held lport=%u channels_up=%u channels_refused=%u\n",
+	       P.scen, P.lport, up, refused);
+	fflush(stdout);
+	if (!hold_session())
+		return;
+	outcome(true, refused ? "refused" : "ok",
+		"held_until_SIGUSR1 channels_up=%u channels_refused=%u", up, refused);
+	for (unsigned int i = 0; i < HOG_CHANNELS; i++)
+		if (ids[i])
+			rdma_disconnect(ids[i]);
 	client_close();
 }
 

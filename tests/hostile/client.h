@@ -91,6 +91,7 @@ void sc_stale_atomic(const struct target *t);
 /* client-spend.c: what the kernel may be made to spend */
 void sc_hold(const struct target *t);
 void sc_hold_bw(const struct target *t);
+void sc_hold_queues(const struct target *t);
 void sc_mem_per_session(const struct target *t);
 void sc_mem_total(const struct target *t);
 void sc_responder_stall(const struct target *t);

@@ -586,15 +586,16 @@ enum krdma_hist_attr {
  * @KRDMA_STATS_A_SESSIONS_REFUSED: (u64) Connection requests rejected because
  *   the listener or the module had as many server sessions as module
  *   parameters max_listener_sessions or max_sessions allow.
- * @KRDMA_STATS_A_MEM_REFUSED: (u64) Connection and test requests refused
- *   because the memory they ask for is more than module parameter
+ * @KRDMA_STATS_A_MEM_REFUSED: (u64) Connection, data channel and test requests
+ *   refused because the memory they ask for is more than module parameter
  *   max_session_mem_mb allows a session, or than max_mem_mb leaves of all
  *   sessions.
  * @KRDMA_STATS_A_RESPONDER_TIMEOUTS: (u64) Sessions closed because the peer
  *   left the test it drives idle for stall_ms while this side responded.
  * @KRDMA_STATS_A_PEER_MEM: (u64) Gauge - bytes that peers now make this side
- *   pin (receive buffers of server sessions, buffers of the tests it responds
- *   to); per session, that session's. Not reset.
+ *   pin (receive buffers and QPs and CQs, as estimated, of server sessions,
+ *   buffers of the tests it responds to); per session, that session's. Not
+ *   reset.
  * @KRDMA_STATS_A_PEER_MEM_PEAK: (u64) The most peer-mem since the last reset
  *   (module-wide) or ever (per session).
  * @KRDMA_STATS_A_SERVER_SESSIONS: (u64) Gauge, module-wide only - server
