@@ -260,7 +260,8 @@ run_cycles() {
 		log "cycles ($1): $(cat "$T/cycles.$1.json")"
 		json_check "p2.cycles.$1" "cat $T/cycles.$1.json" "d['done'] == $2 and d['failed'] == 0"
 		MS=$(json_get "d['ms_per_cycle']" <"$T/cycles.$1.json")
-		result "p2.cycle_time.$1" ok "ms_per_cycle=${MS:-?}" "cycles=$2"
+		# A figure, not a check: logged, not counted as a passed test.
+		log "p2.cycle_time.$1: ms_per_cycle=${MS:-?} cycles=$2"
 		barrier "p2_cycled_$1" $((120 * X))
 	else
 		barrier "p2_cycled_$1" $(($(left) - 60))
@@ -306,7 +307,7 @@ SETTLE=$(($(date +%s) - t0))
 log "slab before -> after: $(cat "$T/slab.json")"
 W=$(json_get "'%s=%+d,%+d_in_both_halves' % (d['worst_cache'], d['worst_delta_objs'], d['worst_growth_objs'])" <"$T/slab.json")
 json_check p2.slab_kmalloc "cat $T/slab.json" "d['objs_ok']"
-result p2.slab_worst ok "worst=$W" "tolerance=$TOL_OBJS" "settled_in=${SETTLE}s"
+log "p2.slab_worst: worst=$W tolerance=$TOL_OBJS settled_in=${SETTLE}s"
 json_check p2.meminfo_slab "cat $T/slab.json" "d['meminfo_ok']"
 barrier p2_measured $((300 * X))
 log "measured after $(($(date +%s) - START)) s"

@@ -78,6 +78,10 @@ Options:
     --hang S          watchdog: a single case may take S seconds (60)
     --budget S        send no new case after S seconds (the summary's
                       "count" says how many were run; default: no limit)
+    --min-random N    fail (exit 1) unless at least N random cases ran
+                      after the sweep of every op and mutation: a budget
+                      that a slow host eats up in the sweep must not pass
+                      for a fuzzing run (default 0)
     --ip ADDR         this host's IPv4 address on the RDMA device
                       (requests that connect or listen use it; 127.0.0.1)
     --dev NAME        RDMA device for DEV_GET (rxe0)
@@ -1449,6 +1453,7 @@ class Opts:
     do_print = False
     trace = None
     budget = None
+    min_random = 0
     offline = None
     verbose = False
 
@@ -1484,6 +1489,8 @@ def parse_args(argv):
             o.hang = float(val())
         elif a == "--budget":
             o.budget = float(val())
+        elif a == "--min-random":
+            o.min_random = int(val(), 0)
         elif a == "--ip":
             o.ip = val()
         elif a == "--dev":
@@ -1586,8 +1593,16 @@ def main(argv):
                   file=sys.stderr)
     r.finish()
     s = r.summary(ran)
+    s["sweep"] = len(fz.sweep)
+    s["random"] = max(0, ran - len(fz.sweep)) if o.only is None else 0
+    short = o.only is None and s["random"] < o.min_random
+    if short:
+        s["too_few_random"] = o.min_random
     print(json.dumps(s, sort_keys=True), flush=True)
-    return 1 if s["violations"] else 0
+    if short:
+        print("nlfuzz: only %d random cases ran after the sweep of %d, want %d"
+              % (s["random"], s["sweep"], o.min_random), file=sys.stderr)
+    return 1 if s["violations"] or short else 0
 
 
 if __name__ == "__main__":
