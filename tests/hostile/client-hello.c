@@ -66,32 +66,24 @@ static void reject_hello(const struct target *t, const struct hello *h,
 #define CH_INIT		1
 
 /*
- * A session of two QPs in protocol @version, its data channel offering
- * CH_RESP/CH_INIT READ credits: the channel's id, and what the kernel
- * answered in *@resp and *@init; NULL (and an outcome) if either was not
- * connected.
+ * Joins data channel @h->channel of the session, hello @h (the cookie is
+ * set here), with a QP of ours of @send_wrs sends and one receive,
+ * offering @resp/@init READ credits. Returns 0 when connected (*@out is
+ * its id, the kernel's answer in *@got_resp and *@got_init if given),
+ * else the reject reason (-1: none came).
  */
-struct rdma_cm_id *connect_with_channel(const struct target *t, uint16_t version,
-					uint8_t *resp, uint8_t *init)
+int channel_join(const struct target *t, struct hello *h, uint32_t send_wrs,
+		 uint8_t resp, uint8_t init, struct rdma_cm_id **out,
+		 uint8_t *got_resp, uint8_t *got_init)
 {
 	struct ibv_qp_init_attr qa = {};
 	struct rdma_conn_param cp = {};
 	struct rdma_cm_event *ev;
 	struct rdma_cm_id *id;
 	uint8_t hb[HELLO_LEN];
-	struct hello h;
 	int64_t end;
-	bool up = false, rej = false;
-
-	good_hello(&h);
-	h.version = version;
-	h.channels = 1;
-	hello_pack(hb, &h);
-	if (!client_connect(t->addr, t->port, hb, HELLO_LEN, 7)) {
-		outcome(false, "error", "a session of 2 QPs was not accepted (reject reason %d)",
-			P.reject_reason);
-		return NULL;
-	}
+	int ret = -1;
+	bool done = false;
 
 	if (rdma_create_id(P.ec, &id, NULL, RDMA_PS_TCP))
 		die("rdma_create_id: %s", strerror(errno));
@@ -100,7 +92,7 @@ struct rdma_cm_id *connect_with_channel(const struct target *t, uint16_t version
 	qa.send_cq = P.cq;
 	qa.recv_cq = P.cq;
 	qa.qp_type = IBV_QPT_RC;
-	qa.cap.max_send_wr = 4;
+	qa.cap.max_send_wr = send_wrs;
 	qa.cap.max_recv_wr = 1;
 	qa.cap.max_send_sge = 1;
 	qa.cap.max_recv_sge = 1;
@@ -111,23 +103,19 @@ struct rdma_cm_id *connect_with_channel(const struct target *t, uint16_t version
 	wait_cm(RDMA_CM_EVENT_ROUTE_RESOLVED, &ev);
 	rdma_ack_cm_event(ev);
 
-	good_hello(&h);
-	h.version = version;
-	h.flags = KRDMA_HELLO_F_CHANNEL;
-	h.channels = 1;
-	h.channel = 1;
-	h.cookie = P.peer_hello.cookie;
-	hello_pack(hb, &h);
+	h->flags = KRDMA_HELLO_F_CHANNEL;
+	h->cookie = P.peer_hello.cookie;
+	hello_pack(hb, h);
 	cp.private_data = hb;
 	cp.private_data_len = HELLO_LEN;
-	cp.responder_resources = CH_RESP;
-	cp.initiator_depth = CH_INIT;
+	cp.responder_resources = resp;
+	cp.initiator_depth = init;
 	cp.retry_count = 6;
 	cp.rnr_retry_count = 7;
 	if (rdma_connect(id, &cp))
 		die("rdma_connect: %s", strerror(errno));
 	end = now_ms() + P.tmo_ms;
-	while (!up && !rej && !P.disconnected && now_ms() < end) {
+	while (!done && !P.disconnected && now_ms() < end) {
 		if (rdma_get_cm_event(P.ec, &ev)) {
 			nap();
 			continue;
@@ -136,22 +124,63 @@ struct rdma_cm_id *connect_with_channel(const struct target *t, uint16_t version
 			handle_cm_event(ev);
 		} else if (ev->event == RDMA_CM_EVENT_ESTABLISHED) {
 			/* In our perspective, as the CM swapped them. */
-			*resp = ev->param.conn.responder_resources;
-			*init = ev->param.conn.initiator_depth;
-			up = true;
+			if (got_resp)
+				*got_resp = ev->param.conn.responder_resources;
+			if (got_init)
+				*got_init = ev->param.conn.initiator_depth;
+			ret = 0;
+			done = true;
 		} else {
-			rej = true;
+			if (ev->event == RDMA_CM_EVENT_REJECTED)
+				ret = reject_reason(ev->param.conn.private_data,
+						    ev->param.conn.private_data_len);
+			done = true;
 		}
 		rdma_ack_cm_event(ev);
 	}
-	if (!up) {
-		outcome(false, rej ? "unexpected" : "hang",
-			"the data channel was not connected%s",
+	if (ret) {
+		rdma_destroy_qp(id);
+		rdma_destroy_id(id);
+		return ret;
+	}
+	*out = id;
+	return 0;
+}
+
+/*
+ * A session of two QPs in protocol @version, its data channel offering
+ * CH_RESP/CH_INIT READ credits: the channel's id, and what the kernel
+ * answered in *@resp and *@init; NULL (and an outcome) if either was not
+ * connected.
+ */
+struct rdma_cm_id *connect_with_channel(const struct target *t, uint16_t version,
+					uint8_t *resp, uint8_t *init)
+{
+	struct rdma_cm_id *id;
+	uint8_t hb[HELLO_LEN];
+	struct hello h;
+	int ret;
+
+	good_hello(&h);
+	h.version = version;
+	h.channels = 1;
+	hello_pack(hb, &h);
+	if (!client_connect(t->addr, t->port, hb, HELLO_LEN, 7)) {
+		outcome(false, "error", "a session of 2 QPs was not accepted (reject reason %d)",
+			P.reject_reason);
+		return NULL;
+	}
+	h.channel = 1;
+	ret = channel_join(t, &h, 4, CH_RESP, CH_INIT, &id, resp, init);
+	if (ret) {
+		outcome(false, ret > 0 ? "unexpected" : "hang",
+			"the data channel was not connected (reject reason %d)%s", ret,
 			P.disconnected ? "; the session went down" : "");
 		return NULL;
 	}
 	return id;
 }
+
 
 void sc_channel_few_credits(const struct target *t)
 {

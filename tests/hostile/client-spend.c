@@ -60,76 +60,15 @@ void sc_hold(const struct target *t)
 static int hog_channel(const struct target *t, uint8_t index,
 		       struct rdma_cm_id **out)
 {
-	struct ibv_qp_init_attr qa = {};
-	struct rdma_conn_param cp = {};
-	struct rdma_cm_event *ev;
-	struct rdma_cm_id *id;
-	uint8_t hb[HELLO_LEN];
 	struct hello h;
-	int64_t end;
-	int ret = -1;
-	bool done = false;
-
-	if (rdma_create_id(P.ec, &id, NULL, RDMA_PS_TCP))
-		die("rdma_create_id: %s", strerror(errno));
-	resolve_addr(id, t->addr, t->port);
-	qa.send_cq = P.cq;
-	qa.recv_cq = P.cq;
-	qa.qp_type = IBV_QPT_RC;
-	qa.cap.max_send_wr = 1;
-	qa.cap.max_recv_wr = 1;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
-	if (rdma_create_qp(id, P.pd, &qa))
-		die("rdma_create_qp: %s", strerror(errno));
-	if (rdma_resolve_route(id, 5000))
-		die("rdma_resolve_route: %s", strerror(errno));
-	wait_cm(RDMA_CM_EVENT_ROUTE_RESOLVED, &ev);
-	rdma_ack_cm_event(ev);
 
 	good_hello(&h);
-	h.flags = KRDMA_HELLO_F_CHANNEL;
 	h.sq = HOG_SQ;
 	h.rq = HOG_RQ;
 	h.max_msg = HOG_MAX_MSG;
 	h.channels = HOG_CHANNELS;
 	h.channel = index;
-	h.cookie = P.peer_hello.cookie;
-	hello_pack(hb, &h);
-	cp.private_data = hb;
-	cp.private_data_len = HELLO_LEN;
-	cp.responder_resources = RD_ATOM;
-	cp.initiator_depth = RD_ATOM;
-	cp.retry_count = 6;
-	cp.rnr_retry_count = 7;
-	if (rdma_connect(id, &cp))
-		die("rdma_connect: %s", strerror(errno));
-	end = now_ms() + P.tmo_ms;
-	while (!done && !P.disconnected && now_ms() < end) {
-		if (rdma_get_cm_event(P.ec, &ev)) {
-			nap();
-			continue;
-		}
-		if (ev->id != id) {
-			handle_cm_event(ev);
-		} else if (ev->event == RDMA_CM_EVENT_ESTABLISHED) {
-			ret = 0;
-			done = true;
-		} else {
-			if (ev->event == RDMA_CM_EVENT_REJECTED)
-				ret = reject_reason(ev->param.conn.private_data,
-						    ev->param.conn.private_data_len);
-			done = true;
-		}
-		rdma_ack_cm_event(ev);
-	}
-	if (ret) {
-		rdma_destroy_qp(id);
-		rdma_destroy_id(id);
-		return ret;
-	}
-	*out = id;
-	return 0;
+	return channel_join(t, &h, 1, RD_ATOM, RD_ATOM, out, NULL, NULL);
 }
 
 /*

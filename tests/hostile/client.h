@@ -30,6 +30,10 @@ uint32_t our_ping_regions(struct region *r, uint32_t size, uint32_t depth,
 
 /* client-hello.c: the handshake */
 struct rdma_cm_id;
+struct hello;
+int channel_join(const struct target *t, struct hello *h, uint32_t send_wrs,
+		 uint8_t resp, uint8_t init, struct rdma_cm_id **out,
+		 uint8_t *got_resp, uint8_t *got_init);
 struct rdma_cm_id *connect_with_channel(const struct target *t, uint16_t version,
 					uint8_t *resp, uint8_t *init);
 void sc_channel_few_credits(const struct target *t);
