@@ -8,6 +8,10 @@
 #   scripts/ci-kernel.sh 6.12 amd64 transfer        (default TEST: all)
 #   scripts/ci-kernel.sh debug - [TEST...]
 #
+# A TEST of names joined by + (alloc-faults+multi-qp) runs them one after
+# the other in one boot of the guests (tests/vm/chain.sh): a debug
+# guest's boot alone takes about 240 s.
+#
 # "debug" is the KASAN + lockdep + kmemleak kernel of scripts/debug-kernel.sh
 # (DEBUG_KERNEL=<dir> uses a prebuilt one); tests then run with KRDMA_SLOW=1
 # (smaller counts) and a longer time limit.
@@ -20,6 +24,13 @@ if [ "$series" = debug ]; then
 	kver=debug
 	build="KDIR=$KDIR"
 	export KERNEL_IMAGE="$BZIMAGE" KRDMA_SLOW=1
+	# A dead peer is found within 10 s on a real host (peer_timeout_ms
+	# 9000); the debug kernel is about 25 times slower, and a READ-heavy
+	# test over 4 QPs (multi-qp.sh, bw.read.qps4) left an alive peer
+	# silent for 10.6 s: the server closed the session. peer-death.sh's
+	# bound reads the parameter.
+	KRDMA_MODPARAMS="${KRDMA_MODPARAMS:+$KRDMA_MODPARAMS }peer_timeout_ms=30000"
+	export KRDMA_MODPARAMS
 	export KRDMA_SUITE_TIMEOUT="${KRDMA_SUITE_TIMEOUT:-2400}"
 else
 	kver=$("$top/scripts/guest-kver.sh" "$series" "$flavour") ||
@@ -44,13 +55,31 @@ fi
 if [ $# -eq 0 ] && [ "$series" = debug ]; then
 	set -- $(cd "$work/tests" && ls guest/*.sh guest-debug/*.sh | sed 's|.*/||; s|\.sh$||')
 fi
+# test_path NAME: the guest test of that name.
+test_path() {
+	if [ -f "$work/tests/guest/$1.sh" ]; then
+		echo "$work/tests/guest/$1.sh"
+	else
+		echo "$work/tests/guest-debug/$1.sh"
+	fi
+}
 tests=""
 for t in "$@"; do
-	if [ -f "$work/tests/guest/$t.sh" ]; then
-		tests="$tests $work/tests/guest/$t.sh"
-	else
-		tests="$tests $work/tests/guest-debug/$t.sh"
-	fi
+	case $t in
+	*+*)
+		# One boot for several: a script that chains them, named after them.
+		mkdir -p "$work/tests/chain"
+		chain=$work/tests/chain/$t.sh
+		printf '#!/bin/sh\nexec sh "$KRDMA_ROOT/tests/vm/chain.sh"' >"$chain"
+		for c in $(echo "$t" | tr + ' '); do
+			[ -f "$(test_path "$c")" ] || { echo "ci-kernel: no guest test $c" >&2; exit 1; }
+			printf ' %s' "$(test_path "$c")" >>"$chain"
+		done
+		echo >>"$chain"
+		tests="$tests $chain"
+		;;
+	*) tests="$tests $(test_path "$t")" ;;
+	esac
 done
 # shellcheck disable=SC2086 # the test list is split on purpose
 KRDMA_ROOT=$work "$work/tests/run-guest-suite.sh" $tests

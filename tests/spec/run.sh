@@ -15,6 +15,8 @@
 #                          shows a change of the spec
 #   check-modparams.sh     design.rst's "Module parameters" names every
 #                          module_param of kmod/, and no other
+#   check-ci.sh            testing.rst's "What CI runs" lists exactly the
+#                          test steps of .ci/run
 # Ends with the sum, "N passed, M failed".
 
 set -u
@@ -62,6 +64,11 @@ count "$out"
 
 echo "== check-modparams.sh"
 out=$("$DIR/check-modparams.sh" 2>&1)
+echo "$out"
+count "$out"
+
+echo "== check-ci.sh"
+out=$("$DIR/check-ci.sh" 2>&1)
 echo "$out"
 count "$out"
 
