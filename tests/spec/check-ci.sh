@@ -32,12 +32,8 @@ doc_steps() {
 }
 
 compare() {
-	local missing extra
-	missing=$(comm -23 <(ci_steps) <(doc_steps "$1"))
-	extra=$(comm -13 <(ci_steps) <(doc_steps "$1"))
-	[ -z "$missing" ] || echo "run by CI, not listed: $(echo "$missing" | tr '\n' ';')"
-	[ -z "$extra" ] || echo "listed, not run by CI: $(echo "$extra" | tr '\n' ';')"
-	[ -z "$missing$extra" ]
+	set_diff <(ci_steps) <(doc_steps "$1") "run by CI, not listed" \
+		"listed, not run by CI" ';'
 }
 
 n=$(ci_steps | wc -l)

@@ -34,12 +34,8 @@ doc_params() {
 
 # compare DOC: prints what differs; true if nothing does.
 compare() {
-	local missing extra
-	missing=$(comm -23 <(code_params) <(doc_params "$1"))
-	extra=$(comm -13 <(code_params) <(doc_params "$1"))
-	[ -z "$missing" ] || echo "not described: $(echo "$missing" | tr '\n' ' ')"
-	[ -z "$extra" ] || echo "described, not in the module: $(echo "$extra" | tr '\n' ' ')"
-	[ -z "$missing$extra" ]
+	set_diff <(code_params) <(doc_params "$1") "not described" \
+		"described, not in the module" ' '
 }
 
 n=$(code_params | wc -l)
