@@ -337,7 +337,7 @@ static int convert(const struct arg_spec *sp, const char *value,
 		}
 		rc = parse_expect(value, &v->expect[v->nexpect]);
 		if (rc) {
-			eb_add(eb, "invalid %s '%s': expected METRIC>=VALUE or METRIC<=VALUE, e.g. bw>=500, min_qp_bw>=100MB/s, msg_rate>=1M, p99<=2ms",
+			eb_add(eb, "invalid %s '%s': expected METRIC>=VALUE or METRIC<=VALUE, e.g. 'bw>=500', 'min_qp_bw>=100MB/s', 'msg_rate>=1M', 'p99<=2ms' (quoted for the shell)",
 			       sp->kw, value);
 			return rc;
 		}

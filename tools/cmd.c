@@ -88,6 +88,18 @@ static void cmd_usage(FILE *f)
 	}
 }
 
+/*
+ * --parse-only: a command that got as far as the kernel (or its files)
+ * parsed; it failed there only because it was stopped. A usage error
+ * found on the way stays one.
+ */
+static int parsed_status(int rc)
+{
+	if (knl_take_parse_only_stopped() && rc != EXIT_USAGE)
+		return EXIT_OK;
+	return rc;
+}
+
 int obj_dispatch(const struct object *obj, int argc, char **argv)
 {
 	const char *names[32];
@@ -104,7 +116,7 @@ int obj_dispatch(const struct object *obj, int argc, char **argv)
 		rc = obj->fn(argc, argv);
 		if (knl_take_value_refused() && rc)
 			usage_hint();
-		return rc;
+		return parsed_status(rc);
 	}
 	if (argc == 0) {
 		if (!obj->dflt) {
@@ -141,7 +153,7 @@ int obj_dispatch(const struct object *obj, int argc, char **argv)
 	rc = cur_cmd->fn(argc, argv);
 	if (knl_take_value_refused() && rc)
 		usage_hint();
-	return rc;
+	return parsed_status(rc);
 }
 
 int cmd_args(const struct arg_spec *specs, size_t n, int argc, char **argv)

@@ -216,6 +216,9 @@ static int compare_run(int argc, char **argv)
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
 	st.tolerance = tol.set ? (double)tol.num : COMPARE_TOLERANCE_DFLT;
+	/* --parse-only: the files are the user's, not the command line's. */
+	if (knl_parse_only_stop())
+		return EXIT_OK;
 	res = load_results(result.str);
 	bl = res ? load_results(base.str) : NULL;
 	if (!res || !bl) {

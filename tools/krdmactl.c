@@ -80,6 +80,8 @@ int main(int argc, char **argv)
 		{ "stats", no_argument, NULL, 's' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
+		/* Not in the help: for tests of what the documentation shows. */
+		{ "parse-only", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt, rc;
@@ -105,6 +107,12 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'P':
+			/* Parse and check the command line, send nothing:
+			 * exit 0 if it would run, 2 if not (nl.h). */
+			knl_parse_only = true;
+			parse_resolver = resolve_unchecked;
+			break;
 		default:
 			if (optopt)
 				fprintf(stderr, "krdmactl: invalid option '-%c'\n", optopt);

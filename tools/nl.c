@@ -32,6 +32,8 @@ static struct knl_ctx ctx;
 /* A request was refused for one of its values (knl_value_refused()). */
 static bool value_refused;
 static bool ctx_open;
+bool knl_parse_only;
+static bool parse_only_stopped;
 
 volatile sig_atomic_t sig_received;
 
@@ -71,6 +73,21 @@ static int nlerr_to_errno(int nlerr)
 	}
 }
 
+bool knl_parse_only_stop(void)
+{
+	if (knl_parse_only)
+		parse_only_stopped = true;
+	return knl_parse_only;
+}
+
+bool knl_take_parse_only_stopped(void)
+{
+	bool stopped = parse_only_stopped;
+
+	parse_only_stopped = false;
+	return stopped;
+}
+
 struct knl_ctx *knl_get(void)
 {
 	return knl_open(KRDMA_GENL_NAME);
@@ -81,7 +98,7 @@ struct knl_ctx *knl_open(const char *family)
 	char err[256];
 	struct knl_ctx *c = knl_try_open(family, err, sizeof(err));
 
-	if (!c)
+	if (!c && !knl_parse_only)
 		fprintf(stderr, "krdmactl: %s\n", err);
 	return c;
 }
@@ -90,6 +107,11 @@ struct knl_ctx *knl_try_open(const char *family, char *err, size_t errlen)
 {
 	int one = 1, rc;
 
+	/* Whatever the command: nothing of --parse-only reaches the kernel. */
+	if (knl_parse_only_stop()) {
+		snprintf(err, errlen, "--parse-only: nothing sent");
+		return NULL;
+	}
 	if (ctx_open)
 		return &ctx;
 	memset(&ctx, 0, sizeof(ctx));

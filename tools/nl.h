@@ -37,6 +37,19 @@ struct knl_ctx {
 typedef int (*knl_msg_fn)(struct nlattr **tb, struct nlmsghdr *nlh,
 			 void *arg);
 
+/*
+ * krdmactl --parse-only: the command line is parsed and checked as ever,
+ * and the command stops where it would first talk to the kernel (or read
+ * a file): knl_*open() return NULL without a word, and obj_dispatch()
+ * turns the command's status into 0.  What the documentation shows is
+ * tested this way (tests/unit/doc_commands.py), without a module.
+ */
+extern bool knl_parse_only;
+/* With --parse-only: notes that the command got this far; true. */
+bool knl_parse_only_stop(void);
+/* The command stopped at knl_parse_only_stop() (and forget it). */
+bool knl_take_parse_only_stopped(void);
+
 /* The context, opened on first use; NULL (error printed) on failure. */
 struct knl_ctx *knl_get(void);
 /* Same for another family (the unit tests use "nlctrl"). */

@@ -82,13 +82,17 @@ static int ping_run(int argc, char **argv)
 	uint32_t tmo;
 	int rc, p;
 
-	c = cmd_begin(specs, ARRAY_SIZE(specs), argc, argv, &rc);
-	if (!c)
-		return rc;
+	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
+	if (rc)
+		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
 	if (addr.has_port && port.set && addr.port != port.num)
 		return usage_error("conflicting ports in 'addr' and 'port'");
 	if (!port.set && !addr.has_port)
 		return usage_error("missing the peer's port: ADDR:PORT or port PORT");
+	/* The whole command line is checked before the kernel is asked. */
+	c = knl_get();
+	if (!c)
+		return EXIT_ERR;
 	p = port.set ? (int)port.num : addr.port;
 	format_endpoint(peer, sizeof(peer), &addr.addr, p);
 	tmo = timeout.set ? (uint32_t)timeout.num : PING_TIMEOUT_MS_DFLT;

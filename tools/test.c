@@ -541,6 +541,7 @@ const struct object test_obj = {
 	"COND := METRIC{ >= | <= }VALUE, held to every size; a miss exits 3:\n"
 	"        bw, min_qp_bw (the slowest QP, bw mode): MB/s, or N{MB/s|GB/s|Gb/s};\n"
 	"        msg_rate: messages/s, N[k|M|G]; lat mode: p50 p90 p99 p99.9 max avg\n"
-	"        stdev: a time with its unit, N{ns|us|ms|s}   e.g. expect p99<=2ms\n"
+	"        stdev: a time with its unit, N{ns|us|ms|s}; quoted, for the shell:\n"
+	"  $ krdmactl test run session s1 op send mode lat size 64 expect 'p99<=2ms'\n"
 	"histogram: lat mode, the latency histogram plotted after the result\n",
 };

@@ -57,6 +57,9 @@ static int version_run(int argc, char **argv)
 	rc = cmd_args(NULL, 0, argc, argv);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
+	/* Not even krdmactl's own version: --parse-only prints nothing. */
+	if (knl_parse_only_stop())
+		return EXIT_OK;
 	c = knl_try_open(KRDMA_GENL_NAME, err, sizeof(err));
 	if (!c)
 		return version_no_module(err);

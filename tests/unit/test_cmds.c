@@ -1713,3 +1713,61 @@ TEST(cmd_usage_errors_exit_2)
 	check_refused(k_test_silent, "listener add addr 10.0.0.1:1 port 2",
 		      EXIT_USAGE, "Try \"krdmactl listener add help\".\n");
 }
+
+/*
+ * --parse-only: a command line that parses ends with 0 where it would
+ * first ask the kernel (or read a file), one that does not with 2; the
+ * kernel hears nothing either way.
+ */
+TEST(cmd_parse_only)
+{
+	static const struct {
+		const char *line;
+		int rc;
+	} cases[] = {
+		{ "test run session 5 op write mode bw expect bw>=500", 0 },
+		{ "test run session 5 op write expect p99<=2ms", EXIT_USAGE },
+		{ "test run session 5 op write mode bw expect bw", EXIT_USAGE },
+		{ "test start session s1 op send size 4K duration 1h", 0 },
+		{ "session connect addr hostA port 7471 name s1", 0 },
+		{ "session connect addr hostA", EXIT_USAGE },
+		{ "ping hostA:7471", 0 },
+		/* checked after parsing, before the kernel: still a usage error */
+		{ "ping hostA", EXIT_USAGE },
+		{ "listener add addr fe80::1%eth0 port 7471", 0 },
+		{ "listener del", EXIT_USAGE },
+		{ "stats show", 0 },
+		{ "monitor", 0 },
+		{ "version", 0 },
+		/* the files are not read */
+		{ "compare /nonexistent/a.json baseline /nonexistent/b.json", 0 },
+		{ "compare a.json", EXIT_USAGE },
+	};
+	struct run r;
+	size_t i;
+
+	knl_parse_only = true;
+	parse_resolver = resolve_unchecked;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fake_begin(k_none);
+		run(&r, false, cases[i].line);
+		if (r.rc != cases[i].rc)
+			unit_fail(__FILE__, __LINE__, "\"%s\": rc %d, want %d (%s)",
+				  cases[i].line, r.rc, cases[i].rc, r.err);
+		CHECK_INT(fake_nreqs(), 0);
+		/* nothing printed but a usage error */
+		CHECK_STR(r.out.buf, "");
+		if (!cases[i].rc)
+			CHECK_STR(r.err, "");
+		run_end(&r);
+	}
+	knl_parse_only = false;
+	parse_resolver = NULL;
+
+	/* without it, the same line does reach the kernel */
+	fake_begin(k_none);
+	run(&r, false, "stats show");
+	CHECK_INT(r.rc, EXIT_ERR);
+	CHECK(fake_nreqs() > 0);
+	run_end(&r);
+}
