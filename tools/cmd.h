@@ -16,14 +16,17 @@
 /* KRDMACTL_VERSION comes from the top-level VERSION file (tools/Makefile). */
 
 /*
- * Exit statuses, for scripts (krdmactl(8), EXIT STATUS): a bad command
- * line is told apart from a refusal by the kernel, and both from a test
- * that ran and found wrong data.
+ * Exit statuses, for scripts (krdmactl(8), EXIT STATUS): one per cause,
+ * so that CI tells a bad command line from a refusal by the kernel, and
+ * corrupt data from a slow run and from a slower run than last week's.
+ * These numbers are an interface: never reuse one for another cause.
  */
 #define EXIT_OK		0
 #define EXIT_ERR	1	/* runtime error: no module, the kernel refused */
 #define EXIT_USAGE	2	/* the command line is wrong */
 #define EXIT_TEST_FAIL	3	/* a test ran; its data failed validation */
+#define EXIT_EXPECT	4	/* test run: the data was right, an expect missed */
+#define EXIT_REGRESSION	5	/* compare: a figure got worse than the baseline's */
 #define EXIT_INTR	130	/* stopped by SIGINT/SIGTERM (128 + SIGINT) */
 
 struct cmd {

@@ -265,7 +265,7 @@ static int compare_run(int argc, char **argv)
 			result.str, base.str);
 		return EXIT_ERR;
 	}
-	return st.worse ? EXIT_TEST_FAIL : EXIT_OK;
+	return st.worse ? EXIT_REGRESSION : EXIT_OK;
 }
 
 const struct object compare_obj = {
@@ -278,6 +278,6 @@ const struct object compare_obj = {
 		 "percent (default 10): MB/s, messages/s and the slowest QP's MB/s\n"
 		 "(higher is better), p50, p99 and p99.9 (lower is better); then what\n"
 		 "differs in their environments (kernel, device, MTU, cq_poll, ...).\n"
-		 "Exit 3 if anything got worse beyond the tolerance, 1 if the files\n"
+		 "Exit 5 if anything got worse beyond the tolerance, 1 if the files\n"
 		 "cannot be read or have nothing in common.\n",
 };

@@ -1091,17 +1091,17 @@ TEST(cmd_test_run_expect)
 	json_object_put(o);
 	run_end(&r);
 
-	/* missed: exit 3, and which, by how much */
+	/* missed: exit 4 (the data was right), and which, by how much */
 	fake_begin(k_test_report);
 	run(&r, false, "test run session 5 op send mode lat size 64 count 10 expect p99<=2.5us");
-	CHECK_INT(r.rc, EXIT_TEST_FAIL);
+	CHECK_INT(r.rc, EXIT_EXPECT);
 	CHECK_STR(r.err, "krdmactl: test 9 (size 64): expect p99<=2.5us missed: p99 was 3.00us\n");
 	run_end(&r);
 
 	/* every size of a sweep: 32K moves 32.77 MB/s, 64K 65.54 */
 	fake_begin(k_test_report);
 	run(&r, false, "test run session 5 op write mode bw size 32K-64K count 10 expect bw>=50");
-	CHECK_INT(r.rc, EXIT_TEST_FAIL);
+	CHECK_INT(r.rc, EXIT_EXPECT);
 	CHECK(strstr(r.err, "(size 32K): expect bw>=50 missed: bw was 32.77 MB/s") != NULL);
 	CHECK(strstr(r.err, "64K") == NULL);
 	run_end(&r);
@@ -1130,7 +1130,7 @@ TEST(cmd_test_run_expect)
 	run_end(&r);
 	fake_begin(k_test_report);
 	run(&r, false, "test run session 5 op write mode bw size 64K qps 4 count 10 expect min_qp_bw>=0.1Gb/s");
-	CHECK_INT(r.rc, EXIT_TEST_FAIL);
+	CHECK_INT(r.rc, EXIT_EXPECT);
 	CHECK(strstr(r.err, "min_qp_bw was 8.19 MB/s") != NULL);
 	run_end(&r);
 
@@ -1367,7 +1367,7 @@ TEST(cmd_compare)
 
 	fake_begin(k_none);
 	run_fmt(&r, false, "compare %s baseline %s", res, base);
-	CHECK_INT(r.rc, EXIT_TEST_FAIL);
+	CHECK_INT(r.rc, EXIT_REGRESSION);
 	CHECK(strstr(r.out.buf, "write bw 64K: mb_per_s 80.00 vs 100.00 (-20.0%) worse\n") != NULL);
 	CHECK(strstr(r.out.buf, "send lat 64: p99_ns 5000.00 vs 4000.00 (+25.0%) worse\n") != NULL);
 	/* p50 moved 4.8%: within the tolerance */
@@ -1770,4 +1770,51 @@ TEST(cmd_parse_only)
 	CHECK_INT(r.rc, EXIT_ERR);
 	CHECK(fake_nreqs() > 0);
 	run_end(&r);
+}
+
+/*
+ * One exit status per cause, as krdmactl(8) lists them; the numbers are
+ * what scripts test, so they are spelled out here, not taken from cmd.h.
+ * Where two causes meet, the worse one is told: interrupted, then broken,
+ * then wrong data, then a threshold missed.
+ */
+TEST(cmd_exit_codes)
+{
+	static const struct {
+		fake_kernel_fn kernel;
+		const char *line;
+		int rc;
+		bool sigint;
+	} cases[] = {
+		{ k_test_passes, "test run session 5 op write count 10", 0, false },
+		{ k_test_fails, "test run session 5 op write count 10", 1, false },
+		{ k_none, "test run session 5 op write count 10", 1, false },
+		{ k_none, "test run session 5 op frob", 2, false },
+		{ k_test_data_mismatch, "test run session 5 op read count 10", 3, false },
+		/* 65.54 MB/s, right data */
+		{ k_test_passes, "test run session 5 op write count 10 expect bw>=1000", 4, false },
+		{ k_test_passes, "test run session 5 op write count 10 expect bw>=10", 0, false },
+		/* wrong data and a threshold missed: the data */
+		{ k_test_data_mismatch, "test run session 5 op read count 10 expect bw>=1000", 3, false },
+		/* broken and a threshold missed: broken */
+		{ k_test_fails, "test run session 5 op read count 10 expect bw>=1000", 1, false },
+		/* interrupted: the result is partial, whatever it says */
+		{ k_test_silent, "test run session 5 op write expect bw>=1000", 130, true },
+	};
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fake_begin(cases[i].kernel);
+		if (cases[i].sigint)
+			fake_sigint_on_wait(1);
+		run(&r, false, cases[i].line);
+		if (r.rc != cases[i].rc)
+			unit_fail(__FILE__, __LINE__, "\"%s\": rc %d, want %d (%s)",
+				  cases[i].line, r.rc, cases[i].rc, r.err);
+		run_end(&r);
+	}
+	CHECK_INT(EXIT_TEST_FAIL, 3);
+	CHECK_INT(EXIT_EXPECT, 4);
+	CHECK_INT(EXIT_REGRESSION, 5);
 }
