@@ -177,6 +177,9 @@ static int check_number(struct errbuf *eb, const struct arg_spec *sp,
 		if (sp->type == ARG_DURATION) {
 			format_duration_units(smin, sizeof(smin), sp->min);
 			format_duration_units(smax, sizeof(smax), max);
+		} else if (sp->type == ARG_PERCENT) {
+			snprintf(smin, sizeof(smin), "%g%%", (double)sp->min / 100);
+			snprintf(smax, sizeof(smax), "%g%%", (double)max / 100);
 		} else if (sp->type == ARG_SIZE || sp->type == ARG_SIZES) {
 			format_size_units(smin, sizeof(smin), sp->min);
 			format_size_units(smax, sizeof(smax), max);
@@ -275,6 +278,11 @@ static int convert(const struct arg_spec *sp, const char *value,
 		rc = parse_bw(value, &num);
 		return check_number(eb, sp, value, rc,
 				    "expected MB/s such as 2, 0.5, 1.5GB/s or 10Gb/s",
+				    num, num);
+	case ARG_PERCENT:
+		rc = parse_percent(value, &num);
+		return check_number(eb, sp, value, rc,
+				    "expected a percentage such as 5, 5% or 2.5%",
 				    num, num);
 	case ARG_DURATION:
 		rc = parse_duration_ms(value, &num);

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json.h>
@@ -17,7 +18,10 @@
 #include "output.h"
 #include "report.h"
 
-#define COMPARE_TOLERANCE_DFLT	10	/* percent */
+#define COMPARE_TOLERANCE_DFLT	1000	/* hundredths of a percent: 10% */
+#define COMPARE_TOLERANCE_MAX	100000	/* 1000% */
+/* A results file larger than this is not krdmactl's. */
+#define COMPARE_FILE_MAX	(64 << 20)
 
 struct metric {
 	const char *key;	/* in the record, or in its "lat" */
@@ -45,28 +49,213 @@ struct compare_state {
 	double tolerance;
 };
 
+/* The whole of @path, NUL-terminated; NULL after saying why. */
+static char *read_whole(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	size_t n;
+
+	if (!f) {
+		fprintf(stderr, "krdmactl: compare: %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	buf = malloc(COMPARE_FILE_MAX + 1);
+	n = buf ? fread(buf, 1, COMPARE_FILE_MAX + 1, f) : 0;
+	if (!buf || ferror(f) || n > COMPARE_FILE_MAX) {
+		fprintf(stderr, "krdmactl: compare: %s: %s\n", path,
+			!buf ? strerror(ENOMEM) : ferror(f) ? strerror(EIO) :
+			"larger than 64 MiB: not a results file");
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/*
+ * What went wrong at a parse error, in a few words of our own: json-c's
+ * own text names its tokenizer's states, not the user's file.
+ */
+static const char *json_problem(enum json_tokener_error e)
+{
+	switch (e) {
+	case json_tokener_continue:
+		return "the file ends inside a value";
+	case json_tokener_error_depth:
+		return "nested too deeply";
+	case json_tokener_error_parse_number:
+		return "a malformed number";
+	case json_tokener_error_parse_string:
+	case json_tokener_error_parse_utf8_string:
+		return "a malformed string";
+	case json_tokener_error_parse_object_key_name:
+	case json_tokener_error_parse_object_key_sep:
+	case json_tokener_error_parse_object_value_sep:
+		return "a malformed object";
+	case json_tokener_error_parse_array:
+		return "a malformed array";
+	default:
+		return "unexpected character";
+	}
+}
+
+/* One line for a file that is not JSON: where, and what, from 1. */
+static void json_error(const char *path, const char *buf, size_t off,
+		       const char *what)
+{
+	unsigned int line = 1, col = 1;
+	size_t i;
+
+	for (i = 0; i < off; i++) {
+		if (buf[i] == '\n') {
+			line++;
+			col = 1;
+		} else {
+			col++;
+		}
+	}
+	fprintf(stderr, "krdmactl: compare: %s: not JSON at line %u, column %u: %s\n",
+		path, line, col, what);
+}
+
+/* @buf parsed as one JSON value, nothing but white space after it. */
+static json_object *parse_json(const char *path, const char *buf, size_t len)
+{
+	struct json_tokener *tok = json_tokener_new();
+	enum json_tokener_error err;
+	json_object *o;
+	size_t end;
+
+	if (!tok) {
+		fprintf(stderr, "krdmactl: compare: %s\n", strerror(ENOMEM));
+		return NULL;
+	}
+	o = len > INT32_MAX ? NULL : json_tokener_parse_ex(tok, buf, (int)len);
+	err = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	if (!o && err == json_tokener_continue &&
+	    strspn(buf, " \t\r\n") == len) {
+		fprintf(stderr, "krdmactl: compare: %s: empty, not JSON\n", path);
+		return NULL;
+	}
+	if (!o) {
+		json_error(path, buf, err == json_tokener_continue ? len : end,
+			   json_problem(err));
+		return NULL;
+	}
+	end += strspn(buf + end, " \t\r\n");
+	if (end < len) {
+		json_error(path, buf, end, "more after the end of the JSON value");
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+/*
+ * The schema versions of result records (report.h): 2 since the latency
+ * keys lost their dots; 1 before, when records had no schema_version.
+ * An older record is read as the current one; a newer one is refused:
+ * what it changed cannot be guessed, and a figure read under the wrong
+ * name would be compared wrongly or silently not at all.
+ */
+static const struct {
+	const char *v1, *v2;
+} lat_keys_v1[] = {
+	{ "p99.9_ns", "p99_9_ns" },
+};
+
+static void migrate_v1(json_object *r)
+{
+	json_object *lat, *v;
+	size_t i;
+
+	if (!json_object_object_get_ex(r, "lat", &lat) ||
+	    !json_object_is_type(lat, json_type_object))
+		return;
+	for (i = 0; i < ARRAY_SIZE(lat_keys_v1); i++) {
+		if (!json_object_object_get_ex(lat, lat_keys_v1[i].v1, &v))
+			continue;
+		json_object_object_add(lat, lat_keys_v1[i].v2,
+				       json_object_get(v));
+		json_object_object_del(lat, lat_keys_v1[i].v1);
+	}
+}
+
+/* 0, or -1 after saying why the records of @path cannot be compared. */
+static int check_schema(const char *path, json_object *records)
+{
+	unsigned int migrated = 0;
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(records); i++) {
+		json_object *r = json_object_array_get_idx(records, i), *v;
+		int64_t ver = 1;
+
+		if (!json_object_is_type(r, json_type_object))
+			continue;
+		if (json_object_object_get_ex(r, "schema_version", &v)) {
+			ver = json_object_is_type(v, json_type_int) ?
+			      json_object_get_int64(v) : 0;
+			if (ver < 1) {
+				fprintf(stderr, "krdmactl: compare: %s: record %zu: schema_version %s is not a version\n",
+					path, i + 1, json_object_to_json_string(v));
+				return -1;
+			}
+		}
+		if (ver > REPORT_SCHEMA_VERSION) {
+			fprintf(stderr, "krdmactl: compare: %s: record %zu has schema_version %" PRId64 ", newer than the %d this krdmactl reads: compare with a newer krdmactl\n",
+				path, i + 1, ver, REPORT_SCHEMA_VERSION);
+			return -1;
+		}
+		if (ver == 1) {
+			migrate_v1(r);
+			migrated++;
+		}
+	}
+	if (migrated)
+		fprintf(stderr, "krdmactl: compare: %s: %u record%s of schema 1 (no schema_version) read as schema %d\n",
+			path, migrated, migrated == 1 ? "" : "s",
+			REPORT_SCHEMA_VERSION);
+	return 0;
+}
+
 /* A file's results: an array of records, or one record, as -j prints them. */
 static json_object *load_results(const char *path)
 {
-	json_object *o = json_object_from_file(path), *a;
+	json_object *o, *a;
+	size_t len;
+	char *buf;
 
-	if (!o) {
-		fprintf(stderr, "krdmactl: compare: %s: %s\n", path,
-			json_util_get_last_err() ? json_util_get_last_err() :
-						   "not JSON");
+	buf = read_whole(path, &len);
+	if (!buf)
+		return NULL;
+	o = parse_json(path, buf, len);
+	free(buf);
+	if (!o)
+		return NULL;
+	if (json_object_is_type(o, json_type_array)) {
+		a = o;
+	} else {
+		a = json_object_new_array();
+		json_object_array_add(a, o);
+	}
+	if (check_schema(path, a)) {
+		json_object_put(a);
 		return NULL;
 	}
-	if (json_object_is_type(o, json_type_array))
-		return o;
-	a = json_object_new_array();
-	json_object_array_add(a, o);
 	return a;
 }
 
-/* JSON null is json-c's NULL, whose string is NULL too. */
+/* A value in text: JSON null (json-c's NULL) as "-", like the env line. */
 static const char *str_of(json_object *o)
 {
-	return o ? json_object_get_string(o) : "null";
+	return o ? json_object_get_string(o) : "-";
 }
 
 static bool same_test(json_object *a, json_object *b)
@@ -80,7 +269,8 @@ static bool same_test(json_object *a, json_object *b)
 
 		if (ha != hb)
 			return false;
-		if (ha && strcmp(str_of(va), str_of(vb)))
+		/* By value and type: null is not the string "null". */
+		if (ha && !json_object_equal(va, vb))
 			return false;
 	}
 	return true;
@@ -182,18 +372,19 @@ static void compare_env(json_object *res, json_object *base)
 		return;
 	open_json_object("env_differs");
 	json_object_object_foreach(er, key, val) {
-		/* A figure sysfs did not have is null: json-c's NULL. */
-		const char *a = str_of(val);
-		const char *c = json_object_object_get_ex(eb, key, &x) ?
-				str_of(x) : "null";
-
-		if (!strcmp(a, c))
+		/* A figure sysfs did not have is null (json-c's NULL), and
+		 * one the baseline does not have is null too.
+		 */
+		if (!json_object_object_get_ex(eb, key, &x))
+			x = NULL;
+		if (json_object_equal(val, x))
 			continue;
+		/* As they were: a number stays a number, null stays null. */
 		open_json_array(key);
-		print_string(PRINT_JSON, NULL, NULL, a);
-		print_string(PRINT_JSON, NULL, NULL, c);
+		print_json_value(NULL, val);
+		print_json_value(NULL, x);
 		close_json_array();
-		print_text("env: %s %s vs %s\n", key, a, c);
+		print_text("env: %s %s vs %s\n", key, str_of(val), str_of(x));
 	}
 	close_json_object();
 }
@@ -205,7 +396,8 @@ static int compare_run(int argc, char **argv)
 		{ "result", ARG_STR, ARG_REQUIRED | ARG_POSITIONAL, 0, 0, 0,
 		  &result, "FILE" },
 		{ "baseline", ARG_STR, ARG_REQUIRED, 0, 0, 0, &base, "FILE" },
-		{ "tolerance", ARG_U32, 0, 0, 0, 1000, &tol, "PCT" },
+		{ "tolerance", ARG_PERCENT, 0, 0, 0, COMPARE_TOLERANCE_MAX, &tol,
+		  "PCT" },
 	};
 	struct compare_state st = { 0 };
 	json_object *res, *bl, *r, *b = NULL;
@@ -215,7 +407,7 @@ static int compare_run(int argc, char **argv)
 	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
-	st.tolerance = tol.set ? (double)tol.num : COMPARE_TOLERANCE_DFLT;
+	st.tolerance = (double)(tol.set ? tol.num : COMPARE_TOLERANCE_DFLT) / 100;
 	/* --parse-only: the files are the user's, not the command line's. */
 	if (knl_parse_only_stop())
 		return EXIT_OK;
@@ -228,7 +420,7 @@ static int compare_run(int argc, char **argv)
 
 	open_json_object(NULL);
 	print_uint(PRINT_JSON, "schema_version", NULL, REPORT_SCHEMA_VERSION);
-	print_uint(PRINT_JSON, "tolerance_pct", NULL, (uint64_t)st.tolerance);
+	print_float(PRINT_JSON, "tolerance_pct", NULL, st.tolerance, 2);
 	open_json_array("moved");
 	for (i = 0; i < json_object_array_length(res); i++) {
 		r = json_object_array_get_idx(res, i);
@@ -251,7 +443,7 @@ static int compare_run(int argc, char **argv)
 		   st.compared);
 	print_uint(PRINT_ANY, "worse", ", %" PRIu64 " worse", st.worse);
 	print_uint(PRINT_ANY, "better", ", %" PRIu64 " better", st.better);
-	print_text(" than the baseline by more than %.0f%%", st.tolerance);
+	print_text(" than the baseline by more than %g%%", st.tolerance);
 	print_uint(PRINT_ANY, "unmatched",
 		   "; %" PRIu64 " results without a baseline", st.unmatched);
 	print_nl();
@@ -275,9 +467,11 @@ const struct object compare_obj = {
 	.fn_args = "[ result ] FILE baseline FILE [ tolerance PCT ]",
 	.notes = "Matches the results of FILE with those of the baseline by op, mode, size,\n"
 		 "qps and bidir, and lists every figure that moved by more than PCT\n"
-		 "percent (default 10): MB/s, messages/s and the slowest QP's MB/s\n"
-		 "(higher is better), p50, p99 and p99.9 (lower is better); then what\n"
-		 "differs in their environments (kernel, device, MTU, cq_poll, ...).\n"
+		 "percent (default 10; PCT := NUMBER[%], e.g. 5, 5% or 2.5%): MB/s,\n"
+		 "messages/s and the slowest QP's MB/s (higher is better), p50, p99\n"
+		 "and p99.9 (lower is better); then what differs in their environments\n"
+		 "(kernel, device, MTU, cq_poll, ...). Records of an older\n"
+		 "schema_version are read as the current one; a newer one is refused.\n"
 		 "Exit 5 if anything got worse beyond the tolerance, 1 if the files\n"
 		 "cannot be read or have nothing in common.\n",
 };

@@ -262,6 +262,12 @@ void print_bool(enum print_type t, const char *key, const char *fmt,
 
 #pragma GCC diagnostic pop
 
+void print_json_value(const char *key, struct json_object *value)
+{
+	if (json_mode)
+		json_attach(key, json_object_get(value));
+}
+
 void print_text(const char *fmt, ...)
 {
 	va_list ap;

@@ -57,6 +57,9 @@ void print_float(enum print_type t, const char *key, const char *fmt,
 		 double value, int decimals);
 void print_bool(enum print_type t, const char *key, const char *fmt,
 		bool value);
+/* JSON only: a value as it is, null included (a reference is taken). */
+struct json_object;
+void print_json_value(const char *key, struct json_object *value);
 /* Text only, printf-style. */
 void print_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* End of a text line (nothing in JSON). */

@@ -266,6 +266,20 @@ int parse_bw(const char *s, uint64_t *bytes_per_s)
 	return 0;
 }
 
+int parse_percent(const char *s, uint64_t *hundredths)
+{
+	static const struct unit_scale pct_units[] = { { "", 1 }, { "%", 1 } };
+	double pct;
+	int rc = parse_scaled(s, pct_units, ARRAY_SIZE(pct_units), &pct);
+
+	if (rc)
+		return rc;
+	if (pct * 100 >= 18446744073709551616.0)
+		return -ERANGE;
+	*hundredths = (uint64_t)(pct * 100 + 0.5);
+	return 0;
+}
+
 int parse_expect(const char *s, struct expect *e)
 {
 	static const struct unit_scale rate_units[] = {

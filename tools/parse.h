@@ -51,6 +51,12 @@ int parse_duration_ms(const char *s, uint64_t *out);
  */
 int parse_bw(const char *s, uint64_t *bytes_per_s);
 
+/*
+ * A percentage, bare or with "%" ("5", "5%", "2.5%"), in hundredths of a
+ * percent (500, 500, 250): what "compare ... tolerance" takes.
+ */
+int parse_percent(const char *s, uint64_t *hundredths);
+
 /* A size in the largest binary unit that divides it ("8M", "4K", "100"). */
 int format_size_units(char *buf, size_t len, uint64_t v);
 /* Milliseconds in the largest unit that divides them ("60s", "100ms"). */
@@ -186,6 +192,7 @@ enum arg_type {
 	ARG_REF,	/* id or name: ->is_num + ->num, or ->str */
 	ARG_EXPECT,	/* ->expect[->nexpect++]; the keyword may repeat */
 	ARG_BW,		/* ->num bytes/s, parse_bw() */
+	ARG_PERCENT,	/* ->num hundredths of a percent, parse_percent() */
 };
 
 #define ARG_REQUIRED	0x1

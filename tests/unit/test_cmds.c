@@ -1373,7 +1373,8 @@ TEST(cmd_compare)
 	/* p50 moved 4.8%: within the tolerance */
 	CHECK(strstr(r.out.buf, "p50_ns") == NULL);
 	CHECK(strstr(r.out.buf, "env: kernel 6.12 vs 6.1\n") != NULL);
-	CHECK(strstr(r.out.buf, "env: governor null vs performance\n") != NULL);
+	/* null (sysfs had none) is not the word "null" */
+	CHECK(strstr(r.out.buf, "env: governor - vs performance\n") != NULL);
 	CHECK(strstr(r.out.buf, "idle_driver") == NULL);
 	CHECK(strstr(r.out.buf, "3 figures compared, 2 worse, 0 better than the baseline by more than 10%; 1 results without a baseline\n") != NULL);
 	run_end(&r);
@@ -1387,6 +1388,15 @@ TEST(cmd_compare)
 	CHECK(o && json_object_object_get_ex(o, "env_differs", &m) &&
 	      json_object_object_get_ex(m, "kernel", &v) &&
 	      json_object_array_length(v) == 2);
+	/* JSON null stays null, not the string "null" */
+	CHECK(o && json_object_object_get_ex(o, "env_differs", &m) &&
+	      json_object_object_get_ex(m, "governor", &v) &&
+	      json_object_array_length(v) == 2 &&
+	      json_object_array_get_idx(v, 0) == NULL &&
+	      !strcmp(json_object_get_string(json_object_array_get_idx(v, 1)),
+		      "performance"));
+	CHECK(o && json_object_object_get_ex(o, "tolerance_pct", &v) &&
+	      json_object_get_double(v) == 30);
 	json_object_put(o);
 	run_end(&r);
 
@@ -1817,4 +1827,97 @@ TEST(cmd_exit_codes)
 	CHECK_INT(EXIT_TEST_FAIL, 3);
 	CHECK_INT(EXIT_EXPECT, 4);
 	CHECK_INT(EXIT_REGRESSION, 5);
+}
+
+/* A file of @text, for compare; its name in @path (a mkstemp template). */
+static void put_json(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	FILE *f;
+
+	if (fd < 0) {
+		unit_fail(__FILE__, __LINE__, "mkstemp %s failed", path);
+		return;
+	}
+	f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+}
+
+/* compare reads no file it cannot trust: schemas, bad JSON, tolerance. */
+TEST(cmd_compare_trust)
+{
+	static const char res_text[] =
+		"[{\"schema_version\":2,\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,"
+		"\"lat\":{\"p50_ns\":1000,\"p99_9_ns\":9000}}]";
+	static const struct {
+		const char *text, *err;
+	} bad[] = {
+		{ "[{\"op\":\"send\",\n  \"mode\": lat}]",
+		  "not JSON at line 2, column 11: unexpected character\n" },
+		{ "[{\"op\":\"send\",\"size\":64",
+		  "not JSON at line 1, column 24: the file ends inside a value\n" },
+		{ "{\"op\":\"send\"}\n{\"op\":\"read\"}\n",
+		  "not JSON at line 2, column 1: more after the end of the JSON value\n" },
+		{ " \n", "empty, not JSON\n" },
+		{ "{\"schema_version\":7,\"op\":\"send\"}",
+		  "record 1 has schema_version 7, newer than the 2 this krdmactl reads: compare with a newer krdmactl\n" },
+		{ "[{\"schema_version\":2,\"op\":\"send\"},{\"schema_version\":\"2\",\"op\":\"send\"}]",
+		  "record 2: schema_version \"2\" is not a version\n" },
+	};
+	char res[] = "/tmp/krdma-unit-res.XXXXXX", base[] = "/tmp/krdma-unit-base.XXXXXX";
+	struct run r;
+	size_t i;
+
+	put_json(res, res_text);
+	/* schema 1 (no schema_version): p99.9_ns is read as p99_9_ns, and
+	 * compared - not silently dropped */
+	put_json(base, "[{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,"
+		       "\"lat\":{\"p50_ns\":1000,\"p99.9_ns\":6000}}]");
+	fake_begin(k_none);
+	run_fmt(&r, false, "compare %s baseline %s tolerance 5%%", res, base);
+	CHECK_INT(r.rc, 5);
+	CHECK(strstr(r.out.buf, "send lat 64: p99_9_ns 9000.00 vs 6000.00 (+50.0%) worse\n") != NULL);
+	CHECK(strstr(r.out.buf, "2 figures compared, 1 worse, 0 better than the baseline by more than 5%;") != NULL);
+	CHECK(strstr(r.err, "1 record of schema 1 (no schema_version) read as schema 2\n") != NULL);
+	run_end(&r);
+	unlink(base);
+
+	/* fractional tolerances; a bad one is a usage error */
+	strcpy(base, "/tmp/krdma-unit-base.XXXXXX");
+	put_json(base, "[{\"schema_version\":2,\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,"
+		       "\"lat\":{\"p50_ns\":1030,\"p99_9_ns\":9000}}]");
+	fake_begin(k_none);
+	run_fmt(&r, false, "compare %s baseline %s tolerance 2.5%%", res, base);
+	CHECK_INT(r.rc, 0);
+	CHECK(strstr(r.out.buf, "p50_ns 1000.00 vs 1030.00 (-2.9%) better\n") != NULL);
+	CHECK(strstr(r.out.buf, "by more than 2.5%;") != NULL);
+	CHECK_STR(r.err, "");
+	run_end(&r);
+	fake_begin(k_none);
+	run_fmt(&r, false, "compare %s baseline %s tolerance 3%%", res, base);
+	CHECK(strstr(r.out.buf, "p50_ns") == NULL);
+	run_end(&r);
+	check_refused(k_none, "compare a baseline b tolerance 5%%",
+		      EXIT_USAGE, "invalid tolerance '5%%': expected a percentage such as 5, 5% or 2.5%");
+	check_refused(k_none, "compare a baseline b tolerance 1001",
+		      EXIT_USAGE, "tolerance '1001' out of range: must be 0%..1000%");
+	unlink(base);
+
+	/* one clean line each, nothing of json-c's own text, exit 1 */
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char want[512];
+
+		strcpy(base, "/tmp/krdma-unit-base.XXXXXX");
+		put_json(base, bad[i].text);
+		snprintf(want, sizeof(want), "krdmactl: compare: %s: %s", base,
+			 bad[i].err);
+		fake_begin(k_none);
+		run_fmt(&r, false, "compare %s baseline %s", res, base);
+		CHECK_INT(r.rc, 1);
+		CHECK_STR(r.err, want);
+		run_end(&r);
+		unlink(base);
+	}
+	unlink(res);
 }

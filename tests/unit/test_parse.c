@@ -547,3 +547,23 @@ TEST(ipv6_zones)
 				      &has_port, err, sizeof(err)), -ENOENT);
 	parse_resolver = NULL;
 }
+
+TEST(percentages)
+{
+	uint64_t v = 7;
+
+	CHECK_INT(parse_percent("5", &v), 0);
+	CHECK_U64(v, 500);
+	CHECK_INT(parse_percent("5%", &v), 0);
+	CHECK_U64(v, 500);
+	CHECK_INT(parse_percent("2.5%", &v), 0);
+	CHECK_U64(v, 250);
+	CHECK_INT(parse_percent("0", &v), 0);
+	CHECK_U64(v, 0);
+	CHECK_INT(parse_percent("5%%", &v), -EINVAL);
+	CHECK_INT(parse_percent("%", &v), -EINVAL);
+	CHECK_INT(parse_percent("-5%", &v), -EINVAL);
+	CHECK_INT(parse_percent("5 %", &v), -EINVAL);
+	CHECK_INT(parse_percent("", &v), -EINVAL);
+	CHECK_U64(v, 0);
+}
