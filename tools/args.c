@@ -172,6 +172,14 @@ static int check_number(struct errbuf *eb, const struct arg_spec *sp,
 		eb_add(eb, "invalid %s '%s': %s", sp->kw, value, expected);
 		return rc;
 	}
+	if (rc == -EDOM) {
+		/* "1.5" bytes, "1500us" of a module that counts ms: say so
+		 * rather than round behind the user's back. */
+		eb_add(eb, "invalid %s '%s': not a whole number of %s", sp->kw,
+		       value, sp->type == ARG_DURATION ? "milliseconds (the unit krdma counts times in)" :
+		       sp->type == ARG_COUNT ? "iterations" : "bytes");
+		return -EINVAL;
+	}
 	if (rc || lo < sp->min || hi > max) {
 		/* In the units the user writes the value in. */
 		if (sp->type == ARG_DURATION) {
@@ -259,10 +267,15 @@ static int convert(const struct arg_spec *sp, const char *value,
 	case ARG_U64:
 		rc = parse_u64(value, 0, UINT64_MAX, &num);
 		return check_number(eb, sp, value, rc, "not a number", num, num);
+	case ARG_COUNT:
+		rc = parse_count(value, &num);
+		return check_number(eb, sp, value, rc,
+				    "expected a count such as 1000, 10k, 1.5M or 2G",
+				    num, num);
 	case ARG_SIZE:
 		rc = parse_size(value, &num);
 		return check_number(eb, sp, value, rc,
-				    "expected a size such as 512, 4K, 64k, 1M, 1MiB, 2G",
+				    "expected a size such as 512, 4K, 64k, 1.5M, 1MiB, 2G",
 				    num, num);
 	case ARG_SIZES:
 		rc = parse_size_range(value, &num, &hi);
@@ -286,13 +299,14 @@ static int convert(const struct arg_spec *sp, const char *value,
 				    num, num);
 	case ARG_DURATION:
 		rc = parse_duration_ms(value, &num);
-		if (rc == -EINVAL && all_digits(value)) {
+		if (rc == -EINVAL && *value &&
+		    strspn(value, "0123456789.") == strlen(value)) {
 			eb_add(eb, "invalid %s '%s': a time needs a unit: %sms, %ss, %sm or %sh",
 			       sp->kw, value, value, value, value, value);
 			return rc;
 		}
 		return check_number(eb, sp, value, rc,
-				    "expected a duration such as 500ms, 10s, 2m, 1h",
+				    "expected a duration such as 500ms, 1.5s, 2m, 1h",
 				    num, num);
 	case ARG_ADDR: {
 		char why[128];

@@ -6,7 +6,6 @@
  * errors are returned, never printed.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,16 +127,159 @@ int parse_size_range(const char *s, uint64_t *lo, uint64_t *hi)
 	return 0;
 }
 
-int parse_size(const char *s, uint64_t *out)
+/*
+ * The one grammar of a quantity on the command line, whatever its unit
+ * (sizes, counts, times, rates, percentages, thresholds):
+ *
+ *	NUMBER := DIGITS [ "." DIGITS ] | "." DIGITS
+ *
+ * no sign, no exponent, no hex, no blanks; its unit follows at once.
+ * The value is kept as written, mant / 10^frac, and multiplied by the
+ * unit exactly: "1.5s" is 1500 ms, "1.5M" 1500000 iterations, and what
+ * is no whole number of the unit counted in ("1.5" bytes) is -EDOM, not
+ * rounded behind the user's back. (Ids and the plain N of depth, qps,
+ * tos are integers: parse_u64(), which takes 0x.)
+ */
+struct decimal {
+	uint64_t mant;
+	unsigned int frac;	/* digits after the point */
+};
+
+#define DECIMAL_FRAC_MAX	19	/* 10^19 still fits 64 bits */
+
+static uint64_t pow10_u64(unsigned int n)
 {
-	const char *p;
-	unsigned int shift = 0;
-	uint64_t v;
+	uint64_t v = 1;
+
+	while (n--)
+		v *= 10;
+	return v;
+}
+
+/*
+ * Scan NUMBER at s into *d; *end is where its unit starts. -EINVAL if
+ * there is no NUMBER there; -ERANGE (after scanning every digit, so
+ * that the unit can still be checked) if it has more digits than 64 bits
+ * hold.
+ */
+static int scan_decimal(const char *s, struct decimal *d, const char **end)
+{
+	bool point = false, ovf = false;
+	unsigned int digits = 0, after = 0;
+	const char *p = s;
+
+	d->mant = 0;
+	d->frac = 0;
+	if (!s)
+		return -EINVAL;
+	for (;; p++) {
+		unsigned int v;
+
+		if (*p == '.' && !point) {
+			point = true;
+			continue;
+		}
+		if (!is_digit(*p))
+			break;
+		v = (unsigned int)(*p - '0');
+		digits++;
+		if (point)
+			after++;
+		if (ovf || d->mant > (UINT64_MAX - v) / 10 ||
+		    after > DECIMAL_FRAC_MAX) {
+			ovf = true;
+			continue;
+		}
+		d->mant = d->mant * 10 + v;
+		d->frac = after;
+	}
+	/* "5." and "." are not numbers; ".5" is. */
+	if (!digits || (point && !after))
+		return -EINVAL;
+	*end = p;
+	return ovf ? -ERANGE : 0;
+}
+
+/*
+ * d * scale: exactly (-EDOM if that is no whole number), or rounded to
+ * the nearest; -ERANGE beyond 64 bits.
+ */
+static int decimal_times(const struct decimal *d, uint64_t scale, bool round,
+			 uint64_t *out)
+{
+	unsigned __int128 prod = (unsigned __int128)d->mant * scale;
+	uint64_t div = pow10_u64(d->frac);
+	unsigned __int128 q = prod / div, r = prod % div;
+
+	if (r && !round)
+		return -EDOM;
+	if (r * 2 >= div && r)
+		q++;
+	if (q > UINT64_MAX)
+		return -ERANGE;
+	*out = (uint64_t)q;
+	return 0;
+}
+
+struct unit_scale {
+	const char *unit;
+	uint64_t scale;		/* in the unit counted in */
+};
+
+/* NUMBER and one of @units ("" for none, if listed), in *d and *scale. */
+static int parse_units(const char *s, const struct unit_scale *units,
+		       size_t n, struct decimal *d, uint64_t *scale)
+{
+	const char *end;
+	size_t i;
 	int rc;
 
-	rc = scan_num(s, false, &v, &p);
+	rc = scan_decimal(s, d, &end);
 	if (rc == -EINVAL)
 		return rc;
+	for (i = 0; i < n; i++) {
+		if (!strcmp(end, units[i].unit)) {
+			*scale = units[i].scale;
+			return rc;
+		}
+	}
+	return -EINVAL;
+}
+
+/* NUMBER UNIT, exactly or rounded, in the unit counted in. */
+static int parse_units_u64(const char *s, const struct unit_scale *units,
+			   size_t n, bool round, uint64_t *out)
+{
+	struct decimal d;
+	uint64_t scale, v;
+	int rc = parse_units(s, units, n, &d, &scale);
+
+	if (!rc)
+		rc = decimal_times(&d, scale, round, &v);
+	if (!rc)
+		*out = v;
+	return rc;
+}
+
+/* NUMBER UNIT as a double in the unit counted in, for thresholds. */
+static int parse_units_double(const char *s, const struct unit_scale *units,
+			      size_t n, double *out)
+{
+	struct decimal d;
+	uint64_t scale;
+	int rc = parse_units(s, units, n, &d, &scale);
+
+	if (!rc)
+		*out = (double)d.mant / (double)pow10_u64(d.frac) *
+		       (double)scale;
+	return rc;
+}
+
+/* K, M, G, T in any case, then an optional "i", then an optional B or b. */
+static bool size_unit(const char *p, uint64_t *scale)
+{
+	unsigned int shift = 0;
+
 	switch (lower(*p)) {
 	case 'k':
 		shift = 10;
@@ -159,44 +301,63 @@ int parse_size(const char *s, uint64_t *out)
 	}
 	if (*p == 'B' || *p == 'b')
 		p++;
-	if (*p)
+	*scale = 1ULL << shift;
+	return !*p;
+}
+
+int parse_size(const char *s, uint64_t *out)
+{
+	struct decimal d;
+	const char *end;
+	uint64_t scale, v;
+	int rc;
+
+	rc = scan_decimal(s, &d, &end);
+	if (rc == -EINVAL || !size_unit(end, &scale))
 		return -EINVAL;
-	if (rc)
-		return rc;
-	if (v > (UINT64_MAX >> shift))
-		return -ERANGE;
-	*out = v << shift;
-	return 0;
+	if (!rc)
+		rc = decimal_times(&d, scale, false, &v);
+	if (!rc)
+		*out = v;
+	return rc;
+}
+
+/* The units of counts and of msg_rate: powers of 1000 (not bytes). */
+static const struct unit_scale count_units[] = {
+	{ "", 1 }, { "k", 1000 }, { "M", 1000000 }, { "G", 1000000000 },
+};
+
+int parse_count(const char *s, uint64_t *out)
+{
+	return parse_units_u64(s, count_units, ARRAY_SIZE(count_units), false,
+			       out);
+}
+
+/* Every time, in nanoseconds; "m" and "min" are minutes. */
+static const struct unit_scale time_units[] = {
+	{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+	{ "s", 1000000000 }, { "m", 60000000000 }, { "min", 60000000000 },
+	{ "h", 3600000000000 },
+};
+
+int parse_duration_ns(const char *s, uint64_t *out)
+{
+	return parse_units_u64(s, time_units, ARRAY_SIZE(time_units), false,
+			       out);
 }
 
 int parse_duration_ms(const char *s, uint64_t *out)
 {
-	static const struct {
-		const char *unit;
-		uint64_t ms;
-	} units[] = {
-		{ "ms", 1 }, { "s", 1000 }, { "m", 60000 },
-		{ "min", 60000 }, { "h", 3600000 },
-	};
-	const char *p;
-	uint64_t v;
-	size_t i;
-	int rc;
+	uint64_t ns;
+	int rc = parse_duration_ns(s, &ns);
 
-	rc = scan_num(s, false, &v, &p);
-	if (rc == -EINVAL)
+	if (rc)
 		return rc;
-	for (i = 0; i < ARRAY_SIZE(units); i++) {
-		if (strcmp(p, units[i].unit))
-			continue;
-		if (rc)
-			return rc;
-		if (v > UINT64_MAX / units[i].ms)
-			return -ERANGE;
-		*out = v * units[i].ms;
-		return 0;
-	}
-	return -EINVAL;
+	/* The module counts milliseconds: 1500us is not 1 ms, nor 2. */
+	if (ns % 1000000)
+		return -EDOM;
+	*out = ns / 1000000;
+	return 0;
 }
 
 static const char *const expect_names[__EXPECT_METRIC_MAX] = {
@@ -216,82 +377,35 @@ bool expect_metric_is_latency(enum expect_metric m)
 	return m >= EXPECT_P50 && m < __EXPECT_METRIC_MAX;
 }
 
-struct unit_scale {
-	const char *unit;
-	double scale;
-};
-
-/* A non-negative decimal number and one of @units ("" for none). */
-static int parse_scaled(const char *s, const struct unit_scale *units,
-			size_t n, double *out)
-{
-	char *end;
-	double v;
-	size_t i;
-
-	/* strtod() would take hex, inf, nan and leading blanks or signs. */
-	if (!is_digit(*s) && !(*s == '.' && is_digit(s[1])))
-		return -EINVAL;
-	errno = 0;
-	v = strtod(s, &end);
-	/* ...and hex floats ("0x10"): it must stop where the digits do. */
-	if (end != s + strspn(s, "0123456789.eE+-"))
-		return -EINVAL;
-	if (errno || !isfinite(v))
-		return -ERANGE;
-	for (i = 0; i < n; i++) {
-		if (!strcmp(end, units[i].unit)) {
-			*out = v * units[i].scale;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
+/* Bandwidths in bytes/s: a bare number is MB/s, as the reports count. */
 static const struct unit_scale bw_units[] = {
-	{ "", 1 }, { "MB/s", 1 }, { "GB/s", 1000 }, { "Gb/s", 125 },
+	{ "", 1000000 }, { "MB/s", 1000000 }, { "GB/s", 1000000000 },
+	{ "Gb/s", 125000000 },
 };
 
 int parse_bw(const char *s, uint64_t *bytes_per_s)
 {
-	double mb_s;
-	int rc = parse_scaled(s, bw_units, ARRAY_SIZE(bw_units), &mb_s);
-
-	if (rc)
-		return rc;
-	/* Above 2^64 bytes/s (and at 2^64, which rounds up to it): no. */
-	if (mb_s * 1e6 >= 18446744073709551616.0)
-		return -ERANGE;
-	*bytes_per_s = (uint64_t)(mb_s * 1e6 + 0.5);
-	return 0;
+	/* Rounded to the byte: a rate is not counted in anything finer. */
+	return parse_units_u64(s, bw_units, ARRAY_SIZE(bw_units), true,
+			       bytes_per_s);
 }
 
 int parse_percent(const char *s, uint64_t *hundredths)
 {
-	static const struct unit_scale pct_units[] = { { "", 1 }, { "%", 1 } };
-	double pct;
-	int rc = parse_scaled(s, pct_units, ARRAY_SIZE(pct_units), &pct);
+	static const struct unit_scale pct_units[] = {
+		{ "", 100 }, { "%", 100 },
+	};
 
-	if (rc)
-		return rc;
-	if (pct * 100 >= 18446744073709551616.0)
-		return -ERANGE;
-	*hundredths = (uint64_t)(pct * 100 + 0.5);
-	return 0;
+	return parse_units_u64(s, pct_units, ARRAY_SIZE(pct_units), true,
+			       hundredths);
 }
 
 int parse_expect(const char *s, struct expect *e)
 {
-	static const struct unit_scale rate_units[] = {
-		{ "", 1 }, { "k", 1e3 }, { "M", 1e6 }, { "G", 1e9 },
-	};
-	static const struct unit_scale time_units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
-	};
 	const char *op = strstr(s, ">=");
 	char name[16];
 	size_t len;
-	int m;
+	int m, rc;
 
 	if (!op)
 		op = strstr(s, "<=");
@@ -313,14 +427,18 @@ int parse_expect(const char *s, struct expect *e)
 	e->text = s;
 	e->metric = m;
 	e->at_most = op[0] == '<';
-	if (m == EXPECT_BW || m == EXPECT_MIN_QP_BW)
-		return parse_scaled(op + 2, bw_units, ARRAY_SIZE(bw_units),
-				    &e->value);
+	if (m == EXPECT_BW || m == EXPECT_MIN_QP_BW) {
+		rc = parse_units_double(op + 2, bw_units, ARRAY_SIZE(bw_units),
+					&e->value);
+		e->value /= 1e6;	/* MB/s */
+		return rc;
+	}
 	if (m == EXPECT_MSG_RATE)
-		return parse_scaled(op + 2, rate_units, ARRAY_SIZE(rate_units),
-				    &e->value);
-	return parse_scaled(op + 2, time_units, ARRAY_SIZE(time_units),
-			    &e->value);
+		return parse_units_double(op + 2, count_units,
+					  ARRAY_SIZE(count_units), &e->value);
+	/* A latency needs its unit: "p99<=2" could be ns or ms. */
+	return parse_units_double(op + 2, time_units, ARRAY_SIZE(time_units),
+				  &e->value);
 }
 
 int format_size_units(char *buf, size_t len, uint64_t v)

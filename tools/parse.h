@@ -5,7 +5,11 @@
  *
  * Everything here is unit tested in tests/unit/.  Functions return 0 on
  * success or a negative errno: -EINVAL for malformed input, -ERANGE for a
- * well-formed value outside the allowed range.
+ * well-formed value outside the allowed range, -EDOM for a well-formed
+ * value that is no whole number of what it is counted in ("1.5" bytes).
+ *
+ * Every quantity with a unit has one number grammar (parse.c):
+ * NUMBER := DIGITS[.DIGITS] | .DIGITS, its unit right after it.
  */
 #ifndef KRDMACTL_PARSE_H
 #define KRDMACTL_PARSE_H
@@ -25,11 +29,17 @@ int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 int parse_u32(const char *s, uint32_t min, uint32_t max, uint32_t *out);
 
 /*
- * Size in bytes: a decimal number with an optional binary unit:
+ * Size in bytes: a NUMBER with an optional binary unit:
  * K, M, G, T (any case), optionally followed by "i" and/or "B"
- * ("4K", "64k", "1M", "1MiB", "2G", "512B").  All units are powers of 1024.
+ * ("4K", "64k", "1M", "1.5M", "1MiB", "2G", "512B").  All units are
+ * powers of 1024.
  */
 int parse_size(const char *s, uint64_t *out);
+/*
+ * A count (iterations, round trips): a NUMBER with an optional k, M or G,
+ * powers of 1000 as for msg_rate ("1000", "10k", "1.5M", "2G").
+ */
+int parse_count(const char *s, uint64_t *out);
 /*
  * "MIN-MAX" of two sizes, MIN a power of two and MIN <= MAX ("2-8M"): the
  * powers of two from MIN up to MAX.  A single size gives lo == hi.
@@ -37,16 +47,18 @@ int parse_size(const char *s, uint64_t *out);
 int parse_size_range(const char *s, uint64_t *lo, uint64_t *hi);
 
 /*
- * Duration in milliseconds: a decimal number and a unit, ms, s, m or min
- * (minutes) or h.  A number without a unit is refused: "timeout 5" read
- * as 5 ms surprised everyone who meant seconds.
+ * A time: a NUMBER and a unit, ns, us, ms, s, m or min (minutes) or h
+ * ("1.5s", "100us", "2m").  A number without a unit is refused: "timeout
+ * 5" read as 5 ms surprised everyone who meant seconds.  In nanoseconds,
+ * or in whole milliseconds (what the module counts; -EDOM otherwise).
  */
+int parse_duration_ns(const char *s, uint64_t *out);
 int parse_duration_ms(const char *s, uint64_t *out);
 
 /*
- * A bandwidth in bytes per second: a decimal number of MB/s (10^6 bytes/s,
- * as the reports count), bare or with MB/s, GB/s or Gb/s ("2", "0.5",
- * "1.5GB/s", "10Gb/s"). 0 parses: whether it means anything is the
+ * A bandwidth in bytes per second (rounded): a NUMBER of MB/s (10^6
+ * bytes/s, as the reports count), bare or with MB/s, GB/s or Gb/s ("2",
+ * "0.5", "1.5GB/s", "10Gb/s"). 0 parses: whether it means anything is the
  * kernel's to say.
  */
 int parse_bw(const char *s, uint64_t *bytes_per_s);
@@ -64,10 +76,10 @@ int format_duration_units(char *buf, size_t len, uint64_t ms);
 
 /*
  * A pass/fail threshold on a test's result, "METRIC>=VALUE" or
- * "METRIC<=VALUE": bw and min_qp_bw in MB/s (a bare number, or with
- * MB/s, GB/s or Gb/s), msg_rate in messages/s (a bare number, or with k,
- * M or G), and the latency figures (p50, p90, p99, p99.9, max, avg,
- * stdev) as a time with its unit, ns, us, ms or s ("p99<=1.5ms").
+ * "METRIC<=VALUE": bw and min_qp_bw in MB/s (as parse_bw()), msg_rate in
+ * messages/s (as parse_count()), and the latency figures (p50, p90, p99,
+ * p99.9, max, avg, stdev) as a time with its unit (as
+ * parse_duration_ns(): "p99<=1.5ms").
  */
 enum expect_metric {
 	EXPECT_BW,
@@ -180,6 +192,7 @@ enum arg_type {
 	ARG_STR,	/* ->str; max = length limit (0: none) */
 	ARG_NAME,	/* ->str, validated by check_name() */
 	ARG_U32,	/* ->num in [min, max] (max 0: UINT32_MAX) */
+	ARG_COUNT,	/* ->num in [min, max], parse_count() ("1M") */
 	ARG_U64,	/* ->num in [min, max] (max 0: UINT64_MAX) */
 	ARG_SIZE,	/* ->num bytes in [min, max] */
 	ARG_DURATION,	/* ->num milliseconds in [min, max] */

@@ -66,7 +66,7 @@ static int ping_run(int argc, char **argv)
 		{ "addr", ARG_ADDR, ARG_REQUIRED | ARG_POSITIONAL, 0, 0, 0,
 		  &addr, "ADDR" },
 		{ "port", ARG_PORT, 0, 0, 0, 0, &port, "PORT" },
-		{ "count", ARG_U64, 0, 0, 1, 1000000, &count, "N" },
+		{ "count", ARG_COUNT, 0, 0, 1, 1000000, &count, "N" },
 		{ "size", ARG_SIZE, 0, 0, 1, KRDMA_MSG_SIZE_MAX, &size, "SIZE" },
 		{ "timeout", ARG_DURATION, 0, 0, KRDMA_TIMEOUT_MS_MIN,
 		  KRDMA_TIMEOUT_MS_MAX, &timeout, "TIME" },

@@ -76,7 +76,7 @@ static int test_parse(struct test_args *a, int argc, char **argv)
 		{ "mode", ARG_MODE, 0, 0, 0, 0, &a->mode, "MODE" },
 		{ "size", ARG_SIZES, 0, 0, 1, KRDMA_MSG_SIZE_MAX, &a->size,
 		  "SIZE" },
-		{ "count", ARG_U64, 0, 1, 1, 0, &a->count, "N" },
+		{ "count", ARG_COUNT, 0, 1, 1, 0, &a->count, "N" },
 		{ "duration", ARG_DURATION, 0, 1, 1, KRDMA_DURATION_MS_MAX,
 		  &a->duration, "TIME" },
 		{ "depth", ARG_U32, 0, 0, 1, KRDMA_DEPTH_MAX, &a->depth, "N" },
@@ -526,10 +526,13 @@ const struct object test_obj = {
 	"        and its data compared; bw: a pipeline of depth messages, checked at\n"
 	"        the end; lat: one message at a time, with latency percentiles (send,\n"
 	"        write, write_imm: one way; read, atomics: the round trip)\n"
+	"NUMBER := DIGITS[.DIGITS], the unit right after it, taken exactly\n"
 	"SIZE := bytes per message: NUMBER[ K | M | G | T ][ i ][ B ] (units of 1024),\n"
 	"        1 to 8M, default 4K; the atomics always move 8.  run takes a range\n"
 	"        MIN-MAX (MIN a power of two): one test per power of two, 2-8M\n"
-	"TIME := NUMBER{ ms | s | m | min | h } (a unit is required)\n"
+	"TIME := NUMBER{ ns | us | ms | s | m | min | h } (a unit is required), in\n"
+	"        whole ms: 1.5s, 2000us\n"
+	"count: NUMBER[ k | M | G ] in powers of 1000 (10k, 1.5M)\n"
 	"depth: operations in flight (1..128; bw default 64, else 1); interval:\n"
 	"     progress events (>= 100ms); signal_every: one send WR in N asks for a\n"
 	"     completion (bw default 16); chain: WRs per post (1..32, bw default 8);\n"

@@ -1921,3 +1921,45 @@ TEST(cmd_compare_trust)
 	}
 	unlink(res);
 }
+
+/* Numbers as people write them reach the kernel as the exact integers. */
+TEST(cmd_number_grammar)
+{
+	struct nlattr *tb[KRDMA_A_MAX + 1];
+	struct run r;
+
+	fake_begin(k_test_silent);
+	run(&r, false, "test start session s1 op write mode bw size 1.5M count 1M interval 1.5s");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK(tb[KRDMA_A_TEST_COUNT] &&
+	      nla_get_u64(tb[KRDMA_A_TEST_COUNT]) == 1000000);
+	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_SIZE), 1572864);
+	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_INTERVAL_MS), 1500);
+	run_end(&r);
+
+	fake_begin(k_test_silent);
+	run(&r, false, "test start session s1 op write duration 2000us");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_DURATION_MS), 2);
+	run_end(&r);
+
+	/* what the module cannot count is said, not rounded */
+	check_refused(k_test_silent, "test start session s1 op write duration 1500us",
+		      EXIT_USAGE, "invalid duration '1500us': not a whole number of milliseconds");
+	check_refused(k_test_silent, "test start session s1 op write duration 100us",
+		      EXIT_USAGE, "invalid duration '100us': not a whole number of milliseconds");
+	check_refused(k_test_silent, "test start session s1 op write count 1.5",
+		      EXIT_USAGE, "invalid count '1.5': not a whole number of iterations");
+	check_refused(k_test_silent, "test start session s1 op write count 1K",
+		      EXIT_USAGE, "invalid count '1K': expected a count such as 1000, 10k, 1.5M or 2G");
+	check_refused(k_test_silent, "test start session s1 op write size 1.5",
+		      EXIT_USAGE, "invalid size '1.5': not a whole number of bytes");
+	check_refused(k_test_silent, "test start session s1 op write duration 1.5",
+		      EXIT_USAGE, "a time needs a unit");
+	check_refused(k_ping, "ping 10.0.0.2:7471 count 2M",
+		      EXIT_USAGE, "count '2M' out of range: must be 1..1000000");
+	check_refused(k_ping, "session connect addr 10.0.0.2 port 7471 timeout 2.5ms",
+		      EXIT_USAGE, "not a whole number of milliseconds");
+}

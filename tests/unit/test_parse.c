@@ -58,6 +58,11 @@ TEST(size_units)
 	/* the largest value that fits */
 	CHECK_U64(size_ok("18446744073709551615"), UINT64_MAX);
 	CHECK_U64(size_ok("16777215T"), 16777215ULL << 40);
+	/* one number grammar: fractions of a unit, when whole bytes */
+	CHECK_U64(size_ok("1.5M"), 1572864);
+	CHECK_U64(size_ok("0.5K"), 512);
+	CHECK_U64(size_ok(".25KiB"), 256);
+	CHECK_U64(size_ok("2.0"), 2);
 }
 
 TEST(size_rejects)
@@ -78,7 +83,12 @@ TEST(size_rejects)
 	CHECK_INT(parse_size("K", &v), -EINVAL);
 	CHECK_INT(parse_size("4KK", &v), -EINVAL);
 	CHECK_INT(parse_size("4iB", &v), -EINVAL);
-	CHECK_INT(parse_size("1.5M", &v), -EINVAL);
+	/* a fraction of a byte is no size */
+	CHECK_INT(parse_size("1.5", &v), -EDOM);
+	CHECK_INT(parse_size("1.0000001K", &v), -EDOM);
+	CHECK_INT(parse_size("1.M", &v), -EINVAL);
+	CHECK_INT(parse_size(".K", &v), -EINVAL);
+	CHECK_INT(parse_size("1.2.3K", &v), -EINVAL);
 	CHECK_INT(parse_size("0x10", &v), -EINVAL);
 	CHECK_INT(parse_size(NULL, &v), -EINVAL);
 	/* failures leave the output alone */
@@ -144,7 +154,10 @@ TEST(bandwidths)
 	CHECK_INT(parse_bw("0x10", &v), -EINVAL);
 	CHECK_INT(parse_bw("inf", &v), -EINVAL);
 	CHECK_INT(parse_bw("", &v), -EINVAL);
-	CHECK_INT(parse_bw("1e20GB/s", &v), -ERANGE);
+	/* no exponent: one grammar, DIGITS[.DIGITS] */
+	CHECK_INT(parse_bw("1e3", &v), -EINVAL);
+	CHECK_INT(parse_bw("99999999999999GB/s", &v), -ERANGE);
+	CHECK_INT(parse_bw("99999999999999999999999", &v), -ERANGE);
 	CHECK_U64(v, 42);
 }
 
@@ -200,7 +213,10 @@ TEST(durations)
 	CHECK_INT(parse_duration_ms("s", &ms), -EINVAL);
 	CHECK_INT(parse_duration_ms("", &ms), -EINVAL);
 	CHECK_INT(parse_duration_ms("-1s", &ms), -EINVAL);
-	CHECK_INT(parse_duration_ms("1.5s", &ms), -EINVAL);
+	/* finer than the module's milliseconds: said, not rounded */
+	CHECK_INT(parse_duration_ms("100us", &ms), -EDOM);
+	CHECK_INT(parse_duration_ms("1.0005s", &ms), -EDOM);
+	CHECK_INT(parse_duration_ms("1.5", &ms), -EINVAL);
 	CHECK_INT(parse_duration_ms("10 s", &ms), -EINVAL);
 	CHECK_INT(parse_duration_ms("10sec", &ms), -EINVAL);
 	CHECK_INT(parse_duration_ms("99999999999999999h", &ms), -ERANGE);
@@ -245,7 +261,8 @@ TEST(expectations)
 	CHECK_INT(parse_expect("bw>= 1", &e), -EINVAL);
 	CHECK_INT(parse_expect("bw>=0x10", &e), -EINVAL);
 	CHECK_INT(parse_expect("bw>=inf", &e), -EINVAL);
-	CHECK_INT(parse_expect("bw>=1e999", &e), -ERANGE);
+	CHECK_INT(parse_expect("bw>=1e9", &e), -EINVAL);
+	CHECK_INT(parse_expect("bw>=99999999999999999999999", &e), -ERANGE);
 	CHECK_INT(parse_expect("bw>=10MB", &e), -EINVAL);
 	CHECK_INT(parse_expect("msg_rate>=1Mpps", &e), -EINVAL);
 	CHECK_INT(parse_expect("a_very_long_metric_name>=1", &e), -EINVAL);
@@ -566,4 +583,77 @@ TEST(percentages)
 	CHECK_INT(parse_percent("5 %", &v), -EINVAL);
 	CHECK_INT(parse_percent("", &v), -EINVAL);
 	CHECK_U64(v, 0);
+}
+
+/* One number grammar for every quantity, and each kind's units. */
+TEST(number_grammar)
+{
+	uint64_t v = 42;
+	struct expect e;
+
+	/* counts: powers of 1000, as msg_rate; exact */
+	CHECK_INT(parse_count("1000", &v), 0);
+	CHECK_U64(v, 1000);
+	CHECK_INT(parse_count("10k", &v), 0);
+	CHECK_U64(v, 10000);
+	CHECK_INT(parse_count("1M", &v), 0);
+	CHECK_U64(v, 1000000);
+	CHECK_INT(parse_count("1.5M", &v), 0);
+	CHECK_U64(v, 1500000);
+	CHECK_INT(parse_count("2G", &v), 0);
+	CHECK_U64(v, 2000000000);
+	CHECK_INT(parse_count(".5k", &v), 0);
+	CHECK_U64(v, 500);
+	CHECK_INT(parse_count("18446744073709551615", &v), 0);
+	CHECK_U64(v, UINT64_MAX);
+	v = 42;
+	CHECK_INT(parse_count("1.5", &v), -EDOM);
+	CHECK_INT(parse_count("1.0001k", &v), -EDOM);
+	CHECK_INT(parse_count("1K", &v), -EINVAL);	/* K is 1024 in sizes */
+	CHECK_INT(parse_count("1m", &v), -EINVAL);
+	CHECK_INT(parse_count("1Mi", &v), -EINVAL);
+	CHECK_INT(parse_count("0x10", &v), -EINVAL);
+	CHECK_INT(parse_count("1e6", &v), -EINVAL);
+	CHECK_INT(parse_count("-1", &v), -EINVAL);
+	CHECK_INT(parse_count("", &v), -EINVAL);
+	CHECK_INT(parse_count(NULL, &v), -EINVAL);
+	CHECK_INT(parse_count("18446744073709551616", &v), -ERANGE);
+	CHECK_INT(parse_count("18446744073709552G", &v), -ERANGE);
+	CHECK_U64(v, 42);
+
+	/* times: fractions and microseconds, exactly, in ns */
+	CHECK_INT(parse_duration_ns("1.5s", &v), 0);
+	CHECK_U64(v, 1500000000);
+	CHECK_INT(parse_duration_ns("100us", &v), 0);
+	CHECK_U64(v, 100000);
+	CHECK_INT(parse_duration_ns("250ns", &v), 0);
+	CHECK_U64(v, 250);
+	CHECK_INT(parse_duration_ns("0.5min", &v), 0);
+	CHECK_U64(v, 30000000000ULL);
+	CHECK_INT(parse_duration_ns("1.5ns", &v), -EDOM);
+	CHECK_INT(parse_duration_ns("100", &v), -EINVAL);
+	CHECK_INT(parse_duration_ns("100 us", &v), -EINVAL);
+	CHECK_INT(parse_duration_ns("100usec", &v), -EINVAL);
+	CHECK_INT(parse_duration_ns("6000000h", &v), -ERANGE);
+	CHECK_INT(parse_duration_ms("1.5s", &v), 0);
+	CHECK_U64(v, 1500);
+	CHECK_INT(parse_duration_ms("2000us", &v), 0);
+	CHECK_U64(v, 2);
+	CHECK_INT(parse_duration_ms("0.25m", &v), 0);
+	CHECK_U64(v, 15000);
+
+	/* the same grammar in thresholds, rates and percentages */
+	CHECK_INT(parse_expect("p99<=100us", &e), 0);
+	CHECK(e.value == 100000);
+	CHECK_INT(parse_expect("p50<=.5ms", &e), 0);
+	CHECK(e.value == 500000);
+	CHECK_INT(parse_expect("msg_rate>=1.5k", &e), 0);
+	CHECK(e.value == 1500);
+	CHECK_INT(parse_expect("bw>=.5GB/s", &e), 0);
+	CHECK(e.value == 500);
+	CHECK_INT(parse_expect("bw>=5.", &e), -EINVAL);
+	CHECK_INT(parse_bw("1.", &v), -EINVAL);
+	CHECK_INT(parse_percent("2.5", &v), 0);
+	CHECK_U64(v, 250);
+	CHECK_INT(parse_percent("2.5.", &v), -EINVAL);
 }
