@@ -1963,3 +1963,87 @@ TEST(cmd_number_grammar)
 	check_refused(k_ping, "session connect addr 10.0.0.2 port 7471 timeout 2.5ms",
 		      EXIT_USAGE, "not a whole number of milliseconds");
 }
+
+/* Every key of @o (and of the objects in it), once, into @keys. */
+static void collect_keys(struct json_object *o, struct json_object *keys)
+{
+	size_t i;
+
+	if (json_object_is_type(o, json_type_array)) {
+		for (i = 0; i < json_object_array_length(o); i++)
+			collect_keys(json_object_array_get_idx(o, i), keys);
+		return;
+	}
+	if (!json_object_is_type(o, json_type_object))
+		return;
+	json_object_object_foreach(o, key, val) {
+		json_object_object_add(keys, key, NULL);
+		collect_keys(val, keys);
+	}
+}
+
+/*
+ * tools/README.md is what krdmactl(8) calls the reference of the JSON
+ * keys: every key a test result, its environment, thresholds, QPs,
+ * latency and histogram can have must be in it, as `key`.
+ */
+TEST(json_keys_documented)
+{
+	static const struct {
+		fake_kernel_fn kernel;
+		const char *line;
+	} runs[] = {
+		{ k_test_perf, "test run session 5 op write mode bw size 64K count 1000 bidir" },
+		{ k_test_report, "test run session 5 op write mode bw size 64K qps 4 count 10 expect bw>=1" },
+		{ k_test_report, "test run session 5 op send mode lat size 64 count 10 expect p99<=1ms histogram" },
+		{ k_test_fails, "test run session 5 op write count 10" },
+		{ k_env, "test run session 5 op write mode bw size 4K-8K count 10" },
+		{ k_ping, "ping 10.0.0.2:7471 count 3" },
+	};
+	char root[] = "/tmp/krdma-unit-sysfs.XXXXXX", cmd[128], *doc = NULL;
+	struct json_object *keys = json_object_new_object(), *o;
+	size_t i, len = 0;
+	struct run r;
+	FILE *f;
+
+	CHECK(mkdtemp(root) != NULL);
+	put_file(root, "class/infiniband/rxe0/node_type", "1: CA\n");
+	put_file(root, "class/net/eth0/mtu", "1500\n");
+	env_sysfs_root = root;
+	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		fake_begin(runs[i].kernel);
+		run(&r, true, runs[i].line);
+		o = json_tokener_parse(r.out.buf);
+		CHECK(o != NULL);
+		collect_keys(o, keys);
+		json_object_put(o);
+		run_end(&r);
+	}
+	env_sysfs_root = "/sys";
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	CHECK_INT(system(cmd), 0);
+
+	/* run from tests/unit (make check) */
+	f = fopen("../../tools/README.md", "r");
+	CHECK(f != NULL);
+	if (f) {
+		CHECK(getdelim(&doc, &len, '\0', f) > 0);
+		fclose(f);
+	}
+	/* the runs had what they are there for */
+	CHECK(json_object_object_get_ex(keys, "env", NULL));
+	CHECK(json_object_object_get_ex(keys, "histogram", NULL));
+	CHECK(json_object_object_get_ex(keys, "met", NULL));
+	CHECK(json_object_object_get_ex(keys, "rtt_us", NULL));
+	json_object_object_foreach(keys, key, val) {
+		char quoted[80];
+
+		(void)val;
+		snprintf(quoted, sizeof(quoted), "`%s`", key);
+		if (doc && !strstr(doc, quoted))
+			unit_fail(__FILE__, __LINE__,
+				  "JSON key %s is not in tools/README.md", quoted);
+	}
+	free(doc);
+	json_object_put(keys);
+}
