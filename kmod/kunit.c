@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * krdma's KUnit cases: what a peer's bytes decide without a wire - the
+ * immediates of check-mode write_imm, the regions a TEST_REQ or TEST_ACK
+ * describes, the moves of a test's phases. Built only on a kernel with
+ * CONFIG_KUNIT (the debug kernel: tests/guest-debug/kunit.sh); the cases
+ * run when the module loads, their KTAP report in the kernel log.
+ */
+#include <kunit/test.h>
+
+#include "krdma.h"
+#include "proto.h"
+#include "test.h"
+
+/*
+ * A check-mode write_imm carries its iteration modulo 2^31: bit 31 marks
+ * the answer of a lat write_imm test (KRDMA_IMM_ANSWER | its id), and
+ * iteration 2^31 | id must not pass for one (Documentation/protocol.rst).
+ */
+static void krdma_kunit_check_imm(struct kunit *t)
+{
+	static const u64 iters[] = {
+		0, 1, 5, 0x7fffffffULL, 0x80000000ULL, 0x80000005ULL,
+		0xffffffffULL, 0x100000005ULL, 0x180000005ULL, U64_MAX,
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(iters); i++) {
+		u32 imm = krdma_check_imm(iters[i]);
+
+		KUNIT_EXPECT_EQ_MSG(t, imm & KRDMA_IMM_ANSWER, 0U,
+				    "iteration %llu", iters[i]);
+		KUNIT_EXPECT_EQ_MSG(t, imm, (u32)(iters[i] % 0x80000000ULL),
+				    "iteration %llu", iters[i]);
+	}
+	/* The case the review found: iteration 2^31 | 5 against test 5. */
+	KUNIT_EXPECT_NE(t, krdma_check_imm(0x80000005ULL),
+			KRDMA_IMM_ANSWER | 5U);
+}
+
+static void krdma_kunit_region(struct krdma_wire_region *r, u32 len)
+{
+	r->addr = cpu_to_be64(0x1000);
+	r->rkey = cpu_to_be32(0x1234);
+	r->len = cpu_to_be32(len);
+}
+
+/* Each slot's regions add up to exactly the message; none is empty. */
+static void krdma_kunit_wire_regions(struct kunit *t)
+{
+	struct krdma_wire_region r[4];
+	u32 per = 0;
+
+	krdma_kunit_region(&r[0], 4096);
+	krdma_kunit_region(&r[1], 4096);
+	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 2, 2, 4096, &per), 0);
+	KUNIT_EXPECT_EQ(t, per, 1U);
+
+	krdma_kunit_region(&r[0], 1024);
+	krdma_kunit_region(&r[1], 3072);
+	krdma_kunit_region(&r[2], 2048);
+	krdma_kunit_region(&r[3], 2048);
+	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 4, 2, 4096, &per), 0);
+	KUNIT_EXPECT_EQ(t, per, 2U);
+
+	/* A slot one byte short, one with an empty region. */
+	krdma_kunit_region(&r[3], 2047);
+	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 4, 2, 4096, &per),
+			-EPROTO);
+	krdma_kunit_region(&r[2], 4096);
+	krdma_kunit_region(&r[3], 0);
+	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 4, 2, 4096, &per),
+			-EPROTO);
+	/* Lengths that wrap 32 bits: 0xffffffff + 0x1001 is not 4096. */
+	krdma_kunit_region(&r[0], 0xffffffff);
+	krdma_kunit_region(&r[1], 0x1001);
+	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 2, 1, 4096, &per),
+			-EPROTO);
+	/* Not a whole number of regions a slot; no slot; none at all. */
+	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 3, 2, 4096, &per),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 2, 0, 4096, &per),
+			-EPROTO);
+	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 0, 2, 4096, &per),
+			-EPROTO);
+}
+
+/*
+ * The phases of our test: the moves design.rst draws are taken; a test
+ * that teardown has finished takes none, quietly (the lat poller may
+ * still try). Illegal moves WARN, which the guest's log scan would fail:
+ * they are not made here.
+ */
+static void krdma_kunit_test_moves(struct kunit *t)
+{
+	struct krdma_test *test = kunit_kzalloc(t, sizeof(*test), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(t, test);
+	spin_lock_init(&test->lock);
+	test->phase = KRDMA_TP_REQ_SENT;
+	KUNIT_EXPECT_FALSE(t, krdma_test_accepted(test));
+	KUNIT_EXPECT_TRUE(t, krdma_test_move(test, KRDMA_TP_RUNNING));
+	KUNIT_EXPECT_TRUE(t, krdma_test_accepted(test));
+	KUNIT_EXPECT_TRUE(t, krdma_test_move(test, KRDMA_TP_END_SENT));
+	KUNIT_EXPECT_TRUE(t, krdma_test_accepted(test));
+	KUNIT_EXPECT_TRUE(t, krdma_test_move(test, KRDMA_TP_CLOSING));
+	KUNIT_EXPECT_FALSE(t, krdma_test_accepted(test));
+	KUNIT_EXPECT_TRUE(t, krdma_test_move(test, KRDMA_TP_FINISHED));
+	KUNIT_EXPECT_FALSE(t, krdma_test_move(test, KRDMA_TP_RUNNING));
+	KUNIT_EXPECT_FALSE(t, krdma_test_move(test, KRDMA_TP_CLOSING));
+	KUNIT_EXPECT_TRUE(t, krdma_test_in(test, KRDMA_TP_FINISHED));
+
+	/* A refused test closes from REQ_SENT, never having run. */
+	test->phase = KRDMA_TP_REQ_SENT;
+	KUNIT_EXPECT_TRUE(t, krdma_test_move(test, KRDMA_TP_CLOSING));
+	KUNIT_EXPECT_FALSE(t, krdma_test_accepted(test));
+}
+
+/* The peer's test: ACTIVE, ENDING, CLOSING, in that order only. */
+static void krdma_kunit_peer_moves(struct kunit *t)
+{
+	struct krdma_peer_test *pt = kunit_kzalloc(t, sizeof(*pt), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(t, pt);
+	pt->phase = KRDMA_PP_ACTIVE;
+	KUNIT_EXPECT_TRUE(t, krdma_peer_move(pt, KRDMA_PP_ENDING));
+	KUNIT_EXPECT_TRUE(t, krdma_peer_in(pt, KRDMA_PP_ENDING));
+	KUNIT_EXPECT_TRUE(t, krdma_peer_move(pt, KRDMA_PP_CLOSING));
+	KUNIT_EXPECT_TRUE(t, krdma_peer_in(pt, KRDMA_PP_CLOSING));
+}
+
+static struct kunit_case krdma_kunit_cases[] = {
+	KUNIT_CASE(krdma_kunit_check_imm),
+	KUNIT_CASE(krdma_kunit_wire_regions),
+	KUNIT_CASE(krdma_kunit_test_moves),
+	KUNIT_CASE(krdma_kunit_peer_moves),
+	{}
+};
+
+static struct kunit_suite krdma_kunit_suite = {
+	.name = "krdma",
+	.test_cases = krdma_kunit_cases,
+};
+
+kunit_test_suite(krdma_kunit_suite);
