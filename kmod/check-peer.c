@@ -179,7 +179,8 @@ int krdma_check_peer_setup(struct krdma_session *sess,
 	for (s = 0, n = 0; access && s < pt->depth; s++) {
 		struct krdma_region *reg = pt->slots[s].reg;
 
-		ret = krdma_region_post_reg(sess, reg, &pt->reg_cqe, access);
+		ret = krdma_fault_peer_reg(pt->test_id, s) ? -EIO :
+		      krdma_region_post_reg(sess, reg, &pt->reg_cqe, access);
 		if (ret) {
 			pt->posted = true;
 			return ret;

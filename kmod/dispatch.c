@@ -31,7 +31,12 @@ static void __krdma_dispatch_recv(struct krdma_session *sess,
 	krdma_buf_copy_to(&hdr, rx->buf, 0, sizeof(hdr));
 	len = be32_to_cpu(hdr.len);
 	type = be16_to_cpu(hdr.type);
-	if (hdr.flags || len != wc->byte_len - sizeof(hdr))
+	/*
+	 * A status is 0 or a positive errno: a larger one, negated where it
+	 * is reported, would be no errno (2^31 would not even negate).
+	 */
+	if (hdr.flags || len != wc->byte_len - sizeof(hdr) ||
+	    be32_to_cpu(hdr.status) > MAX_ERRNO)
 		goto proto;
 
 	switch (type) {

@@ -34,6 +34,35 @@ bool krdma_alloc_fail(void)
 	return should_fail(&krdma_fail_alloc_attr, 1);
 }
 
+/*
+ * Module init under faults: load with fail_init_nth=N and the Nth fault
+ * point that init passes fails - krdma/fail_alloc's, and failslab's
+ * where it is armed - through the task's fail-nth, as
+ * /proc/<pid>/fail-nth does for a request (debugfs cannot arm a module
+ * that is not loaded yet). tests/guest-debug/init-faults.sh loads it with
+ * N = 1, 2, ... until init says it got past its last fault point.
+ */
+static unsigned int krdma_fail_init_nth;
+module_param_named(fail_init_nth, krdma_fail_init_nth, uint, 0444);
+MODULE_PARM_DESC(fail_init_nth,
+		 "Testing: fail the Nth fault point of module init (0: none)");
+
+void krdma_fail_init_begin(void)
+{
+	if (krdma_fail_init_nth)
+		WRITE_ONCE(current->fail_nth, krdma_fail_init_nth);
+}
+
+void krdma_fail_init_end(void)
+{
+	if (!krdma_fail_init_nth || !READ_ONCE(current->fail_nth))
+		return;
+	/* Not counted down to the end: no fault point was the Nth. */
+	WRITE_ONCE(current->fail_nth, 0);
+	pr_info("krdma: fail_init_nth %u: past the last fault point of init\n",
+		krdma_fail_init_nth);
+}
+
 static void krdma_fail_alloc_init(void)
 {
 	struct dentry *attr;
@@ -212,6 +241,22 @@ u16 krdma_hello_version_sent(void)
 	       v : KRDMA_PROTO_VERSION;
 }
 
+static u32 krdma_fail_peer_reg_test;
+
+/*
+ * The peer's test whose id is krdma/fail_peer_reg_test fails its setup
+ * half way: the registration of its second slot is refused once the
+ * first slot's are posted, so that a test can prove what such a test
+ * leaves - BROKEN, its work in flight, freed only after teardown's drain
+ * - against a TEST_END that follows at once (tests/hostile,
+ * end_after_broken_setup). An id, not a count: other tests and sessions
+ * are not touched however slow the guest.
+ */
+bool krdma_fault_peer_reg(u32 test_id, u32 slot)
+{
+	return slot && test_id && test_id == READ_ONCE(krdma_fail_peer_reg_test);
+}
+
 void krdma_fault_init(void)
 {
 	krdma_debugfs_dir = debugfs_create_dir("krdma", NULL);
@@ -234,6 +279,8 @@ void krdma_fault_init(void)
 			   &krdma_delay_channel_rx_ms);
 	debugfs_create_u32("hello_version", 0600, krdma_debugfs_dir,
 			   &krdma_hello_version);
+	debugfs_create_u32("fail_peer_reg_test", 0600, krdma_debugfs_dir,
+			   &krdma_fail_peer_reg_test);
 }
 
 void krdma_fault_exit(void)

@@ -440,10 +440,20 @@ static inline void krdma_count(struct krdma_session *sess,
  */
 #ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
 bool krdma_alloc_fail(void);
+void krdma_fail_init_begin(void);
+void krdma_fail_init_end(void);
 #else
 static inline bool krdma_alloc_fail(void)
 {
 	return false;
+}
+
+static inline void krdma_fail_init_begin(void)
+{
+}
+
+static inline void krdma_fail_init_end(void)
+{
 }
 #endif
 
@@ -458,6 +468,7 @@ void krdma_delay_teardown(void);
 void krdma_delay_set_up(void);
 void krdma_delay_channel_rx(void);
 u16 krdma_hello_version_sent(void);
+bool krdma_fault_peer_reg(u32 test_id, u32 slot);
 #else
 static inline void krdma_fault_init(void)
 {
@@ -499,6 +510,11 @@ static inline void krdma_delay_channel_rx(void)
 static inline u16 krdma_hello_version_sent(void)
 {
 	return KRDMA_PROTO_VERSION;
+}
+
+static inline bool krdma_fault_peer_reg(u32 test_id, u32 slot)
+{
+	return false;
 }
 #endif
 

@@ -66,13 +66,18 @@ static int __init krdma_init(void)
 	 * Not WQ_MEM_RECLAIM: krdma is on no memory reclaim path, and its
 	 * teardown waits for rdma_cm's own (non-reclaim) work.
 	 */
-	krdma_wq = alloc_workqueue("krdma", WQ_UNBOUND, 0);
-	if (!krdma_wq)
-		return -ENOMEM;
-	krdma_timer_wq = alloc_workqueue("krdma_timer", WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	krdma_fail_init_begin();
+	krdma_wq = krdma_failable(alloc_workqueue("krdma", WQ_UNBOUND, 0));
+	if (!krdma_wq) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	krdma_timer_wq = krdma_failable(alloc_workqueue("krdma_timer",
+							WQ_UNBOUND | WQ_MEM_RECLAIM, 0));
 	if (!krdma_timer_wq) {
 		destroy_workqueue(krdma_wq);
-		return -ENOMEM;
+		ret = -ENOMEM;
+		goto out;
 	}
 	/* Before the devices: their PDs can be made to fail too. */
 	krdma_fault_init();
@@ -87,14 +92,15 @@ static int __init krdma_init(void)
 	if (ret)
 		goto err_wq;
 
-	ret = register_pernet_subsys(&krdma_net_ops);
+	ret = krdma_failable_int(register_pernet_subsys(&krdma_net_ops));
 	if (ret)
 		goto err_device;
 
-	ret = krdma_netlink_init();
+	ret = krdma_failable_int(krdma_netlink_init());
 	if (ret)
 		goto err_pernet;
 
+	krdma_fail_init_end();
 	pr_info("krdma: version %s loaded\n", KRDMA_VERSION);
 	return 0;
 
@@ -106,6 +112,8 @@ err_wq:
 	krdma_fault_exit();
 	destroy_workqueue(krdma_timer_wq);
 	destroy_workqueue(krdma_wq);
+out:
+	krdma_fail_init_end();
 	return ret;
 }
 

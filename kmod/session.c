@@ -302,6 +302,13 @@ static void krdma_session_close_work(struct work_struct *work)
 	 * cm_mutex, the close that would drop the reference queued behind
 	 * it, and both nodes hung (multi-qp.sh over siw). The IB CM holds no
 	 * such reference: there the QPs go first, under cm_mutex.
+	 * Either order is safe here: the QPs are drained and go through
+	 * rdma_destroy_qp() while their id lives (or ib_destroy_qp() once it
+	 * is gone), the CQs and buffers after the QPs, the PD with the last
+	 * device reference; an id destroyed first is what upstream moved
+	 * nvme-rdma to ("nvme-rdma: destroy cm id before destroy qp to avoid
+	 * use after free", 9817d763dbe1), so that no CM event comes for a
+	 * QP that is gone.
 	 */
 	iwarp = sess->kdev && sess->kdev->iwarp;
 	if (!iwarp) {

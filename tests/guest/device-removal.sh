@@ -8,12 +8,23 @@
 # returns within 10 s (the CM destroys the listener's id), the listener
 # stays listed with a reason until deleted (or the module unloaded), and
 # once rxe0 is back its address and port are taken again and used.
+# Last, rxe0 removed while a server session's CONNECT_REQUEST handler is
+# still building it (debugfs delay_publish_ms holds the handler once the
+# session has its device, until the session is closed): the removal finds
+# that session too (krdma_device_get() sets its kdev under the lock the
+# removal takes first), closes it, and returns within 10 s; the handler,
+# cut short, refuses the connection, and the client's connect ends with a
+# reason. Before, a session's kdev was set after its reference was taken:
+# a removal in between missed it, kept waiting on the handler's CM id
+# (the handler slept its whole delay) and left the PD of a gone device.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
 PORT=7473
 BPORT=7474
 IF=$(rdma_netdev rxe0)
+KNOB=/sys/kernel/debug/krdma/delay_publish_ms
+HOLD_MS=30000	# the longest krdma holds it (kmod/fault.c); cut short
 
 readd() {
 	rdma link add rxe0 type rxe netdev "$IF" &&
@@ -67,6 +78,11 @@ ld_reap() {
 		result link_delete_released fail
 	fi
 	LD_PID=
+}
+
+# server_session_exists: this node has a server session (being built).
+server_session_exists() {
+	krdmactl -j session show | grep -q '"role":"server"'
 }
 
 # listener_removed NAME LISTENER: LISTENER is reported as having lost its
@@ -137,6 +153,28 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	json_check bound_session.listeners "krdmactl -j listener show" \
 		"sorted((x['name'], x.get('dev'), x.get('reason')) for x in d if x['name'].startswith('bound')) == [('bound', None, 'RDMA device removed'), ('bound2', 'rxe0', None)]"
 	barrier bound_readded
+	barrier bound_reused 300
+
+	# 4. A server session still in its CONNECT_REQUEST handler (the
+	# delay holds every new server session: only once node 2's b1 is
+	# done with).
+	if [ -w $KNOB ]; then
+		echo $HOLD_MS >$KNOB
+	else
+		result held.knob fail "missing=$KNOB"
+	fi
+	barrier held_go
+	if wait_for -t 120 server_session_exists; then
+		log "deleting rxe0 under a server session being built"
+		link_delete held.link_delete
+	else
+		result held.session_seen fail
+	fi
+	echo 0 >$KNOB
+	sessions_gone && result held.session_ended ok || result held.session_ended fail
+	ld_reap
+	expect_ok held.link_readd readd
+	barrier held_readded 300
 	barrier "done" 300
 	exit 0
 fi
@@ -181,4 +219,17 @@ barrier bound_readded
 expect_ok bound.reconnect krdmactl session connect addr "$KRDMA_PEER_IP" \
 	port $BPORT name b1
 run_test after_bound_readd b1 write 65536 10 4
+expect_ok b1.del krdmactl session del b1
+barrier bound_reused
+
+# 4. Our connection's session on the peer is removed with its device
+# while it is being built: the connect ends by itself, with a reason.
+barrier held_go
+krdmactl -j session connect addr "$KRDMA_PEER_IP" port $PORT name h1 \
+	timeout 60s >/tmp/held.json 2>/tmp/held.err
+cat /tmp/held.err
+json_check held.connect_refused "cat /tmp/held.json" \
+	"d['state'] == 'down' and len(d.get('reason', '')) > 0"
+sessions_gone || krdmactl session del h1
+barrier held_readded
 barrier "done"

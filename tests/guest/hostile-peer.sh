@@ -99,6 +99,8 @@ req_during_test		closed		protocol_error:_TEST_REQ_[0-9]+_during_test_[0-9]+
 end_beyond_count	closed		protocol_error:_unexpected_message_type_8
 end_before_ack		ok		disconnected_by_peer
 end_beyond_sent		closed		peer.s_test_[0-9]+_stalled_for
+end_after_broken_setup	closed		cannot_register_test_memory
+channel_msg_no_test	closed		protocol_error:_unexpected_message_on_data_channel_1
 ping_end_inflight	closed|ok	.
 atomic_end_huge		ok|closed	.
 '
@@ -128,6 +130,9 @@ late_iter_ack		send	protocol_error:_malformed_message
 ack_twice_1m		write_imm+mode+lat+size+1M	protocol_error:_unexpected_TEST_ACK
 ack_twice_4k		write_imm+mode+lat+size+4K	protocol_error:_unexpected_TEST_ACK
 result_twice		ping	protocol_error:_unexpected_TEST_RESULT
+result_status		ping	protocol_error:_malformed_message
+result_short		ping	protocol_error:_unexpected_TEST_RESULT
+result_iters		ping	disconnected_by_peer
 '
 # Caps scenarios: NAME  SCENARIO(tool)  LISTENER(1: PORT, 2: PORT2)  OUTCOMES
 # REASON(node 1's session, as above). hold* stay in the background until
@@ -161,6 +166,11 @@ QHOG=4
 QMEM_MB=96
 QSESS_MB=128
 QSLACK_MB=16
+
+# end_after_broken_setup: node 1 fails the setup of the test of this id
+# half way (kmod/fault.c; BROKEN_TEST_ID in tests/hostile/client.h).
+BROKEN_KNOB=/sys/kernel/debug/krdma/fail_peer_reg_test
+BROKEN_TEST_ID=$((0xb40c))
 
 # mem_kib FIELD: FIELD of /proc/meminfo, in KiB.
 mem_kib() {
@@ -336,6 +346,14 @@ late_round() {
 if [ "$KRDMA_NODE" = 1 ]; then
 	# ---- node 1: krdma, attacked ----
 	echo $STALL_MS >/sys/module/krdma/parameters/stall_ms
+	# end_after_broken_setup's test fails half way through its setup.
+	if ! skipped end_after_broken_setup; then
+		if [ -w $BROKEN_KNOB ]; then
+			echo $BROKEN_TEST_ID >$BROKEN_KNOB
+		else
+			result kernel.broken.knob fail "missing=$BROKEN_KNOB"
+		fi
+	fi
 	krdmactl -j monitor >"$T/mon.out" 2>"$T/mon.err" &
 	MON=$!
 	EVG=$(genlpy --family | json_get "d['groups']['events']")
@@ -368,6 +386,7 @@ if [ "$KRDMA_NODE" = 1 ]; then
 		skipped "$name" && continue
 		kernel_check "$name" "$reason"
 	done
+	[ -w $BROKEN_KNOB ] && echo 0 >$BROKEN_KNOB
 	wait_for -t 60 no_sessions &&
 		result kernel.no_session_left ok ||
 		{ krdmactl -j session show; result kernel.no_session_left fail; }
@@ -429,6 +448,10 @@ if [ "$KRDMA_NODE" = 1 ]; then
 			# Done well before the second TEST_RESULT, or failed by it.
 			json_check kernel.result_twice.test "cat $T/$name.test" \
 				"(d['status'] == 0 and d['validated'] == 4) or 'unexpected TEST_RESULT' in d.get('reason', '')"
+		elif [ "$name" = result_iters ]; then
+			# The peer's count is not ours: the test fails, says so.
+			json_check kernel.result_iters.test "cat $T/$name.test" \
+				"d['status'] != 0 and 'peer saw 5 iterations, we did 4' in d.get('reason', '')"
 		elif [ "$name" = late_iter_ack ]; then
 			json_check kernel.late_iter_ack.test "cat $T/$name.test" \
 				"d['status'] == 0 and d['iters'] == 4 and d['validated'] == 4"

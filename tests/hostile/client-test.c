@@ -423,6 +423,57 @@ void sc_end_before_ack(const struct target *t)
 }
 
 /*
+ * TEST_REQ and TEST_END back to back for a test whose setup node 1 makes
+ * fail half way (debugfs krdma/fail_peer_reg_test = BROKEN_TEST_ID): its
+ * first slot's registration is posted, its second refused. The kernel
+ * must close the session without answering, keep that work until
+ * teardown's drain (KASAN and kmemleak on the debug kernel say whether
+ * it did), and take the TEST_END for the broken test as nothing to end.
+ */
+void sc_end_after_broken_setup(const struct target *t)
+{
+	uint8_t b[CTRL_BODY_MAX];
+	uint32_t len = test_body(b, KRDMA_OP_WRITE, 4096, 2, 0, 4, NULL, 0);
+	struct msg *ack;
+
+	if (!connected(t))
+		return;
+	if (send_msg(KRDMA_MSG_TEST_REQ, BROKEN_TEST_ID, 0, 0, b, len) ||
+	    send_msg(KRDMA_MSG_TEST_END, BROKEN_TEST_ID, 0, 0, NULL, 0))
+		die("cannot send TEST_REQ, TEST_END");
+	ack = wait_msg(KRDMA_MSG_TEST_ACK, P.tmo_ms);
+	if (ack) {
+		outcome(false, "answered", "TEST_ACK (status %u) for a test set up half way",
+			ack->status);
+		free(ack);
+		client_close();
+		return;
+	}
+	expect_protocol_close("TEST_REQ_set_up_half_way");
+}
+
+/*
+ * A DATA message on a data channel while no test of ours runs: a data
+ * channel carries only the data of the peer's test that took its
+ * receives, so the kernel closes the session.
+ */
+void sc_channel_msg_no_test(const struct target *t)
+{
+	uint8_t b[HDR_LEN + 64], resp = 0, init = 0;
+	struct rdma_cm_id *ch = connect_with_channel(t, KRDMA_PROTO_VERSION, &resp, &init);
+
+	if (!ch)
+		return;
+	hdr_pack(b, KRDMA_MSG_DATA, 0, g_test_id, 0, 64, 0);
+	pattern_fill(b + HDR_LEN, 64, seed_of(g_test_id, 0));
+	if (send_bytes_on(ch->qp, b, sizeof(b), false, 0))
+		die("cannot send on the data channel");
+	expect_closed("DATA_on_a_data_channel_without_a_test");
+	rdma_disconnect(ch);
+	client_close();
+}
+
+/*
  * A bw send test over two QPs, and at once a TEST_END naming 5 messages
  * that never came: the responder waits for the data channel's share,
  * which its stall timer must end (not pin the test, refusing every

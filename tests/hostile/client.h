@@ -13,6 +13,11 @@
 
 /* The id of the test the scenario drives. */
 extern uint32_t g_test_id;
+/*
+ * end_after_broken_setup's test, which node 1 has fail half way
+ * (tests/guest/hostile-peer.sh writes it to krdma/fail_peer_reg_test).
+ */
+#define BROKEN_TEST_ID	0xb40c
 
 /* Connects with a valid hello; false (and an outcome) if refused. */
 bool connect_good(const struct target *t, uint16_t rq,
@@ -79,6 +84,8 @@ void sc_end_twice(const struct target *t);
 void sc_req_during_test(const struct target *t);
 void sc_end_beyond_count(const struct target *t);
 void sc_end_before_ack(const struct target *t);
+void sc_end_after_broken_setup(const struct target *t);
+void sc_channel_msg_no_test(const struct target *t);
 void sc_end_beyond_sent(const struct target *t);
 void sc_ping_end_inflight(const struct target *t);
 void sc_atomic_end_huge(const struct target *t);

@@ -212,7 +212,12 @@ static void server_ack(struct msg *req, enum ack_fault fault)
  * answers well, then (SIGUSR1) WRITEs the sink with its stale rkey;
  * PING_NARROW WRITEs the read-only source, PING_OOB READs past its end.
  */
-enum ping_abuse { PING_STALE, PING_NARROW, PING_OOB, PING_RESULT_TWICE };
+enum ping_abuse {
+	PING_STALE, PING_NARROW, PING_OOB, PING_RESULT_TWICE,
+	PING_RESULT_STATUS,	/* TEST_RESULT's status 2^31: not an errno */
+	PING_RESULT_SHORT,	/* TEST_RESULT of 8 bytes */
+	PING_RESULT_ITERS,	/* TEST_RESULT of one iteration more than came */
+};
 
 /* The kernel drives a ping: READ its source, WRITE its sink, ITER_ACK. */
 static void server_ping(struct msg *req, struct region *r, uint32_t nr,
@@ -311,10 +316,25 @@ static void server_ping(struct msg *req, struct region *r, uint32_t nr,
 		free(m);
 	}
 	free(m);
-	result_pack(res, done, good, done - good);
+	result_pack(res, abuse == PING_RESULT_ITERS ? done + 1 : done, good, done - good);
+	if (abuse == PING_RESULT_STATUS) {
+		send_msg(KRDMA_MSG_TEST_RESULT, test_id, 0, 0x80000000u, res, RESULT_LEN);
+		expect_closed("TEST_RESULT_status_2^31");
+		return;
+	}
+	if (abuse == PING_RESULT_SHORT) {
+		send_msg(KRDMA_MSG_TEST_RESULT, test_id, 0, 0, res, 8);
+		expect_closed("TEST_RESULT_of_8_bytes");
+		return;
+	}
 	send_msg(KRDMA_MSG_TEST_RESULT, test_id, 0, 0, res, RESULT_LEN);
 	printf("HOSTILE scenario=%s step=ping_done iters=%u validated=%u\n", P.scen, done, good);
 	fflush(stdout);
+	if (abuse == PING_RESULT_ITERS) {
+		/* The kernel fails its test, and may go on: we hang up. */
+		outcome(true, "closed", "TEST_RESULT said %u iterations of %u", done + 1, done);
+		return;
+	}
 	if (abuse == PING_RESULT_TWICE) {
 		/* While the kernel invalidates its regions for the first. */
 		send_msg(KRDMA_MSG_TEST_RESULT, test_id, 0, 0, res, RESULT_LEN);
@@ -584,6 +604,21 @@ static void sc_result_twice(const struct target *t)
 	ping_scenario(t, PING_RESULT_TWICE);
 }
 
+static void sc_result_status(const struct target *t)
+{
+	ping_scenario(t, PING_RESULT_STATUS);
+}
+
+static void sc_result_short(const struct target *t)
+{
+	ping_scenario(t, PING_RESULT_SHORT);
+}
+
+static void sc_result_iters(const struct target *t)
+{
+	ping_scenario(t, PING_RESULT_ITERS);
+}
+
 static void sc_ack_twice(const struct target *t)
 {
 	ack_scenario(t, ACK_TWICE);
@@ -641,6 +676,13 @@ const struct scenario server_scenarios[] = {
 	  "TEST_ACK refused, then TEST_ACK ok (lat write_imm 4 KiB): closed", sc_ack_twice },
 	{ "result_twice", SERVER,
 	  "good ping responder, then TEST_RESULT twice: closed", sc_result_twice },
+	{ "result_status", SERVER,
+	  "good ping responder, then a TEST_RESULT whose status is 2^31: closed", sc_result_status },
+	{ "result_short", SERVER,
+	  "good ping responder, then a TEST_RESULT of 8 bytes: closed", sc_result_short },
+	{ "result_iters", SERVER,
+	  "good ping responder, then a TEST_RESULT of one iteration more: the test fails",
+	  sc_result_iters },
 	{ "late_iter_ack", SERVER,
 	  "good send responder, then an ITER_ACK for the ended test after SIGUSR1: closed",
 	  sc_late_iter_ack },

@@ -157,6 +157,12 @@ bool wait_disconnect(int tmo_ms)
 
 int send_bytes(const void *buf, uint32_t n, bool with_imm, uint32_t imm)
 {
+	return send_bytes_on(P.qp, buf, n, with_imm, imm);
+}
+
+int send_bytes_on(struct ibv_qp *qp, const void *buf, uint32_t n, bool with_imm,
+		  uint32_t imm)
+{
 	struct ibv_send_wr wr = {}, *bad;
 	struct ibv_sge sge;
 	uint8_t *slot;
@@ -184,7 +190,7 @@ int send_bytes(const void *buf, uint32_t n, bool with_imm, uint32_t imm)
 	wr.opcode = with_imm ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
 	wr.imm_data = htonl(imm);
 	wr.send_flags = IBV_SEND_SIGNALED;
-	if (ibv_post_send(P.qp, &wr, &bad))
+	if (ibv_post_send(qp, &wr, &bad))
 		return -1;
 	P.sends_out++;
 	return 0;
