@@ -153,6 +153,13 @@ else
 	n=400 n_atomic=2000 dq=64 teardowns=12
 fi
 
+# short_run: KRDMA_MULTIQP_SHORT=1, CI's run on the debug kernel (about
+# 25 times slower): the 4-QP block (every op, uneven counts, a duration,
+# a rate, bidir, send/send_imm/write_imm with credits) and the softirq
+# block; the 16-QP, overtake, old-peer and refusal blocks are left to
+# make check on Debian's kernel (make check-debug runs them all).
+short_run() { [ -n "${KRDMA_MULTIQP_SHORT:-}" ]; }
+
 # connect_4qps RESULT NAME: session NAME of four QPs to the peer.
 connect_4qps() {
 	expect_ok "$1" timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" \
@@ -186,33 +193,35 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	json_check server.bidir_mirror "krdmactl -j test show" \
 		"any(t['mode'] == 'bw' and t['op'] == 'write' and t['qps'] == 4 and t['state'] == 'done' and t['status'] == 0 and t['iters'] == $n for t in d)"
 	barrier mirror_checked
-	# qps 16 at the smallest queues (the client's q16 block): our
-	# CREDITs, one a lane and message at most on sq5, reach the
-	# client's first QP without an RNR NAK, and no session here ends
-	# for want of a control buffer or a send slot.
-	barrier q16 600
-	rnr_q0=$(rnr_naks)
-	monitor_start /tmp/q16.mon
-	barrier q16_monitoring
-	barrier q16_done 1800
-	no_rnr server.q16.no_rnr "$rnr_q0"
-	log "server q16: rdma statistic: $(rdma -j statistic show link "${KRDMA_RDMA_DEV:-rxe0}/1" 2>&1)"
-	wait_for -t 60 no_sessions_but 1
-	monitor_stop
-	no_credit_loss server.q16.no_enobufs /tmp/q16.mon 2
-	barrier q16_checked
-	# Each message on a data channel waits here before its handler.
-	barrier overtake 1800
-	echo 100 >/sys/kernel/debug/krdma/delay_channel_rx_ms
-	barrier overtake_set
-	barrier overtake_done 600
-	echo 0 >/sys/kernel/debug/krdma/delay_channel_rx_ms
-	# A peer of protocol version 2, as the client's next session sees it.
-	barrier old_peer 600
-	echo 2 >/sys/kernel/debug/krdma/hello_version
-	barrier old_peer_set
-	barrier old_peer_connected 600
-	echo 0 >/sys/kernel/debug/krdma/hello_version
+	if ! short_run; then
+		# qps 16 at the smallest queues (the client's q16 block): our
+		# CREDITs, one a lane and message at most on sq5, reach the
+		# client's first QP without an RNR NAK, and no session here ends
+		# for want of a control buffer or a send slot.
+		barrier q16 600
+		rnr_q0=$(rnr_naks)
+		monitor_start /tmp/q16.mon
+		barrier q16_monitoring
+		barrier q16_done 1800
+		no_rnr server.q16.no_rnr "$rnr_q0"
+		log "server q16: rdma statistic: $(rdma -j statistic show link "${KRDMA_RDMA_DEV:-rxe0}/1" 2>&1)"
+		wait_for -t 60 no_sessions_but 1
+		monitor_stop
+		no_credit_loss server.q16.no_enobufs /tmp/q16.mon 2
+		barrier q16_checked
+		# Each message on a data channel waits here before its handler.
+		barrier overtake 1800
+		echo 100 >/sys/kernel/debug/krdma/delay_channel_rx_ms
+		barrier overtake_set
+		barrier overtake_done 600
+		echo 0 >/sys/kernel/debug/krdma/delay_channel_rx_ms
+		# A peer of protocol version 2, as the client's next session sees it.
+		barrier old_peer 600
+		echo 2 >/sys/kernel/debug/krdma/hello_version
+		barrier old_peer_set
+		barrier old_peer_connected 600
+		echo 0 >/sys/kernel/debug/krdma/hello_version
+	fi
 	# cq_poll softirq: the server session's data channels too. The
 	# earlier sessions' CQs are gone first.
 	wait_for -t 60 no_sessions
@@ -335,122 +344,125 @@ if ! iwarp; then
 		"d['status'] == 0 and d['iters'] == $n and d['validated'] >= 1 and $lanes_ok"
 fi
 no_rnr bw.send.no_rnr "$rnr0"
-# qps 16 at the smallest queues. Every lane's CREDITs come on the
-# session's first QP: its receives, control buffers and send queue are
-# sized from qps (design.rst, "Credits over several QPs"), so neither
-# node meets an RNR NAK and no session ends "cannot send CREDIT" (the
-# monitor's session_down reasons, both nodes). sq5: sq_depth 5 is the
-# least a bw test fits in (depth 1 and the 4 control WRs) and rq_depth
-# 5 the least sends take - before, 16 CREDITs in flight for a send
-# queue of 7 and 5 receives. rq32: rq_depth 32 with depth 16, four
-# CREDITs in flight a lane, 64 on the first QP, for its 29 receives;
-# bidir adds the mirror's. A session of 16 QPs whose sq_depth leaves no
-# test room is refused at connect, with the reason.
-barrier q16
-barrier q16_monitoring
-monitor_start /tmp/q16.mon
-rnr_q0=$(rnr_naks)
-expect_fail_msg refuse.q16_sq4 "sq_depth leaves no room for a test over several QPs: 5 at least" \
-	krdmactl session connect addr "$KRDMA_PEER_IP" port $PORT name sq4 \
-	qps 16 sq_depth 4 timeout 30s
-q16_ops="send"
-iwarp || q16_ops="send send_imm write_imm"
-# q16_case NAME SQ RQ DEPTH COUNT
-q16_case() {
-	expect_ok "q16.$1.connect" timeout 120 krdmactl session connect \
-		addr "$KRDMA_PEER_IP" port $PORT name "$1" qps 16 sq_depth "$2" \
-		rq_depth "$3" timeout 60s
-	for op in $q16_ops; do
-		json_check "q16.$1.$op" \
-			"krdmactl -j test run session $1 op $op mode bw size 2048 count $5 depth $4 qps 16" \
-			"d['status'] == 0 and d['iters'] == $5 and $lanes_ok"
-		json_check "q16.$1.$op.bidir" \
-			"krdmactl -j test run session $1 op $op mode bw size 2048 count $5 depth $4 qps 16 bidir" \
-			"d['status'] == 0 and d['iters'] == $5 and d['peer_iters'] == $5 and $lanes_ok"
-	done
-	json_check "q16.$1.still_up" "krdmactl -j session show name $1" \
-		"d[0]['state'] == 'up'"
-	expect_ok "q16.$1.del" krdmactl session del name "$1"
-}
-lanes_ok="[q['index'] for q in d['qp']] == list(range(1 if $(iwarp && echo 1 || echo 0) else 0, 16)) and all(q['iters'] > 0 for q in d['qp'])"
-q16_case sq5 5 5 1 320
-q16_case rq32 20 32 16 1600
-no_rnr client.q16.no_rnr "$rnr_q0"
-log "client q16: rdma statistic: $(rdma -j statistic show link "${KRDMA_RDMA_DEV:-rxe0}/1" 2>&1)"
-krdmactl session del name sq4 2>/dev/null
-wait_for -t 60 no_sessions_but 1
-monitor_stop
-no_credit_loss client.q16.no_enobufs /tmp/q16.mon 2
-lanes_ok="[q['index'] for q in d['qp']] == $lane_qps and all(q['iters'] > 0 for q in d['qp'])"
-barrier q16_done
-barrier q16_checked
-# The server's channel handlers each wait 100 ms: the TEST_END, on the
-# first QP, comes before the channels' last messages are handled, and
-# the server ends the test only once they are.
-barrier overtake
-barrier overtake_set
-json_check bw.send.end_overtakes \
-	"krdmactl -j test run session m op send mode bw size 4096 count 12 depth 8 qps 4" \
-	"d['status'] == 0 and d['iters'] == 12 and $lanes_ok"
-barrier overtake_done
-# The server says it speaks version 2 (hello_version): its data
-# channels post no receives there, so sends over several QPs are
-# refused with the reason; over one QP (a CREDIT without its QP) and
-# writes over two they run.
-barrier old_peer
-barrier old_peer_set
-expect_ok old.connect timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" \
-	port $PORT name old qps 2 timeout 30s
-barrier old_peer_connected
-json_check old.peer_proto "krdmactl -j session show name old" \
-	"d[0]['state'] == 'up' and d[0]['peer_proto'] == 2"
-expect_fail_msg refuse.old_peer "over several QPs need a peer of protocol version 3" \
-	krdmactl test run session old op send mode bw count 10 qps 2
-json_check old.bw.send \
-	"krdmactl -j test run session old op send mode bw size 4096 count 200 depth $dq" \
-	"d['status'] == 0 and d['iters'] == 200 and d['validated'] >= 1"
-json_check old.bw.write.qps2 \
-	"krdmactl -j test run session old op write mode bw size 4096 count 200 qps 2" \
-	"d['status'] == 0 and d['iters'] == 200 and d['validated'] >= 1"
-expect_ok old.disconnect krdmactl session del name old
+# The 16-QP, overtake, old-peer and refusal blocks: all but in a short
+# run (below).
+if ! short_run; then
+	# qps 16 at the smallest queues. Every lane's CREDITs come on the
+	# session's first QP: its receives, control buffers and send queue are
+	# sized from qps (design.rst, "Credits over several QPs"), so neither
+	# node meets an RNR NAK and no session ends "cannot send CREDIT" (the
+	# monitor's session_down reasons, both nodes). sq5: sq_depth 5 is the
+	# least a bw test fits in (depth 1 and the 4 control WRs) and rq_depth
+	# 5 the least sends take - before, 16 CREDITs in flight for a send
+	# queue of 7 and 5 receives. rq32: rq_depth 32 with depth 16, four
+	# CREDITs in flight a lane, 64 on the first QP, for its 29 receives;
+	# bidir adds the mirror's. A session of 16 QPs whose sq_depth leaves no
+	# test room is refused at connect, with the reason.
+	barrier q16
+	barrier q16_monitoring
+	monitor_start /tmp/q16.mon
+	rnr_q0=$(rnr_naks)
+	expect_fail_msg refuse.q16_sq4 "sq_depth leaves no room for a test over several QPs: 5 at least" \
+		krdmactl session connect addr "$KRDMA_PEER_IP" port $PORT name sq4 \
+		qps 16 sq_depth 4 timeout 30s
+	q16_ops="send"
+	iwarp || q16_ops="send send_imm write_imm"
+	# q16_case NAME SQ RQ DEPTH COUNT
+	q16_case() {
+		expect_ok "q16.$1.connect" timeout 120 krdmactl session connect \
+			addr "$KRDMA_PEER_IP" port $PORT name "$1" qps 16 sq_depth "$2" \
+			rq_depth "$3" timeout 60s
+		for op in $q16_ops; do
+			json_check "q16.$1.$op" \
+				"krdmactl -j test run session $1 op $op mode bw size 2048 count $5 depth $4 qps 16" \
+				"d['status'] == 0 and d['iters'] == $5 and $lanes_ok"
+			json_check "q16.$1.$op.bidir" \
+				"krdmactl -j test run session $1 op $op mode bw size 2048 count $5 depth $4 qps 16 bidir" \
+				"d['status'] == 0 and d['iters'] == $5 and d['peer_iters'] == $5 and $lanes_ok"
+		done
+		json_check "q16.$1.still_up" "krdmactl -j session show name $1" \
+			"d[0]['state'] == 'up'"
+		expect_ok "q16.$1.del" krdmactl session del name "$1"
+	}
+	lanes_ok="[q['index'] for q in d['qp']] == list(range(1 if $(iwarp && echo 1 || echo 0) else 0, 16)) and all(q['iters'] > 0 for q in d['qp'])"
+	q16_case sq5 5 5 1 320
+	q16_case rq32 20 32 16 1600
+	no_rnr client.q16.no_rnr "$rnr_q0"
+	log "client q16: rdma statistic: $(rdma -j statistic show link "${KRDMA_RDMA_DEV:-rxe0}/1" 2>&1)"
+	krdmactl session del name sq4 2>/dev/null
+	wait_for -t 60 no_sessions_but 1
+	monitor_stop
+	no_credit_loss client.q16.no_enobufs /tmp/q16.mon 2
+	lanes_ok="[q['index'] for q in d['qp']] == $lane_qps and all(q['iters'] > 0 for q in d['qp'])"
+	barrier q16_done
+	barrier q16_checked
+	# The server's channel handlers each wait 100 ms: the TEST_END, on the
+	# first QP, comes before the channels' last messages are handled, and
+	# the server ends the test only once they are.
+	barrier overtake
+	barrier overtake_set
+	json_check bw.send.end_overtakes \
+		"krdmactl -j test run session m op send mode bw size 4096 count 12 depth 8 qps 4" \
+		"d['status'] == 0 and d['iters'] == 12 and $lanes_ok"
+	barrier overtake_done
+	# The server says it speaks version 2 (hello_version): its data
+	# channels post no receives there, so sends over several QPs are
+	# refused with the reason; over one QP (a CREDIT without its QP) and
+	# writes over two they run.
+	barrier old_peer
+	barrier old_peer_set
+	expect_ok old.connect timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" \
+		port $PORT name old qps 2 timeout 30s
+	barrier old_peer_connected
+	json_check old.peer_proto "krdmactl -j session show name old" \
+		"d[0]['state'] == 'up' and d[0]['peer_proto'] == 2"
+	expect_fail_msg refuse.old_peer "over several QPs need a peer of protocol version 3" \
+		krdmactl test run session old op send mode bw count 10 qps 2
+	json_check old.bw.send \
+		"krdmactl -j test run session old op send mode bw size 4096 count 200 depth $dq" \
+		"d['status'] == 0 and d['iters'] == 200 and d['validated'] >= 1"
+	json_check old.bw.write.qps2 \
+		"krdmactl -j test run session old op write mode bw size 4096 count 200 qps 2" \
+		"d['status'] == 0 and d['iters'] == 200 and d['validated'] >= 1"
+	expect_ok old.disconnect krdmactl session del name old
 
-# What several QPs cannot do, and why.
-# iWARP has no write_imm at all, and says that first.
-! iwarp || expect_fail_msg refuse.write_imm "iWARP has no immediate data" \
-	krdmactl test run session m op write_imm mode bw count 10 qps 2
-expect_fail_msg refuse.lat "several QPs are for the bw mode" \
-	krdmactl test run session m op write mode lat count 10 qps 2
-expect_ok connect.one timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" \
-	port $PORT name one timeout 30s
-expect_fail_msg refuse.more_than_session "qps exceeds the session's QPs" \
-	krdmactl test run session one op write mode bw count 10 qps 2
-json_check one.qps "krdmactl -j session show name one" "d[0]['qps'] == 1"
-# Large messages over 4 QPs (the bench's session): each data channel
-# keeps its share of rq_depth receives, so the session fits in the
-# server's max_session_mem_mb (256 MiB); 80 receives of 1 MiB on each of
-# the 4 QPs, 320 MiB, were refused ("over the peer's memory limit").
-expect_ok connect.big timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" \
-	port $PORT name big max_msg 1M rq_depth 80 qps 4 timeout 30s
-json_check big.bw.send.qps4 \
-	"krdmactl -j test run session big op send mode bw size 1M count 32 depth 16 qps 4" \
-	"d['status'] == 0 and d['iters'] == 32 and d['validated'] >= len(d['qp']) and $lanes_ok"
-expect_ok disconnect.big krdmactl session del name big
-# bidir on a single QP: each side's keepalive shares it with a 16 MiB
-# window of writes; on iWARP, where only the peer's probe tells it alive,
-# the window is held to 1 MiB there (kmod/perf-wr.c), and the probe comes in
-# time over the slow wire too.
-slow_wire on
-json_check one.bw.write.bidir \
-	"krdmactl -j test run session one op write mode bw size 256K count 64 depth 64 bidir" \
-	"d['status'] == 0 and d['iters'] == 64 and d['peer_iters'] == 64"
-slow_wire off
-# The refusals left the sessions up and usable.
-json_check after_refusals \
-	"krdmactl -j test run session m op write mode bw size 4096 count 100 qps 4" \
-	"d['status'] == 0 and d['iters'] == 100"
-
+	# What several QPs cannot do, and why.
+	# iWARP has no write_imm at all, and says that first.
+	! iwarp || expect_fail_msg refuse.write_imm "iWARP has no immediate data" \
+		krdmactl test run session m op write_imm mode bw count 10 qps 2
+	expect_fail_msg refuse.lat "several QPs are for the bw mode" \
+		krdmactl test run session m op write mode lat count 10 qps 2
+	expect_ok connect.one timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" \
+		port $PORT name one timeout 30s
+	expect_fail_msg refuse.more_than_session "qps exceeds the session's QPs" \
+		krdmactl test run session one op write mode bw count 10 qps 2
+	json_check one.qps "krdmactl -j session show name one" "d[0]['qps'] == 1"
+	# Large messages over 4 QPs (the bench's session): each data channel
+	# keeps its share of rq_depth receives, so the session fits in the
+	# server's max_session_mem_mb (256 MiB); 80 receives of 1 MiB on each of
+	# the 4 QPs, 320 MiB, were refused ("over the peer's memory limit").
+	expect_ok connect.big timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" \
+		port $PORT name big max_msg 1M rq_depth 80 qps 4 timeout 30s
+	json_check big.bw.send.qps4 \
+		"krdmactl -j test run session big op send mode bw size 1M count 32 depth 16 qps 4" \
+		"d['status'] == 0 and d['iters'] == 32 and d['validated'] >= len(d['qp']) and $lanes_ok"
+	expect_ok disconnect.big krdmactl session del name big
+	# bidir on a single QP: each side's keepalive shares it with a 16 MiB
+	# window of writes; on iWARP, where only the peer's probe tells it alive,
+	# the window is held to 1 MiB there (kmod/perf-wr.c), and the probe comes in
+	# time over the slow wire too.
+	slow_wire on
+	json_check one.bw.write.bidir \
+		"krdmactl -j test run session one op write mode bw size 256K count 64 depth 64 bidir" \
+		"d['status'] == 0 and d['iters'] == 64 and d['peer_iters'] == 64"
+	slow_wire off
+	# The refusals left the sessions up and usable.
+	json_check after_refusals \
+		"krdmactl -j test run session m op write mode bw size 4096 count 100 qps 4" \
+		"d['status'] == 0 and d['iters'] == 100"
+	expect_ok disconnect.one krdmactl session del name one
+fi
 expect_ok disconnect krdmactl session del name m
-expect_ok disconnect.one krdmactl session del name one
 
 # cq_poll softirq: the data channels' completions in softirq, the first
 # QP's on the workqueue; the tests over it end from a work item.
@@ -499,7 +511,7 @@ json_check softirq.bw.write.bidir \
 	"d['status'] == 0 and d['iters'] == $n and d['peer_iters'] == $n"
 json_check softirq.check_mode \
 	"krdmactl -j test run session sq op send size 4096 count 20 depth 4" \
-	"d['status'] == 0 and d['iters'] == 20"
+	"d['status'] == 0 and d['iters'] == 20 and d['validated'] == 20"
 teardown_mid_read softirq
 # Again on new sessions: a completion that came while teardown had begun
 # once ended the test with "cannot post: -107" (its repost refused)
