@@ -114,7 +114,8 @@ static void drive_and_abuse(const struct target *t, uint8_t op,
 		return;
 	}
 	/* Our QP is dead now; does the kernel notice its own is too? */
-	outcome(true, "remote_error", "wc_status=%s(%d) kernel_closed=%s", wc_str(st), st,
+	outcome(remote_refused(st), remote_refused(st) ? "remote_error" : "other_error",
+		"wc_status=%s(%d) kernel_closed=%s", wc_str(st), st,
 		wait_disconnect(P.tmo_ms / 2) ? "yes" : "no");
 }
 

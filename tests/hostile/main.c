@@ -10,10 +10,13 @@
  *
  * Output: one line per outcome,
  *   HOSTILE scenario=NAME outcome=OUTCOME [key=value ...] detail=TEXT
- * where OUTCOME is one of rejected, refused, closed, remote_error,
+ * where OUTCOME is one of rejected, refused, closed, remote_error (the
+ * kernel NAKed the access: remote access, request or operation error),
  * flow_controlled, ok (the safe ones) or accepted, ignored, hang,
- * unexpected, over_offer, error (the unsafe or broken ones). The exit status is 0 only
- * if what was observed is the safe behaviour for the scenario.
+ * unexpected, over_offer, other_error (a completion error that is no
+ * refusal: retry exceeded, flush), error (the unsafe or broken ones). The
+ * exit status is 0 only if what was observed is the safe behaviour for
+ * the scenario.
  *
  * In server mode the run may wait for SIGUSR1 (ping_stale: "the kernel's
  * test is reported done, its regions are invalidated: try them now";

@@ -273,7 +273,9 @@ static void server_ping(struct msg *req, struct region *r, uint32_t nr,
 			if (st == IBV_WC_SUCCESS)
 				outcome(false, "accepted", "the access to the kernel's source went through");
 			else
-				outcome(st >= 0, st >= 0 ? "remote_error" : "hang",
+				outcome(remote_refused(st),
+					remote_refused(st) ? "remote_error" :
+					st >= 0 ? "other_error" : "hang",
 					"wc_status=%s(%d) kernel_closed=%s", wc_str(st), st,
 					wait_disconnect(P.tmo_ms / 2) ? "yes" : "no");
 			return;
@@ -362,7 +364,8 @@ static void server_ping(struct msg *req, struct region *r, uint32_t nr,
 		outcome(false, "accepted", "WRITE with the kernel's stale sink rkey 0x%x went through",
 			r[depth * per].rkey);
 	else
-		outcome(st >= 0, st >= 0 ? "remote_error" : "hang",
+		outcome(remote_refused(st),
+			remote_refused(st) ? "remote_error" : st >= 0 ? "other_error" : "hang",
 			"stale_sink_rkey=0x%x wc_status=%s(%d) kernel_closed=%s",
 			r[depth * per].rkey, wc_str(st), st,
 			wait_disconnect(P.tmo_ms / 2) ? "yes" : "no");

@@ -155,6 +155,12 @@ bool wait_disconnect(int tmo_ms)
 	return P.disconnected;
 }
 
+bool remote_refused(int st)
+{
+	return st == IBV_WC_REM_ACCESS_ERR || st == IBV_WC_REM_INV_REQ_ERR ||
+	       st == IBV_WC_REM_OP_ERR;
+}
+
 int send_bytes(const void *buf, uint32_t n, bool with_imm, uint32_t imm)
 {
 	return send_bytes_on(P.qp, buf, n, with_imm, imm);

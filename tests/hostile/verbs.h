@@ -41,6 +41,12 @@ int rdma_sync(enum ibv_wr_opcode op, void *local, uint32_t len,
 	      uint64_t raddr, uint32_t rkey);
 /* An ibv_wc_status, or -1, as text. */
 const char *wc_str(int st);
+/*
+ * Whether completion status @st is the remote side refusing the access
+ * (a NAK for access, request or operation), not a peer that never
+ * answered (retry exceeded) or a QP already in error (flush).
+ */
+bool remote_refused(int st);
 /* Is the peer's QP still there? An ibv_wc_status, or -1 on timeout. */
 int probe_peer(void);
 
