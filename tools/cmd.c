@@ -188,6 +188,19 @@ struct knl_ctx *cmd_begin(const struct arg_spec *specs, size_t n, int argc,
 	return knl_get();
 }
 
+int cmd_port(const struct arg_val *addr, const struct arg_val *port)
+{
+	bool in_addr = addr->set && addr->has_port;
+
+	if (in_addr && port->set && addr->port != port->num) {
+		usage_error("conflicting ports in 'addr' and 'port'");
+		return -1;
+	}
+	if (port->set)
+		return (int)port->num;
+	return in_addr ? addr->port : KRDMACTL_PORT_DFLT;
+}
+
 int msg_error(void)
 {
 	fprintf(stderr, "krdmactl: %s: cannot build the request: out of memory\n",

@@ -29,6 +29,19 @@
 #define EXIT_REGRESSION	5	/* compare: a figure got worse than the baseline's */
 #define EXIT_INTR	130	/* stopped by SIGINT/SIGTERM (128 + SIGINT) */
 
+/*
+ * krdma's own port, for "listener add", "session connect" and "ping"
+ * without one, as 18515 is perftest's: 7362 spells RDMA on a phone
+ * keypad. The examples use 7471-7499 (and 4791, RoCEv2's UDP port, in
+ * addresses), so a default never hides a port a reader was meant to type.
+ */
+#define KRDMACTL_PORT_DFLT	7362
+/* For help texts: the number as a string literal. */
+#define KRDMACTL_STR_(x)	#x
+#define KRDMACTL_STR(x)		KRDMACTL_STR_(x)
+#define KRDMACTL_PORT_HELP \
+	"PORT := 1..65535, default " KRDMACTL_STR(KRDMACTL_PORT_DFLT) " (krdma's own)\n"
+
 struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);	/* 0 on success */
@@ -77,6 +90,13 @@ const char *cmd_what(void);
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The hint every command line error ends with. */
 void usage_hint(void);
+
+/*
+ * The port of "[ addr ] ADDR[:PORT] [ port PORT ]" (addr may be unset):
+ * the one given (twice is fine if they agree), else KRDMACTL_PORT_DFLT.
+ * -1 after a usage error (conflicting ports) was reported.
+ */
+int cmd_port(const struct arg_val *addr, const struct arg_val *port);
 
 /* Report a failure before anything was sent (ENOMEM building a message). */
 int msg_error(void);

@@ -85,15 +85,13 @@ static int ping_run(int argc, char **argv)
 	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
-	if (addr.has_port && port.set && addr.port != port.num)
-		return usage_error("conflicting ports in 'addr' and 'port'");
-	if (!port.set && !addr.has_port)
-		return usage_error("missing the peer's port: ADDR:PORT or port PORT");
+	p = cmd_port(&addr, &port);
+	if (p < 0)
+		return EXIT_USAGE;
 	/* The whole command line is checked before the kernel is asked. */
 	c = knl_get();
 	if (!c)
 		return EXIT_ERR;
-	p = port.set ? (int)port.num : addr.port;
 	format_endpoint(peer, sizeof(peer), &addr.addr, p);
 	tmo = timeout.set ? (uint32_t)timeout.num : PING_TIMEOUT_MS_DFLT;
 	/* A name of its own, so that a ping is told apart in session show. */
@@ -146,5 +144,6 @@ const struct object ping_obj = {
 		 "check mode - each compared by the peer and acknowledged - prints the\n"
 		 "time to connect and the mean round trip, and deletes the session.\n"
 		 "Exit 0 if every round trip was validated, 3 if data came back wrong,\n"
-		 "1 if there was no session.\n",
+		 "1 if there was no session.\n"
+		 KRDMACTL_PORT_HELP,
 };

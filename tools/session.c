@@ -241,16 +241,9 @@ static int session_connect(int argc, char **argv)
 	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
-	if (addr.has_port && port.set && addr.port != port.num) {
-		return usage_error("conflicting ports in 'addr' and 'port'");
-	}
-	if (port.set)
-		p = (int)port.num;
-	else if (addr.has_port)
-		p = addr.port;
-	else {
-		return usage_error("missing required keyword 'port' (port PORT)");
-	}
+	p = cmd_port(&addr, &port);
+	if (p < 0)
+		return EXIT_USAGE;
 	if (src.set && src.addr.family != addr.addr.family) {
 		return usage_error("'src' and 'addr' must be of the same address family");
 	}
@@ -306,7 +299,7 @@ static int session_show(int argc, char **argv)
 
 static const struct cmd session_cmds[] = {
 	{ "connect", session_connect,
-	  "addr ADDR port PORT [ name NAME ] [ src ADDR ] [ timeout TIME ]\n"
+	  "addr ADDR [ port PORT ] [ name NAME ] [ src ADDR ] [ timeout TIME ]\n"
 	  "                                [ sq_depth N ] [ rq_depth N ] [ max_msg SIZE ]\n"
 	  "                                [ qps N ] [ tos N ]",
 	  "connect to a listener and wait until the session is up or down" },
@@ -324,7 +317,7 @@ const struct object session_obj = {
 	.dflt = "show",
 	.notes =
 	"ADDR := { IPV4 | IPV6 | IPV4:PORT | [IPV6]:PORT }\n"
-	"PORT := 1..65535\n"
+	KRDMACTL_PORT_HELP
 	"TIME := NUMBER{ ms | s | m | min | h } (a unit is required), 100ms to 60s\n"
 	"NAME := up to 31 printable characters without spaces, not all digits\n"
 	"qps: queue pairs to the peer, the control one included (1..16, default 1);\n"

@@ -1229,7 +1229,66 @@ TEST(cmd_ping)
 	CHECK(strstr(r.err, "ping 10.0.0.2:7471: no krdma session: rejected by peer") != NULL);
 	run_end(&r);
 
-	check_refused(k_ping, "ping 10.0.0.2", EXIT_USAGE, "missing the peer's port");
+	check_refused(k_ping, "ping 10.0.0.2:7471 port 7472", EXIT_USAGE,
+		      "conflicting ports in 'addr' and 'port'");
+}
+
+/*
+ * Without a port, listener add, session connect and ping use krdma's own,
+ * 7362, spelled out here: it is what two hosts must agree on.
+ */
+TEST(cmd_default_port)
+{
+	struct nlattr *tb[KRDMA_A_MAX + 1];
+	struct endpoint ep;
+	struct run r;
+
+	CHECK_INT(KRDMACTL_PORT_DFLT, 7362);
+	fake_begin(k_listener_add);
+	run(&r, false, "listener add name l1");
+	CHECK_INT(r.rc, 0);
+	CHECK(!seen_ep.has_addr);
+	CHECK_INT(seen_ep.port, 7362);
+	run_end(&r);
+	fake_begin(k_listener_add);
+	run(&r, false, "listener add addr 10.0.0.1");
+	CHECK_INT(r.rc, 0);
+	CHECK(seen_ep.has_addr);
+	CHECK_INT(seen_ep.port, 7362);
+	run_end(&r);
+	/* a port given still wins, in addr or on its own */
+	fake_begin(k_listener_add);
+	run(&r, false, "listener add addr 10.0.0.1:7471");
+	CHECK_INT(seen_ep.port, 7471);
+	run_end(&r);
+
+	connect_mode = 0;
+	fake_begin(k_connect);
+	run(&r, false, "session connect addr 10.0.0.2 name s1");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK(tb[KRDMA_A_PEER_ADDR] && !get_endpoint(tb[KRDMA_A_PEER_ADDR], &ep));
+	CHECK_INT(ep.port, 7362);
+	run_end(&r);
+	check_refused(k_connect, "session connect addr 10.0.0.2:1 port 2",
+		      EXIT_USAGE, "conflicting ports");
+
+	ping_ncmds = 0;
+	fake_begin(k_ping);
+	run(&r, false, "ping 10.0.0.2");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK(tb[KRDMA_A_PEER_ADDR] && !get_endpoint(tb[KRDMA_A_PEER_ADDR], &ep));
+	CHECK_INT(ep.port, 7362);
+	CHECK(strstr(r.out.buf, "ping 10.0.0.2:7362:") != NULL);
+	run_end(&r);
+
+	/* and the help says which */
+	fake_begin(k_none);
+	run(&r, false, "listener help");
+	CHECK(strstr(r.out.buf, "[ port PORT ]") != NULL);
+	CHECK(strstr(r.out.buf, "default 7362") != NULL);
+	run_end(&r);
 }
 
 /*
@@ -1740,10 +1799,12 @@ TEST(cmd_parse_only)
 		{ "test run session 5 op write mode bw expect bw", EXIT_USAGE },
 		{ "test start session s1 op send size 4K duration 1h", 0 },
 		{ "session connect addr hostA port 7471 name s1", 0 },
-		{ "session connect addr hostA", EXIT_USAGE },
+		{ "session connect addr hostA", 0 },	/* krdma's port */
+		{ "session connect", EXIT_USAGE },
 		{ "ping hostA:7471", 0 },
+		{ "ping hostA", 0 },
 		/* checked after parsing, before the kernel: still a usage error */
-		{ "ping hostA", EXIT_USAGE },
+		{ "ping hostA:1 port 2", EXIT_USAGE },
 		{ "listener add addr fe80::1%eth0 port 7471", 0 },
 		{ "listener del", EXIT_USAGE },
 		{ "stats show", 0 },
