@@ -20,21 +20,6 @@
 #define PING_SIZE_DFLT		64
 #define PING_TIMEOUT_MS_DFLT	10000
 
-/* Takes the session down; a failure is said, the exit status is not. */
-static void ping_session_del(struct knl_ctx *c, uint32_t id)
-{
-	struct nl_msg *msg = knl_req(c, KRDMA_CMD_SESSION_DEL, 0);
-	int rc;
-
-	if (!msg || nla_put_u32(msg, KRDMA_A_SESSION_ID, id)) {
-		nlmsg_free(msg);
-		return;
-	}
-	rc = knl_exec(c, msg, NULL, NULL);
-	if (rc && rc != -ENOENT)
-		knl_perror(c, rc, "session del");
-}
-
 static void ping_print(const char *peer, uint32_t sess, int64_t connect_ms,
 		       const struct report_opts *ro, int rc)
 {
@@ -128,7 +113,8 @@ static int ping_run(int argc, char **argv)
 			  &stopped);
 	if (ro.last.iters)
 		ping_print(peer, st.id, connect_ms, &ro, rc);
-	ping_session_del(c, st.id);
+	/* A failure is said; the exit status is the test's. */
+	session_del_id(c, st.id);
 	if (stopped)
 		return EXIT_INTR;
 	return rc;

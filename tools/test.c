@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <netlink/genl/genl.h>
@@ -67,18 +68,22 @@ int test_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 
 /* ---- arguments shared by "run" and "start" ---- */
 
+/* Groups of keywords of which one (at most) may be given. */
+#define GROUP_LENGTH	1	/* count | duration */
+#define GROUP_TARGET	2	/* session | addr, one required */
+
 static int test_parse(struct test_args *a, int argc, char **argv)
 {
-	struct arg_spec specs[] = {
-		{ "session", ARG_REF, ARG_REQUIRED, 0, 0, 0, &a->session,
-		  "{ ID | NAME }" },
+	const struct arg_spec test_specs[] = {
+		{ "session", ARG_REF, ARG_REQUIRED, GROUP_TARGET, 0, 0,
+		  &a->session, "{ ID | NAME }" },
 		{ "op", ARG_OP, ARG_REQUIRED, 0, 0, 0, &a->op, "OP" },
 		{ "mode", ARG_MODE, 0, 0, 0, 0, &a->mode, "MODE" },
 		{ "size", ARG_SIZES, 0, 0, 1, KRDMA_MSG_SIZE_MAX, &a->size,
 		  "SIZE" },
-		{ "count", ARG_COUNT, 0, 1, 1, 0, &a->count, "N" },
-		{ "duration", ARG_DURATION, 0, 1, 1, KRDMA_DURATION_MS_MAX,
-		  &a->duration, "TIME" },
+		{ "count", ARG_COUNT, 0, GROUP_LENGTH, 1, 0, &a->count, "N" },
+		{ "duration", ARG_DURATION, 0, GROUP_LENGTH, 1,
+		  KRDMA_DURATION_MS_MAX, &a->duration, "TIME" },
 		{ "depth", ARG_U32, 0, 0, 1, KRDMA_DEPTH_MAX, &a->depth, "N" },
 		{ "interval", ARG_DURATION, 0, 0, KRDMA_INTERVAL_MS_MIN,
 		  KRDMA_DURATION_MS_MAX, &a->interval, "TIME" },
@@ -92,14 +97,32 @@ static int test_parse(struct test_args *a, int argc, char **argv)
 		{ "expect", ARG_EXPECT, 0, 0, 0, 0, &a->expect, "COND" },
 		{ "histogram", ARG_FLAG, 0, 0, 0, 0, &a->hist, NULL },
 	};
+	struct arg_spec specs[ARRAY_SIZE(test_specs) + SESSION_SPECS_MAX];
+	size_t i, n = ARRAY_SIZE(test_specs), nconn;
 	const char *mode;
-	unsigned int i;
 	int rc;
 
+	/* conn.name and conn.qps are no keywords: args_parse() leaves them. */
+	memset(&a->conn, 0, sizeof(a->conn));
+	memcpy(specs, test_specs, sizeof(test_specs));
+	/* A one-shot run: "addr ADDR" and the session's keywords, but its
+	 * name and qps are the test's. */
+	nconn = session_specs(&a->conn, specs + n, true);
+	for (i = n; i < n + nconn; i++) {
+		if (specs[i].val == &a->conn.addr) {
+			specs[i].group = GROUP_TARGET;
+			specs[i].meta = "HOST[:PORT]";
+		}
+	}
+	n += nconn;
 	/* What is not given is left to the kernel, which alone has defaults. */
-	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
+	rc = cmd_args(specs, n, argc, argv);
 	if (rc)
 		return rc;
+	for (i = ARRAY_SIZE(test_specs); i < n && a->session.set; i++)
+		if (specs[i].val->set)
+			return usage_error("'%s' is for a one-shot run (addr HOST), not for an existing session",
+					   specs[i].kw);
 	mode = a->mode.set ? mode_names[a->mode.num] : "check";
 	/* A threshold on a figure the test will not have is a mistake now,
 	 * not a failed run later.
@@ -365,54 +388,43 @@ int test_run_one(struct knl_ctx *c, const struct test_args *a, uint64_t size,
 }
 
 /*
- * One test, or one per power of two of a size range (a sweep): a table in
- * text, one JSON array. Exit code 3 for data that failed validation, 4 for
- * a threshold missed (by data that was right): the worse news first.
+ * One test, or one per power of two of a size range (a sweep), over
+ * a->session, the events open: a table in text, one JSON array. Exit
+ * code 3 for data that failed validation, 4 for a threshold missed (by
+ * data that was right): the worse news first.
  */
-static int test_run(int argc, char **argv)
+static int run_tests(struct knl_ctx *c, struct test_args *a)
 {
 	bool stopped = false;
 	struct report_opts ro;
 	struct run_env env;
-	struct test_args a;
-	struct knl_ctx *c;
 	bool broken = false, wrong = false;
 	uint64_t size;
 	int rc;
 
-	rc = test_parse(&a, argc, argv);
-	if (rc)
-		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
 	memset(&ro, 0, sizeof(ro));
-	ro.sweep = a.size.num != a.size.num_hi;
-	ro.bidir = a.bidir.set;
-	ro.plot = a.hist.set;
-	ro.expect = &a.expect;
-	c = knl_get();
-	if (!c)
-		return 1;
-	/* Subscribe before starting: a short test may be over before the
-	 * reply to TEST_START is read. */
-	if (knl_events_open(c))
-		return 1;
+	ro.sweep = a->size.num != a->size.num_hi;
+	ro.bidir = a->bidir.set;
+	ro.plot = a->hist.set;
+	ro.expect = &a->expect;
 	/* Where it was measured, for JSON records and -s; a session that
 	 * is not there is for TEST_START to report.
 	 */
-	if ((out_json() || opts.stats) && !env_collect(c, &a.session, &env))
+	if ((out_json() || opts.stats) && !env_collect(c, &a->session, &env))
 		ro.env = &env;
 	sig_install();
 	if (ro.sweep)
 		open_json_array(NULL);
 	/* No size (0) runs once, at the kernel's default. */
-	for (size = a.size.num; !stopped; size *= 2) {
-		rc = test_run_one(c, &a, size, &ro, &stopped);
+	for (size = a->size.num; !stopped; size *= 2) {
+		rc = test_run_one(c, a, size, &ro, &stopped);
 		broken |= rc == EXIT_ERR;
 		wrong |= rc == EXIT_TEST_FAIL;
 		/* A sweep goes on past a size that fails (say, too large for
 		 * the session's queues), but not past a broken session.
 		 */
-		if ((rc && a.size.num == a.size.num_hi) || !size ||
-		    size * 2 > a.size.num_hi)
+		if ((rc && a->size.num == a->size.num_hi) || !size ||
+		    size * 2 > a->size.num_hi)
 			break;
 	}
 	if (ro.sweep) {
@@ -427,6 +439,127 @@ static int test_run(int argc, char **argv)
 	if (wrong)
 		return EXIT_TEST_FAIL;
 	return ro.missed ? EXIT_EXPECT : EXIT_OK;
+}
+
+/*
+ * The session defaults of krdmactl(8) ("session connect"), and the
+ * receives a session keeps posted for its own control messages (the
+ * kernel's KRDMA_RQ_RESERVE): what a test's depth is measured against.
+ */
+#define SESSION_SQ_DEPTH_DFLT	256
+#define SESSION_RQ_DEPTH_DFLT	32
+#define SESSION_RQ_RESERVE	3
+/* Send WRs per message in flight, room for check mode's worst case (a
+ * WR per region of a slot, and a chunk's notices). */
+#define ONESHOT_SQ_PER_DEPTH	20
+
+static uint64_t clamp_depth(uint64_t v)
+{
+	return v > KRDMA_QUEUE_DEPTH_MAX ? KRDMA_QUEUE_DEPTH_MAX : v;
+}
+
+/*
+ * A session that the test of @a fits in, for a one-shot run: max_msg
+ * the largest SEND, qps the test's, the queues deep enough for the depth
+ * asked for (the defaults unless that is more). What the user gave wins.
+ */
+static void oneshot_size(struct test_args *a)
+{
+	struct session_args *s = &a->conn;
+	uint64_t d = a->depth.num;
+	bool sends = a->op.num == KRDMA_OP_SEND ||
+		     a->op.num == KRDMA_OP_SEND_IMM;
+
+	if (!s->maxmsg.set && sends && a->size.set) {
+		s->maxmsg.set = true;
+		s->maxmsg.num = a->size.num_hi;
+	}
+	if (a->qps.set) {
+		s->qps.set = true;
+		s->qps.num = a->qps.num;
+	}
+	if (!a->depth.set)
+		return;
+	if (!s->rqd.set && d + SESSION_RQ_RESERVE > SESSION_RQ_DEPTH_DFLT) {
+		s->rqd.set = true;
+		s->rqd.num = clamp_depth(d + SESSION_RQ_RESERVE);
+	}
+	if (!s->sqd.set && d * ONESHOT_SQ_PER_DEPTH + 2 > SESSION_SQ_DEPTH_DFLT) {
+		s->sqd.set = true;
+		s->sqd.num = clamp_depth(d * ONESHOT_SQ_PER_DEPTH + 2);
+	}
+}
+
+/*
+ * "test run addr HOST[:PORT] ...", as ib_write_bw HOST: a session of its
+ * own, sized for the test and named uniquely (run-PID-TIME, so that two
+ * runs never meet), the tests over it, and the session deleted whatever
+ * happened: a refusal, a failed test, ^C.
+ */
+static int test_run_oneshot(struct knl_ctx *c, struct test_args *a, int port)
+{
+	char name[KRDMA_NAME_MAX], peer[96];
+	struct connect_state st;
+	struct nl_msg *msg;
+	int rc;
+
+	oneshot_size(a);
+	snprintf(name, sizeof(name), "run-%d-%lx", (int)getpid(),
+		 (unsigned long)time(NULL));
+	a->conn.name.set = true;
+	a->conn.name.str = name;
+	format_endpoint(peer, sizeof(peer), &a->conn.addr.addr, port);
+	/* From here on a ^C must come back to us, to delete the session. */
+	sig_install();
+	msg = session_new_msg(c, &a->conn, port);
+	if (!msg)
+		return msg_error();
+	memset(&st, 0, sizeof(st));
+	st.owned = true;
+	rc = session_connect_wait(c, msg, session_timeout_ms(&a->conn), &st);
+	if (!rc && !st.up) {
+		fprintf(stderr, "krdmactl: %s: no session to %s: %s\n", cmd_what(),
+			peer, st.reason[0] ? st.reason : "no reason given");
+		rc = EXIT_ERR;
+	}
+	if (!rc) {
+		a->session.set = a->session.is_num = true;
+		a->session.num = st.id;
+		rc = run_tests(c, a);
+	}
+	/* A session left behind is an error of its own, if nothing worse. */
+	if (st.have_id && session_del_id(c, st.id) && rc == EXIT_OK)
+		rc = EXIT_ERR;
+	return rc;
+}
+
+static int test_run(int argc, char **argv)
+{
+	struct test_args a;
+	struct knl_ctx *c;
+	int rc, port = 0;
+
+	rc = test_parse(&a, argc, argv);
+	if (rc)
+		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
+	if (a.conn.addr.set) {
+		port = cmd_port(&a.conn.addr, &a.conn.port);
+		if (port < 0)
+			return EXIT_USAGE;
+		if (a.conn.src.set &&
+		    a.conn.src.addr.family != a.conn.addr.addr.family)
+			return usage_error("'src' and 'addr' must be of the same address family");
+	}
+	c = knl_get();
+	if (!c)
+		return 1;
+	/* Subscribe before starting: a short test may be over (a session
+	 * up) before the reply to TEST_START (SESSION_NEW) is read. */
+	if (knl_events_open(c))
+		return 1;
+	if (a.conn.addr.set)
+		return test_run_oneshot(c, &a, port);
+	return run_tests(c, &a);
 }
 
 static int start_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
@@ -453,6 +586,8 @@ static int test_start(int argc, char **argv)
 		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
 	if (a.size.num != a.size.num_hi)
 		return usage_error("a size range is for \"test run\"");
+	if (a.conn.addr.set)
+		return usage_error("a one-shot run (addr) is for \"test run\", which deletes its session at the end");
 	if (a.expect.set || a.hist.set)
 		return usage_error("%s is for \"test run\", which follows the test to its end",
 				   a.expect.set ? "expect" : "histogram");
@@ -497,12 +632,17 @@ static int test_show(int argc, char **argv)
 			    KRDMA_A_TEST_ID, test_print);
 }
 
-#define TEST_ARGS \
-	"session { ID | NAME } op OP [ mode MODE ] [ size SIZE ]\n" \
+#define TEST_ARGS_REST \
+	"op OP [ mode MODE ] [ size SIZE ]\n" \
 	"                              [ count N | duration TIME ] [ depth N ] [ interval TIME ]\n" \
-	"                              [ signal_every N ] [ chain N ] [ bidir ] [ qps N ]"
-#define TEST_RUN_ARGS TEST_ARGS "\n" \
-	"                              [ expect COND ]... [ histogram ]"
+	"                              [ signal_every N ] [ chain N ] [ bidir ] [ qps N ]\n" \
+	"                              [ rate MBPS ] [ burst N ]"
+#define TEST_ARGS "session { ID | NAME } " TEST_ARGS_REST
+#define TEST_RUN_ARGS "{ session { ID | NAME } | addr HOST[:PORT] } " \
+	TEST_ARGS_REST "\n" \
+	"                              [ expect COND ]... [ histogram ]\n" \
+	"                              [ port PORT ] [ src ADDR ] [ timeout TIME ] [ sq_depth N ]\n" \
+	"                              [ rq_depth N ] [ max_msg SIZE ] [ tos N ]"
 
 static const struct cmd test_cmds[] = {
 	{ "run", test_run, TEST_RUN_ARGS,
@@ -548,5 +688,11 @@ const struct object test_obj = {
 	"        msg_rate: messages/s, N[k|M|G]; lat mode: p50 p90 p99 p99.9 max avg\n"
 	"        stdev: a time with its unit, N{ns|us|ms|s}; quoted, for the shell:\n"
 	"  $ krdmactl test run session s1 op send mode lat size 64 expect 'p99<=2ms'\n"
-	"histogram: lat mode, the latency histogram plotted after the result\n",
+	"histogram: lat mode, the latency histogram plotted after the result\n"
+	"addr: a one-shot run, as ib_write_bw HOST: connects a session of its own\n"
+	"     (named run-PID-TIME; port, src, timeout, tos, the depths and max_msg\n"
+	"     as for \"session connect\", port default 7362) sized for the test:\n"
+	"     max_msg the largest SEND, qps the test's, sq_depth and rq_depth\n"
+	"     raised for a large depth; runs the test(s), prints, and deletes the\n"
+	"     session whatever happens, ^C included\n",
 };

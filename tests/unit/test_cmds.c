@@ -1292,6 +1292,186 @@ TEST(cmd_default_port)
 }
 
 /*
+ * A one-shot run's kernel: session 7 comes up (or goes down, or says
+ * nothing: oneshot_connect), TEST_START is served by k_test_ending() with
+ * oneshot_done (or refused: oneshot_start_err), SESSION_DEL is acked.
+ * What was asked is recorded, and the SESSION_NEW and SESSION_DEL seen.
+ */
+enum { OS_UP, OS_DOWN, OS_SILENT };
+static int oneshot_connect;
+static struct nl_msg *(*oneshot_done)(void);
+static int oneshot_start_err;
+static uint8_t os_cmds[16];
+static unsigned int os_ncmds;
+static uint32_t os_del_id, os_test_session;
+
+static void k_oneshot(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	(void)req;
+	if (os_ncmds < sizeof(os_cmds))
+		os_cmds[os_ncmds++] = cmd;
+	switch (cmd) {
+	case KRDMA_CMD_SESSION_NEW:
+		fake_reply(session_msg(cmd, 7, "run"));
+		fake_ack();
+		if (oneshot_connect == OS_UP)
+			fake_event(session_event(KRDMA_EVENT_SESSION_UP, 7,
+						 "run", NULL));
+		else if (oneshot_connect == OS_DOWN)
+			fake_event(session_event(KRDMA_EVENT_SESSION_DOWN, 7,
+						 "run", "rejected by peer"));
+		return;
+	case KRDMA_CMD_SESSION_DEL:
+		os_del_id = tb_u32(tb, KRDMA_A_SESSION_ID);
+		fake_ack();
+		return;
+	case KRDMA_CMD_TEST_START:
+		os_test_session = tb_u32(tb, KRDMA_A_SESSION_ID);
+		if (oneshot_start_err) {
+			fake_error(oneshot_start_err,
+				   "size exceeds the session's max_msg (set at connect)",
+				   0);
+			return;
+		}
+		break;
+	}
+	k_test_ending(oneshot_done, cmd, tb);
+}
+
+/* Run @line against k_oneshot, the session coming up as @connect. */
+static void run_oneshot(struct run *r, const char *line, int connect,
+			struct nl_msg *(*done)(void), int start_err,
+			int sigint_wait)
+{
+	oneshot_connect = connect;
+	oneshot_done = done;
+	oneshot_start_err = start_err;
+	os_ncmds = 0;
+	os_del_id = os_test_session = 0;
+	fake_begin(k_oneshot);
+	if (sigint_wait)
+		fake_sigint_on_wait(sigint_wait);
+	run(r, false, line);
+}
+
+/* The session was deleted, last: whatever happened, nothing is left. */
+static void check_deleted(const struct run *r, const char *line)
+{
+	if (!os_ncmds || os_cmds[os_ncmds - 1] != KRDMA_CMD_SESSION_DEL ||
+	    os_del_id != 7)
+		unit_fail(__FILE__, __LINE__, "\"%s\" (rc %d): session 7 not deleted last (%u requests, deleted %u): %s",
+			  line, r->rc, os_ncmds, os_del_id, r->err);
+}
+
+/* "test run addr HOST ..." connects, runs, prints and deletes. */
+TEST(cmd_test_run_oneshot)
+{
+	const char *line;
+	struct nlattr *tb[KRDMA_A_MAX + 1];
+	struct endpoint ep;
+	struct run r;
+
+	/* success: a session sized for the test, the test over it */
+	line = "test run addr 10.0.0.2 op send size 1M qps 2 depth 100 count 10";
+	run_oneshot(&r, line, OS_UP, test_passes_done, 0, 0);
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(os_ncmds, 3);
+	CHECK_INT(os_cmds[0], KRDMA_CMD_SESSION_NEW);
+	CHECK_INT(os_cmds[1], KRDMA_CMD_TEST_START);
+	CHECK_INT(os_test_session, 7);
+	check_deleted(&r, line);
+	CHECK(strstr(r.out.buf, "test 9 ") != NULL);
+	CHECK_STR(r.err, "");
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK(tb[KRDMA_A_PEER_ADDR] && !get_endpoint(tb[KRDMA_A_PEER_ADDR], &ep));
+	CHECK_INT(ep.port, 7362);
+	CHECK(tb[KRDMA_A_NAME] &&
+	      !strncmp(nla_get_string(tb[KRDMA_A_NAME]), "run-", 4));
+	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_MAX_MSG_SIZE), 1 << 20);
+	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_QPS), 2);
+	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_RQ_DEPTH), 103);
+	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_SQ_DEPTH), 2002);
+	CHECK_INT(fake_req_attrs(1, tb), 0);
+	CHECK(!tb[KRDMA_A_NAME]);	/* the test names the session by id */
+	run_end(&r);
+
+	/* a WRITE of the defaults needs nothing of the session; what the
+	 * user gives is sent as given */
+	line = "test run addr 10.0.0.2:7471 op write tos 96 rq_depth 8 count 10";
+	run_oneshot(&r, line, OS_UP, test_passes_done, 0, 0);
+	CHECK_INT(r.rc, 0);
+	check_deleted(&r, line);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK(tb[KRDMA_A_PEER_ADDR] && !get_endpoint(tb[KRDMA_A_PEER_ADDR], &ep));
+	CHECK_INT(ep.port, 7471);
+	CHECK(!tb[KRDMA_A_SESSION_MAX_MSG_SIZE]);
+	CHECK(!tb[KRDMA_A_SESSION_QPS]);
+	CHECK(!tb[KRDMA_A_SESSION_SQ_DEPTH]);
+	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_RQ_DEPTH), 8);
+	CHECK(tb[KRDMA_A_SESSION_TOS] &&
+	      nla_get_u8(tb[KRDMA_A_SESSION_TOS]) == 96);
+	run_end(&r);
+
+	/* a failed test, data that failed validation: deleted all the same */
+	line = "test run addr 10.0.0.2 op write count 10";
+	run_oneshot(&r, line, OS_UP, test_fails_done, 0, 0);
+	CHECK_INT(r.rc, EXIT_ERR);
+	check_deleted(&r, line);
+	run_end(&r);
+	run_oneshot(&r, line, OS_UP, test_data_mismatch_done, 0, 0);
+	CHECK_INT(r.rc, EXIT_TEST_FAIL);
+	check_deleted(&r, line);
+	run_end(&r);
+
+	/* an error: the kernel refuses the test */
+	line = "test run addr 10.0.0.2 op send size 2M count 10";
+	run_oneshot(&r, line, OS_UP, test_passes_done, -EMSGSIZE, 0);
+	CHECK_INT(r.rc, EXIT_ERR);
+	CHECK(strstr(r.err, "max_msg") != NULL);
+	check_deleted(&r, line);
+	run_end(&r);
+
+	/* an error: the session goes down instead of up */
+	run_oneshot(&r, line, OS_DOWN, test_passes_done, 0, 0);
+	CHECK_INT(r.rc, EXIT_ERR);
+	CHECK(strstr(r.err, "no session to 10.0.0.2:7362: rejected by peer") != NULL);
+	CHECK_INT(os_ncmds, 2);		/* no test */
+	check_deleted(&r, line);
+	run_end(&r);
+
+	/* ^C while the test runs: stopped, its result, deleted, 130 */
+	line = "test run addr 10.0.0.2 op write duration 1h";
+	run_oneshot(&r, line, OS_UP, NULL, 0, 1);
+	CHECK_INT(r.rc, EXIT_INTR);
+	CHECK(strstr(r.err, "stopping test 9") != NULL);
+	CHECK(strstr(r.out.buf, "test 9 ") != NULL);
+	check_deleted(&r, line);
+	run_end(&r);
+
+	/* ^C while connecting: deleted, and not said to be left behind */
+	run_oneshot(&r, line, OS_SILENT, NULL, 0, 1);
+	CHECK_INT(r.rc, EXIT_INTR);
+	CHECK(strstr(r.err, "deleting session 7") != NULL);
+	CHECK(strstr(r.err, "left as it is") == NULL);
+	check_deleted(&r, line);
+	run_end(&r);
+
+	/* the command line, checked before the kernel hears anything */
+	check_refused(k_oneshot, "test run op write count 10", EXIT_USAGE,
+		      "one of 'session', 'addr' is required");
+	check_refused(k_oneshot, "test run session 5 addr 10.0.0.2 op write",
+		      EXIT_USAGE, "cannot be used together");
+	check_refused(k_oneshot, "test run session 5 op write max_msg 1M",
+		      EXIT_USAGE, "'max_msg' is for a one-shot run");
+	check_refused(k_oneshot, "test run addr 10.0.0.2:1 port 2 op write",
+		      EXIT_USAGE, "conflicting ports");
+	check_refused(k_oneshot, "test start addr 10.0.0.2 op write",
+		      EXIT_USAGE, "is for \"test run\"");
+	check_refused(k_oneshot, "test run addr 10.0.0.2 op write name x",
+		      EXIT_USAGE, "unknown keyword 'name'");
+}
+
+/*
  * The measured kernel: session 5 on rxe0 (port 1 active, MTU 1024),
  * krdma 9.9.9, peer protocol 2; the test from k_test_report.
  */
