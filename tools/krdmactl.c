@@ -30,7 +30,8 @@ static void usage(FILE *f)
 		"Usage: krdmactl [ OPTIONS ] OBJECT { COMMAND | help }\n"
 		"       krdmactl help\n"
 		"where  OBJECT := { dev | listener | session | test | stats | monitor | version }\n"
-		"       OPTIONS := { -j | --json | -p | --pretty | -s | --stats | -V | --version | -h | --help }\n"
+		"       OPTIONS := { -j | --json | -p | --pretty | -s | --stats | -M | --mib |\n"
+		"                    -V | --version | -h | --help }\n"
 		"\n");
 	for (i = 0; i < ARRAY_SIZE(objects); i++)
 		fprintf(f, "  %-9s %s\n", objects[i]->name, objects[i]->desc);
@@ -39,6 +40,7 @@ static void usage(FILE *f)
 		"  -j, --json     JSON output\n"
 		"  -p, --pretty   pretty-print JSON (with -j)\n"
 		"  -s, --stats    include counters (session show)\n"
+		"  -M, --mib      bandwidth in MiB/s (2^20 bytes/s) as perftest, not MB/s\n"
 		"  -V, --version  print krdmactl's version and exit\n"
 		"  -h, --help     this help\n"
 		"\n"
@@ -78,6 +80,7 @@ int main(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "stats", no_argument, NULL, 's' },
+		{ "mib", no_argument, NULL, 'M' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		/* Not in the help: for tests of what the documentation shows. */
@@ -89,7 +92,7 @@ int main(int argc, char **argv)
 	parse_resolver = resolve_host;
 	/* "+": options only before the object, like ip(8)/rdma(8). */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+jpsVh", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+jpsMVh", long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			opts.json = true;
@@ -99,6 +102,9 @@ int main(int argc, char **argv)
 			break;
 		case 's':
 			opts.stats = true;
+			break;
+		case 'M':
+			opts.mib = true;
 			break;
 		case 'V':
 			printf("krdmactl %s (abi %d)\n", KRDMACTL_VERSION,

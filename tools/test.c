@@ -68,6 +68,40 @@ int test_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 
 /* ---- arguments shared by "run" and "start" ---- */
 
+/* The atomics move 8 bytes whatever the size says. */
+static bool op_is_atomic(uint64_t op)
+{
+	return op == KRDMA_OP_ATOMIC_FADD || op == KRDMA_OP_ATOMIC_CSWAP;
+}
+
+/*
+ * A rate in packets/s is turned into the bytes/s the kernel takes with
+ * the test's size, which must then be known here (the kernel's default
+ * is not) and small enough that the product fits.
+ */
+static int rate_check(const struct test_args *a)
+{
+	uint64_t size = op_is_atomic(a->op.num) ? 8 : a->size.num_hi;
+
+	if (!a->rate.set || !a->rate.per_msg)
+		return 0;
+	if (!size)
+		return usage_error("rate %" PRIu64 " packets/s needs the size of a packet: give size",
+				   a->rate.num);
+	if (a->rate.num > UINT64_MAX / size)
+		return usage_error("rate of %" PRIu64 " packets/s of %" PRIu64 " bytes is out of range",
+				   a->rate.num, size);
+	return 0;
+}
+
+/* The rate limit in bytes/s for messages of @size bytes (rate_check()). */
+static uint64_t rate_bytes(const struct test_args *a, uint64_t size)
+{
+	if (!a->rate.per_msg)
+		return a->rate.num;
+	return a->rate.num * (op_is_atomic(a->op.num) ? 8 : size);
+}
+
 /* Groups of keywords of which one (at most) may be given. */
 #define GROUP_LENGTH	1	/* count | duration */
 #define GROUP_TARGET	2	/* session | addr, one required */
@@ -92,7 +126,7 @@ static int test_parse(struct test_args *a, int argc, char **argv)
 		{ "chain", ARG_U32, 0, 0, 1, KRDMA_CHAIN_MAX, &a->chain, "N" },
 		{ "bidir", ARG_FLAG, 0, 0, 0, 0, &a->bidir, NULL },
 		{ "qps", ARG_U32, 0, 0, 1, KRDMA_QPS_MAX, &a->qps, "N" },
-		{ "rate", ARG_BW, 0, 0, 0, 0, &a->rate, "MBPS" },
+		{ "rate", ARG_RATE, 0, 0, 0, 0, &a->rate, "RATE" },
 		{ "burst", ARG_U32, 0, 0, 1, KRDMA_DEPTH_MAX, &a->burst, "N" },
 		{ "expect", ARG_EXPECT, 0, 0, 0, 0, &a->expect, "COND" },
 		{ "histogram", ARG_FLAG, 0, 0, 0, 0, &a->hist, NULL },
@@ -140,7 +174,7 @@ static int test_parse(struct test_args *a, int argc, char **argv)
 			return usage_error("expect %s: per-QP figures come from bw mode, not from %s mode",
 					   a->expect.expect[i].text, mode);
 	}
-	return 0;
+	return rate_check(a);
 }
 
 /* The TEST_START request for message size @size (0: the kernel's default). */
@@ -165,7 +199,7 @@ static struct nl_msg *test_start_msg(struct knl_ctx *c,
 	    (a->qps.set &&
 	     nla_put_u32(msg, KRDMA_A_TEST_QPS, (uint32_t)a->qps.num)) ||
 	    (a->rate.set &&
-	     nla_put_u64(msg, KRDMA_A_TEST_RATE, a->rate.num)) ||
+	     nla_put_u64(msg, KRDMA_A_TEST_RATE, rate_bytes(a, size))) ||
 	    (a->burst.set &&
 	     nla_put_u32(msg, KRDMA_A_TEST_BURST, (uint32_t)a->burst.num)) ||
 	    (size && nla_put_u32(msg, KRDMA_A_TEST_SIZE, (uint32_t)size)) ||
@@ -225,8 +259,8 @@ static void progress_line(struct run_state *st, struct nlattr **tb)
 		ns = nla_get_u64(tb[KRDMA_A_TEST_ELAPSED_NS]);
 	compute_rates(bytes, iters, ns, &r);
 	format_ns(el, sizeof(el), ns);
-	printf("\rtest %u: %" PRIu64 " iters, %.2f MB/s, %s\033[K", st->id,
-	       iters, r.mb_s, el);
+	printf("\rtest %u: %" PRIu64 " iters, %.2f %s, %s\033[K", st->id,
+	       iters, bw_text(r.mb_s), bw_text_unit(), el);
 	fflush(stdout);
 	st->line_shown = true;
 }
@@ -636,7 +670,7 @@ static int test_show(int argc, char **argv)
 	"op OP [ mode MODE ] [ size SIZE ]\n" \
 	"                              [ count N | duration TIME ] [ depth N ] [ interval TIME ]\n" \
 	"                              [ signal_every N ] [ chain N ] [ bidir ] [ qps N ]\n" \
-	"                              [ rate MBPS ] [ burst N ]"
+	"                              [ rate RATE ] [ burst N ]"
 #define TEST_ARGS "session { ID | NAME } " TEST_ARGS_REST
 #define TEST_RUN_ARGS "{ session { ID | NAME } | addr HOST[:PORT] } " \
 	TEST_ARGS_REST "\n" \
@@ -682,9 +716,15 @@ const struct object test_obj = {
 	"     depth in flight on each and count split between them\n"
 	"run: a live progress line on a terminal; ^C stops the test and still prints\n"
 	"     its result; a size range prints one table (-j: one JSON array).\n"
-	"     Rates: MB/s = 10^6 bytes/s, Gb/s = 10^9 bits/s.\n"
+	"     Rates: MB/s = 10^6 bytes/s, Gb/s = 10^9 bits/s; krdmactl -M prints\n"
+	"     MiB/s = 2^20 bytes/s, the \"MB/sec\" of perftest's ib_*_bw.\n"
+	"BW   := NUMBER[ MB/s | GB/s | MiB/s | GiB/s | Mb/s | Gb/s ], MB/s if bare\n"
+	"        (perftest's --rate_units M and G are Mb/s and Gb/s: say so)\n"
+	"RATE := BW | NUMBER{ pps | kpps | Mpps }: rate, bw mode, at most this (a\n"
+	"        packet rate needs size), sent in bursts of burst messages (1..depth,\n"
+	"        default chain): perftest's --rate_limit, --rate_units, --burst_size\n"
 	"COND := METRIC{ >= | <= }VALUE, held to every size; a miss exits 4:\n"
-	"        bw, min_qp_bw (the slowest QP, bw mode): MB/s, or N{MB/s|GB/s|Gb/s};\n"
+	"        bw, min_qp_bw (the slowest QP, bw mode): BW;\n"
 	"        msg_rate: messages/s, N[k|M|G]; lat mode: p50 p90 p99 p99.9 max avg\n"
 	"        stdev: a time with its unit, N{ns|us|ms|s}; quoted, for the shell:\n"
 	"  $ krdmactl test run session s1 op send mode lat size 64 expect 'p99<=2ms'\n"

@@ -782,6 +782,26 @@ TEST(cmd_test_run_perf_figures)
 	      json_object_get_int64(v) == 250000000);
 	json_object_put(o);
 	run_end(&r);
+
+	/* -M: the record's bandwidths in MiB/s; JSON keeps MB/s and bytes */
+	opts.mib = true;
+	fake_begin(k_test_perf);
+	run(&r, false, "test run session 5 op write mode bw size 64K count 1000 bidir");
+	CHECK(strstr(r.out.buf, " 62.50 MiB/s ") != NULL);
+	CHECK(strstr(r.out.buf, " both ways 93.75 MiB/s") != NULL);
+	CHECK(strstr(r.out.buf, "MB/s") == NULL);
+	run_end(&r);
+	opts.mib = true;
+	fake_begin(k_test_perf);
+	run(&r, true, "test run session 5 op write mode bw size 64K count 1000 bidir");
+	o = json_tokener_parse(r.out.buf);
+	CHECK(o && json_object_object_get_ex(o, "mb_per_s", &v) &&
+	      json_object_get_double(v) == 65.54);
+	CHECK(o && json_object_object_get_ex(o, "bytes", &v) &&
+	      json_object_get_int64(v) == 65536000);
+	json_object_put(o);
+	run_end(&r);
+	opts.mib = false;
 }
 
 /*
@@ -1013,6 +1033,18 @@ TEST(cmd_test_run_sweep_table)
 		  "     64K       1000        65.54      0.524       0.001000\n");
 	run_end(&r);
 
+	/* -M: perftest's MiB/s, named in the header (65536000 B/s) */
+	fake_begin(k_test_report);
+	opts.mib = true;
+	run(&r, false, "test run session 5 op write mode bw size 32K-64K count 10");
+	CHECK_INT(r.rc, 0);
+	CHECK_STR(r.out.buf,
+		  "  #bytes     #iters    BW[MiB/s]   BW[Gb/s]  MsgRate[Mpps]\n"
+		  "     32K       1000        31.25      0.262       0.001000\n"
+		  "     64K       1000        62.50      0.524       0.001000\n");
+	run_end(&r);
+	opts.mib = false;
+
 	/* lat: the latency columns, in microseconds */
 	fake_begin(k_test_report);
 	run(&r, false, "test run session 5 op send mode lat size 64-128 count 10");
@@ -1063,6 +1095,8 @@ TEST(cmd_test_run_histogram)
 	CHECK_INT(r.rc, 0);
 	CHECK(strstr(r.out.buf, " stdev 0.40us") != NULL);
 	CHECK(strstr(r.out.buf, "test 9: latency histogram, 1000 samples\n") != NULL);
+	/* each column in the unit its header names */
+	CHECK(strstr(r.out.buf, "    from[us]       to[us]   #samples\n") != NULL);
 	CHECK(strstr(r.out.buf, "       900 |##################################################\n") != NULL);
 	CHECK(strstr(r.out.buf, "       100 |######\n") != NULL);
 	run_end(&r);
@@ -1742,8 +1776,55 @@ TEST(cmd_test_rate)
 	CHECK(!tb[KRDMA_A_TEST_RATE] && !tb[KRDMA_A_TEST_BURST]);
 	run_end(&r);
 
+	/* perftest's units: Mb/s, MiB/s, and packets/s times the size */
+	static const struct {
+		const char *line;
+		uint64_t bytes_per_s;
+	} rates[] = {
+		{ "rate 100Mb/s", 12500000 },
+		{ "rate 100MiB/s", 104857600 },
+		{ "rate 1.5GB/s", 1500000000 },
+		{ "size 4K rate 1000pps", 4096000 },
+		{ "size 64 rate 1.5Mpps", 96000000 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		fake_begin(k_test_silent);
+		run_fmt(&r, false, "test start session s1 op write mode bw %s",
+			rates[i].line);
+		CHECK_INT(r.rc, 0);
+		CHECK_INT(fake_req_attrs(0, tb), 0);
+		if (!tb[KRDMA_A_TEST_RATE] ||
+		    nla_get_u64(tb[KRDMA_A_TEST_RATE]) != rates[i].bytes_per_s)
+			unit_fail(__FILE__, __LINE__, "\"%s\": not %llu bytes/s",
+				  rates[i].line,
+				  (unsigned long long)rates[i].bytes_per_s);
+		run_end(&r);
+	}
+	/* a packet rate over a sweep: each size's own bytes/s */
+	fake_begin(k_test_passes);
+	run(&r, false, "test run session s1 op write mode bw size 1K-2K rate 10kpps count 10");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK(tb[KRDMA_A_TEST_RATE] &&
+	      nla_get_u64(tb[KRDMA_A_TEST_RATE]) == 10240000);
+	CHECK_INT(fake_req_attrs(1, tb), 0);
+	CHECK(tb[KRDMA_A_TEST_RATE] &&
+	      nla_get_u64(tb[KRDMA_A_TEST_RATE]) == 20480000);
+	run_end(&r);
+	/* an atomic is 8 bytes, whatever the size */
+	fake_begin(k_test_silent);
+	run(&r, false, "test start session s1 op atomic_fadd mode bw rate 1kpps");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK(tb[KRDMA_A_TEST_RATE] &&
+	      nla_get_u64(tb[KRDMA_A_TEST_RATE]) == 8000);
+	run_end(&r);
+	check_refused(k_test_silent, "test start session s1 op write mode bw rate 1kpps",
+		      EXIT_USAGE, "needs the size of a packet");
 	check_refused(k_test_silent, "test start session s1 op write mode bw rate 2MB",
-		      EXIT_USAGE, "invalid rate '2MB': expected MB/s such as 2, 0.5, 1.5GB/s or 10Gb/s");
+		      EXIT_USAGE, "invalid rate '2MB': expected MB/s such as 2 or 0.5, or a unit: MB/s, GB/s, MiB/s, GiB/s, Mb/s, Gb/s, or packets/s: pps, kpps, Mpps");
 	check_refused(k_test_silent, "test start session s1 op write mode bw rate 2 burst 0",
 		      EXIT_USAGE, "burst '0' out of range: must be 1..128");
 	check_refused(k_test_silent, "test start session s1 op write mode bw rate",
