@@ -1870,21 +1870,149 @@ TEST(cmd_test_start_sends_only_what_is_given)
 
 /* ---- monitor, version, dev, stats ---- */
 
+/* A test's event of session @sess. */
+static struct nl_msg *sess_test_event(uint8_t ev, uint32_t test, uint32_t sess)
+{
+	struct nl_msg *m = fake_msg(KRDMA_CMD_EVENT_NTF);
+
+	nla_put_u8(m, KRDMA_A_EVENT, ev);
+	nla_put_u32(m, KRDMA_A_TEST_ID, test);
+	nla_put_u32(m, KRDMA_A_SESSION_ID, sess);
+	return m;
+}
+
+/* Sessions the monitored kernel has: s5 (5) only. */
+static void k_monitor(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	(void)req;
+	if (cmd == KRDMA_CMD_SESSION_GET && tb[KRDMA_A_NAME] &&
+	    !strcmp(nla_get_string(tb[KRDMA_A_NAME]), "s5")) {
+		fake_reply(session_msg(cmd, 5, "s5"));
+		fake_ack();
+		return;
+	}
+	fake_error(-ENOENT, NULL, 0);
+}
+
+/*
+ * Events of sessions 4, 5 and 7 (named "later", which the kernel does
+ * not know yet), their tests 2 (of 5) and 3 (of 7), one of no session.
+ */
+static void queue_monitor_events(void)
+{
+	struct nl_msg *m;
+
+	fake_event(session_event(KRDMA_EVENT_SESSION_UP, 4, "s4", NULL));
+	fake_event(sess_test_event(KRDMA_EVENT_TEST_PROGRESS, 2, 5));
+	fake_event(session_event(KRDMA_EVENT_SESSION_UP, 7, "later", NULL));
+	fake_event(sess_test_event(KRDMA_EVENT_TEST_DONE, 3, 7));
+	m = fake_msg(KRDMA_CMD_EVENT_NTF);
+	nla_put_u8(m, KRDMA_A_EVENT, 99);	/* one of no session */
+	nla_put_u32(m, KRDMA_A_LISTENER_ID, 1);
+	fake_event(m);
+	fake_event(sess_test_event(KRDMA_EVENT_TEST_DONE, 2, 5));
+	fake_event(session_event(KRDMA_EVENT_SESSION_DOWN, 5, "s5", "bye"));
+}
+
+/* "[2026-11-29T07:01:33.123456Z]", the RFC 3339 UTC time "monitor timestamp" gives. */
+static bool is_timestamp(const char *s, size_t len)
+{
+	static const char pat[] = "[dddd-dd-ddTdd:dd:dd.ddddddZ]";
+	size_t i;
+
+	if (len != sizeof(pat) - 1)
+		return false;
+	for (i = 0; i < len; i++)
+		if (pat[i] == 'd' ? !is_digit(s[i]) : s[i] != pat[i])
+			return false;
+	return true;
+}
+
 TEST(cmd_monitor)
 {
+	static const struct {
+		const char *line;
+		const char *out;
+		int nreqs;
+	} cases[] = {
+		{ "monitor",
+		  "session_up session 4 name s4\n"
+		  "test_progress test 2 session 5\n"
+		  "session_up session 7 name later\n"
+		  "test_done test 3 session 7\n"
+		  "unknown(99) listener 1\n"
+		  "test_done test 2 session 5\n"
+		  "session_down session 5 name s5 reason \"bye\"\n", 0 },
+		/* by id: the session's events and its tests' */
+		{ "monitor session 5",
+		  "test_progress test 2 session 5\n"
+		  "test_done test 2 session 5\n"
+		  "session_down session 5 name s5 reason \"bye\"\n", 0 },
+		/* by the name of a session that exists: asked, then by id */
+		{ "monitor session s5",
+		  "test_progress test 2 session 5\n"
+		  "test_done test 2 session 5\n"
+		  "session_down session 5 name s5 reason \"bye\"\n", 1 },
+		/* by the name of one that comes later: from its first event */
+		{ "monitor session later",
+		  "session_up session 7 name later\n"
+		  "test_done test 3 session 7\n", 1 },
+		{ "monitor test 2",
+		  "test_progress test 2 session 5\n"
+		  "test_done test 2 session 5\n", 0 },
+		{ "monitor test 2 session 7", "", 0 },
+		{ "monitor session nosuch", "", 1 },
+	};
+	struct json_object *o, *v;
+	const char *nl;
 	struct run r;
+	size_t i;
 
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fake_begin(k_monitor);
+		queue_monitor_events();
+		fake_sigint_on_wait(1);
+		run(&r, false, cases[i].line);
+		CHECK_INT(r.rc, 0);
+		if (strcmp(r.out.buf, cases[i].out))
+			unit_fail(__FILE__, __LINE__, "\"%s\" printed:\n%s", cases[i].line,
+				  r.out.buf);
+		CHECK_INT(fake_nreqs(), cases[i].nreqs);
+		run_end(&r);
+	}
+
+	/* timestamp: the time each event came, first on its line */
 	fake_begin(k_none);
 	fake_event(session_event(KRDMA_EVENT_SESSION_UP, 1, "s1", NULL));
 	fake_event(test_event(KRDMA_EVENT_TEST_DONE, 2, 0, NULL));
 	fake_sigint_on_wait(1);
-	run(&r, false, "monitor");
+	run(&r, false, "monitor timestamp");
 	CHECK_INT(r.rc, 0);
-	CHECK_STR(r.out.buf,
-		  "session_up session 1 name s1\n"
-		  "test_done test 2 session 5 op write size 65536 iters 1000 bytes 65536000 elapsed 1.000s validated 10 status ok\n");
+	CHECK(r.out.buf[0] == '[' && is_timestamp(r.out.buf, 29));
+	CHECK(!strncmp(r.out.buf + 29, " session_up session 1 name s1\n", 30));
+	nl = strchr(r.out.buf, '\n');
+	CHECK(nl && is_timestamp(nl + 1, 29) &&
+	      !strncmp(nl + 30, " test_done test 2 session 5 op write", 36));
 	CHECK_INT(fake_nreqs(), 0);
 	run_end(&r);
+
+	/* JSON: a "timestamp" key, the rest as without it */
+	fake_begin(k_none);
+	fake_event(session_event(KRDMA_EVENT_SESSION_UP, 1, "s1", NULL));
+	fake_sigint_on_wait(1);
+	run(&r, true, "monitor timestamp session 1");
+	o = json_tokener_parse(r.out.buf);
+	CHECK(o && json_object_object_get_ex(o, "timestamp", &v) &&
+	      json_object_get_string_len(v) == 27 &&
+	      json_object_get_string(v)[26] == 'Z');
+	CHECK(o && json_object_object_get_ex(o, "event", &v) &&
+	      !strcmp(json_object_get_string(v), "session_up"));
+	json_object_put(o);
+	run_end(&r);
+
+	check_refused(k_monitor, "monitor session", EXIT_USAGE, "needs a value");
+	check_refused(k_monitor, "monitor test s1", EXIT_USAGE, "invalid test");
+	check_refused(k_monitor, "monitor frob", EXIT_USAGE, "unknown keyword 'frob'");
 }
 
 static void k_version(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
