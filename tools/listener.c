@@ -74,10 +74,10 @@ static int listener_show(int argc, char **argv)
 }
 
 static const struct cmd listener_cmds[] = {
-	{ "add", listener_add, "[ name NAME ] [ addr ADDR ] [ port PORT ]",
+	{ "add", listener_add,
 	  "listen for sessions (on all addresses unless addr is given)" },
-	{ "del", listener_del, "{ ID | name NAME }", "remove a listener" },
-	{ "show", listener_show, "[ ID | name NAME ]",
+	{ "del", listener_del, "remove a listener" },
+	{ "show", listener_show,
 	  "list listeners, or show one" },
 };
 
@@ -88,7 +88,7 @@ const struct object listener_obj = {
 	.ncmds = ARRAY_SIZE(listener_cmds),
 	.dflt = "show",
 	.notes =
-	"ADDR := { IPV4 | IPV6 | IPV4:PORT | [IPV6]:PORT }\n"
+	KRDMACTL_ADDR_HELP
 	KRDMACTL_PORT_HELP
 	"NAME := up to 31 printable characters without spaces, not all digits\n"
 	"Adding prints the new listener (\"listener ID name NAME ...\").\n",

@@ -222,7 +222,6 @@ const struct object monitor_obj = {
 	.name = "monitor",
 	.desc = "print krdma events until interrupted",
 	.fn = monitor_run,
-	.fn_args = "[ timestamp ] [ session { ID | NAME } ] [ test ID ]",
 	.notes =
 	"Prints one line per event (-j: one JSON object per line), e.g.\n"
 	"  session_up session 1 name s1\n"

@@ -218,6 +218,8 @@ enum arg_type {
 
 #define ARG_REQUIRED	0x1
 #define ARG_POSITIONAL	0x2
+/* Parsed, but not in the help's synopsis nor completed (see cmd.h). */
+#define ARG_HIDDEN	0x4
 
 struct arg_val {
 	bool set;

@@ -49,7 +49,7 @@ static int ping_run(int argc, char **argv)
 	struct arg_val addr, port, count, size, timeout;
 	struct arg_spec specs[] = {
 		{ "addr", ARG_ADDR, ARG_REQUIRED | ARG_POSITIONAL, 0, 0, 0,
-		  &addr, "ADDR" },
+		  &addr, "ADDR[:PORT]" },
 		{ "port", ARG_PORT, 0, 0, 0, 0, &port, "PORT" },
 		{ "count", ARG_COUNT, 0, 0, 1, 1000000, &count, "N" },
 		{ "size", ARG_SIZE, 0, 0, 1, KRDMA_MSG_SIZE_MAX, &size, "SIZE" },
@@ -124,12 +124,12 @@ const struct object ping_obj = {
 	.name = "ping",
 	.desc = "connect to a krdma peer, time validated round trips, disconnect",
 	.fn = ping_run,
-	.fn_args = "[ addr ] ADDR[:PORT] [ port PORT ] [ count N ] [ size SIZE ] [ timeout TIME ]",
 	.notes = "Connects a session to the listener at ADDR:PORT (within timeout, default\n"
 		 "10s), sends count messages (default 1) of size bytes (default 64) in\n"
 		 "check mode - each compared by the peer and acknowledged - prints the\n"
 		 "time to connect and the mean round trip, and deletes the session.\n"
 		 "Exit 0 if every round trip was validated, 3 if data came back wrong,\n"
 		 "1 if there was no session.\n"
+		 KRDMACTL_ADDR_HELP
 		 KRDMACTL_PORT_HELP,
 };

@@ -359,13 +359,10 @@ static int session_show(int argc, char **argv)
 
 static const struct cmd session_cmds[] = {
 	{ "connect", session_connect,
-	  "addr ADDR [ port PORT ] [ name NAME ] [ src ADDR ] [ timeout TIME ]\n"
-	  "                                [ sq_depth N ] [ rq_depth N ] [ max_msg SIZE ]\n"
-	  "                                [ qps N ] [ tos N ]",
 	  "connect to a listener and wait until the session is up or down" },
-	{ "del", session_del, "{ ID | name NAME }",
+	{ "del", session_del,
 	  "disconnect and remove a session" },
-	{ "show", session_show, "[ ID | name NAME ]",
+	{ "show", session_show,
 	  "list sessions, or show one (-s adds its counters)" },
 };
 
@@ -376,7 +373,7 @@ const struct object session_obj = {
 	.ncmds = ARRAY_SIZE(session_cmds),
 	.dflt = "show",
 	.notes =
-	"ADDR := { IPV4 | IPV6 | IPV4:PORT | [IPV6]:PORT }\n"
+	KRDMACTL_ADDR_HELP
 	KRDMACTL_PORT_HELP
 	"TIME := NUMBER{ ms | s | m | min | h } (a unit is required), 100ms to 60s\n"
 	"NAME := up to 31 printable characters without spaces, not all digits\n"

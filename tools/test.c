@@ -106,8 +106,13 @@ static uint64_t rate_bytes(const struct test_args *a, uint64_t size)
 #define GROUP_LENGTH	1	/* count | duration */
 #define GROUP_TARGET	2	/* session | addr, one required */
 
-static int test_parse(struct test_args *a, int argc, char **argv)
+/*
+ * The arguments of "test run" (@run) or "test start", whose table hides
+ * what only run takes (to refuse it with a reason, not as unknown).
+ */
+static int test_parse(struct test_args *a, bool run, int argc, char **argv)
 {
+	const unsigned int run_only = run ? 0 : ARG_HIDDEN;
 	const struct arg_spec test_specs[] = {
 		{ "session", ARG_REF, ARG_REQUIRED, GROUP_TARGET, 0, 0,
 		  &a->session, "{ ID | NAME }" },
@@ -128,8 +133,8 @@ static int test_parse(struct test_args *a, int argc, char **argv)
 		{ "qps", ARG_U32, 0, 0, 1, KRDMA_QPS_MAX, &a->qps, "N" },
 		{ "rate", ARG_RATE, 0, 0, 0, 0, &a->rate, "RATE" },
 		{ "burst", ARG_U32, 0, 0, 1, KRDMA_DEPTH_MAX, &a->burst, "N" },
-		{ "expect", ARG_EXPECT, 0, 0, 0, 0, &a->expect, "COND" },
-		{ "histogram", ARG_FLAG, 0, 0, 0, 0, &a->hist, NULL },
+		{ "expect", ARG_EXPECT, run_only, 0, 0, 0, &a->expect, "COND" },
+		{ "histogram", ARG_FLAG, run_only, 0, 0, 0, &a->hist, NULL },
 	};
 	struct arg_spec specs[ARRAY_SIZE(test_specs) + SESSION_SPECS_MAX];
 	size_t i, n = ARRAY_SIZE(test_specs), nconn;
@@ -143,6 +148,7 @@ static int test_parse(struct test_args *a, int argc, char **argv)
 	 * name and qps are the test's. */
 	nconn = session_specs(&a->conn, specs + n, true);
 	for (i = n; i < n + nconn; i++) {
+		specs[i].flags |= run_only;
 		if (specs[i].val == &a->conn.addr) {
 			specs[i].group = GROUP_TARGET;
 			specs[i].meta = "HOST[:PORT]";
@@ -573,7 +579,7 @@ static int test_run(int argc, char **argv)
 	struct knl_ctx *c;
 	int rc, port = 0;
 
-	rc = test_parse(&a, argc, argv);
+	rc = test_parse(&a, true, argc, argv);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
 	if (a.conn.addr.set) {
@@ -615,7 +621,7 @@ static int test_start(int argc, char **argv)
 	struct knl_ctx *c;
 	int rc;
 
-	rc = test_parse(&a, argc, argv);
+	rc = test_parse(&a, false, argc, argv);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
 	if (a.size.num != a.size.num_hi)
@@ -666,25 +672,13 @@ static int test_show(int argc, char **argv)
 			    KRDMA_A_TEST_ID, test_print);
 }
 
-#define TEST_ARGS_REST \
-	"op OP [ mode MODE ] [ size SIZE ]\n" \
-	"                              [ count N | duration TIME ] [ depth N ] [ interval TIME ]\n" \
-	"                              [ signal_every N ] [ chain N ] [ bidir ] [ qps N ]\n" \
-	"                              [ rate RATE ] [ burst N ]"
-#define TEST_ARGS "session { ID | NAME } " TEST_ARGS_REST
-#define TEST_RUN_ARGS "{ session { ID | NAME } | addr HOST[:PORT] } " \
-	TEST_ARGS_REST "\n" \
-	"                              [ expect COND ]... [ histogram ]\n" \
-	"                              [ port PORT ] [ src ADDR ] [ timeout TIME ] [ sq_depth N ]\n" \
-	"                              [ rq_depth N ] [ max_msg SIZE ] [ tos N ]"
-
 static const struct cmd test_cmds[] = {
-	{ "run", test_run, TEST_RUN_ARGS,
+	{ "run", test_run,
 	  "start a test, follow it and print the result (exit 0 only on success)" },
-	{ "start", test_start, TEST_ARGS,
+	{ "start", test_start,
 	  "start a test in the background and print its id" },
-	{ "stop", test_stop, "ID", "stop a running test" },
-	{ "show", test_show, "[ ID ]", "list tests, or show one" },
+	{ "stop", test_stop, "stop a running test" },
+	{ "show", test_show, "list tests, or show one" },
 };
 
 const struct object test_obj = {
@@ -694,11 +688,10 @@ const struct object test_obj = {
 	.ncmds = ARRAY_SIZE(test_cmds),
 	.dflt = "show",
 	.notes =
-	"OP   := { ping | send | send_imm | write | write_imm | read | atomic_fadd |\n"
-	"         atomic_cswap }  (unique prefixes are accepted)\n"
-	"MODE := { check | bw | lat }  check (default): every iteration acknowledged\n"
-	"        and its data compared; bw: a pipeline of depth messages, checked at\n"
-	"        the end; lat: one message at a time, with latency percentiles (send,\n"
+	"OP and MODE: unique prefixes are accepted; OP's - for _ too\n"
+	"MODE: check (default): every iteration acknowledged and its data\n"
+	"        compared; bw: a pipeline of depth messages, checked at the end;\n"
+	"        lat: one message at a time, with latency percentiles (send,\n"
 	"        write, write_imm: one way; read, atomics: the round trip)\n"
 	"NUMBER := DIGITS[.DIGITS], the unit right after it, taken exactly\n"
 	"SIZE := bytes per message: NUMBER[ K | M | G | T ][ i ][ B ] (units of 1024),\n"
@@ -729,6 +722,7 @@ const struct object test_obj = {
 	"        stdev: a time with its unit, N{ns|us|ms|s}; quoted, for the shell:\n"
 	"  $ krdmactl test run session s1 op send mode lat size 64 expect 'p99<=2ms'\n"
 	"histogram: lat mode, the latency histogram plotted after the result\n"
+	KRDMACTL_ADDR_HELP
 	"addr: a one-shot run, as ib_write_bw HOST: connects a session of its own\n"
 	"     (named run-PID-TIME; port, src, timeout, tos, the depths and max_msg\n"
 	"     as for \"session connect\", port default 7362) sized for the test:\n"

@@ -35,15 +35,11 @@ struct run {
 
 static const struct object *find_obj(const char *name)
 {
-	static const struct object *const objs[] = {
-		&dev_obj, &listener_obj, &session_obj, &test_obj, &stats_obj,
-		&monitor_obj, &version_obj, &ping_obj, &compare_obj,
-	};
 	size_t i;
 
-	for (i = 0; i < sizeof(objs) / sizeof(objs[0]); i++)
-		if (!strcmp(objs[i]->name, name))
-			return objs[i];
+	for (i = 0; i < nobjects; i++)
+		if (!strcmp(objects[i]->name, name))
+			return objects[i];
 	abort();
 }
 
@@ -2496,4 +2492,188 @@ TEST(json_keys_documented)
 	}
 	free(doc);
 	json_object_put(keys);
+}
+
+/* ---- one source: the tables make the help and the completion ---- */
+
+/* "krdmactl __complete WORDS" (space separated, a trailing space for an
+ * empty last word): the candidates, one a line, and what went to stderr. */
+static void complete_line(const char *line, char *out, size_t outlen,
+			  char *err, size_t errlen)
+{
+	static const char *const opts[] = { "-j", "--json" };
+	char buf[256], *argv[32], *p = buf, *tok;
+	FILE *f, *tmp = tmpfile();
+	int argc = 0, saved;
+	size_t n;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	while ((tok = strsep(&p, " ")) && argc < 31)
+		argv[argc++] = tok;
+	memset(out, 0, outlen);
+	f = fmemopen(out, outlen, "w");
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fileno(tmp), 2);
+	complete_run(argc, argv, opts, 2, f);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	fclose(f);
+	out[outlen - 1] = '\0';
+	rewind(tmp);
+	n = fread(err, 1, errlen - 1, tmp);
+	err[n] = '\0';
+	fclose(tmp);
+}
+
+/* "\n" + the synopsis of a command, for finding " kw " in it. */
+static void synopsis_of(const struct object *obj, const struct cmd *c,
+			char *buf, size_t len)
+{
+	FILE *f;
+
+	memset(buf, 0, len);
+	f = fmemopen(buf, len, "w");
+	cmd_synopsis(f, "", obj, c);
+	fclose(f);
+	buf[len - 1] = '\0';
+}
+
+/*
+ * Every keyword of every command's table is in its synopsis and is
+ * completed where a keyword may come, and nothing else is: a keyword
+ * added to a table appears in both without another word changing.
+ */
+TEST(tables_make_help_and_completion)
+{
+	struct arg_spec specs[DESCRIBE_MAX];
+	char syn[2048], out[4096], err[512], word[64], line[128];
+	size_t i, j, shown;
+	int k, n;
+
+	for (i = 0; i < nobjects; i++) {
+		const struct object *obj = objects[i];
+
+		for (j = 0; j < (obj->fn ? 1 : obj->ncmds); j++) {
+			const struct cmd *c = obj->fn ? NULL : &obj->cmds[j];
+
+			n = cmd_describe(obj, c, specs, DESCRIBE_MAX);
+			if (n < 0) {
+				unit_fail(__FILE__, __LINE__, "%s %s: no table",
+					  obj->name, c ? c->name : "");
+				continue;
+			}
+			synopsis_of(obj, c, syn, sizeof(syn));
+			snprintf(line, sizeof(line), "%s%s%s ", obj->name,
+				 c ? " " : "", c ? c->name : "");
+			complete_line(line, out, sizeof(out), err, sizeof(err));
+			CHECK_STR(err, "");
+			shown = 0;
+			for (k = 0; k < n; k++) {
+				if (!spec_shows_kw(&specs[k]))
+					continue;
+				shown++;
+				snprintf(word, sizeof(word), "%s ", specs[k].kw);
+				if (!strstr(syn, word))
+					unit_fail(__FILE__, __LINE__, "%s: '%s' not in the synopsis: %s",
+						  line, specs[k].kw, syn);
+				snprintf(word, sizeof(word), "%s\n", specs[k].kw);
+				if (!strstr(out, word))
+					unit_fail(__FILE__, __LINE__, "%s: '%s' not completed: %s",
+						  line, specs[k].kw, out);
+			}
+			/* nothing else, but "@files" for compare's FILE */
+			for (k = 0, n = 0; out[k]; k++)
+				n += out[k] == '\n';
+			if (n - (strstr(out, "@files\n") ? 1 : 0) != (int)shown)
+				unit_fail(__FILE__, __LINE__, "%s: %zu keywords, completed:\n%s",
+					  line, shown, out);
+		}
+	}
+}
+
+/* What the help must say, now made from the tables. */
+TEST(help_from_tables)
+{
+	static const char *const test_kws[] = {
+		" rate RATE ", " burst N ", " tos N ", "[ expect COND ]...",
+		"[ histogram ]", "{ session { ID | NAME } | addr HOST[:PORT] }",
+		"OP := { ping | send |", "MODE := { check | bw | lat }",
+	};
+	char syn[2048];
+	struct run r;
+	size_t i;
+
+	fake_begin(k_none);
+	run(&r, false, "test help");
+	for (i = 0; i < sizeof(test_kws) / sizeof(test_kws[0]); i++)
+		if (!strstr(r.out.buf, test_kws[i]))
+			unit_fail(__FILE__, __LINE__, "test help lacks '%s'",
+				  test_kws[i]);
+	run_end(&r);
+	/* test start takes no run-only keyword, so shows none */
+	synopsis_of(&test_obj, &test_obj.cmds[1], syn, sizeof(syn));
+	CHECK(strstr(syn, "krdmactl test start session { ID | NAME } op OP") != NULL);
+	CHECK(!strstr(syn, "expect") && !strstr(syn, "histogram") &&
+	      !strstr(syn, "addr") && !strstr(syn, "tos"));
+
+	/* ADDR: host names and IPv6 zones, which work */
+	fake_begin(k_none);
+	run(&r, false, "session help");
+	CHECK(strstr(r.out.buf, "ADDR := { HOST | IPV4 | IPV6 | IPV6%IFACE }") != NULL);
+	CHECK(strstr(r.out.buf, "[IPV6%IFACE]:PORT") != NULL);
+	run_end(&r);
+
+	/* "show" takes an id or a name, not both */
+	check_refused(k_sessions, "session show 1 name a", EXIT_USAGE,
+		      "cannot be used together");
+}
+
+/* Live names from the module's dumps; without it, nothing and no word. */
+TEST(complete_live_names)
+{
+	char out[1024], err[512];
+
+	fake_begin(k_sessions);
+	complete_line("test run session ", out, sizeof(out), err, sizeof(err));
+	CHECK_STR(out, "a\nb\n");
+	CHECK_STR(err, "");
+	CHECK_INT(fake_nreqs(), 1);
+	fake_end();
+
+	fake_begin(k_sessions);
+	complete_line("session del ", out, sizeof(out), err, sizeof(err));
+	CHECK_STR(out, "name\na\nb\n");
+	fake_end();
+
+	fake_begin(k_sessions);
+	complete_line("monitor session b", out, sizeof(out), err, sizeof(err));
+	CHECK_STR(out, "b\n");
+	fake_end();
+
+	fake_begin(k_listeners);
+	complete_line("listener show name ", out, sizeof(out), err, sizeof(err));
+	CHECK_STR(out, "a\nb\n");
+	fake_end();
+
+	/* the kernel refuses: quiet */
+	fake_begin(k_none);
+	complete_line("test run session ", out, sizeof(out), err, sizeof(err));
+	CHECK_STR(out, "");
+	CHECK_STR(err, "");
+	fake_end();
+
+	/* no fake: this host's kernel has no krdma family (or no netlink) */
+	complete_line("session show name ", out, sizeof(out), err, sizeof(err));
+	CHECK_STR(out, "");
+	CHECK_STR(err, "");
+	knl_put();
+
+	/* nothing is asked where no name goes */
+	fake_begin(k_sessions);
+	complete_line("session connect name ", out, sizeof(out), err, sizeof(err));
+	CHECK_STR(out, "");
+	CHECK_INT(fake_nreqs(), 0);
+	fake_end();
 }
