@@ -287,10 +287,10 @@ static int convert(const struct arg_spec *sp, const char *value,
 		return check_number(eb, sp, value, rc,
 				    "expected a size such as 4K, or a range of powers of two such as 2-8M",
 				    num, hi);
-	case ARG_BW:
-		rc = parse_bw(value, &num);
+	case ARG_RATE:
+		rc = parse_rate(value, &num, &v->per_msg);
 		return check_number(eb, sp, value, rc,
-				    "expected MB/s such as 2, 0.5, 1.5GB/s or 10Gb/s",
+				    "expected MB/s such as 2 or 0.5, or a unit: MB/s, GB/s, MiB/s, GiB/s, Mb/s, Gb/s, or packets/s: pps, kpps, Mpps",
 				    num, num);
 	case ARG_PERCENT:
 		rc = parse_percent(value, &num);

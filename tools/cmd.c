@@ -15,6 +15,20 @@
 static const struct object *cur_obj;
 static const struct cmd *cur_cmd;
 
+/* cmd_describe() in progress: where cmd_args() puts the table. */
+static struct {
+	bool on;
+	struct arg_spec *specs;
+	size_t max;
+	int n;
+} describing;
+
+const struct object *const objects[] = {
+	&dev_obj, &listener_obj, &session_obj, &test_obj, &stats_obj,
+	&monitor_obj, &version_obj, &ping_obj, &compare_obj,
+};
+const size_t nobjects = ARRAY_SIZE(objects);
+
 const char *cmd_what(void)
 {
 	static char buf[64];
@@ -45,11 +59,179 @@ int usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-static void cmd_line_usage(FILE *f, const char *lead,
-			   const struct object *obj, const struct cmd *c)
+int cmd_describe(const struct object *obj, const struct cmd *c,
+		 struct arg_spec *specs, size_t max)
 {
-	fprintf(f, "%s krdmactl %s %s%s%s\n", lead, obj->name, c->name,
-		c->args[0] ? " " : "", c->args);
+	const struct object *obj0 = cur_obj;
+	const struct cmd *cmd0 = cur_cmd;
+	bool parse_only0 = knl_parse_only;
+	char *argv[] = { NULL };
+
+	cur_obj = obj;
+	cur_cmd = c;
+	describing.on = true;
+	describing.specs = specs;
+	describing.max = max;
+	describing.n = -1;
+	/* Should a command reach the kernel before cmd_args() after all, it
+	 * stops there, as with --parse-only. */
+	knl_parse_only = true;
+	(c ? c->fn : obj->fn)(0, argv);
+	knl_take_parse_only_stopped();
+	knl_parse_only = parse_only0;
+	describing.on = false;
+	cur_obj = obj0;
+	cur_cmd = cmd0;
+	return describing.n > (int)max ? (int)max : describing.n;
+}
+
+/* A keyword given without itself: "ID" for "id", not "[ id ] ID". */
+static bool meta_is_kw(const struct arg_spec *sp)
+{
+	const char *m = sp->meta ? sp->meta : "";
+	size_t i;
+
+	for (i = 0; sp->kw[i]; i++)
+		if (m[i] != sp->kw[i] - 'a' + 'A' && m[i] != sp->kw[i])
+			return false;
+	return !(m[i] >= 'A' && m[i] <= 'Z');
+}
+
+bool spec_shows_kw(const struct arg_spec *sp)
+{
+	return !(sp->flags & ARG_HIDDEN) &&
+	       !((sp->flags & ARG_POSITIONAL) && meta_is_kw(sp));
+}
+
+/* One alternative: "kw META", "META" (positional), "kw" (a flag). */
+static void spec_words(char *buf, size_t len, const struct arg_spec *sp,
+		       bool in_group)
+{
+	const char *m = sp->meta ? sp->meta : "VALUE";
+
+	if (sp->type == ARG_FLAG)
+		snprintf(buf, len, "%s", sp->kw);
+	else if ((sp->flags & ARG_POSITIONAL) && (in_group || meta_is_kw(sp)))
+		snprintf(buf, len, "%s", m);
+	else if (sp->flags & ARG_POSITIONAL)
+		snprintf(buf, len, "[ %s ] %s", sp->kw, m);
+	else
+		snprintf(buf, len, "%s %s", sp->kw, m);
+}
+
+/*
+ * Element @i of a synopsis: a required keyword as it is, an optional one
+ * in "[ ]", a group where its first member is: "{ a A | b B }" if one
+ * is required, else "[ a A | b B ]"; a keyword that may repeat "[ ]...".
+ * Empty for the later members of a group, and for hidden keywords.
+ */
+static void synopsis_elem(char *buf, size_t len, const struct arg_spec *specs,
+			  size_t n, size_t i)
+{
+	const struct arg_spec *sp = &specs[i];
+	bool req = false;
+	char w[128];
+	size_t j, used = 0, shown = 0;
+
+	buf[0] = '\0';
+	if (sp->flags & ARG_HIDDEN)
+		return;
+	for (j = 0; sp->group && j < n; j++)
+		if (specs[j].group == sp->group && !(specs[j].flags & ARG_HIDDEN))
+			shown++;
+	/* A group of one shown (the others hidden): as a keyword alone. */
+	if (shown < 2) {
+		spec_words(w, sizeof(w), sp, false);
+		snprintf(buf, len, (sp->flags & ARG_REQUIRED) ? "%s" :
+			 sp->type == ARG_EXPECT ? "[ %s ]..." : "[ %s ]", w);
+		return;
+	}
+	for (j = 0; j < i; j++)
+		if (specs[j].group == sp->group && !(specs[j].flags & ARG_HIDDEN))
+			return;
+	for (j = i; j < n; j++)
+		if (specs[j].group == sp->group)
+			req |= specs[j].flags & ARG_REQUIRED;
+	for (j = i; j < n && used < len; j++) {
+		if (specs[j].group != sp->group || (specs[j].flags & ARG_HIDDEN))
+			continue;
+		spec_words(w, sizeof(w), &specs[j], true);
+		used += (size_t)snprintf(buf + used, len - used, "%s %s",
+					 used ? " |" : req ? "{" : "[", w);
+	}
+	if (used < len)
+		snprintf(buf + used, len - used, " %s", req ? "}" : "]");
+}
+
+/* Lines end before this column; an element never breaks. */
+#define SYNOPSIS_WIDTH	80
+
+void cmd_synopsis(FILE *f, const char *lead, const struct object *obj,
+		  const struct cmd *c)
+{
+	struct arg_spec specs[DESCRIBE_MAX];
+	char elem[256];
+	int n = cmd_describe(obj, c, specs, ARRAY_SIZE(specs));
+	int col, indent;
+	size_t i;
+
+	col = fprintf(f, "%s krdmactl %s%s%s", lead, obj->name, c ? " " : "",
+		      c ? c->name : "");
+	indent = col + 1;
+	for (i = 0; n > 0 && i < (size_t)n; i++) {
+		synopsis_elem(elem, sizeof(elem), specs, (size_t)n, i);
+		if (!elem[0])
+			continue;
+		if (col + 1 + (int)strlen(elem) >= SYNOPSIS_WIDTH &&
+		    col > indent)
+			col = fprintf(f, "\n%*s", indent - 1, "") - 1;
+		col += fprintf(f, " %s", elem);
+	}
+	fprintf(f, "\n");
+}
+
+/* The value lists of the enum keywords @obj takes, from their tables. */
+static void obj_value_lists(FILE *f, const struct object *obj)
+{
+	static const struct {
+		enum arg_type type;
+		const char *meta;
+		const char *const *names;
+		size_t n;
+	} lists[] = {
+		{ ARG_OP, "OP", op_names, __KRDMA_OP_MAX },
+		{ ARG_MODE, "MODE", mode_names, __KRDMA_MODE_MAX },
+	};
+	struct arg_spec specs[DESCRIBE_MAX];
+	bool used, first;
+	size_t i, j, k;
+	int n, col;
+
+	for (k = 0; k < ARRAY_SIZE(lists); k++) {
+		used = false;
+		for (i = 0; i < (obj->fn ? 1 : obj->ncmds) && !used; i++) {
+			n = cmd_describe(obj, obj->fn ? NULL : &obj->cmds[i],
+					 specs, ARRAY_SIZE(specs));
+			for (j = 0; n > 0 && j < (size_t)n; j++)
+				used |= specs[j].type == lists[k].type;
+		}
+		if (!used)
+			continue;
+		col = fprintf(f, "%s := {", lists[k].meta);
+		first = true;
+		for (j = 0; j < lists[k].n; j++) {
+			/* An enum's tables leave its unused values NULL. */
+			if (!lists[k].names[j])
+				continue;
+			if (!first)
+				col += fprintf(f, " |");
+			if (col + 1 + (int)strlen(lists[k].names[j]) >= SYNOPSIS_WIDTH)
+				col = fprintf(f, "\n%*s", (int)strlen(lists[k].meta) + 4, "") - 1;
+			col += fprintf(f, " %s", lists[k].names[j]);
+			first = false;
+		}
+		fprintf(f, " }\n");
+	}
 }
 
 void obj_usage(FILE *f, const struct object *obj)
@@ -57,13 +239,12 @@ void obj_usage(FILE *f, const struct object *obj)
 	size_t i;
 
 	if (obj->fn) {
-		fprintf(f, "Usage: krdmactl %s%s%s\n", obj->name,
-			obj->fn_args[0] ? " " : "", obj->fn_args);
+		cmd_synopsis(f, "Usage:", obj, NULL);
 		fprintf(f, "       krdmactl %s help\n", obj->name);
 	} else {
 		for (i = 0; i < obj->ncmds; i++)
-			cmd_line_usage(f, i ? "      " : "Usage:", obj,
-				       &obj->cmds[i]);
+			cmd_synopsis(f, i ? "      " : "Usage:", obj,
+				     &obj->cmds[i]);
 		fprintf(f, "       krdmactl %s help\n", obj->name);
 		fprintf(f, "\n");
 		for (i = 0; i < obj->ncmds; i++)
@@ -72,17 +253,20 @@ void obj_usage(FILE *f, const struct object *obj)
 		if (obj->dflt)
 			fprintf(f, "Without a command: %s.\n", obj->dflt);
 	}
+	fprintf(f, "\n");
+	obj_value_lists(f, obj);
 	if (obj->notes)
-		fprintf(f, "\n%s", obj->notes);
+		fprintf(f, "%s", obj->notes);
 }
 
 static void cmd_usage(FILE *f)
 {
 	if (cur_cmd) {
-		cmd_line_usage(f, "Usage:", cur_obj, cur_cmd);
-		fprintf(f, "\n  %s\n", cur_cmd->desc);
+		cmd_synopsis(f, "Usage:", cur_obj, cur_cmd);
+		fprintf(f, "\n  %s\n\n", cur_cmd->desc);
+		obj_value_lists(f, cur_obj);
 		if (cur_obj->notes)
-			fprintf(f, "\n%s", cur_obj->notes);
+			fprintf(f, "%s", cur_obj->notes);
 	} else if (cur_obj) {
 		obj_usage(f, cur_obj);
 	}
@@ -161,6 +345,17 @@ int cmd_args(const struct arg_spec *specs, size_t n, int argc, char **argv)
 	char err[512];
 	int rc;
 
+	if (describing.on) {
+		/* cmd_describe(): the table, and the command ends here. */
+		describing.n = (int)n;
+		if (n > describing.max)
+			n = describing.max;
+		if (n)
+			memcpy(describing.specs, specs, n * sizeof(*specs));
+		while (n--)
+			describing.specs[n].val = NULL;
+		return ARGS_HELP;
+	}
 	rc = args_parse(specs, n, argc, argv, err, sizeof(err));
 	if (rc == ARGS_HELP) {
 		cmd_usage(out_file());
@@ -186,6 +381,19 @@ struct knl_ctx *cmd_begin(const struct arg_spec *specs, size_t n, int argc,
 		return NULL;
 	}
 	return knl_get();
+}
+
+int cmd_port(const struct arg_val *addr, const struct arg_val *port)
+{
+	bool in_addr = addr->set && addr->has_port;
+
+	if (in_addr && port->set && addr->port != port->num) {
+		usage_error("conflicting ports in 'addr' and 'port'");
+		return -1;
+	}
+	if (port->set)
+		return (int)port->num;
+	return in_addr ? addr->port : KRDMACTL_PORT_DFLT;
 }
 
 int msg_error(void)

@@ -29,10 +29,31 @@
 #define EXIT_REGRESSION	5	/* compare: a figure got worse than the baseline's */
 #define EXIT_INTR	130	/* stopped by SIGINT/SIGTERM (128 + SIGINT) */
 
+/*
+ * krdma's own port, for "listener add", "session connect" and "ping"
+ * without one, as 18515 is perftest's: 7362 spells RDMA on a phone
+ * keypad. The examples use 7471-7499 (and 4791, RoCEv2's UDP port, in
+ * addresses), so a default never hides a port a reader was meant to type.
+ */
+#define KRDMACTL_PORT_DFLT	7362
+/* For help texts: the number as a string literal. */
+#define KRDMACTL_STR_(x)	#x
+#define KRDMACTL_STR(x)		KRDMACTL_STR_(x)
+#define KRDMACTL_ADDR_HELP \
+	"ADDR := { HOST | IPV4 | IPV6 | IPV6%IFACE }, with a port HOST:PORT, IPV4:PORT,\n" \
+	"        [IPV6]:PORT or [IPV6%IFACE]:PORT; HOST is looked up (getaddrinfo),\n" \
+	"        a link-local IPV6 needs its interface: fe80::1%eth0\n"
+#define KRDMACTL_PORT_HELP \
+	"PORT := 1..65535, default " KRDMACTL_STR(KRDMACTL_PORT_DFLT) " (krdma's own)\n"
+
+/*
+ * A command's synopsis is not written here: it is made from the keyword
+ * table its function passes to cmd_args() (cmd_describe()), so that the
+ * help, the completion and the parser cannot disagree.
+ */
 struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);	/* 0 on success */
-	const char *args;			/* synopsis, "" if none */
 	const char *desc;			/* one line */
 };
 
@@ -44,12 +65,48 @@ struct object {
 	const char *dflt;	/* command used when none is given */
 	/* Objects without commands ("monitor", "version"): */
 	int (*fn)(int argc, char **argv);
-	const char *fn_args;
 	const char *notes;	/* printed after the synopsis by "help" */
 };
 
 extern const struct object dev_obj, listener_obj, session_obj, test_obj,
 	stats_obj, monitor_obj, version_obj, ping_obj, compare_obj;
+/* Every object, in the order "krdmactl help" lists them. */
+extern const struct object *const objects[];
+extern const size_t nobjects;
+
+/*
+ * The keyword table of @obj's command @c (NULL: @obj's own fn), as the
+ * command passes it to cmd_args(), into @specs (at most @max; their val
+ * NULL): how many (at most @max), or -1 if the command has none to give. The
+ * command is called for it, stopped where it would parse (nothing is
+ * sent, read or printed).
+ */
+#define DESCRIBE_MAX	32
+int cmd_describe(const struct object *obj, const struct cmd *c,
+		 struct arg_spec *specs, size_t max);
+/*
+ * "krdmactl __complete WORDS...", the bash completion's question: the
+ * words after "krdmactl" up to the one being completed (last, maybe
+ * ""); @opts the global options. Prints the candidates, one a line,
+ * that start with the last word; "@files" for the files of the
+ * directory (bash completes them). Live names (sessions, listeners,
+ * devices) are asked of the module, silently without it. Returns 0.
+ */
+int complete_run(int argc, char **argv, const char *const *opts,
+		 size_t nopts, FILE *out);
+
+/*
+ * Whether the synopsis names keyword @sp (not hidden, nor a positional
+ * one shown by its value alone, "ID" for "id"): what is completed.
+ */
+bool spec_shows_kw(const struct arg_spec *sp);
+
+/*
+ * The synopsis of @obj's command @c (NULL: @obj's own), made from its
+ * table: "krdmactl OBJ CMD ARGS", wrapped under ARGS, after @lead.
+ */
+void cmd_synopsis(FILE *f, const char *lead, const struct object *obj,
+		  const struct cmd *c);
 
 /* Run argv[0] (matched by unique prefix) of obj; "help" prints usage. */
 int obj_dispatch(const struct object *obj, int argc, char **argv);
@@ -75,8 +132,20 @@ const char *cmd_what(void);
  * "krdmactl: <obj> <cmd>: <why>" and the help hint; returns EXIT_USAGE.
  */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * ARG_HIDDEN (parse.h) keywords are parsed, to be refused with a reason
+ * (test start's expect: "for test run"), but neither shown nor completed.
+ */
+
 /* The hint every command line error ends with. */
 void usage_hint(void);
+
+/*
+ * The port of "[ addr ] ADDR[:PORT] [ port PORT ]" (addr may be unset):
+ * the one given (twice is fine if they agree), else KRDMACTL_PORT_DFLT.
+ * -1 after a usage error (conflicting ports) was reported.
+ */
+int cmd_port(const struct arg_val *addr, const struct arg_val *port);
 
 /* Report a failure before anything was sent (ENOMEM building a message). */
 int msg_error(void);

@@ -464,7 +464,6 @@ const struct object compare_obj = {
 	.name = "compare",
 	.desc = "compare a test result with a baseline (both from krdmactl -j)",
 	.fn = compare_run,
-	.fn_args = "[ result ] FILE baseline FILE [ tolerance PCT ]",
 	.notes = "Matches the results of FILE with those of the baseline by op, mode, size,\n"
 		 "qps and bidir, and lists every figure that moved by more than PCT\n"
 		 "percent (default 10; PCT := NUMBER[%], e.g. 5, 5% or 2.5%): MB/s,\n"

@@ -101,7 +101,7 @@ static int dev_show(int argc, char **argv)
 }
 
 static const struct cmd dev_cmds[] = {
-	{ "show", dev_show, "[ NAME ]",
+	{ "show", dev_show,
 	  "list RDMA devices and ports usable by krdma (one line per port)" },
 };
 

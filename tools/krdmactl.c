@@ -17,10 +17,50 @@
 
 /* ---- main ---- */
 
-static const struct object *const objects[] = {
-	&dev_obj, &listener_obj, &session_obj, &test_obj, &stats_obj,
-	&monitor_obj, &version_obj, &ping_obj, &compare_obj,
+
+/*
+ * The global options: getopt's table, the help and the completion are
+ * made from this one.
+ */
+static const struct opt {
+	const char *name;
+	char letter;
+	const char *desc;	/* NULL: not in the help nor completed */
+} opt_table[] = {
+	{ "json", 'j', "JSON output" },
+	{ "pretty", 'p', "pretty-print JSON (with -j)" },
+	{ "stats", 's', "include counters (session show)" },
+	{ "mib", 'M', "bandwidth in MiB/s (2^20 bytes/s) as perftest, not MB/s" },
+	{ "version", 'V', "print krdmactl's version and exit" },
+	{ "help", 'h', "this help" },
+	/* For tests of what the documentation shows. */
+	{ "parse-only", 'P', NULL },
 };
+
+/* "  -j, --json  DESC" lines, or "-j | --json | ..." wrapped, of those shown. */
+static void usage_options(FILE *f, bool list)
+{
+	char piece[32];
+	size_t i;
+	int col = 19;
+
+	for (i = 0; i < ARRAY_SIZE(opt_table); i++) {
+		const struct opt *o = &opt_table[i];
+
+		if (!o->desc)
+			continue;
+		if (list) {
+			fprintf(f, "  -%c, --%-9s %s\n", o->letter, o->name,
+				o->desc);
+			continue;
+		}
+		snprintf(piece, sizeof(piece), "-%c | --%s", o->letter, o->name);
+		if (col > 19 && col + 3 + (int)strlen(piece) >= 78)
+			col = fprintf(f, " |\n                    %s", piece) - 3;
+		else
+			col += fprintf(f, "%s%s", col > 19 ? " | " : "", piece);
+	}
+}
 
 static void usage(FILE *f)
 {
@@ -29,18 +69,17 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: krdmactl [ OPTIONS ] OBJECT { COMMAND | help }\n"
 		"       krdmactl help\n"
-		"where  OBJECT := { dev | listener | session | test | stats | monitor | version }\n"
-		"       OPTIONS := { -j | --json | -p | --pretty | -s | --stats | -V | --version | -h | --help }\n"
-		"\n");
-	for (i = 0; i < ARRAY_SIZE(objects); i++)
+		"where  OBJECT := {");
+	for (i = 0; i < nobjects; i++)
+		fprintf(f, "%s %s", i ? " |" : "", objects[i]->name);
+	fprintf(f, " }\n       OPTIONS := { ");
+	usage_options(f, false);
+	fprintf(f, " }\n\n");
+	for (i = 0; i < nobjects; i++)
 		fprintf(f, "  %-9s %s\n", objects[i]->name, objects[i]->desc);
+	fprintf(f, "\n");
+	usage_options(f, true);
 	fprintf(f,
-		"\n"
-		"  -j, --json     JSON output\n"
-		"  -p, --pretty   pretty-print JSON (with -j)\n"
-		"  -s, --stats    include counters (session show)\n"
-		"  -V, --version  print krdmactl's version and exit\n"
-		"  -h, --help     this help\n"
 		"\n"
 		"Objects, commands and keywords may be abbreviated to any unique prefix.\n"
 		"\"krdmactl OBJECT help\" shows the commands of an object.\n");
@@ -48,12 +87,13 @@ static void usage(FILE *f)
 
 static int dispatch(int argc, char **argv)
 {
-	const char *names[ARRAY_SIZE(objects) + 1];
-	size_t i, n = ARRAY_SIZE(objects);
+	const char *names[32];
+	size_t i, n = nobjects;
 	int k;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && i < ARRAY_SIZE(names) - 1; i++)
 		names[i] = objects[i]->name;
+	n = i;
 	names[n] = "help";
 	k = match_word(argv[0], names, n + 1);
 	if (k == (int)n) {
@@ -72,24 +112,48 @@ static int dispatch(int argc, char **argv)
 	return obj_dispatch(objects[k], argc - 1, argv + 1);
 }
 
+/* krdmactl __complete WORDS...: the options shown, for the completion. */
+static int complete_main(int argc, char **argv)
+{
+	char shorts[ARRAY_SIZE(opt_table)][3], longs[ARRAY_SIZE(opt_table)][24];
+	const char *words[2 * ARRAY_SIZE(opt_table)];
+	size_t i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(opt_table); i++) {
+		if (!opt_table[i].desc)
+			continue;
+		snprintf(shorts[i], sizeof(shorts[i]), "-%c",
+			 opt_table[i].letter);
+		snprintf(longs[i], sizeof(longs[i]), "--%s", opt_table[i].name);
+		words[n++] = shorts[i];
+		words[n++] = longs[i];
+	}
+	return complete_run(argc, argv, words, n, stdout);
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option long_opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ "stats", no_argument, NULL, 's' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "help", no_argument, NULL, 'h' },
-		/* Not in the help: for tests of what the documentation shows. */
-		{ "parse-only", no_argument, NULL, 'P' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct option long_opts[ARRAY_SIZE(opt_table) + 1];
+	char short_opts[2 * ARRAY_SIZE(opt_table) + 2] = "+";
+	size_t i;
 	int opt, rc;
 
-	parse_resolver = resolve_host;
 	/* "+": options only before the object, like ip(8)/rdma(8). */
+	memset(long_opts, 0, sizeof(long_opts));
+	for (i = 0; i < ARRAY_SIZE(opt_table); i++) {
+		long_opts[i].name = opt_table[i].name;
+		long_opts[i].val = opt_table[i].letter;
+		/* --parse-only has no short form. */
+		if (opt_table[i].desc)
+			short_opts[strlen(short_opts)] = opt_table[i].letter;
+	}
+	/* The completion asks the tables: before any option. */
+	if (argc > 1 && !strcmp(argv[1], "__complete"))
+		return complete_main(argc - 2, argv + 2);
+
+	parse_resolver = resolve_host;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+jpsVh", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'j':
 			opts.json = true;
@@ -99,6 +163,9 @@ int main(int argc, char **argv)
 			break;
 		case 's':
 			opts.stats = true;
+			break;
+		case 'M':
+			opts.mib = true;
 			break;
 		case 'V':
 			printf("krdmactl %s (abi %d)\n", KRDMACTL_VERSION,

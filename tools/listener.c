@@ -45,16 +45,9 @@ static int listener_add(int argc, char **argv)
 	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
-	if (addr.set && addr.has_port && port.set && addr.port != port.num) {
-		return usage_error("conflicting ports in 'addr' and 'port'");
-	}
-	if (port.set)
-		p = (int)port.num;
-	else if (addr.set && addr.has_port)
-		p = addr.port;
-	else {
-		return usage_error("missing required keyword 'port' (port PORT)");
-	}
+	p = cmd_port(&addr, &port);
+	if (p < 0)
+		return EXIT_USAGE;
 	c = knl_get();
 	if (!c)
 		return 1;
@@ -81,10 +74,10 @@ static int listener_show(int argc, char **argv)
 }
 
 static const struct cmd listener_cmds[] = {
-	{ "add", listener_add, "[ name NAME ] [ addr ADDR ] port PORT",
+	{ "add", listener_add,
 	  "listen for sessions (on all addresses unless addr is given)" },
-	{ "del", listener_del, "{ ID | name NAME }", "remove a listener" },
-	{ "show", listener_show, "[ ID | name NAME ]",
+	{ "del", listener_del, "remove a listener" },
+	{ "show", listener_show,
 	  "list listeners, or show one" },
 };
 
@@ -95,8 +88,8 @@ const struct object listener_obj = {
 	.ncmds = ARRAY_SIZE(listener_cmds),
 	.dflt = "show",
 	.notes =
-	"ADDR := { IPV4 | IPV6 | IPV4:PORT | [IPV6]:PORT }\n"
-	"PORT := 1..65535\n"
+	KRDMACTL_ADDR_HELP
+	KRDMACTL_PORT_HELP
 	"NAME := up to 31 printable characters without spaces, not all digits\n"
 	"Adding prints the new listener (\"listener ID name NAME ...\").\n",
 };

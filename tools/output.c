@@ -17,6 +17,22 @@
 
 struct out_opts opts;
 
+double bw_text(double mb_s)
+{
+	return opts.mib ? mb_s * 1e6 / (1 << 20) : mb_s;
+}
+
+const char *bw_text_unit(void)
+{
+	return opts.mib ? "MiB/s" : "MB/s";
+}
+
+void print_bw(const char *key, const char *label, double mb_s)
+{
+	print_float(PRINT_JSON, key, NULL, mb_s, 2);
+	print_text(" %s%.2f %s", label, bw_text(mb_s), bw_text_unit());
+}
+
 static FILE *out_f;
 static bool json_mode;
 static bool json_pretty;

@@ -30,8 +30,19 @@ struct out_opts {
 	bool json;	/* -j */
 	bool pretty;	/* -p */
 	bool stats;	/* -s: show statistics too */
+	bool mib;	/* -M: bandwidth in text as MiB/s (2^20), as perftest */
 };
 extern struct out_opts opts;
+
+/*
+ * A bandwidth as text shows it: MB/s (10^6 bytes/s), or with -M the
+ * MiB/s (2^20 bytes/s) of perftest's ib_*_bw "MB/sec" columns. JSON
+ * keeps mb_per_s (10^6) and the exact bytes and ns whatever -M says.
+ */
+double bw_text(double mb_s);
+const char *bw_text_unit(void);	/* "MB/s" or "MiB/s" */
+/* A bandwidth: JSON key = @mb_s (10^6 bytes/s), text " @label%.2f UNIT". */
+void print_bw(const char *key, const char *label, double mb_s);
 
 void out_init(FILE *f, bool json, bool pretty);
 FILE *out_file(void);

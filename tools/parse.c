@@ -377,10 +377,20 @@ bool expect_metric_is_latency(enum expect_metric m)
 	return m >= EXPECT_P50 && m < __EXPECT_METRIC_MAX;
 }
 
-/* Bandwidths in bytes/s: a bare number is MB/s, as the reports count. */
+/*
+ * Bandwidths in bytes/s: a bare number is MB/s, as the reports count;
+ * perftest's --rate_units M and G are the bits, Mb/s and Gb/s, and its
+ * "MB/sec" columns MiB/s.
+ */
 static const struct unit_scale bw_units[] = {
 	{ "", 1000000 }, { "MB/s", 1000000 }, { "GB/s", 1000000000 },
-	{ "Gb/s", 125000000 },
+	{ "MiB/s", 1ULL << 20 }, { "GiB/s", 1ULL << 30 },
+	{ "Mb/s", 125000 }, { "Gb/s", 125000000 },
+};
+
+/* Packets (messages) per second, perftest's --rate_units p. */
+static const struct unit_scale pps_units[] = {
+	{ "pps", 1 }, { "kpps", 1000 }, { "Mpps", 1000000 },
 };
 
 int parse_bw(const char *s, uint64_t *bytes_per_s)
@@ -388,6 +398,18 @@ int parse_bw(const char *s, uint64_t *bytes_per_s)
 	/* Rounded to the byte: a rate is not counted in anything finer. */
 	return parse_units_u64(s, bw_units, ARRAY_SIZE(bw_units), true,
 			       bytes_per_s);
+}
+
+int parse_rate(const char *s, uint64_t *value, bool *per_msg)
+{
+	int rc = parse_bw(s, value);
+
+	*per_msg = false;
+	if (rc != -EINVAL)
+		return rc;
+	*per_msg = true;
+	return parse_units_u64(s, pps_units, ARRAY_SIZE(pps_units), true,
+			       value);
 }
 
 int parse_percent(const char *s, uint64_t *hundredths)

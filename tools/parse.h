@@ -57,11 +57,19 @@ int parse_duration_ms(const char *s, uint64_t *out);
 
 /*
  * A bandwidth in bytes per second (rounded): a NUMBER of MB/s (10^6
- * bytes/s, as the reports count), bare or with MB/s, GB/s or Gb/s ("2",
- * "0.5", "1.5GB/s", "10Gb/s"). 0 parses: whether it means anything is the
- * kernel's to say.
+ * bytes/s, as the reports count), bare or with a unit: MB/s, GB/s,
+ * MiB/s, GiB/s (2^20, 2^30 bytes/s: perftest's "MB/sec"), Mb/s, Gb/s
+ * (10^6, 10^9 bits/s: perftest's --rate_units M, G) ("2", "0.5",
+ * "1.5GB/s", "10Gb/s", "100Mb/s"). 0 parses: whether it means anything
+ * is the kernel's to say.
  */
 int parse_bw(const char *s, uint64_t *bytes_per_s);
+/*
+ * A rate limit: a bandwidth as parse_bw() (*per_msg false, bytes/s), or
+ * messages per second with pps, kpps or Mpps (perftest's --rate_units
+ * p; *per_msg true, rounded), which the test's size turns into bytes/s.
+ */
+int parse_rate(const char *s, uint64_t *value, bool *per_msg);
 
 /*
  * A percentage, bare or with "%" ("5", "5%", "2.5%"), in hundredths of a
@@ -204,17 +212,20 @@ enum arg_type {
 	ARG_FLAG,	/* a keyword alone, no value: ->set */
 	ARG_REF,	/* id or name: ->is_num + ->num, or ->str */
 	ARG_EXPECT,	/* ->expect[->nexpect++]; the keyword may repeat */
-	ARG_BW,		/* ->num bytes/s, parse_bw() */
 	ARG_PERCENT,	/* ->num hundredths of a percent, parse_percent() */
+	ARG_RATE,	/* ->num bytes/s, or messages/s if ->per_msg; parse_rate() */
 };
 
 #define ARG_REQUIRED	0x1
 #define ARG_POSITIONAL	0x2
+/* Parsed, but not in the help's synopsis nor completed (see cmd.h). */
+#define ARG_HIDDEN	0x4
 
 struct arg_val {
 	bool set;
 	bool is_num;		/* ARG_REF: a number was given */
 	bool has_port;		/* ARG_ADDR: "addr:port" form */
+	bool per_msg;		/* ARG_RATE: ->num is messages/s */
 	uint16_t port;
 	uint64_t num;
 	uint64_t num_hi;	/* ARG_SIZES: the range's end (== num if one) */

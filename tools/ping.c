@@ -20,21 +20,6 @@
 #define PING_SIZE_DFLT		64
 #define PING_TIMEOUT_MS_DFLT	10000
 
-/* Takes the session down; a failure is said, the exit status is not. */
-static void ping_session_del(struct knl_ctx *c, uint32_t id)
-{
-	struct nl_msg *msg = knl_req(c, KRDMA_CMD_SESSION_DEL, 0);
-	int rc;
-
-	if (!msg || nla_put_u32(msg, KRDMA_A_SESSION_ID, id)) {
-		nlmsg_free(msg);
-		return;
-	}
-	rc = knl_exec(c, msg, NULL, NULL);
-	if (rc && rc != -ENOENT)
-		knl_perror(c, rc, "session del");
-}
-
 static void ping_print(const char *peer, uint32_t sess, int64_t connect_ms,
 		       const struct report_opts *ro, int rc)
 {
@@ -64,7 +49,7 @@ static int ping_run(int argc, char **argv)
 	struct arg_val addr, port, count, size, timeout;
 	struct arg_spec specs[] = {
 		{ "addr", ARG_ADDR, ARG_REQUIRED | ARG_POSITIONAL, 0, 0, 0,
-		  &addr, "ADDR" },
+		  &addr, "ADDR[:PORT]" },
 		{ "port", ARG_PORT, 0, 0, 0, 0, &port, "PORT" },
 		{ "count", ARG_COUNT, 0, 0, 1, 1000000, &count, "N" },
 		{ "size", ARG_SIZE, 0, 0, 1, KRDMA_MSG_SIZE_MAX, &size, "SIZE" },
@@ -85,15 +70,13 @@ static int ping_run(int argc, char **argv)
 	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
-	if (addr.has_port && port.set && addr.port != port.num)
-		return usage_error("conflicting ports in 'addr' and 'port'");
-	if (!port.set && !addr.has_port)
-		return usage_error("missing the peer's port: ADDR:PORT or port PORT");
+	p = cmd_port(&addr, &port);
+	if (p < 0)
+		return EXIT_USAGE;
 	/* The whole command line is checked before the kernel is asked. */
 	c = knl_get();
 	if (!c)
 		return EXIT_ERR;
-	p = port.set ? (int)port.num : addr.port;
 	format_endpoint(peer, sizeof(peer), &addr.addr, p);
 	tmo = timeout.set ? (uint32_t)timeout.num : PING_TIMEOUT_MS_DFLT;
 	/* A name of its own, so that a ping is told apart in session show. */
@@ -130,7 +113,8 @@ static int ping_run(int argc, char **argv)
 			  &stopped);
 	if (ro.last.iters)
 		ping_print(peer, st.id, connect_ms, &ro, rc);
-	ping_session_del(c, st.id);
+	/* A failure is said; the exit status is the test's. */
+	session_del_id(c, st.id);
 	if (stopped)
 		return EXIT_INTR;
 	return rc;
@@ -140,11 +124,12 @@ const struct object ping_obj = {
 	.name = "ping",
 	.desc = "connect to a krdma peer, time validated round trips, disconnect",
 	.fn = ping_run,
-	.fn_args = "[ addr ] ADDR[:PORT] [ port PORT ] [ count N ] [ size SIZE ] [ timeout TIME ]",
 	.notes = "Connects a session to the listener at ADDR:PORT (within timeout, default\n"
 		 "10s), sends count messages (default 1) of size bytes (default 64) in\n"
 		 "check mode - each compared by the peer and acknowledged - prints the\n"
 		 "time to connect and the mean round trip, and deletes the session.\n"
 		 "Exit 0 if every round trip was validated, 3 if data came back wrong,\n"
-		 "1 if there was no session.\n",
+		 "1 if there was no session.\n"
+		 KRDMACTL_ADDR_HELP
+		 KRDMACTL_PORT_HELP,
 };

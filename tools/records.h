@@ -14,6 +14,7 @@ int session_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg);
 int test_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg);
 /* A finished test: the DONE event or a TEST_GET reply, with rates. */
 void test_print_result(struct nlattr **tb, struct nlmsghdr *nlh);
+/* An event; @arg NULL, or the struct monitor_opts of "monitor". */
 int event_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg);
 
 #endif /* KRDMACTL_RECORDS_H */

@@ -203,17 +203,15 @@ static void print_qps(struct nlmsghdr *nlh, const struct test_result *res)
 	}
 	if (res->nqp < 2)
 		return;
-	print_float(PRINT_ANY, "min_qp_mb_per_s", " qp_min %.2f MB/s",
-		    res->qp_min_mb_s, 2);
-	print_float(PRINT_ANY, "max_qp_mb_per_s", " qp_max %.2f MB/s",
-		    res->qp_max_mb_s, 2);
+	print_bw("min_qp_mb_per_s", "qp_min ", res->qp_min_mb_s);
+	print_bw("max_qp_mb_per_s", "qp_max ", res->qp_max_mb_s);
 }
 
 static void print_record_rates(struct nlattr **tb,
 			       const struct test_result *res)
 {
 	if (res->has_rates) {
-		print_float(PRINT_ANY, "mb_per_s", " %.2f MB/s", res->r.mb_s, 2);
+		print_bw("mb_per_s", "", res->r.mb_s);
 		print_float(PRINT_ANY, "gb_per_s", " %.3f Gb/s", res->r.gb_s, 3);
 		print_float(PRINT_ANY, "msgs_per_s", " %.0f msgs/s",
 			    res->r.msgs_s, 0);
@@ -222,8 +220,7 @@ static void print_record_rates(struct nlattr **tb,
 	if (res->has_both) {
 		print_attr(tb, KRDMA_A_TEST_PEER_ITERS);
 		print_attr(tb, KRDMA_A_TEST_PEER_BYTES);
-		print_float(PRINT_ANY, "bidir_mb_per_s", " both ways %.2f MB/s",
-			    res->both.mb_s, 2);
+		print_bw("bidir_mb_per_s", "both ways ", res->both.mb_s);
 	}
 }
 
@@ -276,6 +273,8 @@ static void print_lat_cell(const struct test_result *res, int type)
 static void print_table_header(const struct test_result *res,
 			       const struct report_opts *ro)
 {
+	char bw[16], both[24];
+
 	if (res->mode == KRDMA_MODE_LAT) {
 		print_text("%8s %10s %10s %10s %10s %10s %10s %10s %10s\n",
 		       "#bytes", "#iters", "t_min[us]", "t_p50[us]",
@@ -283,8 +282,11 @@ static void print_table_header(const struct test_result *res,
 		       "stdev[us]");
 		return;
 	}
-	print_text("%8s %10s %12s %10s %14s%s\n", "#bytes", "#iters", "BW[MB/s]",
-	       "BW[Gb/s]", "MsgRate[Mpps]", ro->bidir ? "  BW_both[MB/s]" : "");
+	/* Each header names its unit: -M makes the bandwidth perftest's. */
+	snprintf(bw, sizeof(bw), "BW[%s]", bw_text_unit());
+	snprintf(both, sizeof(both), "  BW_both[%s]", bw_text_unit());
+	print_text("%8s %10s %12s %10s %14s%s\n", "#bytes", "#iters", bw,
+	       "BW[Gb/s]", "MsgRate[Mpps]", ro->bidir ? both : "");
 }
 
 static void print_table_row(const struct test_result *res,
@@ -304,10 +306,10 @@ static void print_table_row(const struct test_result *res,
 		print_lat_cell(res, KRDMA_LAT_A_STDEV_NS);
 		return;
 	}
-	print_text(" %12.2f %10.3f %14.6f", res->r.mb_s, res->r.gb_s,
+	print_text(" %12.2f %10.3f %14.6f", bw_text(res->r.mb_s), res->r.gb_s,
 	       res->r.msgs_s / 1e6);
 	if (ro->bidir && res->has_both)
-		print_text(" %14.2f", res->both.mb_s);
+		print_text(" %14.2f", bw_text(res->both.mb_s));
 }
 
 /* ---- the histogram's plot (text) ---- */
@@ -316,7 +318,6 @@ static void plot_histogram(const struct test_result *res, struct nlattr *lat)
 {
 	struct nlattr *b[KRDMA_HIST_A_MAX + 1];
 	uint64_t top = 0, count;
-	char lo[32], hi[32];
 	struct nlattr *nla;
 	int rem, bar;
 
@@ -331,17 +332,18 @@ static void plot_histogram(const struct test_result *res, struct nlattr *lat)
 	}
 	print_text("test %u: latency histogram, %" PRIu64 " samples\n", res->id,
 		   res->lat[KRDMA_LAT_A_SAMPLES]);
-	print_text("%12s %12s %10s\n", "from", "to", "count");
+	/* One unit for the column, named in its header, as the table's. */
+	print_text("%12s %12s %10s\n", "from[us]", "to[us]", "#samples");
 	nla_for_each_nested(nla, lat, rem) {
 		if (nla_type(nla) != KRDMA_LAT_A_HIST ||
 		    nla_parse_nested(b, KRDMA_HIST_A_MAX, nla, NULL))
 			continue;
 		count = get_u64(b[KRDMA_HIST_A_COUNT]);
-		format_ns(lo, sizeof(lo), get_u64(b[KRDMA_HIST_A_LO_NS]));
-		format_ns(hi, sizeof(hi), get_u64(b[KRDMA_HIST_A_HI_NS]));
 		/* Rounded up: a bucket with anything in it shows. */
 		bar = (int)((count * PLOT_WIDTH + top - 1) / top);
-		print_text("%12s %12s %10" PRIu64 " |%.*s\n", lo, hi, count,
+		print_text("%12.3f %12.3f %10" PRIu64 " |%.*s\n",
+			   (double)get_u64(b[KRDMA_HIST_A_LO_NS]) / 1e3,
+			   (double)get_u64(b[KRDMA_HIST_A_HI_NS]) / 1e3, count,
 			   bar, "##################################################");
 	}
 }
@@ -388,7 +390,7 @@ static void format_figure(char *buf, size_t len, enum expect_metric m,
 	else if (m == EXPECT_MSG_RATE)
 		snprintf(buf, len, "%.0f msgs/s", v);
 	else
-		snprintf(buf, len, "%.2f MB/s", v);
+		snprintf(buf, len, "%.2f %s", bw_text(v), bw_text_unit());
 }
 
 /* Checks every threshold, JSON "expect": [{expr, value, met}], misses named. */

@@ -160,8 +160,12 @@ int session_connect_wait(struct knl_ctx *c, struct nl_msg *msg,
 		if (rc >= 0)
 			continue;
 		if (rc == -EINTR) {
-			fprintf(stderr, "krdmactl: interrupted; session %u is left as it is (\"krdmactl session del %u\" removes it)\n",
-				st->id, st->id);
+			if (st->owned)
+				fprintf(stderr, "krdmactl: interrupted; deleting session %u\n",
+					st->id);
+			else
+				fprintf(stderr, "krdmactl: interrupted; session %u is left as it is (\"krdmactl session del %u\" removes it)\n",
+					st->id, st->id);
 			return EXIT_INTR;
 		}
 		if (rc == -EIDRM) {
@@ -215,43 +219,111 @@ failed:
 	return 1;
 }
 
+struct nl_msg *session_new_msg(struct knl_ctx *c, const struct session_args *s,
+			       int port)
+{
+	struct nl_msg *msg = knl_req(c, KRDMA_CMD_SESSION_NEW, 0);
+
+	if (!msg)
+		return NULL;
+	if (put_endpoint(msg, KRDMA_A_PEER_ADDR, &s->addr.addr, port) ||
+	    (s->src.set && put_endpoint(msg, KRDMA_A_LOCAL_ADDR, &s->src.addr,
+					s->src.has_port ? s->src.port : -1)) ||
+	    (s->name.set && nla_put_string(msg, KRDMA_A_NAME, s->name.str)) ||
+	    (s->timeout.set && nla_put_u32(msg, KRDMA_A_TIMEOUT_MS,
+					   (uint32_t)s->timeout.num)) ||
+	    (s->sqd.set && nla_put_u32(msg, KRDMA_A_SESSION_SQ_DEPTH,
+				       (uint32_t)s->sqd.num)) ||
+	    (s->rqd.set && nla_put_u32(msg, KRDMA_A_SESSION_RQ_DEPTH,
+				       (uint32_t)s->rqd.num)) ||
+	    (s->maxmsg.set && nla_put_u32(msg, KRDMA_A_SESSION_MAX_MSG_SIZE,
+					  (uint32_t)s->maxmsg.num)) ||
+	    (s->qps.set && nla_put_u32(msg, KRDMA_A_SESSION_QPS,
+				       (uint32_t)s->qps.num)) ||
+	    (s->tos.set && nla_put_u8(msg, KRDMA_A_SESSION_TOS,
+				      (uint8_t)s->tos.num))) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+int64_t session_timeout_ms(const struct session_args *s)
+{
+	/* Without one, the kernel's default applies: wait for the longest. */
+	return s->timeout.set ? (int64_t)s->timeout.num : KRDMA_TIMEOUT_MS_MAX;
+}
+
+int session_del_id(struct knl_ctx *c, uint32_t id)
+{
+	struct nl_msg *msg = knl_req(c, KRDMA_CMD_SESSION_DEL, 0);
+	int rc;
+
+	if (!msg || nla_put_u32(msg, KRDMA_A_SESSION_ID, id)) {
+		nlmsg_free(msg);
+		fprintf(stderr, "krdmactl: session del %u: out of memory\n", id);
+		return -ENOMEM;
+	}
+	rc = knl_exec(c, msg, NULL, NULL);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc)
+		knl_perror(c, rc, "session del");
+	return rc;
+}
+
+/*
+ * "session connect"'s keywords, also those of a one-shot "test run addr
+ * ADDR" (sess_only: without name and qps, which the test decides).
+ */
+size_t session_specs(struct session_args *s, struct arg_spec *specs,
+		     bool sess_only)
+{
+	const struct arg_spec all[] = {
+		{ "addr", ARG_ADDR, ARG_REQUIRED, 0, 0, 0, &s->addr, "ADDR" },
+		{ "port", ARG_PORT, 0, 0, 0, 0, &s->port, "PORT" },
+		{ "name", ARG_NAME, 0, 0, 0, 0, &s->name, "NAME" },
+		{ "src", ARG_ADDR, 0, 0, 0, 0, &s->src, "ADDR" },
+		{ "timeout", ARG_DURATION, 0, 0, KRDMA_TIMEOUT_MS_MIN,
+		  KRDMA_TIMEOUT_MS_MAX, &s->timeout, "TIME" },
+		{ "sq_depth", ARG_U32, 0, 0, KRDMA_QUEUE_DEPTH_MIN,
+		  KRDMA_QUEUE_DEPTH_MAX, &s->sqd, "N" },
+		{ "rq_depth", ARG_U32, 0, 0, KRDMA_QUEUE_DEPTH_MIN,
+		  KRDMA_QUEUE_DEPTH_MAX, &s->rqd, "N" },
+		{ "max_msg", ARG_SIZE, 0, 0, 1, KRDMA_MSG_SIZE_MAX, &s->maxmsg,
+		  "SIZE" },
+		{ "qps", ARG_U32, 0, 0, 1, KRDMA_QPS_MAX, &s->qps, "N" },
+		{ "tos", ARG_U32, 0, 0, 0, 255, &s->tos, "N" },
+	};
+	size_t i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(all); i++) {
+		if (sess_only && (all[i].val == &s->name ||
+				  all[i].val == &s->qps))
+			continue;
+		specs[n++] = all[i];
+	}
+	return n;
+}
+
 static int session_connect(int argc, char **argv)
 {
-	struct arg_val addr, port, name, src, timeout, sqd, rqd, maxmsg, qps, tos;
-	struct arg_spec specs[] = {
-		{ "addr", ARG_ADDR, ARG_REQUIRED, 0, 0, 0, &addr, "ADDR" },
-		{ "port", ARG_PORT, 0, 0, 0, 0, &port, "PORT" },
-		{ "name", ARG_NAME, 0, 0, 0, 0, &name, "NAME" },
-		{ "src", ARG_ADDR, 0, 0, 0, 0, &src, "ADDR" },
-		{ "timeout", ARG_DURATION, 0, 0, KRDMA_TIMEOUT_MS_MIN,
-		  KRDMA_TIMEOUT_MS_MAX, &timeout, "TIME" },
-		{ "sq_depth", ARG_U32, 0, 0, KRDMA_QUEUE_DEPTH_MIN,
-		  KRDMA_QUEUE_DEPTH_MAX, &sqd, "N" },
-		{ "rq_depth", ARG_U32, 0, 0, KRDMA_QUEUE_DEPTH_MIN,
-		  KRDMA_QUEUE_DEPTH_MAX, &rqd, "N" },
-		{ "max_msg", ARG_SIZE, 0, 0, 1, KRDMA_MSG_SIZE_MAX, &maxmsg, "SIZE" },
-		{ "qps", ARG_U32, 0, 0, 1, KRDMA_QPS_MAX, &qps, "N" },
-		{ "tos", ARG_U32, 0, 0, 0, 255, &tos, "N" },
-	};
+	struct arg_spec specs[SESSION_SPECS_MAX];
 	struct connect_state st;
+	struct session_args s;
 	struct nl_msg *msg;
 	struct knl_ctx *c;
+	size_t n;
 	int rc, p;
 
-	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
+	n = session_specs(&s, specs, false);
+	rc = cmd_args(specs, n, argc, argv);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
-	if (addr.has_port && port.set && addr.port != port.num) {
-		return usage_error("conflicting ports in 'addr' and 'port'");
-	}
-	if (port.set)
-		p = (int)port.num;
-	else if (addr.has_port)
-		p = addr.port;
-	else {
-		return usage_error("missing required keyword 'port' (port PORT)");
-	}
-	if (src.set && src.addr.family != addr.addr.family) {
+	p = cmd_port(&s.addr, &s.port);
+	if (p < 0)
+		return EXIT_USAGE;
+	if (s.src.set && s.src.addr.family != s.addr.addr.family) {
 		return usage_error("'src' and 'addr' must be of the same address family");
 	}
 
@@ -262,32 +334,13 @@ static int session_connect(int argc, char **argv)
 	 * reply to SESSION_NEW. */
 	if (knl_events_open(c))
 		return 1;
-	msg = knl_req(c, KRDMA_CMD_SESSION_NEW, 0);
+	msg = session_new_msg(c, &s, p);
 	if (!msg)
 		return msg_error();
-	if (put_endpoint(msg, KRDMA_A_PEER_ADDR, &addr.addr, p) ||
-	    (src.set && put_endpoint(msg, KRDMA_A_LOCAL_ADDR, &src.addr,
-				     src.has_port ? src.port : -1)) ||
-	    (name.set && nla_put_string(msg, KRDMA_A_NAME, name.str)) ||
-	    (timeout.set && nla_put_u32(msg, KRDMA_A_TIMEOUT_MS,
-					(uint32_t)timeout.num)) ||
-	    (sqd.set && nla_put_u32(msg, KRDMA_A_SESSION_SQ_DEPTH,
-				    (uint32_t)sqd.num)) ||
-	    (rqd.set && nla_put_u32(msg, KRDMA_A_SESSION_RQ_DEPTH,
-				    (uint32_t)rqd.num)) ||
-	    (maxmsg.set && nla_put_u32(msg, KRDMA_A_SESSION_MAX_MSG_SIZE,
-				       (uint32_t)maxmsg.num)) ||
-	    (qps.set && nla_put_u32(msg, KRDMA_A_SESSION_QPS,
-				    (uint32_t)qps.num)) ||
-	    (tos.set && nla_put_u8(msg, KRDMA_A_SESSION_TOS, (uint8_t)tos.num)))
-		return msg_error();
-
 	memset(&st, 0, sizeof(st));
-	if (name.set)
-		snprintf(st.name, sizeof(st.name), "%s", name.str);
-	rc = session_connect_wait(c, msg,
-				  timeout.set ? (int64_t)timeout.num :
-						KRDMA_TIMEOUT_MS_MAX, &st);
+	if (s.name.set)
+		snprintf(st.name, sizeof(st.name), "%s", s.name.str);
+	rc = session_connect_wait(c, msg, session_timeout_ms(&s), &st);
 	if (rc)
 		return rc;
 	return connect_result(&st);
@@ -306,13 +359,10 @@ static int session_show(int argc, char **argv)
 
 static const struct cmd session_cmds[] = {
 	{ "connect", session_connect,
-	  "addr ADDR port PORT [ name NAME ] [ src ADDR ] [ timeout TIME ]\n"
-	  "                                [ sq_depth N ] [ rq_depth N ] [ max_msg SIZE ]\n"
-	  "                                [ qps N ] [ tos N ]",
 	  "connect to a listener and wait until the session is up or down" },
-	{ "del", session_del, "{ ID | name NAME }",
+	{ "del", session_del,
 	  "disconnect and remove a session" },
-	{ "show", session_show, "[ ID | name NAME ]",
+	{ "show", session_show,
 	  "list sessions, or show one (-s adds its counters)" },
 };
 
@@ -323,8 +373,8 @@ const struct object session_obj = {
 	.ncmds = ARRAY_SIZE(session_cmds),
 	.dflt = "show",
 	.notes =
-	"ADDR := { IPV4 | IPV6 | IPV4:PORT | [IPV6]:PORT }\n"
-	"PORT := 1..65535\n"
+	KRDMACTL_ADDR_HELP
+	KRDMACTL_PORT_HELP
 	"TIME := NUMBER{ ms | s | m | min | h } (a unit is required), 100ms to 60s\n"
 	"NAME := up to 31 printable characters without spaces, not all digits\n"
 	"qps: queue pairs to the peer, the control one included (1..16, default 1);\n"

@@ -11,6 +11,13 @@
 #include <linux/krdma.h>
 
 #include "nl.h"
+#include "parse.h"
+
+/* What "session connect" takes, and a one-shot "test run addr ..." too. */
+struct session_args {
+	struct arg_val addr, port, name, src, timeout, sqd, rqd, maxmsg, qps,
+		tos;
+};
 
 struct connect_state {
 	bool have_id;
@@ -19,7 +26,27 @@ struct connect_state {
 	bool finished;
 	bool up;
 	char reason[256];
+	/* The caller deletes the session whatever happens (one-shot runs):
+	 * a ^C does not leave it behind. */
+	bool owned;
 };
+
+/*
+ * The SESSION_NEW request of @s to port @port (cmd_port()); NULL on
+ * ENOMEM. @s->name may be unset: the kernel names the session.
+ */
+struct nl_msg *session_new_msg(struct knl_ctx *c, const struct session_args *s,
+			       int port);
+/*
+ * Fills @specs (room for SESSION_SPECS_MAX) with "session connect"'s
+ * keywords over @s; @sess_only leaves out name and qps (a one-shot test
+ * names its session and takes qps from the test). Returns how many.
+ */
+#define SESSION_SPECS_MAX	10
+size_t session_specs(struct session_args *s, struct arg_spec *specs,
+		     bool sess_only);
+/* How long session_connect_wait() gives a connect of @s. */
+int64_t session_timeout_ms(const struct session_args *s);
 
 /*
  * Sends @msg (a SESSION_NEW, after knl_events_open()) and follows the
@@ -29,5 +56,11 @@ struct connect_state {
  */
 int session_connect_wait(struct knl_ctx *c, struct nl_msg *msg,
 			 int64_t timeout_ms, struct connect_state *st);
+
+/*
+ * Deletes session @id: 0, or the errno of a failure, which is reported
+ * (a session already gone is no failure).
+ */
+int session_del_id(struct knl_ctx *c, uint32_t id);
 
 #endif /* KRDMACTL_SESSION_H */

@@ -48,8 +48,8 @@ static int stats_reset(int argc, char **argv)
 }
 
 static const struct cmd stats_cmds[] = {
-	{ "show", stats_show, "", "show the module-wide counters" },
-	{ "reset", stats_reset, "", "set the module-wide counters to zero" },
+	{ "show", stats_show, "show the module-wide counters" },
+	{ "reset", stats_reset, "set the module-wide counters to zero" },
 };
 
 const struct object stats_obj = {

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <netlink/genl/genl.h>
@@ -67,18 +68,61 @@ int test_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 
 /* ---- arguments shared by "run" and "start" ---- */
 
-static int test_parse(struct test_args *a, int argc, char **argv)
+/* The atomics move 8 bytes whatever the size says. */
+static bool op_is_atomic(uint64_t op)
 {
-	struct arg_spec specs[] = {
-		{ "session", ARG_REF, ARG_REQUIRED, 0, 0, 0, &a->session,
-		  "{ ID | NAME }" },
+	return op == KRDMA_OP_ATOMIC_FADD || op == KRDMA_OP_ATOMIC_CSWAP;
+}
+
+/*
+ * A rate in packets/s is turned into the bytes/s the kernel takes with
+ * the test's size, which must then be known here (the kernel's default
+ * is not) and small enough that the product fits.
+ */
+static int rate_check(const struct test_args *a)
+{
+	uint64_t size = op_is_atomic(a->op.num) ? 8 : a->size.num_hi;
+
+	if (!a->rate.set || !a->rate.per_msg)
+		return 0;
+	if (!size)
+		return usage_error("rate %" PRIu64 " packets/s needs the size of a packet: give size",
+				   a->rate.num);
+	if (a->rate.num > UINT64_MAX / size)
+		return usage_error("rate of %" PRIu64 " packets/s of %" PRIu64 " bytes is out of range",
+				   a->rate.num, size);
+	return 0;
+}
+
+/* The rate limit in bytes/s for messages of @size bytes (rate_check()). */
+static uint64_t rate_bytes(const struct test_args *a, uint64_t size)
+{
+	if (!a->rate.per_msg)
+		return a->rate.num;
+	return a->rate.num * (op_is_atomic(a->op.num) ? 8 : size);
+}
+
+/* Groups of keywords of which one (at most) may be given. */
+#define GROUP_LENGTH	1	/* count | duration */
+#define GROUP_TARGET	2	/* session | addr, one required */
+
+/*
+ * The arguments of "test run" (@run) or "test start", whose table hides
+ * what only run takes (to refuse it with a reason, not as unknown).
+ */
+static int test_parse(struct test_args *a, bool run, int argc, char **argv)
+{
+	const unsigned int run_only = run ? 0 : ARG_HIDDEN;
+	const struct arg_spec test_specs[] = {
+		{ "session", ARG_REF, ARG_REQUIRED, GROUP_TARGET, 0, 0,
+		  &a->session, "{ ID | NAME }" },
 		{ "op", ARG_OP, ARG_REQUIRED, 0, 0, 0, &a->op, "OP" },
 		{ "mode", ARG_MODE, 0, 0, 0, 0, &a->mode, "MODE" },
 		{ "size", ARG_SIZES, 0, 0, 1, KRDMA_MSG_SIZE_MAX, &a->size,
 		  "SIZE" },
-		{ "count", ARG_COUNT, 0, 1, 1, 0, &a->count, "N" },
-		{ "duration", ARG_DURATION, 0, 1, 1, KRDMA_DURATION_MS_MAX,
-		  &a->duration, "TIME" },
+		{ "count", ARG_COUNT, 0, GROUP_LENGTH, 1, 0, &a->count, "N" },
+		{ "duration", ARG_DURATION, 0, GROUP_LENGTH, 1,
+		  KRDMA_DURATION_MS_MAX, &a->duration, "TIME" },
 		{ "depth", ARG_U32, 0, 0, 1, KRDMA_DEPTH_MAX, &a->depth, "N" },
 		{ "interval", ARG_DURATION, 0, 0, KRDMA_INTERVAL_MS_MIN,
 		  KRDMA_DURATION_MS_MAX, &a->interval, "TIME" },
@@ -87,19 +131,38 @@ static int test_parse(struct test_args *a, int argc, char **argv)
 		{ "chain", ARG_U32, 0, 0, 1, KRDMA_CHAIN_MAX, &a->chain, "N" },
 		{ "bidir", ARG_FLAG, 0, 0, 0, 0, &a->bidir, NULL },
 		{ "qps", ARG_U32, 0, 0, 1, KRDMA_QPS_MAX, &a->qps, "N" },
-		{ "rate", ARG_BW, 0, 0, 0, 0, &a->rate, "MBPS" },
+		{ "rate", ARG_RATE, 0, 0, 0, 0, &a->rate, "RATE" },
 		{ "burst", ARG_U32, 0, 0, 1, KRDMA_DEPTH_MAX, &a->burst, "N" },
-		{ "expect", ARG_EXPECT, 0, 0, 0, 0, &a->expect, "COND" },
-		{ "histogram", ARG_FLAG, 0, 0, 0, 0, &a->hist, NULL },
+		{ "expect", ARG_EXPECT, run_only, 0, 0, 0, &a->expect, "COND" },
+		{ "histogram", ARG_FLAG, run_only, 0, 0, 0, &a->hist, NULL },
 	};
+	struct arg_spec specs[ARRAY_SIZE(test_specs) + SESSION_SPECS_MAX];
+	size_t i, n = ARRAY_SIZE(test_specs), nconn;
 	const char *mode;
-	unsigned int i;
 	int rc;
 
+	/* conn.name and conn.qps are no keywords: args_parse() leaves them. */
+	memset(&a->conn, 0, sizeof(a->conn));
+	memcpy(specs, test_specs, sizeof(test_specs));
+	/* A one-shot run: "addr ADDR" and the session's keywords, but its
+	 * name and qps are the test's. */
+	nconn = session_specs(&a->conn, specs + n, true);
+	for (i = n; i < n + nconn; i++) {
+		specs[i].flags |= run_only;
+		if (specs[i].val == &a->conn.addr) {
+			specs[i].group = GROUP_TARGET;
+			specs[i].meta = "HOST[:PORT]";
+		}
+	}
+	n += nconn;
 	/* What is not given is left to the kernel, which alone has defaults. */
-	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
+	rc = cmd_args(specs, n, argc, argv);
 	if (rc)
 		return rc;
+	for (i = ARRAY_SIZE(test_specs); i < n && a->session.set; i++)
+		if (specs[i].val->set)
+			return usage_error("'%s' is for a one-shot run (addr HOST), not for an existing session",
+					   specs[i].kw);
 	mode = a->mode.set ? mode_names[a->mode.num] : "check";
 	/* A threshold on a figure the test will not have is a mistake now,
 	 * not a failed run later.
@@ -117,7 +180,7 @@ static int test_parse(struct test_args *a, int argc, char **argv)
 			return usage_error("expect %s: per-QP figures come from bw mode, not from %s mode",
 					   a->expect.expect[i].text, mode);
 	}
-	return 0;
+	return rate_check(a);
 }
 
 /* The TEST_START request for message size @size (0: the kernel's default). */
@@ -142,7 +205,7 @@ static struct nl_msg *test_start_msg(struct knl_ctx *c,
 	    (a->qps.set &&
 	     nla_put_u32(msg, KRDMA_A_TEST_QPS, (uint32_t)a->qps.num)) ||
 	    (a->rate.set &&
-	     nla_put_u64(msg, KRDMA_A_TEST_RATE, a->rate.num)) ||
+	     nla_put_u64(msg, KRDMA_A_TEST_RATE, rate_bytes(a, size))) ||
 	    (a->burst.set &&
 	     nla_put_u32(msg, KRDMA_A_TEST_BURST, (uint32_t)a->burst.num)) ||
 	    (size && nla_put_u32(msg, KRDMA_A_TEST_SIZE, (uint32_t)size)) ||
@@ -202,8 +265,8 @@ static void progress_line(struct run_state *st, struct nlattr **tb)
 		ns = nla_get_u64(tb[KRDMA_A_TEST_ELAPSED_NS]);
 	compute_rates(bytes, iters, ns, &r);
 	format_ns(el, sizeof(el), ns);
-	printf("\rtest %u: %" PRIu64 " iters, %.2f MB/s, %s\033[K", st->id,
-	       iters, r.mb_s, el);
+	printf("\rtest %u: %" PRIu64 " iters, %.2f %s, %s\033[K", st->id,
+	       iters, bw_text(r.mb_s), bw_text_unit(), el);
 	fflush(stdout);
 	st->line_shown = true;
 }
@@ -365,54 +428,43 @@ int test_run_one(struct knl_ctx *c, const struct test_args *a, uint64_t size,
 }
 
 /*
- * One test, or one per power of two of a size range (a sweep): a table in
- * text, one JSON array. Exit code 3 for data that failed validation, 4 for
- * a threshold missed (by data that was right): the worse news first.
+ * One test, or one per power of two of a size range (a sweep), over
+ * a->session, the events open: a table in text, one JSON array. Exit
+ * code 3 for data that failed validation, 4 for a threshold missed (by
+ * data that was right): the worse news first.
  */
-static int test_run(int argc, char **argv)
+static int run_tests(struct knl_ctx *c, struct test_args *a)
 {
 	bool stopped = false;
 	struct report_opts ro;
 	struct run_env env;
-	struct test_args a;
-	struct knl_ctx *c;
 	bool broken = false, wrong = false;
 	uint64_t size;
 	int rc;
 
-	rc = test_parse(&a, argc, argv);
-	if (rc)
-		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
 	memset(&ro, 0, sizeof(ro));
-	ro.sweep = a.size.num != a.size.num_hi;
-	ro.bidir = a.bidir.set;
-	ro.plot = a.hist.set;
-	ro.expect = &a.expect;
-	c = knl_get();
-	if (!c)
-		return 1;
-	/* Subscribe before starting: a short test may be over before the
-	 * reply to TEST_START is read. */
-	if (knl_events_open(c))
-		return 1;
+	ro.sweep = a->size.num != a->size.num_hi;
+	ro.bidir = a->bidir.set;
+	ro.plot = a->hist.set;
+	ro.expect = &a->expect;
 	/* Where it was measured, for JSON records and -s; a session that
 	 * is not there is for TEST_START to report.
 	 */
-	if ((out_json() || opts.stats) && !env_collect(c, &a.session, &env))
+	if ((out_json() || opts.stats) && !env_collect(c, &a->session, &env))
 		ro.env = &env;
 	sig_install();
 	if (ro.sweep)
 		open_json_array(NULL);
 	/* No size (0) runs once, at the kernel's default. */
-	for (size = a.size.num; !stopped; size *= 2) {
-		rc = test_run_one(c, &a, size, &ro, &stopped);
+	for (size = a->size.num; !stopped; size *= 2) {
+		rc = test_run_one(c, a, size, &ro, &stopped);
 		broken |= rc == EXIT_ERR;
 		wrong |= rc == EXIT_TEST_FAIL;
 		/* A sweep goes on past a size that fails (say, too large for
 		 * the session's queues), but not past a broken session.
 		 */
-		if ((rc && a.size.num == a.size.num_hi) || !size ||
-		    size * 2 > a.size.num_hi)
+		if ((rc && a->size.num == a->size.num_hi) || !size ||
+		    size * 2 > a->size.num_hi)
 			break;
 	}
 	if (ro.sweep) {
@@ -427,6 +479,127 @@ static int test_run(int argc, char **argv)
 	if (wrong)
 		return EXIT_TEST_FAIL;
 	return ro.missed ? EXIT_EXPECT : EXIT_OK;
+}
+
+/*
+ * The session defaults of krdmactl(8) ("session connect"), and the
+ * receives a session keeps posted for its own control messages (the
+ * kernel's KRDMA_RQ_RESERVE): what a test's depth is measured against.
+ */
+#define SESSION_SQ_DEPTH_DFLT	256
+#define SESSION_RQ_DEPTH_DFLT	32
+#define SESSION_RQ_RESERVE	3
+/* Send WRs per message in flight, room for check mode's worst case (a
+ * WR per region of a slot, and a chunk's notices). */
+#define ONESHOT_SQ_PER_DEPTH	20
+
+static uint64_t clamp_depth(uint64_t v)
+{
+	return v > KRDMA_QUEUE_DEPTH_MAX ? KRDMA_QUEUE_DEPTH_MAX : v;
+}
+
+/*
+ * A session that the test of @a fits in, for a one-shot run: max_msg
+ * the largest SEND, qps the test's, the queues deep enough for the depth
+ * asked for (the defaults unless that is more). What the user gave wins.
+ */
+static void oneshot_size(struct test_args *a)
+{
+	struct session_args *s = &a->conn;
+	uint64_t d = a->depth.num;
+	bool sends = a->op.num == KRDMA_OP_SEND ||
+		     a->op.num == KRDMA_OP_SEND_IMM;
+
+	if (!s->maxmsg.set && sends && a->size.set) {
+		s->maxmsg.set = true;
+		s->maxmsg.num = a->size.num_hi;
+	}
+	if (a->qps.set) {
+		s->qps.set = true;
+		s->qps.num = a->qps.num;
+	}
+	if (!a->depth.set)
+		return;
+	if (!s->rqd.set && d + SESSION_RQ_RESERVE > SESSION_RQ_DEPTH_DFLT) {
+		s->rqd.set = true;
+		s->rqd.num = clamp_depth(d + SESSION_RQ_RESERVE);
+	}
+	if (!s->sqd.set && d * ONESHOT_SQ_PER_DEPTH + 2 > SESSION_SQ_DEPTH_DFLT) {
+		s->sqd.set = true;
+		s->sqd.num = clamp_depth(d * ONESHOT_SQ_PER_DEPTH + 2);
+	}
+}
+
+/*
+ * "test run addr HOST[:PORT] ...", as ib_write_bw HOST: a session of its
+ * own, sized for the test and named uniquely (run-PID-TIME, so that two
+ * runs never meet), the tests over it, and the session deleted whatever
+ * happened: a refusal, a failed test, ^C.
+ */
+static int test_run_oneshot(struct knl_ctx *c, struct test_args *a, int port)
+{
+	char name[KRDMA_NAME_MAX], peer[96];
+	struct connect_state st;
+	struct nl_msg *msg;
+	int rc;
+
+	oneshot_size(a);
+	snprintf(name, sizeof(name), "run-%d-%lx", (int)getpid(),
+		 (unsigned long)time(NULL));
+	a->conn.name.set = true;
+	a->conn.name.str = name;
+	format_endpoint(peer, sizeof(peer), &a->conn.addr.addr, port);
+	/* From here on a ^C must come back to us, to delete the session. */
+	sig_install();
+	msg = session_new_msg(c, &a->conn, port);
+	if (!msg)
+		return msg_error();
+	memset(&st, 0, sizeof(st));
+	st.owned = true;
+	rc = session_connect_wait(c, msg, session_timeout_ms(&a->conn), &st);
+	if (!rc && !st.up) {
+		fprintf(stderr, "krdmactl: %s: no session to %s: %s\n", cmd_what(),
+			peer, st.reason[0] ? st.reason : "no reason given");
+		rc = EXIT_ERR;
+	}
+	if (!rc) {
+		a->session.set = a->session.is_num = true;
+		a->session.num = st.id;
+		rc = run_tests(c, a);
+	}
+	/* A session left behind is an error of its own, if nothing worse. */
+	if (st.have_id && session_del_id(c, st.id) && rc == EXIT_OK)
+		rc = EXIT_ERR;
+	return rc;
+}
+
+static int test_run(int argc, char **argv)
+{
+	struct test_args a;
+	struct knl_ctx *c;
+	int rc, port = 0;
+
+	rc = test_parse(&a, true, argc, argv);
+	if (rc)
+		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
+	if (a.conn.addr.set) {
+		port = cmd_port(&a.conn.addr, &a.conn.port);
+		if (port < 0)
+			return EXIT_USAGE;
+		if (a.conn.src.set &&
+		    a.conn.src.addr.family != a.conn.addr.addr.family)
+			return usage_error("'src' and 'addr' must be of the same address family");
+	}
+	c = knl_get();
+	if (!c)
+		return 1;
+	/* Subscribe before starting: a short test may be over (a session
+	 * up) before the reply to TEST_START (SESSION_NEW) is read. */
+	if (knl_events_open(c))
+		return 1;
+	if (a.conn.addr.set)
+		return test_run_oneshot(c, &a, port);
+	return run_tests(c, &a);
 }
 
 static int start_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
@@ -448,11 +621,13 @@ static int test_start(int argc, char **argv)
 	struct knl_ctx *c;
 	int rc;
 
-	rc = test_parse(&a, argc, argv);
+	rc = test_parse(&a, false, argc, argv);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
 	if (a.size.num != a.size.num_hi)
 		return usage_error("a size range is for \"test run\"");
+	if (a.conn.addr.set)
+		return usage_error("a one-shot run (addr) is for \"test run\", which deletes its session at the end");
 	if (a.expect.set || a.hist.set)
 		return usage_error("%s is for \"test run\", which follows the test to its end",
 				   a.expect.set ? "expect" : "histogram");
@@ -497,20 +672,13 @@ static int test_show(int argc, char **argv)
 			    KRDMA_A_TEST_ID, test_print);
 }
 
-#define TEST_ARGS \
-	"session { ID | NAME } op OP [ mode MODE ] [ size SIZE ]\n" \
-	"                              [ count N | duration TIME ] [ depth N ] [ interval TIME ]\n" \
-	"                              [ signal_every N ] [ chain N ] [ bidir ] [ qps N ]"
-#define TEST_RUN_ARGS TEST_ARGS "\n" \
-	"                              [ expect COND ]... [ histogram ]"
-
 static const struct cmd test_cmds[] = {
-	{ "run", test_run, TEST_RUN_ARGS,
+	{ "run", test_run,
 	  "start a test, follow it and print the result (exit 0 only on success)" },
-	{ "start", test_start, TEST_ARGS,
+	{ "start", test_start,
 	  "start a test in the background and print its id" },
-	{ "stop", test_stop, "ID", "stop a running test" },
-	{ "show", test_show, "[ ID ]", "list tests, or show one" },
+	{ "stop", test_stop, "stop a running test" },
+	{ "show", test_show, "list tests, or show one" },
 };
 
 const struct object test_obj = {
@@ -520,11 +688,10 @@ const struct object test_obj = {
 	.ncmds = ARRAY_SIZE(test_cmds),
 	.dflt = "show",
 	.notes =
-	"OP   := { ping | send | send_imm | write | write_imm | read | atomic_fadd |\n"
-	"         atomic_cswap }  (unique prefixes are accepted)\n"
-	"MODE := { check | bw | lat }  check (default): every iteration acknowledged\n"
-	"        and its data compared; bw: a pipeline of depth messages, checked at\n"
-	"        the end; lat: one message at a time, with latency percentiles (send,\n"
+	"OP and MODE: unique prefixes are accepted; OP's - for _ too\n"
+	"MODE: check (default): every iteration acknowledged and its data\n"
+	"        compared; bw: a pipeline of depth messages, checked at the end;\n"
+	"        lat: one message at a time, with latency percentiles (send,\n"
 	"        write, write_imm: one way; read, atomics: the round trip)\n"
 	"NUMBER := DIGITS[.DIGITS], the unit right after it, taken exactly\n"
 	"SIZE := bytes per message: NUMBER[ K | M | G | T ][ i ][ B ] (units of 1024),\n"
@@ -542,11 +709,24 @@ const struct object test_obj = {
 	"     depth in flight on each and count split between them\n"
 	"run: a live progress line on a terminal; ^C stops the test and still prints\n"
 	"     its result; a size range prints one table (-j: one JSON array).\n"
-	"     Rates: MB/s = 10^6 bytes/s, Gb/s = 10^9 bits/s.\n"
+	"     Rates: MB/s = 10^6 bytes/s, Gb/s = 10^9 bits/s; krdmactl -M prints\n"
+	"     MiB/s = 2^20 bytes/s, the \"MB/sec\" of perftest's ib_*_bw.\n"
+	"BW   := NUMBER[ MB/s | GB/s | MiB/s | GiB/s | Mb/s | Gb/s ], MB/s if bare\n"
+	"        (perftest's --rate_units M and G are Mb/s and Gb/s: say so)\n"
+	"RATE := BW | NUMBER{ pps | kpps | Mpps }: rate, bw mode, at most this (a\n"
+	"        packet rate needs size), sent in bursts of burst messages (1..depth,\n"
+	"        default chain): perftest's --rate_limit, --rate_units, --burst_size\n"
 	"COND := METRIC{ >= | <= }VALUE, held to every size; a miss exits 4:\n"
-	"        bw, min_qp_bw (the slowest QP, bw mode): MB/s, or N{MB/s|GB/s|Gb/s};\n"
+	"        bw, min_qp_bw (the slowest QP, bw mode): BW;\n"
 	"        msg_rate: messages/s, N[k|M|G]; lat mode: p50 p90 p99 p99.9 max avg\n"
 	"        stdev: a time with its unit, N{ns|us|ms|s}; quoted, for the shell:\n"
 	"  $ krdmactl test run session s1 op send mode lat size 64 expect 'p99<=2ms'\n"
-	"histogram: lat mode, the latency histogram plotted after the result\n",
+	"histogram: lat mode, the latency histogram plotted after the result\n"
+	KRDMACTL_ADDR_HELP
+	"addr: a one-shot run, as ib_write_bw HOST: connects a session of its own\n"
+	"     (named run-PID-TIME; port, src, timeout, tos, the depths and max_msg\n"
+	"     as for \"session connect\", port default 7362) sized for the test:\n"
+	"     max_msg the largest SEND, qps the test's, sq_depth and rq_depth\n"
+	"     raised for a large depth; runs the test(s), prints, and deletes the\n"
+	"     session whatever happens, ^C included\n",
 };

@@ -11,6 +11,7 @@
 #include "nl.h"
 #include "parse.h"
 #include "report.h"
+#include "session.h"
 
 /* What "test run" and "test start" take; what is not set, the kernel decides. */
 struct test_args {
@@ -18,6 +19,9 @@ struct test_args {
 	struct arg_val signal_every, chain, bidir, qps, rate, burst;
 	/* run only: what the CLI does with the result */
 	struct arg_val expect, hist;
+	/* run only: "addr ADDR" instead of "session", a one-shot run over a
+	 * session of its own (conn.name and conn.qps are not parsed) */
+	struct session_args conn;
 };
 
 /*

@@ -96,7 +96,6 @@ const struct object version_obj = {
 	.name = "version",
 	.desc = "show the versions of krdmactl and of the loaded module",
 	.fn = version_run,
-	.fn_args = "",
 	.notes = "Prints \"krdmactl VERSION (abi N), module VERSION, abi N\" and warns\n"
 		 "when the ABI versions differ.  Without the module: krdmactl's version,\n"
 		 "then the error (exit 1).  -V shows krdmactl's own version only.\n",

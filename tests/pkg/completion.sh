@@ -1,8 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
-# The bash completion offers the right words at each position.
+#
+# The bash completion offers the right words at each position. What is
+# right is read from krdmactl's own help (made from the tables its parser
+# uses), not written here: a keyword added to a command must be completed
+# without this file changing.
+#
+#   KRDMACTL=path  the krdmactl to complete (default tools/krdmactl,
+#                  built if missing); no module needed, none is asked.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
+KRDMACTL=${KRDMACTL:-$top/tools/krdmactl}
+if [ ! -x "$KRDMACTL" ]; then
+	make -s -C "$top/tools" >/dev/null || exit 1
+fi
+# The completion runs "${words[0]}", i.e. "krdmactl".
+krdmactl() { "$KRDMACTL" "$@"; }
+
 # bash-completion's helper, reduced to what _krdmactl uses.
 _init_completion() {
 	cur=${COMP_WORDS[COMP_CWORD]}
@@ -15,14 +29,16 @@ complete() { :; }
 . "$top/tools/completion/krdmactl"
 
 pass=0 fail=0
-check() {	# check "WANTED WORDS" word...
-	local want=$1
+# check "WANTED WORDS" word...: the candidates, sorted, are those.
+check() {
+	local want got
+	want=$(tr ' ' '\n' <<<"$1" | sed '/^$/d' | sort -u | tr '\n' ' ')
 	shift
 	COMP_WORDS=("$@")
 	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
 	COMPREPLY=()
 	_krdmactl
-	local got="${COMPREPLY[*]}"
+	got=$(printf '%s\n' "${COMPREPLY[@]}" | sed '/^$/d' | sort -u | tr '\n' ' ')
 	if [ "$got" = "$want" ]; then
 		pass=$((pass + 1))
 	else
@@ -30,33 +46,72 @@ check() {	# check "WANTED WORDS" word...
 		echo "FAIL: '$*' -> '$got', wanted '$want'"
 	fi
 }
-check "dev listener session test stats monitor version ping compare help" krdmactl ""
-check "session stats" krdmactl s
-check "connect del show help" krdmactl session ""
-check "addr port name src timeout sq_depth rq_depth max_msg qps" krdmactl session connect ""
-check "qps" krdmactl test run session s1 op write q
-check "ping" krdmactl test run session s1 op pi
-check "read" krdmactl -j test run session s1 op re
-check "--json" krdmactl --j
-# Without the module nothing live is offered.
-check "" krdmactl test run session ""
-# Live names, from what "krdmactl OBJECT show" prints (a stand-in here).
-krdmactl() {
-	case "$1 $2" in
-	"session show") printf 'session 1 name s1 peer 10.0.0.2:7471 up\nsession 2 name bulk peer 10.0.0.3:7471 up\n' ;;
-	"listener show") printf 'listener 1 name main local *:7471\n' ;;
-	"dev show") printf '1: rxe0 node_guid 5054:00ff:fe00:0001\n2: mlx5_0 node_guid 0000:0000:0000:0002\n' ;;
-	*) return 1 ;;
-	esac
+
+# The keywords of one usage line of "krdmactl OBJ help": its lower-case
+# words (values are upper case), continuation lines joined.
+usage_keywords() {	# OBJ [CMD]
+	krdmactl "$1" help | sed 's/^Usage://; s/^ *//' | awk -v obj="$1" -v cmd="${2:-}" '
+		/^krdmactl / { take = ($2 == obj && $3 != "help" && (cmd == "" || $3 == cmd)); if (take) { $1 = $2 = ""; if (cmd != "") $3 = ""; print } next }
+		/^[[{]/ && take { print; next }
+		{ take = 0 }' |
+		grep -oE '(^|[ [{|])[a-z][a-z_]*' | tr -d ' [{|' | sort -u | tr '\n' ' '
 }
-check "s1 bulk" krdmactl test run session ""
-check "bulk" krdmactl test start op write session b
-check "name s1 bulk" krdmactl session del ""
-check "s1" krdmactl session show name s
-check "name main" krdmactl listener del ""
-check "main" krdmactl listener show name ""
-check "rxe0 mlx5_0" krdmactl dev show ""
-check "" krdmactl dev show rxe0 ""
-check "" krdmactl listener add name ""
+
+# ---- objects, commands, options: from "krdmactl help" ----
+objects=$(krdmactl help | sed -n 's/.*OBJECT := {\(.*\)}.*/\1/p' | tr -d '|')
+[ -n "$objects" ] || { echo "FAIL: no OBJECT list in krdmactl help"; exit 1; }
+check "$objects help" krdmactl ""
+check "$(tr ' ' '\n' <<<"$objects" | grep '^s')" krdmactl s
+options=$(krdmactl help | sed -n 's/^ *\(-[[:alnum:]]\), \(--[[:alnum:]-]*\) .*/\1 \2/p' | tr '\n' ' ')
+check "$options" krdmactl -
+check "--json" krdmactl --j
+
+# ---- every command's keywords, as its usage line names them ----
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+# In an empty directory: compare's FILE completes none.
+cd "$tmp" || exit 1
+for obj in $objects; do
+	cmds=$(krdmactl "$obj" help | sed -n 's/^ *\(Usage:\)\? *krdmactl [^ ]* \([a-z][a-z_]*\).*/\2/p' |
+	       grep -vx help | sort -u)
+	if [ -z "$cmds" ]; then
+		check "$(usage_keywords "$obj")" krdmactl "$obj" ""
+		continue
+	fi
+	check "$(echo $cmds) help" krdmactl "$obj" ""
+	for cmd in $cmds; do
+		check "$(usage_keywords "$obj" "$cmd")" krdmactl "$obj" "$cmd" ""
+	done
+done
+# A keyword given is offered no more; a group's other members neither.
+check "$(usage_keywords session connect | tr ' ' '\n' | grep -vx 'addr\|name')" \
+	krdmactl session connect addr 10.0.0.2:7471 name s1 ""
+check "duration depth" krdmactl -j test run session s1 op write d
+check "depth" krdmactl test run session s1 op write count 10 d
+
+# ---- values: ops and modes from the help's lists, units ----
+ops=$(krdmactl test help | tr '\n' ' ' | sed -n 's/.*OP := {\([^}]*\)}.*/\1/p' | tr -d '|')
+modes=$(krdmactl test help | sed -n 's/^MODE := {\(.*\)}.*/\1/p' | tr -d '|')
+[ -n "$ops" ] && [ -n "$modes" ] || { echo "FAIL: no OP or MODE list in krdmactl test help"; exit 1; }
+check "$ops" krdmactl test run session s1 op ""
+check "read" krdmactl -j test run session s1 op re
+check "$modes" krdmactl test start session s1 op write mode ""
+check "10MB/s 10GB/s 10MiB/s 10GiB/s 10Mb/s 10Gb/s 10pps 10kpps 10Mpps" \
+	krdmactl test run addr hostA op write mode bw rate 10
+check "10GB/s 10GiB/s 10Gb/s" krdmactl test run session s1 op write rate 10G
+check "5ms 5s 5m 5h" krdmactl test run session s1 op write duration 5
+check "2K 2M 2G" krdmactl test run session s1 op write size 2
+check "10k 10M 10G" krdmactl ping 10.0.0.2:7471 count 10
+
+# ---- files after compare ----
+touch base.json today.json
+check "base.json today.json result baseline tolerance" krdmactl compare ""
+check "base.json" krdmactl compare today.json baseline b
+
+# ---- live names: none without the module, and no error shown ----
+check "" krdmactl test run session ""
+check "name" krdmactl session del ""
+check "" krdmactl dev show ""
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

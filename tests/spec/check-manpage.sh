@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 #
-# Keeps Documentation/krdmactl.8 and the tool from drifting apart: the page
-# must render without warnings, and every object, command, keyword, option
-# and op name that "krdmactl help" and "krdmactl OBJECT help" list must
-# appear in it; every "krdmactl OBJECT COMMAND" the page shows must be a
-# command the tool knows.
+# Keeps Documentation/krdmactl.8 and the tool from drifting apart, both
+# ways. The page must render without warnings; every object, command,
+# keyword, option and op name that "krdmactl help" and "krdmactl OBJECT
+# help" list (made from the tool's tables) must appear in it; and every
+# object, option, "krdmactl OBJECT COMMAND" and keyword of a synopsis the
+# page shows must be one the tool knows (its tables, asked through
+# "krdmactl __complete").
 #
 # Usage: tests/spec/check-manpage.sh [ MANPAGE ]
 #   KRDMACTL=path  the tool to ask (default tools/krdmactl, built if missing)
@@ -102,7 +104,7 @@ for obj in $objects; do
 	# Usage lines, with their continuation lines joined.
 	awk -v obj="$obj" '
 		/^(Usage:)? *krdmactl / { if (cur != "") print cur; sub(/^(Usage:)? */, ""); cur = $0; next }
-		/^ +\[/ && cur != "" { sub(/^ +/, " "); cur = cur $0; next }
+		/^ +[[{]/ && cur != "" { sub(/^ +/, " "); cur = cur $0; next }
 		{ if (cur != "") print cur; cur = "" }
 		END { if (cur != "") print cur }' "$TMP/help.$obj" >"$TMP/usage.$obj"
 	if [ ! -s "$TMP/usage.$obj" ]; then
@@ -114,13 +116,19 @@ for obj in $objects; do
 		[ "$o" = "$obj" ] || { ko "krdmactl $obj help: usage line for '$o'"; continue; }
 		case $cmd in
 		help) in_page "$obj help" "krdmactl (help|[^ ]+ help)|OBJECT help"; continue ;;
-		"" | [![:lower:]]*) continue ;;	# object without commands (monitor, version)
+		"" | [![:lower:]]*)
+			# An object without commands (monitor, ping): its arguments.
+			args="$cmd $args"
+			cmd=""
+			;;
+		*)
+			cmds="$cmds $cmd"
+			in_page "command $obj $cmd" "krdmactl( -[[:alnum:]]+)* $obj $cmd( |$)"
+			;;
 		esac
-		cmds="$cmds $cmd"
-		in_page "command $obj $cmd" "krdmactl( -[[:alnum:]]+)* $obj $cmd( |$)"
 		# Keywords: the lower-case words of the arguments.
 		for kw in $(grep -oE '(^|[ [{|])[a-z][a-z_]*' <<<"$args" | tr -d ' [{|' | sort -u); do
-			in_page "keyword '$kw' of $obj $cmd" "(^|[^[:alnum:]_])$(q "$kw")([^[:alnum:]_]|$)"
+			in_page "keyword '$kw' of $obj${cmd:+ $cmd}" "(^|[^[:alnum:]_])$(q "$kw")([^[:alnum:]_]|$)"
 		done
 	done <"$TMP/usage.$obj"
 	# The command list ("  add      listen for ...") must match the usage.
@@ -157,6 +165,73 @@ for obj in $objects; do
 		esac
 	done
 done
+
+# ---- the other way: what the page shows, the tool has ----
+
+# The objects of the SYNOPSIS's "OBJECT := { ... }", and its options.
+page_objects=$(grep -oE 'OBJECT := \{[^}]*\}' "$TMP/page.txt" | head -n 1 |
+	       sed 's/.*{\(.*\)}/\1/' | tr -d '|')
+for o in $page_objects; do
+	case " $objects " in
+	*" $o "*) ok "page: object $o is one" ;;
+	*) ko "page lists object '$o', which krdmactl help does not" ;;
+	esac
+done
+for o in $objects; do
+	case " $page_objects " in
+	*" $o "*) ok "page: OBJECT lists $o" ;;
+	*) ko "the page's OBJECT := { ... } lacks '$o'" ;;
+	esac
+done
+help_opts=" $(sed -n 's/^ *\(-[[:alnum:]]\), \(--[[:alnum:]-]*\) .*/\1 \2/p' "$TMP/help" | tr '\n' ' ') "
+# shellcheck disable=SC2013 # one option per match
+for o in $(sed -n '/^\.SH OPTIONS/,/^\.SH /s/^\.BR \(\\-[[:alnum:]]\) ", " \(\\-\\-[[:alnum:]-]*\).*/\1 \2/p' "$PAGE" |
+	   sed 's/\\-/-/g'); do
+	case $help_opts in
+	*" $o "*) ok "page: option $o is one" ;;
+	*) ko "page shows option '$o', which krdmactl help does not list" ;;
+	esac
+done
+
+# The keywords of each synopsis in COMMANDS: ".BR \"krdmactl OBJ CMD\" ..."
+# and its ".RB \"        [ ...\"" continuation lines; the bold words are
+# keywords, the italic (\fI...\fP) values. "OBJ CMD KW..." per synopsis.
+sed -n '/^\.SH COMMANDS/,/^\.SH ARGUMENTS/p' "$PAGE" | awk '
+	function flush() { if (cur != "") print cur; cur = "" }
+	/^\.B[RI]? "?krdmactl [a-z]/ {
+		flush()
+		line = $0
+		sub(/^\.B[RI]? "?krdmactl /, "", line)
+		split(line, w, /[" ]/)
+		obj = w[1]; cmd = (w[2] ~ /^[a-z][a-z_]*$/) ? w[2] : ""
+		if (obj == "help") next
+		sub(/^[a-z]+( [a-z_]+)?"?/, "", line)
+		if (cmd == "") sub(/^[a-z]+"?/, "", line)
+		cur = obj " " (cmd == "" ? "-" : cmd) " " line
+		next
+	}
+	/^\.(PD 0|TP)$/ && cur != "" { next }
+	/^\.RB "  +[[{]/ && cur != "" { sub(/^\.RB/, ""); cur = cur " " $0; next }
+	{ flush() }
+	END { flush() }' |
+	sed 's/\\fI[^\\]*\\fP//g; s/\\f[BRP]//g; s/\\-/-/g; s/"/ /g' >"$TMP/page.synopses"
+if [ ! -s "$TMP/page.synopses" ]; then
+	ko "no synopsis found in the page's COMMANDS"
+fi
+mkdir -p "$TMP/empty"
+while read -r obj cmd rest; do
+	[ "$cmd" = - ] && cmd=""
+	# What the tool takes there: its keywords (no module: no live names;
+	# an empty directory: no file names).
+	# shellcheck disable=SC2086 # cmd is one word or none
+	known=" $(cd "$TMP/empty" && "$KRDMACTL" __complete "$obj" $cmd "" | tr '\n' ' ') "
+	for kw in $(grep -oE '(^|[ [{|])[a-z][a-z_]*' <<<"$rest" | tr -d ' [{|' | sort -u); do
+		case $known in
+		*" $kw "*) ok "page: '$kw' is a keyword of $obj${cmd:+ $cmd}" ;;
+		*) ko "page's synopsis of '$obj${cmd:+ $cmd}' shows '$kw', which the tool does not take there" ;;
+		esac
+	done
+done <"$TMP/page.synopses"
 
 # ---- every module parameter, with its default, as the module has it ----
 

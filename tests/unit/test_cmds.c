@@ -35,15 +35,11 @@ struct run {
 
 static const struct object *find_obj(const char *name)
 {
-	static const struct object *const objs[] = {
-		&dev_obj, &listener_obj, &session_obj, &test_obj, &stats_obj,
-		&monitor_obj, &version_obj, &ping_obj, &compare_obj,
-	};
 	size_t i;
 
-	for (i = 0; i < sizeof(objs) / sizeof(objs[0]); i++)
-		if (!strcmp(objs[i]->name, name))
-			return objs[i];
+	for (i = 0; i < nobjects; i++)
+		if (!strcmp(objects[i]->name, name))
+			return objects[i];
 	abort();
 }
 
@@ -782,6 +778,26 @@ TEST(cmd_test_run_perf_figures)
 	      json_object_get_int64(v) == 250000000);
 	json_object_put(o);
 	run_end(&r);
+
+	/* -M: the record's bandwidths in MiB/s; JSON keeps MB/s and bytes */
+	opts.mib = true;
+	fake_begin(k_test_perf);
+	run(&r, false, "test run session 5 op write mode bw size 64K count 1000 bidir");
+	CHECK(strstr(r.out.buf, " 62.50 MiB/s ") != NULL);
+	CHECK(strstr(r.out.buf, " both ways 93.75 MiB/s") != NULL);
+	CHECK(strstr(r.out.buf, "MB/s") == NULL);
+	run_end(&r);
+	opts.mib = true;
+	fake_begin(k_test_perf);
+	run(&r, true, "test run session 5 op write mode bw size 64K count 1000 bidir");
+	o = json_tokener_parse(r.out.buf);
+	CHECK(o && json_object_object_get_ex(o, "mb_per_s", &v) &&
+	      json_object_get_double(v) == 65.54);
+	CHECK(o && json_object_object_get_ex(o, "bytes", &v) &&
+	      json_object_get_int64(v) == 65536000);
+	json_object_put(o);
+	run_end(&r);
+	opts.mib = false;
 }
 
 /*
@@ -1013,6 +1029,18 @@ TEST(cmd_test_run_sweep_table)
 		  "     64K       1000        65.54      0.524       0.001000\n");
 	run_end(&r);
 
+	/* -M: perftest's MiB/s, named in the header (65536000 B/s) */
+	fake_begin(k_test_report);
+	opts.mib = true;
+	run(&r, false, "test run session 5 op write mode bw size 32K-64K count 10");
+	CHECK_INT(r.rc, 0);
+	CHECK_STR(r.out.buf,
+		  "  #bytes     #iters    BW[MiB/s]   BW[Gb/s]  MsgRate[Mpps]\n"
+		  "     32K       1000        31.25      0.262       0.001000\n"
+		  "     64K       1000        62.50      0.524       0.001000\n");
+	run_end(&r);
+	opts.mib = false;
+
 	/* lat: the latency columns, in microseconds */
 	fake_begin(k_test_report);
 	run(&r, false, "test run session 5 op send mode lat size 64-128 count 10");
@@ -1063,6 +1091,8 @@ TEST(cmd_test_run_histogram)
 	CHECK_INT(r.rc, 0);
 	CHECK(strstr(r.out.buf, " stdev 0.40us") != NULL);
 	CHECK(strstr(r.out.buf, "test 9: latency histogram, 1000 samples\n") != NULL);
+	/* each column in the unit its header names */
+	CHECK(strstr(r.out.buf, "    from[us]       to[us]   #samples\n") != NULL);
 	CHECK(strstr(r.out.buf, "       900 |##################################################\n") != NULL);
 	CHECK(strstr(r.out.buf, "       100 |######\n") != NULL);
 	run_end(&r);
@@ -1229,7 +1259,246 @@ TEST(cmd_ping)
 	CHECK(strstr(r.err, "ping 10.0.0.2:7471: no krdma session: rejected by peer") != NULL);
 	run_end(&r);
 
-	check_refused(k_ping, "ping 10.0.0.2", EXIT_USAGE, "missing the peer's port");
+	check_refused(k_ping, "ping 10.0.0.2:7471 port 7472", EXIT_USAGE,
+		      "conflicting ports in 'addr' and 'port'");
+}
+
+/*
+ * Without a port, listener add, session connect and ping use krdma's own,
+ * 7362, spelled out here: it is what two hosts must agree on.
+ */
+TEST(cmd_default_port)
+{
+	struct nlattr *tb[KRDMA_A_MAX + 1];
+	struct endpoint ep;
+	struct run r;
+
+	CHECK_INT(KRDMACTL_PORT_DFLT, 7362);
+	fake_begin(k_listener_add);
+	run(&r, false, "listener add name l1");
+	CHECK_INT(r.rc, 0);
+	CHECK(!seen_ep.has_addr);
+	CHECK_INT(seen_ep.port, 7362);
+	run_end(&r);
+	fake_begin(k_listener_add);
+	run(&r, false, "listener add addr 10.0.0.1");
+	CHECK_INT(r.rc, 0);
+	CHECK(seen_ep.has_addr);
+	CHECK_INT(seen_ep.port, 7362);
+	run_end(&r);
+	/* a port given still wins, in addr or on its own */
+	fake_begin(k_listener_add);
+	run(&r, false, "listener add addr 10.0.0.1:7471");
+	CHECK_INT(seen_ep.port, 7471);
+	run_end(&r);
+
+	connect_mode = 0;
+	fake_begin(k_connect);
+	run(&r, false, "session connect addr 10.0.0.2 name s1");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK(tb[KRDMA_A_PEER_ADDR] && !get_endpoint(tb[KRDMA_A_PEER_ADDR], &ep));
+	CHECK_INT(ep.port, 7362);
+	run_end(&r);
+	check_refused(k_connect, "session connect addr 10.0.0.2:1 port 2",
+		      EXIT_USAGE, "conflicting ports");
+
+	ping_ncmds = 0;
+	fake_begin(k_ping);
+	run(&r, false, "ping 10.0.0.2");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK(tb[KRDMA_A_PEER_ADDR] && !get_endpoint(tb[KRDMA_A_PEER_ADDR], &ep));
+	CHECK_INT(ep.port, 7362);
+	CHECK(strstr(r.out.buf, "ping 10.0.0.2:7362:") != NULL);
+	run_end(&r);
+
+	/* and the help says which */
+	fake_begin(k_none);
+	run(&r, false, "listener help");
+	CHECK(strstr(r.out.buf, "[ port PORT ]") != NULL);
+	CHECK(strstr(r.out.buf, "default 7362") != NULL);
+	run_end(&r);
+}
+
+/*
+ * A one-shot run's kernel: session 7 comes up (or goes down, or says
+ * nothing: oneshot_connect), TEST_START is served by k_test_ending() with
+ * oneshot_done (or refused: oneshot_start_err), SESSION_DEL is acked.
+ * What was asked is recorded, and the SESSION_NEW and SESSION_DEL seen.
+ */
+enum { OS_UP, OS_DOWN, OS_SILENT };
+static int oneshot_connect;
+static struct nl_msg *(*oneshot_done)(void);
+static int oneshot_start_err;
+static uint8_t os_cmds[16];
+static unsigned int os_ncmds;
+static uint32_t os_del_id, os_test_session;
+
+static void k_oneshot(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	(void)req;
+	if (os_ncmds < sizeof(os_cmds))
+		os_cmds[os_ncmds++] = cmd;
+	switch (cmd) {
+	case KRDMA_CMD_SESSION_NEW:
+		fake_reply(session_msg(cmd, 7, "run"));
+		fake_ack();
+		if (oneshot_connect == OS_UP)
+			fake_event(session_event(KRDMA_EVENT_SESSION_UP, 7,
+						 "run", NULL));
+		else if (oneshot_connect == OS_DOWN)
+			fake_event(session_event(KRDMA_EVENT_SESSION_DOWN, 7,
+						 "run", "rejected by peer"));
+		return;
+	case KRDMA_CMD_SESSION_DEL:
+		os_del_id = tb_u32(tb, KRDMA_A_SESSION_ID);
+		fake_ack();
+		return;
+	case KRDMA_CMD_TEST_START:
+		os_test_session = tb_u32(tb, KRDMA_A_SESSION_ID);
+		if (oneshot_start_err) {
+			fake_error(oneshot_start_err,
+				   "size exceeds the session's max_msg (set at connect)",
+				   0);
+			return;
+		}
+		break;
+	}
+	k_test_ending(oneshot_done, cmd, tb);
+}
+
+/* Run @line against k_oneshot, the session coming up as @connect. */
+static void run_oneshot(struct run *r, const char *line, int connect,
+			struct nl_msg *(*done)(void), int start_err,
+			int sigint_wait)
+{
+	oneshot_connect = connect;
+	oneshot_done = done;
+	oneshot_start_err = start_err;
+	os_ncmds = 0;
+	os_del_id = os_test_session = 0;
+	fake_begin(k_oneshot);
+	if (sigint_wait)
+		fake_sigint_on_wait(sigint_wait);
+	run(r, false, line);
+}
+
+/* The session was deleted, last: whatever happened, nothing is left. */
+static void check_deleted(const struct run *r, const char *line)
+{
+	if (!os_ncmds || os_cmds[os_ncmds - 1] != KRDMA_CMD_SESSION_DEL ||
+	    os_del_id != 7)
+		unit_fail(__FILE__, __LINE__, "\"%s\" (rc %d): session 7 not deleted last (%u requests, deleted %u): %s",
+			  line, r->rc, os_ncmds, os_del_id, r->err);
+}
+
+/* "test run addr HOST ..." connects, runs, prints and deletes. */
+TEST(cmd_test_run_oneshot)
+{
+	const char *line;
+	struct nlattr *tb[KRDMA_A_MAX + 1];
+	struct endpoint ep;
+	struct run r;
+
+	/* success: a session sized for the test, the test over it */
+	line = "test run addr 10.0.0.2 op send size 1M qps 2 depth 100 count 10";
+	run_oneshot(&r, line, OS_UP, test_passes_done, 0, 0);
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(os_ncmds, 3);
+	CHECK_INT(os_cmds[0], KRDMA_CMD_SESSION_NEW);
+	CHECK_INT(os_cmds[1], KRDMA_CMD_TEST_START);
+	CHECK_INT(os_test_session, 7);
+	check_deleted(&r, line);
+	CHECK(strstr(r.out.buf, "test 9 ") != NULL);
+	CHECK_STR(r.err, "");
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK(tb[KRDMA_A_PEER_ADDR] && !get_endpoint(tb[KRDMA_A_PEER_ADDR], &ep));
+	CHECK_INT(ep.port, 7362);
+	CHECK(tb[KRDMA_A_NAME] &&
+	      !strncmp(nla_get_string(tb[KRDMA_A_NAME]), "run-", 4));
+	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_MAX_MSG_SIZE), 1 << 20);
+	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_QPS), 2);
+	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_RQ_DEPTH), 103);
+	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_SQ_DEPTH), 2002);
+	CHECK_INT(fake_req_attrs(1, tb), 0);
+	CHECK(!tb[KRDMA_A_NAME]);	/* the test names the session by id */
+	run_end(&r);
+
+	/* a WRITE of the defaults needs nothing of the session; what the
+	 * user gives is sent as given */
+	line = "test run addr 10.0.0.2:7471 op write tos 96 rq_depth 8 count 10";
+	run_oneshot(&r, line, OS_UP, test_passes_done, 0, 0);
+	CHECK_INT(r.rc, 0);
+	check_deleted(&r, line);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK(tb[KRDMA_A_PEER_ADDR] && !get_endpoint(tb[KRDMA_A_PEER_ADDR], &ep));
+	CHECK_INT(ep.port, 7471);
+	CHECK(!tb[KRDMA_A_SESSION_MAX_MSG_SIZE]);
+	CHECK(!tb[KRDMA_A_SESSION_QPS]);
+	CHECK(!tb[KRDMA_A_SESSION_SQ_DEPTH]);
+	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_RQ_DEPTH), 8);
+	CHECK(tb[KRDMA_A_SESSION_TOS] &&
+	      nla_get_u8(tb[KRDMA_A_SESSION_TOS]) == 96);
+	run_end(&r);
+
+	/* a failed test, data that failed validation: deleted all the same */
+	line = "test run addr 10.0.0.2 op write count 10";
+	run_oneshot(&r, line, OS_UP, test_fails_done, 0, 0);
+	CHECK_INT(r.rc, EXIT_ERR);
+	check_deleted(&r, line);
+	run_end(&r);
+	run_oneshot(&r, line, OS_UP, test_data_mismatch_done, 0, 0);
+	CHECK_INT(r.rc, EXIT_TEST_FAIL);
+	check_deleted(&r, line);
+	run_end(&r);
+
+	/* an error: the kernel refuses the test */
+	line = "test run addr 10.0.0.2 op send size 2M count 10";
+	run_oneshot(&r, line, OS_UP, test_passes_done, -EMSGSIZE, 0);
+	CHECK_INT(r.rc, EXIT_ERR);
+	CHECK(strstr(r.err, "max_msg") != NULL);
+	check_deleted(&r, line);
+	run_end(&r);
+
+	/* an error: the session goes down instead of up */
+	run_oneshot(&r, line, OS_DOWN, test_passes_done, 0, 0);
+	CHECK_INT(r.rc, EXIT_ERR);
+	CHECK(strstr(r.err, "no session to 10.0.0.2:7362: rejected by peer") != NULL);
+	CHECK_INT(os_ncmds, 2);		/* no test */
+	check_deleted(&r, line);
+	run_end(&r);
+
+	/* ^C while the test runs: stopped, its result, deleted, 130 */
+	line = "test run addr 10.0.0.2 op write duration 1h";
+	run_oneshot(&r, line, OS_UP, NULL, 0, 1);
+	CHECK_INT(r.rc, EXIT_INTR);
+	CHECK(strstr(r.err, "stopping test 9") != NULL);
+	CHECK(strstr(r.out.buf, "test 9 ") != NULL);
+	check_deleted(&r, line);
+	run_end(&r);
+
+	/* ^C while connecting: deleted, and not said to be left behind */
+	run_oneshot(&r, line, OS_SILENT, NULL, 0, 1);
+	CHECK_INT(r.rc, EXIT_INTR);
+	CHECK(strstr(r.err, "deleting session 7") != NULL);
+	CHECK(strstr(r.err, "left as it is") == NULL);
+	check_deleted(&r, line);
+	run_end(&r);
+
+	/* the command line, checked before the kernel hears anything */
+	check_refused(k_oneshot, "test run op write count 10", EXIT_USAGE,
+		      "one of 'session', 'addr' is required");
+	check_refused(k_oneshot, "test run session 5 addr 10.0.0.2 op write",
+		      EXIT_USAGE, "cannot be used together");
+	check_refused(k_oneshot, "test run session 5 op write max_msg 1M",
+		      EXIT_USAGE, "'max_msg' is for a one-shot run");
+	check_refused(k_oneshot, "test run addr 10.0.0.2:1 port 2 op write",
+		      EXIT_USAGE, "conflicting ports");
+	check_refused(k_oneshot, "test start addr 10.0.0.2 op write",
+		      EXIT_USAGE, "is for \"test run\"");
+	check_refused(k_oneshot, "test run addr 10.0.0.2 op write name x",
+		      EXIT_USAGE, "unknown keyword 'name'");
 }
 
 /*
@@ -1503,8 +1772,55 @@ TEST(cmd_test_rate)
 	CHECK(!tb[KRDMA_A_TEST_RATE] && !tb[KRDMA_A_TEST_BURST]);
 	run_end(&r);
 
+	/* perftest's units: Mb/s, MiB/s, and packets/s times the size */
+	static const struct {
+		const char *line;
+		uint64_t bytes_per_s;
+	} rates[] = {
+		{ "rate 100Mb/s", 12500000 },
+		{ "rate 100MiB/s", 104857600 },
+		{ "rate 1.5GB/s", 1500000000 },
+		{ "size 4K rate 1000pps", 4096000 },
+		{ "size 64 rate 1.5Mpps", 96000000 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		fake_begin(k_test_silent);
+		run_fmt(&r, false, "test start session s1 op write mode bw %s",
+			rates[i].line);
+		CHECK_INT(r.rc, 0);
+		CHECK_INT(fake_req_attrs(0, tb), 0);
+		if (!tb[KRDMA_A_TEST_RATE] ||
+		    nla_get_u64(tb[KRDMA_A_TEST_RATE]) != rates[i].bytes_per_s)
+			unit_fail(__FILE__, __LINE__, "\"%s\": not %llu bytes/s",
+				  rates[i].line,
+				  (unsigned long long)rates[i].bytes_per_s);
+		run_end(&r);
+	}
+	/* a packet rate over a sweep: each size's own bytes/s */
+	fake_begin(k_test_passes);
+	run(&r, false, "test run session s1 op write mode bw size 1K-2K rate 10kpps count 10");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK(tb[KRDMA_A_TEST_RATE] &&
+	      nla_get_u64(tb[KRDMA_A_TEST_RATE]) == 10240000);
+	CHECK_INT(fake_req_attrs(1, tb), 0);
+	CHECK(tb[KRDMA_A_TEST_RATE] &&
+	      nla_get_u64(tb[KRDMA_A_TEST_RATE]) == 20480000);
+	run_end(&r);
+	/* an atomic is 8 bytes, whatever the size */
+	fake_begin(k_test_silent);
+	run(&r, false, "test start session s1 op atomic_fadd mode bw rate 1kpps");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(fake_req_attrs(0, tb), 0);
+	CHECK(tb[KRDMA_A_TEST_RATE] &&
+	      nla_get_u64(tb[KRDMA_A_TEST_RATE]) == 8000);
+	run_end(&r);
+	check_refused(k_test_silent, "test start session s1 op write mode bw rate 1kpps",
+		      EXIT_USAGE, "needs the size of a packet");
 	check_refused(k_test_silent, "test start session s1 op write mode bw rate 2MB",
-		      EXIT_USAGE, "invalid rate '2MB': expected MB/s such as 2, 0.5, 1.5GB/s or 10Gb/s");
+		      EXIT_USAGE, "invalid rate '2MB': expected MB/s such as 2 or 0.5, or a unit: MB/s, GB/s, MiB/s, GiB/s, Mb/s, Gb/s, or packets/s: pps, kpps, Mpps");
 	check_refused(k_test_silent, "test start session s1 op write mode bw rate 2 burst 0",
 		      EXIT_USAGE, "burst '0' out of range: must be 1..128");
 	check_refused(k_test_silent, "test start session s1 op write mode bw rate",
@@ -1550,21 +1866,149 @@ TEST(cmd_test_start_sends_only_what_is_given)
 
 /* ---- monitor, version, dev, stats ---- */
 
+/* A test's event of session @sess. */
+static struct nl_msg *sess_test_event(uint8_t ev, uint32_t test, uint32_t sess)
+{
+	struct nl_msg *m = fake_msg(KRDMA_CMD_EVENT_NTF);
+
+	nla_put_u8(m, KRDMA_A_EVENT, ev);
+	nla_put_u32(m, KRDMA_A_TEST_ID, test);
+	nla_put_u32(m, KRDMA_A_SESSION_ID, sess);
+	return m;
+}
+
+/* Sessions the monitored kernel has: s5 (5) only. */
+static void k_monitor(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	(void)req;
+	if (cmd == KRDMA_CMD_SESSION_GET && tb[KRDMA_A_NAME] &&
+	    !strcmp(nla_get_string(tb[KRDMA_A_NAME]), "s5")) {
+		fake_reply(session_msg(cmd, 5, "s5"));
+		fake_ack();
+		return;
+	}
+	fake_error(-ENOENT, NULL, 0);
+}
+
+/*
+ * Events of sessions 4, 5 and 7 (named "later", which the kernel does
+ * not know yet), their tests 2 (of 5) and 3 (of 7), one of no session.
+ */
+static void queue_monitor_events(void)
+{
+	struct nl_msg *m;
+
+	fake_event(session_event(KRDMA_EVENT_SESSION_UP, 4, "s4", NULL));
+	fake_event(sess_test_event(KRDMA_EVENT_TEST_PROGRESS, 2, 5));
+	fake_event(session_event(KRDMA_EVENT_SESSION_UP, 7, "later", NULL));
+	fake_event(sess_test_event(KRDMA_EVENT_TEST_DONE, 3, 7));
+	m = fake_msg(KRDMA_CMD_EVENT_NTF);
+	nla_put_u8(m, KRDMA_A_EVENT, 99);	/* one of no session */
+	nla_put_u32(m, KRDMA_A_LISTENER_ID, 1);
+	fake_event(m);
+	fake_event(sess_test_event(KRDMA_EVENT_TEST_DONE, 2, 5));
+	fake_event(session_event(KRDMA_EVENT_SESSION_DOWN, 5, "s5", "bye"));
+}
+
+/* "[2026-11-29T07:01:33.123456Z]", the RFC 3339 UTC time "monitor timestamp" gives. */
+static bool is_timestamp(const char *s, size_t len)
+{
+	static const char pat[] = "[dddd-dd-ddTdd:dd:dd.ddddddZ]";
+	size_t i;
+
+	if (len != sizeof(pat) - 1)
+		return false;
+	for (i = 0; i < len; i++)
+		if (pat[i] == 'd' ? !is_digit(s[i]) : s[i] != pat[i])
+			return false;
+	return true;
+}
+
 TEST(cmd_monitor)
 {
+	static const struct {
+		const char *line;
+		const char *out;
+		int nreqs;
+	} cases[] = {
+		{ "monitor",
+		  "session_up session 4 name s4\n"
+		  "test_progress test 2 session 5\n"
+		  "session_up session 7 name later\n"
+		  "test_done test 3 session 7\n"
+		  "unknown(99) listener 1\n"
+		  "test_done test 2 session 5\n"
+		  "session_down session 5 name s5 reason \"bye\"\n", 0 },
+		/* by id: the session's events and its tests' */
+		{ "monitor session 5",
+		  "test_progress test 2 session 5\n"
+		  "test_done test 2 session 5\n"
+		  "session_down session 5 name s5 reason \"bye\"\n", 0 },
+		/* by the name of a session that exists: asked, then by id */
+		{ "monitor session s5",
+		  "test_progress test 2 session 5\n"
+		  "test_done test 2 session 5\n"
+		  "session_down session 5 name s5 reason \"bye\"\n", 1 },
+		/* by the name of one that comes later: from its first event */
+		{ "monitor session later",
+		  "session_up session 7 name later\n"
+		  "test_done test 3 session 7\n", 1 },
+		{ "monitor test 2",
+		  "test_progress test 2 session 5\n"
+		  "test_done test 2 session 5\n", 0 },
+		{ "monitor test 2 session 7", "", 0 },
+		{ "monitor session nosuch", "", 1 },
+	};
+	struct json_object *o, *v;
+	const char *nl;
 	struct run r;
+	size_t i;
 
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fake_begin(k_monitor);
+		queue_monitor_events();
+		fake_sigint_on_wait(1);
+		run(&r, false, cases[i].line);
+		CHECK_INT(r.rc, 0);
+		if (strcmp(r.out.buf, cases[i].out))
+			unit_fail(__FILE__, __LINE__, "\"%s\" printed:\n%s", cases[i].line,
+				  r.out.buf);
+		CHECK_INT(fake_nreqs(), cases[i].nreqs);
+		run_end(&r);
+	}
+
+	/* timestamp: the time each event came, first on its line */
 	fake_begin(k_none);
 	fake_event(session_event(KRDMA_EVENT_SESSION_UP, 1, "s1", NULL));
 	fake_event(test_event(KRDMA_EVENT_TEST_DONE, 2, 0, NULL));
 	fake_sigint_on_wait(1);
-	run(&r, false, "monitor");
+	run(&r, false, "monitor timestamp");
 	CHECK_INT(r.rc, 0);
-	CHECK_STR(r.out.buf,
-		  "session_up session 1 name s1\n"
-		  "test_done test 2 session 5 op write size 65536 iters 1000 bytes 65536000 elapsed 1.000s validated 10 status ok\n");
+	CHECK(r.out.buf[0] == '[' && is_timestamp(r.out.buf, 29));
+	CHECK(!strncmp(r.out.buf + 29, " session_up session 1 name s1\n", 30));
+	nl = strchr(r.out.buf, '\n');
+	CHECK(nl && is_timestamp(nl + 1, 29) &&
+	      !strncmp(nl + 30, " test_done test 2 session 5 op write", 36));
 	CHECK_INT(fake_nreqs(), 0);
 	run_end(&r);
+
+	/* JSON: a "timestamp" key, the rest as without it */
+	fake_begin(k_none);
+	fake_event(session_event(KRDMA_EVENT_SESSION_UP, 1, "s1", NULL));
+	fake_sigint_on_wait(1);
+	run(&r, true, "monitor timestamp session 1");
+	o = json_tokener_parse(r.out.buf);
+	CHECK(o && json_object_object_get_ex(o, "timestamp", &v) &&
+	      json_object_get_string_len(v) == 27 &&
+	      json_object_get_string(v)[26] == 'Z');
+	CHECK(o && json_object_object_get_ex(o, "event", &v) &&
+	      !strcmp(json_object_get_string(v), "session_up"));
+	json_object_put(o);
+	run_end(&r);
+
+	check_refused(k_monitor, "monitor session", EXIT_USAGE, "needs a value");
+	check_refused(k_monitor, "monitor test s1", EXIT_USAGE, "invalid test");
+	check_refused(k_monitor, "monitor frob", EXIT_USAGE, "unknown keyword 'frob'");
 }
 
 static void k_version(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
@@ -1740,10 +2184,12 @@ TEST(cmd_parse_only)
 		{ "test run session 5 op write mode bw expect bw", EXIT_USAGE },
 		{ "test start session s1 op send size 4K duration 1h", 0 },
 		{ "session connect addr hostA port 7471 name s1", 0 },
-		{ "session connect addr hostA", EXIT_USAGE },
+		{ "session connect addr hostA", 0 },	/* krdma's port */
+		{ "session connect", EXIT_USAGE },
 		{ "ping hostA:7471", 0 },
+		{ "ping hostA", 0 },
 		/* checked after parsing, before the kernel: still a usage error */
-		{ "ping hostA", EXIT_USAGE },
+		{ "ping hostA:1 port 2", EXIT_USAGE },
 		{ "listener add addr fe80::1%eth0 port 7471", 0 },
 		{ "listener del", EXIT_USAGE },
 		{ "stats show", 0 },
@@ -2046,4 +2492,188 @@ TEST(json_keys_documented)
 	}
 	free(doc);
 	json_object_put(keys);
+}
+
+/* ---- one source: the tables make the help and the completion ---- */
+
+/* "krdmactl __complete WORDS" (space separated, a trailing space for an
+ * empty last word): the candidates, one a line, and what went to stderr. */
+static void complete_line(const char *line, char *out, size_t outlen,
+			  char *err, size_t errlen)
+{
+	static const char *const opts[] = { "-j", "--json" };
+	char buf[256], *argv[32], *p = buf, *tok;
+	FILE *f, *tmp = tmpfile();
+	int argc = 0, saved;
+	size_t n;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	while ((tok = strsep(&p, " ")) && argc < 31)
+		argv[argc++] = tok;
+	memset(out, 0, outlen);
+	f = fmemopen(out, outlen, "w");
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fileno(tmp), 2);
+	complete_run(argc, argv, opts, 2, f);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	fclose(f);
+	out[outlen - 1] = '\0';
+	rewind(tmp);
+	n = fread(err, 1, errlen - 1, tmp);
+	err[n] = '\0';
+	fclose(tmp);
+}
+
+/* "\n" + the synopsis of a command, for finding " kw " in it. */
+static void synopsis_of(const struct object *obj, const struct cmd *c,
+			char *buf, size_t len)
+{
+	FILE *f;
+
+	memset(buf, 0, len);
+	f = fmemopen(buf, len, "w");
+	cmd_synopsis(f, "", obj, c);
+	fclose(f);
+	buf[len - 1] = '\0';
+}
+
+/*
+ * Every keyword of every command's table is in its synopsis and is
+ * completed where a keyword may come, and nothing else is: a keyword
+ * added to a table appears in both without another word changing.
+ */
+TEST(tables_make_help_and_completion)
+{
+	struct arg_spec specs[DESCRIBE_MAX];
+	char syn[2048], out[4096], err[512], word[64], line[128];
+	size_t i, j, shown;
+	int k, n;
+
+	for (i = 0; i < nobjects; i++) {
+		const struct object *obj = objects[i];
+
+		for (j = 0; j < (obj->fn ? 1 : obj->ncmds); j++) {
+			const struct cmd *c = obj->fn ? NULL : &obj->cmds[j];
+
+			n = cmd_describe(obj, c, specs, DESCRIBE_MAX);
+			if (n < 0) {
+				unit_fail(__FILE__, __LINE__, "%s %s: no table",
+					  obj->name, c ? c->name : "");
+				continue;
+			}
+			synopsis_of(obj, c, syn, sizeof(syn));
+			snprintf(line, sizeof(line), "%s%s%s ", obj->name,
+				 c ? " " : "", c ? c->name : "");
+			complete_line(line, out, sizeof(out), err, sizeof(err));
+			CHECK_STR(err, "");
+			shown = 0;
+			for (k = 0; k < n; k++) {
+				if (!spec_shows_kw(&specs[k]))
+					continue;
+				shown++;
+				snprintf(word, sizeof(word), "%s ", specs[k].kw);
+				if (!strstr(syn, word))
+					unit_fail(__FILE__, __LINE__, "%s: '%s' not in the synopsis: %s",
+						  line, specs[k].kw, syn);
+				snprintf(word, sizeof(word), "%s\n", specs[k].kw);
+				if (!strstr(out, word))
+					unit_fail(__FILE__, __LINE__, "%s: '%s' not completed: %s",
+						  line, specs[k].kw, out);
+			}
+			/* nothing else, but "@files" for compare's FILE */
+			for (k = 0, n = 0; out[k]; k++)
+				n += out[k] == '\n';
+			if (n - (strstr(out, "@files\n") ? 1 : 0) != (int)shown)
+				unit_fail(__FILE__, __LINE__, "%s: %zu keywords, completed:\n%s",
+					  line, shown, out);
+		}
+	}
+}
+
+/* What the help must say, now made from the tables. */
+TEST(help_from_tables)
+{
+	static const char *const test_kws[] = {
+		" rate RATE ", " burst N ", " tos N ", "[ expect COND ]...",
+		"[ histogram ]", "{ session { ID | NAME } | addr HOST[:PORT] }",
+		"OP := { ping | send |", "MODE := { check | bw | lat }",
+	};
+	char syn[2048];
+	struct run r;
+	size_t i;
+
+	fake_begin(k_none);
+	run(&r, false, "test help");
+	for (i = 0; i < sizeof(test_kws) / sizeof(test_kws[0]); i++)
+		if (!strstr(r.out.buf, test_kws[i]))
+			unit_fail(__FILE__, __LINE__, "test help lacks '%s'",
+				  test_kws[i]);
+	run_end(&r);
+	/* test start takes no run-only keyword, so shows none */
+	synopsis_of(&test_obj, &test_obj.cmds[1], syn, sizeof(syn));
+	CHECK(strstr(syn, "krdmactl test start session { ID | NAME } op OP") != NULL);
+	CHECK(!strstr(syn, "expect") && !strstr(syn, "histogram") &&
+	      !strstr(syn, "addr") && !strstr(syn, "tos"));
+
+	/* ADDR: host names and IPv6 zones, which work */
+	fake_begin(k_none);
+	run(&r, false, "session help");
+	CHECK(strstr(r.out.buf, "ADDR := { HOST | IPV4 | IPV6 | IPV6%IFACE }") != NULL);
+	CHECK(strstr(r.out.buf, "[IPV6%IFACE]:PORT") != NULL);
+	run_end(&r);
+
+	/* "show" takes an id or a name, not both */
+	check_refused(k_sessions, "session show 1 name a", EXIT_USAGE,
+		      "cannot be used together");
+}
+
+/* Live names from the module's dumps; without it, nothing and no word. */
+TEST(complete_live_names)
+{
+	char out[1024], err[512];
+
+	fake_begin(k_sessions);
+	complete_line("test run session ", out, sizeof(out), err, sizeof(err));
+	CHECK_STR(out, "a\nb\n");
+	CHECK_STR(err, "");
+	CHECK_INT(fake_nreqs(), 1);
+	fake_end();
+
+	fake_begin(k_sessions);
+	complete_line("session del ", out, sizeof(out), err, sizeof(err));
+	CHECK_STR(out, "name\na\nb\n");
+	fake_end();
+
+	fake_begin(k_sessions);
+	complete_line("monitor session b", out, sizeof(out), err, sizeof(err));
+	CHECK_STR(out, "b\n");
+	fake_end();
+
+	fake_begin(k_listeners);
+	complete_line("listener show name ", out, sizeof(out), err, sizeof(err));
+	CHECK_STR(out, "a\nb\n");
+	fake_end();
+
+	/* the kernel refuses: quiet */
+	fake_begin(k_none);
+	complete_line("test run session ", out, sizeof(out), err, sizeof(err));
+	CHECK_STR(out, "");
+	CHECK_STR(err, "");
+	fake_end();
+
+	/* no fake: this host's kernel has no krdma family (or no netlink) */
+	complete_line("session show name ", out, sizeof(out), err, sizeof(err));
+	CHECK_STR(out, "");
+	CHECK_STR(err, "");
+	knl_put();
+
+	/* nothing is asked where no name goes */
+	fake_begin(k_sessions);
+	complete_line("session connect name ", out, sizeof(out), err, sizeof(err));
+	CHECK_STR(out, "");
+	CHECK_INT(fake_nreqs(), 0);
+	fake_end();
 }

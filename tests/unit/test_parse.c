@@ -127,6 +127,36 @@ TEST(size_ranges)
 	CHECK_U64(hi, 42);
 }
 
+/* A rate limit: a bandwidth, or packets per second (perftest's -p). */
+TEST(rates)
+{
+	uint64_t v = 42;
+	bool per_msg = true;
+
+	CHECK_INT(parse_rate("10Gb/s", &v, &per_msg), 0);
+	CHECK_U64(v, 1250000000);
+	CHECK(!per_msg);
+	CHECK_INT(parse_rate("2", &v, &per_msg), 0);
+	CHECK_U64(v, 2000000);
+	CHECK(!per_msg);
+	CHECK_INT(parse_rate("100MiB/s", &v, &per_msg), 0);
+	CHECK_U64(v, 104857600);
+	CHECK(!per_msg);
+	CHECK_INT(parse_rate("1000pps", &v, &per_msg), 0);
+	CHECK_U64(v, 1000);
+	CHECK(per_msg);
+	CHECK_INT(parse_rate("1.5kpps", &v, &per_msg), 0);
+	CHECK_U64(v, 1500);
+	CHECK(per_msg);
+	CHECK_INT(parse_rate("2Mpps", &v, &per_msg), 0);
+	CHECK_U64(v, 2000000);
+	CHECK(per_msg);
+	CHECK_INT(parse_rate("2 pps", &v, &per_msg), -EINVAL);
+	CHECK_INT(parse_rate("2p", &v, &per_msg), -EINVAL);
+	CHECK_INT(parse_rate("99999999999999999999999pps", &v, &per_msg),
+		  -ERANGE);
+}
+
 TEST(bandwidths)
 {
 	uint64_t v = 42;
@@ -144,6 +174,18 @@ TEST(bandwidths)
 	CHECK_U64(v, 1250000000);
 	CHECK_INT(parse_bw(".000001", &v), 0);
 	CHECK_U64(v, 1);
+	/* perftest's units: --rate_units M and G (bits), its MB/sec (2^20) */
+	CHECK_INT(parse_bw("100Mb/s", &v), 0);
+	CHECK_U64(v, 12500000);
+	CHECK_INT(parse_bw("1.5Mb/s", &v), 0);
+	CHECK_U64(v, 187500);
+	CHECK_INT(parse_bw("100MiB/s", &v), 0);
+	CHECK_U64(v, 104857600);
+	CHECK_INT(parse_bw("2GiB/s", &v), 0);
+	CHECK_U64(v, 2147483648ULL);
+	CHECK_INT(parse_bw("1mb/s", &v), -EINVAL);	/* which one? */
+	CHECK_INT(parse_bw("1Mib/s", &v), -EINVAL);
+	CHECK_INT(parse_bw("1pps", &v), -EINVAL);	/* a rate, not a bandwidth */
 	/* 0 is the kernel's to refuse, with its reason */
 	CHECK_INT(parse_bw("0", &v), 0);
 	CHECK_U64(v, 0);
@@ -235,6 +277,9 @@ TEST(expectations)
 	CHECK(e.value > 187.49 && e.value < 187.51);
 	CHECK_INT(parse_expect("bw>=2GB/s", &e), 0);
 	CHECK(e.value == 2000);
+	/* perftest's MB/sec, in MB/s (10^6) as the figures are compared */
+	CHECK_INT(parse_expect("bw>=100MiB/s", &e), 0);
+	CHECK(e.value > 104.857 && e.value < 104.858);
 	CHECK_INT(parse_expect("msg_rate>=1.2M", &e), 0);
 	CHECK(e.value > 1199999 && e.value < 1200001);
 	CHECK_INT(parse_expect("p99<=2ms", &e), 0);
