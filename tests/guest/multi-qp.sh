@@ -225,8 +225,10 @@ if [ "$KRDMA_NODE" = 1 ]; then
 		echo 0 >/sys/kernel/debug/krdma/hello_version
 	fi
 	# cq_poll softirq: the server session's data channels too. The
-	# earlier sessions' CQs are gone first.
-	wait_for -t 60 no_sessions
+	# earlier sessions' CQs are gone first: the client may still be
+	# testing over them (the short run comes here from the 4-QP block;
+	# the debug kernel took more than 60 s).
+	wait_for -t 1800 no_sessions
 	wq0=$(cqs_in WORKQUEUE)
 	barrier softirq 1800
 	echo softirq >/sys/module/krdma/parameters/cq_poll
