@@ -7,12 +7,17 @@
 # boots once for all of its tests (scripts/ci-kernel.sh, "a+b+c").
 # Both nodes end a test before either starts the next; each test's exit
 # is a result of its own (chain.NAME), and the chain fails if any test
-# did. The harness scans the kernel log of the whole boot, as for one.
+# did. The module's counters are reset before each test. The harness
+# scans the kernel log of the whole boot, as for one.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 rc=0
 for t; do
 	name=$(basename "$t" .sh)
 	log "chain: $name"
+	# The module-wide counters as a fresh load has them: a test that
+	# reads them (multi-qp's no_errors) must not count the protocol
+	# errors the tests before it caused (hostile-peer's, on purpose).
+	krdmactl stats reset 2>/dev/null
 	sh "$t"
 	r=$?
 	if [ $r -eq 0 ]; then
