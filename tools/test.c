@@ -287,8 +287,9 @@ static void run_finish(struct run_state *st, struct nlattr **tb,
 		st->line_shown = false;
 	}
 	report_result(tb, nlh, st->ro);
-	/* A JSON sweep is one array, written out once its last test is in. */
-	if (!st->ro->sweep || !out_json())
+	/* A JSON sweep is one array, written out once its last test is in;
+	 * a quiet run's caller reports, and writes out its own document. */
+	if (!st->ro->quiet && (!st->ro->sweep || !out_json()))
 		out_flush();
 }
 

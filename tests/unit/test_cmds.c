@@ -1174,14 +1174,23 @@ TEST(cmd_test_run_expect)
 }
 
 /*
- * The pinged kernel: session 6 comes up, test 9 (its check-mode sends)
- * ends with every iteration validated, and the session is deleted.
+ * The pinged kernel: session 6 comes up; each round trip is a lat-mode
+ * test of one send (ids 9, 10, ...), whose one-way latency is 20 us,
+ * 21 us, 22 us, ... (round trips of 40, 42, 44 us); the session is
+ * deleted. ping_mode: 1 fails round trip 2's data, 2 gives no latency
+ * figure, 3 takes the session down after round trip 1.
  */
-static uint8_t ping_cmds[8];
+static uint8_t ping_cmds[12];
 static unsigned int ping_ncmds;
+static int ping_mode;
+static uint32_t ping_next_test;
+static bool ping_test_args_ok;
 
 static void k_ping(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 {
+	uint32_t id = ping_next_test;
+	bool bad = ping_mode == 1 && id == 10;
+	struct nlattr *nest;
 	struct nl_msg *m;
 
 	(void)req;
@@ -1189,6 +1198,8 @@ static void k_ping(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 		ping_cmds[ping_ncmds++] = cmd;
 	switch (cmd) {
 	case KRDMA_CMD_SESSION_NEW:
+		ping_next_test = 9;
+		ping_test_args_ok = true;
 		fake_reply(session_msg(cmd, 6, "ping"));
 		fake_ack();
 		fake_event(session_event(KRDMA_EVENT_SESSION_UP, 6, "ping",
@@ -1200,21 +1211,39 @@ static void k_ping(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 			fake_error(-EINVAL, "wrong test", 0);
 			return;
 		}
+		/* one message, timed on its own */
+		ping_test_args_ok &= tb[KRDMA_A_TEST_MODE] &&
+				     nla_get_u8(tb[KRDMA_A_TEST_MODE]) == KRDMA_MODE_LAT &&
+				     tb[KRDMA_A_TEST_COUNT] &&
+				     nla_get_u64(tb[KRDMA_A_TEST_COUNT]) == 1;
+		ping_next_test++;
 		m = fake_msg(cmd);
-		nla_put_u32(m, KRDMA_A_TEST_ID, 9);
+		nla_put_u32(m, KRDMA_A_TEST_ID, id);
 		fake_reply(m);
 		fake_ack();
 		m = fake_msg(KRDMA_CMD_EVENT_NTF);
 		nla_put_u8(m, KRDMA_A_EVENT, KRDMA_EVENT_TEST_DONE);
-		nla_put_u32(m, KRDMA_A_TEST_ID, 9);
+		nla_put_u32(m, KRDMA_A_TEST_ID, id);
+		nla_put_u8(m, KRDMA_A_TEST_MODE, KRDMA_MODE_LAT);
 		nla_put_u32(m, KRDMA_A_TEST_SIZE, tb_u32(tb, KRDMA_A_TEST_SIZE));
-		nla_put_u64(m, KRDMA_A_TEST_ITERS,
-			    nla_get_u64(tb[KRDMA_A_TEST_COUNT]));
-		nla_put_u64(m, KRDMA_A_TEST_VALIDATED,
-			    nla_get_u64(tb[KRDMA_A_TEST_COUNT]));
+		nla_put_u64(m, KRDMA_A_TEST_ITERS, 1);
+		nla_put_u64(m, KRDMA_A_TEST_VALIDATED, bad ? 0 : 1);
+		/* the test's setup: never in a round trip */
 		nla_put_u64(m, KRDMA_A_TEST_ELAPSED_NS, 3000000);
-		nla_put_u32(m, KRDMA_A_TEST_STATUS, 0);
+		if (ping_mode != 2) {
+			nest = nla_nest_start(m, KRDMA_A_TEST_LAT);
+			nla_put_u64(m, KRDMA_LAT_A_SAMPLES, 1);
+			nla_put_u64(m, KRDMA_LAT_A_MIN_NS, 20000 + 1000 * (id - 9));
+			nla_put_u64(m, KRDMA_LAT_A_MAX_NS, 20000 + 1000 * (id - 9));
+			nla_nest_end(m, nest);
+		}
+		nla_put_u32(m, KRDMA_A_TEST_STATUS, bad ? (uint32_t)-EBADMSG : 0);
+		if (bad)
+			nla_put_string(m, KRDMA_A_REASON, "send data differs from the pattern");
 		fake_event(m);
+		if (ping_mode == 3)
+			fake_event(session_event(KRDMA_EVENT_SESSION_DOWN, 6,
+						 "ping", "peer went away"));
 		return;
 	case KRDMA_CMD_SESSION_DEL:
 		fake_ack();
@@ -1223,31 +1252,134 @@ static void k_ping(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 	fake_error(-EOPNOTSUPP, NULL, 0);
 }
 
+static int64_t json_int(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return o && json_object_object_get_ex(o, key, &v) ?
+	       json_object_get_int64(v) : -1;
+}
+
+static void ping_begin(int mode)
+{
+	ping_ncmds = 0;
+	ping_mode = mode;
+	fake_begin(k_ping);
+}
+
+/*
+ * ping as ping(8): the connect time on its own, each round trip the
+ * kernel's time of one message (not the test's setup), a line each, the
+ * summary's min/avg/max/mdev.
+ */
 TEST(cmd_ping)
 {
 	struct json_object *o, *v;
 	struct run r;
+	int i;
 
-	ping_ncmds = 0;
-	fake_begin(k_ping);
+	ping_begin(0);
 	run(&r, true, "ping 10.0.0.2:7471 count 3");
 	CHECK_INT(r.rc, 0);
-	CHECK_INT(ping_ncmds, 3);
+	CHECK_INT(ping_ncmds, 5);
 	CHECK_INT(ping_cmds[0], KRDMA_CMD_SESSION_NEW);
-	CHECK_INT(ping_cmds[1], KRDMA_CMD_TEST_START);
-	CHECK_INT(ping_cmds[2], KRDMA_CMD_SESSION_DEL);
+	for (i = 1; i <= 3; i++)
+		CHECK_INT(ping_cmds[i], KRDMA_CMD_TEST_START);
+	CHECK_INT(ping_cmds[4], KRDMA_CMD_SESSION_DEL);
+	CHECK(ping_test_args_ok);
 	o = json_tokener_parse(r.out.buf);
 	CHECK(o && json_object_object_get_ex(o, "peer", &v) &&
 	      !strcmp(json_object_get_string(v), "10.0.0.2:7471"));
-	CHECK(o && json_object_object_get_ex(o, "validated", &v) &&
-	      json_object_get_int(v) == 3);
-	CHECK(o && json_object_object_get_ex(o, "size", &v) &&
-	      json_object_get_int(v) == 64);
-	/* 3 ms for 3 round trips */
+	CHECK_INT(json_int(o, "session_id"), 6);
+	CHECK(json_int(o, "connect_ms") >= 0);
+	CHECK_INT(json_int(o, "round_trips"), 3);
+	CHECK_INT(json_int(o, "validated"), 3);
+	CHECK_INT(json_int(o, "size"), 64);
+	CHECK(o && json_object_object_get_ex(o, "rtt_ns", &v) &&
+	      json_object_array_length(v) == 3 &&
+	      json_object_get_int64(json_object_array_get_idx(v, 0)) == 40000 &&
+	      json_object_get_int64(json_object_array_get_idx(v, 2)) == 44000);
+	CHECK_INT(json_int(o, "rtt_min_ns"), 40000);
+	CHECK_INT(json_int(o, "rtt_avg_ns"), 42000);
+	CHECK_INT(json_int(o, "rtt_max_ns"), 44000);
+	/* sqrt(((-2000)^2 + 0 + 2000^2) / 3) */
+	CHECK_INT(json_int(o, "rtt_mdev_ns"), 1633);
+	/* the mean round trip, not the 3 ms the tests took */
 	CHECK(o && json_object_object_get_ex(o, "rtt_us", &v) &&
-	      json_object_get_double(v) > 999.9 &&
-	      json_object_get_double(v) < 1000.1);
+	      json_object_get_double(v) == 42.0);
+	CHECK_INT(json_int(o, "status"), 0);
+	CHECK(o && json_object_object_get_ex(o, "ok", &v) &&
+	      json_object_get_boolean(v));
 	json_object_put(o);
+	run_end(&r);
+
+	/* text: a line for the session, one per round trip, the summary */
+	ping_begin(0);
+	run(&r, false, "ping 10.0.0.2:7471 count 2 size 128 interval 0ms");
+	CHECK_INT(r.rc, 0);
+	CHECK(strstr(r.out.buf, "ping 10.0.0.2:7471: session 6 connected in ") != NULL);
+	CHECK(strstr(r.out.buf, "\n128 B from 10.0.0.2:7471: seq=1 rtt=40.000 us validated\n"
+			     "128 B from 10.0.0.2:7471: seq=2 rtt=42.000 us validated\n"
+			     "--- 10.0.0.2:7471 krdma ping statistics ---\n"
+			     "2 round trips, 2 validated, time ") != NULL);
+	CHECK(strstr(r.out.buf, "\nrtt min/avg/max/mdev = 40.000/41.000/42.000/1.000 us\n") != NULL);
+	run_end(&r);
+
+	/* the default count is ping's few, not one */
+	ping_begin(0);
+	run(&r, false, "ping 10.0.0.2:7471");
+	CHECK_INT(r.rc, 0);
+	CHECK(strstr(r.out.buf, "seq=5 ") != NULL);
+	CHECK(strstr(r.out.buf, "seq=6 ") == NULL);
+	CHECK(strstr(r.out.buf, "5 round trips, 5 validated") != NULL);
+	run_end(&r);
+
+	/* data that came back wrong: said, the others still run, exit 3 */
+	ping_begin(1);
+	run(&r, true, "ping 10.0.0.2:7471 count 3");
+	CHECK_INT(r.rc, EXIT_TEST_FAIL);
+	CHECK(strstr(r.err, "send data differs from the pattern") != NULL);
+	o = json_tokener_parse(r.out.buf);
+	CHECK_INT(json_int(o, "round_trips"), 3);
+	CHECK_INT(json_int(o, "validated"), 2);
+	CHECK_INT(json_int(o, "status"), -EBADMSG);
+	CHECK(o && json_object_object_get_ex(o, "ok", &v) &&
+	      !json_object_get_boolean(v));
+	json_object_put(o);
+	CHECK_INT(ping_cmds[ping_ncmds - 1], KRDMA_CMD_SESSION_DEL);
+	run_end(&r);
+	ping_begin(1);
+	run(&r, false, "ping 10.0.0.2:7471 count 2");
+	CHECK(strstr(r.out.buf, "seq=2 rtt=42.000 us NOT validated\n") != NULL);
+	run_end(&r);
+
+	/* no latency figure from the kernel: no time made up, exit 1 */
+	ping_begin(2);
+	run(&r, false, "ping 10.0.0.2:7471 count 3");
+	CHECK_INT(r.rc, EXIT_ERR);
+	CHECK(strstr(r.err, "the kernel's result of test 9 has no latency figure") != NULL);
+	CHECK(strstr(r.out.buf, "0 round trips, 0 validated") != NULL);
+	CHECK(strstr(r.out.buf, "rtt min/avg/max/mdev") == NULL);
+	CHECK_INT(ping_ncmds, 3);
+	CHECK_INT(ping_cmds[2], KRDMA_CMD_SESSION_DEL);
+	run_end(&r);
+
+	/* the session goes down between round trips: said, exit 1 */
+	ping_begin(3);
+	run(&r, false, "ping 10.0.0.2:7471 count 3");
+	CHECK_INT(r.rc, EXIT_ERR);
+	CHECK(strstr(r.err, "ping 10.0.0.2:7471: the session went down") != NULL);
+	CHECK(strstr(r.out.buf, "1 round trips, 1 validated") != NULL);
+	run_end(&r);
+
+	/* ^C between round trips: the summary of those done, exit 130 */
+	ping_begin(0);
+	fake_sigint_on_wait(1);
+	run(&r, false, "ping 10.0.0.2:7471 count 3");
+	CHECK_INT(r.rc, EXIT_INTR);
+	CHECK(strstr(r.out.buf, "1 round trips, 1 validated") != NULL);
+	CHECK(strstr(r.out.buf, "rtt min/avg/max/mdev = 40.000/40.000/40.000/0.000 us") != NULL);
+	CHECK_INT(ping_cmds[ping_ncmds - 1], KRDMA_CMD_SESSION_DEL);
 	run_end(&r);
 
 	/* no listener there: exit 1, the reason, nothing left behind */
@@ -1261,6 +1393,8 @@ TEST(cmd_ping)
 
 	check_refused(k_ping, "ping 10.0.0.2:7471 port 7472", EXIT_USAGE,
 		      "conflicting ports in 'addr' and 'port'");
+	check_refused(k_ping, "ping 10.0.0.2:7471 interval 2m", EXIT_USAGE,
+		      "interval '2m' out of range");
 }
 
 /*
@@ -1303,8 +1437,7 @@ TEST(cmd_default_port)
 	check_refused(k_connect, "session connect addr 10.0.0.2:1 port 2",
 		      EXIT_USAGE, "conflicting ports");
 
-	ping_ncmds = 0;
-	fake_begin(k_ping);
+	ping_begin(0);
 	run(&r, false, "ping 10.0.0.2");
 	CHECK_INT(r.rc, 0);
 	CHECK_INT(fake_req_attrs(0, tb), 0);
