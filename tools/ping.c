@@ -23,6 +23,7 @@
 
 #include "attrs.h"
 #include "cmd.h"
+#include "env.h"
 #include "output.h"
 #include "session.h"
 #include "test.h"
@@ -256,8 +257,11 @@ static int ping_run(int argc, char **argv)
 		{ "timeout", ARG_DURATION, 0, 0, KRDMA_TIMEOUT_MS_MIN,
 		  KRDMA_TIMEOUT_MS_MAX, &timeout, "TIME" },
 	};
+	struct arg_val sess_ref = { .set = true, .is_num = true };
 	struct ping_stats stats;
 	struct connect_state st;
+	struct run_env env;
+	bool have_env = false;
 	struct knl_ctx *c;
 	struct nl_msg *msg;
 	bool stopped = false;
@@ -304,6 +308,10 @@ static int ping_run(int argc, char **argv)
 		return EXIT_ERR;
 	}
 
+	/* Where and when, as a test's record says it (-j, -s). */
+	sess_ref.num = st.id;
+	if (out_json() || opts.stats)
+		have_env = !env_collect(c, &sess_ref, &env);
 	open_json_object(NULL);
 	print_uint(PRINT_JSON, "schema_version", NULL, REPORT_SCHEMA_VERSION);
 	print_string(PRINT_ANY, "peer", "ping %s:", peer);
@@ -326,6 +334,10 @@ static int ping_run(int argc, char **argv)
 	ping_summary(peer, &stats, now_ms() - t0);
 	print_int(PRINT_JSON, "status", NULL, stats.status);
 	print_bool(PRINT_JSON, "ok", NULL, rc == EXIT_OK && !stopped);
+	if (have_env) {
+		env_print(&env);
+		print_nl();
+	}
 	close_json_object();
 	out_flush();
 	/* A failure is said; the exit status is the round trips'. */

@@ -5,6 +5,7 @@
  * ACK), events, lost events and ^C.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <net/if.h>
 #include <errno.h>
 #include <signal.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <json.h>
@@ -1180,6 +1182,8 @@ TEST(cmd_test_run_expect)
  * deleted. ping_mode: 1 fails round trip 2's data, 2 gives no latency
  * figure, 3 takes the session down after round trip 1.
  */
+static void k_env(uint8_t cmd, struct nlattr **tb, struct nl_msg *req);
+
 static uint8_t ping_cmds[12];
 static unsigned int ping_ncmds;
 static int ping_mode;
@@ -1248,6 +1252,12 @@ static void k_ping(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 	case KRDMA_CMD_SESSION_DEL:
 		fake_ack();
 		return;
+	case KRDMA_CMD_SESSION_GET:
+	case KRDMA_CMD_DEV_GET:
+	case KRDMA_CMD_VERSION_GET:
+		/* the environment, as for a test */
+		k_env(cmd, tb, req);
+		return;
 	}
 	fake_error(-EOPNOTSUPP, NULL, 0);
 }
@@ -1281,11 +1291,13 @@ TEST(cmd_ping)
 	ping_begin(0);
 	run(&r, true, "ping 10.0.0.2:7471 count 3");
 	CHECK_INT(r.rc, 0);
-	CHECK_INT(ping_ncmds, 5);
+	/* the session, its environment, the round trips, the delete */
+	CHECK_INT(ping_ncmds, 8);
 	CHECK_INT(ping_cmds[0], KRDMA_CMD_SESSION_NEW);
-	for (i = 1; i <= 3; i++)
+	CHECK_INT(ping_cmds[1], KRDMA_CMD_SESSION_GET);
+	for (i = 4; i <= 6; i++)
 		CHECK_INT(ping_cmds[i], KRDMA_CMD_TEST_START);
-	CHECK_INT(ping_cmds[4], KRDMA_CMD_SESSION_DEL);
+	CHECK_INT(ping_cmds[7], KRDMA_CMD_SESSION_DEL);
 	CHECK(ping_test_args_ok);
 	o = json_tokener_parse(r.out.buf);
 	CHECK(o && json_object_object_get_ex(o, "peer", &v) &&
@@ -1310,6 +1322,10 @@ TEST(cmd_ping)
 	CHECK_INT(json_int(o, "status"), 0);
 	CHECK(o && json_object_object_get_ex(o, "ok", &v) &&
 	      json_object_get_boolean(v));
+	CHECK(o && json_object_object_get_ex(o, "env", &v) &&
+	      json_object_object_get_ex(v, "timestamp", NULL) &&
+	      json_object_object_get_ex(v, "module", &v) &&
+	      !strcmp(json_object_get_string(v), "9.9.9"));
 	json_object_put(o);
 	run_end(&r);
 
@@ -1689,10 +1705,48 @@ static void put_file(const char *root, const char *rel, const char *text)
 	}
 }
 
+/* An RFC 3339 UTC time to the second: 2026-11-29T07:01:33Z. */
+static bool is_rfc3339_utc(const char *s)
+{
+	static const char form[] = "dddd-dd-ddTdd:dd:ddZ";
+	size_t i;
+
+	if (!s || strlen(s) != sizeof(form) - 1)
+		return false;
+	for (i = 0; form[i]; i++)
+		if (form[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != form[i])
+			return false;
+	return true;
+}
+
+TEST(env_rate)
+{
+	uint64_t mbit = 0;
+	uint32_t width = 0;
+
+	CHECK_INT(env_parse_rate("100 Gb/sec (4X EDR)", &mbit, &width), 0);
+	CHECK(mbit == 100000 && width == 4);
+	CHECK_INT(env_parse_rate("2.5 Gb/sec (1X SDR)", &mbit, &width), 0);
+	CHECK(mbit == 2500 && width == 1);
+	/* newer kernels always write the decimal */
+	CHECK_INT(env_parse_rate("400.0 Gb/sec (4X NDR)", &mbit, &width), 0);
+	CHECK(mbit == 400000 && width == 4);
+	CHECK_INT(env_parse_rate("56 Gb/sec (4X FDR)", &mbit, &width), 0);
+	CHECK(mbit == 56000 && width == 4);
+	CHECK_INT(env_parse_rate("12 Gb/sec (12X SDR)", &mbit, &width), 0);
+	CHECK(width == 12);
+	CHECK_INT(env_parse_rate("", &mbit, &width), -EINVAL);
+	CHECK_INT(env_parse_rate("fast", &mbit, &width), -EINVAL);
+	CHECK_INT(env_parse_rate("10 Mb/sec (1X SDR)", &mbit, &width), -EINVAL);
+	CHECK_INT(env_parse_rate("10 Gb/sec (X SDR)", &mbit, &width), -EINVAL);
+	CHECK_INT(env_parse_rate("10 Gb/sec (0X SDR)", &mbit, &width), -EINVAL);
+}
+
 TEST(cmd_test_run_env)
 {
 	char root[] = "/tmp/krdma-unit-sysfs.XXXXXX", cmd[128];
 	struct json_object *o, *e, *v;
+	struct utsname u;
 	struct run r;
 
 	CHECK(mkdtemp(root) != NULL);
@@ -1701,7 +1755,10 @@ TEST(cmd_test_run_env)
 	put_file(root, "class/infiniband/rxe0/ports/1/gid_attrs/ndevs/0", "eth0\n");
 	put_file(root, "class/net/eth0/mtu", "1500\n");
 	put_file(root, "devices/system/cpu/cpuidle/current_driver", "none\n");
+	put_file(root, "class/infiniband/rxe0/fw_ver", "16.35.2000\n");
+	put_file(root, "class/infiniband/rxe0/ports/1/rate", "100 Gb/sec (4X EDR)\n");
 	env_sysfs_root = root;
+	CHECK_INT(uname(&u), 0);
 
 	fake_begin(k_env);
 	run(&r, true, "test run session 5 op write mode bw size 4K-8K count 10");
@@ -1725,17 +1782,45 @@ TEST(cmd_test_run_env)
 	      json_object_get_int(v) == 2);
 	/* no cpufreq here: null, not a guess */
 	CHECK(e && json_object_object_get_ex(e, "governor", &v) && v == NULL);
+	/* when and where */
+	CHECK(e && json_object_object_get_ex(e, "timestamp", &v) &&
+	      is_rfc3339_utc(json_object_get_string(v)));
+	CHECK(e && json_object_object_get_ex(e, "host", &v) &&
+	      !strcmp(json_object_get_string(v), u.nodename));
+	CHECK(e && json_object_object_get_ex(e, "fw_ver", &v) &&
+	      !strcmp(json_object_get_string(v), "16.35.2000"));
+	CHECK(e && json_object_object_get_ex(e, "link_rate_mbit_per_s", &v) &&
+	      json_object_get_int64(v) == 100000);
+	CHECK(e && json_object_object_get_ex(e, "link_width", &v) &&
+	      json_object_get_int(v) == 4);
 	json_object_put(o);
 	run_end(&r);
+
+	/* a device without them (rxe has no fw_ver on old kernels): null */
+	snprintf(cmd, sizeof(cmd), "rm -f '%s/class/infiniband/rxe0/fw_ver'", root);
+	CHECK_INT(system(cmd), 0);
+	put_file(root, "class/infiniband/rxe0/ports/1/rate", "\n");
+	fake_begin(k_env);
+	run(&r, true, "test run session 5 op write mode bw size 4K count 10");
+	CHECK_INT(r.rc, 0);
+	o = json_tokener_parse(r.out.buf);
+	CHECK(o && json_object_object_get_ex(o, "env", &e));
+	CHECK(e && json_object_object_get_ex(e, "fw_ver", &v) && v == NULL);
+	CHECK(e && json_object_object_get_ex(e, "link_rate_mbit_per_s", &v) && v == NULL);
+	CHECK(e && json_object_object_get_ex(e, "link_width", &v) && v == NULL);
+	json_object_put(o);
+	run_end(&r);
+	put_file(root, "class/infiniband/rxe0/fw_ver", "16.35.2000\n");
+	put_file(root, "class/infiniband/rxe0/ports/1/rate", "2.5 Gb/sec (1X SDR)\n");
 
 	/* text: once, with -s */
 	opts.stats = true;
 	fake_begin(k_env);
 	run(&r, false, "test run session 5 op write mode bw size 4K-8K count 10");
 	opts.stats = false;
-	CHECK(strstr(r.out.buf, "env kernel ") != NULL);
-	CHECK(strstr(r.out.buf, " dev rxe0 transport roce active_mtu 1024 netdev eth0 netdev_mtu 1500 cq_poll softirq governor - idle_driver none module 9.9.9 peer_proto 2\n") != NULL);
-	CHECK(strstr(strstr(r.out.buf, "env kernel") + 1, "env kernel") == NULL);
+	CHECK(strstr(r.out.buf, "env timestamp ") != NULL);
+	CHECK(strstr(r.out.buf, " dev rxe0 fw_ver 16.35.2000 link_rate 2.5Gb/s link_width 1X transport roce active_mtu 1024 netdev eth0 netdev_mtu 1500 cq_poll softirq governor - idle_driver none module 9.9.9 peer_proto 2\n") != NULL);
+	CHECK(strstr(strstr(r.out.buf, "env timestamp") + 1, "env timestamp") == NULL);
 	run_end(&r);
 
 	env_sysfs_root = "/sys";
@@ -1754,7 +1839,7 @@ TEST(cmd_compare)
 	fd = mkstemp(res);
 	CHECK(fd >= 0);
 	f = fdopen(fd, "w");
-	fputs("[{\"op\":\"write\",\"mode\":\"bw\",\"size\":65536,\"qps\":1,\"mb_per_s\":80,\"status\":0,\"env\":{\"kernel\":\"6.12\",\"dev\":\"rxe0\",\"governor\":null,\"idle_driver\":null}},"
+	fputs("[{\"op\":\"write\",\"mode\":\"bw\",\"size\":65536,\"qps\":1,\"mb_per_s\":80,\"status\":0,\"env\":{\"timestamp\":\"2026-11-29T07:01:33Z\",\"host\":\"a\",\"kernel\":\"6.12\",\"dev\":\"rxe0\",\"governor\":null,\"idle_driver\":null}},"
 	      "{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,\"lat\":{\"p50_ns\":1000,\"p99_ns\":5000}},"
 	      "{\"op\":\"read\",\"mode\":\"bw\",\"size\":64,\"status\":0,\"mb_per_s\":1}]", f);
 	fclose(f);
@@ -1764,7 +1849,7 @@ TEST(cmd_compare)
 	/* the failed run of a test is no baseline for it */
 	fputs("[{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":-5,\"lat\":{\"p99_ns\":1}},"
 	      "{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,\"lat\":{\"p50_ns\":1050,\"p99_ns\":4000}},"
-	      "{\"op\":\"write\",\"mode\":\"bw\",\"size\":65536,\"qps\":1,\"mb_per_s\":100,\"status\":0,\"env\":{\"kernel\":\"6.1\",\"dev\":\"rxe0\",\"governor\":\"performance\"}}]", f);
+	      "{\"op\":\"write\",\"mode\":\"bw\",\"size\":65536,\"qps\":1,\"mb_per_s\":100,\"status\":0,\"env\":{\"timestamp\":\"2026-11-22T07:00:00Z\",\"host\":\"b\",\"kernel\":\"6.1\",\"dev\":\"rxe0\",\"governor\":\"performance\"}}]", f);
 	fclose(f);
 
 	fake_begin(k_none);
@@ -1778,6 +1863,9 @@ TEST(cmd_compare)
 	/* null (sysfs had none) is not the word "null" */
 	CHECK(strstr(r.out.buf, "env: governor - vs performance\n") != NULL);
 	CHECK(strstr(r.out.buf, "idle_driver") == NULL);
+	/* another host is a difference; another day is not */
+	CHECK(strstr(r.out.buf, "env: host a vs b\n") != NULL);
+	CHECK(strstr(r.out.buf, "timestamp") == NULL);
 	CHECK(strstr(r.out.buf, "3 figures compared, 2 worse, 0 better than the baseline by more than 10%; 1 results without a baseline\n") != NULL);
 	run_end(&r);
 
