@@ -926,12 +926,63 @@ TEST(cmd_test_run_sweep)
 	}
 	run_end(&r);
 
-	/* start takes one size only */
+	/* start takes one size only, and a range of one is a range */
 	fake_begin(k_test_passes);
 	run(&r, false, "test start session 5 op write size 2-8");
 	CHECK_INT(r.rc, EXIT_USAGE);
 	CHECK(strstr(r.err, "a size range is for \"test run\"") != NULL);
 	CHECK_INT(fake_nreqs(), 0);
+	run_end(&r);
+	check_refused(k_test_passes, "test start session 5 op write size 4K-4K",
+		      EXIT_USAGE, "a size range is for \"test run\"");
+}
+
+static void k_test_report(uint8_t cmd, struct nlattr **tb, struct nl_msg *req);
+
+/*
+ * The shape of -j test run follows the command line, never the outcome:
+ * a size written as a range is an array (of one for 4K-4K), a size, or
+ * none, one object; a one-shot run the same. The text of a range of one
+ * is the sweep's table.
+ */
+TEST(cmd_test_run_shape)
+{
+	static const struct {
+		const char *line;
+		bool array;
+	} runs[] = {
+		{ "test run session 5 op write mode bw size 4K count 10", false },
+		{ "test run session 5 op write mode bw count 10", false },
+		{ "test run session 5 op write mode bw size 4K-4K count 10", true },
+		{ "test run session 5 op write mode bw size 4K-8K count 10", true },
+		{ "test run session 5 op send mode lat size 64-64 count 10", true },
+	};
+	struct json_object *o;
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		fake_begin(k_test_report);
+		run(&r, true, runs[i].line);
+		CHECK_INT(r.rc, 0);
+		o = json_tokener_parse(r.out.buf);
+		if (!o || json_object_is_type(o, json_type_array) != runs[i].array)
+			unit_fail(__FILE__, __LINE__, "\"%s\": %s", runs[i].line,
+				  r.out.buf);
+		if (o && runs[i].array && json_object_is_type(o, json_type_array))
+			CHECK(json_object_object_get_ex(json_object_array_get_idx(o, 0),
+							"schema_version", NULL));
+		json_object_put(o);
+		run_end(&r);
+	}
+
+	/* one size, the sweep's table: a range of one */
+	fake_begin(k_test_report);
+	run(&r, false, "test run session 5 op write mode bw size 32K-32K count 10");
+	CHECK_INT(r.rc, 0);
+	CHECK_STR(r.out.buf,
+		  "  #bytes     #iters     BW[MB/s]   BW[Gb/s]  MsgRate[Mpps]\n"
+		  "     32K       1000        32.77      0.262       0.001000\n");
 	run_end(&r);
 }
 
