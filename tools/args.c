@@ -284,6 +284,8 @@ static int convert(const struct arg_spec *sp, const char *value,
 			       sp->kw, value);
 			return rc;
 		}
+		/* What the output's shape follows: "4K-4K" is a sweep of one. */
+		v->range = strchr(value, '-') != NULL;
 		return check_number(eb, sp, value, rc,
 				    "expected a size such as 4K, or a range of powers of two such as 2-8M",
 				    num, hi);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include <linux/netlink.h>
 #include <netlink/genl/genl.h>
@@ -348,6 +349,21 @@ void format_ns(char *buf, size_t len, uint64_t ns)
 		snprintf(buf, len, "%.3fms", (double)ns / 1e6);
 	else
 		snprintf(buf, len, "%.3fus", (double)ns / 1e3);
+}
+
+void format_utc_now(char *buf, size_t len, bool usec)
+{
+	struct timespec ts;
+	struct tm tm;
+	size_t n;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
+	if (usec)
+		snprintf(buf + n, len - n, ".%06ldZ", ts.tv_nsec / 1000);
+	else
+		snprintf(buf + n, len - n, "Z");
 }
 
 int each_nested(struct nlmsghdr *nlh, int type, int maxtype,

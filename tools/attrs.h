@@ -75,6 +75,11 @@ void print_stats(const struct nlattr *nest, const char *key,
 
 /* "1.234s", "12.500ms", "850us" */
 void format_ns(char *buf, size_t len, uint64_t ns);
+/*
+ * The time now as RFC 3339 in UTC: "2026-11-29T07:01:33Z", or with @usec
+ * "2026-11-29T07:01:33.123456Z" (monitor's timestamps).
+ */
+void format_utc_now(char *buf, size_t len, bool usec);
 
 /* Throughput figures of a test result. */
 struct rates {

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * krdmactl: the environment a result was measured in - kernel, device,
- * transport, MTUs, completion context, CPU frequency governor and idle
- * driver, module and peer protocol versions - recorded next to it, so
- * that two runs can be compared knowing what differed.
+ * krdmactl: the environment a result was measured in - when, on which
+ * host, kernel, device (its firmware, link rate and width), transport,
+ * MTUs, completion context, CPU frequency governor and idle driver,
+ * module and peer protocol versions - recorded next to it, so that two
+ * runs can be compared knowing what differed, and a stored baseline is
+ * dated. All of it is this host's: the peer's would have to come from
+ * the peer, through the kernel, as its CPU figures do.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <ctype.h>
 #include <string.h>
 #include <sys/utsname.h>
 
@@ -99,6 +103,45 @@ static int env_version_reply(struct nlattr **tb, struct nlmsghdr *nlh,
 	return 0;
 }
 
+int env_parse_rate(const char *s, uint64_t *mbit, uint32_t *width)
+{
+	uint64_t gbit = 0, milli = 0, scale = 100;
+	const char *p = s;
+	char *end;
+
+	if (!isdigit((unsigned char)*p))
+		return -EINVAL;
+	for (; isdigit((unsigned char)*p); p++)
+		gbit = gbit * 10 + (uint64_t)(*p - '0');
+	/* "2.5": the kernel writes at most one decimal; three are kept. */
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p); p++, scale /= 10)
+			milli += scale * (uint64_t)(*p - '0');
+	if (strncmp(p, " Gb/sec (", 9))
+		return -EINVAL;
+	p += 9;
+	*width = (uint32_t)strtoul(p, &end, 10);
+	if (end == p || *end != 'X' || !*width)
+		return -EINVAL;
+	*mbit = gbit * 1000 + milli;
+	return 0;
+}
+
+/* The device's firmware and its port's link, where sysfs has them. */
+static void env_sysfs_link(struct run_env *e)
+{
+	char buf[64];
+
+	read_sysfs(e->fw_ver, sizeof(e->fw_ver), "class/infiniband/%s/fw_ver",
+		   e->dev);
+	read_sysfs(buf, sizeof(buf), "class/infiniband/%s/ports/%u/rate",
+		   e->dev, e->port ? e->port : 1);
+	if (env_parse_rate(buf, &e->link_mbit, &e->link_width)) {
+		e->link_mbit = 0;
+		e->link_width = 0;
+	}
+}
+
 /* What sysfs says of the device, its netdev and the CPUs. */
 static void env_sysfs(struct run_env *e)
 {
@@ -125,6 +168,7 @@ static void env_sysfs(struct run_env *e)
 				   e->netdev);
 			e->netdev_mtu = (uint32_t)strtoul(buf, NULL, 10);
 		}
+		env_sysfs_link(e);
 	}
 	read_sysfs(e->governor, sizeof(e->governor),
 		   "devices/system/cpu/cpu0/cpufreq/scaling_governor");
@@ -148,8 +192,11 @@ int env_collect(struct knl_ctx *c, const struct arg_val *session,
 	int rc;
 
 	memset(e, 0, sizeof(*e));
-	if (!uname(&u))
+	format_utc_now(e->timestamp, sizeof(e->timestamp), false);
+	if (!uname(&u)) {
 		snprintf(e->kernel, sizeof(e->kernel), "%s", u.release);
+		snprintf(e->host, sizeof(e->host), "%s", u.nodename);
+	}
 	msg = knl_req(c, KRDMA_CMD_SESSION_GET, 0);
 	if (msg && put_ref(msg, KRDMA_A_SESSION_ID, session, NULL)) {
 		nlmsg_free(msg);
@@ -188,12 +235,42 @@ static void env_str(const char *key, const char *v)
 	print_string(PRINT_JSON, key, NULL, NULL);
 }
 
+/* " key value": 0 (unknown) is "-" in text, null in JSON. */
+static void env_uint(const char *key, const char *fmt, uint64_t v)
+{
+	print_text(" %s", key);
+	if (v) {
+		print_uint(PRINT_ANY, key, fmt, v);
+		return;
+	}
+	print_text(" -");
+	print_string(PRINT_JSON, key, NULL, NULL);
+}
+
+/* The link: JSON exact integers; text as sysfs says it, "100Gb/s 4X". */
+static void env_link(const struct run_env *e)
+{
+	print_text(" link_rate");
+	if (e->link_mbit) {
+		print_text(" %gGb/s", (double)e->link_mbit / 1000);
+		print_uint(PRINT_JSON, "link_rate_mbit_per_s", NULL, e->link_mbit);
+	} else {
+		print_text(" -");
+		print_string(PRINT_JSON, "link_rate_mbit_per_s", NULL, NULL);
+	}
+	env_uint("link_width", " %" PRIu64 "X", e->link_width);
+}
+
 void env_print(const struct run_env *e)
 {
 	open_json_object("env");
 	print_text("env");
+	env_str("timestamp", e->timestamp);
+	env_str("host", e->host);
 	env_str("kernel", e->kernel);
 	env_str("dev", e->dev);
+	env_str("fw_ver", e->fw_ver);
+	env_link(e);
 	env_str("transport", e->transport);
 	print_uint(PRINT_ANY, "active_mtu", " active_mtu %" PRIu64,
 		   e->active_mtu);

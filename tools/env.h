@@ -11,8 +11,13 @@
 #include "parse.h"
 
 struct run_env {
+	char timestamp[32];	/* RFC 3339 UTC, when it was collected */
+	char host[65];
 	char kernel[65];
 	char dev[64];
+	char fw_ver[64];
+	uint64_t link_mbit;	/* the port's rate, 10^6 bits/s; 0 unknown */
+	uint32_t link_width;	/* lanes (4 of "4X"); 0 unknown */
 	uint32_t port;
 	char transport[8];	/* ib, roce, iwarp */
 	uint32_t active_mtu;
@@ -28,10 +33,17 @@ struct run_env {
 /* Where sysfs is: "/sys", or a tree of the unit tests' own. */
 extern const char *env_sysfs_root;
 
-/* Asks the kernel (session, device, versions) and sysfs. */
+/*
+ * A port's sysfs rate, "100 Gb/sec (4X EDR)" or "2.5 Gb/sec (1X SDR)":
+ * its 10^6 bits/s and lanes. -EINVAL if it is not of that form.
+ */
+int env_parse_rate(const char *s, uint64_t *mbit, uint32_t *width);
+
+/* Asks the kernel (session, device, versions) and sysfs; the time, the
+ * host's name. */
 int env_collect(struct knl_ctx *c, const struct arg_val *session,
 		struct run_env *e);
-/* The object "env" in JSON; a line "env kernel ... peer_proto N" in text. */
+/* The object "env" in JSON; a line "env timestamp ... peer_proto N" in text. */
 void env_print(const struct run_env *e);
 
 #endif /* KRDMACTL_ENV_H */

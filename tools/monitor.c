@@ -64,19 +64,6 @@ struct monitor_opts {
 	uint32_t test_id;
 };
 
-/* "2026-11-29T07:01:33.123456Z": RFC 3339, UTC, to the microsecond. */
-static void format_now(char *buf, size_t len)
-{
-	struct timespec ts;
-	struct tm tm;
-	size_t n;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	gmtime_r(&ts.tv_sec, &tm);
-	n = strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm);
-	snprintf(buf + n, len - n, ".%06ldZ", ts.tv_nsec / 1000);
-}
-
 /*
  * Whether @tb is an event of the session asked for. A session named
  * before it exists is known by its events (a session's own carry its
@@ -125,7 +112,7 @@ int event_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	open_json_object(NULL);
 	if (m && m->timestamp) {
 		/* When it was received: the kernel's events carry no time. */
-		format_now(now, sizeof(now));
+		format_utc_now(now, sizeof(now), true);
 		print_string(PRINT_ANY, "timestamp", "[%s] ", now);
 	}
 	print_string(PRINT_ANY, "event", "%s", name);

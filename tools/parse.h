@@ -229,6 +229,7 @@ struct arg_val {
 	uint16_t port;
 	uint64_t num;
 	uint64_t num_hi;	/* ARG_SIZES: the range's end (== num if one) */
+	bool range;		/* ARG_SIZES: written as a range, MIN-MAX */
 	const char *str;
 	struct ip_addr addr;
 	struct expect expect[EXPECTS_MAX];

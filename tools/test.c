@@ -287,8 +287,9 @@ static void run_finish(struct run_state *st, struct nlattr **tb,
 		st->line_shown = false;
 	}
 	report_result(tb, nlh, st->ro);
-	/* A JSON sweep is one array, written out once its last test is in. */
-	if (!st->ro->sweep || !out_json())
+	/* A JSON sweep is one array, written out once its last test is in;
+	 * a quiet run's caller reports, and writes out its own document. */
+	if (!st->ro->quiet && (!st->ro->sweep || !out_json()))
 		out_flush();
 }
 
@@ -429,7 +430,11 @@ int test_run_one(struct knl_ctx *c, const struct test_args *a, uint64_t size,
 
 /*
  * One test, or one per power of two of a size range (a sweep), over
- * a->session, the events open: a table in text, one JSON array. Exit
+ * a->session, the events open. The shape of the output follows the
+ * command line, never the outcome: a size written as a range (4K-4K
+ * too) is a sweep - a table in text, one JSON array -, any other run one
+ * record - a line, one JSON object (which scripts read as d['status']).
+ * Exit
  * code 3 for data that failed validation, 4 for a threshold missed (by
  * data that was right): the worse news first.
  */
@@ -443,7 +448,7 @@ static int run_tests(struct knl_ctx *c, struct test_args *a)
 	int rc;
 
 	memset(&ro, 0, sizeof(ro));
-	ro.sweep = a->size.num != a->size.num_hi;
+	ro.sweep = a->size.range;
 	ro.bidir = a->bidir.set;
 	ro.plot = a->hist.set;
 	ro.expect = &a->expect;
@@ -624,7 +629,7 @@ static int test_start(int argc, char **argv)
 	rc = test_parse(&a, false, argc, argv);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
-	if (a.size.num != a.size.num_hi)
+	if (a.size.range)
 		return usage_error("a size range is for \"test run\"");
 	if (a.conn.addr.set)
 		return usage_error("a one-shot run (addr) is for \"test run\", which deletes its session at the end");
@@ -708,7 +713,8 @@ const struct object test_obj = {
 	"     session's first N queue pairs (1..16, at most the session's qps),\n"
 	"     depth in flight on each and count split between them\n"
 	"run: a live progress line on a terminal; ^C stops the test and still prints\n"
-	"     its result; a size range prints one table (-j: one JSON array).\n"
+	"     its result. A size range prints one table (-j: one JSON array), 4K-4K\n"
+	"     too, a table of one; one size one record (-j: one JSON object).\n"
 	"     Rates: MB/s = 10^6 bytes/s, Gb/s = 10^9 bits/s; krdmactl -M prints\n"
 	"     MiB/s = 2^20 bytes/s, the \"MB/sec\" of perftest's ib_*_bw.\n"
 	"BW   := NUMBER[ MB/s | GB/s | MiB/s | GiB/s | Mb/s | Gb/s ], MB/s if bare\n"

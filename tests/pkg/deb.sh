@@ -35,6 +35,19 @@ check "krdma-dkms holds no CLI" sh -c "! dpkg -c '$dkms_deb' | grep -q ' ./usr/s
 check "krdmactl in /usr/sbin" sh -c "dpkg -c '$cli_deb' | grep -q ' ./usr/sbin/krdmactl$'"
 check "man page" sh -c "dpkg -c '$cli_deb' | grep -q ' ./usr/share/man/man8/krdmactl.8.gz$'"
 check "bash completion" sh -c "dpkg -c '$cli_deb' | grep -q ' ./usr/share/bash-completion/completions/krdmactl$'"
+# What a user reads: every file the man page's SEE ALSO names under
+# /usr/share/doc is in the package (compressed or not, as named), and
+# performance.md's charts beside it, uncompressed, where its links look.
+docs=$(sed -n '/^\.SH SEE ALSO/,$p' "$top/Documentation/krdmactl.8" |
+	grep -oE '/usr/share/doc/krdma[^ ]*\.[a-z]+' | sort -u)
+check "SEE ALSO names the installed docs" test "$(echo "$docs" | wc -w)" -ge 4
+for doc in $docs; do
+	check "$doc" sh -c "dpkg -c '$cli_deb' | grep -q ' .$doc\$'"
+done
+for img in $(sed -n 's|.*](images/\([^)]*\)).*|\1|p' "$top/Documentation/performance.md"); do
+	check "performance.md's images/$img" sh -c "dpkg -c '$cli_deb' | grep -q ' ./usr/share/doc/krdmactl/images/$img\$'"
+done
+check "dkms.conf names the kernel options" sh -c "dpkg-deb --fsys-tarfile '$dkms_deb' | tar -xOf - ./usr/src/krdma-$ver/dkms.conf | grep -q '^BUILD_EXCLUSIVE_CONFIG=\"CONFIG_NET CONFIG_INET CONFIG_INFINIBAND CONFIG_INFINIBAND_ADDR_TRANS\"'"
 check "krdmactl -V says $ver" sh -c "dpkg-deb -x '$cli_deb' '$work/x' && '$work/x/usr/sbin/krdmactl' -V | grep -q '^krdmactl $ver '"
 lintian --pedantic --fail-on warning "$work"/krdma_"${ver}"_*.changes >"$work/lintian.log" 2>&1 &&
 	echo "deb: ok: lintian --pedantic" ||

@@ -2,13 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 #
 # DKMS can rebuild krdma for the installed guest kernel: add a clean copy
-# of the tree, build, check the module, remove it again.
+# of the tree, build, check the module, remove it again; and skips a
+# kernel without the options it needs (dkms-exclusive.sh).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
 kver=${KVER:-$(make -s -C "$top" kver)}
 ver=$(cat "$top/VERSION")
 src=/usr/src/krdma-$ver
 command -v dkms >/dev/null || { echo "dkms: not installed (make deps)"; exit 1; }
+# First what dkms.conf excludes, in DKMS trees of its own.
+KVER=$kver "$top/tests/pkg/dkms-exclusive.sh"
 
 cleanup() {
 	dkms remove "krdma/$ver" --all >/dev/null 2>&1 || true

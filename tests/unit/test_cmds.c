@@ -5,6 +5,7 @@
  * ACK), events, lost events and ^C.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <net/if.h>
 #include <errno.h>
 #include <signal.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <json.h>
@@ -924,12 +926,63 @@ TEST(cmd_test_run_sweep)
 	}
 	run_end(&r);
 
-	/* start takes one size only */
+	/* start takes one size only, and a range of one is a range */
 	fake_begin(k_test_passes);
 	run(&r, false, "test start session 5 op write size 2-8");
 	CHECK_INT(r.rc, EXIT_USAGE);
 	CHECK(strstr(r.err, "a size range is for \"test run\"") != NULL);
 	CHECK_INT(fake_nreqs(), 0);
+	run_end(&r);
+	check_refused(k_test_passes, "test start session 5 op write size 4K-4K",
+		      EXIT_USAGE, "a size range is for \"test run\"");
+}
+
+static void k_test_report(uint8_t cmd, struct nlattr **tb, struct nl_msg *req);
+
+/*
+ * The shape of -j test run follows the command line, never the outcome:
+ * a size written as a range is an array (of one for 4K-4K), a size, or
+ * none, one object; a one-shot run the same. The text of a range of one
+ * is the sweep's table.
+ */
+TEST(cmd_test_run_shape)
+{
+	static const struct {
+		const char *line;
+		bool array;
+	} runs[] = {
+		{ "test run session 5 op write mode bw size 4K count 10", false },
+		{ "test run session 5 op write mode bw count 10", false },
+		{ "test run session 5 op write mode bw size 4K-4K count 10", true },
+		{ "test run session 5 op write mode bw size 4K-8K count 10", true },
+		{ "test run session 5 op send mode lat size 64-64 count 10", true },
+	};
+	struct json_object *o;
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		fake_begin(k_test_report);
+		run(&r, true, runs[i].line);
+		CHECK_INT(r.rc, 0);
+		o = json_tokener_parse(r.out.buf);
+		if (!o || json_object_is_type(o, json_type_array) != runs[i].array)
+			unit_fail(__FILE__, __LINE__, "\"%s\": %s", runs[i].line,
+				  r.out.buf);
+		if (o && runs[i].array && json_object_is_type(o, json_type_array))
+			CHECK(json_object_object_get_ex(json_object_array_get_idx(o, 0),
+							"schema_version", NULL));
+		json_object_put(o);
+		run_end(&r);
+	}
+
+	/* one size, the sweep's table: a range of one */
+	fake_begin(k_test_report);
+	run(&r, false, "test run session 5 op write mode bw size 32K-32K count 10");
+	CHECK_INT(r.rc, 0);
+	CHECK_STR(r.out.buf,
+		  "  #bytes     #iters     BW[MB/s]   BW[Gb/s]  MsgRate[Mpps]\n"
+		  "     32K       1000        32.77      0.262       0.001000\n");
 	run_end(&r);
 }
 
@@ -1174,14 +1227,25 @@ TEST(cmd_test_run_expect)
 }
 
 /*
- * The pinged kernel: session 6 comes up, test 9 (its check-mode sends)
- * ends with every iteration validated, and the session is deleted.
+ * The pinged kernel: session 6 comes up; each round trip is a lat-mode
+ * test of one send (ids 9, 10, ...), whose one-way latency is 20 us,
+ * 21 us, 22 us, ... (round trips of 40, 42, 44 us); the session is
+ * deleted. ping_mode: 1 fails round trip 2's data, 2 gives no latency
+ * figure, 3 takes the session down after round trip 1.
  */
-static uint8_t ping_cmds[8];
+static void k_env(uint8_t cmd, struct nlattr **tb, struct nl_msg *req);
+
+static uint8_t ping_cmds[12];
 static unsigned int ping_ncmds;
+static int ping_mode;
+static uint32_t ping_next_test;
+static bool ping_test_args_ok;
 
 static void k_ping(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 {
+	uint32_t id = ping_next_test;
+	bool bad = ping_mode == 1 && id == 10;
+	struct nlattr *nest;
 	struct nl_msg *m;
 
 	(void)req;
@@ -1189,6 +1253,8 @@ static void k_ping(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 		ping_cmds[ping_ncmds++] = cmd;
 	switch (cmd) {
 	case KRDMA_CMD_SESSION_NEW:
+		ping_next_test = 9;
+		ping_test_args_ok = true;
 		fake_reply(session_msg(cmd, 6, "ping"));
 		fake_ack();
 		fake_event(session_event(KRDMA_EVENT_SESSION_UP, 6, "ping",
@@ -1200,54 +1266,187 @@ static void k_ping(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 			fake_error(-EINVAL, "wrong test", 0);
 			return;
 		}
+		/* one message, timed on its own */
+		ping_test_args_ok &= tb[KRDMA_A_TEST_MODE] &&
+				     nla_get_u8(tb[KRDMA_A_TEST_MODE]) == KRDMA_MODE_LAT &&
+				     tb[KRDMA_A_TEST_COUNT] &&
+				     nla_get_u64(tb[KRDMA_A_TEST_COUNT]) == 1;
+		ping_next_test++;
 		m = fake_msg(cmd);
-		nla_put_u32(m, KRDMA_A_TEST_ID, 9);
+		nla_put_u32(m, KRDMA_A_TEST_ID, id);
 		fake_reply(m);
 		fake_ack();
 		m = fake_msg(KRDMA_CMD_EVENT_NTF);
 		nla_put_u8(m, KRDMA_A_EVENT, KRDMA_EVENT_TEST_DONE);
-		nla_put_u32(m, KRDMA_A_TEST_ID, 9);
+		nla_put_u32(m, KRDMA_A_TEST_ID, id);
+		nla_put_u8(m, KRDMA_A_TEST_MODE, KRDMA_MODE_LAT);
 		nla_put_u32(m, KRDMA_A_TEST_SIZE, tb_u32(tb, KRDMA_A_TEST_SIZE));
-		nla_put_u64(m, KRDMA_A_TEST_ITERS,
-			    nla_get_u64(tb[KRDMA_A_TEST_COUNT]));
-		nla_put_u64(m, KRDMA_A_TEST_VALIDATED,
-			    nla_get_u64(tb[KRDMA_A_TEST_COUNT]));
+		nla_put_u64(m, KRDMA_A_TEST_ITERS, 1);
+		nla_put_u64(m, KRDMA_A_TEST_VALIDATED, bad ? 0 : 1);
+		/* the test's setup: never in a round trip */
 		nla_put_u64(m, KRDMA_A_TEST_ELAPSED_NS, 3000000);
-		nla_put_u32(m, KRDMA_A_TEST_STATUS, 0);
+		if (ping_mode != 2) {
+			nest = nla_nest_start(m, KRDMA_A_TEST_LAT);
+			nla_put_u64(m, KRDMA_LAT_A_SAMPLES, 1);
+			nla_put_u64(m, KRDMA_LAT_A_MIN_NS, 20000 + 1000 * (id - 9));
+			nla_put_u64(m, KRDMA_LAT_A_MAX_NS, 20000 + 1000 * (id - 9));
+			nla_nest_end(m, nest);
+		}
+		nla_put_u32(m, KRDMA_A_TEST_STATUS, bad ? (uint32_t)-EBADMSG : 0);
+		if (bad)
+			nla_put_string(m, KRDMA_A_REASON, "send data differs from the pattern");
 		fake_event(m);
+		if (ping_mode == 3)
+			fake_event(session_event(KRDMA_EVENT_SESSION_DOWN, 6,
+						 "ping", "peer went away"));
 		return;
 	case KRDMA_CMD_SESSION_DEL:
 		fake_ack();
+		return;
+	case KRDMA_CMD_SESSION_GET:
+	case KRDMA_CMD_DEV_GET:
+	case KRDMA_CMD_VERSION_GET:
+		/* the environment, as for a test */
+		k_env(cmd, tb, req);
 		return;
 	}
 	fake_error(-EOPNOTSUPP, NULL, 0);
 }
 
+static int64_t json_int(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return o && json_object_object_get_ex(o, key, &v) ?
+	       json_object_get_int64(v) : -1;
+}
+
+static void ping_begin(int mode)
+{
+	ping_ncmds = 0;
+	ping_mode = mode;
+	fake_begin(k_ping);
+}
+
+/*
+ * ping as ping(8): the connect time on its own, each round trip the
+ * kernel's time of one message (not the test's setup), a line each, the
+ * summary's min/avg/max/mdev.
+ */
 TEST(cmd_ping)
 {
 	struct json_object *o, *v;
 	struct run r;
+	int i;
 
-	ping_ncmds = 0;
-	fake_begin(k_ping);
+	ping_begin(0);
 	run(&r, true, "ping 10.0.0.2:7471 count 3");
 	CHECK_INT(r.rc, 0);
-	CHECK_INT(ping_ncmds, 3);
+	/* the session, its environment, the round trips, the delete */
+	CHECK_INT(ping_ncmds, 8);
 	CHECK_INT(ping_cmds[0], KRDMA_CMD_SESSION_NEW);
-	CHECK_INT(ping_cmds[1], KRDMA_CMD_TEST_START);
-	CHECK_INT(ping_cmds[2], KRDMA_CMD_SESSION_DEL);
+	CHECK_INT(ping_cmds[1], KRDMA_CMD_SESSION_GET);
+	for (i = 4; i <= 6; i++)
+		CHECK_INT(ping_cmds[i], KRDMA_CMD_TEST_START);
+	CHECK_INT(ping_cmds[7], KRDMA_CMD_SESSION_DEL);
+	CHECK(ping_test_args_ok);
 	o = json_tokener_parse(r.out.buf);
 	CHECK(o && json_object_object_get_ex(o, "peer", &v) &&
 	      !strcmp(json_object_get_string(v), "10.0.0.2:7471"));
-	CHECK(o && json_object_object_get_ex(o, "validated", &v) &&
-	      json_object_get_int(v) == 3);
-	CHECK(o && json_object_object_get_ex(o, "size", &v) &&
-	      json_object_get_int(v) == 64);
-	/* 3 ms for 3 round trips */
+	CHECK_INT(json_int(o, "session_id"), 6);
+	CHECK(json_int(o, "connect_ms") >= 0);
+	CHECK_INT(json_int(o, "round_trips"), 3);
+	CHECK_INT(json_int(o, "validated"), 3);
+	CHECK_INT(json_int(o, "size"), 64);
+	CHECK(o && json_object_object_get_ex(o, "rtt_ns", &v) &&
+	      json_object_array_length(v) == 3 &&
+	      json_object_get_int64(json_object_array_get_idx(v, 0)) == 40000 &&
+	      json_object_get_int64(json_object_array_get_idx(v, 2)) == 44000);
+	CHECK_INT(json_int(o, "rtt_min_ns"), 40000);
+	CHECK_INT(json_int(o, "rtt_avg_ns"), 42000);
+	CHECK_INT(json_int(o, "rtt_max_ns"), 44000);
+	/* sqrt(((-2000)^2 + 0 + 2000^2) / 3) */
+	CHECK_INT(json_int(o, "rtt_mdev_ns"), 1633);
+	/* the mean round trip, not the 3 ms the tests took */
 	CHECK(o && json_object_object_get_ex(o, "rtt_us", &v) &&
-	      json_object_get_double(v) > 999.9 &&
-	      json_object_get_double(v) < 1000.1);
+	      json_object_get_double(v) == 42.0);
+	CHECK_INT(json_int(o, "status"), 0);
+	CHECK(o && json_object_object_get_ex(o, "ok", &v) &&
+	      json_object_get_boolean(v));
+	CHECK(o && json_object_object_get_ex(o, "env", &v) &&
+	      json_object_object_get_ex(v, "timestamp", NULL) &&
+	      json_object_object_get_ex(v, "module", &v) &&
+	      !strcmp(json_object_get_string(v), "9.9.9"));
 	json_object_put(o);
+	run_end(&r);
+
+	/* text: a line for the session, one per round trip, the summary */
+	ping_begin(0);
+	run(&r, false, "ping 10.0.0.2:7471 count 2 size 128 interval 0ms");
+	CHECK_INT(r.rc, 0);
+	CHECK(strstr(r.out.buf, "ping 10.0.0.2:7471: session 6 connected in ") != NULL);
+	CHECK(strstr(r.out.buf, "\n128 B from 10.0.0.2:7471: seq=1 rtt=40.000 us validated\n"
+			     "128 B from 10.0.0.2:7471: seq=2 rtt=42.000 us validated\n"
+			     "--- 10.0.0.2:7471 krdma ping statistics ---\n"
+			     "2 round trips, 2 validated, time ") != NULL);
+	CHECK(strstr(r.out.buf, "\nrtt min/avg/max/mdev = 40.000/41.000/42.000/1.000 us\n") != NULL);
+	run_end(&r);
+
+	/* the default count is ping's few, not one */
+	ping_begin(0);
+	run(&r, false, "ping 10.0.0.2:7471");
+	CHECK_INT(r.rc, 0);
+	CHECK(strstr(r.out.buf, "seq=5 ") != NULL);
+	CHECK(strstr(r.out.buf, "seq=6 ") == NULL);
+	CHECK(strstr(r.out.buf, "5 round trips, 5 validated") != NULL);
+	run_end(&r);
+
+	/* data that came back wrong: said, the others still run, exit 3 */
+	ping_begin(1);
+	run(&r, true, "ping 10.0.0.2:7471 count 3");
+	CHECK_INT(r.rc, EXIT_TEST_FAIL);
+	CHECK(strstr(r.err, "send data differs from the pattern") != NULL);
+	o = json_tokener_parse(r.out.buf);
+	CHECK_INT(json_int(o, "round_trips"), 3);
+	CHECK_INT(json_int(o, "validated"), 2);
+	CHECK_INT(json_int(o, "status"), -EBADMSG);
+	CHECK(o && json_object_object_get_ex(o, "ok", &v) &&
+	      !json_object_get_boolean(v));
+	json_object_put(o);
+	CHECK_INT(ping_cmds[ping_ncmds - 1], KRDMA_CMD_SESSION_DEL);
+	run_end(&r);
+	ping_begin(1);
+	run(&r, false, "ping 10.0.0.2:7471 count 2");
+	CHECK(strstr(r.out.buf, "seq=2 rtt=42.000 us NOT validated\n") != NULL);
+	run_end(&r);
+
+	/* no latency figure from the kernel: no time made up, exit 1 */
+	ping_begin(2);
+	run(&r, false, "ping 10.0.0.2:7471 count 3");
+	CHECK_INT(r.rc, EXIT_ERR);
+	CHECK(strstr(r.err, "the kernel's result of test 9 has no latency figure") != NULL);
+	CHECK(strstr(r.out.buf, "0 round trips, 0 validated") != NULL);
+	CHECK(strstr(r.out.buf, "rtt min/avg/max/mdev") == NULL);
+	CHECK_INT(ping_ncmds, 3);
+	CHECK_INT(ping_cmds[2], KRDMA_CMD_SESSION_DEL);
+	run_end(&r);
+
+	/* the session goes down between round trips: said, exit 1 */
+	ping_begin(3);
+	run(&r, false, "ping 10.0.0.2:7471 count 3");
+	CHECK_INT(r.rc, EXIT_ERR);
+	CHECK(strstr(r.err, "ping 10.0.0.2:7471: the session went down") != NULL);
+	CHECK(strstr(r.out.buf, "1 round trips, 1 validated") != NULL);
+	run_end(&r);
+
+	/* ^C between round trips: the summary of those done, exit 130 */
+	ping_begin(0);
+	fake_sigint_on_wait(1);
+	run(&r, false, "ping 10.0.0.2:7471 count 3");
+	CHECK_INT(r.rc, EXIT_INTR);
+	CHECK(strstr(r.out.buf, "1 round trips, 1 validated") != NULL);
+	CHECK(strstr(r.out.buf, "rtt min/avg/max/mdev = 40.000/40.000/40.000/0.000 us") != NULL);
+	CHECK_INT(ping_cmds[ping_ncmds - 1], KRDMA_CMD_SESSION_DEL);
 	run_end(&r);
 
 	/* no listener there: exit 1, the reason, nothing left behind */
@@ -1261,6 +1460,8 @@ TEST(cmd_ping)
 
 	check_refused(k_ping, "ping 10.0.0.2:7471 port 7472", EXIT_USAGE,
 		      "conflicting ports in 'addr' and 'port'");
+	check_refused(k_ping, "ping 10.0.0.2:7471 interval 2m", EXIT_USAGE,
+		      "interval '2m' out of range");
 }
 
 /*
@@ -1303,8 +1504,7 @@ TEST(cmd_default_port)
 	check_refused(k_connect, "session connect addr 10.0.0.2:1 port 2",
 		      EXIT_USAGE, "conflicting ports");
 
-	ping_ncmds = 0;
-	fake_begin(k_ping);
+	ping_begin(0);
 	run(&r, false, "ping 10.0.0.2");
 	CHECK_INT(r.rc, 0);
 	CHECK_INT(fake_req_attrs(0, tb), 0);
@@ -1556,10 +1756,48 @@ static void put_file(const char *root, const char *rel, const char *text)
 	}
 }
 
+/* An RFC 3339 UTC time to the second: 2026-11-29T07:01:33Z. */
+static bool is_rfc3339_utc(const char *s)
+{
+	static const char form[] = "dddd-dd-ddTdd:dd:ddZ";
+	size_t i;
+
+	if (!s || strlen(s) != sizeof(form) - 1)
+		return false;
+	for (i = 0; form[i]; i++)
+		if (form[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != form[i])
+			return false;
+	return true;
+}
+
+TEST(env_rate)
+{
+	uint64_t mbit = 0;
+	uint32_t width = 0;
+
+	CHECK_INT(env_parse_rate("100 Gb/sec (4X EDR)", &mbit, &width), 0);
+	CHECK(mbit == 100000 && width == 4);
+	CHECK_INT(env_parse_rate("2.5 Gb/sec (1X SDR)", &mbit, &width), 0);
+	CHECK(mbit == 2500 && width == 1);
+	/* newer kernels always write the decimal */
+	CHECK_INT(env_parse_rate("400.0 Gb/sec (4X NDR)", &mbit, &width), 0);
+	CHECK(mbit == 400000 && width == 4);
+	CHECK_INT(env_parse_rate("56 Gb/sec (4X FDR)", &mbit, &width), 0);
+	CHECK(mbit == 56000 && width == 4);
+	CHECK_INT(env_parse_rate("12 Gb/sec (12X SDR)", &mbit, &width), 0);
+	CHECK(width == 12);
+	CHECK_INT(env_parse_rate("", &mbit, &width), -EINVAL);
+	CHECK_INT(env_parse_rate("fast", &mbit, &width), -EINVAL);
+	CHECK_INT(env_parse_rate("10 Mb/sec (1X SDR)", &mbit, &width), -EINVAL);
+	CHECK_INT(env_parse_rate("10 Gb/sec (X SDR)", &mbit, &width), -EINVAL);
+	CHECK_INT(env_parse_rate("10 Gb/sec (0X SDR)", &mbit, &width), -EINVAL);
+}
+
 TEST(cmd_test_run_env)
 {
 	char root[] = "/tmp/krdma-unit-sysfs.XXXXXX", cmd[128];
 	struct json_object *o, *e, *v;
+	struct utsname u;
 	struct run r;
 
 	CHECK(mkdtemp(root) != NULL);
@@ -1568,7 +1806,10 @@ TEST(cmd_test_run_env)
 	put_file(root, "class/infiniband/rxe0/ports/1/gid_attrs/ndevs/0", "eth0\n");
 	put_file(root, "class/net/eth0/mtu", "1500\n");
 	put_file(root, "devices/system/cpu/cpuidle/current_driver", "none\n");
+	put_file(root, "class/infiniband/rxe0/fw_ver", "16.35.2000\n");
+	put_file(root, "class/infiniband/rxe0/ports/1/rate", "100 Gb/sec (4X EDR)\n");
 	env_sysfs_root = root;
+	CHECK_INT(uname(&u), 0);
 
 	fake_begin(k_env);
 	run(&r, true, "test run session 5 op write mode bw size 4K-8K count 10");
@@ -1592,17 +1833,45 @@ TEST(cmd_test_run_env)
 	      json_object_get_int(v) == 2);
 	/* no cpufreq here: null, not a guess */
 	CHECK(e && json_object_object_get_ex(e, "governor", &v) && v == NULL);
+	/* when and where */
+	CHECK(e && json_object_object_get_ex(e, "timestamp", &v) &&
+	      is_rfc3339_utc(json_object_get_string(v)));
+	CHECK(e && json_object_object_get_ex(e, "host", &v) &&
+	      !strcmp(json_object_get_string(v), u.nodename));
+	CHECK(e && json_object_object_get_ex(e, "fw_ver", &v) &&
+	      !strcmp(json_object_get_string(v), "16.35.2000"));
+	CHECK(e && json_object_object_get_ex(e, "link_rate_mbit_per_s", &v) &&
+	      json_object_get_int64(v) == 100000);
+	CHECK(e && json_object_object_get_ex(e, "link_width", &v) &&
+	      json_object_get_int(v) == 4);
 	json_object_put(o);
 	run_end(&r);
+
+	/* a device without them (rxe has no fw_ver on old kernels): null */
+	snprintf(cmd, sizeof(cmd), "rm -f '%s/class/infiniband/rxe0/fw_ver'", root);
+	CHECK_INT(system(cmd), 0);
+	put_file(root, "class/infiniband/rxe0/ports/1/rate", "\n");
+	fake_begin(k_env);
+	run(&r, true, "test run session 5 op write mode bw size 4K count 10");
+	CHECK_INT(r.rc, 0);
+	o = json_tokener_parse(r.out.buf);
+	CHECK(o && json_object_object_get_ex(o, "env", &e));
+	CHECK(e && json_object_object_get_ex(e, "fw_ver", &v) && v == NULL);
+	CHECK(e && json_object_object_get_ex(e, "link_rate_mbit_per_s", &v) && v == NULL);
+	CHECK(e && json_object_object_get_ex(e, "link_width", &v) && v == NULL);
+	json_object_put(o);
+	run_end(&r);
+	put_file(root, "class/infiniband/rxe0/fw_ver", "16.35.2000\n");
+	put_file(root, "class/infiniband/rxe0/ports/1/rate", "2.5 Gb/sec (1X SDR)\n");
 
 	/* text: once, with -s */
 	opts.stats = true;
 	fake_begin(k_env);
 	run(&r, false, "test run session 5 op write mode bw size 4K-8K count 10");
 	opts.stats = false;
-	CHECK(strstr(r.out.buf, "env kernel ") != NULL);
-	CHECK(strstr(r.out.buf, " dev rxe0 transport roce active_mtu 1024 netdev eth0 netdev_mtu 1500 cq_poll softirq governor - idle_driver none module 9.9.9 peer_proto 2\n") != NULL);
-	CHECK(strstr(strstr(r.out.buf, "env kernel") + 1, "env kernel") == NULL);
+	CHECK(strstr(r.out.buf, "env timestamp ") != NULL);
+	CHECK(strstr(r.out.buf, " dev rxe0 fw_ver 16.35.2000 link_rate 2.5Gb/s link_width 1X transport roce active_mtu 1024 netdev eth0 netdev_mtu 1500 cq_poll softirq governor - idle_driver none module 9.9.9 peer_proto 2\n") != NULL);
+	CHECK(strstr(strstr(r.out.buf, "env timestamp") + 1, "env timestamp") == NULL);
 	run_end(&r);
 
 	env_sysfs_root = "/sys";
@@ -1621,7 +1890,7 @@ TEST(cmd_compare)
 	fd = mkstemp(res);
 	CHECK(fd >= 0);
 	f = fdopen(fd, "w");
-	fputs("[{\"op\":\"write\",\"mode\":\"bw\",\"size\":65536,\"qps\":1,\"mb_per_s\":80,\"status\":0,\"env\":{\"kernel\":\"6.12\",\"dev\":\"rxe0\",\"governor\":null,\"idle_driver\":null}},"
+	fputs("[{\"op\":\"write\",\"mode\":\"bw\",\"size\":65536,\"qps\":1,\"mb_per_s\":80,\"status\":0,\"env\":{\"timestamp\":\"2026-11-29T07:01:33Z\",\"host\":\"a\",\"kernel\":\"6.12\",\"dev\":\"rxe0\",\"governor\":null,\"idle_driver\":null}},"
 	      "{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,\"lat\":{\"p50_ns\":1000,\"p99_ns\":5000}},"
 	      "{\"op\":\"read\",\"mode\":\"bw\",\"size\":64,\"status\":0,\"mb_per_s\":1}]", f);
 	fclose(f);
@@ -1631,7 +1900,7 @@ TEST(cmd_compare)
 	/* the failed run of a test is no baseline for it */
 	fputs("[{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":-5,\"lat\":{\"p99_ns\":1}},"
 	      "{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,\"lat\":{\"p50_ns\":1050,\"p99_ns\":4000}},"
-	      "{\"op\":\"write\",\"mode\":\"bw\",\"size\":65536,\"qps\":1,\"mb_per_s\":100,\"status\":0,\"env\":{\"kernel\":\"6.1\",\"dev\":\"rxe0\",\"governor\":\"performance\"}}]", f);
+	      "{\"op\":\"write\",\"mode\":\"bw\",\"size\":65536,\"qps\":1,\"mb_per_s\":100,\"status\":0,\"env\":{\"timestamp\":\"2026-11-22T07:00:00Z\",\"host\":\"b\",\"kernel\":\"6.1\",\"dev\":\"rxe0\",\"governor\":\"performance\"}}]", f);
 	fclose(f);
 
 	fake_begin(k_none);
@@ -1645,6 +1914,9 @@ TEST(cmd_compare)
 	/* null (sysfs had none) is not the word "null" */
 	CHECK(strstr(r.out.buf, "env: governor - vs performance\n") != NULL);
 	CHECK(strstr(r.out.buf, "idle_driver") == NULL);
+	/* another host is a difference; another day is not */
+	CHECK(strstr(r.out.buf, "env: host a vs b\n") != NULL);
+	CHECK(strstr(r.out.buf, "timestamp") == NULL);
 	CHECK(strstr(r.out.buf, "3 figures compared, 2 worse, 0 better than the baseline by more than 10%; 1 results without a baseline\n") != NULL);
 	run_end(&r);
 
