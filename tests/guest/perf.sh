@@ -40,8 +40,8 @@ fi
 barrier listening
 # ping: a session of its own, validated round trips, gone again; a port
 # nobody listens on is a clear failure.
-json_check ping.peer "krdmactl -j ping $KRDMA_PEER_IP:$PORT count 3 timeout 30s" \
-	"d['ok'] and d['status'] == 0 and d['round_trips'] == 3 and d['validated'] == 3 and d['size'] == 64 and d['rtt_us'] > 0"
+json_check ping.peer "krdmactl -j ping $KRDMA_PEER_IP:$PORT count 3 interval 0ms timeout 30s" \
+	"d['ok'] and d['status'] == 0 and d['round_trips'] == 3 and d['validated'] == 3 and d['size'] == 64 and d['rtt_us'] > 0 and len(d['rtt_ns']) == 3 and 0 < d['rtt_min_ns'] <= d['rtt_avg_ns'] <= d['rtt_max_ns'] and d['env']['host']"
 wait_for -t 60 sh -c "! krdmactl -j session show | grep -q '\"name\":\"ping-'" &&
 	result ping.session_gone ok || result ping.session_gone fail
 expect_fail_msg ping.no_listener "no krdma session" \
