@@ -219,6 +219,17 @@ failed:
 	return 1;
 }
 
+int session_port(const struct session_args *s)
+{
+	int p = cmd_port(&s->addr, &s->port);
+
+	if (p >= 0 && s->src.set && s->src.addr.family != s->addr.addr.family) {
+		usage_error("'src' and 'addr' must be of the same address family");
+		return -1;
+	}
+	return p;
+}
+
 struct nl_msg *session_new_msg(struct knl_ctx *c, const struct session_args *s,
 			       int port)
 {
@@ -320,12 +331,9 @@ static int session_connect(int argc, char **argv)
 	rc = cmd_args(specs, n, argc, argv);
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
-	p = cmd_port(&s.addr, &s.port);
+	p = session_port(&s);
 	if (p < 0)
 		return EXIT_USAGE;
-	if (s.src.set && s.src.addr.family != s.addr.addr.family) {
-		return usage_error("'src' and 'addr' must be of the same address family");
-	}
 
 	c = knl_get();
 	if (!c)

@@ -32,7 +32,12 @@ struct connect_state {
 };
 
 /*
- * The SESSION_NEW request of @s to port @port (cmd_port()); NULL on
+ * The port @s connects to (cmd_port()), once its addresses agree: 'src'
+ * of the family of 'addr'. -1, the usage error reported, otherwise.
+ */
+int session_port(const struct session_args *s);
+/*
+ * The SESSION_NEW request of @s to port @port (session_port()); NULL on
  * ENOMEM. @s->name may be unset: the kernel names the session.
  */
 struct nl_msg *session_new_msg(struct knl_ctx *c, const struct session_args *s,

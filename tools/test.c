@@ -588,12 +588,9 @@ static int test_run(int argc, char **argv)
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
 	if (a.conn.addr.set) {
-		port = cmd_port(&a.conn.addr, &a.conn.port);
+		port = session_port(&a.conn);
 		if (port < 0)
 			return EXIT_USAGE;
-		if (a.conn.src.set &&
-		    a.conn.src.addr.family != a.conn.addr.addr.family)
-			return usage_error("'src' and 'addr' must be of the same address family");
 	}
 	c = knl_get();
 	if (!c)
