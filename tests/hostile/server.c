@@ -643,6 +643,90 @@ static void sc_late_iter_ack(const struct target *t)
 	hang_up();
 }
 
+/* ---- forged answers: a CREDIT or a PONG the kernel must refuse ---- */
+
+/* What a forged answer to the kernel's send test gets wrong. */
+enum forge {
+	FORGE_CREDIT_QP,	/* bw: a CREDIT for QP 200 of a one-QP session */
+	FORGE_CREDIT_ITER,	/* bw: a CREDIT for 2^40 receives, past all sent */
+	FORGE_PONG_TWICE,	/* lat: the first ping answered twice */
+};
+
+/*
+ * Answers the kernel's send test in @mode, forging @forge after its first
+ * DATA. A PONG carries no iteration (the responder's PONG is written once,
+ * for every answer): the kernel takes the extra one for the next ping's
+ * answer, and so finds one PONG too many when no answer is due - at the
+ * latest after its last ping, since every DATA gets its own PONG here too.
+ */
+static void server_forge(struct msg *req, uint8_t mode, enum forge forge)
+{
+	struct test_params t;
+	uint32_t test_id = req->test_id, datas = 0;
+	uint8_t b[64];
+	struct msg *m;
+
+	test_unpack(&t, req);
+	if (t.op != KRDMA_OP_SEND || t.mode != mode || t.size > SEND_SZ - HDR_LEN) {
+		outcome(false, "error", "want a send TEST_REQ of mode %u (got op %u mode %u)",
+			mode, t.op, t.mode);
+		return;
+	}
+	test_body(b, t.op, t.size, t.depth, 0, t.count, NULL, 0);
+	send_msg(KRDMA_MSG_TEST_ACK, test_id, 0, 0, b, TEST_BODY_LEN);
+	while ((m = next_msg(P.tmo_ms))) {
+		if (m->type != KRDMA_MSG_DATA) {
+			free(m);
+			continue;
+		}
+		if (forge == FORGE_PONG_TWICE) {
+			/* The ping's payload back: the pattern the kernel checks. */
+			send_msg(KRDMA_MSG_PONG, test_id, 0, 0, m->body, t.size);
+			if (!datas)
+				send_msg(KRDMA_MSG_PONG, test_id, 0, 0, m->body, t.size);
+		} else if (!datas) {
+			send_credit(test_id, forge == FORGE_CREDIT_QP ? 200 : 0,
+				    forge == FORGE_CREDIT_QP ? 1 : 1ULL << 40);
+		}
+		datas++;
+		free(m);
+	}
+	printf("HOSTILE scenario=%s step=forged data=%u\n", P.scen, datas);
+	fflush(stdout);
+	expect_closed(forge == FORGE_CREDIT_QP ? "CREDIT_for_QP_200" :
+		      forge == FORGE_CREDIT_ITER ? "CREDIT_past_what_was_sent" :
+		      "a_second_PONG");
+}
+
+static void forge_scenario(const struct target *t, uint8_t mode, enum forge forge)
+{
+	struct region r[4];
+	struct msg *m;
+	uint32_t nr;
+
+	m = kernel_test(t, r, ARRAY_SIZE(r), &nr);
+	if (!m)
+		return;
+	server_forge(m, mode, forge);
+	free(m);
+	hang_up();
+}
+
+static void sc_credit_qp_beyond(const struct target *t)
+{
+	forge_scenario(t, KRDMA_MODE_BW, FORGE_CREDIT_QP);
+}
+
+static void sc_credit_beyond_sent(const struct target *t)
+{
+	forge_scenario(t, KRDMA_MODE_BW, FORGE_CREDIT_ITER);
+}
+
+static void sc_pong_twice(const struct target *t)
+{
+	forge_scenario(t, KRDMA_MODE_LAT, FORGE_PONG_TWICE);
+}
+
 const struct scenario server_scenarios[] = {
 	{ "rep_bad_magic", SERVER, "REP hello with a wrong magic: the kernel closes",
 	  sc_rep_bad_magic },
@@ -686,6 +770,13 @@ const struct scenario server_scenarios[] = {
 	{ "result_iters", SERVER,
 	  "good ping responder, then a TEST_RESULT of one iteration more: the test fails",
 	  sc_result_iters },
+	{ "credit_qp_beyond", SERVER,
+	  "bw send: a CREDIT for QP 200 of a one-QP session: closed", sc_credit_qp_beyond },
+	{ "credit_beyond_sent", SERVER,
+	  "bw send: a CREDIT for 2^40 receives, past what was sent: closed",
+	  sc_credit_beyond_sent },
+	{ "pong_twice", SERVER,
+	  "lat send: the first ping answered twice, the rest once: closed", sc_pong_twice },
 	{ "late_iter_ack", SERVER,
 	  "good send responder, then an ITER_ACK for the ended test after SIGUSR1: closed",
 	  sc_late_iter_ack },

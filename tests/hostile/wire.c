@@ -217,6 +217,15 @@ int send_msg(uint16_t type, uint32_t test_id, uint64_t iter,
 	return send_bytes(b, HDR_LEN + body_len, false, 0);
 }
 
+int send_credit(uint32_t test_id, uint8_t qp, uint64_t received)
+{
+	uint8_t b[HDR_LEN];
+
+	hdr_pack(b, KRDMA_MSG_CREDIT, 0, test_id, received, 0, 0);
+	b[offsetof(struct krdma_msg_hdr, qp)] = qp;
+	return send_bytes(b, HDR_LEN, false, 0);
+}
+
 struct msg *next_msg(int tmo_ms)
 {
 	int64_t end = now_ms() + tmo_ms;

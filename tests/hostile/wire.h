@@ -93,6 +93,8 @@ void result_unpack(const struct msg *m, uint64_t *iters, uint64_t *validated);
 /* A well-formed message: header and @body_len bytes of @body. */
 int send_msg(uint16_t type, uint32_t test_id, uint64_t iter,
 	     uint32_t status, const void *body, uint32_t body_len);
+/* A bw responder's CREDIT: @received receives reposted on QP @qp. */
+int send_credit(uint32_t test_id, uint8_t qp, uint64_t received);
 /* The next message, NULL after @tmo_ms or once disconnected. */
 struct msg *next_msg(int tmo_ms);
 /* Waits for a message of @type, dropping others (ITER_ACKs, ...). */
