@@ -59,7 +59,7 @@ ifneq ($(C),)
 KBUILD_FLAGS += C=$(C)
 endif
 
-.PHONY: all guest module tools hostile clean clean-module install uninstall dkms.conf deb check-pkg-vm deps demo check check-unit check-spec regen check-pkg check-vm check-iwarp check-mesh check-slow check-debug checkpatch sparse kver
+.PHONY: all guest module tools hostile clean clean-module install uninstall dkms.conf deb check-pkg-vm deps demo check check-unit check-spec regen check-pkg check-vm check-iwarp check-mesh check-slow check-debug check-mutants checkpatch sparse kver
 
 all: module tools
 
@@ -148,8 +148,8 @@ deps:
 
 # The targets that boot guests, and what they build, are for the guests'
 # kernel (a KVER= or KDIR= on the command line still wins).
-demo check check-vm check-unit check-pkg check-pkg-vm sparse kver: KVER = $(GUEST_KVER)
-demo check check-vm check-unit check-pkg check-pkg-vm sparse kver: KVER_WHY =
+demo check check-vm check-unit check-pkg check-pkg-vm check-mutants sparse kver: KVER = $(GUEST_KVER)
+demo check check-vm check-unit check-pkg check-pkg-vm check-mutants sparse kver: KVER_WHY =
 
 demo: all
 	KERNEL=$(KVER) $(TOP)/tests/demo.sh
@@ -211,6 +211,14 @@ check: check-unit check-pkg check-vm
 # one), counts scaled down. GUEST_TESTS= as for check-vm.
 check-debug:
 	$(TOP)/scripts/ci-kernel.sh debug - $(GUEST_TESTS)
+
+# Seeded defects (tests/mutants/*.diff), each built into a copy of the
+# tree and run against the guest tests that must notice it; a mutant they
+# all pass fails the target. MUTANTS= picks them by name. Not in CI (a
+# build and a boot each): by hand, after changing a test or the code a
+# mutant breaks.
+check-mutants:
+	KERNEL=$(KVER) KVER=$(KVER) $(TOP)/tests/mutants/run.sh $(MUTANTS)
 
 # The files generated from the YNL spec (scripts/spec-regen.sh --list) are
 # what the generators make of it, netlink.c, the CLI and the man page agree

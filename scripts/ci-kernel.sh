@@ -36,7 +36,13 @@ if [ "$series" = debug ]; then
 	# duplicate requests counted; design.rst, "Dead peers"): 22 (17 s)
 	# there, as 18 is for the 25 times faster Debian kernel. No wire
 	# here loses a packet, so the longer wait costs nothing.
-	KRDMA_MODPARAMS="${KRDMA_MODPARAMS:+$KRDMA_MODPARAMS }peer_timeout_ms=30000 ack_timeout=22"
+	# A test's stall timer (stall_ms, 30 s) must then outlast two
+	# retransmission timeouts in a row, 34.4 s: multi-qp.sh's
+	# big.bw.send.qps4 (1 MiB SENDs over 4 QPs) ended there "no progress
+	# for 30000 ms" after 4 messages, its CPUs 73% idle (waiting on a
+	# timer, not working), the responder's device counting duplicate
+	# requests (7: the requester retransmitted). 60 s holds three.
+	KRDMA_MODPARAMS="${KRDMA_MODPARAMS:+$KRDMA_MODPARAMS }peer_timeout_ms=30000 ack_timeout=22 stall_ms=60000"
 	export KRDMA_MODPARAMS
 	export KRDMA_SUITE_TIMEOUT="${KRDMA_SUITE_TIMEOUT:-2400}"
 else

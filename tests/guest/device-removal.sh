@@ -17,6 +17,8 @@
 # reason. Before, a session's kdev was set after its reference was taken:
 # a removal in between missed it, kept waiting on the handler's CM id
 # (the handler slept its whole delay) and left the PD of a gone device.
+# Then node 2's address moves to another MAC (a bond's failover): its
+# session ends with "local address changed" (RDMA_CM_EVENT_ADDR_CHANGE).
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
@@ -175,7 +177,7 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	ld_reap
 	expect_ok held.link_readd readd
 	barrier held_readded 300
-	barrier "done" 300
+	barrier "done" 600
 	exit 0
 fi
 
@@ -232,4 +234,44 @@ json_check held.connect_refused "cat /tmp/held.json" \
 	"d['state'] == 'down' and len(d.get('reason', '')) > 0"
 sessions_gone || krdmactl session del h1
 barrier held_readded
+
+# 5. Our address moves: the wire's NIC becomes a slave of an active-backup
+# bond (fail_over_mac active) with a dummy beside it, the address on the
+# bond and an rxe device over it. A failover to the dummy gives the bond
+# the dummy's MAC: the CM tells every id bound to the bond
+# (RDMA_CM_EVENT_ADDR_CHANGE, cma_netdev_callback()) and the session ends
+# with that reason. Last, since the wire no longer reaches this node.
+if modprobe -q bonding max_bonds=0 && modprobe -q dummy numdummies=0; then
+	monitor_start /tmp/bond.mon
+	A4=$(ip -4 -o addr show dev "$IF" | awk '{print $4; exit}')
+	expect_ok bond.create ip link add kb0 type bond mode active-backup \
+		fail_over_mac active miimon 100
+	ip link add kd0 type dummy
+	ip link set "$IF" down
+	ip addr flush dev "$IF"
+	expect_ok bond.enslave sh -c "ip link set $IF master kb0 && ip link set kd0 master kb0"
+	ip link set kb0 up
+	ip link set "$IF" up
+	ip addr add "$A4" dev kb0
+	expect_ok bond.rxe sh -c 'rdma link add rxeb type rxe netdev kb0 &&
+		wait_for -t 60 sh -c "rdma link show rxeb/1 | grep -q ACTIVE"'
+	expect_ok bond.connect krdmactl session connect addr "$KRDMA_PEER_IP" \
+		port $PORT name bnd timeout 60s
+	json_check bond.on_rxeb "krdmactl -j session show name bnd" \
+		"d[0]['state'] == 'up' and d[0]['dev'] == 'rxeb'"
+	run_test bond.before bnd write 4096 10 4
+	log "bond failover: $(cat /sys/class/net/kb0/address) -> kd0"
+	echo kd0 >/sys/class/net/kb0/bonding/active_slave
+	wait_for -t 60 grep -q '"event":"session_down".*"name":"bnd"' /tmp/bond.mon
+	json_check bond.addr_change_reason \
+		"grep '\"event\":\"session_down\".*\"name\":\"bnd\"' /tmp/bond.mon" \
+		"d['reason'] == 'local address changed'"
+	monitor_stop
+	sessions_gone && result bond.session_gone ok || result bond.session_gone fail
+	expect_ok bond.rxe_delete rdma link delete rxeb
+	ip link del kb0
+	ip link del kd0
+else
+	result bond.modules ok skipped="no bonding or dummy module"
+fi
 barrier "done"

@@ -6,8 +6,9 @@
 # atomics 8 deep; negotiated READ credits; clean errors for a wrong
 # address, a closed port, a server whose replies never come and a
 # non-krdma client (rping); a server whose address comes up late. On iWARP
-# (KRDMA_RDMA=siw) atomics and immediate data are refused, and READs
-# land in registered sinks.
+# (KRDMA_RDMA=siw) atomics and immediate data are refused, READs land in
+# registered sinks, and a peer whose MPA reply is garbage ends the
+# connect with RDMA_CM_EVENT_CONNECT_ERROR.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
@@ -21,6 +22,31 @@ IF=$(rdma_netdev "$KRDMA_RDMA_DEV")
 # what arrives), for the responder-side fault below.
 RESP_FAULT_OPS="send write ping bw_send"
 iwarp || RESP_FAULT_OPS="$RESP_FAULT_OPS send_imm write_imm"
+
+# fake_mpa_server PORT READY: an iWARP peer that is not one. It takes the
+# TCP connection, reads the MPA request and answers with 20 bytes that are
+# no MPA reply (the wrong key): siw fails the connect
+# (siw_proc_mpareply(), -EPROTO, reported as -EINVAL), which the CM gives
+# the client as RDMA_CM_EVENT_CONNECT_ERROR. It writes READY once
+# listening and ends when the client hangs up (60 s at most).
+fake_mpa_server() {
+	python3 - "$1" "$2" <<'EOF2'
+import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("", int(sys.argv[1])))
+s.listen(1)
+s.settimeout(600)
+open(sys.argv[2], "w").write("listening\n")
+c, _ = s.accept()
+c.settimeout(60)
+print("fake MPA server: request of %d bytes" % len(c.recv(4096)), flush=True)
+c.sendall(b"not an MPA reply" + bytes(4))
+while c.recv(4096):
+    pass
+EOF2
+}
+FPORT=7998
 
 late_session_gone() {
 	! krdmactl session show | grep -q "$LATE_IP"
@@ -54,6 +80,15 @@ if [ "$KRDMA_NODE" = 1 ]; then
 		barrier "rfault_${rf}_done" 300
 	done
 	echo 0 >/sys/module/krdma/parameters/fault
+	if iwarp; then
+		rm -f /tmp/fake_mpa.ready
+		fake_mpa_server $FPORT /tmp/fake_mpa.ready &
+		FAKE=$!
+		wait_for -t 60 test -s /tmp/fake_mpa.ready ||
+			result server.fake_mpa_listening fail
+		barrier fake_mpa_listening 1500
+		wait_exit $FAKE 120 || kill $FAKE
+	fi
 	barrier client_done 1500
 	# iWARP: the WRITE aimed past its region (below) raised an access
 	# error on our QP, an async event the QP event handler counts.
@@ -224,6 +259,15 @@ if iwarp; then
 		krdmactl test run session f op write size 4096 count 1 depth 1
 	wait_for -t 60 no_sessions && result fault.session_gone ok ||
 		result fault.session_gone fail
+	# A peer whose MPA reply is garbage: RDMA_CM_EVENT_CONNECT_ERROR,
+	# and the connect says so (on IB and RoCE the CM gives that event
+	# only when a REP's QP attributes fail to apply, which no peer
+	# built on librdmacm can send: it checks them first).
+	barrier fake_mpa_listening
+	expect_fail_msg connect.mpa_garbage "connection error" \
+		krdmactl session connect addr "$KRDMA_PEER_IP" port $FPORT timeout 30s
+	wait_for -t 60 no_sessions && result connect.mpa_garbage.gone ok ||
+		result connect.mpa_garbage.gone fail
 fi
 barrier client_done
 barrier server_checked
