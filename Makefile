@@ -59,7 +59,7 @@ ifneq ($(C),)
 KBUILD_FLAGS += C=$(C)
 endif
 
-.PHONY: all guest module tools hostile clean clean-module install uninstall dkms.conf deb check-pkg-vm deps demo check check-unit check-spec regen check-pkg check-vm check-iwarp check-mesh check-slow check-debug check-mutants checkpatch sparse kver
+.PHONY: all guest module tools hostile clean clean-module install uninstall dkms.conf deb check-pkg-vm deps demo check check-unit check-spec regen check-pkg check-vm check-iwarp check-mesh check-slow check-debug check-mutants check-profiles checkpatch sparse kver
 
 all: module tools
 
@@ -219,6 +219,19 @@ check-debug:
 # mutant breaks.
 check-mutants:
 	KERNEL=$(KVER) KVER=$(KVER) $(TOP)/tests/mutants/run.sh $(MUTANTS)
+
+# The guest tests with every device seen as a hardware NIC's
+# (caps_profile, kmod/caps.c): one boot of the guests a profile, the tests
+# chained. PROFILE_KERNEL="debug -" runs them under the debug kernel.
+PROFILES ?= mlx5 irdma bnxt_re cxgb4
+PROFILE_TESTS ?= smoke+transfer+multi-qp
+PROFILE_KERNEL ?= 6.1 amd64
+check-profiles:
+	rc=0; for p in $(PROFILES); do \
+		echo "== caps_profile=$$p"; \
+		KRDMA_MODPARAMS="caps_profile=$$p" KRDMA_CI_WORK=/var/tmp/krdma-profiles/$$p \
+			$(TOP)/scripts/ci-kernel.sh $(PROFILE_KERNEL) $(PROFILE_TESTS) || rc=1; \
+	done; exit $$rc
 
 # The files generated from the YNL spec (scripts/spec-regen.sh --list) are
 # what the generators make of it, netlink.c, the CLI and the man page agree

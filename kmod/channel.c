@@ -162,10 +162,9 @@ int krdma_channel_create_queues(struct krdma_channel *ch)
 	attr.cap.max_send_sge = sess->max_sge;
 	/* The session's QP took as many, for the same buffers. */
 	attr.cap.max_recv_sge = nr_recvs ?
-		min_t(u32, sess->kdev->ibdev->attrs.max_recv_sge,
-		      KRDMA_MAX_SGE) : 1;
+		min_t(u32, sess->kdev->caps.max_recv_sge, KRDMA_MAX_SGE) : 1;
 	attr.cap.max_inline_data = sess->max_inline;
-	ret = krdma_failable_int(rdma_create_qp(ch->cm_id, sess->kdev->pd, &attr));
+	ret = krdma_caps_create_qp(sess->kdev, ch->cm_id, &attr);
 	if (ret)
 		goto err;
 	ch->qp = ch->cm_id->qp;

@@ -192,14 +192,13 @@ out:
 
 static int krdma_client_connect(struct krdma_session *sess)
 {
-	struct ib_device *ibdev = sess->kdev->ibdev;
 	struct rdma_conn_param param = {};
 	struct krdma_cm_hello hello;
 
 	krdma_fill_hello(sess, &hello);
 	/* Offer everything the device can; the server lowers it. */
-	krdma_fill_conn_param(&param, &hello, krdma_max_rd_atom(ibdev),
-			      krdma_max_init_rd_atom(ibdev));
+	krdma_fill_conn_param(&param, &hello, krdma_max_rd_atom(sess->kdev),
+			      krdma_max_init_rd_atom(sess->kdev));
 	return rdma_connect_locked(sess->cm_id, &param);
 }
 
@@ -244,7 +243,6 @@ static int krdma_channels_connect(struct krdma_session *sess)
 static void krdma_client_established(struct krdma_session *sess,
 				     struct rdma_cm_event *ev)
 {
-	struct ib_device *ibdev = sess->kdev->ibdev;
 	struct krdma_cm_hello h;
 	char vers[40] = "";
 	int rej, ret;
@@ -271,9 +269,9 @@ static void krdma_client_established(struct krdma_session *sess,
 	 * the server's IRD to our ORD whatever the server accepted.
 	 */
 	sess->responder_resources = min3(rr, h.max_qp_init_rd_atom,
-					 krdma_max_rd_atom(ibdev));
+					 krdma_max_rd_atom(sess->kdev));
 	sess->initiator_depth = min3(id, h.max_qp_rd_atom,
-				     krdma_max_init_rd_atom(ibdev));
+				     krdma_max_init_rd_atom(sess->kdev));
 	memcpy(&sess->local_addr, &sess->cm_id->route.addr.src_addr,
 	       sizeof(sess->local_addr));
 	if (h.channels != sess->qps - 1) {

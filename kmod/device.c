@@ -74,11 +74,12 @@ struct krdma_device *krdma_device_get(struct ib_device *ibdev,
  * IOMMU or a bus may limit it too. Virtual-DMA devices (rxe, siw) have no
  * mapping limit; debugfs sim_dma_max_mapping stands in for one in tests.
  */
-static u32 krdma_chunk_size(struct ib_device *ibdev)
+static u32 krdma_chunk_size(struct krdma_device *kdev)
 {
+	struct ib_device *ibdev = kdev->ibdev;
 	/* One page of slack: a region need not start on a page boundary. */
 	u64 size = min_t(u64, KRDMA_CHUNK_MAX,
-			 (u64)(max_t(u32, ibdev->attrs.max_fast_reg_page_list_len,
+			 (u64)(max_t(u32, kdev->caps.max_fast_reg_page_list_len,
 				     2) - 1) * PAGE_SIZE);
 	size_t dma_max = krdma_sim_dma_max_mapping();
 
@@ -113,7 +114,12 @@ static int krdma_add_one(struct ib_device *ibdev)
 	kdev->ibdev = ibdev;
 	kdev->iwarp = rdma_protocol_iwarp(ibdev, rdma_start_port(ibdev));
 	kdev->reg_fence = ibdev->ops.driver_id == RDMA_DRIVER_RXE;
-	kdev->chunk_size = krdma_chunk_size(ibdev);
+	ret = krdma_caps_init(kdev);
+	if (ret) {
+		kfree(kdev);
+		return ret;
+	}
+	kdev->chunk_size = krdma_chunk_size(kdev);
 	kdev->pd = krdma_failable_ptr(ib_alloc_pd(ibdev, 0));
 	if (IS_ERR(kdev->pd)) {
 		ret = PTR_ERR(kdev->pd);
@@ -181,9 +187,11 @@ static int krdma_port_fill(struct sk_buff *skb, struct ib_device *ibdev,
 	return 0;
 }
 
-int krdma_device_fill(struct sk_buff *skb, struct ib_device *ibdev)
+int krdma_device_fill(struct sk_buff *skb, struct krdma_device *kdev)
 {
-	const struct ib_device_attr *attrs = &ibdev->attrs;
+	/* What krdma uses: under caps_profile, the profile's. */
+	const struct krdma_caps *attrs = &kdev->caps;
+	struct ib_device *ibdev = kdev->ibdev;
 	u32 port;
 	int ret;
 
@@ -220,7 +228,7 @@ int krdma_device_fill_lookup(struct sk_buff *msg, struct net *net,
 	xa_for_each(&krdma_devices, index, kdev) {
 		if (rdma_dev_access_netns(kdev->ibdev, net) &&
 		    !nla_strcmp(name, dev_name(&kdev->ibdev->dev))) {
-			ret = krdma_device_fill(msg, kdev->ibdev);
+			ret = krdma_device_fill(msg, kdev);
 			break;
 		}
 	}
@@ -239,7 +247,7 @@ static int krdma_device_table_fill(struct sk_buff *skb, void *obj)
 {
 	struct krdma_device *kdev = obj;
 
-	return krdma_device_fill(skb, kdev->ibdev);
+	return krdma_device_fill(skb, kdev);
 }
 
 const struct krdma_nl_table krdma_device_table = {

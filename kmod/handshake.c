@@ -111,29 +111,27 @@ static u8 krdma_limit(u32 dev_limit)
 	return min_t(u32, dev_limit, U8_MAX);
 }
 
-u8 krdma_max_rd_atom(struct ib_device *ibdev)
+u8 krdma_max_rd_atom(struct krdma_device *kdev)
 {
-	return krdma_limit(ibdev->attrs.max_qp_rd_atom);
+	return krdma_limit(kdev->caps.max_qp_rd_atom);
 }
 
-u8 krdma_max_init_rd_atom(struct ib_device *ibdev)
+u8 krdma_max_init_rd_atom(struct krdma_device *kdev)
 {
-	return krdma_limit(ibdev->attrs.max_qp_init_rd_atom);
+	return krdma_limit(kdev->caps.max_qp_init_rd_atom);
 }
 
 void krdma_fill_hello(struct krdma_session *sess,
 		      struct krdma_cm_hello *hello)
 {
-	struct ib_device *ibdev = sess->kdev->ibdev;
-
 	memset(hello, 0, sizeof(*hello));
 	hello->magic = cpu_to_be32(KRDMA_PROTO_MAGIC);
 	hello->version = cpu_to_be16(krdma_hello_version_sent());
 	hello->sq_depth = cpu_to_be16(sess->sq_depth);
 	hello->rq_depth = cpu_to_be16(sess->rq_depth);
 	hello->max_msg_size = cpu_to_be32(sess->max_msg_size);
-	hello->max_qp_rd_atom = krdma_max_rd_atom(ibdev);
-	hello->max_qp_init_rd_atom = krdma_max_init_rd_atom(ibdev);
+	hello->max_qp_rd_atom = krdma_max_rd_atom(sess->kdev);
+	hello->max_qp_init_rd_atom = krdma_max_init_rd_atom(sess->kdev);
 	hello->channels = sess->qps - 1;
 	hello->cookie = cpu_to_be32(sess->cookie);
 }

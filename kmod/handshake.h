@@ -13,8 +13,8 @@
 
 u8 krdma_ack_timeout_val(void);
 int krdma_cm_set_timers(struct rdma_cm_id *id);
-u8 krdma_max_rd_atom(struct ib_device *ibdev);
-u8 krdma_max_init_rd_atom(struct ib_device *ibdev);
+u8 krdma_max_rd_atom(struct krdma_device *kdev);
+u8 krdma_max_init_rd_atom(struct krdma_device *kdev);
 void krdma_fill_hello(struct krdma_session *sess, struct krdma_cm_hello *hello);
 int krdma_check_hello(const void *data, u8 len, struct krdma_cm_hello *out);
 void krdma_versions(char *buf, size_t len, const char *who, __be16 v);

@@ -106,10 +106,26 @@ extern struct workqueue_struct *krdma_timer_wq;
  * One RDMA device seen by the ib_client. Sessions hold a reference; the
  * protection domain lives as long as the last user.
  */
+/*
+ * What krdma uses of a device's attributes (kmod/caps.c): ibdev->attrs, or
+ * lower where caps_profile makes the device look like a hardware NIC.
+ */
+struct krdma_caps {
+	u32			max_qp_wr;
+	u32			max_send_sge;
+	u32			max_recv_sge;
+	u32			max_sge_rd;
+	u32			max_qp_rd_atom;
+	u32			max_qp_init_rd_atom;
+	u32			max_fast_reg_page_list_len;
+	enum ib_atomic_cap	atomic_cap;
+};
+
 struct krdma_device {
 	struct kref		ref;
 	struct ib_device	*ibdev;
 	struct ib_pd		*pd;
+	struct krdma_caps	caps;
 	u32			chunk_size;	/* largest piece one MR maps */
 	/*
 	 * iWARP: a READ response is placed like a tagged WRITE, so its sink
@@ -249,6 +265,14 @@ void krdma_stats_reset(struct krdma_stats *s);
 void krdma_stats_peak(atomic64_t *peak, s64 v);
 void krdma_stats_peak32(atomic_t *peak, int v);
 int krdma_stats_fill(struct sk_buff *skb, struct krdma_stats *s);
+
+/* caps.c */
+int krdma_caps_init(struct krdma_device *kdev);
+int krdma_caps_create_qp(struct krdma_device *kdev, struct rdma_cm_id *cm_id,
+			 struct ib_qp_init_attr *attr);
+int krdma_caps_create_qp_inline(struct krdma_device *kdev,
+				struct rdma_cm_id *cm_id,
+				struct ib_qp_init_attr *attr);
 
 /* limits.c: what a peer may make this host spend */
 u64 krdma_buf_bytes(u32 len);
@@ -534,7 +558,7 @@ void krdma_device_exit(void);
 struct krdma_device *krdma_device_get(struct ib_device *ibdev,
 				      struct krdma_device **user);
 void krdma_device_put(struct krdma_device *kdev);
-int krdma_device_fill(struct sk_buff *skb, struct ib_device *ibdev);
+int krdma_device_fill(struct sk_buff *skb, struct krdma_device *kdev);
 int krdma_device_fill_lookup(struct sk_buff *msg, struct net *net,
 			     const struct nlattr *name);
 extern const struct krdma_nl_table krdma_device_table;

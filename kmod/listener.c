@@ -275,9 +275,9 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	 */
 	krdma_conn_credits(sess->kdev, ev, &rr, &id);
 	sess->responder_resources = min3(rr, h.max_qp_init_rd_atom,
-					 krdma_max_rd_atom(child->device));
+					 krdma_max_rd_atom(sess->kdev));
 	sess->initiator_depth = min3(id, h.max_qp_rd_atom,
-				     krdma_max_init_rd_atom(child->device));
+				     krdma_max_init_rd_atom(sess->kdev));
 
 	/*
 	 * Before the accept: the client's data channels look the session

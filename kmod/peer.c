@@ -345,7 +345,7 @@ void krdma_peer_on_req(struct krdma_session *sess,
 	/* As krdma_test_check_params() refuses them on the driver's side. */
 	if (!ret && ((krdma_op_is_atomic(pt->op) &&
 		      (sess->kdev->iwarp ||
-		       sess->kdev->ibdev->attrs.atomic_cap == IB_ATOMIC_NONE)) ||
+		       sess->kdev->caps.atomic_cap == IB_ATOMIC_NONE)) ||
 		     (krdma_op_has_imm(pt->op) && sess->kdev->iwarp)))
 		ret = -EOPNOTSUPP;
 	/* Before any of it is allocated: charged, or refused. */

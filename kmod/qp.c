@@ -423,10 +423,10 @@ void krdma_qp_event_work(struct work_struct *work)
 			    ib_event_msg(sess->qp_event));
 }
 
-static int krdma_session_create_qp(struct krdma_session *sess, u32 max_inline,
+static int krdma_session_create_qp(struct krdma_session *sess,
 				   struct ib_qp_init_attr *attr)
 {
-	const struct ib_device_attr *dattr = &sess->kdev->ibdev->attrs;
+	const struct krdma_caps *caps = &sess->kdev->caps;
 
 	memset(attr, 0, sizeof(*attr));
 	attr->event_handler = krdma_qp_event;
@@ -437,10 +437,9 @@ static int krdma_session_create_qp(struct krdma_session *sess, u32 max_inline,
 	attr->sq_sig_type = IB_SIGNAL_REQ_WR;
 	attr->cap.max_send_wr = krdma_sess_nr_send_wrs(sess);
 	attr->cap.max_recv_wr = krdma_sess_nr_recvs(sess) + 1;
-	attr->cap.max_send_sge = min_t(u32, dattr->max_send_sge, KRDMA_MAX_SGE);
-	attr->cap.max_recv_sge = min_t(u32, dattr->max_recv_sge, KRDMA_MAX_SGE);
-	attr->cap.max_inline_data = max_inline;
-	return krdma_failable_int(rdma_create_qp(sess->cm_id, sess->kdev->pd, attr));
+	attr->cap.max_send_sge = min_t(u32, caps->max_send_sge, KRDMA_MAX_SGE);
+	attr->cap.max_recv_sge = min_t(u32, caps->max_recv_sge, KRDMA_MAX_SGE);
+	return krdma_caps_create_qp_inline(sess->kdev, sess->cm_id, attr);
 }
 
 /*
@@ -451,7 +450,7 @@ int krdma_session_create_queues(struct krdma_session *sess)
 {
 	struct rdma_cm_id *cm_id = sess->cm_id;
 	struct ib_qp_init_attr attr = {};
-	const struct ib_device_attr *dattr;
+	const struct krdma_caps *dattr;
 	struct krdma_device *kdev;
 	u32 i, nr_cqe, extra;
 	char name[16];
@@ -460,7 +459,7 @@ int krdma_session_create_queues(struct krdma_session *sess)
 	kdev = krdma_device_get(cm_id->device, &sess->kdev);
 	if (!kdev)
 		return -ENODEV;
-	dattr = &kdev->ibdev->attrs;
+	dattr = &kdev->caps;
 
 	/*
 	 * The control traffic of qps QPs first, the rest to the tests. A
@@ -488,15 +487,11 @@ int krdma_session_create_queues(struct krdma_session *sess)
 	if (ret)
 		goto err;
 
-	ret = krdma_session_create_qp(sess, KRDMA_MAX_INLINE, &attr);
-	/* The core has no attribute for it: a device without inline data
-	 * refuses the QP.
-	 */
-	if (ret == -EINVAL)
-		ret = krdma_session_create_qp(sess, 0, &attr);
+	ret = krdma_session_create_qp(sess, &attr);
 	if (ret)
 		goto err;
 	sess->qp = cm_id->qp;
+	/* As returned, clamped to what was asked (krdma_caps_create_qp()). */
 	sess->max_sge = attr.cap.max_send_sge;
 	sess->max_read_sge = clamp_t(u32, dattr->max_sge_rd, 1, sess->max_sge);
 	sess->max_inline = attr.cap.max_inline_data;

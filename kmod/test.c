@@ -628,7 +628,7 @@ static int krdma_test_check_params(struct krdma_session *sess,
 		return -EOPNOTSUPP;
 	}
 	if (krdma_op_is_atomic(p->op) &&
-	    sess->kdev->ibdev->attrs.atomic_cap == IB_ATOMIC_NONE) {
+	    sess->kdev->caps.atomic_cap == IB_ATOMIC_NONE) {
 		NL_SET_ERR_MSG(extack, "the RDMA device does not support atomics");
 		return -EOPNOTSUPP;
 	}
