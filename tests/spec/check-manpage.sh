@@ -237,10 +237,12 @@ done <"$TMP/page.synopses"
 
 # "NAME DEFAULT" for each module_param_named(NAME, VAR, ...), DEFAULT being
 # the number VAR is initialised with (0 for a VAR defined without one,
-# static or not); enum-like ones (module_param_cb) are listed by name only.
+# static or not), or the word of a string (charp) one; enum-like ones
+# (module_param_cb) are listed by name only.
 params=$(
 	cat "$TOP"/kmod/*.c |
 		sed -nE 's/^(static )?[a-z ]*(int|long|bool) (krdma_[a-z_]+) = ([0-9]+|true|false);.*/init \3 \4/p
+			 s/^(static )?char \*(krdma_[a-z_]+) = "([a-z0-9_]+)";.*/init \2 \3/p
 			 s/^(static )?[a-z ]*(int|long|bool) (krdma_[a-z_]+);.*/init \3 0/p
 			 s/.*module_param_named\(([a-z_]+), (krdma_[a-z_]+),.*/param \1 \2/p
 			 s/.*module_param_cb\(([a-z_]+),.*/param \1 -/p' |
