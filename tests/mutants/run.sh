@@ -4,7 +4,8 @@
 # make check-mutants: does the suite notice when the module is wrong?
 # Each tests/mutants/NAME.diff is a small deliberate breakage of kmod/
 # ("Mutant:" says what) and names the guest tests that must notice it
-# ("Caught-by:"). For each: a copy of the tree with the patch applied is
+# ("Caught-by:"; "Env:" lines set what those tests read, e.g. fewer
+# rounds). For each: a copy of the tree with the patch applied is
 # built and those tests run on it in guests; the mutant is caught when at
 # least one of them fails. A mutant that every test passes survived: the
 # suite has a hole there, and this run fails. So does a patch that no
@@ -43,6 +44,9 @@ for name; do
 	fi
 	what=$(sed -n 's/^Mutant: //p' "$patch")
 	tests=$(sed -n 's/^Caught-by: //p' "$patch")
+	# "Env: VAR=VALUE" lines: what the tests need to fail soon (a test
+	# that waits out its bounds for every round costs a boot's worth).
+	envs=$(sed -n 's/^Env: //p' "$patch")
 	echo "mutants: $name: $what"
 	copy=$work/$name
 	rm -rf "$copy"
@@ -66,8 +70,15 @@ for name; do
 	by=""
 	for t in $tests; do
 		out=$copy/suite
-		KRDMA_SUITE_OUT=$out "$copy/tests/run-guest-suite.sh" \
-			"$copy/tests/guest/$t.sh" >"$copy.$t.ktap" 2>&1
+		(
+			IFS='
+'
+			for e in $envs; do
+				export "${e?}"
+			done
+			KRDMA_SUITE_OUT=$out "$copy/tests/run-guest-suite.sh" \
+				"$copy/tests/guest/$t.sh" >"$copy.$t.ktap" 2>&1
+		)
 		if [ $? -ne 0 ]; then
 			by="$by $t"
 			echo "mutants: $name: caught by $t: $(first_failure "$out/$t.log")"
