@@ -111,9 +111,25 @@ static void check_refused(fake_kernel_fn kernel, const char *line, int rc,
 	if (r.rc != rc || (err && !strstr(r.err, err)))
 		unit_fail(__FILE__, __LINE__, "\"%s\": rc %d (want %d), said: %s",
 			  line, r.rc, rc, r.err);
-	CHECK_INT(fake_nreqs(), 0);
+	CHECK_INT_CASE(line, fake_nreqs(), 0);
 	run_end(&r);
 }
+
+/* A command line refused (EXIT_USAGE), and what it says of why. */
+struct refusal {
+	const char *line;
+	const char *err;
+};
+
+/* Each row through check_refused() with @kernel. */
+static void check_refusals(fake_kernel_fn kernel, const struct refusal *t,
+			   size_t n)
+{
+	for (; n--; t++)
+		check_refused(kernel, t->line, EXIT_USAGE, t->err);
+}
+
+#define CHECK_REFUSALS(kernel, t)	check_refusals(kernel, t, ARRAY_SIZE(t))
 
 /* ---- building replies ---- */
 
@@ -456,6 +472,14 @@ TEST(cmd_session_connect_qps)
 		{ "qps 2 qps 4", "duplicate keyword 'qps'" },
 		{ "qps", "keyword 'qps' needs a value (qps N)" },
 	};
+	/* both ends of the range; a unique prefix of the keyword */
+	static const struct {
+		const char *line;
+		uint32_t qps;
+	} good[] = {
+		{ "session connect addr 10.0.0.2:4791 qps 16", KRDMA_QPS_MAX },
+		{ "session connect addr 10.0.0.2:4791 q 1", 1 },
+	};
 	struct nlattr *tb[KRDMA_A_MAX + 1];
 	char line[256];
 	struct run r;
@@ -474,19 +498,15 @@ TEST(cmd_session_connect_qps)
 	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_SQ_DEPTH), 64);
 	run_end(&r);
 
-	/* both ends of the range; a unique prefix of the keyword */
-	fake_begin(k_connect);
-	run(&r, false, "session connect addr 10.0.0.2:4791 qps 16");
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_QPS), KRDMA_QPS_MAX);
-	run_end(&r);
-	fake_begin(k_connect);
-	run(&r, false, "session connect addr 10.0.0.2:4791 q 1");
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_QPS), 1);
-	run_end(&r);
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		fake_begin(k_connect);
+		run(&r, false, good[i].line);
+		CHECK_INT_CASE(good[i].line, r.rc, 0);
+		CHECK_INT_CASE(good[i].line, fake_req_attrs(0, tb), 0);
+		CHECK_INT_CASE(good[i].line, tb_u32(tb, KRDMA_A_SESSION_QPS),
+			       good[i].qps);
+		run_end(&r);
+	}
 
 	/* refused by the command line: nothing is sent */
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -494,14 +514,14 @@ TEST(cmd_session_connect_qps)
 			 "session connect addr 10.0.0.2:4791 %s", bad[i][0]);
 		fake_begin(k_connect);
 		run(&r, false, line);
-		CHECK_INT(r.rc, EXIT_USAGE);
-		CHECK_STR(r.out.buf, "");
+		CHECK_INT_CASE(bad[i][0], r.rc, EXIT_USAGE);
+		CHECK_STR_CASE(bad[i][0], r.out.buf, "");
 		snprintf(line, sizeof(line),
 			 "krdmactl: session connect: %s\n", bad[i][1]);
 		if (strncmp(r.err, line, strlen(line)))
 			unit_fail(__FILE__, __LINE__, "\"%s\": stderr \"%s\"",
 				  bad[i][0], r.err);
-		CHECK_INT(fake_nreqs(), 0);
+		CHECK_INT_CASE(bad[i][0], fake_nreqs(), 0);
 		run_end(&r);
 	}
 }
@@ -829,7 +849,7 @@ TEST(cmd_test_qps)
 	};
 	static const char *const cmds[] = { "run", "start" };
 	struct nlattr *tb[KRDMA_A_MAX + 1];
-	char line[256];
+	char line[256], want[256];
 	struct run r;
 	size_t i, j;
 
@@ -878,15 +898,14 @@ TEST(cmd_test_qps)
 				 cmds[j], bad[i][0]);
 			fake_begin(k_test_qps);
 			run(&r, false, line);
-			CHECK_INT(r.rc, EXIT_USAGE);
-			CHECK_STR(r.out.buf, "");
-			snprintf(line, sizeof(line), "krdmactl: test %s: %s",
+			CHECK_INT_CASE(line, r.rc, EXIT_USAGE);
+			CHECK_STR_CASE(line, r.out.buf, "");
+			snprintf(want, sizeof(want), "krdmactl: test %s: %s",
 				 cmds[j], bad[i][1]);
-			if (strncmp(r.err, line, strlen(line)))
+			if (strncmp(r.err, want, strlen(want)))
 				unit_fail(__FILE__, __LINE__,
-					  "test %s \"%s\": stderr \"%s\"",
-					  cmds[j], bad[i][0], r.err);
-			CHECK_INT(fake_nreqs(), 0);
+					  "\"%s\": stderr \"%s\"", line, r.err);
+			CHECK_INT_CASE(line, fake_nreqs(), 0);
 			run_end(&r);
 		}
 	}
@@ -894,19 +913,24 @@ TEST(cmd_test_qps)
 
 TEST(cmd_qps_in_help)
 {
+	static const struct {
+		const char *line;
+		const char *shows;
+	} helps[] = {
+		{ "session connect help", "[ qps N ]" },
+		{ "test run help", "[ bidir ] [ qps N ]" },
+	};
 	struct run r;
+	size_t i;
 
-	fake_begin(k_none);
-	run(&r, false, "session connect help");
-	CHECK_INT(r.rc, 0);
-	CHECK(strstr(r.out.buf, "[ qps N ]") != NULL);
-	run_end(&r);
-
-	fake_begin(k_none);
-	run(&r, false, "test run help");
-	CHECK_INT(r.rc, 0);
-	CHECK(strstr(r.out.buf, "[ bidir ] [ qps N ]") != NULL);
-	run_end(&r);
+	for (i = 0; i < ARRAY_SIZE(helps); i++) {
+		fake_begin(k_none);
+		run(&r, false, helps[i].line);
+		CHECK_INT_CASE(helps[i].line, r.rc, 0);
+		CHECK_CASE(helps[i].line,
+			   strstr(r.out.buf, helps[i].shows) != NULL);
+		run_end(&r);
+	}
 }
 
 TEST(cmd_test_run_sweep)
@@ -964,14 +988,15 @@ TEST(cmd_test_run_shape)
 	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
 		fake_begin(k_test_report);
 		run(&r, true, runs[i].line);
-		CHECK_INT(r.rc, 0);
+		CHECK_INT_CASE(runs[i].line, r.rc, 0);
 		o = json_tokener_parse(r.out.buf);
 		if (!o || json_object_is_type(o, json_type_array) != runs[i].array)
 			unit_fail(__FILE__, __LINE__, "\"%s\": %s", runs[i].line,
 				  r.out.buf);
 		if (o && runs[i].array && json_object_is_type(o, json_type_array))
-			CHECK(json_object_object_get_ex(json_object_array_get_idx(o, 0),
-							"schema_version", NULL));
+			CHECK_CASE(runs[i].line,
+				   json_object_object_get_ex(json_object_array_get_idx(o, 0),
+							     "schema_version", NULL));
 		json_object_put(o);
 		run_end(&r);
 	}
@@ -1069,30 +1094,35 @@ static void k_test_report(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 
 TEST(cmd_test_run_sweep_table)
 {
-	struct json_object *o, *v, *e;
-	struct run r;
-
-	/* text: one header, a row per size, sizes in units */
-	fake_begin(k_test_report);
-	run(&r, false, "test run session 5 op write mode bw size 32K-64K count 10");
-	CHECK_INT(r.rc, 0);
-	CHECK_STR(r.out.buf,
+	static const struct {
+		const char *what;
+		bool mib;
+		const char *out;
+	} texts[] = {
+		/* text: one header, a row per size, sizes in units */
+		{ "without -M", false,
 		  "  #bytes     #iters     BW[MB/s]   BW[Gb/s]  MsgRate[Mpps]\n"
 		  "     32K       1000        32.77      0.262       0.001000\n"
-		  "     64K       1000        65.54      0.524       0.001000\n");
-	run_end(&r);
-
-	/* -M: perftest's MiB/s, named in the header (65536000 B/s) */
-	fake_begin(k_test_report);
-	opts.mib = true;
-	run(&r, false, "test run session 5 op write mode bw size 32K-64K count 10");
-	CHECK_INT(r.rc, 0);
-	CHECK_STR(r.out.buf,
+		  "     64K       1000        65.54      0.524       0.001000\n" },
+		/* -M: perftest's MiB/s, named in the header (65536000 B/s) */
+		{ "-M", true,
 		  "  #bytes     #iters    BW[MiB/s]   BW[Gb/s]  MsgRate[Mpps]\n"
 		  "     32K       1000        31.25      0.262       0.001000\n"
-		  "     64K       1000        62.50      0.524       0.001000\n");
-	run_end(&r);
-	opts.mib = false;
+		  "     64K       1000        62.50      0.524       0.001000\n" },
+	};
+	struct json_object *o, *v, *e;
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(texts); i++) {
+		fake_begin(k_test_report);
+		opts.mib = texts[i].mib;
+		run(&r, false, "test run session 5 op write mode bw size 32K-64K count 10");
+		opts.mib = false;
+		CHECK_INT_CASE(texts[i].what, r.rc, 0);
+		CHECK_STR_CASE(texts[i].what, r.out.buf, texts[i].out);
+		run_end(&r);
+	}
 
 	/* lat: the latency columns, in microseconds */
 	fake_begin(k_test_report);
@@ -1157,6 +1187,15 @@ TEST(cmd_test_run_histogram)
 
 TEST(cmd_test_run_expect)
 {
+	/* a figure the mode does not have is refused before anything runs */
+	static const struct refusal refused[] = {
+		{ "test run session 5 op write mode bw expect p99<=1ms",
+		  "p99 is measured in lat mode, not in bw mode" },
+		{ "test run session 5 op write expect min_qp_bw>=1",
+		  "per-QP figures come from bw mode" },
+		{ "test run session 5 op write expect bw>=",
+		  "invalid expect 'bw>='" },
+	};
 	struct json_object *o, *v, *ex;
 	struct run r;
 
@@ -1217,13 +1256,7 @@ TEST(cmd_test_run_expect)
 	CHECK(strstr(r.err, "min_qp_bw was 8.19 MB/s") != NULL);
 	run_end(&r);
 
-	/* a figure the mode does not have is refused before anything runs */
-	check_refused(k_test_report, "test run session 5 op write mode bw expect p99<=1ms",
-		      EXIT_USAGE, "p99 is measured in lat mode, not in bw mode");
-	check_refused(k_test_report, "test run session 5 op write expect min_qp_bw>=1",
-		      EXIT_USAGE, "per-QP figures come from bw mode");
-	check_refused(k_test_report, "test run session 5 op write expect bw>=",
-		      EXIT_USAGE, "invalid expect 'bw>='");
+	CHECK_REFUSALS(k_test_report, refused);
 }
 
 /*
@@ -1320,6 +1353,15 @@ static int64_t json_int(struct json_object *o, const char *key)
 
 	return o && json_object_object_get_ex(o, key, &v) ?
 	       json_object_get_int64(v) : -1;
+}
+
+/* The string of @key in @o; NULL if there is none (or it is null). */
+static const char *json_str(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	return o && json_object_object_get_ex(o, key, &v) ?
+	       json_object_get_string(v) : NULL;
 }
 
 static void ping_begin(int mode)
@@ -1471,28 +1513,32 @@ TEST(cmd_ping)
  */
 TEST(cmd_default_port)
 {
+	static const struct {
+		const char *line;
+		bool has_addr;
+		int port;
+	} listeners[] = {
+		{ "listener add name l1", false, 7362 },
+		{ "listener add addr 10.0.0.1", true, 7362 },
+		/* a port given still wins, in addr or on its own */
+		{ "listener add addr 10.0.0.1:7471", true, 7471 },
+	};
 	struct nlattr *tb[KRDMA_A_MAX + 1];
 	struct endpoint ep;
 	struct run r;
+	size_t i;
 
 	CHECK_INT(KRDMACTL_PORT_DFLT, 7362);
-	fake_begin(k_listener_add);
-	run(&r, false, "listener add name l1");
-	CHECK_INT(r.rc, 0);
-	CHECK(!seen_ep.has_addr);
-	CHECK_INT(seen_ep.port, 7362);
-	run_end(&r);
-	fake_begin(k_listener_add);
-	run(&r, false, "listener add addr 10.0.0.1");
-	CHECK_INT(r.rc, 0);
-	CHECK(seen_ep.has_addr);
-	CHECK_INT(seen_ep.port, 7362);
-	run_end(&r);
-	/* a port given still wins, in addr or on its own */
-	fake_begin(k_listener_add);
-	run(&r, false, "listener add addr 10.0.0.1:7471");
-	CHECK_INT(seen_ep.port, 7471);
-	run_end(&r);
+	for (i = 0; i < ARRAY_SIZE(listeners); i++) {
+		const char *what = listeners[i].line;
+
+		fake_begin(k_listener_add);
+		run(&r, false, what);
+		CHECK_INT_CASE(what, r.rc, 0);
+		CHECK_CASE(what, seen_ep.has_addr == listeners[i].has_addr);
+		CHECK_INT_CASE(what, seen_ep.port, listeners[i].port);
+		run_end(&r);
+	}
 
 	connect_mode = 0;
 	fake_begin(k_connect);
@@ -1597,6 +1643,21 @@ static void check_deleted(const struct run *r, const char *line)
 /* "test run addr HOST ..." connects, runs, prints and deletes. */
 TEST(cmd_test_run_oneshot)
 {
+	/* the command line, checked before the kernel hears anything */
+	static const struct refusal refused[] = {
+		{ "test run op write count 10",
+		  "one of 'session', 'addr' is required" },
+		{ "test run session 5 addr 10.0.0.2 op write",
+		  "cannot be used together" },
+		{ "test run session 5 op write max_msg 1M",
+		  "'max_msg' is for a one-shot run" },
+		{ "test run addr 10.0.0.2:1 port 2 op write",
+		  "conflicting ports" },
+		{ "test start addr 10.0.0.2 op write",
+		  "is for \"test run\"" },
+		{ "test run addr 10.0.0.2 op write name x",
+		  "unknown keyword 'name'" },
+	};
 	const char *line;
 	struct nlattr *tb[KRDMA_A_MAX + 1];
 	struct endpoint ep;
@@ -1687,19 +1748,7 @@ TEST(cmd_test_run_oneshot)
 	check_deleted(&r, line);
 	run_end(&r);
 
-	/* the command line, checked before the kernel hears anything */
-	check_refused(k_oneshot, "test run op write count 10", EXIT_USAGE,
-		      "one of 'session', 'addr' is required");
-	check_refused(k_oneshot, "test run session 5 addr 10.0.0.2 op write",
-		      EXIT_USAGE, "cannot be used together");
-	check_refused(k_oneshot, "test run session 5 op write max_msg 1M",
-		      EXIT_USAGE, "'max_msg' is for a one-shot run");
-	check_refused(k_oneshot, "test run addr 10.0.0.2:1 port 2 op write",
-		      EXIT_USAGE, "conflicting ports");
-	check_refused(k_oneshot, "test start addr 10.0.0.2 op write",
-		      EXIT_USAGE, "is for \"test run\"");
-	check_refused(k_oneshot, "test run addr 10.0.0.2 op write name x",
-		      EXIT_USAGE, "unknown keyword 'name'");
+	CHECK_REFUSALS(k_oneshot, refused);
 }
 
 /*
@@ -1773,33 +1822,66 @@ static bool is_rfc3339_utc(const char *s)
 
 TEST(env_rate)
 {
-	uint64_t mbit = 0;
-	uint32_t width = 0;
+	/* /sys/class/infiniband/DEV/ports/N/rate */
+	static const struct {
+		const char *in;
+		int rc;
+		uint64_t mbit;		/* when rc is 0 */
+		uint32_t width;
+	} cases[] = {
+		{ "100 Gb/sec (4X EDR)", 0, 100000, 4 },
+		{ "2.5 Gb/sec (1X SDR)", 0, 2500, 1 },
+		/* newer kernels always write the decimal */
+		{ "400.0 Gb/sec (4X NDR)", 0, 400000, 4 },
+		{ "56 Gb/sec (4X FDR)", 0, 56000, 4 },
+		{ "12 Gb/sec (12X SDR)", 0, 12000, 12 },
+		{ "", .rc = -EINVAL },
+		{ "fast", .rc = -EINVAL },
+		{ "10 Mb/sec (1X SDR)", .rc = -EINVAL },
+		{ "10 Gb/sec (X SDR)", .rc = -EINVAL },
+		{ "10 Gb/sec (0X SDR)", .rc = -EINVAL },
+	};
+	uint64_t mbit;
+	uint32_t width;
+	size_t i;
 
-	CHECK_INT(env_parse_rate("100 Gb/sec (4X EDR)", &mbit, &width), 0);
-	CHECK(mbit == 100000 && width == 4);
-	CHECK_INT(env_parse_rate("2.5 Gb/sec (1X SDR)", &mbit, &width), 0);
-	CHECK(mbit == 2500 && width == 1);
-	/* newer kernels always write the decimal */
-	CHECK_INT(env_parse_rate("400.0 Gb/sec (4X NDR)", &mbit, &width), 0);
-	CHECK(mbit == 400000 && width == 4);
-	CHECK_INT(env_parse_rate("56 Gb/sec (4X FDR)", &mbit, &width), 0);
-	CHECK(mbit == 56000 && width == 4);
-	CHECK_INT(env_parse_rate("12 Gb/sec (12X SDR)", &mbit, &width), 0);
-	CHECK(width == 12);
-	CHECK_INT(env_parse_rate("", &mbit, &width), -EINVAL);
-	CHECK_INT(env_parse_rate("fast", &mbit, &width), -EINVAL);
-	CHECK_INT(env_parse_rate("10 Mb/sec (1X SDR)", &mbit, &width), -EINVAL);
-	CHECK_INT(env_parse_rate("10 Gb/sec (X SDR)", &mbit, &width), -EINVAL);
-	CHECK_INT(env_parse_rate("10 Gb/sec (0X SDR)", &mbit, &width), -EINVAL);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *what = cases[i].in;
+
+		mbit = width = 0;
+		CHECK_INT_CASE(what, env_parse_rate(what, &mbit, &width),
+			       cases[i].rc);
+		if (cases[i].rc)
+			continue;
+		CHECK_U64_CASE(what, mbit, cases[i].mbit);
+		CHECK_INT_CASE(what, width, cases[i].width);
+	}
 }
 
 TEST(cmd_test_run_env)
 {
+	/* what the fake sysfs and k_env give: a string, or a number */
+	static const struct {
+		const char *key;
+		const char *str;
+		int64_t num;
+	} keys[] = {
+		{ "dev", .str = "rxe0" },
+		{ "transport", .str = "roce" },
+		{ "active_mtu", .num = 1024 },
+		{ "netdev_mtu", .num = 1500 },
+		{ "cq_poll", .str = "softirq" },
+		{ "module", .str = "9.9.9" },
+		{ "peer_proto", .num = 2 },
+		{ "fw_ver", .str = "16.35.2000" },
+		{ "link_rate_mbit_per_s", .num = 100000 },
+		{ "link_width", .num = 4 },
+	};
 	char root[] = "/tmp/krdma-unit-sysfs.XXXXXX", cmd[128];
 	struct json_object *o, *e, *v;
 	struct utsname u;
 	struct run r;
+	size_t i;
 
 	CHECK(mkdtemp(root) != NULL);
 	put_file(root, "class/infiniband/rxe0/node_type", "1: CA\n");
@@ -1818,20 +1900,14 @@ TEST(cmd_test_run_env)
 	o = json_tokener_parse(r.out.buf);
 	e = o ? json_object_array_get_idx(o, 1) : NULL;
 	CHECK(e && json_object_object_get_ex(e, "env", &e));
-	CHECK(e && json_object_object_get_ex(e, "dev", &v) &&
-	      !strcmp(json_object_get_string(v), "rxe0"));
-	CHECK(e && json_object_object_get_ex(e, "transport", &v) &&
-	      !strcmp(json_object_get_string(v), "roce"));
-	CHECK(e && json_object_object_get_ex(e, "active_mtu", &v) &&
-	      json_object_get_int(v) == 1024);
-	CHECK(e && json_object_object_get_ex(e, "netdev_mtu", &v) &&
-	      json_object_get_int(v) == 1500);
-	CHECK(e && json_object_object_get_ex(e, "cq_poll", &v) &&
-	      !strcmp(json_object_get_string(v), "softirq"));
-	CHECK(e && json_object_object_get_ex(e, "module", &v) &&
-	      !strcmp(json_object_get_string(v), "9.9.9"));
-	CHECK(e && json_object_object_get_ex(e, "peer_proto", &v) &&
-	      json_object_get_int(v) == 2);
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		if (keys[i].str)
+			CHECK_STR_CASE(keys[i].key, json_str(e, keys[i].key),
+				       keys[i].str);
+		else
+			CHECK_INT_CASE(keys[i].key, json_int(e, keys[i].key),
+				       keys[i].num);
+	}
 	/* no cpufreq here: null, not a guess */
 	CHECK(e && json_object_object_get_ex(e, "governor", &v) && v == NULL);
 	/* when and where */
@@ -1839,12 +1915,6 @@ TEST(cmd_test_run_env)
 	      is_rfc3339_utc(json_object_get_string(v)));
 	CHECK(e && json_object_object_get_ex(e, "host", &v) &&
 	      !strcmp(json_object_get_string(v), u.nodename));
-	CHECK(e && json_object_object_get_ex(e, "fw_ver", &v) &&
-	      !strcmp(json_object_get_string(v), "16.35.2000"));
-	CHECK(e && json_object_object_get_ex(e, "link_rate_mbit_per_s", &v) &&
-	      json_object_get_int64(v) == 100000);
-	CHECK(e && json_object_object_get_ex(e, "link_width", &v) &&
-	      json_object_get_int(v) == 4);
 	json_object_put(o);
 	run_end(&r);
 
@@ -2016,59 +2086,62 @@ TEST(cmd_test_run_no_events)
 
 TEST(cmd_test_rate)
 {
-	struct nlattr *tb[KRDMA_A_MAX + 1];
-	struct run r;
-
-	fake_begin(k_test_silent);
-	run(&r, false, "test start session s1 op write mode bw rate 2 burst 4");
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK(tb[KRDMA_A_TEST_RATE] &&
-	      nla_get_u64(tb[KRDMA_A_TEST_RATE]) == 2000000);
-	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_BURST), 4);
-	run_end(&r);
-
-	/* a unit; no burst given, none sent: the kernel's default */
-	fake_begin(k_test_silent);
-	run(&r, false, "test start session s1 op write mode bw rate 10Gb/s");
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK(tb[KRDMA_A_TEST_RATE] &&
-	      nla_get_u64(tb[KRDMA_A_TEST_RATE]) == 1250000000);
-	CHECK(!tb[KRDMA_A_TEST_BURST]);
-	run_end(&r);
-
-	/* without a rate, neither goes */
-	fake_begin(k_test_silent);
-	run(&r, false, "test start session s1 op write mode bw");
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK(!tb[KRDMA_A_TEST_RATE] && !tb[KRDMA_A_TEST_BURST]);
-	run_end(&r);
-
-	/* perftest's units: Mb/s, MiB/s, and packets/s times the size */
+	/* the rate and the burst sent (0: none) */
 	static const struct {
 		const char *line;
 		uint64_t bytes_per_s;
-	} rates[] = {
-		{ "rate 100Mb/s", 12500000 },
-		{ "rate 100MiB/s", 104857600 },
-		{ "rate 1.5GB/s", 1500000000 },
-		{ "size 4K rate 1000pps", 4096000 },
-		{ "size 64 rate 1.5Mpps", 96000000 },
+		uint32_t burst;
+	} cases[] = {
+		{ "test start session s1 op write mode bw rate 2 burst 4",
+		  2000000, 4 },
+		/* a unit; no burst given, none sent: the kernel's default */
+		{ "test start session s1 op write mode bw rate 10Gb/s",
+		  1250000000, 0 },
+		/* without a rate, neither goes */
+		{ "test start session s1 op write mode bw", 0, 0 },
+		/* perftest's units: Mb/s, MiB/s, and packets/s times the size */
+		{ "test start session s1 op write mode bw rate 100Mb/s",
+		  12500000, 0 },
+		{ "test start session s1 op write mode bw rate 100MiB/s",
+		  104857600, 0 },
+		{ "test start session s1 op write mode bw rate 1.5GB/s",
+		  1500000000, 0 },
+		{ "test start session s1 op write mode bw size 4K rate 1000pps",
+		  4096000, 0 },
+		{ "test start session s1 op write mode bw size 64 rate 1.5Mpps",
+		  96000000, 0 },
+		/* an atomic is 8 bytes, whatever the size */
+		{ "test start session s1 op atomic_fadd mode bw rate 1kpps",
+		  8000, 0 },
 	};
+	static const struct refusal refused[] = {
+		{ "test start session s1 op write mode bw rate 1kpps",
+		  "needs the size of a packet" },
+		{ "test start session s1 op write mode bw rate 2MB",
+		  "invalid rate '2MB': expected MB/s such as 2 or 0.5, or a unit: MB/s, GB/s, MiB/s, GiB/s, Mb/s, Gb/s, or packets/s: pps, kpps, Mpps" },
+		{ "test start session s1 op write mode bw rate 2 burst 0",
+		  "burst '0' out of range: must be 1..128" },
+		{ "test start session s1 op write mode bw rate", "rate" },
+	};
+	struct nlattr *tb[KRDMA_A_MAX + 1];
+	uint64_t rate;
+	uint32_t burst;
+	struct run r;
 	size_t i;
 
-	for (i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *what = cases[i].line;
+
 		fake_begin(k_test_silent);
-		run_fmt(&r, false, "test start session s1 op write mode bw %s",
-			rates[i].line);
-		CHECK_INT(r.rc, 0);
-		CHECK_INT(fake_req_attrs(0, tb), 0);
-		if (!tb[KRDMA_A_TEST_RATE] ||
-		    nla_get_u64(tb[KRDMA_A_TEST_RATE]) != rates[i].bytes_per_s)
-			unit_fail(__FILE__, __LINE__, "\"%s\": not %llu bytes/s",
-				  rates[i].line,
-				  (unsigned long long)rates[i].bytes_per_s);
+		run(&r, false, what);
+		CHECK_INT_CASE(what, r.rc, 0);
+		CHECK_INT_CASE(what, fake_req_attrs(0, tb), 0);
+		rate = tb[KRDMA_A_TEST_RATE] ?
+		       nla_get_u64(tb[KRDMA_A_TEST_RATE]) : 0;
+		burst = tb[KRDMA_A_TEST_BURST] ?
+			nla_get_u32(tb[KRDMA_A_TEST_BURST]) : 0;
+		CHECK_U64_CASE(what, rate, cases[i].bytes_per_s);
+		CHECK_INT_CASE(what, burst, cases[i].burst);
 		run_end(&r);
 	}
 	/* a packet rate over a sweep: each size's own bytes/s */
@@ -2082,22 +2155,7 @@ TEST(cmd_test_rate)
 	CHECK(tb[KRDMA_A_TEST_RATE] &&
 	      nla_get_u64(tb[KRDMA_A_TEST_RATE]) == 20480000);
 	run_end(&r);
-	/* an atomic is 8 bytes, whatever the size */
-	fake_begin(k_test_silent);
-	run(&r, false, "test start session s1 op atomic_fadd mode bw rate 1kpps");
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK(tb[KRDMA_A_TEST_RATE] &&
-	      nla_get_u64(tb[KRDMA_A_TEST_RATE]) == 8000);
-	run_end(&r);
-	check_refused(k_test_silent, "test start session s1 op write mode bw rate 1kpps",
-		      EXIT_USAGE, "needs the size of a packet");
-	check_refused(k_test_silent, "test start session s1 op write mode bw rate 2MB",
-		      EXIT_USAGE, "invalid rate '2MB': expected MB/s such as 2 or 0.5, or a unit: MB/s, GB/s, MiB/s, GiB/s, Mb/s, Gb/s, or packets/s: pps, kpps, Mpps");
-	check_refused(k_test_silent, "test start session s1 op write mode bw rate 2 burst 0",
-		      EXIT_USAGE, "burst '0' out of range: must be 1..128");
-	check_refused(k_test_silent, "test start session s1 op write mode bw rate",
-		      EXIT_USAGE, "rate");
+	CHECK_REFUSALS(k_test_silent, refused);
 }
 
 TEST(cmd_test_start_sends_only_what_is_given)
@@ -2232,6 +2290,11 @@ TEST(cmd_monitor)
 		{ "monitor test 2 session 7", "", 0 },
 		{ "monitor session nosuch", "", 1 },
 	};
+	static const struct refusal refused[] = {
+		{ "monitor session", "needs a value" },
+		{ "monitor test s1", "invalid test" },
+		{ "monitor frob", "unknown keyword 'frob'" },
+	};
 	struct json_object *o, *v;
 	const char *nl;
 	struct run r;
@@ -2242,11 +2305,11 @@ TEST(cmd_monitor)
 		queue_monitor_events();
 		fake_sigint_on_wait(1);
 		run(&r, false, cases[i].line);
-		CHECK_INT(r.rc, 0);
+		CHECK_INT_CASE(cases[i].line, r.rc, 0);
 		if (strcmp(r.out.buf, cases[i].out))
 			unit_fail(__FILE__, __LINE__, "\"%s\" printed:\n%s", cases[i].line,
 				  r.out.buf);
-		CHECK_INT(fake_nreqs(), cases[i].nreqs);
+		CHECK_INT_CASE(cases[i].line, fake_nreqs(), cases[i].nreqs);
 		run_end(&r);
 	}
 
@@ -2279,9 +2342,7 @@ TEST(cmd_monitor)
 	json_object_put(o);
 	run_end(&r);
 
-	check_refused(k_monitor, "monitor session", EXIT_USAGE, "needs a value");
-	check_refused(k_monitor, "monitor test s1", EXIT_USAGE, "invalid test");
-	check_refused(k_monitor, "monitor frob", EXIT_USAGE, "unknown keyword 'frob'");
+	CHECK_REFUSALS(k_monitor, refused);
 }
 
 static void k_version(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
@@ -2419,11 +2480,11 @@ TEST(cmd_help_everywhere)
 	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
 		fake_begin(k_none);
 		run(&r, false, lines[i]);
-		CHECK_INT(r.rc, 0);
+		CHECK_INT_CASE(lines[i], r.rc, 0);
 		if (!strstr(r.out.buf, "Usage: krdmactl "))
 			unit_fail(__FILE__, __LINE__, "no usage for \"%s\"",
 				  lines[i]);
-		CHECK_INT(fake_nreqs(), 0);
+		CHECK_INT_CASE(lines[i], fake_nreqs(), 0);
 		run_end(&r);
 	}
 }
@@ -2431,14 +2492,17 @@ TEST(cmd_help_everywhere)
 TEST(cmd_usage_errors_exit_2)
 {
 	/* an unknown command, a bad value, conflicting keywords: 2 and the hint */
-	check_refused(k_test_silent, "session frob", EXIT_USAGE,
-		      "Try \"krdmactl session help\".\n");
-	check_refused(k_test_silent, "session connect addr 10.0.0.2 port 1 timeout 5",
-		      EXIT_USAGE, "a time needs a unit");
-	check_refused(k_test_silent, "session connect addr 10.0.0.2 port 1 timeout 5",
-		      EXIT_USAGE, "Try \"krdmactl session connect help\".\n");
-	check_refused(k_test_silent, "listener add addr 10.0.0.1:1 port 2",
-		      EXIT_USAGE, "Try \"krdmactl listener add help\".\n");
+	static const struct refusal refused[] = {
+		{ "session frob", "Try \"krdmactl session help\".\n" },
+		{ "session connect addr 10.0.0.2 port 1 timeout 5",
+		  "a time needs a unit" },
+		{ "session connect addr 10.0.0.2 port 1 timeout 5",
+		  "Try \"krdmactl session connect help\".\n" },
+		{ "listener add addr 10.0.0.1:1 port 2",
+		  "Try \"krdmactl listener add help\".\n" },
+	};
+
+	CHECK_REFUSALS(k_test_silent, refused);
 }
 
 /*
@@ -2483,11 +2547,11 @@ TEST(cmd_parse_only)
 		if (r.rc != cases[i].rc)
 			unit_fail(__FILE__, __LINE__, "\"%s\": rc %d, want %d (%s)",
 				  cases[i].line, r.rc, cases[i].rc, r.err);
-		CHECK_INT(fake_nreqs(), 0);
+		CHECK_INT_CASE(cases[i].line, fake_nreqs(), 0);
 		/* nothing printed but a usage error */
-		CHECK_STR(r.out.buf, "");
+		CHECK_STR_CASE(cases[i].line, r.out.buf, "");
 		if (!cases[i].rc)
-			CHECK_STR(r.err, "");
+			CHECK_STR_CASE(cases[i].line, r.err, "");
 		run_end(&r);
 	}
 	knl_parse_only = false;
@@ -2633,8 +2697,8 @@ TEST(cmd_compare_trust)
 			 bad[i].err);
 		fake_begin(k_none);
 		run_fmt(&r, false, "compare %s baseline %s", res, base);
-		CHECK_INT(r.rc, 1);
-		CHECK_STR(r.err, want);
+		CHECK_INT_CASE(bad[i].text, r.rc, 1);
+		CHECK_STR_CASE(bad[i].text, r.err, want);
 		run_end(&r);
 		unlink(base);
 	}
@@ -2644,6 +2708,27 @@ TEST(cmd_compare_trust)
 /* Numbers as people write them reach the kernel as the exact integers. */
 TEST(cmd_number_grammar)
 {
+	/* what the module cannot count is said, not rounded */
+	static const struct refusal refused[] = {
+		{ "test start session s1 op write duration 1500us",
+		  "invalid duration '1500us': not a whole number of milliseconds" },
+		{ "test start session s1 op write duration 100us",
+		  "invalid duration '100us': not a whole number of milliseconds" },
+		{ "test start session s1 op write count 1.5",
+		  "invalid count '1.5': not a whole number of iterations" },
+		{ "test start session s1 op write count 1K",
+		  "invalid count '1K': expected a count such as 1000, 10k, 1.5M or 2G" },
+		{ "test start session s1 op write size 1.5",
+		  "invalid size '1.5': not a whole number of bytes" },
+		{ "test start session s1 op write duration 1.5",
+		  "a time needs a unit" },
+	};
+	static const struct refusal refused_ping[] = {
+		{ "ping 10.0.0.2:7471 count 2M",
+		  "count '2M' out of range: must be 1..1000000" },
+		{ "session connect addr 10.0.0.2 port 7471 timeout 2.5ms",
+		  "not a whole number of milliseconds" },
+	};
 	struct nlattr *tb[KRDMA_A_MAX + 1];
 	struct run r;
 
@@ -2664,23 +2749,8 @@ TEST(cmd_number_grammar)
 	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_DURATION_MS), 2);
 	run_end(&r);
 
-	/* what the module cannot count is said, not rounded */
-	check_refused(k_test_silent, "test start session s1 op write duration 1500us",
-		      EXIT_USAGE, "invalid duration '1500us': not a whole number of milliseconds");
-	check_refused(k_test_silent, "test start session s1 op write duration 100us",
-		      EXIT_USAGE, "invalid duration '100us': not a whole number of milliseconds");
-	check_refused(k_test_silent, "test start session s1 op write count 1.5",
-		      EXIT_USAGE, "invalid count '1.5': not a whole number of iterations");
-	check_refused(k_test_silent, "test start session s1 op write count 1K",
-		      EXIT_USAGE, "invalid count '1K': expected a count such as 1000, 10k, 1.5M or 2G");
-	check_refused(k_test_silent, "test start session s1 op write size 1.5",
-		      EXIT_USAGE, "invalid size '1.5': not a whole number of bytes");
-	check_refused(k_test_silent, "test start session s1 op write duration 1.5",
-		      EXIT_USAGE, "a time needs a unit");
-	check_refused(k_ping, "ping 10.0.0.2:7471 count 2M",
-		      EXIT_USAGE, "count '2M' out of range: must be 1..1000000");
-	check_refused(k_ping, "session connect addr 10.0.0.2 port 7471 timeout 2.5ms",
-		      EXIT_USAGE, "not a whole number of milliseconds");
+	CHECK_REFUSALS(k_test_silent, refused);
+	CHECK_REFUSALS(k_ping, refused_ping);
 }
 
 /* Every key of @o (and of the objects in it), once, into @keys. */
@@ -2733,7 +2803,7 @@ TEST(json_keys_documented)
 		fake_begin(runs[i].kernel);
 		run(&r, true, runs[i].line);
 		o = json_tokener_parse(r.out.buf);
-		CHECK(o != NULL);
+		CHECK_CASE(runs[i].line, o != NULL);
 		collect_keys(o, keys);
 		json_object_put(o);
 		run_end(&r);
@@ -2906,47 +2976,38 @@ TEST(help_from_tables)
 /* Live names from the module's dumps; without it, nothing and no word. */
 TEST(complete_live_names)
 {
+	static const struct {
+		fake_kernel_fn kernel;
+		const char *line;
+		const char *out;
+		int nreqs;
+	} cases[] = {
+		{ k_sessions, "test run session ", "a\nb\n", 1 },
+		{ k_sessions, "session del ", "name\na\nb\n", 1 },
+		{ k_sessions, "monitor session b", "b\n", 1 },
+		{ k_listeners, "listener show name ", "a\nb\n", 1 },
+		/* the kernel refuses: quiet */
+		{ k_none, "test run session ", "", 1 },
+		/* nothing is asked where no name goes */
+		{ k_sessions, "session connect name ", "", 0 },
+	};
 	char out[1024], err[512];
+	size_t i;
 
-	fake_begin(k_sessions);
-	complete_line("test run session ", out, sizeof(out), err, sizeof(err));
-	CHECK_STR(out, "a\nb\n");
-	CHECK_STR(err, "");
-	CHECK_INT(fake_nreqs(), 1);
-	fake_end();
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *what = cases[i].line;
 
-	fake_begin(k_sessions);
-	complete_line("session del ", out, sizeof(out), err, sizeof(err));
-	CHECK_STR(out, "name\na\nb\n");
-	fake_end();
-
-	fake_begin(k_sessions);
-	complete_line("monitor session b", out, sizeof(out), err, sizeof(err));
-	CHECK_STR(out, "b\n");
-	fake_end();
-
-	fake_begin(k_listeners);
-	complete_line("listener show name ", out, sizeof(out), err, sizeof(err));
-	CHECK_STR(out, "a\nb\n");
-	fake_end();
-
-	/* the kernel refuses: quiet */
-	fake_begin(k_none);
-	complete_line("test run session ", out, sizeof(out), err, sizeof(err));
-	CHECK_STR(out, "");
-	CHECK_STR(err, "");
-	fake_end();
+		fake_begin(cases[i].kernel);
+		complete_line(what, out, sizeof(out), err, sizeof(err));
+		CHECK_STR_CASE(what, out, cases[i].out);
+		CHECK_STR_CASE(what, err, "");
+		CHECK_INT_CASE(what, fake_nreqs(), cases[i].nreqs);
+		fake_end();
+	}
 
 	/* no fake: this host's kernel has no krdma family (or no netlink) */
 	complete_line("session show name ", out, sizeof(out), err, sizeof(err));
 	CHECK_STR(out, "");
 	CHECK_STR(err, "");
 	knl_put();
-
-	/* nothing is asked where no name goes */
-	fake_begin(k_sessions);
-	complete_line("session connect name ", out, sizeof(out), err, sizeof(err));
-	CHECK_STR(out, "");
-	CHECK_INT(fake_nreqs(), 0);
-	fake_end();
 }

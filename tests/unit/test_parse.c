@@ -2,6 +2,9 @@
 /*
  * Unit tests of tools/parse.c, addr.c and args.c's names: numbers,
  * sizes, durations, addresses, prefix matching, op names, GUIDs.
+ *
+ * Most are tables: a row is an input and what it must give; a failure
+ * names the row's input.
  */
 #include <arpa/inet.h>
 #include <net/if.h>
@@ -22,383 +25,500 @@ TEST(framework_counts_failures)
 
 	unit_set_quiet(true);
 	CHECK_INT(1 + 1, 3);
+	CHECK_INT_CASE("row", 1 + 1, 3);
 	unit_set_quiet(false);
-	if (unit_failures() == before + 1)
+	if (unit_failures() == before + 2)
 		unit_set_failures(before);	/* detected: undo it */
 	else
 		unit_set_failures(before + 1);	/* not detected: fail */
 }
 
-static uint64_t size_ok(const char *s)
+/* A row's input as a failure names it: NULL too. */
+static const char *str(const char *s)
 {
-	uint64_t v = 0xdeadbeef;
-	int rc = parse_size(s, &v);
-
-	if (rc)
-		unit_fail(__FILE__, __LINE__, "parse_size(\"%s\") = %d", s, rc);
-	return v;
+	return s ? s : "(null)";
 }
+
+/* A string, what a parser returns for it and the value it gives. */
+struct u64_case {
+	const char *in;
+	int rc;
+	uint64_t want;		/* the value when rc is 0 */
+};
+
+/*
+ * Each row through @parse: its return and, when 0, its value; a failure
+ * leaves the value as it was.
+ */
+static void check_u64_cases(int (*parse)(const char *, uint64_t *),
+			    const struct u64_case *c, size_t n)
+{
+	uint64_t v, want;
+
+	for (; n--; c++) {
+		v = 42;
+		want = c->rc ? 42 : c->want;
+		CHECK_INT_CASE(str(c->in), parse(c->in, &v), c->rc);
+		CHECK_U64_CASE(str(c->in), v, want);
+	}
+}
+
+#define CHECK_U64_CASES(parse, cases)					\
+	check_u64_cases(parse, cases, ARRAY_SIZE(cases))
+
+/* A string and the int a function returns for it. */
+struct int_case {
+	const char *in;
+	int want;
+};
 
 TEST(size_units)
 {
-	CHECK_U64(size_ok("0"), 0);
-	CHECK_U64(size_ok("512"), 512);
-	CHECK_U64(size_ok("512B"), 512);
-	CHECK_U64(size_ok("4K"), 4096);
-	CHECK_U64(size_ok("64k"), 65536);
-	CHECK_U64(size_ok("4KB"), 4096);
-	CHECK_U64(size_ok("4KiB"), 4096);
-	CHECK_U64(size_ok("1M"), 1048576);
-	CHECK_U64(size_ok("1MiB"), 1048576);
-	CHECK_U64(size_ok("1m"), 1048576);
-	CHECK_U64(size_ok("2G"), 2147483648ULL);
-	CHECK_U64(size_ok("3g"), 3ULL << 30);
-	CHECK_U64(size_ok("1T"), 1ULL << 40);
-	CHECK_U64(size_ok("8388608"), KRDMA_MSG_SIZE_MAX);
-	/* the largest value that fits */
-	CHECK_U64(size_ok("18446744073709551615"), UINT64_MAX);
-	CHECK_U64(size_ok("16777215T"), 16777215ULL << 40);
-	/* one number grammar: fractions of a unit, when whole bytes */
-	CHECK_U64(size_ok("1.5M"), 1572864);
-	CHECK_U64(size_ok("0.5K"), 512);
-	CHECK_U64(size_ok(".25KiB"), 256);
-	CHECK_U64(size_ok("2.0"), 2);
+	static const struct u64_case cases[] = {
+		{ "0", 0, 0 },
+		{ "512", 0, 512 },
+		{ "512B", 0, 512 },
+		{ "4K", 0, 4096 },
+		{ "64k", 0, 65536 },
+		{ "4KB", 0, 4096 },
+		{ "4KiB", 0, 4096 },
+		{ "1M", 0, 1048576 },
+		{ "1MiB", 0, 1048576 },
+		{ "1m", 0, 1048576 },
+		{ "2G", 0, 2147483648ULL },
+		{ "3g", 0, 3ULL << 30 },
+		{ "1T", 0, 1ULL << 40 },
+		{ "8388608", 0, KRDMA_MSG_SIZE_MAX },
+		/* the largest value that fits */
+		{ "18446744073709551615", 0, UINT64_MAX },
+		{ "16777215T", 0, 16777215ULL << 40 },
+		/* one number grammar: fractions of a unit, when whole bytes */
+		{ "1.5M", 0, 1572864 },
+		{ "0.5K", 0, 512 },
+		{ ".25KiB", 0, 256 },
+		{ "2.0", 0, 2 },
+	};
+
+	CHECK_U64_CASES(parse_size, cases);
 }
 
+/* Failures leave the output alone (check_u64_cases() sees to it). */
 TEST(size_rejects)
 {
-	uint64_t v = 42;
+	static const struct u64_case cases[] = {
+		{ "99999999999T", .rc = -ERANGE },
+		{ "16777216T", .rc = -ERANGE },
+		{ "18446744073709551616", .rc = -ERANGE },
+		{ "99999999999999999999999", .rc = -ERANGE },
+		{ "4Q", .rc = -EINVAL },
+		{ "", .rc = -EINVAL },
+		{ "-1", .rc = -EINVAL },
+		{ "-4K", .rc = -EINVAL },
+		{ "+4K", .rc = -EINVAL },
+		{ " 4K", .rc = -EINVAL },
+		{ "4K ", .rc = -EINVAL },
+		{ "K", .rc = -EINVAL },
+		{ "4KK", .rc = -EINVAL },
+		{ "4iB", .rc = -EINVAL },
+		/* a fraction of a byte is no size */
+		{ "1.5", .rc = -EDOM },
+		{ "1.0000001K", .rc = -EDOM },
+		{ "1.M", .rc = -EINVAL },
+		{ ".K", .rc = -EINVAL },
+		{ "1.2.3K", .rc = -EINVAL },
+		{ "0x10", .rc = -EINVAL },
+		{ NULL, .rc = -EINVAL },
+	};
 
-	CHECK_INT(parse_size("99999999999T", &v), -ERANGE);
-	CHECK_INT(parse_size("16777216T", &v), -ERANGE);
-	CHECK_INT(parse_size("18446744073709551616", &v), -ERANGE);
-	CHECK_INT(parse_size("99999999999999999999999", &v), -ERANGE);
-	CHECK_INT(parse_size("4Q", &v), -EINVAL);
-	CHECK_INT(parse_size("", &v), -EINVAL);
-	CHECK_INT(parse_size("-1", &v), -EINVAL);
-	CHECK_INT(parse_size("-4K", &v), -EINVAL);
-	CHECK_INT(parse_size("+4K", &v), -EINVAL);
-	CHECK_INT(parse_size(" 4K", &v), -EINVAL);
-	CHECK_INT(parse_size("4K ", &v), -EINVAL);
-	CHECK_INT(parse_size("K", &v), -EINVAL);
-	CHECK_INT(parse_size("4KK", &v), -EINVAL);
-	CHECK_INT(parse_size("4iB", &v), -EINVAL);
-	/* a fraction of a byte is no size */
-	CHECK_INT(parse_size("1.5", &v), -EDOM);
-	CHECK_INT(parse_size("1.0000001K", &v), -EDOM);
-	CHECK_INT(parse_size("1.M", &v), -EINVAL);
-	CHECK_INT(parse_size(".K", &v), -EINVAL);
-	CHECK_INT(parse_size("1.2.3K", &v), -EINVAL);
-	CHECK_INT(parse_size("0x10", &v), -EINVAL);
-	CHECK_INT(parse_size(NULL, &v), -EINVAL);
-	/* failures leave the output alone */
-	CHECK_U64(v, 42);
+	CHECK_U64_CASES(parse_size, cases);
 }
 
 TEST(size_ranges)
 {
-	uint64_t lo = 42, hi = 43;
+	static const struct {
+		const char *in;
+		int rc;
+		uint64_t lo, hi;	/* when rc is 0 */
+	} cases[] = {
+		{ "2-8M", 0, 2, 8ULL << 20 },
+		{ "4K", 0, 4096, 4096 },
+		/* a single size need not be a power of two */
+		{ "1000", 0, 1000, 1000 },
+		{ "64-64", 0, 64, 64 },
+		{ "1-3", 0, 1, 3 },
+		{ "3-8K", .rc = -ERANGE },
+		{ "0-8K", .rc = -ERANGE },
+		{ "8K-4K", .rc = -ERANGE },
+		{ "-8K", .rc = -EINVAL },
+		{ "8K-", .rc = -EINVAL },
+		{ "2-4-8", .rc = -EINVAL },
+		{ "2--8", .rc = -EINVAL },
+		{ "123456789012345678901234567890123-4", .rc = -EINVAL },
+		{ NULL, .rc = -EINVAL },
+	};
+	uint64_t lo, hi;
+	size_t i;
 
-	CHECK_INT(parse_size_range("2-8M", &lo, &hi), 0);
-	CHECK_U64(lo, 2);
-	CHECK_U64(hi, 8ULL << 20);
-	CHECK_INT(parse_size_range("4K", &lo, &hi), 0);
-	CHECK_U64(lo, 4096);
-	CHECK_U64(hi, 4096);
-	/* a single size need not be a power of two */
-	CHECK_INT(parse_size_range("1000", &lo, &hi), 0);
-	CHECK_U64(hi, 1000);
-	CHECK_INT(parse_size_range("64-64", &lo, &hi), 0);
-	CHECK_INT(parse_size_range("1-3", &lo, &hi), 0);
-	CHECK_U64(lo, 1);
-	CHECK_U64(hi, 3);
-	lo = hi = 42;
-	CHECK_INT(parse_size_range("3-8K", &lo, &hi), -ERANGE);
-	CHECK_INT(parse_size_range("0-8K", &lo, &hi), -ERANGE);
-	CHECK_INT(parse_size_range("8K-4K", &lo, &hi), -ERANGE);
-	CHECK_INT(parse_size_range("-8K", &lo, &hi), -EINVAL);
-	CHECK_INT(parse_size_range("8K-", &lo, &hi), -EINVAL);
-	CHECK_INT(parse_size_range("2-4-8", &lo, &hi), -EINVAL);
-	CHECK_INT(parse_size_range("2--8", &lo, &hi), -EINVAL);
-	CHECK_INT(parse_size_range("123456789012345678901234567890123-4", &lo, &hi),
-		  -EINVAL);
-	CHECK_INT(parse_size_range(NULL, &lo, &hi), -EINVAL);
-	CHECK_U64(lo, 42);
-	CHECK_U64(hi, 42);
+	/* failures leave both alone */
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *what = str(cases[i].in);
+
+		lo = hi = 42;
+		CHECK_INT_CASE(what, parse_size_range(cases[i].in, &lo, &hi),
+			       cases[i].rc);
+		if (cases[i].rc) {
+			CHECK_CASE(what, lo == 42 && hi == 42);
+			continue;
+		}
+		CHECK_U64_CASE(what, lo, cases[i].lo);
+		CHECK_U64_CASE(what, hi, cases[i].hi);
+	}
 }
 
 /* A rate limit: a bandwidth, or packets per second (perftest's -p). */
 TEST(rates)
 {
+	static const struct {
+		const char *in;
+		int rc;
+		uint64_t v;		/* when rc is 0 */
+		bool per_msg;
+	} cases[] = {
+		{ "10Gb/s", 0, 1250000000, false },
+		{ "2", 0, 2000000, false },
+		{ "100MiB/s", 0, 104857600, false },
+		{ "1000pps", 0, 1000, true },
+		{ "1.5kpps", 0, 1500, true },
+		{ "2Mpps", 0, 2000000, true },
+		{ "2 pps", .rc = -EINVAL },
+		{ "2p", .rc = -EINVAL },
+		{ "99999999999999999999999pps", .rc = -ERANGE },
+	};
 	uint64_t v = 42;
 	bool per_msg = true;
+	size_t i;
 
-	CHECK_INT(parse_rate("10Gb/s", &v, &per_msg), 0);
-	CHECK_U64(v, 1250000000);
-	CHECK(!per_msg);
-	CHECK_INT(parse_rate("2", &v, &per_msg), 0);
-	CHECK_U64(v, 2000000);
-	CHECK(!per_msg);
-	CHECK_INT(parse_rate("100MiB/s", &v, &per_msg), 0);
-	CHECK_U64(v, 104857600);
-	CHECK(!per_msg);
-	CHECK_INT(parse_rate("1000pps", &v, &per_msg), 0);
-	CHECK_U64(v, 1000);
-	CHECK(per_msg);
-	CHECK_INT(parse_rate("1.5kpps", &v, &per_msg), 0);
-	CHECK_U64(v, 1500);
-	CHECK(per_msg);
-	CHECK_INT(parse_rate("2Mpps", &v, &per_msg), 0);
-	CHECK_U64(v, 2000000);
-	CHECK(per_msg);
-	CHECK_INT(parse_rate("2 pps", &v, &per_msg), -EINVAL);
-	CHECK_INT(parse_rate("2p", &v, &per_msg), -EINVAL);
-	CHECK_INT(parse_rate("99999999999999999999999pps", &v, &per_msg),
-		  -ERANGE);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *what = cases[i].in;
+
+		CHECK_INT_CASE(what, parse_rate(what, &v, &per_msg),
+			       cases[i].rc);
+		if (cases[i].rc)
+			continue;
+		CHECK_U64_CASE(what, v, cases[i].v);
+		CHECK_CASE(what, per_msg == cases[i].per_msg);
+	}
 }
 
 TEST(bandwidths)
 {
-	uint64_t v = 42;
+	static const struct u64_case cases[] = {
+		/* MB/s, 10^6 bytes/s, bare or with a unit */
+		{ "2", 0, 2000000 },
+		{ "0.5", 0, 500000 },
+		{ "500MB/s", 0, 500000000 },
+		{ "1.5GB/s", 0, 1500000000 },
+		{ "10Gb/s", 0, 1250000000 },
+		{ ".000001", 0, 1 },
+		/* perftest's units: --rate_units M and G (bits), its MB/sec (2^20) */
+		{ "100Mb/s", 0, 12500000 },
+		{ "1.5Mb/s", 0, 187500 },
+		{ "100MiB/s", 0, 104857600 },
+		{ "2GiB/s", 0, 2147483648ULL },
+		{ "1mb/s", .rc = -EINVAL },	/* which one? */
+		{ "1Mib/s", .rc = -EINVAL },
+		{ "1pps", .rc = -EINVAL },	/* a rate, not a bandwidth */
+		/* 0 is the kernel's to refuse, with its reason */
+		{ "0", 0, 0 },
+		{ "2MB", .rc = -EINVAL },
+		{ "2 MB/s", .rc = -EINVAL },
+		{ "-1", .rc = -EINVAL },
+		{ "0x10", .rc = -EINVAL },
+		{ "inf", .rc = -EINVAL },
+		{ "", .rc = -EINVAL },
+		/* no exponent: one grammar, DIGITS[.DIGITS] */
+		{ "1e3", .rc = -EINVAL },
+		{ "99999999999999GB/s", .rc = -ERANGE },
+		{ "99999999999999999999999", .rc = -ERANGE },
+	};
 
-	/* MB/s, 10^6 bytes/s, bare or with a unit */
-	CHECK_INT(parse_bw("2", &v), 0);
-	CHECK_U64(v, 2000000);
-	CHECK_INT(parse_bw("0.5", &v), 0);
-	CHECK_U64(v, 500000);
-	CHECK_INT(parse_bw("500MB/s", &v), 0);
-	CHECK_U64(v, 500000000);
-	CHECK_INT(parse_bw("1.5GB/s", &v), 0);
-	CHECK_U64(v, 1500000000);
-	CHECK_INT(parse_bw("10Gb/s", &v), 0);
-	CHECK_U64(v, 1250000000);
-	CHECK_INT(parse_bw(".000001", &v), 0);
-	CHECK_U64(v, 1);
-	/* perftest's units: --rate_units M and G (bits), its MB/sec (2^20) */
-	CHECK_INT(parse_bw("100Mb/s", &v), 0);
-	CHECK_U64(v, 12500000);
-	CHECK_INT(parse_bw("1.5Mb/s", &v), 0);
-	CHECK_U64(v, 187500);
-	CHECK_INT(parse_bw("100MiB/s", &v), 0);
-	CHECK_U64(v, 104857600);
-	CHECK_INT(parse_bw("2GiB/s", &v), 0);
-	CHECK_U64(v, 2147483648ULL);
-	CHECK_INT(parse_bw("1mb/s", &v), -EINVAL);	/* which one? */
-	CHECK_INT(parse_bw("1Mib/s", &v), -EINVAL);
-	CHECK_INT(parse_bw("1pps", &v), -EINVAL);	/* a rate, not a bandwidth */
-	/* 0 is the kernel's to refuse, with its reason */
-	CHECK_INT(parse_bw("0", &v), 0);
-	CHECK_U64(v, 0);
-	v = 42;
-	CHECK_INT(parse_bw("2MB", &v), -EINVAL);
-	CHECK_INT(parse_bw("2 MB/s", &v), -EINVAL);
-	CHECK_INT(parse_bw("-1", &v), -EINVAL);
-	CHECK_INT(parse_bw("0x10", &v), -EINVAL);
-	CHECK_INT(parse_bw("inf", &v), -EINVAL);
-	CHECK_INT(parse_bw("", &v), -EINVAL);
-	/* no exponent: one grammar, DIGITS[.DIGITS] */
-	CHECK_INT(parse_bw("1e3", &v), -EINVAL);
-	CHECK_INT(parse_bw("99999999999999GB/s", &v), -ERANGE);
-	CHECK_INT(parse_bw("99999999999999999999999", &v), -ERANGE);
-	CHECK_U64(v, 42);
+	CHECK_U64_CASES(parse_bw, cases);
+}
+
+/* parse_u64() or parse_u32() of a string between @min and @max. */
+struct range_case {
+	const char *in;
+	uint64_t min, max;
+	int rc;
+	uint64_t want;		/* when rc is 0 */
+};
+
+static void check_range_cases(const struct range_case *c, size_t n, bool u32)
+{
+	uint64_t v;
+	uint32_t u;
+	int rc;
+
+	for (; n--; c++) {
+		if (u32) {
+			rc = parse_u32(c->in, c->min, c->max, &u);
+			v = u;
+		} else {
+			rc = parse_u64(c->in, c->min, c->max, &v);
+		}
+		CHECK_INT_CASE(c->in, rc, c->rc);
+		if (!c->rc)
+			CHECK_U64_CASE(c->in, v, c->want);
+	}
 }
 
 TEST(integers_and_ranges)
 {
-	uint64_t v = 0;
-	uint32_t u = 0;
+	static const struct range_case u64s[] = {
+		{ "0", 0, 10, 0, 0 },
+		{ "10", 0, 10, 0, 10 },
+		{ "11", 0, 10, .rc = -ERANGE },
+		{ "4", 5, 10, .rc = -ERANGE },
+		{ "0x1f", 0, 100, 0, 31 },
+		{ "18446744073709551615", 0, UINT64_MAX, 0, UINT64_MAX },
+		{ "18446744073709551616", 0, UINT64_MAX, .rc = -ERANGE },
+		{ "12abc", 0, 100, .rc = -EINVAL },
+		{ "-1", 0, 100, .rc = -EINVAL },
+		{ "", 0, 100, .rc = -EINVAL },
+		{ "0x", 0, 100, .rc = -EINVAL },
+	};
+	static const struct range_case u32s[] = {
+		{ "4294967295", 0, UINT32_MAX, 0, UINT32_MAX },
+		{ "4294967296", 0, UINT32_MAX, .rc = -ERANGE },
+		{ "129", 1, KRDMA_DEPTH_MAX, .rc = -ERANGE },
+		{ "128", 1, KRDMA_DEPTH_MAX, 0, 128 },
+	};
 
-	CHECK_INT(parse_u64("0", 0, 10, &v), 0);
-	CHECK_U64(v, 0);
-	CHECK_INT(parse_u64("10", 0, 10, &v), 0);
-	CHECK_U64(v, 10);
-	CHECK_INT(parse_u64("11", 0, 10, &v), -ERANGE);
-	CHECK_INT(parse_u64("4", 5, 10, &v), -ERANGE);
-	CHECK_INT(parse_u64("0x1f", 0, 100, &v), 0);
-	CHECK_U64(v, 31);
-	CHECK_INT(parse_u64("18446744073709551615", 0, UINT64_MAX, &v), 0);
-	CHECK_U64(v, UINT64_MAX);
-	CHECK_INT(parse_u64("18446744073709551616", 0, UINT64_MAX, &v),
-		  -ERANGE);
-	CHECK_INT(parse_u64("12abc", 0, 100, &v), -EINVAL);
-	CHECK_INT(parse_u64("-1", 0, 100, &v), -EINVAL);
-	CHECK_INT(parse_u64("", 0, 100, &v), -EINVAL);
-	CHECK_INT(parse_u64("0x", 0, 100, &v), -EINVAL);
-	CHECK_INT(parse_u32("4294967295", 0, UINT32_MAX, &u), 0);
-	CHECK_U64(u, UINT32_MAX);
-	CHECK_INT(parse_u32("4294967296", 0, UINT32_MAX, &u), -ERANGE);
-	CHECK_INT(parse_u32("129", 1, KRDMA_DEPTH_MAX, &u), -ERANGE);
-	CHECK_INT(parse_u32("128", 1, KRDMA_DEPTH_MAX, &u), 0);
-	CHECK_U64(u, 128);
+	check_range_cases(u64s, ARRAY_SIZE(u64s), false);
+	check_range_cases(u32s, ARRAY_SIZE(u32s), true);
 }
 
+/* Failures leave the output alone (check_u64_cases() sees to it). */
 TEST(durations)
 {
-	uint64_t ms = 0;
+	static const struct u64_case cases[] = {
+		{ "10s", 0, 10000 },
+		{ "500ms", 0, 500 },
+		{ "2m", 0, 120000 },
+		{ "1h", 0, 3600000 },
+		/* a bare number is refused: ms, s, m? */
+		{ "250", .rc = -EINVAL },
+		{ "250ms", 0, 250 },
+		{ "0s", 0, 0 },
+		{ "10x", .rc = -EINVAL },
+		{ "s", .rc = -EINVAL },
+		{ "", .rc = -EINVAL },
+		{ "-1s", .rc = -EINVAL },
+		/* finer than the module's milliseconds: said, not rounded */
+		{ "100us", .rc = -EDOM },
+		{ "1.0005s", .rc = -EDOM },
+		{ "1.5", .rc = -EINVAL },
+		{ "10 s", .rc = -EINVAL },
+		{ "10sec", .rc = -EINVAL },
+		{ "99999999999999999h", .rc = -ERANGE },
+	};
 
-	CHECK_INT(parse_duration_ms("10s", &ms), 0);
-	CHECK_U64(ms, 10000);
-	CHECK_INT(parse_duration_ms("500ms", &ms), 0);
-	CHECK_U64(ms, 500);
-	CHECK_INT(parse_duration_ms("2m", &ms), 0);
-	CHECK_U64(ms, 120000);
-	CHECK_INT(parse_duration_ms("1h", &ms), 0);
-	CHECK_U64(ms, 3600000);
-	/* a bare number is refused: ms, s, m? */
-	CHECK_INT(parse_duration_ms("250", &ms), -EINVAL);
-	CHECK_INT(parse_duration_ms("250ms", &ms), 0);
-	CHECK_U64(ms, 250);
-	CHECK_INT(parse_duration_ms("0s", &ms), 0);
-	CHECK_U64(ms, 0);
-	ms = 7;
-	CHECK_INT(parse_duration_ms("10x", &ms), -EINVAL);
-	CHECK_INT(parse_duration_ms("s", &ms), -EINVAL);
-	CHECK_INT(parse_duration_ms("", &ms), -EINVAL);
-	CHECK_INT(parse_duration_ms("-1s", &ms), -EINVAL);
-	/* finer than the module's milliseconds: said, not rounded */
-	CHECK_INT(parse_duration_ms("100us", &ms), -EDOM);
-	CHECK_INT(parse_duration_ms("1.0005s", &ms), -EDOM);
-	CHECK_INT(parse_duration_ms("1.5", &ms), -EINVAL);
-	CHECK_INT(parse_duration_ms("10 s", &ms), -EINVAL);
-	CHECK_INT(parse_duration_ms("10sec", &ms), -EINVAL);
-	CHECK_INT(parse_duration_ms("99999999999999999h", &ms), -ERANGE);
-	CHECK_U64(ms, 7);
+	CHECK_U64_CASES(parse_duration_ms, cases);
 }
 
-TEST(expectations)
+/* What parse_expect() makes of a string: the value between lo and hi. */
+struct expect_case {
+	const char *in;
+	int rc;
+	enum expect_metric metric;	/* when rc is 0 */
+	bool at_most;
+	double lo, hi;
+};
+
+static void check_expect_cases(const struct expect_case *c, size_t n)
 {
 	struct expect e;
 
-	CHECK_INT(parse_expect("bw>=500", &e), 0);
-	CHECK_INT(e.metric, EXPECT_BW);
-	CHECK(!e.at_most && e.value == 500);
-	CHECK_INT(parse_expect("min_qp_bw>=1.5Gb/s", &e), 0);
-	CHECK_INT(e.metric, EXPECT_MIN_QP_BW);
-	CHECK(e.value > 187.49 && e.value < 187.51);
-	CHECK_INT(parse_expect("bw>=2GB/s", &e), 0);
-	CHECK(e.value == 2000);
-	/* perftest's MB/sec, in MB/s (10^6) as the figures are compared */
-	CHECK_INT(parse_expect("bw>=100MiB/s", &e), 0);
-	CHECK(e.value > 104.857 && e.value < 104.858);
-	CHECK_INT(parse_expect("msg_rate>=1.2M", &e), 0);
-	CHECK(e.value > 1199999 && e.value < 1200001);
-	CHECK_INT(parse_expect("p99<=2ms", &e), 0);
-	CHECK_INT(e.metric, EXPECT_P99);
-	CHECK(e.at_most && e.value == 2e6);
-	CHECK_INT(parse_expect("p99.9<=1.5us", &e), 0);
-	CHECK_INT(e.metric, EXPECT_P999);
-	CHECK(e.value == 1500);
-	CHECK_INT(parse_expect("p999<=1s", &e), 0);
-	CHECK_INT(e.metric, EXPECT_P999);
-	CHECK_INT(parse_expect("stdev<=250ns", &e), 0);
-	CHECK(e.value == 250);
+	for (; n--; c++) {
+		CHECK_INT_CASE(c->in, parse_expect(c->in, &e), c->rc);
+		if (c->rc)
+			continue;
+		CHECK_INT_CASE(c->in, e.metric, c->metric);
+		CHECK_CASE(c->in, e.at_most == c->at_most);
+		CHECK_CASE(c->in, e.value >= c->lo && e.value <= c->hi);
+	}
+}
+
+#define CHECK_EXPECT_CASES(cases)					\
+	check_expect_cases(cases, ARRAY_SIZE(cases))
+
+TEST(expectations)
+{
+	static const struct expect_case cases[] = {
+		{ "bw>=500", 0, EXPECT_BW, false, 500, 500 },
+		{ "min_qp_bw>=1.5Gb/s", 0, EXPECT_MIN_QP_BW, false,
+		  187.49, 187.51 },
+		{ "bw>=2GB/s", 0, EXPECT_BW, false, 2000, 2000 },
+		/* perftest's MB/sec, in MB/s (10^6) as the figures are compared */
+		{ "bw>=100MiB/s", 0, EXPECT_BW, false, 104.857, 104.858 },
+		{ "msg_rate>=1.2M", 0, EXPECT_MSG_RATE, false,
+		  1199999, 1200001 },
+		{ "p99<=2ms", 0, EXPECT_P99, true, 2e6, 2e6 },
+		{ "p99.9<=1.5us", 0, EXPECT_P999, true, 1500, 1500 },
+		{ "p999<=1s", 0, EXPECT_P999, true, 1e9, 1e9 },
+		{ "stdev<=250ns", 0, EXPECT_STDEV, true, 250, 250 },
+		/* latency needs its unit; names in full; only >= and <= */
+		{ "p99<=2", .rc = -EINVAL },
+		{ "p9<=2ms", .rc = -EINVAL },
+		{ "b>=1", .rc = -EINVAL },
+		{ "bw>1", .rc = -EINVAL },
+		{ "bw=1", .rc = -EINVAL },
+		{ "bw>=", .rc = -EINVAL },
+		{ ">=1", .rc = -EINVAL },
+		{ "bw>=-1", .rc = -EINVAL },
+		{ "bw>= 1", .rc = -EINVAL },
+		{ "bw>=0x10", .rc = -EINVAL },
+		{ "bw>=inf", .rc = -EINVAL },
+		{ "bw>=1e9", .rc = -EINVAL },
+		{ "bw>=99999999999999999999999", .rc = -ERANGE },
+		{ "bw>=10MB", .rc = -EINVAL },
+		{ "msg_rate>=1Mpps", .rc = -EINVAL },
+		{ "a_very_long_metric_name>=1", .rc = -EINVAL },
+	};
+
+	CHECK_EXPECT_CASES(cases);
 	CHECK(expect_metric_is_latency(EXPECT_MAX));
 	CHECK(!expect_metric_is_latency(EXPECT_MSG_RATE));
-	/* latency needs its unit; names in full; only >= and <= */
-	CHECK_INT(parse_expect("p99<=2", &e), -EINVAL);
-	CHECK_INT(parse_expect("p9<=2ms", &e), -EINVAL);
-	CHECK_INT(parse_expect("b>=1", &e), -EINVAL);
-	CHECK_INT(parse_expect("bw>1", &e), -EINVAL);
-	CHECK_INT(parse_expect("bw=1", &e), -EINVAL);
-	CHECK_INT(parse_expect("bw>=", &e), -EINVAL);
-	CHECK_INT(parse_expect(">=1", &e), -EINVAL);
-	CHECK_INT(parse_expect("bw>=-1", &e), -EINVAL);
-	CHECK_INT(parse_expect("bw>= 1", &e), -EINVAL);
-	CHECK_INT(parse_expect("bw>=0x10", &e), -EINVAL);
-	CHECK_INT(parse_expect("bw>=inf", &e), -EINVAL);
-	CHECK_INT(parse_expect("bw>=1e9", &e), -EINVAL);
-	CHECK_INT(parse_expect("bw>=99999999999999999999999", &e), -ERANGE);
-	CHECK_INT(parse_expect("bw>=10MB", &e), -EINVAL);
-	CHECK_INT(parse_expect("msg_rate>=1Mpps", &e), -EINVAL);
-	CHECK_INT(parse_expect("a_very_long_metric_name>=1", &e), -EINVAL);
 }
 
 TEST(addresses)
 {
+	static const struct {
+		const char *in;
+		int rc;
+		int family;	/* when rc is 0; the bytes inet_pton()'s */
+	} addrs[] = {
+		{ "10.0.0.1", 0, AF_INET },
+		{ "fe80::1", 0, AF_INET6 },
+		{ "::ffff:10.0.0.1", 0, AF_INET6 },
+		{ "10.0.0", .rc = -EINVAL },
+		{ "10.0.0.256", .rc = -EINVAL },
+		{ "10.0.0.1.2", .rc = -EINVAL },
+		{ "fe80::1::2", .rc = -EINVAL },
+		{ "fe80::1%eth0", .rc = -EINVAL },
+		{ "host.example", .rc = -EINVAL },
+		{ "", .rc = -EINVAL },
+	};
+	static const struct {
+		const char *in;
+		int rc;
+		int family;	/* when rc is 0 */
+		int port;	/* -1: none */
+	} endpoints[] = {
+		{ "10.0.0.1:4791", 0, AF_INET, 4791 },
+		{ "[fe80::1]:18515", 0, AF_INET6, 18515 },
+		{ "fe80::2", 0, AF_INET6, -1 },
+		{ "[::1]", 0, AF_INET6, -1 },
+		{ "192.168.1.2", 0, AF_INET, -1 },
+		{ "10.0.0.1:0", .rc = -ERANGE },
+		{ "10.0.0.1:65536", .rc = -ERANGE },
+		{ "10.0.0.1:", .rc = -EINVAL },
+		{ "10.0.0.1:http", .rc = -EINVAL },
+		{ "[10.0.0.1]:80", .rc = -EINVAL },
+		{ "[fe80::1]80", .rc = -EINVAL },
+		{ "[fe80::1", .rc = -EINVAL },
+		{ ":80", .rc = -EINVAL },
+	};
+	static const struct {
+		const char *in;
+		int rc;
+		uint16_t port;	/* when rc is 0 */
+	} ports[] = {
+		{ "65535", 0, 65535 },
+		{ "0", .rc = -ERANGE },
+		{ "0x50", .rc = -EINVAL },
+		{ "-1", .rc = -EINVAL },
+	};
+	static const struct {
+		const char *addr;	/* NULL: none */
+		int port;
+		const char *want;
+	} formats[] = {
+		{ "10.0.0.1", 4791, "10.0.0.1:4791" },
+		{ "fe80::1", 4791, "[fe80::1]:4791" },
+		{ "fe80::1", -1, "fe80::1" },
+		{ NULL, 4791, "*:4791" },
+	};
 	struct ip_addr a;
-	uint8_t want6[16];
-	char buf[64];
+	uint8_t want[16];
+	char buf[64], what[64];
 	uint16_t port = 0;
 	bool has_port = true;
+	size_t i;
 
-	CHECK_INT(parse_ip_addr("10.0.0.1", &a), 0);
-	CHECK_INT(a.family, AF_INET);
-	CHECK(a.bytes[0] == 10 && a.bytes[1] == 0 && a.bytes[2] == 0 &&
-	      a.bytes[3] == 1);
-	CHECK_INT(parse_ip_addr("fe80::1", &a), 0);
-	CHECK_INT(a.family, AF_INET6);
-	inet_pton(AF_INET6, "fe80::1", want6);
-	CHECK(!memcmp(a.bytes, want6, 16));
-	CHECK_INT(parse_ip_addr("::ffff:10.0.0.1", &a), 0);
-	CHECK_INT(a.family, AF_INET6);
+	for (i = 0; i < ARRAY_SIZE(addrs); i++) {
+		const char *what = addrs[i].in;
 
-	CHECK_INT(parse_ip_addr("10.0.0", &a), -EINVAL);
-	CHECK_INT(parse_ip_addr("10.0.0.256", &a), -EINVAL);
-	CHECK_INT(parse_ip_addr("10.0.0.1.2", &a), -EINVAL);
-	CHECK_INT(parse_ip_addr("fe80::1::2", &a), -EINVAL);
-	CHECK_INT(parse_ip_addr("fe80::1%eth0", &a), -EINVAL);
-	CHECK_INT(parse_ip_addr("host.example", &a), -EINVAL);
-	CHECK_INT(parse_ip_addr("", &a), -EINVAL);
+		CHECK_INT_CASE(what, parse_ip_addr(what, &a), addrs[i].rc);
+		if (addrs[i].rc)
+			continue;
+		CHECK_INT_CASE(what, a.family, addrs[i].family);
+		CHECK_CASE(what, inet_pton(addrs[i].family, what, want) == 1 &&
+			   !memcmp(a.bytes, want,
+				   a.family == AF_INET ? 4 : 16));
+	}
 
-	CHECK_INT(parse_endpoint("10.0.0.1:4791", &a, &port, &has_port), 0);
-	CHECK(has_port);
-	CHECK_INT(port, 4791);
-	CHECK_INT(a.family, AF_INET);
-	CHECK_INT(parse_endpoint("[fe80::1]:18515", &a, &port, &has_port), 0);
-	CHECK(has_port);
-	CHECK_INT(port, 18515);
-	CHECK_INT(a.family, AF_INET6);
-	CHECK_INT(parse_endpoint("fe80::2", &a, &port, &has_port), 0);
-	CHECK(!has_port);
-	CHECK_INT(a.family, AF_INET6);
-	CHECK_INT(parse_endpoint("[::1]", &a, &port, &has_port), 0);
-	CHECK(!has_port);
-	CHECK_INT(parse_endpoint("192.168.1.2", &a, &port, &has_port), 0);
-	CHECK(!has_port);
+	for (i = 0; i < ARRAY_SIZE(endpoints); i++) {
+		const char *what = endpoints[i].in;
 
-	CHECK_INT(parse_endpoint("10.0.0.1:0", &a, &port, &has_port), -ERANGE);
-	CHECK_INT(parse_endpoint("10.0.0.1:65536", &a, &port, &has_port),
-		  -ERANGE);
-	CHECK_INT(parse_endpoint("10.0.0.1:", &a, &port, &has_port), -EINVAL);
-	CHECK_INT(parse_endpoint("10.0.0.1:http", &a, &port, &has_port),
-		  -EINVAL);
-	CHECK_INT(parse_endpoint("[10.0.0.1]:80", &a, &port, &has_port),
-		  -EINVAL);
-	CHECK_INT(parse_endpoint("[fe80::1]80", &a, &port, &has_port),
-		  -EINVAL);
-	CHECK_INT(parse_endpoint("[fe80::1", &a, &port, &has_port), -EINVAL);
-	CHECK_INT(parse_endpoint(":80", &a, &port, &has_port), -EINVAL);
+		CHECK_INT_CASE(what, parse_endpoint(what, &a, &port, &has_port),
+			       endpoints[i].rc);
+		if (endpoints[i].rc)
+			continue;
+		CHECK_INT_CASE(what, a.family, endpoints[i].family);
+		CHECK_CASE(what, has_port == (endpoints[i].port >= 0));
+		if (has_port)
+			CHECK_INT_CASE(what, port, endpoints[i].port);
+	}
 
-	CHECK_INT(parse_port("65535", &port), 0);
-	CHECK_INT(port, 65535);
-	CHECK_INT(parse_port("0", &port), -ERANGE);
-	CHECK_INT(parse_port("0x50", &port), -EINVAL);
-	CHECK_INT(parse_port("-1", &port), -EINVAL);
+	for (i = 0; i < ARRAY_SIZE(ports); i++) {
+		CHECK_INT_CASE(ports[i].in, parse_port(ports[i].in, &port),
+			       ports[i].rc);
+		if (!ports[i].rc)
+			CHECK_INT_CASE(ports[i].in, port, ports[i].port);
+	}
 
-	parse_ip_addr("10.0.0.1", &a);
-	format_endpoint(buf, sizeof(buf), &a, 4791);
-	CHECK_STR(buf, "10.0.0.1:4791");
-	parse_ip_addr("fe80::1", &a);
-	format_endpoint(buf, sizeof(buf), &a, 4791);
-	CHECK_STR(buf, "[fe80::1]:4791");
-	format_endpoint(buf, sizeof(buf), &a, -1);
-	CHECK_STR(buf, "fe80::1");
-	format_endpoint(buf, sizeof(buf), NULL, 4791);
-	CHECK_STR(buf, "*:4791");
+	for (i = 0; i < ARRAY_SIZE(formats); i++) {
+		snprintf(what, sizeof(what), "%s port %d",
+			 str(formats[i].addr), formats[i].port);
+		if (formats[i].addr)
+			parse_ip_addr(formats[i].addr, &a);
+		format_endpoint(buf, sizeof(buf),
+				formats[i].addr ? &a : NULL, formats[i].port);
+		CHECK_STR_CASE(what, buf, formats[i].want);
+	}
 }
 
 TEST(guid_format)
 {
-	char buf[32];
+	static const struct {
+		uint64_t guid;
+		const char *want;
+	} cases[] = {
+		{ 0x505400fffe000001ULL, "5054:00ff:fe00:0001" },
+		{ 0, "0000:0000:0000:0000" },
+		{ UINT64_MAX, "ffff:ffff:ffff:ffff" },
+		{ 0x0123456789abcdefULL, "0123:4567:89ab:cdef" },
+	};
+	char buf[32], what[24];
+	size_t i;
 
-	format_guid(buf, sizeof(buf), 0x505400fffe000001ULL);
-	CHECK_STR(buf, "5054:00ff:fe00:0001");
-	format_guid(buf, sizeof(buf), 0);
-	CHECK_STR(buf, "0000:0000:0000:0000");
-	format_guid(buf, sizeof(buf), UINT64_MAX);
-	CHECK_STR(buf, "ffff:ffff:ffff:ffff");
-	format_guid(buf, sizeof(buf), 0x0123456789abcdefULL);
-	CHECK_STR(buf, "0123:4567:89ab:cdef");
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		snprintf(what, sizeof(what), "%#llx",
+			 (unsigned long long)cases[i].guid);
+		format_guid(buf, sizeof(buf), cases[i].guid);
+		CHECK_STR_CASE(what, buf, cases[i].want);
+	}
 }
 
 TEST(prefix_matching)
@@ -407,39 +527,59 @@ TEST(prefix_matching)
 		"show", "set", "session", "stats", "del",
 	};
 	static const char *const nested[] = { "send", "send_imm" };
+	static const struct {
+		const char *const *words;
+		size_t n;
+		const char *in;
+		int want;
+	} cases[] = {
+		{ words, 5, "show", 0 },
+		{ words, 5, "sh", 0 },
+		{ words, 5, "set", 1 },		/* exact beats prefix */
+		{ words, 5, "sess", 2 },
+		{ words, 5, "st", 3 },
+		{ words, 5, "d", 4 },
+		{ words, 5, "s", MATCH_AMBIGUOUS },
+		{ words, 5, "se", MATCH_AMBIGUOUS },
+		{ words, 5, "x", MATCH_NONE },
+		{ words, 5, "shows", MATCH_NONE },
+		{ words, 5, "", MATCH_NONE },
+		{ nested, 2, "send", 0 },
+		{ nested, 2, "send_", 1 },
+		{ nested, 2, "sen", MATCH_AMBIGUOUS },
+	};
+	size_t i;
 
-	CHECK_INT(match_word("show", words, 5), 0);
-	CHECK_INT(match_word("sh", words, 5), 0);
-	CHECK_INT(match_word("set", words, 5), 1);	/* exact beats prefix */
-	CHECK_INT(match_word("sess", words, 5), 2);
-	CHECK_INT(match_word("st", words, 5), 3);
-	CHECK_INT(match_word("d", words, 5), 4);
-	CHECK_INT(match_word("s", words, 5), MATCH_AMBIGUOUS);
-	CHECK_INT(match_word("se", words, 5), MATCH_AMBIGUOUS);
-	CHECK_INT(match_word("x", words, 5), MATCH_NONE);
-	CHECK_INT(match_word("shows", words, 5), MATCH_NONE);
-	CHECK_INT(match_word("", words, 5), MATCH_NONE);
-	CHECK_INT(match_word("send", nested, 2), 0);
-	CHECK_INT(match_word("send_", nested, 2), 1);
-	CHECK_INT(match_word("sen", nested, 2), MATCH_AMBIGUOUS);
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		CHECK_INT_CASE(cases[i].in,
+			       match_word(cases[i].in, cases[i].words,
+					  cases[i].n),
+			       cases[i].want);
 }
 
 TEST(op_name_parsing)
 {
-	CHECK_INT(parse_op("ping"), KRDMA_OP_PING);
-	CHECK_INT(parse_op("send"), KRDMA_OP_SEND);
-	CHECK_INT(parse_op("send_imm"), KRDMA_OP_SEND_IMM);
-	CHECK_INT(parse_op("send-imm"), KRDMA_OP_SEND_IMM);
-	CHECK_INT(parse_op("write"), KRDMA_OP_WRITE);
-	CHECK_INT(parse_op("write_imm"), KRDMA_OP_WRITE_IMM);
-	CHECK_INT(parse_op("read"), KRDMA_OP_READ);
-	CHECK_INT(parse_op("r"), KRDMA_OP_READ);
-	CHECK_INT(parse_op("atomic_fadd"), KRDMA_OP_ATOMIC_FADD);
-	CHECK_INT(parse_op("atomic_c"), KRDMA_OP_ATOMIC_CSWAP);
-	CHECK_INT(parse_op("atomic"), MATCH_AMBIGUOUS);
-	CHECK_INT(parse_op("w"), MATCH_AMBIGUOUS);
-	CHECK_INT(parse_op("recv"), MATCH_NONE);
-	CHECK_INT(parse_op(""), MATCH_NONE);
+	static const struct int_case cases[] = {
+		{ "ping", KRDMA_OP_PING },
+		{ "send", KRDMA_OP_SEND },
+		{ "send_imm", KRDMA_OP_SEND_IMM },
+		{ "send-imm", KRDMA_OP_SEND_IMM },
+		{ "write", KRDMA_OP_WRITE },
+		{ "write_imm", KRDMA_OP_WRITE_IMM },
+		{ "read", KRDMA_OP_READ },
+		{ "r", KRDMA_OP_READ },
+		{ "atomic_fadd", KRDMA_OP_ATOMIC_FADD },
+		{ "atomic_c", KRDMA_OP_ATOMIC_CSWAP },
+		{ "atomic", MATCH_AMBIGUOUS },
+		{ "w", MATCH_AMBIGUOUS },
+		{ "recv", MATCH_NONE },
+		{ "", MATCH_NONE },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		CHECK_INT_CASE(cases[i].in, parse_op(cases[i].in),
+			       cases[i].want);
 	CHECK_STR(op_name(KRDMA_OP_WRITE_IMM), "write_imm");
 	CHECK_STR(op_name(KRDMA_OP_ATOMIC_CSWAP), "atomic_cswap");
 	CHECK(op_name(0) == NULL);
@@ -448,25 +588,38 @@ TEST(op_name_parsing)
 
 TEST(mode_name_parsing)
 {
-	CHECK_INT(parse_mode("check"), KRDMA_MODE_CHECK);
-	CHECK_INT(parse_mode("bw"), KRDMA_MODE_BW);
-	CHECK_INT(parse_mode("l"), KRDMA_MODE_LAT);
-	CHECK_INT(parse_mode("latency"), MATCH_NONE);
-	CHECK_INT(parse_mode(""), MATCH_NONE);
-	CHECK_INT(parse_mode(NULL), MATCH_NONE);
+	static const struct int_case cases[] = {
+		{ "check", KRDMA_MODE_CHECK },
+		{ "bw", KRDMA_MODE_BW },
+		{ "l", KRDMA_MODE_LAT },
+		{ "latency", MATCH_NONE },
+		{ "", MATCH_NONE },
+		{ NULL, MATCH_NONE },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		CHECK_INT_CASE(str(cases[i].in), parse_mode(cases[i].in),
+			       cases[i].want);
 	CHECK_STR(mode_names[KRDMA_MODE_BW], "bw");
 }
 
 TEST(names)
 {
+	static const struct int_case cases[] = {
+		{ "s1", 0 },
+		{ "a-b_c.d", 0 },
+		{ "123", -EINVAL },	/* would read as an id */
+		{ "", -EINVAL },
+		{ "a b", -EINVAL },
+		{ "a\tb", -EINVAL },
+	};
 	char long_name[KRDMA_NAME_MAX + 1];
+	size_t i;
 
-	CHECK_INT(check_name("s1"), 0);
-	CHECK_INT(check_name("a-b_c.d"), 0);
-	CHECK_INT(check_name("123"), -EINVAL);	/* would read as an id */
-	CHECK_INT(check_name(""), -EINVAL);
-	CHECK_INT(check_name("a b"), -EINVAL);
-	CHECK_INT(check_name("a\tb"), -EINVAL);
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		CHECK_INT_CASE(cases[i].in, check_name(cases[i].in),
+			       cases[i].want);
 	memset(long_name, 'x', KRDMA_NAME_MAX - 1);
 	long_name[KRDMA_NAME_MAX - 1] = '\0';
 	CHECK_INT(check_name(long_name), 0);
@@ -475,32 +628,45 @@ TEST(names)
 	CHECK_INT(check_name(long_name), -ERANGE);
 }
 
+/* A number and how format_size_units() or format_duration_units() says it. */
+struct format_case {
+	uint64_t v;
+	const char *want;
+};
+
+static void check_format_cases(int (*format)(char *, size_t, uint64_t),
+			       const struct format_case *c, size_t n)
+{
+	char b[32], what[24];
+
+	for (; n--; c++) {
+		snprintf(what, sizeof(what), "%llu", (unsigned long long)c->v);
+		format(b, sizeof(b), c->v);
+		CHECK_STR_CASE(what, b, c->want);
+	}
+}
+
 TEST(units_in_messages)
 {
-	char b[32];
+	static const struct format_case sizes[] = {
+		{ 8U << 20, "8M" },
+		{ 1, "1" },
+		{ 1536, "1536" },
+		{ 4096, "4K" },
+		{ 0, "0" },
+	};
+	static const struct format_case durations[] = {
+		{ 100, "100ms" },
+		{ 60000, "60s" },
+		{ 120000, "2m" },
+		{ 3600000, "1h" },
+		{ 1500, "1500ms" },
+		{ 0, "0ms" },
+	};
 
-	format_size_units(b, sizeof(b), 8U << 20);
-	CHECK_STR(b, "8M");
-	format_size_units(b, sizeof(b), 1);
-	CHECK_STR(b, "1");
-	format_size_units(b, sizeof(b), 1536);
-	CHECK_STR(b, "1536");
-	format_size_units(b, sizeof(b), 4096);
-	CHECK_STR(b, "4K");
-	format_size_units(b, sizeof(b), 0);
-	CHECK_STR(b, "0");
-	format_duration_units(b, sizeof(b), 100);
-	CHECK_STR(b, "100ms");
-	format_duration_units(b, sizeof(b), 60000);
-	CHECK_STR(b, "60s");
-	format_duration_units(b, sizeof(b), 120000);
-	CHECK_STR(b, "2m");
-	format_duration_units(b, sizeof(b), 3600000);
-	CHECK_STR(b, "1h");
-	format_duration_units(b, sizeof(b), 1500);
-	CHECK_STR(b, "1500ms");
-	format_duration_units(b, sizeof(b), 0);
-	CHECK_STR(b, "0ms");
+	check_format_cases(format_size_units, sizes, ARRAY_SIZE(sizes));
+	check_format_cases(format_duration_units, durations,
+			   ARRAY_SIZE(durations));
 }
 
 static int fake_resolver(const char *host, struct ip_addr *a, char *err,
@@ -517,8 +683,41 @@ static int fake_resolver(const char *host, struct ip_addr *a, char *err,
 	return 0;
 }
 
+/* What parse_host_endpoint() returns for a string, and says (if not NULL). */
+struct host_case {
+	const char *in;
+	int rc;
+	const char *err;
+};
+
+static void check_host_cases(const struct host_case *c, size_t n)
+{
+	struct ip_addr a;
+	uint16_t port;
+	bool has_port;
+	char err[128];
+
+	for (; n--; c++) {
+		CHECK_INT_CASE(c->in, parse_host_endpoint(c->in, &a, &port,
+							  &has_port, err,
+							  sizeof(err)),
+			       c->rc);
+		if (c->err)
+			CHECK_STR_CASE(c->in, err, c->err);
+	}
+}
+
 TEST(host_names)
 {
+	static const struct host_case refused[] = {
+		{ "peer-a:0", .rc = -ERANGE },
+		{ "peer-a:x", .rc = -EINVAL },
+		{ "peer-b", -ENOENT, "cannot resolve 'peer-b': not found" },
+		/* not names: a bracket, two colons, nothing */
+		{ "[peer-a]:1", .rc = -EINVAL },
+		{ "a:b:c", .rc = -EINVAL },
+		{ ":1", .rc = -EINVAL },
+	};
 	struct ip_addr a;
 	uint16_t port = 0;
 	bool has_port = true;
@@ -537,20 +736,7 @@ TEST(host_names)
 				      sizeof(err)), 0);
 	CHECK(has_port);
 	CHECK_U64(port, 7471);
-	CHECK_INT(parse_host_endpoint("peer-a:0", &a, &port, &has_port, err,
-				      sizeof(err)), -ERANGE);
-	CHECK_INT(parse_host_endpoint("peer-a:x", &a, &port, &has_port, err,
-				      sizeof(err)), -EINVAL);
-	CHECK_INT(parse_host_endpoint("peer-b", &a, &port, &has_port, err,
-				      sizeof(err)), -ENOENT);
-	CHECK_STR(err, "cannot resolve 'peer-b': not found");
-	/* not names: a bracket, two colons, nothing */
-	CHECK_INT(parse_host_endpoint("[peer-a]:1", &a, &port, &has_port, err,
-				      sizeof(err)), -EINVAL);
-	CHECK_INT(parse_host_endpoint("a:b:c", &a, &port, &has_port, err,
-				      sizeof(err)), -EINVAL);
-	CHECK_INT(parse_host_endpoint(":1", &a, &port, &has_port, err,
-				      sizeof(err)), -EINVAL);
+	check_host_cases(refused, ARRAY_SIZE(refused));
 	/* the real getaddrinfo(): localhost is in every /etc/hosts */
 	parse_resolver = resolve_host;
 	CHECK_INT(parse_host_endpoint("localhost:9", &a, &port, &has_port, err,
@@ -578,6 +764,12 @@ static int fake_zone_resolver(const char *host, struct ip_addr *a, char *err,
 
 TEST(ipv6_zones)
 {
+	/* brackets or many colons without a zone are not names */
+	static const struct host_case refused[] = {
+		{ "[fe80::1]:7471", .rc = -EINVAL },
+		{ "fe80::1", .rc = -EINVAL },
+		{ "[fe80::1%eth0]x", .rc = -EINVAL },
+	};
 	struct ip_addr a;
 	uint16_t port = 0;
 	bool has_port = true;
@@ -593,13 +785,7 @@ TEST(ipv6_zones)
 				      &has_port, err, sizeof(err)), 0);
 	CHECK(a.scope_id == 7 && has_port);
 	CHECK_U64(port, 7471);
-	/* brackets or many colons without a zone are not names */
-	CHECK_INT(parse_host_endpoint("[fe80::1]:7471", &a, &port, &has_port,
-				      err, sizeof(err)), -EINVAL);
-	CHECK_INT(parse_host_endpoint("fe80::1", &a, &port, &has_port, err,
-				      sizeof(err)), -EINVAL);
-	CHECK_INT(parse_host_endpoint("[fe80::1%eth0]x", &a, &port, &has_port,
-				      err, sizeof(err)), -EINVAL);
+	check_host_cases(refused, ARRAY_SIZE(refused));
 	/* getaddrinfo() turns the interface into its index */
 	parse_resolver = resolve_host;
 	CHECK_INT(parse_host_endpoint("fe80::1%lo", &a, &port, &has_port, err,
@@ -610,93 +796,81 @@ TEST(ipv6_zones)
 	parse_resolver = NULL;
 }
 
+/* Failures leave the output alone (check_u64_cases() sees to it). */
 TEST(percentages)
 {
-	uint64_t v = 7;
+	static const struct u64_case cases[] = {
+		{ "5", 0, 500 },
+		{ "5%", 0, 500 },
+		{ "2.5%", 0, 250 },
+		{ "0", 0, 0 },
+		{ "5%%", .rc = -EINVAL },
+		{ "%", .rc = -EINVAL },
+		{ "-5%", .rc = -EINVAL },
+		{ "5 %", .rc = -EINVAL },
+		{ "", .rc = -EINVAL },
+	};
 
-	CHECK_INT(parse_percent("5", &v), 0);
-	CHECK_U64(v, 500);
-	CHECK_INT(parse_percent("5%", &v), 0);
-	CHECK_U64(v, 500);
-	CHECK_INT(parse_percent("2.5%", &v), 0);
-	CHECK_U64(v, 250);
-	CHECK_INT(parse_percent("0", &v), 0);
-	CHECK_U64(v, 0);
-	CHECK_INT(parse_percent("5%%", &v), -EINVAL);
-	CHECK_INT(parse_percent("%", &v), -EINVAL);
-	CHECK_INT(parse_percent("-5%", &v), -EINVAL);
-	CHECK_INT(parse_percent("5 %", &v), -EINVAL);
-	CHECK_INT(parse_percent("", &v), -EINVAL);
-	CHECK_U64(v, 0);
+	CHECK_U64_CASES(parse_percent, cases);
 }
 
 /* One number grammar for every quantity, and each kind's units. */
 TEST(number_grammar)
 {
-	uint64_t v = 42;
-	struct expect e;
-
 	/* counts: powers of 1000, as msg_rate; exact */
-	CHECK_INT(parse_count("1000", &v), 0);
-	CHECK_U64(v, 1000);
-	CHECK_INT(parse_count("10k", &v), 0);
-	CHECK_U64(v, 10000);
-	CHECK_INT(parse_count("1M", &v), 0);
-	CHECK_U64(v, 1000000);
-	CHECK_INT(parse_count("1.5M", &v), 0);
-	CHECK_U64(v, 1500000);
-	CHECK_INT(parse_count("2G", &v), 0);
-	CHECK_U64(v, 2000000000);
-	CHECK_INT(parse_count(".5k", &v), 0);
-	CHECK_U64(v, 500);
-	CHECK_INT(parse_count("18446744073709551615", &v), 0);
-	CHECK_U64(v, UINT64_MAX);
-	v = 42;
-	CHECK_INT(parse_count("1.5", &v), -EDOM);
-	CHECK_INT(parse_count("1.0001k", &v), -EDOM);
-	CHECK_INT(parse_count("1K", &v), -EINVAL);	/* K is 1024 in sizes */
-	CHECK_INT(parse_count("1m", &v), -EINVAL);
-	CHECK_INT(parse_count("1Mi", &v), -EINVAL);
-	CHECK_INT(parse_count("0x10", &v), -EINVAL);
-	CHECK_INT(parse_count("1e6", &v), -EINVAL);
-	CHECK_INT(parse_count("-1", &v), -EINVAL);
-	CHECK_INT(parse_count("", &v), -EINVAL);
-	CHECK_INT(parse_count(NULL, &v), -EINVAL);
-	CHECK_INT(parse_count("18446744073709551616", &v), -ERANGE);
-	CHECK_INT(parse_count("18446744073709552G", &v), -ERANGE);
-	CHECK_U64(v, 42);
-
+	static const struct u64_case counts[] = {
+		{ "1000", 0, 1000 },
+		{ "10k", 0, 10000 },
+		{ "1M", 0, 1000000 },
+		{ "1.5M", 0, 1500000 },
+		{ "2G", 0, 2000000000 },
+		{ ".5k", 0, 500 },
+		{ "18446744073709551615", 0, UINT64_MAX },
+		{ "1.5", .rc = -EDOM },
+		{ "1.0001k", .rc = -EDOM },
+		{ "1K", .rc = -EINVAL },	/* K is 1024 in sizes */
+		{ "1m", .rc = -EINVAL },
+		{ "1Mi", .rc = -EINVAL },
+		{ "0x10", .rc = -EINVAL },
+		{ "1e6", .rc = -EINVAL },
+		{ "-1", .rc = -EINVAL },
+		{ "", .rc = -EINVAL },
+		{ NULL, .rc = -EINVAL },
+		{ "18446744073709551616", .rc = -ERANGE },
+		{ "18446744073709552G", .rc = -ERANGE },
+	};
 	/* times: fractions and microseconds, exactly, in ns */
-	CHECK_INT(parse_duration_ns("1.5s", &v), 0);
-	CHECK_U64(v, 1500000000);
-	CHECK_INT(parse_duration_ns("100us", &v), 0);
-	CHECK_U64(v, 100000);
-	CHECK_INT(parse_duration_ns("250ns", &v), 0);
-	CHECK_U64(v, 250);
-	CHECK_INT(parse_duration_ns("0.5min", &v), 0);
-	CHECK_U64(v, 30000000000ULL);
-	CHECK_INT(parse_duration_ns("1.5ns", &v), -EDOM);
-	CHECK_INT(parse_duration_ns("100", &v), -EINVAL);
-	CHECK_INT(parse_duration_ns("100 us", &v), -EINVAL);
-	CHECK_INT(parse_duration_ns("100usec", &v), -EINVAL);
-	CHECK_INT(parse_duration_ns("6000000h", &v), -ERANGE);
-	CHECK_INT(parse_duration_ms("1.5s", &v), 0);
-	CHECK_U64(v, 1500);
-	CHECK_INT(parse_duration_ms("2000us", &v), 0);
-	CHECK_U64(v, 2);
-	CHECK_INT(parse_duration_ms("0.25m", &v), 0);
-	CHECK_U64(v, 15000);
-
+	static const struct u64_case ns[] = {
+		{ "1.5s", 0, 1500000000 },
+		{ "100us", 0, 100000 },
+		{ "250ns", 0, 250 },
+		{ "0.5min", 0, 30000000000ULL },
+		{ "1.5ns", .rc = -EDOM },
+		{ "100", .rc = -EINVAL },
+		{ "100 us", .rc = -EINVAL },
+		{ "100usec", .rc = -EINVAL },
+		{ "6000000h", .rc = -ERANGE },
+	};
+	/* and in ms */
+	static const struct u64_case ms[] = {
+		{ "1.5s", 0, 1500 },
+		{ "2000us", 0, 2 },
+		{ "0.25m", 0, 15000 },
+	};
 	/* the same grammar in thresholds, rates and percentages */
-	CHECK_INT(parse_expect("p99<=100us", &e), 0);
-	CHECK(e.value == 100000);
-	CHECK_INT(parse_expect("p50<=.5ms", &e), 0);
-	CHECK(e.value == 500000);
-	CHECK_INT(parse_expect("msg_rate>=1.5k", &e), 0);
-	CHECK(e.value == 1500);
-	CHECK_INT(parse_expect("bw>=.5GB/s", &e), 0);
-	CHECK(e.value == 500);
-	CHECK_INT(parse_expect("bw>=5.", &e), -EINVAL);
+	static const struct expect_case expects[] = {
+		{ "p99<=100us", 0, EXPECT_P99, true, 100000, 100000 },
+		{ "p50<=.5ms", 0, EXPECT_P50, true, 500000, 500000 },
+		{ "msg_rate>=1.5k", 0, EXPECT_MSG_RATE, false, 1500, 1500 },
+		{ "bw>=.5GB/s", 0, EXPECT_BW, false, 500, 500 },
+		{ "bw>=5.", .rc = -EINVAL },
+	};
+	uint64_t v = 42;
+
+	CHECK_U64_CASES(parse_count, counts);
+	CHECK_U64_CASES(parse_duration_ns, ns);
+	CHECK_U64_CASES(parse_duration_ms, ms);
+	CHECK_EXPECT_CASES(expects);
 	CHECK_INT(parse_bw("1.", &v), -EINVAL);
 	CHECK_INT(parse_percent("2.5", &v), 0);
 	CHECK_U64(v, 250);

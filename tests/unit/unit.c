@@ -21,18 +21,36 @@ void unit_register(struct unit_test *t)
 	tail = &t->next;
 }
 
-void unit_fail(const char *file, int line, const char *fmt, ...)
+static void vfail(const char *file, int line, const char *what,
+		  const char *fmt, va_list ap)
 {
-	va_list ap;
-
 	failures++;
 	if (quiet)
 		return;
 	fprintf(stdout, "    %s:%d: ", file, line);
-	va_start(ap, fmt);
+	if (what)
+		fprintf(stdout, "\"%s\": ", what);
 	vfprintf(stdout, fmt, ap);
-	va_end(ap);
 	fprintf(stdout, "\n");
+}
+
+void unit_fail(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(file, line, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void unit_fail_case(const char *file, int line, const char *what,
+		    const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfail(file, line, what, fmt, ap);
+	va_end(ap);
 }
 
 void unit_set_quiet(bool q)

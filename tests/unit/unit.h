@@ -4,6 +4,9 @@
  *
  *	TEST(name) { CHECK(x == 1); CHECK_STR(s, "abc"); }
  *
+ * A table of cases checks each row with CHECK*_CASE(row's input, ...),
+ * so that a failure names the row, not only a line.
+ *
  * Tests register themselves; the runner (unit.c) runs them all, prints
  * one line per test and ends with "N passed, M failed".
  */
@@ -24,6 +27,10 @@ struct unit_test {
 void unit_register(struct unit_test *t);
 void unit_fail(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same, after "@what": when @what is not NULL (a row of a table). */
+void unit_fail_case(const char *file, int line, const char *what,
+		    const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 void unit_skip(const char *why);
 /* Failures recorded so far in the running test. */
 int unit_failures(void);
@@ -40,39 +47,57 @@ void unit_set_quiet(bool q);
 	}								\
 	static void name(void)
 
-#define CHECK(cond)							\
+/*
+ * CHECK*(...) and, for a row of a table, CHECK*_CASE(what, ...): the
+ * failure of the latter names the row by @what (a string: its input,
+ * say), as "what": before the rest.
+ */
+#define CHECK(cond)		UNIT_CHECK(NULL, cond, #cond)
+#define CHECK_CASE(what, cond)	UNIT_CHECK(what, cond, #cond)
+#define CHECK_INT(a, b)		UNIT_CHECK_INT(NULL, a, b, #a, #b)
+#define CHECK_INT_CASE(what, a, b) UNIT_CHECK_INT(what, a, b, #a, #b)
+#define CHECK_U64(a, b)		UNIT_CHECK_U64(NULL, a, b, #a, #b)
+#define CHECK_U64_CASE(what, a, b) UNIT_CHECK_U64(what, a, b, #a, #b)
+#define CHECK_STR(a, b)		UNIT_CHECK_STR(NULL, a, b, #a, #b)
+#define CHECK_STR_CASE(what, a, b) UNIT_CHECK_STR(what, a, b, #a, #b)
+
+#define UNIT_CHECK(what, cond, s)					\
 	do {								\
 		if (!(cond))						\
-			unit_fail(__FILE__, __LINE__, "%s", #cond);	\
+			unit_fail_case(__FILE__, __LINE__, what, "%s", s); \
 	} while (0)
 
-#define CHECK_INT(a, b)							\
+#define UNIT_CHECK_INT(what, a, b, sa, sb)				\
 	do {								\
 		long long a_ = (long long)(a), b_ = (long long)(b);	\
 		if (a_ != b_)						\
-			unit_fail(__FILE__, __LINE__,			\
-				  "%s == %s: got %lld, want %lld",	\
-				  #a, #b, a_, b_);			\
+			unit_fail_case(__FILE__, __LINE__, what,	\
+				       "%s == %s: got %lld, want %lld",	\
+				       sa, sb, a_, b_);			\
 	} while (0)
 
-#define CHECK_U64(a, b)							\
+#define UNIT_CHECK_U64(what, a, b, sa, sb)				\
 	do {								\
 		unsigned long long a_ = (a), b_ = (b);			\
 		if (a_ != b_)						\
-			unit_fail(__FILE__, __LINE__,			\
-				  "%s == %s: got %llu, want %llu",	\
-				  #a, #b, a_, b_);			\
+			unit_fail_case(__FILE__, __LINE__, what,	\
+				       "%s == %s: got %llu, want %llu",	\
+				       sa, sb, a_, b_);			\
 	} while (0)
 
-#define CHECK_STR(a, b)							\
+#define UNIT_CHECK_STR(what, a, b, sa, sb)				\
 	do {								\
 		const char *a_ = (a), *b_ = (b);			\
 		if (!a_ || !b_ || strcmp(a_, b_))			\
-			unit_fail(__FILE__, __LINE__,			\
-				  "%s == %s: got \"%s\", want \"%s\"",	\
-				  #a, #b, a_ ? a_ : "(null)",		\
-				  b_ ? b_ : "(null)");			\
+			unit_fail_case(__FILE__, __LINE__, what,	\
+				       "%s == %s: got \"%s\", want \"%s\"", \
+				       sa, sb, a_ ? a_ : "(null)",	\
+				       b_ ? b_ : "(null)");		\
 	} while (0)
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 
 /* Capture what the output layer (tools/output.c) writes. */
 struct capture {
