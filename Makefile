@@ -159,7 +159,7 @@ check-unit: tools sparse check-spec
 	$(MAKE) -C tests/unit check
 	$(TOP)/tests/lib/test_krdma_json.py
 	timeout 300 $(TOP)/tests/lib/test-pyeval.sh
-	$(TOP)/tests/vm/harness-selftest.sh -s
+	KERNEL=$(KVER) $(TOP)/tests/vm/harness-selftest.sh
 	$(TOP)/tests/bench/test_plot.py
 
 # GUEST_TESTS= picks tests by name (default: all of tests/guest/ but

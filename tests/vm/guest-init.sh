@@ -215,6 +215,7 @@ setup_rdma() {
 skip_load() {
 	say "$1: not loading krdma"
 	echo "krdma-guest: krdma not loaded ($1)" >/dev/kmsg
+	: >"$KRDMA_OUT/node$NODE.marked"
 }
 
 load_krdma() {
@@ -228,6 +229,9 @@ load_krdma() {
 	# Where the run begins (tests/vm/run.sh): what the kernel reports
 	# from here on counts as krdma's, module init included.
 	echo "krdma-harness: insmod krdma" >/dev/kmsg
+	# For run.sh: the marker was written, so a saved log without it was
+	# cleared.
+	: >"$KRDMA_OUT/node$NODE.marked"
 	# KRDMA_MODPARAMS is split into words on purpose (a=1 b=2).
 	# shellcheck disable=SC2086
 	if insmod "$_ko" ${KRDMA_MODPARAMS:-} >/tmp/insmod.out 2>&1; then

@@ -297,7 +297,8 @@ if [ -n "$out" ]; then
 	# Never let stale files of an earlier run decide this one.
 	rm -rf "$out/.vm" "$out/.barrier"
 	rm -f "$out"/node[0-9]*.rc "$out"/node[0-9]*.results "$out"/node[0-9]*.log \
-		"$out"/node[0-9]*.dmesg "$out"/node[0-9]*.console "$out"/node[0-9]*.qemu.log
+		"$out"/node[0-9]*.dmesg "$out"/node[0-9]*.console "$out"/node[0-9]*.qemu.log \
+		"$out"/node[0-9]*.marked
 else
 	out=$(mktemp -d /tmp/krdma-vm.XXXXXX) || fail_early "mktemp failed"
 fi
@@ -685,11 +686,12 @@ for i in $(seq 1 "$nodes"); do
 		# of a guest killed at the deadline) is at loglevel 5 and has the
 		# harness's vm.load result instead.
 		load=$(grep -a -n -m1 -E 'krdma-harness: insmod krdma|krdma-guest: krdma not loaded|: RESULT node=[0-9]+ name=vm\.load ' "$log" | cut -d: -f1)
-		# krdma was loaded, and the guest saved its dmesg at the end: a
-		# log without the marker was cleared meanwhile, and nothing in it
-		# can be trusted.
-		if [ -f "$out/node$i.dmesg" ] &&
-		   grep -q ' name=vm\.load ok=1' "$out/node$i.results" 2>/dev/null &&
+		# The guest wrote its marker (node<i>.marked: krdma loaded, or
+		# not on purpose) and saved its dmesg at the end: a log without
+		# the marker was cleared meanwhile, and nothing in it can be
+		# trusted. (Before, only a loaded krdma was checked: under
+		# KRDMA_NO_LOAD the harness selftest's cleared log passed.)
+		if [ -f "$out/node$i.dmesg" ] && [ -f "$out/node$i.marked" ] &&
 		   ! grep -a -q -E 'krdma-harness: insmod krdma|krdma-guest: krdma not loaded' "$out/node$i.dmesg"; then
 			reasons+=("node$i: the kernel log was cleared after krdma was loaded (no test may clear it: the scan would be blind)")
 			load=1
