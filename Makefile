@@ -221,10 +221,11 @@ check-mutants:
 	KERNEL=$(KVER) KVER=$(KVER) $(TOP)/tests/mutants/run.sh $(MUTANTS)
 
 # The guest tests with every device seen as a hardware NIC's
-# (caps_profile, kmod/caps.c): one boot of the guests a profile, the tests
-# chained. PROFILE_KERNEL="debug -" runs them under the debug kernel.
+# (caps_profile, kmod/caps.c), each test in a boot of its own (chained,
+# smoke's listener would take transfer's port). PROFILE_KERNEL="debug -"
+# runs them under the debug kernel.
 PROFILES ?= mlx5 irdma bnxt_re cxgb4
-PROFILE_TESTS ?= smoke+transfer+multi-qp
+PROFILE_TESTS ?= smoke transfer multi-qp
 PROFILE_KERNEL ?= 6.1 amd64
 check-profiles:
 	rc=0; for p in $(PROFILES); do \
