@@ -179,7 +179,7 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	# bidir: the mirror ran here over this node's four QPs.
 	barrier bidir_done 1800
 	json_check server.bidir_mirror "krdmactl -j test show" \
-		"any(t['mode'] == 'bw' and t['op'] == 'write' and t['qps'] == 4 and t['state'] == 'done' and t['status'] == 0 and t['iters'] == $n for t in d)"
+		"any(t['mode'] == 'bw' and t['op'] == 'write' and t['qps'] == 4 and t['state'] == 'done' and t['status'] == 0 and t['iters'] == $n and t['validated'] >= 1 for t in d)"
 	barrier mirror_checked
 	if ! short_run; then
 		# qps 16 at the smallest queues (the client's q16 block): our
@@ -299,7 +299,7 @@ json_check bw.write.rate "cat /tmp/mq.held.json" \
 slow_wire on
 json_check bw.write.bidir \
 	"krdmactl -j test run session m op write mode bw size 64K count $n depth $dq qps 4 bidir" \
-	"d['status'] == 0 and d['iters'] == $n and d['peer_iters'] == $n"
+	"d['status'] == 0 and d['iters'] == $n and d['validated'] >= 1 and d['peer_iters'] == $n"
 slow_wire off
 barrier bidir_done
 barrier mirror_checked
@@ -324,7 +324,7 @@ json_check bw.send.duration \
 	"d['status'] == 0 and d['iters'] > 0 and d['validated'] >= len(d['qp']) and $lanes_ok"
 json_check bw.send.bidir \
 	"krdmactl -j test run session m op send mode bw size 64K count $n depth $dq qps 4 bidir" \
-	"d['status'] == 0 and d['iters'] == $n and d['peer_iters'] == $n and $lanes_ok"
+	"d['status'] == 0 and d['iters'] == $n and d['validated'] >= 1 and d['peer_iters'] == $n and $lanes_ok"
 if ! iwarp; then
 	json_check bw.send_imm.qps4 \
 		"krdmactl -j test run session m op send_imm mode bw size 4096 count 1000 depth 16 qps 4" \
