@@ -241,9 +241,14 @@ barrier held_readded
 # the dummy's MAC: the CM tells every id bound to the bond
 # (RDMA_CM_EVENT_ADDR_CHANGE, cma_netdev_callback()) and the session ends
 # with that reason. Last, since the wire no longer reaches this node.
+# rxe0 goes first: over a bond's slave it would keep the bond's address
+# in its GID table (the core lists an active slave's upper addresses), the
+# CM could pick it, and its packets would reach rxeb, the bond's device.
+# The address and rxe0 come back at the end.
 if modprobe -q bonding max_bonds=0 && modprobe -q dummy numdummies=0; then
 	monitor_start /tmp/bond.mon
 	A4=$(ip -4 -o addr show dev "$IF" | awk '{print $4; exit}')
+	expect_ok bond.rxe0_delete rdma link delete rxe0
 	expect_ok bond.create ip link add kb0 type bond mode active-backup \
 		fail_over_mac active miimon 100
 	ip link add kd0 type dummy
@@ -253,8 +258,9 @@ if modprobe -q bonding max_bonds=0 && modprobe -q dummy numdummies=0; then
 	ip link set kb0 up
 	ip link set "$IF" up
 	ip addr add "$A4" dev kb0
-	expect_ok bond.rxe sh -c 'rdma link add rxeb type rxe netdev kb0 &&
-		wait_for -t 60 sh -c "rdma link show rxeb/1 | grep -q ACTIVE"'
+	expect_ok bond.rxe rdma link add rxeb type rxe netdev kb0
+	wait_for -t 60 sh -c 'rdma link show rxeb/1 | grep -q ACTIVE' ||
+		result bond.rxe_active fail
 	expect_ok bond.connect krdmactl session connect addr "$KRDMA_PEER_IP" \
 		port $PORT name bnd timeout 60s
 	json_check bond.on_rxeb "krdmactl -j session show name bnd" \
@@ -271,6 +277,9 @@ if modprobe -q bonding max_bonds=0 && modprobe -q dummy numdummies=0; then
 	expect_ok bond.rxe_delete rdma link delete rxeb
 	ip link del kb0
 	ip link del kd0
+	ip link set "$IF" up
+	ip addr add "$A4" dev "$IF"
+	expect_ok bond.rxe0_readd readd
 else
 	result bond.modules ok skipped="no bonding or dummy module"
 fi
