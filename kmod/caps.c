@@ -83,6 +83,7 @@ int krdma_caps_init(struct krdma_device *kdev)
 	c->max_qp_init_rd_atom = a->max_qp_init_rd_atom;
 	c->max_fast_reg_page_list_len = a->max_fast_reg_page_list_len;
 	c->atomic_cap = a->atomic_cap;
+	c->profile = p;
 	if (!p)
 		return 0;
 	krdma_caps_lower(&c->max_qp_wr, p->caps.max_qp_wr);
@@ -107,7 +108,7 @@ int krdma_caps_init(struct krdma_device *kdev)
 int krdma_caps_create_qp(struct krdma_device *kdev, struct rdma_cm_id *cm_id,
 			 struct ib_qp_init_attr *attr)
 {
-	const struct krdma_caps_profile *p = krdma_caps_profile();
+	const struct krdma_caps_profile *p = kdev->caps.profile;
 	struct ib_qp_cap asked = attr->cap;
 	int ret;
 

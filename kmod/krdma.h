@@ -102,10 +102,8 @@ extern atomic64_t krdma_dma_cpu_sync_bytes;
 extern struct workqueue_struct *krdma_wq;
 extern struct workqueue_struct *krdma_timer_wq;
 
-/*
- * One RDMA device seen by the ib_client. Sessions hold a reference; the
- * protection domain lives as long as the last user.
- */
+struct krdma_caps_profile;
+
 /*
  * What krdma uses of a device's attributes (kmod/caps.c): ibdev->attrs, or
  * lower where caps_profile makes the device look like a hardware NIC.
@@ -119,8 +117,14 @@ struct krdma_caps {
 	u32			max_qp_init_rd_atom;
 	u32			max_fast_reg_page_list_len;
 	enum ib_atomic_cap	atomic_cap;
+	/* caps_profile's, looked up once at device add; NULL: none */
+	const struct krdma_caps_profile *profile;
 };
 
+/*
+ * One RDMA device seen by the ib_client. Sessions hold a reference; the
+ * protection domain lives as long as the last user.
+ */
 struct krdma_device {
 	struct kref		ref;
 	struct ib_device	*ibdev;

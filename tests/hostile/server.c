@@ -653,14 +653,15 @@ enum forge {
 };
 
 /*
- * Answers the kernel's send test in @mode, forging @forge after its first
- * DATA. A PONG carries no iteration (the responder's PONG is written once,
+ * Answers the kernel's send test (bw for a CREDIT, lat for a PONG),
+ * forging @forge after its first DATA. A PONG carries no iteration (the responder's PONG is written once,
  * for every answer): the kernel takes the extra one for the next ping's
  * answer, and so finds one PONG too many when no answer is due - at the
  * latest after its last ping, since every DATA gets its own PONG here too.
  */
-static void server_forge(struct msg *req, uint8_t mode, enum forge forge)
+static void server_forge(struct msg *req, enum forge forge)
 {
+	uint8_t mode = forge == FORGE_PONG_TWICE ? KRDMA_MODE_LAT : KRDMA_MODE_BW;
 	struct test_params t;
 	uint32_t test_id = req->test_id, datas = 0;
 	uint8_t b[64];
@@ -698,7 +699,7 @@ static void server_forge(struct msg *req, uint8_t mode, enum forge forge)
 		      "a_second_PONG");
 }
 
-static void forge_scenario(const struct target *t, uint8_t mode, enum forge forge)
+static void forge_scenario(const struct target *t, enum forge forge)
 {
 	struct region r[4];
 	struct msg *m;
@@ -707,24 +708,24 @@ static void forge_scenario(const struct target *t, uint8_t mode, enum forge forg
 	m = kernel_test(t, r, ARRAY_SIZE(r), &nr);
 	if (!m)
 		return;
-	server_forge(m, mode, forge);
+	server_forge(m, forge);
 	free(m);
 	hang_up();
 }
 
 static void sc_credit_qp_beyond(const struct target *t)
 {
-	forge_scenario(t, KRDMA_MODE_BW, FORGE_CREDIT_QP);
+	forge_scenario(t, FORGE_CREDIT_QP);
 }
 
 static void sc_credit_beyond_sent(const struct target *t)
 {
-	forge_scenario(t, KRDMA_MODE_BW, FORGE_CREDIT_ITER);
+	forge_scenario(t, FORGE_CREDIT_ITER);
 }
 
 static void sc_pong_twice(const struct target *t)
 {
-	forge_scenario(t, KRDMA_MODE_LAT, FORGE_PONG_TWICE);
+	forge_scenario(t, FORGE_PONG_TWICE);
 }
 
 const struct scenario server_scenarios[] = {
