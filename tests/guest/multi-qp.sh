@@ -134,10 +134,10 @@ all_gone() {
 # responder answered within the transport's retries (about 7.5 s): the
 # session ended with "transport retry counter exceeded".
 if [ -n "${KRDMA_SLOW:-}" ]; then
-	n=100 n_atomic=400 dq=8 teardowns=2
+	n=100 n_atomic=400 dq=8 teardowns=2 big_size=256K big_depth=4
 	[ -z "${KRDMA_MULTIQP_SHORT:-}" ] || teardowns=0
 else
-	n=400 n_atomic=2000 dq=64 teardowns=12
+	n=400 n_atomic=2000 dq=64 teardowns=12 big_size=1M big_depth=16
 fi
 
 # short_run: KRDMA_MULTIQP_SHORT=1, CI's run on the debug kernel (about
@@ -436,9 +436,17 @@ if ! short_run; then
 	# On the debug kernel this test once stalled (4 messages, then nothing
 	# for 30 s; testing.rst, "The debug kernel"): what the device counted
 	# (retransmissions: duplicate_request, rcvd_seq_err, ...) is logged
-	# if it fails.
+	# if it fails. On the debug kernel 1 MiB messages 16 deep (64 MiB in
+	# flight over the 4 QPs) passed with stall_ms 60000, but its
+	# responder answered nothing for 78 s; 4 deep, the session's first
+	# QP's keepalive waited behind 4 MiB of data moving at 0.3 MB/s
+	# (rxe's requester timing out on ACKs that came late: 15 times) and
+	# the session was closed after 30 s. The pair's idle sessions (m,
+	# one) were closed by their keepalive meanwhile. The session is the
+	# point (1 MiB receives on 4 QPs within the memory cap): the slow
+	# kernel sends 256 KiB messages over it, 4 deep (4 MiB in flight).
 	json_check big.bw.send.qps4 \
-		"krdmactl -j test run session big op send mode bw size 1M count 32 depth 16 qps 4" \
+		"krdmactl -j test run session big op send mode bw size $big_size count 32 depth $big_depth qps 4" \
 		"d['status'] == 0 and d['iters'] == 32 and d['validated'] >= len(d['qp']) and $lanes_ok" ||
 		log "big.bw.send.qps4 failed: $(rdma -j statistic show link "${KRDMA_RDMA_DEV:-rxe0}/1" 2>&1) $(ip -s -j link show 2>&1 | tr -d ' ')"
 	expect_ok disconnect.big krdmactl session del name big
