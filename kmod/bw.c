@@ -62,7 +62,10 @@ static int krdma_bw_check_params(struct krdma_session *sess,
 			       "send, send_imm and write_imm over several QPs need a peer of protocol version 3");
 		return -EOPNOTSUPP;
 	}
-	/* A window of depth messages, each maybe a WR per chunk. */
+	/*
+	 * A window of depth messages, each maybe a WR per chunk (more where
+	 * a WR takes fewer SGEs: checked again when they are built).
+	 */
 	return krdma_perf_check_params(sess, p,
 				       p->depth * krdma_perf_nchunks(sess, p),
 				       extack);

@@ -186,7 +186,7 @@ int krdma_channel_post_send(struct krdma_channel *ch,
 	int ret;
 
 	spin_lock_bh(&ch->lock);
-	ret = krdma_gated_post(&ch->lock, &ch->dead, ch->qp, wr, NULL);
+	ret = krdma_gated_post(&ch->lock, &ch->dead, ch->qp, wr, NULL, NULL);
 	spin_unlock_bh(&ch->lock);
 	return ret;
 }

@@ -171,9 +171,8 @@ int krdma_check_peer_setup(struct krdma_session *sess,
 		if (ret)
 			return ret;
 	}
-	/* Nothing is posted if it fails; the loop marks what follows. */
-	ret = access ? krdma_region_post_fence(sess, pt->slots[0].reg,
-					       &pt->reg_cqe) : 0;
+	/* The fence holds nothing of @pt's: a refusal after it frees @pt. */
+	ret = access ? krdma_region_post_fence(sess) : 0;
 	if (ret)
 		return ret;
 	for (s = 0, n = 0; access && s < pt->depth; s++) {
@@ -181,11 +180,9 @@ int krdma_check_peer_setup(struct krdma_session *sess,
 
 		ret = krdma_fault_peer_reg(pt->test_id, s) ? -EIO :
 		      krdma_region_post_reg(sess, reg, &pt->reg_cqe, access);
-		if (ret) {
-			pt->posted = true;
+		pt->posted |= reg->registered;
+		if (ret)
 			return ret;
-		}
-		pt->posted = true;
 		krdma_count(sess, KRDMA_CNT_REG_MR_WRS, reg->nmrs);
 		krdma_region_to_wire(reg, &ack->regions[n]);
 		n += reg->nmrs;

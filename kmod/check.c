@@ -27,58 +27,69 @@ static bool krdma_check_more(struct krdma_test *test)
 
 /*
  * Posts the RDMA READs or WRITEs moving a slot's payload to or from the
- * peer's regions, one WR per region; only the last one may be signaled,
- * and only the last one of a write_imm carries the immediate.
+ * peer's regions, a WR per region - or more, where a region spans more
+ * of our chunks than a WR takes SGEs (cxgb4: 4); only the last one may
+ * be signaled, and only the last one of a write_imm carries the
+ * immediate.
  */
 int krdma_post_rdma(struct krdma_session *sess, struct krdma_buf *buf,
 		    const struct krdma_wire_region *remote, u32 nremote,
 		    enum ib_wr_opcode opcode, struct ib_cqe *cqe,
 		    u32 imm, bool signal_last)
 {
+	u32 lkey = sess->kdev->pd->local_dma_lkey;
 	struct ib_sge sge[KRDMA_MAX_SGE];
 	u32 i, off = KRDMA_MSG_HDR_SIZE;
+	bool read = opcode == IB_WR_RDMA_READ;
 	int n, ret;
 
 	for (i = 0; i < nremote; i++) {
-		struct ib_rdma_wr wr = {};
-		u32 len = be32_to_cpu(remote[i].len);
-		bool last = i + 1 == nremote;
+		u32 len = be32_to_cpu(remote[i].len), done = 0, taken;
 
-		if (opcode == IB_WR_RDMA_READ)
-			n = krdma_buf_read_sges(buf, off, len,
-						sess->kdev->pd->local_dma_lkey,
-						sge, sess->max_read_sge);
-		else
-			n = krdma_buf_sges(buf, off, len,
-					   sess->kdev->pd->local_dma_lkey, sge,
-					   sess->max_sge);
-		if (n < 0)
-			return n;
-		wr.wr.wr_cqe = cqe;
-		wr.wr.sg_list = sge;
-		wr.wr.num_sge = n;
-		wr.wr.opcode = opcode;
-		if (opcode == IB_WR_RDMA_WRITE_WITH_IMM) {
-			if (last)
-				wr.wr.ex.imm_data = cpu_to_be32(imm);
+		do {
+			struct ib_rdma_wr wr = {};
+			bool last;
+
+			if (read)
+				n = krdma_buf_read_sges_part(buf, off + done,
+							     len - done, lkey, sge,
+							     sess->max_read_sge,
+							     &taken);
 			else
-				wr.wr.opcode = IB_WR_RDMA_WRITE;
-		}
-		wr.wr.send_flags = last && signal_last ? IB_SEND_SIGNALED : 0;
-		wr.remote_addr = be64_to_cpu(remote[i].addr);
-		wr.rkey = be32_to_cpu(remote[i].rkey);
-		if (opcode == IB_WR_RDMA_WRITE && krdma_fault_misaddress())
-			wr.remote_addr += len;
-		ret = krdma_post_send(sess, &wr.wr);
-		if (ret)
-			return ret;
-		/* Answered by the signaled completion of the last one. */
-		if (opcode == IB_WR_RDMA_READ && last)
-			krdma_reads_begin(sess, 1);
-		krdma_count(sess, opcode == IB_WR_RDMA_READ ? KRDMA_CNT_READ_WRS :
-			    KRDMA_CNT_WRITE_WRS, 1);
-		krdma_count(sess, opcode == IB_WR_RDMA_READ ? KRDMA_CNT_BYTES_RX :
-			    KRDMA_CNT_BYTES_TX, len);
+				n = krdma_buf_sges_part(buf, off + done,
+							len - done, lkey, sge,
+							sess->max_sge, &taken);
+			if (n < 0)
+				return n;
+			last = i + 1 == nremote && done + taken == len;
+			wr.wr.wr_cqe = cqe;
+			wr.wr.sg_list = sge;
+			wr.wr.num_sge = n;
+			wr.wr.opcode = opcode;
+			if (opcode == IB_WR_RDMA_WRITE_WITH_IMM) {
+				if (last)
+					wr.wr.ex.imm_data = cpu_to_be32(imm);
+				else
+					wr.wr.opcode = IB_WR_RDMA_WRITE;
+			}
+			wr.wr.send_flags = last && signal_last ?
+					   IB_SEND_SIGNALED : 0;
+			wr.remote_addr = be64_to_cpu(remote[i].addr) + done;
+			wr.rkey = be32_to_cpu(remote[i].rkey);
+			if (opcode == IB_WR_RDMA_WRITE && krdma_fault_misaddress())
+				wr.remote_addr += len;
+			ret = krdma_post_send(sess, &wr.wr);
+			if (ret)
+				return ret;
+			/* Answered by the signaled completion of the last one. */
+			if (read && last)
+				krdma_reads_begin(sess, 1);
+			krdma_count(sess, read ? KRDMA_CNT_READ_WRS :
+				    KRDMA_CNT_WRITE_WRS, 1);
+			krdma_count(sess, read ? KRDMA_CNT_BYTES_RX :
+				    KRDMA_CNT_BYTES_TX, taken);
+			done += taken;
+		} while (done < len);
 		off += len;
 	}
 	return 0;
@@ -136,7 +147,11 @@ static void krdma_check_slot_done(struct ib_cq *cq, struct ib_wc *wc)
 
 	if (test->p.op == KRDMA_OP_READ)
 		krdma_reads_end(sess, 1);
-	krdma_buf_to_cpu(slot->buf);
+	/* Injected: the hand-over syncs nothing (fault bit 8, mem.c). */
+	if (krdma_fault_slot_sync())
+		krdma_buf_to_cpu_range(slot->buf, 0, 0);
+	else
+		krdma_buf_to_cpu(slot->buf);
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		/* A flush is teardown's doing: its reason is the session's. */
 		if (wc->status != IB_WC_WR_FLUSH_ERR)
@@ -354,17 +369,37 @@ static int krdma_check_params(struct krdma_session *sess,
 			       "depth exceeds the receive queues (raise rq_depth at connect)");
 		return -ENOSPC;
 	}
-	if (nchunks + 1 > sess->max_sge && p->op != KRDMA_OP_PING &&
-	    !krdma_op_is_atomic(p->op)) {
+	/* A send is one WR; an RDMA op is split where it needs (post_rdma). */
+	if (nchunks + 1 > sess->max_sge &&
+	    (p->op == KRDMA_OP_SEND || p->op == KRDMA_OP_SEND_IMM)) {
 		NL_SET_ERR_MSG(extack, "size needs more SGEs than the device has");
 		return -E2BIG;
 	}
-	/* Worst case work requests in flight: a region per chunk, plus a notice. */
+	/*
+	 * Worst case work requests in flight: a region per chunk, plus a
+	 * notice; and where our chunks outnumber the SGEs of a WR, a WR more
+	 * for every max_sge of them (and one where a region straddles two).
+	 */
 	per_iter = (p->op == KRDMA_OP_WRITE || p->op == KRDMA_OP_READ ||
 		    p->op == KRDMA_OP_WRITE_IMM) ? KRDMA_MAX_SLOT_REGIONS + 1 : 1;
+	if (per_iter > 1 && nchunks + 1 > min(sess->max_sge, sess->max_read_sge))
+		per_iter += KRDMA_MAX_SLOT_REGIONS +
+			    DIV_ROUND_UP(nchunks + 1,
+					 min(sess->max_sge, sess->max_read_sge));
 	if (p->depth * per_iter + 2 * p->depth * nchunks + 2 > sess->sq_depth) {
 		NL_SET_ERR_MSG(extack, "depth too large for the session's send queue");
 		return -ENOSPC;
+	}
+	/*
+	 * A ping's slots are ours, a region (an MR) per chunk their data
+	 * spans behind the header: the peer takes at most
+	 * KRDMA_MAX_SLOT_REGIONS a slot (and refused more with a bare
+	 * EPROTO).
+	 */
+	if (p->op == KRDMA_OP_PING && nchunks + 1 > KRDMA_MAX_SLOT_REGIONS) {
+		NL_SET_ERR_MSG(extack,
+			       "size spans more memory regions than a ping slot may have (16)");
+		return -E2BIG;
 	}
 	if (p->op == KRDMA_OP_PING &&
 	    2 * p->depth * nchunks > KRDMA_MAX_WIRE_REGIONS) {
@@ -427,7 +462,7 @@ static int krdma_check_post_ping_regs(struct krdma_test *test,
 	u32 s, pass, n = 0;
 	int ret;
 
-	ret = krdma_region_post_fence(sess, test->slots[0].reg, &test->ctl_cqe);
+	ret = krdma_region_post_fence(sess);
 	if (ret)
 		return ret;
 	/* Sources of every slot, then sinks: see struct krdma_msg_test. */

@@ -32,6 +32,8 @@ static void krdma_device_release(struct kref *ref)
 {
 	struct krdma_device *kdev = container_of(ref, struct krdma_device, ref);
 
+	if (kdev->fence_mr)
+		ib_dereg_mr(kdev->fence_mr);
 	ib_dealloc_pd(kdev->pd);
 	kfree(kdev);
 }
@@ -113,7 +115,6 @@ static int krdma_add_one(struct ib_device *ibdev)
 	kref_init(&kdev->ref);
 	kdev->ibdev = ibdev;
 	kdev->iwarp = rdma_protocol_iwarp(ibdev, rdma_start_port(ibdev));
-	kdev->reg_fence = ibdev->ops.driver_id == RDMA_DRIVER_RXE;
 	ret = krdma_caps_init(kdev);
 	if (ret) {
 		kfree(kdev);
@@ -125,6 +126,17 @@ static int krdma_add_one(struct ib_device *ibdev)
 		ret = PTR_ERR(kdev->pd);
 		kfree(kdev);
 		return ret;
+	}
+	if (ibdev->ops.driver_id == RDMA_DRIVER_RXE) {
+		struct ib_mr *mr;
+
+		mr = krdma_failable_ptr(ib_alloc_mr(kdev->pd,
+						    IB_MR_TYPE_MEM_REG, 1));
+		if (IS_ERR(mr)) {
+			krdma_device_put(kdev);
+			return PTR_ERR(mr);
+		}
+		kdev->fence_mr = mr;
 	}
 
 	mutex_lock(&krdma_devices_lock);

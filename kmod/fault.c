@@ -260,6 +260,32 @@ bool krdma_fault_peer_reg(u32 test_id, u32 slot)
 	return slot && test_id && test_id == READ_ONCE(krdma_fail_peer_reg_test);
 }
 
+static bool krdma_fail_atomic_reg;
+
+/*
+ * While krdma/fail_atomic_reg is set, every REG_MR that grants remote
+ * atomic access is refused at post with -EINVAL, as mlx5 refuses it where
+ * its firmware forbids changing that access (typically on a VF,
+ * mlx5r_umr_can_reconfig()): the responder must refuse such a test and
+ * keep its session (tests/guest/transfer.sh).
+ */
+bool krdma_fault_atomic_reg(void)
+{
+	return READ_ONCE(krdma_fail_atomic_reg);
+}
+
+static u32 krdma_lat_tail_first_ms;
+
+/*
+ * krdma/lat_tail_first_ms (at most 1000): a lat write's marker is
+ * written alone that long before its message (lat.c,
+ * krdma_lat_post_tail()); tests/guest/perf.sh.
+ */
+u32 krdma_fault_lat_tail_first_ms(void)
+{
+	return min_t(u32, READ_ONCE(krdma_lat_tail_first_ms), MSEC_PER_SEC);
+}
+
 void krdma_fault_init(void)
 {
 	krdma_debugfs_dir = debugfs_create_dir("krdma", NULL);
@@ -284,6 +310,10 @@ void krdma_fault_init(void)
 			   &krdma_hello_version);
 	debugfs_create_u32("fail_peer_reg_test", 0600, krdma_debugfs_dir,
 			   &krdma_fail_peer_reg_test);
+	debugfs_create_bool("fail_atomic_reg", 0600, krdma_debugfs_dir,
+			    &krdma_fail_atomic_reg);
+	debugfs_create_u32("lat_tail_first_ms", 0600, krdma_debugfs_dir,
+			   &krdma_lat_tail_first_ms);
 }
 
 void krdma_fault_exit(void)

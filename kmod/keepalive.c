@@ -101,7 +101,7 @@ void krdma_keepalive_work(struct work_struct *work)
 	    (iwarp || !atomic_read(&sess->reads_in_flight))) {
 		/* One probe at a time: the QP has one send slot for it. */
 		ret = krdma_gated_post(&sess->lock, &sess->qp_dead, sess->qp,
-				       &wr.wr, NULL);
+				       &wr.wr, NULL, NULL);
 		sess->keepalive_posted = !ret;
 		probed = true;
 	}

@@ -9,11 +9,13 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/sizes.h>
 #include <linux/socket.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
+#include <asm/local64.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 #include <uapi/linux/krdma.h>
@@ -138,10 +140,11 @@ struct krdma_device {
 	 */
 	bool			iwarp;
 	/*
-	 * rxe: REG_MRs go behind a LOCAL_INV, which waits for all that was
-	 * posted before it (krdma_region_post_fence()).
+	 * rxe: REG_MRs go behind a LOCAL_INV of this MR, never registered,
+	 * which waits for all that was posted before it
+	 * (krdma_region_post_fence()). NULL elsewhere.
 	 */
-	bool			reg_fence;
+	struct ib_mr		*fence_mr;
 };
 
 /*
@@ -157,12 +160,14 @@ enum krdma_owner {
 
 struct krdma_chunk {
 	void		*cpu;
+	void		*shadow;	/* shadow_dma: what the device sees */
 	u64		dma;
 	u32		len;
 };
 
 struct krdma_buf {
 	struct ib_device	*ibdev;
+	enum dma_data_direction	dir;		/* as mapped, and every sync */
 	const char		*name;
 	u32			index;
 	u32			len;
@@ -183,6 +188,9 @@ struct krdma_region {
 };
 
 /* mem.c */
+struct krdma_buf *krdma_buf_alloc_dir(struct krdma_device *kdev, u32 len,
+				      const char *name, u32 index,
+				      enum dma_data_direction dir);
 struct krdma_buf *krdma_buf_alloc(struct krdma_device *kdev, u32 len,
 				  const char *name, u32 index);
 void krdma_buf_free(struct krdma_buf *buf);
@@ -192,16 +200,22 @@ void krdma_buf_to_cpu_range(struct krdma_buf *buf, u32 off, u32 len);
 void krdma_buf_check(struct krdma_buf *buf, enum krdma_owner owner,
 		     const char *what);
 u8 krdma_buf_peek_byte(struct krdma_buf *buf, u32 off);
+int krdma_buf_sges_part(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
+			struct ib_sge *sge, int max_sge, u32 *taken);
 int krdma_buf_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
 		   struct ib_sge *sge, int max_sge);
 int krdma_buf_make_sink(struct krdma_session *sess, struct krdma_buf *buf,
 			struct ib_cqe *cqe);
+int krdma_buf_read_sges_part(struct krdma_buf *buf, u32 off, u32 len,
+			     u32 lkey, struct ib_sge *sge, int max_sge,
+			     u32 *taken);
 int krdma_buf_read_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
 			struct ib_sge *sge, int max_sge);
 void krdma_buf_copy_from(struct krdma_buf *buf, u32 off, const void *src,
 			 u32 len);
 void krdma_buf_copy_to(void *dst, struct krdma_buf *buf, u32 off, u32 len);
 bool krdma_fault_misaddress(void);
+bool krdma_fault_slot_sync(void);
 void krdma_pattern_fill(struct krdma_buf *buf, u32 off, u32 len, u64 seed);
 bool krdma_pattern_check(struct krdma_buf *buf, u32 off, u32 len, u64 seed);
 bool krdma_pattern_check_part(struct krdma_buf *buf, u32 off, u32 from,
@@ -212,8 +226,7 @@ struct krdma_region *krdma_region_create(struct krdma_device *kdev,
 					 u32 len, int access);
 int krdma_region_post_reg(struct krdma_session *sess, struct krdma_region *reg,
 			  struct ib_cqe *cqe, int access);
-int krdma_region_post_fence(struct krdma_session *sess,
-			    struct krdma_region *reg, struct ib_cqe *cqe);
+int krdma_region_post_fence(struct krdma_session *sess);
 int krdma_region_post_inv(struct krdma_session *sess, struct krdma_region *reg,
 			  struct ib_cqe *cqe);
 void krdma_region_to_wire(struct krdma_region *reg,
@@ -252,8 +265,18 @@ enum krdma_counter {
  * The counters, and what peers make us hold (limits.c): gauges, which a
  * reset leaves alone, and their peaks, which it sets to the gauge.
  */
+/*
+ * The counters, a set per CPU summed when read: every post and every
+ * completion counts, on every CPU that handles a CQ, and one atomic64
+ * per counter bounced its cache line between them (local64_t: atomic
+ * against the CPU's own interrupts, readable whole from another).
+ */
+struct krdma_counters {
+	local64_t	cnt[KRDMA_CNT_MAX];
+};
+
 struct krdma_stats {
-	atomic64_t	cnt[KRDMA_CNT_MAX];
+	struct krdma_counters __percpu *pcpu;
 	atomic64_t	peer_mem;		/* bytes pinned for the peers */
 	atomic64_t	peer_mem_peak;
 	atomic_t	server_sessions;	/* module-wide only */
@@ -264,7 +287,10 @@ struct krdma_stats {
 
 /* stats.c */
 extern struct krdma_stats krdma_global_stats;
+int krdma_stats_init(struct krdma_stats *s);
+void krdma_stats_free(struct krdma_stats *s);
 void krdma_stats_add(struct krdma_stats *s, enum krdma_counter c, u64 v);
+u64 krdma_stats_read(struct krdma_stats *s, enum krdma_counter c);
 void krdma_stats_reset(struct krdma_stats *s);
 void krdma_stats_peak(atomic64_t *peak, s64 v);
 void krdma_stats_peak32(atomic_t *peak, int v);
@@ -497,6 +523,8 @@ void krdma_delay_set_up(void);
 void krdma_delay_channel_rx(void);
 u16 krdma_hello_version_sent(void);
 bool krdma_fault_peer_reg(u32 test_id, u32 slot);
+bool krdma_fault_atomic_reg(void);
+u32 krdma_fault_lat_tail_first_ms(void);
 #else
 static inline void krdma_fault_init(void)
 {
@@ -544,6 +572,16 @@ static inline bool krdma_fault_peer_reg(u32 test_id, u32 slot)
 {
 	return false;
 }
+
+static inline bool krdma_fault_atomic_reg(void)
+{
+	return false;
+}
+
+static inline u32 krdma_fault_lat_tail_first_ms(void)
+{
+	return 0;
+}
 #endif
 
 /*
@@ -576,7 +614,10 @@ void krdma_cq_free(struct krdma_cq *cq);
 
 /* post.c: every work request, behind teardown's gate */
 int krdma_gated_post(spinlock_t *lock, const bool *dead, struct ib_qp *qp,
-		     const struct ib_send_wr *wr, const struct ib_recv_wr *rwr);
+		     const struct ib_send_wr *wr, const struct ib_recv_wr *rwr,
+		     const struct ib_send_wr **bad);
+int krdma_post_send_chain(struct krdma_session *sess,
+			  const struct ib_send_wr *wr, bool *some_posted);
 int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr);
 
 /* session.c: the session table, and each session's life */
@@ -690,7 +731,9 @@ static inline void krdma_peer_alive(struct krdma_session *sess)
 
 	if (unlikely(time_after_eq(now, last + KRDMA_SILENCE_NOTE)))
 		krdma_peer_silence_note(sess, now - last);
-	WRITE_ONCE(sess->alive_stamp, now);
+	/* Every completion comes here, on every CPU: write the line rarely. */
+	if (now != last)
+		WRITE_ONCE(sess->alive_stamp, now);
 }
 
 /*

@@ -129,7 +129,55 @@ static void krdma_kunit_peer_moves(struct kunit *t)
 	KUNIT_EXPECT_TRUE(t, krdma_peer_in(pt, KRDMA_PP_CLOSING));
 }
 
+/*
+ * A message over a device that takes fewer SGEs than it spans chunks
+ * (cxgb4: 4 in a WR, 1 in a READ) goes as several WRs: each WR's SGEs
+ * cover a prefix of what is left, never more than asked, and all of it
+ * in the end; krdma_buf_sges() refuses what does not fit at once.
+ */
+static void krdma_kunit_sges_part(struct kunit *t)
+{
+	static const u32 lens[] = { 1000, 500, 1000, 24, 1000 };
+	struct krdma_buf *buf;
+	struct ib_sge sge[KRDMA_MAX_SGE];
+	u32 i, off, taken, total = 0;
+	int max, n, wrs;
+
+	buf = kunit_kzalloc(t, struct_size(buf, chunk, ARRAY_SIZE(lens)),
+			    GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(t, buf);
+	buf->nchunks = ARRAY_SIZE(lens);
+	for (i = 0; i < buf->nchunks; i++) {
+		buf->chunk[i].dma = 0x10000 * (i + 1);
+		buf->chunk[i].len = lens[i];
+		total += lens[i];
+	}
+	buf->len = total;
+	for (max = 1; max <= 5; max++) {
+		for (off = 10, wrs = 0; off < total; off += taken, wrs++) {
+			n = krdma_buf_sges_part(buf, off, total - off, 7, sge,
+						max, &taken);
+			KUNIT_ASSERT_GT(t, n, 0);
+			KUNIT_EXPECT_LE(t, n, max);
+			KUNIT_EXPECT_GT(t, taken, 0U);
+			KUNIT_EXPECT_LE(t, taken, total - off);
+			/* The first SGE starts where we are, the rest chunk by chunk. */
+			KUNIT_EXPECT_EQ(t, sge[0].lkey, 7U);
+			for (i = 1; i < n; i++)
+				KUNIT_EXPECT_EQ(t, (u32)sge[i].addr & 0xffff, 0U);
+		}
+		KUNIT_EXPECT_EQ(t, off, total);
+		KUNIT_EXPECT_EQ(t, wrs, DIV_ROUND_UP(ARRAY_SIZE(lens), max));
+	}
+	KUNIT_EXPECT_EQ(t, krdma_buf_sges(buf, 0, total, 7, sge, 4), -E2BIG);
+	KUNIT_EXPECT_EQ(t, krdma_buf_sges(buf, 0, total, 7, sge, 5), 5);
+	KUNIT_EXPECT_EQ(t, krdma_buf_sges(buf, 1500, 1, 7, sge, 1), 1);
+	KUNIT_EXPECT_EQ(t, sge[0].addr, 0x30000ULL);
+	KUNIT_EXPECT_EQ(t, krdma_buf_sges(buf, total, 1, 7, sge, 5), -EINVAL);
+}
+
 static struct kunit_case krdma_kunit_cases[] = {
+	KUNIT_CASE(krdma_kunit_sges_part),
 	KUNIT_CASE(krdma_kunit_check_imm),
 	KUNIT_CASE(krdma_kunit_wire_regions),
 	KUNIT_CASE(krdma_kunit_test_moves),

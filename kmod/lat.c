@@ -294,9 +294,46 @@ static bool krdma_perf_poll_marker(struct krdma_perf *pf, u64 iter)
 	return true;
 }
 
+/*
+ * lat write, krdma/lat_tail_first_ms: the message's last byte, the
+ * marker, is written on its own first, and the whole message that many
+ * ms later - a placement no HCA is bound to avoid, made certain, so that
+ * a test shows that a marker is never taken for its body.
+ */
+static int krdma_lat_post_tail(struct krdma_perf *pf)
+{
+	const struct ib_rdma_wr *last = &krdma_perf_lane0(pf)->wr[pf->per - 1].rdma;
+	const struct ib_sge *tail = &last->wr.sg_list[last->wr.num_sge - 1];
+	struct ib_sge sge = {
+		.addr	= tail->addr + tail->length - 1,
+		.length	= 1,
+		.lkey	= tail->lkey,
+	};
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.opcode		= IB_WR_RDMA_WRITE,
+			.sg_list	= &sge,
+			.num_sge	= 1,
+			.wr_cqe		= &pf->sess->unsignaled_cqe,
+		},
+		.rkey		= last->rkey,
+		.remote_addr	= last->remote_addr - 1,
+	};
+	int i, ret;
+
+	for (i = 0; i < last->wr.num_sge; i++)
+		wr.remote_addr += last->wr.sg_list[i].length;
+	ret = krdma_post_send(pf->sess, &wr.wr);
+	if (!ret)
+		msleep(krdma_fault_lat_tail_first_ms());
+	return ret;
+}
+
 /* lat write: sends iteration @iter's message, its marker last. */
 static int krdma_perf_write_iter(struct krdma_perf *pf, u64 iter)
 {
+	int ret;
+
 	u8 marker = krdma_perf_marker(iter);
 	unsigned int spins = 0;
 
@@ -312,14 +349,40 @@ static int krdma_perf_write_iter(struct krdma_perf *pf, u64 iter)
 	krdma_buf_copy_from(pf->buf, pf->size - 1, &marker, 1);
 	if (!pf->inline_data)
 		krdma_buf_to_device(pf->buf);
+	if (!pf->inline_data && krdma_fault_lat_tail_first_ms()) {
+		ret = krdma_lat_post_tail(pf);
+		if (ret)
+			return ret;
+	}
 	/* An inline write needs a completion only to free its WQE. */
 	return krdma_perf_post(krdma_perf_lane0(pf), 1, !pf->inline_data);
 }
 
-/* lat write: what the peer wrote into our target, all but the marker. */
-static void krdma_perf_check_target(struct krdma_perf *pf)
+/*
+ * lat write: what the peer wrote into our target, all but the marker.
+ * The marker says that iteration i has come, and times it; it does not
+ * say that the rest of it has landed. Nothing orders a message's
+ * placement before the completion its writer sees (mlx5 places kernel
+ * FRWR writes with PCIe Relaxed Ordering where the function allows it),
+ * so the body may land after the last byte. Every iteration writes the
+ * same pattern: iteration i's body is checked when iteration i + 1's
+ * marker lands (its writer posted it once write i had completed), and
+ * the last one's when a message has come that the completion orders -
+ * the TEST_END on the responder, the TEST_RESULT on the driver: a
+ * receive completes after every write before it on the QP
+ * (krdma_lat_check_last()).
+ */
+static void krdma_lat_check_landed(struct krdma_perf *pf)
 {
-	krdma_perf_sample(pf, pf->target, 0, pf->size - 1, false);
+	if (pf->landed++)
+		krdma_perf_sample(pf, pf->target, 0, pf->size - 1, false);
+}
+
+/* An ordered message came: the last marker's iteration has landed whole. */
+static void krdma_lat_check_last(struct krdma_perf *pf)
+{
+	if (pf->polls && pf->received < pf->landed)
+		krdma_perf_sample(pf, pf->target, 0, pf->size - 1, false);
 }
 
 /*
@@ -342,7 +405,7 @@ static int krdma_perf_poller(void *arg)
 				break;
 			/* The stall timer stops us if the driver stops (limits.c). */
 			krdma_peer_progress(pf->pt);
-			krdma_perf_check_target(pf);
+			krdma_lat_check_landed(pf);
 			ret = krdma_perf_write_iter(pf, iter++);
 			continue;
 		}
@@ -353,7 +416,7 @@ static int krdma_perf_poller(void *arg)
 		if (ret || !krdma_perf_poll_marker(pf, iter))
 			break;
 		krdma_hist_record(&pf->hist, (ktime_get_ns() - t0) / 2);
-		krdma_perf_check_target(pf);
+		krdma_lat_check_landed(pf);
 		iter++;
 		WRITE_ONCE(test->completed, iter);
 		WRITE_ONCE(test->bytes, iter * pf->size);
@@ -521,6 +584,24 @@ static int krdma_lat_fill(struct sk_buff *skb, struct krdma_test *test)
 }
 
 /* The poller is ours: it stops before the pipeline's memory goes. */
+/*
+ * TEST_RESULT came, after the peer's last write back: the driver's
+ * poller has sent TEST_END and does nothing more.
+ */
+static void krdma_lat_on_result(struct krdma_test *test)
+{
+	struct krdma_perf *pf = test->perf;
+	u64 bad;
+
+	if (!pf || !pf->polls)
+		return;
+	bad = pf->bad;
+	krdma_lat_check_last(pf);
+	WRITE_ONCE(test->validated, pf->checked - pf->bad);
+	if (pf->bad > bad)
+		krdma_test_fail(test, -EBADMSG, "written data differs from the pattern");
+}
+
 static void krdma_lat_finish(struct krdma_test *test)
 {
 	krdma_perf_stop_poller(test->perf);
@@ -662,6 +743,7 @@ static void krdma_perf_peer_quiesce(struct krdma_peer_test *pt)
 	if (!pf)
 		return;
 	krdma_perf_stop_poller(pf);
+	krdma_lat_check_last(pf);
 	ret = krdma_perf_fence(krdma_perf_lane0(pf));
 	if (ret)
 		krdma_session_close(pf->sess, "test %u: cannot fence its answers: %pe",
@@ -709,6 +791,7 @@ const struct krdma_engine_ops krdma_lat_engine = {
 	.start		= krdma_lat_start,
 	.on_msg		= krdma_lat_on_msg,
 	.on_imm		= krdma_lat_on_imm,
+	.on_result	= krdma_lat_on_result,
 	.fill		= krdma_lat_fill,
 	.finish		= krdma_lat_finish,
 	.free		= krdma_lat_free,

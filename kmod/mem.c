@@ -22,13 +22,29 @@ MODULE_PARM_DESC(debug_dma,
 		 "Check buffer ownership (CPU or device) at every post, completion and CPU access");
 
 /*
+ * shadow_dma: the device gets a copy of every buffer, never the CPU's
+ * pages. The hand-over to the device copies the CPU's pages into it, the
+ * hand-over to the CPU copies back what the device may have written: a
+ * bounce buffer, as swiotlb makes on a host whose DMA cannot reach all
+ * memory or must not see it (SEV, TDX guests). rxe's DMA is virtual, so
+ * a missing or misdirected sync is otherwise invisible there; with a
+ * shadow it is stale data, which the tests compare. Read once per
+ * buffer, at allocation: a buffer keeps the mode it was made in, so it
+ * may be set at any time (tests/guest/dma-checker.sh, for one session).
+ */
+static bool krdma_shadow_dma;
+module_param_named(shadow_dma, krdma_shadow_dma, bool, 0644);
+MODULE_PARM_DESC(shadow_dma,
+		 "Testing: the device works on a copy of each buffer, synced by copies (a bounce buffer)");
+
+/*
  * Deliberate faults for the tests that prove the checks work; each bit
  * fires once and clears itself. Writable only by root.
  */
 static unsigned long krdma_fault;
 module_param_named(fault, krdma_fault, ulong, 0600);
 MODULE_PARM_DESC(fault,
-		 "Inject one fault: 1 = skip a DMA sync for the CPU, 2 = corrupt received data, 4 = an RDMA WRITE past its region");
+		 "Inject one fault: 1 = skip a DMA sync for the CPU, 2 = corrupt received data, 4 = an RDMA WRITE past its region, 8 = skip the sync of a check-mode slot's completion");
 
 /* Bytes synced for the CPU while debug_dma is set: debugfs dma_cpu_sync_bytes. */
 atomic64_t krdma_dma_cpu_sync_bytes = ATOMIC64_INIT(0);
@@ -36,6 +52,7 @@ atomic64_t krdma_dma_cpu_sync_bytes = ATOMIC64_INIT(0);
 #define KRDMA_FAULT_SKIP_SYNC	0
 #define KRDMA_FAULT_CORRUPT	1
 #define KRDMA_FAULT_MISADDRESS	2
+#define KRDMA_FAULT_SLOT_SYNC	3
 
 static bool krdma_fault_take(int bit)
 {
@@ -53,6 +70,16 @@ bool krdma_fault_misaddress(void)
 	return krdma_fault_take(KRDMA_FAULT_MISADDRESS);
 }
 
+/*
+ * The next check-mode slot that completes goes to the CPU without its
+ * sync (check.c): under shadow_dma the CPU then reads what it had, not
+ * what the device wrote, and the data check must say so.
+ */
+bool krdma_fault_slot_sync(void)
+{
+	return krdma_fault_take(KRDMA_FAULT_SLOT_SYNC);
+}
+
 static const char *const krdma_owner_names[] = {
 	[KRDMA_OWNER_CPU]	= "cpu",
 	[KRDMA_OWNER_DEVICE]	= "device",
@@ -63,8 +90,38 @@ u32 krdma_chunks_for(struct krdma_device *kdev, u32 len)
 	return max_t(u32, 1, DIV_ROUND_UP(len, kdev->chunk_size));
 }
 
-struct krdma_buf *krdma_buf_alloc(struct krdma_device *kdev, u32 len,
-				  const char *name, u32 index)
+/*
+ * alloc_pages_exact() on the device's NUMA node: the HCA's DMA and the
+ * CPUs that handle its completions stay on its node (nvme-rdma and rtrs
+ * allocate there too). The pages past @size go back; free_pages_exact()
+ * frees what is left.
+ */
+static void *krdma_alloc_pages(int node, size_t size)
+{
+	unsigned int order = get_order(size);
+	unsigned long addr, used, end;
+	struct page *page;
+
+	page = alloc_pages_node(node, GFP_KERNEL | __GFP_NOWARN | __GFP_ZERO,
+				order);
+	if (!page)
+		return NULL;
+	split_page(page, order);
+	addr = (unsigned long)page_address(page);
+	end = addr + (PAGE_SIZE << order);
+	for (used = addr + PAGE_ALIGN(size); used < end; used += PAGE_SIZE)
+		free_page(used);
+	return (void *)addr;
+}
+
+/*
+ * A buffer of @len bytes mapped for @dir: DMA_FROM_DEVICE where the
+ * device only writes and the CPU only reads what it wrote (receives),
+ * so that a sync for the device never writes back what the CPU holds.
+ */
+struct krdma_buf *krdma_buf_alloc_dir(struct krdma_device *kdev, u32 len,
+				      const char *name, u32 index,
+				      enum dma_data_direction dir)
 {
 	struct ib_device *ibdev = kdev->ibdev;
 	u32 nchunks = krdma_chunks_for(kdev, len);
@@ -75,6 +132,7 @@ struct krdma_buf *krdma_buf_alloc(struct krdma_device *kdev, u32 len,
 	if (!buf)
 		return NULL;
 	buf->ibdev = ibdev;
+	buf->dir = dir;
 	buf->name = name;
 	buf->index = index;
 	buf->len = len;
@@ -87,16 +145,27 @@ struct krdma_buf *krdma_buf_alloc(struct krdma_device *kdev, u32 len,
 		c->len = min(len - off, kdev->chunk_size);
 		if (!c->len)
 			c->len = 1;	/* a zero-length buffer still gets a page */
-		c->cpu = krdma_failable(alloc_pages_exact(c->len, GFP_KERNEL |
-							  __GFP_NOWARN |
-							  __GFP_ZERO));
+		c->cpu = krdma_failable(krdma_alloc_pages(ibdev_to_node(ibdev),
+							  c->len));
 		if (!c->cpu)
 			goto err;
-		c->dma = ib_dma_map_single(ibdev, c->cpu, c->len,
-					   DMA_BIDIRECTIONAL);
+		if (krdma_shadow_dma) {
+			c->shadow = krdma_failable(krdma_alloc_pages(ibdev_to_node(ibdev),
+								     c->len));
+			if (!c->shadow) {
+				free_pages_exact(c->cpu, c->len);
+				c->cpu = NULL;
+				goto err;
+			}
+		}
+		c->dma = ib_dma_map_single(ibdev, c->shadow ?: c->cpu, c->len,
+					   dir);
 		if (ib_dma_mapping_error(ibdev, c->dma)) {
+			if (c->shadow)
+				free_pages_exact(c->shadow, c->len);
 			free_pages_exact(c->cpu, c->len);
 			c->cpu = NULL;
+			c->shadow = NULL;
 			goto err;
 		}
 		buf->nchunks++;
@@ -109,6 +178,12 @@ err:
 	return NULL;
 }
 
+struct krdma_buf *krdma_buf_alloc(struct krdma_device *kdev, u32 len,
+				  const char *name, u32 index)
+{
+	return krdma_buf_alloc_dir(kdev, len, name, index, DMA_BIDIRECTIONAL);
+}
+
 void krdma_buf_free(struct krdma_buf *buf)
 {
 	u32 i;
@@ -119,8 +194,9 @@ void krdma_buf_free(struct krdma_buf *buf)
 	for (i = 0; i < buf->nchunks; i++) {
 		struct krdma_chunk *c = &buf->chunk[i];
 
-		ib_dma_unmap_single(buf->ibdev, c->dma, c->len,
-				    DMA_BIDIRECTIONAL);
+		ib_dma_unmap_single(buf->ibdev, c->dma, c->len, buf->dir);
+		if (c->shadow)
+			free_pages_exact(c->shadow, c->len);
 		free_pages_exact(c->cpu, c->len);
 	}
 	kfree(buf);
@@ -156,10 +232,15 @@ void krdma_buf_to_device(struct krdma_buf *buf)
 	u32 i;
 
 	krdma_buf_check(buf, KRDMA_OWNER_CPU, "hand-over to device");
-	for (i = 0; i < buf->nchunks; i++)
-		ib_dma_sync_single_for_device(buf->ibdev, buf->chunk[i].dma,
-					      buf->chunk[i].len,
-					      DMA_BIDIRECTIONAL);
+	for (i = 0; i < buf->nchunks; i++) {
+		struct krdma_chunk *c = &buf->chunk[i];
+
+		/* What the device only writes, it gets nothing of ours in. */
+		if (c->shadow && buf->dir != DMA_FROM_DEVICE)
+			memcpy(c->shadow, c->cpu, c->len);
+		ib_dma_sync_single_for_device(buf->ibdev, c->dma, c->len,
+					      buf->dir);
+	}
 	buf->owner = KRDMA_OWNER_DEVICE;
 }
 
@@ -187,7 +268,9 @@ void krdma_buf_to_cpu_range(struct krdma_buf *buf, u32 off, u32 len)
 		u32 piece = min(len, c->len - coff);
 
 		ib_dma_sync_single_for_cpu(buf->ibdev, c->dma + coff, piece,
-					   DMA_BIDIRECTIONAL);
+					   buf->dir);
+		if (c->shadow)
+			memcpy(c->cpu + coff, c->shadow + coff, piece);
 		if (krdma_debug_dma)
 			atomic64_add(piece, &krdma_dma_cpu_sync_bytes);
 		len -= piece;
@@ -221,32 +304,49 @@ u8 krdma_buf_peek_byte(struct krdma_buf *buf, u32 off)
 	c = krdma_buf_seek(buf, &off);
 	if (WARN_ON_ONCE(off >= c->len))
 		return 0;
-	ib_dma_sync_single_for_cpu(buf->ibdev, c->dma + off, 1, DMA_BIDIRECTIONAL);
-	return READ_ONCE(*(u8 *)(c->cpu + off));
+	ib_dma_sync_single_for_cpu(buf->ibdev, c->dma + off, 1, buf->dir);
+	/* The device's view, not copied back: the buffer stays its own. */
+	return READ_ONCE(*(u8 *)((c->shadow ?: c->cpu) + off));
 }
 
-/* Fills @sge with the pieces of [off, off + len); returns their number. */
-int krdma_buf_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
-		   struct ib_sge *sge, int max_sge)
+/*
+ * Fills @sge with the pieces of [off, off + len), at most @max_sge of
+ * them; returns their number, *@taken the bytes they cover: where a
+ * device takes fewer SGEs than a message spans chunks (cxgb4: 4), an
+ * RDMA WRITE or READ goes as several WRs.
+ */
+int krdma_buf_sges_part(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
+			struct ib_sge *sge, int max_sge, u32 *taken)
 {
 	struct krdma_chunk *end = buf->chunk + buf->nchunks, *c;
 	int n = 0;
 
 	krdma_buf_check(buf, KRDMA_OWNER_DEVICE, "post");
+	*taken = 0;
 	if (off > buf->len || len > buf->len - off)
 		return -EINVAL;
-	for (c = krdma_buf_seek(buf, &off); len && c < end; c++, off = 0) {
+	for (c = krdma_buf_seek(buf, &off); len && c < end && n < max_sge;
+	     c++, off = 0) {
 		u32 piece = min(len, c->len - off);
 
-		if (n == max_sge)
-			return -E2BIG;
 		sge[n].addr = c->dma + off;
 		sge[n].length = piece;
 		sge[n].lkey = lkey;
 		n++;
 		len -= piece;
+		*taken += piece;
 	}
 	return n;
+}
+
+/* All of [off, off + len) in @sge, or -E2BIG. */
+int krdma_buf_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
+		   struct ib_sge *sge, int max_sge)
+{
+	u32 taken;
+	int n = krdma_buf_sges_part(buf, off, len, lkey, sge, max_sge, &taken);
+
+	return n >= 0 && taken < len ? -E2BIG : n;
 }
 
 /*
@@ -279,22 +379,34 @@ int krdma_buf_make_sink(struct krdma_session *sess, struct krdma_buf *buf,
 }
 
 /*
- * krdma_buf_sges() for the sink of an RDMA READ: through the buffer's
- * sink MRs where it has them (their iova is the chunk's DMA address).
+ * krdma_buf_sges_part() for the sink of an RDMA READ: through the
+ * buffer's sink MRs where it has them (their iova is the chunk's DMA
+ * address).
  */
-int krdma_buf_read_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
-			struct ib_sge *sge, int max_sge)
+int krdma_buf_read_sges_part(struct krdma_buf *buf, u32 off, u32 len,
+			     u32 lkey, struct ib_sge *sge, int max_sge,
+			     u32 *taken)
 {
 	u32 first = off;
 	int i, n;
 
-	n = krdma_buf_sges(buf, off, len, lkey, sge, max_sge);
+	n = krdma_buf_sges_part(buf, off, len, lkey, sge, max_sge, taken);
 	if (n <= 0 || !buf->sink)
 		return n;
 	first = krdma_buf_seek(buf, &first) - buf->chunk;
 	for (i = 0; i < n; i++)
 		sge[i].lkey = buf->sink->mr[first + i]->lkey;
 	return n;
+}
+
+int krdma_buf_read_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
+			struct ib_sge *sge, int max_sge)
+{
+	u32 taken;
+	int n = krdma_buf_read_sges_part(buf, off, len, lkey, sge, max_sge,
+					 &taken);
+
+	return n >= 0 && taken < len ? -E2BIG : n;
 }
 
 /*
@@ -508,10 +620,19 @@ struct krdma_region *krdma_region_create(struct krdma_device *kdev,
 	return reg;
 }
 
-/* Posts one REG_MR per MR, only the last one signaled, with a fresh key. */
+/*
+ * Posts one REG_MR per MR, only the last one signaled, with a fresh key.
+ * On failure reg->registered says whether any of them went to the QP
+ * (then only teardown, after its drain, may free @reg). A device that
+ * refuses, with nothing posted, to grant remote atomic access gives
+ * -EACCES: mlx5 does where its firmware forbids changing that access
+ * (mlx5r_umr_can_reconfig(), typically on a VF), a refusal of one test's
+ * and not a failure of the QP.
+ */
 int krdma_region_post_reg(struct krdma_session *sess, struct krdma_region *reg,
 			  struct ib_cqe *cqe, int access)
 {
+	bool some_posted = false;
 	struct ib_reg_wr *wrs;
 	u32 i;
 	int ret;
@@ -531,10 +652,16 @@ int krdma_region_post_reg(struct krdma_session *sess, struct krdma_region *reg,
 		wrs[i].key = mr->rkey;
 		wrs[i].access = access;
 	}
-	ret = krdma_post_send(sess, &wrs[0].wr);
+	if ((access & IB_ACCESS_REMOTE_ATOMIC) && krdma_fault_atomic_reg())
+		ret = -EINVAL;
+	else
+		ret = krdma_post_send_chain(sess, &wrs[0].wr, &some_posted);
 	kfree(wrs);
-	if (!ret)
+	if (!ret || some_posted)
 		reg->registered = true;
+	if ((ret == -EINVAL || ret == -EOPNOTSUPP) && !some_posted &&
+	    (access & IB_ACCESS_REMOTE_ATOMIC))
+		ret = -EACCES;
 	return ret;
 }
 
@@ -549,20 +676,31 @@ int krdma_region_post_reg(struct krdma_session *sess, struct krdma_region *reg,
  * every WQE before it to complete (rxe_wqe_is_fenced(), IBA 10.6.5.1):
  * the REG_MRs after it complete as soon as they have run, and nothing
  * retransmitted lies before them. Posted once, ahead of a batch of
- * registrations, on the first MR of @reg with the key it has now (a new
- * MR is free, and stays free); @cqe hears of a failure.
+ * registrations, on the device's fence MR, which is never registered (a
+ * free MR stays free). Nothing of a test's is in it: a test refused after
+ * its fence was posted (its registration refused by the device) frees
+ * its regions with the fence still queued.
  */
-int krdma_region_post_fence(struct krdma_session *sess,
-			    struct krdma_region *reg, struct ib_cqe *cqe)
+static void krdma_fence_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_session *sess = cq->cq_context;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS))
+		krdma_wc_error(sess, wc, "registration fence");
+}
+
+static struct ib_cqe krdma_fence_cqe = { .done = krdma_fence_done };
+
+int krdma_region_post_fence(struct krdma_session *sess)
 {
 	struct ib_send_wr wr = {
 		.opcode			= IB_WR_LOCAL_INV,
-		.wr_cqe			= cqe,
+		.wr_cqe			= &krdma_fence_cqe,
 	};
 
-	if (!sess->kdev->reg_fence || !reg->nmrs)
+	if (!sess->kdev->fence_mr)
 		return 0;
-	wr.ex.invalidate_rkey = reg->mr[0]->rkey;
+	wr.ex.invalidate_rkey = sess->kdev->fence_mr->rkey;
 	return krdma_post_send(sess, &wr);
 }
 

@@ -209,7 +209,8 @@ int krdma_perf_check_params(struct krdma_session *sess,
 		NL_SET_ERR_MSG(extack, "chain must not exceed depth");
 		return -EINVAL;
 	}
-	if (krdma_perf_nchunks(sess, p) > sess->max_sge) {
+	/* A send is one WR; an RDMA op is split where it needs (perf-wr.c). */
+	if (krdma_op_is_send(p->op) && krdma_perf_nchunks(sess, p) > sess->max_sge) {
 		NL_SET_ERR_MSG(extack, "size needs more SGEs than the device has");
 		return -E2BIG;
 	}

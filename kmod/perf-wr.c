@@ -138,6 +138,12 @@ static bool krdma_perf_has_hdr(const struct krdma_perf *pf)
 	return krdma_op_is_send(pf->op);
 }
 
+/* RDMA WRITE, WRITE_WITH_IMM and READ: their WRs follow the remote regions. */
+static bool krdma_perf_rdma(const struct krdma_perf *pf)
+{
+	return !krdma_perf_has_hdr(pf) && !krdma_op_is_atomic(pf->op);
+}
+
 static u32 krdma_perf_data_off(const struct krdma_perf *pf)
 {
 	return krdma_perf_has_hdr(pf) ? KRDMA_MSG_HDR_SIZE : 0;
@@ -240,9 +246,64 @@ static __be32 krdma_perf_imm(const struct krdma_perf *pf)
 }
 
 /*
+ * The SGEs of one WR of a message, from @off of our buffer, at most @len
+ * bytes of it; *@taken: how many it covers.
+ */
+static int krdma_perf_wr_sges(struct krdma_perf *pf, union krdma_perf_wr *w,
+			      struct ib_sge *sge, u32 off, u32 len, u32 *taken)
+{
+	struct krdma_session *sess = pf->sess;
+	u32 lkey = sess->kdev->pd->local_dma_lkey;
+
+	if (pf->inline_data) {
+		/* The CPU copies it: a virtual address, no lkey. */
+		sge->addr = (uintptr_t)pf->buf->chunk[0].cpu + off;
+		sge->length = len;
+		*taken = len;
+		w->send.send_flags = IB_SEND_INLINE;
+		return 1;
+	}
+	if (pf->op == KRDMA_OP_READ)
+		return krdma_buf_read_sges_part(pf->buf, off, len, lkey, sge,
+						sess->max_read_sge, taken);
+	return krdma_buf_sges_part(pf->buf, off, len, lkey, sge,
+				   sess->max_sge, taken);
+}
+
+/*
+ * An RDMA WRITE or READ message goes as a WR per remote region, and more
+ * where a region spans more of our chunks than a WR takes SGEs (cxgb4:
+ * 4, 1 for a READ): how many in all, from a dry run of the SGEs.
+ */
+static int krdma_perf_rdma_wrs(struct krdma_perf *pf,
+			       const struct krdma_wire_region *remote,
+			       u32 nremote)
+{
+	struct ib_sge sge[KRDMA_MAX_SGE];
+	union krdma_perf_wr w = {};
+	u32 k, off = 0, done, len, taken;
+	int n, wrs = 0;
+
+	for (k = 0; k < nremote; k++) {
+		len = be32_to_cpu(remote[k].len);
+		done = 0;
+		do {
+			n = krdma_perf_wr_sges(pf, &w, sge, off + done,
+					       len - done, &taken);
+			if (n < 0)
+				return n;
+			done += taken;
+			wrs++;
+		} while (done < len);
+		off += len;
+	}
+	return wrs;
+}
+
+/*
  * Builds one lane's WR templates: chain messages, each of one WR per
- * remote region (@remote, @nremote; none for sends), linked in posting
- * order.
+ * remote region (@remote; none for sends) or more (krdma_perf_rdma_wrs()),
+ * linked in posting order.
  */
 static int krdma_perf_build_lane(struct krdma_perf_lane *ln,
 				 const struct krdma_wire_region *remote,
@@ -262,35 +323,22 @@ static int krdma_perf_build_lane(struct krdma_perf_lane *ln,
 		ln->sig[i].cqe.done = done;
 
 	for (m = 0; m < pf->chain; m++) {
-		u32 off = 0;
+		/* Our offset; the remote region k, and how far into it. */
+		u32 off = 0, r = 0, roff = 0;
 
 		for (k = 0; k < pf->per; k++) {
 			union krdma_perf_wr *w = &ln->wr[m * pf->per + k];
 			struct ib_sge *sge = &ln->sge[(m * pf->per + k) * KRDMA_MAX_SGE];
-			u32 len = krdma_perf_msg_len(pf);
+			u32 len = krdma_perf_msg_len(pf), taken;
 
-			if (!krdma_perf_has_hdr(pf) && !krdma_op_is_atomic(pf->op))
-				len = be32_to_cpu(remote[k].len);
-
-			if (pf->inline_data) {
-				/* The CPU copies it: a virtual address, no lkey. */
-				sge->addr = (uintptr_t)pf->buf->chunk[0].cpu + off;
-				sge->length = len;
-				n = 1;
-				w->send.send_flags = IB_SEND_INLINE;
-			} else if (pf->op == KRDMA_OP_READ) {
-				n = krdma_buf_read_sges(pf->buf, off, len,
-							sess->kdev->pd->local_dma_lkey,
-							sge, sess->max_read_sge);
-				if (n < 0)
-					return n;
-			} else {
-				n = krdma_buf_sges(pf->buf, off, len,
-						   sess->kdev->pd->local_dma_lkey,
-						   sge, sess->max_sge);
-				if (n < 0)
-					return n;
-			}
+			if (krdma_perf_rdma(pf))
+				len = be32_to_cpu(remote[r].len) - roff;
+			n = krdma_perf_wr_sges(pf, w, sge, off, len, &taken);
+			if (n < 0)
+				return n;
+			/* A message of the header and data: one WR, all of it. */
+			if (!krdma_perf_rdma(pf) && taken < len)
+				return -E2BIG;
 			w->send.sg_list = sge;
 			w->send.num_sge = n;
 			w->send.wr_cqe = &sess->unsignaled_cqe;
@@ -307,8 +355,9 @@ static int krdma_perf_build_lane(struct krdma_perf_lane *ln,
 				break;
 			case KRDMA_OP_ATOMIC_FADD:
 			case KRDMA_OP_ATOMIC_CSWAP:
-				w->atomic.remote_addr = be64_to_cpu(remote[k].addr);
-				w->atomic.rkey = be32_to_cpu(remote[k].rkey);
+				w->atomic.remote_addr = be64_to_cpu(remote[r].addr);
+				w->atomic.rkey = be32_to_cpu(remote[r].rkey);
+				r++;
 				/* fadd counts; cswap(0, 0) leaves the target 0. */
 				if (pf->op == KRDMA_OP_ATOMIC_FADD) {
 					w->send.opcode = IB_WR_ATOMIC_FETCH_AND_ADD;
@@ -318,8 +367,9 @@ static int krdma_perf_build_lane(struct krdma_perf_lane *ln,
 				}
 				break;
 			default:	/* write, write_imm, read */
-				w->rdma.remote_addr = be64_to_cpu(remote[k].addr);
-				w->rdma.rkey = be32_to_cpu(remote[k].rkey);
+				w->rdma.remote_addr = be64_to_cpu(remote[r].addr) +
+						      roff;
+				w->rdma.rkey = be32_to_cpu(remote[r].rkey);
 				if (pf->op == KRDMA_OP_READ) {
 					w->send.opcode = IB_WR_RDMA_READ;
 				} else if (pf->op == KRDMA_OP_WRITE_IMM &&
@@ -329,7 +379,12 @@ static int krdma_perf_build_lane(struct krdma_perf_lane *ln,
 				} else {
 					w->send.opcode = IB_WR_RDMA_WRITE;
 				}
-				off += len;
+				off += taken;
+				roff += taken;
+				if (roff == be32_to_cpu(remote[r].len)) {
+					r++;
+					roff = 0;
+				}
 				break;
 			}
 		}
@@ -345,6 +400,13 @@ int krdma_perf_build(struct krdma_perf *pf,
 	int ret = 0;
 
 	pf->per = remote && !krdma_op_is_send(pf->op) ? nremote : 1;
+	if (remote && krdma_perf_rdma(pf)) {
+		ret = krdma_perf_rdma_wrs(pf, remote, nremote);
+		if (ret < 0)
+			return ret;
+		pf->per = ret;
+		ret = 0;
+	}
 	pf->nwr = pf->chain * pf->per;
 	for (l = 0; l < pf->nlanes && !ret; l++)
 		ret = krdma_perf_build_lane(&pf->lanes[l], remote, done);
@@ -367,7 +429,7 @@ int krdma_perf_post_regs(struct krdma_test *test, struct krdma_msg_test *req,
 					   &test->ctl_cqe);
 	if (!reg)
 		return 0;
-	ret = krdma_region_post_fence(test->sess, reg, &test->ctl_cqe);
+	ret = krdma_region_post_fence(test->sess);
 	if (!ret)
 		ret = krdma_region_post_reg(test->sess, reg, &test->ctl_cqe,
 					    IB_ACCESS_LOCAL_WRITE |
@@ -455,10 +517,10 @@ int krdma_perf_peer_publish(struct krdma_perf *pf, int access,
 	struct krdma_region *reg = pt->slots[0].reg;
 	int ret;
 
-	ret = krdma_region_post_fence(pf->sess, reg, &pt->reg_cqe);
+	ret = krdma_region_post_fence(pf->sess);
 	if (!ret)
 		ret = krdma_region_post_reg(pf->sess, reg, &pt->reg_cqe, access);
-	pt->posted = true;
+	pt->posted |= reg->registered;
 	if (ret)
 		return ret;
 	krdma_count(pf->sess, KRDMA_CNT_REG_MR_WRS, reg->nmrs);

@@ -87,6 +87,7 @@ struct krdma_perf {
 	struct krdma_buf	*fence_sink;	/* iWARP: krdma_perf_iwarp_fence() */
 	struct task_struct	*poller;	/* lat write (lat.c) */
 	u64			wait_floor_ns;	/* the poller's shortest wait, lately */
+	u64			landed;		/* lat write: markers seen */
 
 	/* Sending: chain messages of per WRs each, on every lane. */
 	struct krdma_perf_lane	*lanes;

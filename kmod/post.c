@@ -13,27 +13,50 @@
  * drains the QP, so every WR posted at all is ahead of the drain's marker
  * and has completed when ib_drain_qp() returns; a WR posted behind the
  * marker could complete after it, into freed test state. One of @wr and
- * @rwr is set.
+ * @rwr is set. A send chain refused at its Nth WR went to the QP up to
+ * it: *@bad (if not NULL) is the refused one, @wr when nothing was posted.
  */
 int krdma_gated_post(spinlock_t *lock, const bool *dead, struct ib_qp *qp,
-		     const struct ib_send_wr *wr, const struct ib_recv_wr *rwr)
+		     const struct ib_send_wr *wr, const struct ib_recv_wr *rwr,
+		     const struct ib_send_wr **bad)
 {
-	const struct ib_send_wr *bad;
+	const struct ib_send_wr *sbad = wr;
 	const struct ib_recv_wr *rbad;
+	int ret;
 
 	lockdep_assert_held(lock);
 	if (*dead)
-		return -ENOTCONN;
-	return wr ? ib_post_send(qp, wr, &bad) : ib_post_recv(qp, rwr, &rbad);
+		ret = -ENOTCONN;
+	else if (wr)
+		ret = ib_post_send(qp, wr, &sbad);
+	else
+		ret = ib_post_recv(qp, rwr, &rbad);
+	if (bad)
+		*bad = sbad;
+	return ret;
 }
 
-/* Posts on the session's own QP: refused with -ENOTCONN once tearing down. */
-int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr)
+/*
+ * Posts on the session's own QP: refused with -ENOTCONN once tearing
+ * down. On failure, *@some_posted (if not NULL) says whether WRs of the
+ * chain ahead of the refused one went to the QP.
+ */
+int krdma_post_send_chain(struct krdma_session *sess,
+			  const struct ib_send_wr *wr, bool *some_posted)
 {
+	const struct ib_send_wr *bad;
 	int ret;
 
 	spin_lock_bh(&sess->lock);
-	ret = krdma_gated_post(&sess->lock, &sess->qp_dead, sess->qp, wr, NULL);
+	ret = krdma_gated_post(&sess->lock, &sess->qp_dead, sess->qp, wr, NULL,
+			       &bad);
 	spin_unlock_bh(&sess->lock);
+	if (some_posted)
+		*some_posted = ret && bad != wr;
 	return ret;
+}
+
+int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr)
+{
+	return krdma_post_send_chain(sess, wr, NULL);
 }

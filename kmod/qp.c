@@ -146,12 +146,12 @@ int krdma_recv_repost(struct krdma_recv *rx)
 
 	if (ch) {
 		spin_lock_bh(&ch->lock);
-		ret = krdma_gated_post(&ch->lock, &ch->dead, ch->qp, NULL, &wr);
+		ret = krdma_gated_post(&ch->lock, &ch->dead, ch->qp, NULL, &wr, NULL);
 		spin_unlock_bh(&ch->lock);
 	} else {
 		spin_lock_bh(&sess->lock);
 		ret = krdma_gated_post(&sess->lock, &sess->qp_dead, sess->qp,
-				       NULL, &wr);
+				       NULL, &wr, NULL);
 		spin_unlock_bh(&sess->lock);
 	}
 	if (!ret)
@@ -172,7 +172,8 @@ struct krdma_recv *krdma_recvs_alloc(struct krdma_session *sess,
 	for (i = 0; i < n; i++) {
 		recvs[i].sess = sess;
 		recvs[i].ch = ch;
-		recvs[i].buf = krdma_buf_alloc(sess->kdev, len, "recv", i);
+		recvs[i].buf = krdma_buf_alloc_dir(sess->kdev, len, "recv", i,
+						   DMA_FROM_DEVICE);
 		if (!recvs[i].buf) {
 			krdma_recvs_free(recvs, n);
 			return NULL;

@@ -22,6 +22,7 @@ static void krdma_session_release(struct kref *ref)
 	/* Armed after teardown's cancel, the probe would run on freed memory. */
 	WARN_ON_ONCE(delayed_work_pending(&sess->keepalive_work));
 	kfree(sess->channels);
+	krdma_stats_free(&sess->stats);
 	kfree(sess);
 }
 

@@ -106,6 +106,10 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 	sess = krdma_failable(kzalloc(sizeof(*sess), GFP_KERNEL));
 	if (!sess)
 		return ERR_PTR(-ENOMEM);
+	if (krdma_stats_init(&sess->stats)) {
+		kfree(sess);
+		return ERR_PTR(-ENOMEM);
+	}
 	kref_init(&sess->ref);
 	sess->alive_stamp = jiffies;
 	spin_lock_init(&sess->lock);
@@ -154,6 +158,7 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 
 err:
 	mutex_unlock(&krdma_sessions_lock);
+	krdma_stats_free(&sess->stats);
 	kfree(sess);
 	return ERR_PTR(ret);
 }

@@ -6,7 +6,8 @@
 
 #include "krdma.h"
 
-struct krdma_stats krdma_global_stats;
+static DEFINE_PER_CPU(struct krdma_counters, krdma_global_counters);
+struct krdma_stats krdma_global_stats = { .pcpu = &krdma_global_counters };
 
 static const u16 krdma_counter_attr[KRDMA_CNT_MAX] = {
 	[KRDMA_CNT_SESSIONS_OPENED]	= KRDMA_STATS_A_SESSIONS_OPENED,
@@ -34,9 +35,35 @@ static const u16 krdma_counter_attr[KRDMA_CNT_MAX] = {
 	[KRDMA_CNT_POLLERS_REFUSED]	= KRDMA_STATS_A_POLLERS_REFUSED,
 };
 
+/* A session's counters; the module's are static. */
+int krdma_stats_init(struct krdma_stats *s)
+{
+	s->pcpu = krdma_failable(alloc_percpu(struct krdma_counters));
+	return s->pcpu ? 0 : -ENOMEM;
+}
+
+void krdma_stats_free(struct krdma_stats *s)
+{
+	free_percpu(s->pcpu);
+	s->pcpu = NULL;
+}
+
 void krdma_stats_add(struct krdma_stats *s, enum krdma_counter c, u64 v)
 {
-	atomic64_add(v, &s->cnt[c]);
+	struct krdma_counters *mine = get_cpu_ptr(s->pcpu);
+
+	local64_add(v, &mine->cnt[c]);
+	put_cpu_ptr(s->pcpu);
+}
+
+u64 krdma_stats_read(struct krdma_stats *s, enum krdma_counter c)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += local64_read(&per_cpu_ptr(s->pcpu, cpu)->cnt[c]);
+	return sum;
 }
 
 /* Raises @peak to @v if it is lower. */
@@ -72,10 +99,12 @@ void krdma_peer_silence_note(struct krdma_session *sess, unsigned long gap)
 
 void krdma_stats_reset(struct krdma_stats *s)
 {
-	int i;
+	int i, cpu;
 
-	for (i = 0; i < KRDMA_CNT_MAX; i++)
-		atomic64_set(&s->cnt[i], 0);
+	/* An add racing with this on another CPU may survive it. */
+	for_each_possible_cpu(cpu)
+		for (i = 0; i < KRDMA_CNT_MAX; i++)
+			local64_set(&per_cpu_ptr(s->pcpu, cpu)->cnt[i], 0);
 	/* A charge or a session racing with this may leave the peak low. */
 	atomic64_set(&s->peer_mem_peak, atomic64_read(&s->peer_mem));
 	atomic_set(&s->server_sessions_peak, atomic_read(&s->server_sessions));
@@ -92,7 +121,7 @@ int krdma_stats_fill(struct sk_buff *skb, struct krdma_stats *s)
 		return -EMSGSIZE;
 	for (i = 0; i < KRDMA_CNT_MAX; i++) {
 		if (nla_put_u64_64bit(skb, krdma_counter_attr[i],
-				      atomic64_read(&s->cnt[i]),
+				      krdma_stats_read(s, i),
 				      KRDMA_STATS_A_PAD))
 			goto cancel;
 	}

@@ -487,6 +487,10 @@ void krdma_test_on_ack(struct krdma_test *test, const struct krdma_msg_hdr *hdr,
 	else if (status == -EUSERS)
 		krdma_test_fail(test, status,
 				"peer refused the test: as many lat write tests as it allows (max_responder_pollers)");
+	/* Its device refused a REG_MR granting remote atomic access (mem.c). */
+	else if (status == -EACCES && krdma_op_is_atomic(test->p.op))
+		krdma_test_fail(test, status,
+				"peer refused the test: its device cannot register memory for remote atomics");
 	else if (status)
 		krdma_test_fail(test, status, "peer refused the test: %pe",
 				ERR_PTR(status));
@@ -552,6 +556,8 @@ void krdma_test_on_result(struct krdma_test *test,
 		return;
 	}
 	memcpy(&r, body, min_t(u32, len, sizeof(r)));
+	if (test->engine->on_result)
+		test->engine->on_result(test);
 	test->peer_validated = be64_to_cpu(res->validated);
 	test->peer_cpu_ns = be64_to_cpu(res->cpu_ns);
 	WRITE_ONCE(test->peer_iters, be64_to_cpu(res->mirror_iters));

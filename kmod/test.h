@@ -226,6 +226,11 @@ struct krdma_engine_ops {
 	/* A write_imm answering our test (KRDMA_IMM_ANSWER). Optional. */
 	void	(*on_imm)(struct krdma_test *test, struct krdma_recv *rx,
 			  struct ib_wc *wc);
+	/*
+	 * TEST_RESULT came: every write of the peer's before it has landed.
+	 * Optional.
+	 */
+	void	(*on_result)(struct krdma_test *test);
 	int	(*fill)(struct sk_buff *skb, struct krdma_test *test);
 	void	(*finish)(struct krdma_test *test);	/* buffers go */
 	void	(*free)(struct krdma_test *test);

@@ -11,6 +11,7 @@
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
 PORT=7476
+TAIL_FIRST=/sys/kernel/debug/krdma/lat_tail_first_ms
 
 if [ "$KRDMA_NODE" = 1 ]; then
 	expect_ok listener.add krdmactl listener add name perf port $PORT
@@ -21,6 +22,12 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	json_check server.bidir_mirrors "krdmactl -j test show" \
 		"any(t['mode'] == 'bw' and t['op'] == 'send' and t['state'] == 'done' and t['status'] == 0 and t['iters'] > 0 and 'ended with' in t.get('reason', '') for t in d)"
 	barrier bidir_checked
+	# Our write backs too: their marker lands 20 ms before their body.
+	barrier tail_first 600
+	echo 20 >$TAIL_FIRST
+	barrier tail_first.set
+	barrier tail_first.done 600
+	echo 0 >$TAIL_FIRST
 	# The completion contexts: our side of each session too.
 	for poll in unbound direct; do
 		barrier "poll.$poll" 1800
@@ -330,6 +337,25 @@ expect_fail_msg err.bidir_lat "bidir is for the bw mode" \
 	krdmactl test run session p op send mode lat bidir
 barrier bidir_done
 barrier bidir_checked
+
+# A lat write's marker (its last byte) says that it came, not that the
+# rest has landed: an HCA may place the body after it (mlx5's relaxed
+# ordering). With each marker written alone 20 ms before its message, on
+# both sides, no body is taken for missing: each side checks iteration
+# i's body when i + 1's marker lands, the last one's after the message
+# that orders it (TEST_END, TEST_RESULT), so even one iteration is
+# checked on both sides (validated 2).
+barrier tail_first
+echo 20 >$TAIL_FIRST
+barrier tail_first.set
+json_check lat.write.tail_first.1 \
+	"krdmactl -j test run session p op write mode lat size 16K count 1" \
+	"d['status'] == 0 and d['iters'] == 1 and d['inline'] == 0 and d['validated'] == 2"
+json_check lat.write.tail_first \
+	"krdmactl -j test run session p op write mode lat size 16K count 20" \
+	"d['status'] == 0 and d['iters'] == 20 and d['validated'] >= 2"
+echo 0 >$TAIL_FIRST
+barrier tail_first.done
 
 # The other completion contexts, both sides: a session each, the engines
 # run on it, and (direct) its polling thread exists and goes with it.

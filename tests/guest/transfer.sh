@@ -21,6 +21,7 @@ IF=$(rdma_netdev "$KRDMA_RDMA_DEV")
 # The ops whose data the responder checks (check mode; bw send samples
 # what arrives), for the responder-side fault below.
 RESP_FAULT_OPS="send write ping bw_send"
+ATOMIC_REG_KNOB=/sys/kernel/debug/krdma/fail_atomic_reg
 iwarp || RESP_FAULT_OPS="$RESP_FAULT_OPS send_imm write_imm"
 
 # fake_mpa_server PORT READY: an iWARP peer that is not one. It takes the
@@ -80,6 +81,17 @@ if [ "$KRDMA_NODE" = 1 ]; then
 		barrier "rfault_${rf}_done" 300
 	done
 	echo 0 >/sys/module/krdma/parameters/fault
+	# This node's device refuses to register memory for remote atomics,
+	# as mlx5 does on a VF: each atomic test is refused, the session
+	# stays.
+	if ! iwarp; then
+		barrier atomic_reg_ready 600
+		echo Y >$ATOMIC_REG_KNOB
+		barrier atomic_reg_set 300
+		barrier atomic_reg_refused 600
+		echo N >$ATOMIC_REG_KNOB
+		barrier atomic_reg_cleared 300
+	fi
 	if iwarp; then
 		rm -f /tmp/fake_mpa.ready
 		fake_mpa_server $FPORT /tmp/fake_mpa.ready &
@@ -245,6 +257,26 @@ for rf in $RESP_FAULT_OPS; do
 	esac
 	barrier "rfault_${rf}_done" 300
 done
+
+# The server's device refuses a REG_MR granting remote atomic access
+# (krdma/fail_atomic_reg, -EINVAL at post as mlx5 gives where firmware
+# forbids it): in check and bw modes the test is refused with that
+# reason, the session stays up and serves the next test, and once the
+# device allows it again the same atomics pass.
+if ! iwarp; then
+	barrier atomic_reg_ready
+	barrier atomic_reg_set
+	expect_fail_msg atomic_reg.refused "peer refused the test: its device cannot register memory for remote atomics" \
+		krdmactl test run session c1 op atomic_fadd count 10 depth 4
+	expect_fail_msg atomic_reg.refused.bw "peer refused the test: its device cannot register memory for remote atomics" \
+		krdmactl test run session c1 op atomic_cswap mode bw count 100 depth 4
+	json_check atomic_reg.session_stays "krdmactl -j session show name c1" \
+		"d[0]['state'] == 'up'"
+	run_test atomic_reg.write_after c1 write 4096 5 4
+	barrier atomic_reg_refused
+	barrier atomic_reg_cleared
+	run_test atomic_reg.fadd_after c1 atomic_fadd 8 10 4
+fi
 
 expect_ok session.del krdmactl session del name c1
 wait_for -t 60 no_sessions &&

@@ -42,9 +42,10 @@ def expect(name, args, rc, out=None, stdin=None):
               f'got rc {got_rc} and {got!r}')
 
 
-def snap(krdma_qp, total_qp):
+def snap(krdma_qp, total_qp, krdma_mr=0):
     return {'totals': {'qp': total_qp, 'cq': 2}, 'lists': {'qp': total_qp},
-            'owners': {}, 'krdma': {'qp': krdma_qp, 'cq': 0, 'mr': 0, 'pd': 0, 'cm_id': 0}}
+            'owners': {}, 'krdma': {'qp': krdma_qp, 'cq': 0, 'mr': krdma_mr, 'pd': 0,
+                                    'cm_id': 0}}
 
 
 base = write('base', snap(2, 3))
@@ -58,6 +59,11 @@ expect('rdma-cmp unloaded: another QP gone too fails',
        ['rdma-cmp', base, write('more', snap(0, 0)), 'unloaded'], 1)
 expect('rdma-cmp no_queues: a krdma QP fails',
        ['rdma-cmp', base, write('q', snap(1, 2)), 'no_queues'], 1)
+fenced = write('fenced', snap(2, 3, krdma_mr=1))
+expect('rdma-cmp no_queues: the device\'s own MR, as before, passes',
+       ['rdma-cmp', fenced, write('f1', snap(0, 1, krdma_mr=1)), 'no_queues'], 0)
+expect('rdma-cmp no_queues: an MR more than before fails',
+       ['rdma-cmp', fenced, write('f2', snap(0, 1, krdma_mr=2)), 'no_queues'], 1)
 expect('rdma-cmp: unreadable snapshot is an error',
        ['rdma-cmp', base, write('bad', '{"totals":'), 'same'], 2)
 

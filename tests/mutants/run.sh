@@ -12,6 +12,9 @@
 # longer applies or builds (the code moved: refresh the mutant).
 #
 #   tests/mutants/run.sh [NAME...]      (default: every mutant)
+#   tests/mutants/run.sh --applies      every patch still applies to the
+#                                       tree (make check-unit, in CI: two
+#                                       went stale unseen once)
 #
 # Env: KERNEL / KVER (the guest kernel, as for make check-vm; the
 # Makefile sets both), KRDMA_MUTANT_WORK (where the copies go;
@@ -23,6 +26,20 @@ here=$(cd "$(dirname "$0")" && pwd -P)
 top=$(cd "$here/../.." && pwd -P)
 work=${KRDMA_MUTANT_WORK:-/var/tmp/krdma-mutants}
 kver=${KVER:-${KERNEL:-}}
+
+if [ "${1:-}" = --applies ]; then
+	stale=0
+	for m in "$here"/*.diff; do
+		if (cd "$top" && patch -s -p1 --dry-run <"$m" >/dev/null); then
+			echo "mutants: $(basename "$m" .diff): applies"
+		else
+			echo "mutants: $(basename "$m" .diff): STALE: the patch no longer applies (refresh it)"
+			stale=$((stale + 1))
+		fi
+	done
+	[ $stale -eq 0 ]
+	exit
+fi
 
 if [ $# -eq 0 ]; then
 	for m in "$here"/*.diff; do
