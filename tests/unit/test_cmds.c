@@ -2647,6 +2647,20 @@ TEST(cmd_compare_trust)
 		  "record 1 has schema_version 7, newer than the 2 this krdmactl reads: compare with a newer krdmactl\n" },
 		{ "[{\"schema_version\":2,\"op\":\"send\"},{\"schema_version\":\"2\",\"op\":\"send\"}]",
 		  "record 2: schema_version \"2\" is not a version\n" },
+		/* JSON, but not results: said so, not "nothing in common" */
+		{ "42\n",
+		  "a number, not results (krdmactl -j test run writes an object or an array of objects)\n" },
+		{ "[{\"op\":\"send\"},[{\"op\":\"send\"}]]",
+		  "record 2 is an array, not an object (a test's result)\n" },
+		/* a figure is a number: "900" is not silently read as 900 */
+		{ "{\"schema_version\":2,\"op\":\"send\",\"mb_per_s\":\"900\"}",
+		  "record 1: mb_per_s is a string, not a number\n" },
+		{ "{\"op\":\"send\",\"lat\":{\"p99.9_ns\":true}}",
+		  "record 1: lat.p99_9_ns is a boolean, not a number\n" },
+		{ "{\"op\":\"send\",\"lat\":[1]}",
+		  "record 1: lat is an array, not an object\n" },
+		{ "{\"schema_version\":2,\"tolerance_pct\":10.0,\"moved\":[]}",
+		  "no test results in it (records with an op, from krdmactl -j test run)\n" },
 	};
 	char res[] = "/tmp/krdma-unit-res.XXXXXX", base[] = "/tmp/krdma-unit-base.XXXXXX";
 	struct run r;
@@ -2702,6 +2716,34 @@ TEST(cmd_compare_trust)
 		run_end(&r);
 		unlink(base);
 	}
+
+	/*
+	 * A figure null in one file is not measured there: not compared,
+	 * and said so - not read as 0 and reported as a fall of 100%.
+	 */
+	strcpy(base, "/tmp/krdma-unit-base.XXXXXX");
+	put_json(base, "[{\"schema_version\":2,\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,"
+		       "\"lat\":{\"p50_ns\":null,\"p99_9_ns\":9000}}]");
+	fake_begin(k_none);
+	run_fmt(&r, false, "compare %s baseline %s", res, base);
+	CHECK_INT(r.rc, 0);
+	CHECK(strstr(r.out.buf, "p50_ns") == NULL);
+	CHECK(strstr(r.out.buf, "1 figures compared, 0 worse, 0 better") != NULL);
+	{
+		char want[256];
+
+		snprintf(want, sizeof(want), "krdmactl: compare: send lat 64: p50_ns is null in %s: not compared\n",
+			 base);
+		CHECK_STR(r.err, want);
+	}
+	run_end(&r);
+	fake_begin(k_none);
+	run_fmt(&r, true, "compare %s baseline %s", base, res);
+	CHECK_INT(r.rc, 0);
+	CHECK(strstr(r.out.buf, "\"moved\":[]") != NULL);
+	CHECK(strstr(r.err, "p50_ns is null in") != NULL);
+	run_end(&r);
+	unlink(base);
 	unlink(res);
 }
 
