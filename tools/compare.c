@@ -564,5 +564,7 @@ const struct object compare_obj = {
 		 "A figure must be a number; one that is null (not measured) in either\n"
 		 "file is not compared, and said so.\n"
 		 "Exit 5 if anything got worse beyond the tolerance, 1 if the files\n"
-		 "cannot be read or have nothing in common.\n",
+		 "cannot be read or have nothing in common.\n"
+		 "  $ krdmactl -j test run session s1 op write mode bw size 4K-1M >today.json\n"
+		 "  $ krdmactl compare today.json baseline base.json tolerance 5%\n",
 };
