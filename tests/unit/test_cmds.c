@@ -3064,3 +3064,103 @@ TEST(complete_live_names)
 	CHECK_STR(err, "");
 	knl_put();
 }
+
+/*
+ * A file of the tree (run from tests/unit, as make check does), its white
+ * space collapsed to single blanks so that a sentence may wrap anywhere;
+ * NULL (and a failure) if it cannot be read.
+ */
+static char *read_tree_file(const char *rel)
+{
+	char path[256], *buf = NULL, *w, *p;
+	size_t len = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "../../%s", rel);
+	f = fopen(path, "r");
+	if (!f) {
+		unit_fail(__FILE__, __LINE__, "cannot read %s", path);
+		return NULL;
+	}
+	if (getdelim(&buf, &len, '\0', f) < 0) {
+		unit_fail(__FILE__, __LINE__, "cannot read %s", path);
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	for (w = p = buf; p && *p; p++) {
+		if (isspace((unsigned char)*p)) {
+			if (w == buf || w[-1] != ' ')
+				*w++ = ' ';
+		} else {
+			*w++ = *p;
+		}
+	}
+	if (w)
+		*w = '\0';
+	return buf;
+}
+
+/* The value of "#define NAME VALUE" in @text, or -1. */
+static long define_of(const char *text, const char *name)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "#define %s ", name);
+	p = text ? strstr(text, pat) : NULL;
+	return p ? strtol(p + strlen(pat), NULL, 0) : -1;
+}
+
+#define CHECK_DOC_SAYS(doc, name, what)					\
+	do {								\
+		if ((doc) && !strstr((doc), (what)))			\
+			unit_fail(__FILE__, __LINE__,			\
+				  "%s does not say \"%s\"", name, what); \
+	} while (0)
+
+/*
+ * What the documentation states of the code, checked against it: the
+ * protocol version usage.rst gives (it once said 2 of a module of 3),
+ * and the exit status of a usage error (tools/README.md once said 1).
+ */
+TEST(docs_state_the_code)
+{
+	char *proto = read_tree_file("kmod/proto.h");
+	char *usage = read_tree_file("Documentation/usage.rst");
+	char *readme = read_tree_file("README.md");
+	char *tools = read_tree_file("tools/README.md");
+	long ver = define_of(proto, "KRDMA_PROTO_VERSION");
+	long min = define_of(proto, "KRDMA_PROTO_VERSION_MIN");
+	char want[128];
+
+	CHECK(ver >= 1 && min >= 1 && min <= ver);
+	snprintf(want, sizeof(want), "this module speaks %ld and accepts peers of %ld to %ld",
+		 ver, min, ver);
+	CHECK_DOC_SAYS(usage, "Documentation/usage.rst", want);
+	snprintf(want, sizeof(want), "here %ld..%ld)", min, ver);
+	CHECK_DOC_SAYS(usage, "Documentation/usage.rst", want);
+
+	snprintf(want, sizeof(want), "exits %d on success, %d on a bad command line, %d on a runtime",
+		 EXIT_OK, EXIT_USAGE, EXIT_ERR);
+	CHECK_DOC_SAYS(readme, "README.md", want);
+	snprintf(want, sizeof(want), "| %d | the command line is wrong", EXIT_USAGE);
+	CHECK_DOC_SAYS(tools, "tools/README.md", want);
+	snprintf(want, sizeof(want), "| %d | runtime error", EXIT_ERR);
+	CHECK_DOC_SAYS(tools, "tools/README.md", want);
+	snprintf(want, sizeof(want), "| %d | `test run`: the data failed validation",
+		 EXIT_TEST_FAIL);
+	CHECK_DOC_SAYS(tools, "tools/README.md", want);
+	snprintf(want, sizeof(want), "| %d | `test run`: the data was right and an `expect` threshold was missed",
+		 EXIT_EXPECT);
+	CHECK_DOC_SAYS(tools, "tools/README.md", want);
+	snprintf(want, sizeof(want), "| %d | `compare`: a figure got worse",
+		 EXIT_REGRESSION);
+	CHECK_DOC_SAYS(tools, "tools/README.md", want);
+	snprintf(want, sizeof(want), "| %d | interrupted", EXIT_INTR);
+	CHECK_DOC_SAYS(tools, "tools/README.md", want);
+	free(proto);
+	free(usage);
+	free(readme);
+	free(tools);
+}
