@@ -2717,6 +2717,16 @@ TEST(cmd_compare_trust)
 		unlink(base);
 	}
 
+	/* the result is checked as the baseline is: a newer one refused */
+	strcpy(base, "/tmp/krdma-unit-base.XXXXXX");
+	put_json(base, "{\"schema_version\":3,\"op\":\"send\"}");
+	fake_begin(k_none);
+	run_fmt(&r, false, "compare %s baseline %s", base, res);
+	CHECK_INT(r.rc, 1);
+	CHECK(strstr(r.err, "record 1 has schema_version 3, newer than the 2 this krdmactl reads") != NULL);
+	run_end(&r);
+	unlink(base);
+
 	/*
 	 * A figure null in one file is not measured there: not compared,
 	 * and said so - not read as 0 and reported as a fall of 100%.
