@@ -237,6 +237,21 @@ static bool all_digits(const char *s)
 	return true;
 }
 
+/* "10K": a count written as a size's thousand (1024), 10k meant. */
+static bool count_with_K(const char *s)
+{
+	size_t len = strlen(s);
+	char k[32];
+	uint64_t v;
+
+	if (len < 2 || len >= sizeof(k) || s[len - 1] != 'K')
+		return false;
+	memcpy(k, s, len);
+	k[len - 1] = 'k';
+	k[len] = '\0';
+	return parse_count(k, &v) != -EINVAL;
+}
+
 static int convert(const struct arg_spec *sp, const char *value,
 		   struct errbuf *eb)
 {
@@ -266,9 +281,20 @@ static int convert(const struct arg_spec *sp, const char *value,
 	case ARG_U32:
 	case ARG_U64:
 		rc = parse_u64(value, 0, UINT64_MAX, &num);
-		return check_number(eb, sp, value, rc, "not a number", num, num);
+		/* "1k", "1.5": a number, but not the plain one asked for. */
+		return check_number(eb, sp, value, rc,
+				    is_digit(value[0]) || value[0] == '.' ?
+				    "expected a whole number without a unit or a fraction, such as 16" :
+				    "not a number", num, num);
 	case ARG_COUNT:
 		rc = parse_count(value, &num);
+		if (rc == -EINVAL && count_with_K(value)) {
+			size_t len = strlen(value);
+
+			eb_add(eb, "invalid %s '%s': K is 1024, in sizes; a count's thousands are k: %.*sk",
+			       sp->kw, value, (int)(len - 1), value);
+			return rc;
+		}
 		return check_number(eb, sp, value, rc,
 				    "expected a count such as 1000, 10k, 1.5M or 2G",
 				    num, num);

@@ -47,6 +47,7 @@ struct compare_state {
 	unsigned int better;
 	unsigned int unmatched;
 	double tolerance;
+	const char *result, *baseline;	/* the files' names */
 };
 
 /* The whole of @path, NUL-terminated; NULL after saying why. */
@@ -187,18 +188,77 @@ static void migrate_v1(json_object *r)
 	}
 }
 
-/* 0, or -1 after saying why the records of @path cannot be compared. */
-static int check_schema(const char *path, json_object *records)
+/* What a JSON value is, in a message: "a string, not a number". */
+static const char *json_kind(json_object *o)
 {
-	unsigned int migrated = 0;
+	switch (json_object_get_type(o)) {
+	case json_type_null:
+		return "null";
+	case json_type_boolean:
+		return "a boolean";
+	case json_type_int:
+	case json_type_double:
+		return "a number";
+	case json_type_string:
+		return "a string";
+	case json_type_array:
+		return "an array";
+	case json_type_object:
+		return "an object";
+	}
+	return "unknown";
+}
+
+/*
+ * 0, or -1 after saying why record @i of @path cannot be compared: each
+ * figure compare reads is a number or null (not measured), "lat" an
+ * object. A figure written as a string ("900") is not krdmactl's and is
+ * refused, not read as the number it looks like.
+ */
+static int check_figures(const char *path, size_t i, json_object *r)
+{
+	json_object *lat = NULL, *o, *v;
+	size_t k;
+
+	if (json_object_object_get_ex(r, "lat", &lat) && lat &&
+	    !json_object_is_type(lat, json_type_object)) {
+		fprintf(stderr, "krdmactl: compare: %s: record %zu: lat is %s, not an object\n",
+			path, i + 1, json_kind(lat));
+		return -1;
+	}
+	for (k = 0; k < ARRAY_SIZE(metrics); k++) {
+		o = metrics[k].lat ? lat : r;
+		if (!o || !json_object_object_get_ex(o, metrics[k].key, &v) ||
+		    !v || json_object_is_type(v, json_type_int) ||
+		    json_object_is_type(v, json_type_double))
+			continue;
+		fprintf(stderr, "krdmactl: compare: %s: record %zu: %s%s is %s, not a number\n",
+			path, i + 1, metrics[k].lat ? "lat." : "",
+			metrics[k].key, json_kind(v));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * 0, or -1 after saying why the records of @path cannot be compared:
+ * each an object of a schema this krdmactl reads (an older one migrated),
+ * its figures numbers, and at least one a test's result.
+ */
+static int check_records(const char *path, json_object *records)
+{
+	unsigned int migrated = 0, tests = 0;
 	size_t i;
 
 	for (i = 0; i < json_object_array_length(records); i++) {
 		json_object *r = json_object_array_get_idx(records, i), *v;
 		int64_t ver = 1;
 
-		if (!json_object_is_type(r, json_type_object))
-			continue;
+		if (!json_object_is_type(r, json_type_object)) {
+			fprintf(stderr, "krdmactl: compare: %s: record %zu is %s, not an object (a test's result)\n",
+				path, i + 1, json_kind(r));
+			return -1;
+		}
 		if (json_object_object_get_ex(r, "schema_version", &v)) {
 			ver = json_object_is_type(v, json_type_int) ?
 			      json_object_get_int64(v) : 0;
@@ -217,6 +277,15 @@ static int check_schema(const char *path, json_object *records)
 			migrate_v1(r);
 			migrated++;
 		}
+		if (check_figures(path, i, r))
+			return -1;
+		if (json_object_object_get_ex(r, "op", &v))
+			tests++;
+	}
+	if (!tests) {
+		fprintf(stderr, "krdmactl: compare: %s: no test results in it (records with an op, from krdmactl -j test run)\n",
+			path);
+		return -1;
 	}
 	if (migrated)
 		fprintf(stderr, "krdmactl: compare: %s: %u record%s of schema 1 (no schema_version) read as schema %d\n",
@@ -241,11 +310,16 @@ static json_object *load_results(const char *path)
 		return NULL;
 	if (json_object_is_type(o, json_type_array)) {
 		a = o;
-	} else {
+	} else if (json_object_is_type(o, json_type_object)) {
 		a = json_object_new_array();
 		json_object_array_add(a, o);
+	} else {
+		fprintf(stderr, "krdmactl: compare: %s: %s, not results (krdmactl -j test run writes an object or an array of objects)\n",
+			path, json_kind(o));
+		json_object_put(o);
+		return NULL;
 	}
-	if (check_schema(path, a)) {
+	if (check_records(path, a)) {
 		json_object_put(a);
 		return NULL;
 	}
@@ -287,16 +361,23 @@ static bool usable(json_object *r)
 		json_object_get_int(v) == 0);
 }
 
-static bool get_metric(json_object *r, const struct metric *m, double *v)
+/*
+ * A figure of a record, a number (check_records() saw to that): 1, and
+ * its value in *v; 0 if the record has none; -1 if it is null (not
+ * measured: not 0).
+ */
+static int get_metric(json_object *r, const struct metric *m, double *v)
 {
 	json_object *o = r, *x;
 
-	if (m->lat && !json_object_object_get_ex(r, "lat", &o))
-		return false;
+	if (m->lat && (!json_object_object_get_ex(r, "lat", &o) || !o))
+		return 0;
 	if (!json_object_object_get_ex(o, m->key, &x))
-		return false;
+		return 0;
+	if (!x)
+		return -1;
 	*v = json_object_get_double(x);
-	return true;
+	return 1;
 }
 
 /* "write bw 64K": the test a line is about. */
@@ -307,7 +388,8 @@ static void test_label(json_object *r, char *buf, size_t len)
 
 	json_object_object_get_ex(r, "op", &op);
 	json_object_object_get_ex(r, "mode", &mode);
-	if (json_object_object_get_ex(r, "size", &size))
+	if (json_object_object_get_ex(r, "size", &size) &&
+	    json_object_is_type(size, json_type_int))
 		format_size_units(sz, sizeof(sz),
 				  (uint64_t)json_object_get_int64(size));
 	json_object_object_get_ex(r, "qps", &qps);
@@ -328,9 +410,13 @@ static void compare_one(json_object *r, json_object *b,
 	test_label(r, label, sizeof(label));
 	for (i = 0; i < ARRAY_SIZE(metrics); i++) {
 		const struct metric *m = &metrics[i];
+		int hv = get_metric(r, m, &v), hb = get_metric(b, m, &base);
 
-		if (!get_metric(r, m, &v) || !get_metric(b, m, &base) ||
-		    base <= 0)
+		/* Measured on one side only: a null is no 0 to compare. */
+		if ((hv < 0 && hb) || (hb < 0 && hv))
+			fprintf(stderr, "krdmactl: compare: %s: %s is null in %s: not compared\n",
+				label, m->key, hv < 0 ? st->result : st->baseline);
+		if (hv <= 0 || hb <= 0 || base <= 0)
 			continue;
 		st->compared++;
 		change = (v - base) / base * 100;
@@ -410,6 +496,8 @@ static int compare_run(int argc, char **argv)
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
 	st.tolerance = (double)(tol.set ? tol.num : COMPARE_TOLERANCE_DFLT) / 100;
+	st.result = result.str;
+	st.baseline = base.str;
 	/* --parse-only: the files are the user's, not the command line's. */
 	if (knl_parse_only_stop())
 		return EXIT_OK;
@@ -473,6 +561,10 @@ const struct object compare_obj = {
 		 "and p99.9 (lower is better); then what differs in their environments\n"
 		 "(kernel, device, MTU, cq_poll, ...). Records of an older\n"
 		 "schema_version are read as the current one; a newer one is refused.\n"
+		 "A figure must be a number; one that is null (not measured) in either\n"
+		 "file is not compared, and said so.\n"
 		 "Exit 5 if anything got worse beyond the tolerance, 1 if the files\n"
-		 "cannot be read or have nothing in common.\n",
+		 "cannot be read or have nothing in common.\n"
+		 "  $ krdmactl -j test run session s1 op write mode bw size 4K-1M >today.json\n"
+		 "  $ krdmactl compare today.json baseline base.json tolerance 5%\n",
 };

@@ -362,6 +362,9 @@ const struct object ping_obj = {
 		 "^C stops and still prints the summary. -j: one object, the round trips\n"
 		 "in rtt_ns. Exit 0 if every round trip was validated, 3 if data came back\n"
 		 "wrong, 1 if there was no session or a round trip could not run.\n"
+		 "N := NUMBER[ k | M ] (1..1000000); TIME := NUMBER{ ns | us | ms | s | m |\n"
+		 "     min | h }, in whole ms (0.5s, 250ms); SIZE := NUMBER[ K | M ][ i ][ B ]\n"
+		 "  $ krdmactl ping 192.0.2.1 count 10 interval 0.5s timeout 2.5s\n"
 		 KRDMACTL_ADDR_HELP
 		 KRDMACTL_PORT_HELP,
 };

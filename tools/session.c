@@ -383,10 +383,12 @@ const struct object session_obj = {
 	.notes =
 	KRDMACTL_ADDR_HELP
 	KRDMACTL_PORT_HELP
-	"TIME := NUMBER{ ms | s | m | min | h } (a unit is required), 100ms to 60s\n"
+	"TIME := NUMBER{ ns | us | ms | s | m | min | h } (a unit is required), in\n"
+	"        whole ms, 100ms to 60s: 2.5s, 500ms\n"
 	"NAME := up to 31 printable characters without spaces, not all digits\n"
 	"qps: queue pairs to the peer, the control one included (1..16, default 1);\n"
 	"     the others carry the RDMA traffic of bw tests run with qps > 1\n"
 	"connect prints \"session ID name NAME up\" and exits 0 once the session\n"
-	"is up; if it goes down instead, it prints the reason and exits 1.\n",
+	"is up; if it goes down instead, it prints the reason and exits 1.\n"
+	"  $ krdmactl session connect addr 192.0.2.1 name s1 timeout 2.5s qps 4\n",
 };

@@ -7,7 +7,8 @@ Documentation/troubleshooting.rst, the EXAMPLES (every .EX block) of
 Documentation/krdmactl.8 and the examples ("$ krdmactl ...") of
 "krdmactl [OBJECT] help"; splits each as sh would, failing on anything sh
 would take for a redirection, a pipe, a glob or an expansion in the middle
-of a word (expect bw>=500 is "expect bw" writing to a file "=500"); and
+of a word (expect bw>=500 is "expect bw" writing to a file "=500"), and
+checks the words against Python's shlex (POSIX rules); and
 runs what is left through "krdmactl --parse-only", krdmactl's own parser,
 failing on every line it does not accept.
 
@@ -18,6 +19,7 @@ Ends with "N passed, M failed"; exit 1 if anything failed.
 import argparse
 import os
 import re
+import shlex
 import subprocess
 import sys
 
@@ -107,6 +109,33 @@ def sh_words(line):
     return words
 
 
+def shlex_words(line):
+    """The same line through Python's shlex (POSIX rules, sh's operators
+    as tokens), reduced as sh_words() reduces it: up to a comment or the
+    end of the command, redirections and their targets dropped. A second
+    opinion on the hand-written splitter, which alone knows what sh would
+    do to a metacharacter inside a word."""
+    lex = shlex.shlex(line, posix=True, punctuation_chars=True)
+    lex.whitespace_split = True
+    lex.commenters = ''	# sh: only at a word's start (shlex: anywhere)
+    words = []
+    # Token by token: what follows a comment is not read (an apostrophe
+    # in "# one test's events" opens no quote).
+    for t in lex:
+        if t.startswith('#') or t[:1] in ('|', ';', '&', '('):
+            break
+        if t[:1] in ('<', '>'):
+            # "2>file": sh takes the digits for the descriptor.
+            if words and words[-1].isdigit() and \
+                    re.search(r'(^|\s)%s%s' % (re.escape(words[-1]),
+                                              re.escape(t)), line):
+                words.pop()
+            next(lex, None)	# its target
+            continue
+        words.append(t)
+    return words
+
+
 def selftest():
     """The splitter itself: what it must refuse, what it must keep."""
     bad = ['krdmactl test run expect bw>=500', 'krdmactl x expect p99<=2ms',
@@ -136,6 +165,10 @@ def selftest():
             got = str(e)
         if got != want:
             print('FAIL selftest: %r gave %r, want %r' % (line, got, want))
+            fails += 1
+        got = shlex_words(line)
+        if got != want:
+            print('FAIL selftest: shlex made %r of %r, want %r' % (got, line, want))
             fails += 1
     return fails
 
@@ -249,6 +282,15 @@ def main():
                 words = sh_words(line)
             except ShellError as e:
                 print('FAIL %s:%d: %s\n     %s' % (where, no, line, e))
+                failed += 1
+                continue
+            try:
+                other = shlex_words(line)
+            except ValueError as e:
+                other = 'shlex: %s' % e
+            if other != words:
+                print('FAIL %s:%d: %s\n     split %r here, %r by shlex'
+                      % (where, no, line, words, other))
                 failed += 1
                 continue
             r = subprocess.run([args.krdmactl, '--parse-only'] + words[1:],

@@ -2647,6 +2647,20 @@ TEST(cmd_compare_trust)
 		  "record 1 has schema_version 7, newer than the 2 this krdmactl reads: compare with a newer krdmactl\n" },
 		{ "[{\"schema_version\":2,\"op\":\"send\"},{\"schema_version\":\"2\",\"op\":\"send\"}]",
 		  "record 2: schema_version \"2\" is not a version\n" },
+		/* JSON, but not results: said so, not "nothing in common" */
+		{ "42\n",
+		  "a number, not results (krdmactl -j test run writes an object or an array of objects)\n" },
+		{ "[{\"op\":\"send\"},[{\"op\":\"send\"}]]",
+		  "record 2 is an array, not an object (a test's result)\n" },
+		/* a figure is a number: "900" is not silently read as 900 */
+		{ "{\"schema_version\":2,\"op\":\"send\",\"mb_per_s\":\"900\"}",
+		  "record 1: mb_per_s is a string, not a number\n" },
+		{ "{\"op\":\"send\",\"lat\":{\"p99.9_ns\":true}}",
+		  "record 1: lat.p99_9_ns is a boolean, not a number\n" },
+		{ "{\"op\":\"send\",\"lat\":[1]}",
+		  "record 1: lat is an array, not an object\n" },
+		{ "{\"schema_version\":2,\"tolerance_pct\":10.0,\"moved\":[]}",
+		  "no test results in it (records with an op, from krdmactl -j test run)\n" },
 	};
 	char res[] = "/tmp/krdma-unit-res.XXXXXX", base[] = "/tmp/krdma-unit-base.XXXXXX";
 	struct run r;
@@ -2702,6 +2716,44 @@ TEST(cmd_compare_trust)
 		run_end(&r);
 		unlink(base);
 	}
+
+	/* the result is checked as the baseline is: a newer one refused */
+	strcpy(base, "/tmp/krdma-unit-base.XXXXXX");
+	put_json(base, "{\"schema_version\":3,\"op\":\"send\"}");
+	fake_begin(k_none);
+	run_fmt(&r, false, "compare %s baseline %s", base, res);
+	CHECK_INT(r.rc, 1);
+	CHECK(strstr(r.err, "record 1 has schema_version 3, newer than the 2 this krdmactl reads") != NULL);
+	run_end(&r);
+	unlink(base);
+
+	/*
+	 * A figure null in one file is not measured there: not compared,
+	 * and said so - not read as 0 and reported as a fall of 100%.
+	 */
+	strcpy(base, "/tmp/krdma-unit-base.XXXXXX");
+	put_json(base, "[{\"schema_version\":2,\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,"
+		       "\"lat\":{\"p50_ns\":null,\"p99_9_ns\":9000}}]");
+	fake_begin(k_none);
+	run_fmt(&r, false, "compare %s baseline %s", res, base);
+	CHECK_INT(r.rc, 0);
+	CHECK(strstr(r.out.buf, "p50_ns") == NULL);
+	CHECK(strstr(r.out.buf, "1 figures compared, 0 worse, 0 better") != NULL);
+	{
+		char want[256];
+
+		snprintf(want, sizeof(want), "krdmactl: compare: send lat 64: p50_ns is null in %s: not compared\n",
+			 base);
+		CHECK_STR(r.err, want);
+	}
+	run_end(&r);
+	fake_begin(k_none);
+	run_fmt(&r, true, "compare %s baseline %s", base, res);
+	CHECK_INT(r.rc, 0);
+	CHECK(strstr(r.out.buf, "\"moved\":[]") != NULL);
+	CHECK(strstr(r.err, "p50_ns is null in") != NULL);
+	run_end(&r);
+	unlink(base);
 	unlink(res);
 }
 
@@ -2717,7 +2769,18 @@ TEST(cmd_number_grammar)
 		{ "test start session s1 op write count 1.5",
 		  "invalid count '1.5': not a whole number of iterations" },
 		{ "test start session s1 op write count 1K",
-		  "invalid count '1K': expected a count such as 1000, 10k, 1.5M or 2G" },
+		  "invalid count '1K': K is 1024, in sizes; a count's thousands are k: 1k" },
+		{ "test start session s1 op write count 1.5K",
+		  "invalid count '1.5K': K is 1024, in sizes; a count's thousands are k: 1.5k" },
+		{ "test start session s1 op write count 1m",
+		  "invalid count '1m': expected a count such as 1000, 10k, 1.5M or 2G" },
+		/* the plain N of depth, qps, ...: say what is wrong with it */
+		{ "test start session s1 op write depth 1k",
+		  "invalid depth '1k': expected a whole number without a unit or a fraction, such as 16" },
+		{ "test start session s1 op write depth 1.5",
+		  "invalid depth '1.5': expected a whole number without a unit or a fraction, such as 16" },
+		{ "test start session s1 op write depth many",
+		  "invalid depth 'many': not a number" },
 		{ "test start session s1 op write size 1.5",
 		  "invalid size '1.5': not a whole number of bytes" },
 		{ "test start session s1 op write duration 1.5",
@@ -3010,4 +3073,104 @@ TEST(complete_live_names)
 	CHECK_STR(out, "");
 	CHECK_STR(err, "");
 	knl_put();
+}
+
+/*
+ * A file of the tree (run from tests/unit, as make check does), its white
+ * space collapsed to single blanks so that a sentence may wrap anywhere;
+ * NULL (and a failure) if it cannot be read.
+ */
+static char *read_tree_file(const char *rel)
+{
+	char path[256], *buf = NULL, *w, *p;
+	size_t len = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "../../%s", rel);
+	f = fopen(path, "r");
+	if (!f) {
+		unit_fail(__FILE__, __LINE__, "cannot read %s", path);
+		return NULL;
+	}
+	if (getdelim(&buf, &len, '\0', f) < 0) {
+		unit_fail(__FILE__, __LINE__, "cannot read %s", path);
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	for (w = p = buf; p && *p; p++) {
+		if (isspace((unsigned char)*p)) {
+			if (w == buf || w[-1] != ' ')
+				*w++ = ' ';
+		} else {
+			*w++ = *p;
+		}
+	}
+	if (w)
+		*w = '\0';
+	return buf;
+}
+
+/* The value of "#define NAME VALUE" in @text, or -1. */
+static long define_of(const char *text, const char *name)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "#define %s ", name);
+	p = text ? strstr(text, pat) : NULL;
+	return p ? strtol(p + strlen(pat), NULL, 0) : -1;
+}
+
+#define CHECK_DOC_SAYS(doc, name, what)					\
+	do {								\
+		if ((doc) && !strstr((doc), (what)))			\
+			unit_fail(__FILE__, __LINE__,			\
+				  "%s does not say \"%s\"", name, what); \
+	} while (0)
+
+/*
+ * What the documentation states of the code, checked against it: the
+ * protocol version usage.rst gives (it once said 2 of a module of 3),
+ * and the exit status of a usage error (tools/README.md once said 1).
+ */
+TEST(docs_state_the_code)
+{
+	char *proto = read_tree_file("kmod/proto.h");
+	char *usage = read_tree_file("Documentation/usage.rst");
+	char *readme = read_tree_file("README.md");
+	char *tools = read_tree_file("tools/README.md");
+	long ver = define_of(proto, "KRDMA_PROTO_VERSION");
+	long min = define_of(proto, "KRDMA_PROTO_VERSION_MIN");
+	char want[128];
+
+	CHECK(ver >= 1 && min >= 1 && min <= ver);
+	snprintf(want, sizeof(want), "this module speaks %ld and accepts peers of %ld to %ld",
+		 ver, min, ver);
+	CHECK_DOC_SAYS(usage, "Documentation/usage.rst", want);
+	snprintf(want, sizeof(want), "here %ld..%ld)", min, ver);
+	CHECK_DOC_SAYS(usage, "Documentation/usage.rst", want);
+
+	snprintf(want, sizeof(want), "exits %d on success, %d on a bad command line, %d on a runtime",
+		 EXIT_OK, EXIT_USAGE, EXIT_ERR);
+	CHECK_DOC_SAYS(readme, "README.md", want);
+	snprintf(want, sizeof(want), "| %d | the command line is wrong", EXIT_USAGE);
+	CHECK_DOC_SAYS(tools, "tools/README.md", want);
+	snprintf(want, sizeof(want), "| %d | runtime error", EXIT_ERR);
+	CHECK_DOC_SAYS(tools, "tools/README.md", want);
+	snprintf(want, sizeof(want), "| %d | `test run`: the data failed validation",
+		 EXIT_TEST_FAIL);
+	CHECK_DOC_SAYS(tools, "tools/README.md", want);
+	snprintf(want, sizeof(want), "| %d | `test run`: the data was right and an `expect` threshold was missed",
+		 EXIT_EXPECT);
+	CHECK_DOC_SAYS(tools, "tools/README.md", want);
+	snprintf(want, sizeof(want), "| %d | `compare`: a figure got worse",
+		 EXIT_REGRESSION);
+	CHECK_DOC_SAYS(tools, "tools/README.md", want);
+	snprintf(want, sizeof(want), "| %d | interrupted", EXIT_INTR);
+	CHECK_DOC_SAYS(tools, "tools/README.md", want);
+	free(proto);
+	free(usage);
+	free(readme);
+	free(tools);
 }

@@ -825,7 +825,15 @@ TEST(number_grammar)
 		{ "1.5M", 0, 1500000 },
 		{ "2G", 0, 2000000000 },
 		{ ".5k", 0, 500 },
+		{ "1.5k", 0, 1500 },
+		{ "10M", 0, 10000000 },
+		{ "0.5G", 0, 500000000 },
+		{ "007", 0, 7 },
 		{ "18446744073709551615", 0, UINT64_MAX },
+		{ "1.", .rc = -EINVAL },
+		{ "1 k", .rc = -EINVAL },
+		{ "1kk", .rc = -EINVAL },
+		{ "1,000", .rc = -EINVAL },
 		{ "1.5", .rc = -EDOM },
 		{ "1.0001k", .rc = -EDOM },
 		{ "1K", .rc = -EINVAL },	/* K is 1024 in sizes */
@@ -856,6 +864,21 @@ TEST(number_grammar)
 		{ "1.5s", 0, 1500 },
 		{ "2000us", 0, 2 },
 		{ "0.25m", 0, 15000 },
+		{ "2.5s", 0, 2500 },		/* timeout 2.5s */
+		{ ".5s", 0, 500 },
+		{ "0.001s", 0, 1 },
+		{ "1.5h", 0, 5400000 },
+		{ "1000000ns", 0, 1 },
+		/* what the module cannot count is refused, not rounded */
+		{ "100us", .rc = -EDOM },
+		{ "1500us", .rc = -EDOM },
+		{ "1.5ms", .rc = -EDOM },
+		{ "0.0001s", .rc = -EDOM },
+		{ "1.5", .rc = -EINVAL },	/* a unit is required */
+		{ "5.s", .rc = -EINVAL },
+		{ "1.5 s", .rc = -EINVAL },
+		{ "-1s", .rc = -EINVAL },
+		{ "1e3ms", .rc = -EINVAL },
 	};
 	/* the same grammar in thresholds, rates and percentages */
 	static const struct expect_case expects[] = {
