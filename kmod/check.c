@@ -377,15 +377,14 @@ static int krdma_check_params(struct krdma_session *sess,
 	}
 	/*
 	 * Worst case work requests in flight: a region per chunk, plus a
-	 * notice; and where our chunks outnumber the SGEs of a WR, a WR more
-	 * for every max_sge of them (and one where a region straddles two).
+	 * notice; and where a WR may take fewer SGEs than a message spans
+	 * chunks of ours, a WR more at most at each of our chunk boundaries
+	 * (krdma_post_rdma()).
 	 */
 	per_iter = (p->op == KRDMA_OP_WRITE || p->op == KRDMA_OP_READ ||
 		    p->op == KRDMA_OP_WRITE_IMM) ? KRDMA_MAX_SLOT_REGIONS + 1 : 1;
 	if (per_iter > 1 && nchunks + 1 > min(sess->max_sge, sess->max_read_sge))
-		per_iter += KRDMA_MAX_SLOT_REGIONS +
-			    DIV_ROUND_UP(nchunks + 1,
-					 min(sess->max_sge, sess->max_read_sge));
+		per_iter += nchunks;
 	if (p->depth * per_iter + 2 * p->depth * nchunks + 2 > sess->sq_depth) {
 		NL_SET_ERR_MSG(extack, "depth too large for the session's send queue");
 		return -ENOSPC;
