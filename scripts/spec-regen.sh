@@ -36,6 +36,8 @@ done
 GENERATED='include/uapi/linux/krdma.h|scripts/spec-to-c.py --uapi
 kmod/netlink-gen.c|scripts/spec-to-c.py --source
 kmod/netlink-gen.h|scripts/spec-to-c.py --header
+tools/nl-gen.c|scripts/spec-to-c.py --user-source
+tools/nl-gen.h|scripts/spec-to-c.py --user-header
 Documentation/netlink-abi.rst|scripts/spec-to-rst.py
 '
 

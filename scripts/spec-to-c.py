@@ -5,6 +5,8 @@
     scripts/spec-to-c.py --uapi > include/uapi/linux/krdma.h
     scripts/spec-to-c.py --source > kmod/netlink-gen.c
     scripts/spec-to-c.py --header > kmod/netlink-gen.h
+    scripts/spec-to-c.py --user-source > tools/nl-gen.c
+    scripts/spec-to-c.py --user-header > tools/nl-gen.h
 
 --uapi: the uAPI header shared by the module and krdmactl, in the style of
 the kernel's ynl-gen-c --mode uapi: the family's name and version, every
@@ -24,7 +26,18 @@ handlers' prototypes, named as the kernel's ynl-gen-c names them
 genl_split_ops, and range structures that are not const (6.1's struct
 nla_policy points to a non-const one).
 
-`make check-spec` regenerates all three files (and the spec's RST, see
+--user-source/--user-header, krdmactl's side (as ynl-gen-c --mode user
+makes the C library of a family, but for libnl-3, whose struct nla_policy
+checks types and lengths only): the reply policy of every attribute set,
+named krdma_<set>_policy (the main set's krdma_policy), with the type of
+each attribute, a string's max-len plus its NUL as its maxlen, a binary's
+lengths, and the length of the signed types (libnl's table of minimal
+lengths stops at the unsigned ones); and for every operation's reply and
+every event, the list of its attributes in the spec's order,
+krdma_<op>_rsp_attrs[] and krdma_<op>_attrs[] (what the CLI prints, in
+that order). Value checks (min, max) are the kernel's: libnl has none.
+
+`make check-spec` regenerates all these files (and the spec's RST, see
 scripts/spec-to-rst.py) and fails on any difference, so the header, the
 module and the CLI say exactly what the spec says; `make regen` rewrites
 them.
@@ -453,18 +466,126 @@ def render_header(spec):
     return '\n'.join(out) + '\n'
 
 
+# ---- krdmactl (libnl-3) ----------------------------------------------------
+
+LIBNL_TYPES = {'u8': 'NLA_U8', 'u16': 'NLA_U16', 'u32': 'NLA_U32', 'u64': 'NLA_U64',
+               's8': 'NLA_S8', 's16': 'NLA_S16', 's32': 'NLA_S32', 's64': 'NLA_S64',
+               'flag': 'NLA_FLAG', 'nest': 'NLA_NESTED'}
+SIGNED_LEN = {'s8': 1, 's16': 2, 's32': 4, 's64': 8}
+
+
+def user_policy_name(spec, set_name):
+    fam = c_lower(spec.family)
+    return f'{fam}_policy' if set_name == spec.family else f'{fam}_{c_lower(set_name)}_policy'
+
+
+def user_max(spec, set_name):
+    s = spec.sets[set_name]
+    return c_upper(s.get('attr-max-name', s.get('name-prefix', spec.family + '-a-') + 'max'))
+
+
+def user_policy_entry(spec, set_name, a):
+    """libnl's check of one attribute of a reply: its type, its lengths."""
+    t = a['type']
+    checks = a.get('checks', {})
+    if t == 'string':
+        if 'max-len' in checks:
+            return f'{{ .type = NLA_STRING, .maxlen = {spec.const_c(checks["max-len"])[0]} + 1 }}'
+        return '{ .type = NLA_STRING }'
+    if t == 'binary':
+        lo = checks.get('exact-len', checks.get('min-len'))
+        hi = checks.get('exact-len', checks.get('max-len'))
+        body = ['.type = NLA_UNSPEC']
+        if lo is not None:
+            body.append(f'.minlen = {spec.const_c(lo)[0]}')
+        if hi is not None:
+            body.append(f'.maxlen = {spec.const_c(hi)[0]}')
+        return '{ ' + ', '.join(body) + ' }'
+    if t not in LIBNL_TYPES:
+        sys.exit(f'spec-to-c: {set_name}.{a["name"]}: type {t} has no libnl policy here')
+    if t in SIGNED_LEN:
+        return f'{{ .type = {LIBNL_TYPES[t]}, .minlen = {SIGNED_LEN[t]} }}'
+    return f'{{ .type = {LIBNL_TYPES[t]} }}'
+
+
+def user_lists(spec):
+    """(C name, comment, set, attribute names) of every reply and event."""
+    out = []
+    fam = c_lower(spec.family)
+    for op in spec.ops:
+        cmd = c_upper(spec.cmd_prefix + op['name'])
+        do = ((op.get('do') or {}).get('reply') or {}).get('attributes')
+        dump = ((op.get('dump') or {}).get('reply') or {}).get('attributes')
+        if do is not None and dump is not None and do != dump:
+            sys.exit(f'spec-to-c: op {op["name"]}: do and dump replies differ')
+        rsp = do if do is not None else dump
+        if rsp:
+            kinds = ' and '.join(k for k in ('do', 'dump') if (op.get(k) or {}).get('reply'))
+            out.append((f'{fam}_{c_lower(op["name"])}_rsp_attrs', f'{cmd} - {kinds} reply',
+                        op['attribute-set'], rsp))
+        ev = (op.get('event') or {}).get('attributes')
+        if ev:
+            out.append((f'{fam}_{c_lower(op["name"])}_attrs', f'{cmd} - event',
+                        op['attribute-set'], ev))
+    return out
+
+
+def render_user_source(spec):
+    out = ['// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause'] + banner() + [
+        '', '#include <netlink/attr.h>', '', '#include <linux/krdma.h>', '',
+        '#include "nl-gen.h"', '']
+    for s in spec.y['attribute-sets']:
+        if s.get('subset-of'):
+            continue
+        n = s['name']
+        out.append(f'/* {n}: {c_lower(s.get("enum-name", spec.family + "-" + n))} */')
+        out.append(f'struct nla_policy {user_policy_name(spec, n)}[{user_max(spec, n)} + 1] = {{')
+        for a in sorted((a for a in s['attributes'] if a['type'] not in ('unused', 'pad')),
+                        key=lambda a: attr_value(spec, n, a['name'])):
+            out.append(f'\t[{spec.attr_c(n, a["name"])}] = {user_policy_entry(spec, n, a)},')
+        out += ['};', '']
+    for cname, comment, set_name, names in user_lists(spec):
+        out.append(f'/* {comment} */')
+        out.append(f'const int {cname}[{len(names)}] = {{')
+        out += [f'\t{spec.attr_c(set_name, x)},' for x in names if spec.attr(set_name, x)]
+        out += ['};', '']
+    return '\n'.join(out[:-1]) + '\n'
+
+
+def render_user_header(spec):
+    guard = '_' + c_upper(spec.family) + '_NL_GEN_H'
+    out = ['/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */'] + banner() + [
+        '', f'#ifndef {guard}', f'#define {guard}', '',
+        '#include <netlink/attr.h>', '', '#include <linux/krdma.h>', '',
+        '/* Reply policies: types and lengths (libnl checks no values). */']
+    for s in spec.y['attribute-sets']:
+        if s.get('subset-of'):
+            continue
+        out.append(f'extern struct nla_policy {user_policy_name(spec, s["name"])}'
+                   f'[{user_max(spec, s["name"])} + 1];')
+    out += ['', '/* The attributes of each reply and event, in the spec\'s order. */']
+    for cname, _, _, names in user_lists(spec):
+        out.append(f'extern const int {cname}[{len(names)}];')
+    out += ['', f'#endif /* {guard} */']
+    return '\n'.join(out) + '\n'
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     g = ap.add_mutually_exclusive_group(required=True)
     g.add_argument('--uapi', action='store_true', help='include/uapi/linux/krdma.h')
     g.add_argument('--source', action='store_true', help='kmod/netlink-gen.c')
     g.add_argument('--header', action='store_true', help='kmod/netlink-gen.h')
+    g.add_argument('--user-source', action='store_true', help='tools/nl-gen.c')
+    g.add_argument('--user-header', action='store_true', help='tools/nl-gen.h')
     ap.add_argument('--spec', default=None, help=f'the spec (default: {SPEC})')
     args = ap.parse_args()
     top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     spec = Spec(args.spec or os.path.join(top, SPEC))
     if args.uapi:
         sys.stdout.write(render_uapi(spec))
+    elif args.user_source or args.user_header:
+        sys.stdout.write(render_user_source(spec) if args.user_source else render_user_header(spec))
     else:
         sys.stdout.write(render_source(spec) if args.source else render_header(spec))
 

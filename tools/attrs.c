@@ -16,89 +16,6 @@
 #include "attrs.h"
 #include "output.h"
 
-#define POL(t)		{ .type = (t) }
-#define POL_STR(max)	{ .type = NLA_STRING, .maxlen = (max) }
-#define POL_BIN(len)	{ .type = NLA_UNSPEC, .minlen = (len), .maxlen = (len) }
-
-struct nla_policy krdma_policy[KRDMA_A_MAX + 1] = {
-	[KRDMA_A_VERSION]		= POL_STR(64),
-	[KRDMA_A_ABI_VERSION]		= POL(NLA_U32),
-	[KRDMA_A_DEV_INDEX]		= POL(NLA_U32),
-	[KRDMA_A_DEV_NAME]		= POL_STR(64),
-	[KRDMA_A_DEV_NODE_GUID]		= POL(NLA_U64),
-	[KRDMA_A_DEV_MAX_QP_RD_ATOM]	= POL(NLA_U32),
-	[KRDMA_A_DEV_MAX_QP_INIT_RD_ATOM] = POL(NLA_U32),
-	[KRDMA_A_DEV_MAX_FAST_REG_PAGES] = POL(NLA_U32),
-	[KRDMA_A_DEV_MAX_SGE]		= POL(NLA_U32),
-	[KRDMA_A_DEV_ATOMIC_CAP]	= POL(NLA_U8),
-	[KRDMA_A_DEV_PORT]		= POL(NLA_NESTED),
-	[KRDMA_A_LISTENER_ID]		= POL(NLA_U32),
-	[KRDMA_A_NAME]			= POL_STR(KRDMA_NAME_MAX),
-	[KRDMA_A_LOCAL_ADDR]		= POL(NLA_NESTED),
-	[KRDMA_A_PEER_ADDR]		= POL(NLA_NESTED),
-	[KRDMA_A_TIMEOUT_MS]		= POL(NLA_U32),
-	[KRDMA_A_SESSION_ID]		= POL(NLA_U32),
-	[KRDMA_A_SESSION_STATE]		= POL(NLA_U8),
-	[KRDMA_A_SESSION_ROLE]		= POL(NLA_U8),
-	[KRDMA_A_SESSION_QPN]		= POL(NLA_U32),
-	[KRDMA_A_SESSION_PEER_QPN]	= POL(NLA_U32),
-	[KRDMA_A_SESSION_RESPONDER_RESOURCES] = POL(NLA_U8),
-	[KRDMA_A_SESSION_INITIATOR_DEPTH] = POL(NLA_U8),
-	[KRDMA_A_SESSION_SQ_DEPTH]	= POL(NLA_U32),
-	[KRDMA_A_SESSION_RQ_DEPTH]	= POL(NLA_U32),
-	[KRDMA_A_SESSION_MAX_MSG_SIZE]	= POL(NLA_U32),
-	[KRDMA_A_SESSION_PEER_PROTO]	= POL(NLA_U32),
-	[KRDMA_A_REASON]		= POL(NLA_STRING),
-	[KRDMA_A_TEST_ID]		= POL(NLA_U32),
-	[KRDMA_A_TEST_OP]		= POL(NLA_U8),
-	[KRDMA_A_TEST_SIZE]		= POL(NLA_U32),
-	[KRDMA_A_TEST_COUNT]		= POL(NLA_U64),
-	[KRDMA_A_TEST_DURATION_MS]	= POL(NLA_U32),
-	[KRDMA_A_TEST_DEPTH]		= POL(NLA_U32),
-	[KRDMA_A_TEST_INTERVAL_MS]	= POL(NLA_U32),
-	[KRDMA_A_TEST_STATE]		= POL(NLA_U8),
-	[KRDMA_A_TEST_STATUS]		= { .type = NLA_S32, .minlen = 4 },
-	[KRDMA_A_TEST_ITERS]		= POL(NLA_U64),
-	[KRDMA_A_TEST_BYTES]		= POL(NLA_U64),
-	[KRDMA_A_TEST_ELAPSED_NS]	= POL(NLA_U64),
-	[KRDMA_A_TEST_VALIDATED]	= POL(NLA_U64),
-	[KRDMA_A_STATS]			= POL(NLA_NESTED),
-	[KRDMA_A_EVENT]			= POL(NLA_U8),
-	[KRDMA_A_TEST_MODE]		= POL(NLA_U8),
-	[KRDMA_A_TEST_SIGNAL_EVERY]	= POL(NLA_U32),
-	[KRDMA_A_TEST_CHAIN]		= POL(NLA_U32),
-	[KRDMA_A_TEST_INLINE]		= POL(NLA_U8),
-	[KRDMA_A_TEST_CPU_NS]		= POL(NLA_U64),
-	[KRDMA_A_TEST_PEER_CPU_NS]	= POL(NLA_U64),
-	[KRDMA_A_TEST_LAT]		= POL(NLA_NESTED),
-	[KRDMA_A_SESSION_MAX_INLINE]	= POL(NLA_U32),
-	[KRDMA_A_SESSION_CQ_POLL]	= POL(NLA_U8),
-	[KRDMA_A_TEST_BIDIR]		= POL(NLA_U8),
-	[KRDMA_A_TEST_PEER_ITERS]	= POL(NLA_U64),
-	[KRDMA_A_TEST_PEER_BYTES]	= POL(NLA_U64),
-	[KRDMA_A_SESSION_QPS]		= POL(NLA_U32),
-	[KRDMA_A_TEST_QPS]		= POL(NLA_U32),
-	[KRDMA_A_TEST_QP]		= POL(NLA_NESTED),
-	[KRDMA_A_SESSION_TOS]		= POL(NLA_U8),
-	[KRDMA_A_TEST_HOST_CPU]		= POL(NLA_NESTED),
-	[KRDMA_A_TEST_PEER_HOST_CPU]	= POL(NLA_NESTED),
-	[KRDMA_A_TEST_RATE]		= POL(NLA_U64),
-	[KRDMA_A_TEST_BURST]		= POL(NLA_U32),
-};
-
-struct nla_policy krdma_addr_policy[KRDMA_ADDR_A_MAX + 1] = {
-	[KRDMA_ADDR_A_IPV4]	= POL_BIN(4),
-	[KRDMA_ADDR_A_IPV6]	= POL_BIN(16),
-	[KRDMA_ADDR_A_PORT]	= POL(NLA_U16),
-	[KRDMA_ADDR_A_SCOPE_ID]	= POL(NLA_U32),
-};
-
-struct nla_policy krdma_port_policy[KRDMA_PORT_A_MAX + 1] = {
-	[KRDMA_PORT_A_INDEX]		= POL(NLA_U32),
-	[KRDMA_PORT_A_STATE]		= POL(NLA_U8),
-	[KRDMA_PORT_A_ACTIVE_MTU]	= POL(NLA_U32),
-};
-
 static const char *name_of(const char *const *names, size_t n, unsigned int v)
 {
 	return v < n ? names[v] : NULL;
@@ -608,10 +525,32 @@ void print_attr(struct nlattr **tb, int type)
 	}
 }
 
+/* What the commands print themselves: the head of a monitor line; "-s". */
+static bool printed_apart(int type)
+{
+	return type == KRDMA_A_EVENT || type == KRDMA_A_STATS;
+}
+
 void print_attrs(struct nlattr **tb, const int *types, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		print_attr(tb, types[i]);
+		if (!printed_apart(types[i]))
+			print_attr(tb, types[i]);
+}
+
+void print_attrs_then_rest(struct nlattr **tb, const int *types, size_t n)
+{
+	bool listed[KRDMA_A_MAX + 1] = { false };
+	size_t i;
+	int t;
+
+	print_attrs(tb, types, n);
+	for (i = 0; i < n; i++)
+		if (types[i] > 0 && types[i] <= KRDMA_A_MAX)
+			listed[types[i]] = true;
+	for (t = 1; t <= KRDMA_A_MAX; t++)
+		if (!listed[t] && !printed_apart(t))
+			print_attr(tb, t);
 }

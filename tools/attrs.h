@@ -17,9 +17,12 @@
 
 #include "parse.h"
 
-extern struct nla_policy krdma_policy[KRDMA_A_MAX + 1];
-extern struct nla_policy krdma_addr_policy[KRDMA_ADDR_A_MAX + 1];
-extern struct nla_policy krdma_port_policy[KRDMA_PORT_A_MAX + 1];
+/*
+ * The reply policies (krdma_policy, krdma_addr_policy, ...) and the
+ * attributes of each reply and event (krdma_session_get_rsp_attrs, ...),
+ * generated from the spec.
+ */
+#include "nl-gen.h"
 
 /*
  * A repeated nest (a multi-attr: tb[] keeps only the last one): every
@@ -64,7 +67,14 @@ int get_endpoint(const struct nlattr *nest, struct endpoint *ep);
  * KRDMA_A_STATS prints its counters (see print_stats()).
  */
 void print_attr(struct nlattr **tb, int type);
+/*
+ * The attributes @types of @tb, in that order (a reply's or an event's
+ * list of tools/nl-gen.c), but for KRDMA_A_EVENT and KRDMA_A_STATS, which
+ * their commands print apart. _then_rest: then any other attribute of
+ * @tb, in attribute order (a newer module's: shown rather than hidden).
+ */
 void print_attrs(struct nlattr **tb, const int *types, size_t n);
+void print_attrs_then_rest(struct nlattr **tb, const int *types, size_t n);
 /*
  * Counters of a KRDMA_A_STATS nest, in attribute order.  JSON: an object
  * under key (or the current object if key is NULL).  Text: "name value",

@@ -14,43 +14,6 @@
 #include "output.h"
 #include "records.h"
 
-/* The identifying attributes first, then everything else. */
-static const int event_attrs[] = {
-	KRDMA_A_TEST_ID,
-	KRDMA_A_SESSION_ID,
-	KRDMA_A_NAME,
-	KRDMA_A_LISTENER_ID,
-	KRDMA_A_DEV_NAME,
-	KRDMA_A_SESSION_STATE,
-	KRDMA_A_SESSION_ROLE,
-	KRDMA_A_LOCAL_ADDR,
-	KRDMA_A_PEER_ADDR,
-	KRDMA_A_SESSION_QPN,
-	KRDMA_A_SESSION_PEER_QPN,
-	KRDMA_A_SESSION_RESPONDER_RESOURCES,
-	KRDMA_A_SESSION_INITIATOR_DEPTH,
-	KRDMA_A_SESSION_SQ_DEPTH,
-	KRDMA_A_SESSION_RQ_DEPTH,
-	KRDMA_A_SESSION_MAX_MSG_SIZE,
-	KRDMA_A_SESSION_PEER_PROTO,
-	KRDMA_A_SESSION_MAX_INLINE,
-	KRDMA_A_SESSION_QPS,
-	KRDMA_A_TEST_OP,
-	KRDMA_A_TEST_SIZE,
-	KRDMA_A_TEST_COUNT,
-	KRDMA_A_TEST_DURATION_MS,
-	KRDMA_A_TEST_DEPTH,
-	KRDMA_A_TEST_QPS,
-	KRDMA_A_TEST_STATE,
-	KRDMA_A_TEST_ITERS,
-	KRDMA_A_TEST_BYTES,
-	KRDMA_A_TEST_ELAPSED_NS,
-	KRDMA_A_TEST_VALIDATED,
-	KRDMA_A_TEST_STATUS,
-	KRDMA_A_REASON,
-	KRDMA_A_STATS,
-};
-
 /*
  * What "monitor" was asked for: a time on every event, and filters
  * (all of those given must match).
@@ -116,7 +79,8 @@ int event_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 		print_string(PRINT_ANY, "timestamp", "[%s] ", now);
 	}
 	print_string(PRINT_ANY, "event", "%s", name);
-	print_attrs(tb, event_attrs, sizeof(event_attrs) / sizeof(event_attrs[0]));
+	print_attrs_then_rest(tb, krdma_event_ntf_attrs,
+			      ARRAY_SIZE(krdma_event_ntf_attrs));
 	print_nl();
 	close_json_object();
 	fflush(out_file());

@@ -18,37 +18,13 @@
 /* How long to wait past the connect timeout for the up/down event. */
 #define CONNECT_SLACK_MS 5000
 
-static const int session_attrs[] = {
-	KRDMA_A_SESSION_ID,
-	KRDMA_A_NAME,
-	KRDMA_A_SESSION_STATE,
-	KRDMA_A_SESSION_ROLE,
-	KRDMA_A_DEV_NAME,
-	KRDMA_A_LOCAL_ADDR,
-	KRDMA_A_PEER_ADDR,
-	KRDMA_A_SESSION_QPN,
-	KRDMA_A_SESSION_PEER_QPN,
-	KRDMA_A_SESSION_QPS,
-	KRDMA_A_SESSION_TOS,
-	KRDMA_A_SESSION_RESPONDER_RESOURCES,
-	KRDMA_A_SESSION_INITIATOR_DEPTH,
-	KRDMA_A_SESSION_SQ_DEPTH,
-	KRDMA_A_SESSION_RQ_DEPTH,
-	KRDMA_A_SESSION_MAX_MSG_SIZE,
-	KRDMA_A_SESSION_PEER_PROTO,
-	KRDMA_A_SESSION_MAX_INLINE,
-	KRDMA_A_SESSION_CQ_POLL,
-	KRDMA_A_TIMEOUT_MS,
-	KRDMA_A_LISTENER_ID,
-	KRDMA_A_REASON,
-};
-
 int session_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 {
 	(void)nlh;
 	(void)arg;
 	open_json_object(NULL);
-	print_attrs(tb, session_attrs, ARRAY_SIZE(session_attrs));
+	print_attrs(tb, krdma_session_get_rsp_attrs,
+		    ARRAY_SIZE(krdma_session_get_rsp_attrs));
 	if (opts.stats)
 		print_attr(tb, KRDMA_A_STATS);
 	print_nl();

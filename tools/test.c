@@ -23,44 +23,13 @@
 /* Progress period asked for by "test run" on a terminal. */
 #define TEST_LIVE_INTERVAL_MS	1000
 
-static const int test_attrs[] = {
-	KRDMA_A_TEST_ID,
-	KRDMA_A_SESSION_ID,
-	KRDMA_A_NAME,
-	KRDMA_A_TEST_OP,
-	KRDMA_A_TEST_MODE,
-	KRDMA_A_TEST_SIZE,
-	KRDMA_A_TEST_COUNT,
-	KRDMA_A_TEST_DURATION_MS,
-	KRDMA_A_TEST_DEPTH,
-	KRDMA_A_TEST_QPS,
-	KRDMA_A_TEST_RATE,
-	KRDMA_A_TEST_BURST,
-	KRDMA_A_TEST_SIGNAL_EVERY,
-	KRDMA_A_TEST_CHAIN,
-	KRDMA_A_TEST_INLINE,
-	KRDMA_A_TEST_INTERVAL_MS,
-	KRDMA_A_TEST_STATE,
-	KRDMA_A_TEST_STATUS,
-	KRDMA_A_TEST_ITERS,
-	KRDMA_A_TEST_BYTES,
-	KRDMA_A_TEST_ELAPSED_NS,
-	KRDMA_A_TEST_VALIDATED,
-	KRDMA_A_TEST_CPU_NS,
-	KRDMA_A_TEST_PEER_CPU_NS,
-	KRDMA_A_TEST_LAT,
-	KRDMA_A_TEST_BIDIR,
-	KRDMA_A_TEST_PEER_ITERS,
-	KRDMA_A_TEST_PEER_BYTES,
-	KRDMA_A_REASON,
-};
-
 int test_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 {
 	(void)nlh;
 	(void)arg;
 	open_json_object(NULL);
-	print_attrs(tb, test_attrs, ARRAY_SIZE(test_attrs));
+	print_attrs(tb, krdma_test_get_rsp_attrs,
+		    ARRAY_SIZE(krdma_test_get_rsp_attrs));
 	print_nl();
 	close_json_object();
 	return 0;

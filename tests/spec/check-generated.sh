@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 #
 # Every file generated from Documentation/netlink/specs/krdma.yaml (the
-# uAPI header, kmod/netlink-gen.[ch], Documentation/netlink-abi.rst; the
-# list is in scripts/spec-regen.sh) must be what its generator makes of
-# the spec today: the header, the module's policies, ops table and groups
-# and the ABI document come from the spec and nowhere else. Also proves
+# uAPI header, kmod/netlink-gen.[ch], krdmactl's tools/nl-gen.[ch],
+# Documentation/netlink-abi.rst; the list is in scripts/spec-regen.sh) must
+# be what its generator makes of the spec today: the header, the module's
+# policies, ops table and groups, the CLI's reply policies and attribute
+# lists and the ABI document come from the spec and nowhere else. Also proves
 # the check can fail (a changed spec, a hand-edited file: each stale file
 # reported with the command that regenerates it), and that the generator
 # renders a changed check, flag or operation as expected.
@@ -73,28 +74,37 @@ stale_case() {
 sed -E '/name: depth-max$/,/value:/{s/^(    value: )128$/\164/}' "$SPEC" >"$TMP/const.yaml"
 stale_case const-changed "$TMP/const.yaml" include/uapi/linux/krdma.h Documentation/netlink-abi.rst
 sed -E 's/^(          max-len: )31$/\130/' "$SPEC" >"$TMP/check.yaml"
-stale_case check-changed "$TMP/check.yaml" kmod/netlink-gen.c Documentation/netlink-abi.rst
+stale_case check-changed "$TMP/check.yaml" kmod/netlink-gen.c tools/nl-gen.c \
+	Documentation/netlink-abi.rst
 sed -E 's/^(      name: )stats-reset$/\1stats-clear/' "$SPEC" >"$TMP/op.yaml"
 stale_case op-renamed "$TMP/op.yaml" include/uapi/linux/krdma.h kmod/netlink-gen.c \
 	kmod/netlink-gen.h Documentation/netlink-abi.rst
+sed '/^          - session-tos$/d' "$SPEC" >"$TMP/event.yaml"
+stale_case event-attr-dropped "$TMP/event.yaml" tools/nl-gen.c tools/nl-gen.h \
+	Documentation/netlink-abi.rst
 sed -i 's/^\(#define KRDMA_QPS_MAX\t\).*$/\164/' "$TMP/top/include/uapi/linux/krdma.h"
 stale_case header-hand-edited "$SPEC" include/uapi/linux/krdma.h
+sed -i 's/^\(\t\[KRDMA_A_TEST_STATUS\] = { .type = NLA_\)S32, .minlen = 4 }/\1U32 }/' \
+	"$TMP/top/tools/nl-gen.c"
+stale_case cli-policy-hand-edited "$SPEC" include/uapi/linux/krdma.h tools/nl-gen.c
 
-# spec_case NAME SED-EXPR WANT: the spec edited so renders a source that
-# matches WANT (a Perl regex over the whole file) where today's does not.
+# spec_case NAME SED-EXPR WANT [MODE FILE]: the spec edited so renders a
+# source that matches WANT (a Perl regex over the whole file) where
+# today's does not; the module's kmod/netlink-gen.c (--source) unless
+# MODE and FILE say another.
 spec_case() {
-	local name=$1 expr=$2 want=$3
+	local name=$1 expr=$2 want=$3 mode=${4:---source} file=${5:-kmod/netlink-gen.c}
 	sed -E "$expr" "$SPEC" >"$TMP/$name.yaml"
 	if cmp -s "$SPEC" "$TMP/$name.yaml"; then
 		ko "spec: $name: the edit changed nothing"
 		return
 	fi
-	python3 "$GEN" --source --spec "$TMP/$name.yaml" >"$TMP/$name.c" 2>&1
-	if ! grep -Pzq -- "$want" "$TOP/kmod/netlink-gen.c" && grep -Pzq -- "$want" "$TMP/$name.c"; then
-		ok "spec: $name renders /$want/"
+	python3 "$GEN" "$mode" --spec "$TMP/$name.yaml" >"$TMP/$name.c" 2>&1
+	if ! grep -Pzq -- "$want" "$TOP/$file" && grep -Pzq -- "$want" "$TMP/$name.c"; then
+		ok "spec: $name renders /$want/ in $file"
 	else
-		ko "spec: $name: want /$want/ in the rendering only:"
-		diff -u "$TOP/kmod/netlink-gen.c" "$TMP/$name.c" | head -n 20 | sed 's/^/     /'
+		ko "spec: $name: want /$want/ in the rendering of $file only:"
+		diff -u "$TOP/$file" "$TMP/$name.c" | head -n 20 | sed 's/^/     /'
 	fi
 }
 
@@ -106,5 +116,16 @@ spec_case admin-perm-added '/name: stats-get$/a\      flags: [admin-perm]' \
 	'KRDMA_CMD_STATS_GET,\n[^}]*GENL_ADMIN_PERM'
 spec_case wide-range '/name: test-bidir$/,/max:/{s/^(          max: )1$/\140000/}' \
 	'NLA_POLICY_FULL_RANGE\(NLA_U8, &krdma_a_test_bidir_range\)'
+# krdmactl's side: a reply's string length (its NUL added), a binary's
+# lengths, a reply's attribute list.
+spec_case cli-name-len 's/^(          max-len: )31$/\130/' \
+	'\[KRDMA_A_NAME\] = \{ \.type = NLA_STRING, \.maxlen = 30 \+ 1 \}' \
+	--user-source tools/nl-gen.c
+spec_case cli-ipv4-len '/name: ipv4$/,/exact-len:/{s/^(          exact-len: )4$/\15/}' \
+	'\[KRDMA_ADDR_A_IPV4\] = \{ \.type = NLA_UNSPEC, \.minlen = 5, \.maxlen = 5 \}' \
+	--user-source tools/nl-gen.c
+spec_case cli-reply-attr '/name: version-get$/,/abi-version$/{s/^(            - )abi-version$/&\n\1dev-index/}' \
+	'krdma_version_get_rsp_attrs\[3\] = \{\n\tKRDMA_A_VERSION,\n\tKRDMA_A_ABI_VERSION,\n\tKRDMA_A_DEV_INDEX,\n\}' \
+	--user-source tools/nl-gen.c
 
 finish

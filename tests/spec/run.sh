@@ -4,11 +4,13 @@
 # All the spec checks, no VM needed (python3-yaml, groff-base, a built or
 # buildable tools/krdmactl):
 #   check-generated.sh     every file generated from the spec (uapi header,
-#                          kmod/netlink-gen.[ch], netlink-abi.rst) is what
-#                          its generator makes of it now (make regen
-#                          rewrites them), and that check can fail
+#                          kmod/netlink-gen.[ch], tools/nl-gen.[ch],
+#                          netlink-abi.rst) is what its generator makes of
+#                          it now (make regen rewrites them), and that
+#                          check can fail
 #   check-code.py          netlink.c, kmod's puts and the CLI's policies
-#                          agree with the spec; the spec's references hold
+#                          agree with the spec; genl.py reads the spec as
+#                          the header has it; the spec's references hold
 #   test-check-code.sh     ... and that checker rejects broken copies
 #   check-manpage.sh       the man page covers what krdmactl's help lists
 #   check-abi-doc.sh       the spec-to-rst.py rendering: valid RST, and it

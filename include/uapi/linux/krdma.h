@@ -691,8 +691,8 @@ enum krdma_stats_attr {
  *   zero.
  * @KRDMA_CMD_EVENT_NTF: (event) Event on the events group. event says what
  *   happened; session events carry the session's identity (session-id, name,
- *   state, role, reason, addresses, session-qps); test events carry what
- *   test-get would reply.
+ *   state, role, reason, addresses, session-qps, session-tos); test events
+ *   carry what test-get would reply.
  */
 enum krdma_cmd {
 	KRDMA_CMD_UNSPEC,

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/* Do not edit directly, auto-generated from: */
+/*	Documentation/netlink/specs/krdma.yaml */
+/* by scripts/spec-to-c.py; make check-spec checks that it is current. */
+
+#include <netlink/attr.h>
+
+#include <linux/krdma.h>
+
+#include "nl-gen.h"
+
+/* krdma: krdma_attr */
+struct nla_policy krdma_policy[KRDMA_A_MAX + 1] = {
+	[KRDMA_A_VERSION] = { .type = NLA_STRING },
+	[KRDMA_A_ABI_VERSION] = { .type = NLA_U32 },
+	[KRDMA_A_DEV_INDEX] = { .type = NLA_U32 },
+	[KRDMA_A_DEV_NAME] = { .type = NLA_STRING, .maxlen = 63 + 1 },
+	[KRDMA_A_DEV_NODE_GUID] = { .type = NLA_U64 },
+	[KRDMA_A_DEV_MAX_QP_RD_ATOM] = { .type = NLA_U32 },
+	[KRDMA_A_DEV_MAX_QP_INIT_RD_ATOM] = { .type = NLA_U32 },
+	[KRDMA_A_DEV_MAX_FAST_REG_PAGES] = { .type = NLA_U32 },
+	[KRDMA_A_DEV_MAX_SGE] = { .type = NLA_U32 },
+	[KRDMA_A_DEV_ATOMIC_CAP] = { .type = NLA_U8 },
+	[KRDMA_A_DEV_PORT] = { .type = NLA_NESTED },
+	[KRDMA_A_LISTENER_ID] = { .type = NLA_U32 },
+	[KRDMA_A_NAME] = { .type = NLA_STRING, .maxlen = 31 + 1 },
+	[KRDMA_A_LOCAL_ADDR] = { .type = NLA_NESTED },
+	[KRDMA_A_PEER_ADDR] = { .type = NLA_NESTED },
+	[KRDMA_A_TIMEOUT_MS] = { .type = NLA_U32 },
+	[KRDMA_A_SESSION_ID] = { .type = NLA_U32 },
+	[KRDMA_A_SESSION_STATE] = { .type = NLA_U8 },
+	[KRDMA_A_SESSION_ROLE] = { .type = NLA_U8 },
+	[KRDMA_A_SESSION_QPN] = { .type = NLA_U32 },
+	[KRDMA_A_SESSION_PEER_QPN] = { .type = NLA_U32 },
+	[KRDMA_A_SESSION_RESPONDER_RESOURCES] = { .type = NLA_U8 },
+	[KRDMA_A_SESSION_INITIATOR_DEPTH] = { .type = NLA_U8 },
+	[KRDMA_A_SESSION_SQ_DEPTH] = { .type = NLA_U32 },
+	[KRDMA_A_SESSION_RQ_DEPTH] = { .type = NLA_U32 },
+	[KRDMA_A_SESSION_MAX_MSG_SIZE] = { .type = NLA_U32 },
+	[KRDMA_A_SESSION_PEER_PROTO] = { .type = NLA_U32 },
+	[KRDMA_A_REASON] = { .type = NLA_STRING },
+	[KRDMA_A_TEST_ID] = { .type = NLA_U32 },
+	[KRDMA_A_TEST_OP] = { .type = NLA_U8 },
+	[KRDMA_A_TEST_SIZE] = { .type = NLA_U32 },
+	[KRDMA_A_TEST_COUNT] = { .type = NLA_U64 },
+	[KRDMA_A_TEST_DURATION_MS] = { .type = NLA_U32 },
+	[KRDMA_A_TEST_DEPTH] = { .type = NLA_U32 },
+	[KRDMA_A_TEST_INTERVAL_MS] = { .type = NLA_U32 },
+	[KRDMA_A_TEST_STATE] = { .type = NLA_U8 },
+	[KRDMA_A_TEST_STATUS] = { .type = NLA_S32, .minlen = 4 },
+	[KRDMA_A_TEST_ITERS] = { .type = NLA_U64 },
+	[KRDMA_A_TEST_BYTES] = { .type = NLA_U64 },
+	[KRDMA_A_TEST_ELAPSED_NS] = { .type = NLA_U64 },
+	[KRDMA_A_TEST_VALIDATED] = { .type = NLA_U64 },
+	[KRDMA_A_STATS] = { .type = NLA_NESTED },
+	[KRDMA_A_EVENT] = { .type = NLA_U8 },
+	[KRDMA_A_TEST_MODE] = { .type = NLA_U8 },
+	[KRDMA_A_TEST_SIGNAL_EVERY] = { .type = NLA_U32 },
+	[KRDMA_A_TEST_CHAIN] = { .type = NLA_U32 },
+	[KRDMA_A_TEST_INLINE] = { .type = NLA_U8 },
+	[KRDMA_A_TEST_CPU_NS] = { .type = NLA_U64 },
+	[KRDMA_A_TEST_PEER_CPU_NS] = { .type = NLA_U64 },
+	[KRDMA_A_TEST_LAT] = { .type = NLA_NESTED },
+	[KRDMA_A_SESSION_MAX_INLINE] = { .type = NLA_U32 },
+	[KRDMA_A_SESSION_CQ_POLL] = { .type = NLA_U8 },
+	[KRDMA_A_TEST_BIDIR] = { .type = NLA_U8 },
+	[KRDMA_A_TEST_PEER_ITERS] = { .type = NLA_U64 },
+	[KRDMA_A_TEST_PEER_BYTES] = { .type = NLA_U64 },
+	[KRDMA_A_SESSION_QPS] = { .type = NLA_U32 },
+	[KRDMA_A_TEST_QPS] = { .type = NLA_U32 },
+	[KRDMA_A_TEST_QP] = { .type = NLA_NESTED },
+	[KRDMA_A_SESSION_TOS] = { .type = NLA_U8 },
+	[KRDMA_A_TEST_HOST_CPU] = { .type = NLA_NESTED },
+	[KRDMA_A_TEST_PEER_HOST_CPU] = { .type = NLA_NESTED },
+	[KRDMA_A_TEST_RATE] = { .type = NLA_U64 },
+	[KRDMA_A_TEST_BURST] = { .type = NLA_U32 },
+};
+
+/* host-cpu: krdma_host_cpu_attr */
+struct nla_policy krdma_host_cpu_policy[KRDMA_HOST_CPU_A_MAX + 1] = {
+	[KRDMA_HOST_CPU_A_CAPACITY_NS] = { .type = NLA_U64 },
+	[KRDMA_HOST_CPU_A_USER_NS] = { .type = NLA_U64 },
+	[KRDMA_HOST_CPU_A_SYSTEM_NS] = { .type = NLA_U64 },
+	[KRDMA_HOST_CPU_A_SOFTIRQ_NS] = { .type = NLA_U64 },
+	[KRDMA_HOST_CPU_A_IRQ_NS] = { .type = NLA_U64 },
+};
+
+/* test-qp: krdma_test_qp_attr */
+struct nla_policy krdma_test_qp_policy[KRDMA_TEST_QP_A_MAX + 1] = {
+	[KRDMA_TEST_QP_A_INDEX] = { .type = NLA_U32 },
+	[KRDMA_TEST_QP_A_ITERS] = { .type = NLA_U64 },
+	[KRDMA_TEST_QP_A_BYTES] = { .type = NLA_U64 },
+	[KRDMA_TEST_QP_A_ELAPSED_NS] = { .type = NLA_U64 },
+};
+
+/* addr: krdma_addr_attr */
+struct nla_policy krdma_addr_policy[KRDMA_ADDR_A_MAX + 1] = {
+	[KRDMA_ADDR_A_IPV4] = { .type = NLA_UNSPEC, .minlen = 4, .maxlen = 4 },
+	[KRDMA_ADDR_A_IPV6] = { .type = NLA_UNSPEC, .minlen = 16, .maxlen = 16 },
+	[KRDMA_ADDR_A_PORT] = { .type = NLA_U16 },
+	[KRDMA_ADDR_A_SCOPE_ID] = { .type = NLA_U32 },
+};
+
+/* port: krdma_port_attr */
+struct nla_policy krdma_port_policy[KRDMA_PORT_A_MAX + 1] = {
+	[KRDMA_PORT_A_INDEX] = { .type = NLA_U32 },
+	[KRDMA_PORT_A_STATE] = { .type = NLA_U8 },
+	[KRDMA_PORT_A_ACTIVE_MTU] = { .type = NLA_U32 },
+};
+
+/* lat: krdma_lat_attr */
+struct nla_policy krdma_lat_policy[KRDMA_LAT_A_MAX + 1] = {
+	[KRDMA_LAT_A_SAMPLES] = { .type = NLA_U64 },
+	[KRDMA_LAT_A_MIN_NS] = { .type = NLA_U64 },
+	[KRDMA_LAT_A_P50_NS] = { .type = NLA_U64 },
+	[KRDMA_LAT_A_P90_NS] = { .type = NLA_U64 },
+	[KRDMA_LAT_A_P99_NS] = { .type = NLA_U64 },
+	[KRDMA_LAT_A_P999_NS] = { .type = NLA_U64 },
+	[KRDMA_LAT_A_MAX_NS] = { .type = NLA_U64 },
+	[KRDMA_LAT_A_AVG_NS] = { .type = NLA_U64 },
+	[KRDMA_LAT_A_STDEV_NS] = { .type = NLA_U64 },
+	[KRDMA_LAT_A_HIST] = { .type = NLA_NESTED },
+};
+
+/* hist-bucket: krdma_hist_attr */
+struct nla_policy krdma_hist_bucket_policy[KRDMA_HIST_A_MAX + 1] = {
+	[KRDMA_HIST_A_LO_NS] = { .type = NLA_U64 },
+	[KRDMA_HIST_A_HI_NS] = { .type = NLA_U64 },
+	[KRDMA_HIST_A_COUNT] = { .type = NLA_U64 },
+};
+
+/* stats: krdma_stats_attr */
+struct nla_policy krdma_stats_policy[KRDMA_STATS_A_MAX + 1] = {
+	[KRDMA_STATS_A_SESSIONS_OPENED] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_SESSIONS_CLOSED] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_CONNECT_ERRORS] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_REJECTS_SENT] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_TESTS_STARTED] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_TESTS_FAILED] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_SEND_WRS] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_RECV_WRS] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_WRITE_WRS] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_READ_WRS] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_ATOMIC_WRS] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_REG_MR_WRS] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_INV_WRS] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_BYTES_TX] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_BYTES_RX] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_WC_ERRORS] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_VALIDATION_ERRORS] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_PROTOCOL_ERRORS] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_SESSIONS_REFUSED] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_MEM_REFUSED] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_RESPONDER_TIMEOUTS] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_PEER_MEM] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_PEER_MEM_PEAK] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_SERVER_SESSIONS] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_SERVER_SESSIONS_PEAK] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_QP_EVENTS] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_PEER_SILENCE_MAX] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_POLLERS_REFUSED] = { .type = NLA_U64 },
+	[KRDMA_STATS_A_RESPONDER_POLLERS] = { .type = NLA_U64 },
+};
+
+/* KRDMA_CMD_VERSION_GET - do reply */
+const int krdma_version_get_rsp_attrs[2] = {
+	KRDMA_A_VERSION,
+	KRDMA_A_ABI_VERSION,
+};
+
+/* KRDMA_CMD_DEV_GET - do and dump reply */
+const int krdma_dev_get_rsp_attrs[9] = {
+	KRDMA_A_DEV_INDEX,
+	KRDMA_A_DEV_NAME,
+	KRDMA_A_DEV_NODE_GUID,
+	KRDMA_A_DEV_MAX_QP_RD_ATOM,
+	KRDMA_A_DEV_MAX_QP_INIT_RD_ATOM,
+	KRDMA_A_DEV_MAX_FAST_REG_PAGES,
+	KRDMA_A_DEV_MAX_SGE,
+	KRDMA_A_DEV_ATOMIC_CAP,
+	KRDMA_A_DEV_PORT,
+};
+
+/* KRDMA_CMD_LISTENER_ADD - do reply */
+const int krdma_listener_add_rsp_attrs[5] = {
+	KRDMA_A_LISTENER_ID,
+	KRDMA_A_NAME,
+	KRDMA_A_LOCAL_ADDR,
+	KRDMA_A_REASON,
+	KRDMA_A_DEV_NAME,
+};
+
+/* KRDMA_CMD_LISTENER_GET - do and dump reply */
+const int krdma_listener_get_rsp_attrs[5] = {
+	KRDMA_A_LISTENER_ID,
+	KRDMA_A_NAME,
+	KRDMA_A_LOCAL_ADDR,
+	KRDMA_A_REASON,
+	KRDMA_A_DEV_NAME,
+};
+
+/* KRDMA_CMD_SESSION_NEW - do reply */
+const int krdma_session_new_rsp_attrs[1] = {
+	KRDMA_A_SESSION_ID,
+};
+
+/* KRDMA_CMD_SESSION_GET - do and dump reply */
+const int krdma_session_get_rsp_attrs[22] = {
+	KRDMA_A_SESSION_ID,
+	KRDMA_A_NAME,
+	KRDMA_A_SESSION_STATE,
+	KRDMA_A_SESSION_ROLE,
+	KRDMA_A_DEV_NAME,
+	KRDMA_A_LOCAL_ADDR,
+	KRDMA_A_PEER_ADDR,
+	KRDMA_A_SESSION_QPN,
+	KRDMA_A_SESSION_PEER_QPN,
+	KRDMA_A_SESSION_QPS,
+	KRDMA_A_SESSION_TOS,
+	KRDMA_A_SESSION_RESPONDER_RESOURCES,
+	KRDMA_A_SESSION_INITIATOR_DEPTH,
+	KRDMA_A_SESSION_SQ_DEPTH,
+	KRDMA_A_SESSION_RQ_DEPTH,
+	KRDMA_A_SESSION_MAX_MSG_SIZE,
+	KRDMA_A_SESSION_PEER_PROTO,
+	KRDMA_A_SESSION_MAX_INLINE,
+	KRDMA_A_SESSION_CQ_POLL,
+	KRDMA_A_LISTENER_ID,
+	KRDMA_A_REASON,
+	KRDMA_A_STATS,
+};
+
+/* KRDMA_CMD_TEST_START - do reply */
+const int krdma_test_start_rsp_attrs[1] = {
+	KRDMA_A_TEST_ID,
+};
+
+/* KRDMA_CMD_TEST_GET - do and dump reply */
+const int krdma_test_get_rsp_attrs[31] = {
+	KRDMA_A_TEST_ID,
+	KRDMA_A_SESSION_ID,
+	KRDMA_A_TEST_OP,
+	KRDMA_A_TEST_MODE,
+	KRDMA_A_TEST_SIZE,
+	KRDMA_A_TEST_COUNT,
+	KRDMA_A_TEST_DURATION_MS,
+	KRDMA_A_TEST_DEPTH,
+	KRDMA_A_TEST_QPS,
+	KRDMA_A_TEST_RATE,
+	KRDMA_A_TEST_BURST,
+	KRDMA_A_TEST_SIGNAL_EVERY,
+	KRDMA_A_TEST_CHAIN,
+	KRDMA_A_TEST_INLINE,
+	KRDMA_A_TEST_INTERVAL_MS,
+	KRDMA_A_TEST_STATE,
+	KRDMA_A_TEST_STATUS,
+	KRDMA_A_TEST_ITERS,
+	KRDMA_A_TEST_BYTES,
+	KRDMA_A_TEST_ELAPSED_NS,
+	KRDMA_A_TEST_VALIDATED,
+	KRDMA_A_TEST_CPU_NS,
+	KRDMA_A_TEST_PEER_CPU_NS,
+	KRDMA_A_TEST_LAT,
+	KRDMA_A_TEST_BIDIR,
+	KRDMA_A_TEST_PEER_ITERS,
+	KRDMA_A_TEST_PEER_BYTES,
+	KRDMA_A_REASON,
+	KRDMA_A_TEST_QP,
+	KRDMA_A_TEST_HOST_CPU,
+	KRDMA_A_TEST_PEER_HOST_CPU,
+};
+
+/* KRDMA_CMD_STATS_GET - do reply */
+const int krdma_stats_get_rsp_attrs[1] = {
+	KRDMA_A_STATS,
+};
+
+/* KRDMA_CMD_EVENT_NTF - event */
+const int krdma_event_ntf_attrs[39] = {
+	KRDMA_A_EVENT,
+	KRDMA_A_TEST_ID,
+	KRDMA_A_SESSION_ID,
+	KRDMA_A_NAME,
+	KRDMA_A_SESSION_STATE,
+	KRDMA_A_SESSION_ROLE,
+	KRDMA_A_LOCAL_ADDR,
+	KRDMA_A_PEER_ADDR,
+	KRDMA_A_SESSION_QPS,
+	KRDMA_A_TEST_OP,
+	KRDMA_A_TEST_SIZE,
+	KRDMA_A_TEST_COUNT,
+	KRDMA_A_TEST_DURATION_MS,
+	KRDMA_A_TEST_DEPTH,
+	KRDMA_A_TEST_QPS,
+	KRDMA_A_TEST_STATE,
+	KRDMA_A_TEST_ITERS,
+	KRDMA_A_TEST_BYTES,
+	KRDMA_A_TEST_ELAPSED_NS,
+	KRDMA_A_TEST_VALIDATED,
+	KRDMA_A_TEST_STATUS,
+	KRDMA_A_REASON,
+	KRDMA_A_SESSION_TOS,
+	KRDMA_A_TEST_MODE,
+	KRDMA_A_TEST_INTERVAL_MS,
+	KRDMA_A_TEST_SIGNAL_EVERY,
+	KRDMA_A_TEST_CHAIN,
+	KRDMA_A_TEST_INLINE,
+	KRDMA_A_TEST_CPU_NS,
+	KRDMA_A_TEST_PEER_CPU_NS,
+	KRDMA_A_TEST_LAT,
+	KRDMA_A_TEST_BIDIR,
+	KRDMA_A_TEST_PEER_ITERS,
+	KRDMA_A_TEST_PEER_BYTES,
+	KRDMA_A_TEST_RATE,
+	KRDMA_A_TEST_BURST,
+	KRDMA_A_TEST_QP,
+	KRDMA_A_TEST_HOST_CPU,
+	KRDMA_A_TEST_PEER_HOST_CPU,
+};

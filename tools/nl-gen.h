@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
+/* Do not edit directly, auto-generated from: */
+/*	Documentation/netlink/specs/krdma.yaml */
+/* by scripts/spec-to-c.py; make check-spec checks that it is current. */
+
+#ifndef _KRDMA_NL_GEN_H
+#define _KRDMA_NL_GEN_H
+
+#include <netlink/attr.h>
+
+#include <linux/krdma.h>
+
+/* Reply policies: types and lengths (libnl checks no values). */
+extern struct nla_policy krdma_policy[KRDMA_A_MAX + 1];
+extern struct nla_policy krdma_host_cpu_policy[KRDMA_HOST_CPU_A_MAX + 1];
+extern struct nla_policy krdma_test_qp_policy[KRDMA_TEST_QP_A_MAX + 1];
+extern struct nla_policy krdma_addr_policy[KRDMA_ADDR_A_MAX + 1];
+extern struct nla_policy krdma_port_policy[KRDMA_PORT_A_MAX + 1];
+extern struct nla_policy krdma_lat_policy[KRDMA_LAT_A_MAX + 1];
+extern struct nla_policy krdma_hist_bucket_policy[KRDMA_HIST_A_MAX + 1];
+extern struct nla_policy krdma_stats_policy[KRDMA_STATS_A_MAX + 1];
+
+/* The attributes of each reply and event, in the spec's order. */
+extern const int krdma_version_get_rsp_attrs[2];
+extern const int krdma_dev_get_rsp_attrs[9];
+extern const int krdma_listener_add_rsp_attrs[5];
+extern const int krdma_listener_get_rsp_attrs[5];
+extern const int krdma_session_new_rsp_attrs[1];
+extern const int krdma_session_get_rsp_attrs[22];
+extern const int krdma_test_start_rsp_attrs[1];
+extern const int krdma_test_get_rsp_attrs[31];
+extern const int krdma_stats_get_rsp_attrs[1];
+extern const int krdma_event_ntf_attrs[39];
+
+#endif /* _KRDMA_NL_GEN_H */
