@@ -3,12 +3,12 @@
 """Small Generic Netlink client for the krdma tests (python3 stdlib only).
 
 The numbers (commands, attributes, enums, limits) and the attribute types
-are read at run time from include/uapi/linux/krdma.h, so they never drift:
-an attribute's type is what its kernel-doc line starts with, in
-parentheses ("@KRDMA_A_DEV_INDEX: (u32) ...", "(nest, enum
-krdma_addr_attr)", "(u8, enum krdma_op)"; scripts/spec-to-c.py --uapi
-writes them from the spec), or the first word of a comment after the
-member ("u32: ..."), or the "all u64" of the comment above its enum.
+are read at run time from the family's YNL spec,
+Documentation/netlink/specs/krdma.yaml, so they never drift: the uAPI
+header is rendered from the same file (scripts/spec-to-c.py), and the
+names here are the header's (KRDMA_A_DEV_INDEX, enum krdma_addr_attr),
+made by the same rules. Needs python3-yaml (its C loader if there is
+one); nothing else outside the standard library.
 
 Command line:
 
@@ -40,8 +40,8 @@ Command line:
     --policy [CMD]  print the kernel's attribute policies (JSON), of every
               command or of CMD: {CMD: {"do"|"dump": {ATTR: {type, min_value_u,
               max_value_u, min_length, max_length, nested}}}}
-    --header PATH  uapi header (default: ../../include/uapi/linux/krdma.h
-              next to this file, or $KRDMA_UAPI)
+    --spec PATH  the YNL spec (default: $KRDMA_SPEC, or
+              ../../Documentation/netlink/specs/krdma.yaml next to this file)
 
 Output: every reply message as one JSON object per line, "ok" for a bare
 ACK, "error ERRNO MESSAGE" (ERRNO positive, MESSAGE the kernel's extended
@@ -138,8 +138,8 @@ INT_FMT = {"u8": "<B", "u16": "<H", "u32": "<I", "u64": "<Q",
            "s8": "<b", "s16": "<h", "s32": "<i", "s64": "<q"}
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_HEADER = os.path.join(HERE, "..", "..", "include", "uapi", "linux",
-                              "krdma.h")
+DEFAULT_SPEC = os.path.join(HERE, "..", "..", "Documentation", "netlink",
+                            "specs", "krdma.yaml")
 
 
 def align4(n):
@@ -179,23 +179,32 @@ class LocalError(Exception):
     """Usage or environment problem (not the kernel's answer)."""
 
 
-# ---- the uapi header ----
+# ---- the spec ----
+
+def c_upper(name):
+    """YNL's C names: upper case, '-' to '_' (scripts/spec-to-c.py)."""
+    return name.upper().replace("-", "_")
+
+
+def c_lower(name):
+    return name.lower().replace("-", "_")
+
 
 class Enum:
-    def __init__(self, name, default_type=None):
+    """A C enum of the uAPI header as the spec defines it: an attribute
+    set (each member with its type), the commands, or a value enum."""
+
+    def __init__(self, name, prefix=""):
         self.name = name
-        self.default_type = default_type
         self.values = {}	# full name -> value
         self.by_value = {}	# value -> full name
-        self.comments = {}	# full name -> comment text
-        self.prefix = ""
+        self.types = {}		# full name -> (type, enum of its nest or value)
+        self.comments = {}	# full name -> "u32", "nest, enum ..."; "do, dump"
+        self.prefix = prefix
 
-    def finish(self):
-        names = [n for n in self.values if not n.startswith("__")]
-        pre = os.path.commonprefix(names) if names else ""
-        if len(names) > 1:
-            pre = pre[:pre.rfind("_") + 1]
-        self.prefix = pre
+    def add(self, full, value):
+        self.values[full] = value
+        self.by_value.setdefault(value, full)
 
     def short(self, full):
         return full[len(self.prefix):] if full.startswith(self.prefix) else full
@@ -209,24 +218,34 @@ class Enum:
         raise KeyError(word)
 
     def type_of(self, full):
-        """(type, argument) from the member's comment or the enum default."""
-        c = self.comments.get(full, "")
-        m = re.match(r"\s*(u8|u16|u32|u64|s8|s16|s32|s64|string|binary|nest|flag)\b"
-                     r"(?:\s*,\s*(?:enum\s+)?(\w+))?", c)
-        if m:
-            return m.group(1), m.group(2)
-        return self.default_type, None
+        """(type, argument): the spec's type of an attribute, and the C
+        name of the enum of its nest or of its values (or None)."""
+        return self.types.get(full, (None, None))
 
 
-class Uapi:
+def _load_yaml(path):
+    try:
+        import yaml
+    except ImportError:
+        raise LocalError("reading the spec needs python3-yaml")
+    with open(path) as f:
+        return yaml.load(f, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
+class Spec:
+    """The family's numbers and types, read from its YNL spec
+    (Documentation/netlink/specs/krdma.yaml), with the C names the uAPI
+    header has for them (scripts/spec-to-c.py --uapi renders it from the
+    same spec, by the same rules): enums by their C tag (krdma_attr,
+    krdma_cmd, krdma_addr_attr, krdma_op, ...), constants, limits and
+    names in defines (KRDMA_DEPTH_MAX, KRDMA_A_MAX, KRDMA_GENL_NAME)."""
     _parsed = {}
 
     @classmethod
     def cached(cls, path=None):
-        """One parse per header version: tests/lib/pyeval.py runs main()
-        many times in one process, and a parse takes seconds in a TCG
-        guest."""
-        path = path or os.environ.get("KRDMA_UAPI") or DEFAULT_HEADER
+        """One parse per spec version: tests/lib/pyeval.py runs main()
+        many times in one process, and a guest under TCG is slow."""
+        path = path or os.environ.get("KRDMA_SPEC") or DEFAULT_SPEC
         try:
             key = (path, os.stat(path).st_mtime_ns)
         except OSError:
@@ -236,81 +255,95 @@ class Uapi:
         return cls._parsed[key]
 
     def __init__(self, path=None):
-        path = path or os.environ.get("KRDMA_UAPI") or DEFAULT_HEADER
+        path = path or os.environ.get("KRDMA_SPEC") or DEFAULT_SPEC
         try:
-            with open(path) as f:
-                text = f.read()
-        except OSError as e:
-            raise LocalError("cannot read the uapi header %s: %s" % (path, e))
+            y = _load_yaml(path)
+        except (OSError, ValueError) as e:
+            raise LocalError("cannot read the spec %s: %s" % (path, e))
+        except Exception as e:	# yaml.YAMLError
+            raise LocalError("cannot parse the spec %s: %s" % (path, e))
         self.path = path
         self.enums = {}
         self.defines = {}
-        self._parse(text)
         try:
-            self.attrs = self.enums["krdma_attr"]
-            self.cmds = self.enums["krdma_cmd"]
-        except KeyError as e:
-            raise LocalError("%s: enum %s not found" % (path, e))
+            self._read(y)
+            self.attrs = self.enums[self._set_tag(y, self.sets[y["name"]])]
+            self.cmds = self.enums[c_lower(y["operations"].get(
+                "enum-name", y["name"] + "-cmd"))]
+        except (KeyError, TypeError) as e:
+            raise LocalError("%s: not a spec of the family: %r" % (path, e))
 
-    def _parse(self, text):
-        # #define NAME VALUE  (numbers, simple shifts, strings)
-        for m in re.finditer(r"^#define\s+(\w+)\s+(.+?)\s*(?:/\*.*)?$", text,
-                             re.M):
-            name, val = m.group(1), m.group(2).strip()
-            if val.startswith('"'):
-                self.defines[name] = val.strip('"')
+    @staticmethod
+    def _set_tag(y, s):
+        return c_lower(s.get("enum-name", "%s-%s-attrs" % (y["name"], s["name"])))
+
+    def _read(self, y):
+        fam = y["name"]
+        self.defines[c_upper(y.get("c-family-name", fam + "-family-name"))] = fam
+        self.defines[c_upper(y.get("c-version-name", fam + "-family-version"))] = \
+            y.get("version", 1)
+        value_enums = {}
+        for d in y.get("definitions", []):
+            if d["type"] == "const":
+                if not d.get("header"):
+                    name = d.get("c-define-name", "%s-%s" % (fam, d["name"]))
+                    self.defines[c_upper(name)] = d["value"]
                 continue
-            expr = re.sub(r"(\d+)[uUlL]+\b", r"\1", val)
-            if re.fullmatch(r"[\d\sxXa-fA-F()<>|+*-]+", expr):
-                try:
-                    self.defines[name] = int(eval(expr, {"__builtins__": {}}))
-                except Exception:
-                    pass
-        # enum NAME { ... };  with the comment just above it.
-        for m in re.finditer(r"(/\*(?:(?!\*/).)*\*/\s*)?enum\s+(\w+)\s*\{(.*?)\};",
-                             text, re.S):
-            above, name, body = m.group(1) or "", m.group(2), m.group(3)
-            dm = re.search(r"\ball\s+(u8|u16|u32|u64)\b", above)
-            en = Enum(name, dm.group(1) if dm else None)
-            # kernel-doc: " * @KRDMA_A_X: (u32) ..." gives "u32".
-            for km in re.finditer(r"^\s*\*\s*@(\w+):\s*\(([^)]*)\)", above, re.M):
-                en.comments[km.group(1)] = km.group(2).strip()
-            nxt = 0
-            for line in body.split("\n"):
-                cm = re.search(r"/\*(.*?)\*/", line)
-                code = re.sub(r"/\*.*?\*/", "", line).strip().rstrip(",")
-                if not code:
+            if d["type"] not in ("enum", "flags"):
+                continue
+            tag = c_lower(d.get("enum-name", "%s-%s" % (fam, d["name"])))
+            pfx = c_upper(d.get("name-prefix", "%s-%s-" % (fam, d["name"])))
+            en = Enum(tag, pfx)
+            v = d.get("value-start", 0)
+            for e in d.get("entries", []):
+                e = e if isinstance(e, dict) else {"name": e}
+                v = e.get("value", v)
+                en.add(pfx + c_upper(e["name"]), 1 << v if d["type"] == "flags" else v)
+                v += 1
+            if d.get("render-max"):
+                en.add("__" + pfx + "MAX", v)
+                self.defines[pfx + "MAX"] = v - 1
+            value_enums[d["name"]] = tag
+            self.enums[tag] = en
+        self.sets = {s["name"]: s for s in y["attribute-sets"]}
+        for s in y["attribute-sets"]:
+            pfx = c_upper(s.get("name-prefix", fam + "-a-"))
+            en = Enum(self._set_tag(y, s), pfx)
+            v = 0
+            for a in s["attributes"]:
+                v = a.get("value", v + 1)	# YNL: from 1, or the last + 1
+                full = pfx + c_upper(a["name"])
+                en.add(full, v)
+                t = a.get("type")
+                if t in ("unused", "pad", None):
                     continue
-                em = re.fullmatch(r"(\w+)\s*(?:=\s*(.+))?", code)
-                if not em:
-                    continue
-                if em.group(2) is not None:
-                    v = em.group(2).strip()
-                    mm = re.fullmatch(r"\((__\w+)\s*-\s*1\)", v)
-                    if mm and mm.group(1) in en.values:
-                        # YNL's "X_MAX = (__X_MAX - 1)": a limit, as the
-                        # #define of the same form, not a member.
-                        self.defines[em.group(1)] = en.values[mm.group(1)] - 1
-                        continue
-                    if v in en.values:
-                        nxt = en.values[v]
-                    elif v in self.defines:
-                        nxt = self.defines[v]
-                    else:
-                        nxt = int(re.sub(r"[uUlL]+$", "", v), 0)
-                en.values[em.group(1)] = nxt
-                en.by_value.setdefault(nxt, em.group(1))
-                if cm:
-                    en.comments[em.group(1)] = cm.group(1).strip()
-                nxt += 1
-            en.finish()
-            self.enums[name] = en
-        # "#define KRDMA_A_MAX (__KRDMA_A_MAX - 1)" needs the enums.
-        for m in re.finditer(r"^#define\s+(\w+)\s+\((__\w+)\s*-\s*1\)", text,
-                             re.M):
-            for en in self.enums.values():
-                if m.group(2) in en.values:
-                    self.defines[m.group(1)] = en.values[m.group(2)] - 1
+                arg = None
+                if t == "nest":
+                    arg = self._set_tag(y, self.sets[a["nested-attributes"]])
+                elif "enum" in a:
+                    arg = value_enums.get(a["enum"])
+                en.types[full] = (t, arg)
+                en.comments[full] = t + (", enum " + arg if arg else "") + \
+                    (", multi" if a.get("multi-attr") else "")
+            en.add("__" + pfx + "MAX", v + 1)
+            self.defines[pfx + "MAX"] = v
+            self.enums[en.name] = en
+        ops = y["operations"]
+        pfx = c_upper(ops.get("name-prefix", fam + "-cmd-"))
+        en = Enum(c_lower(ops.get("enum-name", fam + "-cmd")), pfx)
+        v = 0
+        for op in ops["list"]:
+            v = op.get("value", v + 1)
+            full = pfx + c_upper(op["name"])
+            en.add(full, v)
+            kinds = [k for k in ("do", "dump", "event") if k in op]
+            en.comments[full] = ", ".join(kinds + op.get("flags", []))
+        en.add("__" + pfx + "MAX", v + 1)
+        self.defines[pfx + "MAX"] = v
+        self.enums[en.name] = en
+        for g in y.get("mcast-groups", {}).get("list", []):
+            self.defines[c_upper(g.get("c-define-name", "%s-mcgrp-%s" % (fam, g["name"])))] = \
+                g["name"]
 
     def cmd(self, word):
         if re.fullmatch(r"\d+", word):
@@ -321,6 +354,10 @@ class Uapi:
             raise LocalError("unknown command '%s' (one of: %s)" % (
                 word, ", ".join(self.cmds.short(n) for n in self.cmds.values
                                 if not n.startswith("__"))))
+
+
+# The name the guest tests know it by.
+Uapi = Spec
 
 
 # ---- attribute encoding ----
@@ -369,8 +406,8 @@ class Attr:
 class Genl:
     """A Generic Netlink socket bound to one family (default: krdma)."""
 
-    def __init__(self, family=None, header=None, timeout=30.0):
-        self.uapi = Uapi.cached(header)
+    def __init__(self, family=None, spec=None, timeout=30.0):
+        self.uapi = Spec.cached(spec)
         self.family_name = family or self.uapi.defines.get("KRDMA_GENL_NAME",
                                                            "krdma")
         self.version = self.uapi.defines.get("KRDMA_GENL_VERSION", 1)
@@ -907,7 +944,7 @@ def main(argv):
     policy = False
     listen = None
     count = None
-    header = None
+    spec = None
     words = []
     i = 0
     while i < len(argv):
@@ -923,7 +960,7 @@ def main(argv):
             family_info = True
         elif a == "--policy":
             policy = True
-        elif a in ("--listen", "--count", "--header"):
+        elif a in ("--listen", "--count", "--spec"):
             if i + 1 >= len(argv):
                 print("genl.py: %s needs a value" % a, file=sys.stderr)
                 return 2
@@ -932,13 +969,13 @@ def main(argv):
             elif a == "--count":
                 count = int(argv[i + 1])
             else:
-                header = argv[i + 1]
+                spec = argv[i + 1]
             i += 1
         else:
             words.append(a)
         i += 1
     try:
-        g = Genl(header=header)
+        g = Genl(spec=spec)
         try:
             return run_main(g, as_json, batch, family_info, policy, listen,
                             count, words)

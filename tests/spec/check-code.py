@@ -16,11 +16,13 @@ the hand-written code that uses them, and the spec's own references:
 3. Best effort: kmod/*.c (--kmod-dir) put and get attributes with the
    spec's types (nla_put_u32(skb, KRDMA_A_X, ...) needs X to be u32, u64
    puts pad with the pad attribute of the same set), and the CLI's reply
-   policies (--cli-attrs, tools/attrs.c) use the spec's types.
-4. tests/lib/genl.py, the guest tests' netlink client, reads from the
-   uAPI header (--header) the spec's type of every attribute (and the
-   enum of each nest), and which commands dump, as the header's kernel-doc
-   gives them.
+   policies (--cli-attrs, tools/nl-gen.c: generated, so this checks
+   the generator's libnl rendering) use the spec's types and lengths.
+4. tests/lib/genl.py, the guest tests' netlink client, reads the spec
+   itself: the numbers it makes of it (commands, attributes, enums, their
+   maxima, constants) must be the uAPI header's (--header), which the
+   module and krdmactl are built with, and its types and nests the
+   spec's.
 
 Naming follows YNL: C name = upper(name-prefix + name) with '-' -> '_'.
 Prints one line per disagreement and exits 1, or prints
@@ -459,7 +461,9 @@ def check_kmod(spec, kmod_dir, rep):
 
 
 def check_cli(spec, path, rep):
-    """tools/attrs.c reply policies: POL(NLA_U32), POL_STR(n), POL_BIN(n), {...}."""
+    """The CLI's libnl reply policies: { .type = NLA_U32 }, strings'
+    .maxlen (max-len + 1: libnl counts the NUL), binaries' lengths; also
+    the hand-written forms POL(NLA_U32), POL_STR(n), POL_BIN(n)."""
     base = os.path.relpath(path, TOP) if path.startswith(TOP) else path
     with open(path, encoding='utf-8') as f:
         text = strip_comments(f.read())
@@ -499,11 +503,25 @@ def check_cli(spec, path, rep):
                 continue
             rep.check(got == a['type'], f'{base}: {pol}[{idx}] expects {got}, spec '
                       f'{s}.{a["name"]} is {a["type"]}')
+            checks = a.get('checks', {})
             bm = re.fullmatch(r'POL_BIN\((\w+)\)', val)
             if bm and a['type'] == 'binary':
-                rep.check(str(spec.limit(a.get('checks', {}).get('exact-len'))) == bm.group(1),
+                rep.check(str(spec.limit(checks.get('exact-len'))) == bm.group(1),
                           f'{base}: {pol}[{idx}] length {bm.group(1)}, spec {s}.{a["name"]} '
-                          f'exact-len {a.get("checks", {}).get("exact-len")}')
+                          f'exact-len {checks.get("exact-len")}')
+            lens = {k: int(eval(v, {'__builtins__': {}}))  # pylint: disable=eval-used
+                    for k, v in re.findall(r'\.(minlen|maxlen)\s*=\s*([\d\s+]+)', val)}
+            if a['type'] == 'string' and not val.startswith('POL_STR'):
+                want = spec.limit(checks['max-len']) + 1 if 'max-len' in checks else None
+                rep.check(lens.get('maxlen') == want, f'{base}: {pol}[{idx}] maxlen '
+                          f'{lens.get("maxlen")}, spec {s}.{a["name"]} max-len '
+                          f'{checks.get("max-len")} (+ 1, the NUL)')
+            if a['type'] == 'binary' and not bm:
+                lo = checks.get('exact-len', checks.get('min-len'))
+                hi = checks.get('exact-len', checks.get('max-len'))
+                rep.check(lens.get('minlen') == (None if lo is None else spec.limit(lo)) and
+                          lens.get('maxlen') == (None if hi is None else spec.limit(hi)),
+                          f'{base}: {pol}[{idx}] lengths {lens}, spec {s}.{a["name"]} {checks}')
         for a in spec.sets[set_name]['attributes']:
             if a['type'] in ('unused', 'pad'):
                 continue
@@ -515,40 +533,89 @@ def check_cli(spec, path, rep):
 # 4. the guest tests' netlink client reads the header as the spec says
 
 
+def header_numbers(path):
+    """The uAPI header's numbers: {define: value} and {enum tag: {member:
+    value}}, as a C compiler reads them (the header is generated; this
+    reads what spec-to-c.py writes)."""
+    with open(path, encoding='utf-8') as f:
+        text = strip_comments(f.read())
+    defines, enums = {}, {}
+    for m in re.finditer(r'^#define\s+(\w+)\s+(.+?)\s*$', text, re.M):
+        defines[m.group(1)] = m.group(2).strip()
+    for m in re.finditer(r'enum\s+(\w+)\s*\{(.*?)\};', text, re.S):
+        vals, nxt = {}, 0
+        for item in split_top(m.group(2)):
+            im = re.fullmatch(r'\s*(\w+)\s*(?:=\s*(.+?))?\s*', item, re.S)
+            if not im:
+                continue
+            if im.group(2) is not None:
+                mm = re.fullmatch(r'\((\w+)\s*-\s*1\)', im.group(2))
+                if mm:  # YNL's X_MAX = (__X_MAX - 1): a limit, not a member
+                    defines[im.group(1)] = str(vals[mm.group(1)] - 1)
+                    continue
+                nxt = int(im.group(2), 0)
+            vals[im.group(1)] = nxt
+            nxt += 1
+        enums[m.group(1)] = vals
+    for k, v in list(defines.items()):
+        mm = re.fullmatch(r'\((\w+)\s*-\s*1\)', v)
+        if mm:
+            for vals in enums.values():
+                if mm.group(1) in vals:
+                    defines[k] = str(vals[mm.group(1)] - 1)
+    out = {}
+    for k, v in defines.items():
+        out[k] = v.strip('"') if v.startswith('"') else int(v, 0) if re.fullmatch(r'\d+', v) else v
+    return out, enums
+
+
 def check_genl(spec, header, rep):
     sys.path.insert(0, os.path.join(TOP, 'tests', 'lib'))
     import genl  # pylint: disable=import-outside-toplevel
     try:
-        u = genl.Uapi(header)
+        g = genl.Spec(spec.path)
+        defines, enums = header_numbers(header)
     except Exception as e:  # pylint: disable=broad-except
-        rep.error(f'genl.py cannot read {header}: {e!r}')
+        rep.error(f'genl.py cannot read {spec.path} or {header}: {e!r}')
         return
+    # The numbers: every enum and define of the header, as genl.py has them.
+    for tag, vals in enums.items():
+        if not rep.check(tag in g.enums, f'genl.py: no enum {tag} (the header has it)'):
+            continue
+        got = {k: v for k, v in g.enums[tag].values.items()}
+        for k, v in vals.items():
+            rep.check(got.get(k) == v, f'genl.py: reads {k} as {got.get(k)}, the header has {v}')
+        for k in set(got) - set(vals):
+            rep.error(f'genl.py: reads {k} in enum {tag}, the header has no such member')
+    for k, v in defines.items():
+        if k.startswith('_UAPI_'):
+            continue
+        rep.check(g.defines.get(k) == v, f'genl.py: reads #define {k} as {g.defines.get(k)!r}, '
+                  f'the header has {v!r}')
+    # The types: the spec's, with the enum of each nest.
     for s in spec.sets.values():
         tag = c_lower(s.get('enum-name', ''))
-        if not rep.check(tag in u.enums, f'genl.py: no enum {tag} in {header}'):
+        en = g.enums.get(tag)
+        if en is None:
             continue
-        en = u.enums[tag]
         for a in s['attributes']:
             if a['type'] in ('unused', 'pad'):
                 continue
             cname = spec.attr_cname[(s['name'], a['name'])]
             typ, arg = en.type_of(cname)
-            want = a['type']
-            rep.check(typ == want, f'genl.py: reads {cname} as {typ}, spec '
-                      f'{s["name"]}.{a["name"]} is {want}')
-            if want == 'nest' and a.get('nested-attributes') in spec.sets:
+            rep.check(typ == a['type'], f'genl.py: reads {cname} as {typ}, spec '
+                      f'{s["name"]}.{a["name"]} is {a["type"]}')
+            if a['type'] == 'nest' and a.get('nested-attributes') in spec.sets:
                 sub = c_lower(spec.sets[a['nested-attributes']].get('enum-name', ''))
                 rep.check(arg == sub, f'genl.py: reads {cname} as a nest of {arg}, spec '
                           f'nests {sub}')
     # tests/guest/netlink-raw.sh takes the ops to dump from the same reading.
-    cmds = u.enums.get(c_lower(spec.ops.get('enum-name', f'{spec.fam}-cmd')))
-    if rep.check(cmds is not None, f'genl.py: no command enum in {header}'):
-        for op in spec.ops['list']:
-            cname = spec.op_cname[op['name']]
-            got = 'dump' in cmds.comments.get(cname, '')
-            rep.check(got == ('dump' in op), f'genl.py: reads {cname} as '
-                      f'{"" if got else "not "}dumpable, spec op {op["name"]} '
-                      f'{"has" if "dump" in op else "has no"} dump')
+    for op in spec.ops['list']:
+        cname = spec.op_cname[op['name']]
+        got = 'dump' in g.cmds.comments.get(cname, '')
+        rep.check(got == ('dump' in op), f'genl.py: reads {cname} as '
+                  f'{"" if got else "not "}dumpable, spec op {op["name"]} '
+                  f'{"has" if "dump" in op else "has no"} dump')
 
 
 # --------------------------------------------------------------------------
@@ -602,10 +669,11 @@ def main():
                     help="the file that registers the family ('' to skip)")
     ap.add_argument('--kmod-dir', default=os.path.join(TOP, 'kmod'),
                     help="module sources whose attribute puts are checked ('' to skip)")
-    ap.add_argument('--cli-attrs', default=os.path.join(TOP, 'tools/attrs.c'),
+    ap.add_argument('--cli-attrs', default=os.path.join(TOP, 'tools/nl-gen.c'),
                     help="the CLI's reply policies ('' to skip)")
     ap.add_argument('--header', default=os.path.join(TOP, 'include/uapi/linux/krdma.h'),
-                    help="the uAPI header genl.py reads ('' to skip)")
+                    help="the uAPI header genl.py's reading of the spec must agree with "
+                         "('' to skip)")
     args = ap.parse_args()
 
     rep = Report()

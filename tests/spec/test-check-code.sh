@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 #
 # Proves tests/spec/check-code.py can fail: it accepts the real files, and
-# rejects copies of kmod/netlink.c, the spec, a module source or the CLI's
-# policies with one thing renamed, removed or added, naming the item in its
-# output. (The generated files are checked by regenerating them:
+# rejects copies of kmod/netlink.c, the spec, a module source, the CLI's
+# policies or the uAPI header with one thing renamed, removed or added,
+# naming the item in its output. (The generated files are checked by regenerating them:
 # tests/spec/check-generated.sh.)
 #
 # Usage: tests/spec/test-check-code.sh      (ends with "N passed, M failed")
@@ -18,7 +18,7 @@ CHECK="$TOP/tests/spec/check-code.py"
 SPEC="$TOP/Documentation/netlink/specs/krdma.yaml"
 NL="$TOP/kmod/netlink.c"
 KMOD="$TOP/kmod"
-CLI="$TOP/tools/attrs.c"
+CLI="$TOP/tools/nl-gen.c"
 
 # expect_ok NAME ARGS...: the checker accepts.
 expect_ok() {
@@ -118,24 +118,39 @@ else
 	ko "kmod: pad of another set: mutation did not apply"
 fi
 
-# The CLI's reply policy disagreeing.
-if [ -f "$CLI" ]; then
-	if mutate "$CLI" "$TMP/attrs.c" 's/\[KRDMA_A_TEST_STATUS\]\s*= \{ \.type = NLA_S32/[KRDMA_A_TEST_STATUS] = { .type = NLA_U32/'; then
-		expect_reject "cli: policy type" 'krdma_policy\[KRDMA_A_TEST_STATUS\] expects u32, spec krdma.test-status is s32' \
-			--cli-attrs "$TMP/attrs.c"
-	else
-		ko "cli: policy type: mutation did not apply"
-	fi
+# The CLI's reply policy disagreeing (the generator rendering it wrong).
+if mutate "$CLI" "$TMP/nl-gen.c" 's/\[KRDMA_A_TEST_STATUS\] = \{ \.type = NLA_S32/[KRDMA_A_TEST_STATUS] = { .type = NLA_U32/'; then
+	expect_reject "cli: policy type" 'krdma_policy\[KRDMA_A_TEST_STATUS\] expects u32, spec krdma.test-status is s32' \
+		--cli-attrs "$TMP/nl-gen.c"
+else
+	ko "cli: policy type: mutation did not apply"
+fi
+if mutate "$CLI" "$TMP/nl-gen.c" 's/(\[KRDMA_A_NAME\] = \{ \.type = NLA_STRING, \.maxlen = )31 \+ 1/\131/'; then
+	expect_reject "cli: string length without its NUL" 'krdma_policy\[KRDMA_A_NAME\] maxlen 31, spec krdma.name max-len 31 \(\+ 1, the NUL\)' \
+		--cli-attrs "$TMP/nl-gen.c"
+else
+	ko "cli: string length: mutation did not apply"
+fi
+if mutate "$CLI" "$TMP/nl-gen.c" 's/(\[KRDMA_ADDR_A_IPV6\] = \{ \.type = NLA_UNSPEC, \.minlen = )16/\14/'; then
+	expect_reject "cli: binary length" 'krdma_addr_policy\[KRDMA_ADDR_A_IPV6\] lengths' \
+		--cli-attrs "$TMP/nl-gen.c"
+else
+	ko "cli: binary length: mutation did not apply"
 fi
 
-# A header whose kernel-doc lost an attribute's type (genl.py would send
-# it untyped), and the header before it was generated, whose nest
-# comments named no enum for the latency histogram.
-if mutate "$TOP/include/uapi/linux/krdma.h" "$TMP/krdma.h" 's/(@KRDMA_A_TEST_COUNT: )\(u64\)/\1/'; then
-	expect_reject "header: type lost" 'genl.py: reads KRDMA_A_TEST_COUNT as None, spec krdma.test-count is u64' \
+# genl.py reads the spec: a header (the module's and krdmactl's numbers)
+# that disagrees with its reading, in a limit or an attribute's number.
+if mutate "$TOP/include/uapi/linux/krdma.h" "$TMP/krdma.h" 's/^(#define KRDMA_DEPTH_MAX\t+)128$/\164/'; then
+	expect_reject "header: limit" 'genl.py: reads #define KRDMA_DEPTH_MAX as 128, the header has 64' \
 		--header "$TMP/krdma.h"
 else
-	ko "header: type lost: mutation did not apply"
+	ko "header: limit: mutation did not apply"
+fi
+if mutate "$TOP/include/uapi/linux/krdma.h" "$TMP/krdma.h" 's/^(\tKRDMA_A_TEST_COUNT),$/\1 = 99,/'; then
+	expect_reject "header: attribute number" 'genl.py: reads KRDMA_A_TEST_COUNT as [0-9]+, the header has 99' \
+		--header "$TMP/krdma.h"
+else
+	ko "header: attribute number: mutation did not apply"
 fi
 
 # Unusable input is exit 2, not a pass.
