@@ -65,8 +65,8 @@ helpers() { # PREFIX: every helper, with or without the server
 	# on the host: a local error, 2).
 	genlpy --help | grep -q 'Generic Netlink'
 	check "$p.genl_help"
-	err=$(genlpy --header /nonexistent VERSION_GET 2>&1 >/dev/null)
-	[ $? -eq 2 ] && case $err in *"cannot read the uapi header"*) true ;; *) false ;; esac
+	err=$(genlpy --spec /nonexistent VERSION_GET 2>&1 >/dev/null)
+	[ $? -eq 2 ] && case $err in *"cannot read the spec"*) true ;; *) false ;; esac
 	check "$p.genl_error"
 	# genl_err over a made-up error: the right one, then a wrong attribute.
 	out=$(genlpy() {
