@@ -12,6 +12,9 @@
 #                          agree with the spec; genl.py reads the spec as
 #                          the header has it; the spec's references hold
 #   test-check-code.sh     ... and that checker rejects broken copies
+#   check-ynl-schema.py    the spec is valid against the kernel's YNL schema
+#                          of genetlink-legacy (skipped, saying so, without
+#                          the schema or python3-jsonschema)
 #   check-manpage.sh       the man page covers what krdmactl's help lists
 #   check-abi-doc.sh       the spec-to-rst.py rendering: valid RST, and it
 #                          shows a change of the spec
@@ -52,6 +55,11 @@ if [ "$rc" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 echo "== test-check-code.sh"
 out=$("$DIR/test-check-code.sh" 2>&1)
 grep -v '^ok ' <<<"$out"
+count "$out"
+
+echo "== check-ynl-schema.py"
+out=$(python3 "$DIR/check-ynl-schema.py" 2>&1)
+echo "$out"
 count "$out"
 
 echo "== check-manpage.sh"
