@@ -525,122 +525,92 @@ static void sc_rep_none(const struct target *t)
 	expect_rep_closed("none");
 }
 
+/*
+ * How a scenario answers a test the kernel drives: which of the servers
+ * above (and server_forge() below) takes the kernel's TEST_REQ.
+ */
+enum answer { ANSWER_ACK, ANSWER_PING, ANSWER_LATE, ANSWER_FORGE };
+static void serve_kernel_test(const struct target *t, enum answer how, int fault);
+
 /* ---- bad TEST_ACKs: the kernel must close ---- */
-
-static void ack_scenario(const struct target *t, enum ack_fault fault)
-{
-	struct region r[512];
-	struct msg *m;
-	uint32_t nr;
-
-	m = kernel_test(t, r, ARRAY_SIZE(r), &nr);
-	if (!m)
-		return;
-	server_ack(m, fault);
-	free(m);
-	hang_up();
-}
 
 static void sc_ack_short_regions(const struct target *t)
 {
-	ack_scenario(t, ACK_SHORT_REGIONS);
+	serve_kernel_test(t, ANSWER_ACK, ACK_SHORT_REGIONS);
 }
 
 static void sc_ack_nregions_beyond(const struct target *t)
 {
-	ack_scenario(t, ACK_NREGIONS_BEYOND);
+	serve_kernel_test(t, ANSWER_ACK, ACK_NREGIONS_BEYOND);
 }
 
 static void sc_ack_regions_for_send(const struct target *t)
 {
-	ack_scenario(t, ACK_REGIONS_FOR_SEND);
+	serve_kernel_test(t, ANSWER_ACK, ACK_REGIONS_FOR_SEND);
 }
 
 static void sc_ack_rkey_small(const struct target *t)
 {
-	ack_scenario(t, ACK_RKEY_SMALL);
+	serve_kernel_test(t, ANSWER_ACK, ACK_RKEY_SMALL);
 }
 
 static void sc_ack_region_wrap(const struct target *t)
 {
-	ack_scenario(t, ACK_REGION_WRAP);
+	serve_kernel_test(t, ANSWER_ACK, ACK_REGION_WRAP);
 }
 
 static void sc_ack_rkey0(const struct target *t)
 {
-	ack_scenario(t, ACK_RKEY0);
+	serve_kernel_test(t, ANSWER_ACK, ACK_RKEY0);
 }
 
 /* ---- the kernel's ping regions, abused ---- */
 
-static void ping_scenario(const struct target *t, enum ping_abuse abuse)
-{
-	struct region r[512];
-	struct msg *m;
-	uint32_t nr;
-
-	m = kernel_test(t, r, ARRAY_SIZE(r), &nr);
-	if (!m)
-		return;
-	server_ping(m, r, nr, abuse);
-	free(m);
-	hang_up();
-}
-
 static void sc_ping_stale(const struct target *t)
 {
-	ping_scenario(t, PING_STALE);
+	serve_kernel_test(t, ANSWER_PING, PING_STALE);
 }
 
 static void sc_ping_narrow(const struct target *t)
 {
-	ping_scenario(t, PING_NARROW);
+	serve_kernel_test(t, ANSWER_PING, PING_NARROW);
 }
 
 static void sc_ping_oob(const struct target *t)
 {
-	ping_scenario(t, PING_OOB);
+	serve_kernel_test(t, ANSWER_PING, PING_OOB);
 }
 
 static void sc_result_twice(const struct target *t)
 {
-	ping_scenario(t, PING_RESULT_TWICE);
+	serve_kernel_test(t, ANSWER_PING, PING_RESULT_TWICE);
 }
 
 static void sc_result_status(const struct target *t)
 {
-	ping_scenario(t, PING_RESULT_STATUS);
+	serve_kernel_test(t, ANSWER_PING, PING_RESULT_STATUS);
 }
 
 static void sc_result_short(const struct target *t)
 {
-	ping_scenario(t, PING_RESULT_SHORT);
+	serve_kernel_test(t, ANSWER_PING, PING_RESULT_SHORT);
 }
 
 static void sc_result_iters(const struct target *t)
 {
-	ping_scenario(t, PING_RESULT_ITERS);
+	serve_kernel_test(t, ANSWER_PING, PING_RESULT_ITERS);
 }
 
 static void sc_ack_twice(const struct target *t)
 {
-	ack_scenario(t, ACK_TWICE);
+	serve_kernel_test(t, ANSWER_ACK, ACK_TWICE);
 }
 
 /* ---- a message for a test that is over ---- */
 
 static void sc_late_iter_ack(const struct target *t)
 {
-	struct region r[512];
-	struct msg *m;
-	uint32_t nr;
-
-	m = kernel_test(t, r, ARRAY_SIZE(r), &nr);
-	if (!m)
-		return;
-	server_late(m);
-	free(m);
-	hang_up();
+	serve_kernel_test(t, ANSWER_LATE, 0);
 }
 
 /* ---- forged answers: a CREDIT or a PONG the kernel must refuse ---- */
@@ -699,33 +669,52 @@ static void server_forge(struct msg *req, enum forge forge)
 		      "a_second_PONG");
 }
 
-static void forge_scenario(const struct target *t, enum forge forge)
+/*
+ * The shape of every scenario of a test the kernel drives: accept its
+ * session, wait for its TEST_REQ (and the regions it offers), answer it as
+ * @how says with @fault (an enum ack_fault, ping_abuse or forge; none
+ * for ANSWER_LATE), hang up.
+ */
+static void serve_kernel_test(const struct target *t, enum answer how, int fault)
 {
-	struct region r[4];
+	struct region r[512];
 	struct msg *m;
 	uint32_t nr;
 
 	m = kernel_test(t, r, ARRAY_SIZE(r), &nr);
 	if (!m)
 		return;
-	server_forge(m, forge);
+	switch (how) {
+	case ANSWER_ACK:
+		server_ack(m, fault);
+		break;
+	case ANSWER_PING:
+		server_ping(m, r, nr, fault);
+		break;
+	case ANSWER_LATE:
+		server_late(m);
+		break;
+	case ANSWER_FORGE:
+		server_forge(m, fault);
+		break;
+	}
 	free(m);
 	hang_up();
 }
 
 static void sc_credit_qp_beyond(const struct target *t)
 {
-	forge_scenario(t, FORGE_CREDIT_QP);
+	serve_kernel_test(t, ANSWER_FORGE, FORGE_CREDIT_QP);
 }
 
 static void sc_credit_beyond_sent(const struct target *t)
 {
-	forge_scenario(t, FORGE_CREDIT_ITER);
+	serve_kernel_test(t, ANSWER_FORGE, FORGE_CREDIT_ITER);
 }
 
 static void sc_pong_twice(const struct target *t)
 {
-	forge_scenario(t, FORGE_PONG_TWICE);
+	serve_kernel_test(t, ANSWER_FORGE, FORGE_PONG_TWICE);
 }
 
 const struct scenario server_scenarios[] = {
