@@ -6,15 +6,25 @@
 # that answer as the real ones do (no module, no RDMA device, no guest):
 # the sides meet at every point (tests/bench/sync.py), the server takes
 # the client's parameters, every step makes its record, report.py its
-# table, and a measurement that fails fails the client. Part of make
-# check-unit; a minute or two
-# on a loaded host (KEEP=1 keeps its directory).
+# table, a measurement that fails fails the client, run-hosts.sh sends
+# the right commands over ssh, and (as root, with unshare -m) the
+# harness's bench-guest.sh runs the same measurements. Part of make
+# check-unit; about two minutes on a loaded host (KEEP=1 keeps its
+# directory).
 set -u
 export LC_ALL=C
 
 here=$(cd "$(dirname "$0")" && pwd -P) || exit 2
-tmp=$(mktemp -d /tmp/krdma-bench-test.XXXXXX) || exit 1
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+# Not in /tmp: the harness's nodes below each mount a /tmp of their own.
+tmp=$(mktemp -d /var/tmp/krdma-bench-test.XXXXXX) || exit 1
+bg=''	# what runs in the background, ended with the test
+# shellcheck disable=SC2317,SC2086 # trap; a list of PIDs
+end() {
+	[ -z "$bg" ] || kill $bg 2>/dev/null
+	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
+}
+trap end EXIT
+trap 'exit 130' INT TERM
 pass=0 fail=0
 ok() { echo "ok   $1"; pass=$((pass + 1)); }
 bad() { echo "FAIL $1"; fail=$((fail + 1)); }
@@ -123,15 +133,19 @@ run() {
 	port=$((port + 1))
 	echo workqueue >"$tmp/cq_poll"
 	PATH=$bin:$PATH KRDMA_BENCH_CQ_POLL=$tmp/cq_poll \
-		"$here/bench-host.sh" server -I stub0 -c "$port" -o "$tmp/$_name.srv" \
+		timeout 300 "$here/bench-host.sh" server -I stub0 -c "$port" -o "$tmp/$_name.srv" \
 		>"$tmp/$_name.srv.out" 2>&1 &
 	_s=$!
 	PATH=$bin:$PATH KRDMA_BENCH_CQ_POLL=$tmp/cq_poll \
 		timeout 300 "$here/bench-host.sh" client -I stub0 -c "$port" -o "$tmp/$_name.cli" \
-		"$@" 127.0.0.1 >"$tmp/$_name.cli.out" 2>&1
+		"$@" 127.0.0.1 >"$tmp/$_name.cli.out" 2>&1 &
+	_c=$!
+	bg="$_s $_c"
+	wait "$_c"
 	crc=$?
 	wait "$_s"
 	src=$?
+	bg=''
 }
 
 run all -s 1 -d 8 -q 2 -P "-u 18"
@@ -196,8 +210,57 @@ check "run-hosts.sh: the records came back, 3 steps and info" \
 	[ "$(wc -l <"$tmp/ssh/bench-raw.jsonl" 2>/dev/null)" = 4 ]
 check "run-hosts.sh: the table here" grep -q "write 4 KiB BW" "$tmp/ssh/table.md"
 
-for f in all.srv.out all.cli.out ssh.out; do
-	[ "$fail" -eq 0 ] || { echo "--- $f"; tail -n 30 "$tmp/$f"; }
+# The harness's way, bench-guest.sh with the harness's own lib.sh and
+# guest-common.sh (barrier, result, json_get), each node with a /tmp of
+# its own as a guest has (root and unshare -m: skipped without): the
+# same steps make the same records as the host way's, the device's name
+# aside.
+only='^(pt|kr)\.(bw|lat)\.(write|send)\.(4096|64)$|^tcp$|^cq\.direct$'
+if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+	mkdir -p "$tmp/h.out"
+	echo workqueue >"$tmp/cq_poll"
+	# shellcheck disable=SC2016 # expanded by the node's shell
+	node_sh='mount -t tmpfs none /tmp && exec sh "$KRDMA_ROOT/tests/bench/bench-guest.sh"'
+	hp=''
+	for node in 1 2; do
+		PATH=$bin:$PATH KRDMA_ROOT=$(cd "$here/../.." && pwd -P) KRDMA_OUT=$tmp/h.out \
+		KRDMA_NODES=2 KRDMA_NODE=$node KRDMA_PEER_IP=127.0.0.1 \
+		KRDMA_BENCH_SECS=1 KRDMA_BENCH_DEPTH=8 KRDMA_BENCH_QPS=2 \
+		KRDMA_BENCH_PT_EXTRA="-u 18" KRDMA_BENCH_ONLY=$only \
+		KRDMA_BENCH_CQ_POLL=$tmp/cq_poll \
+			timeout 300 unshare -m sh -c "$node_sh" >"$tmp/h.node$node.out" 2>&1 &
+		hp="$hp $!"
+	done
+	bg=$hp
+	hrc=''
+	for p in $hp; do
+		wait "$p"
+		hrc="$hrc$?"
+	done
+	bg=''
+	check "harness: both nodes end 0" [ "$hrc" = 00 ]
+	check "harness: no result failed" sh -c "! grep -q ' ok=0' '$tmp/h.out/node1.results' '$tmp/h.out/node2.results'"
+	# id, tool and command of each measurement: what was run
+	what() {
+		python3 -c 'import json, re, sys
+ids = set()
+for l in open(sys.argv[1]):
+    d = json.loads(l)
+    if d.get("id") != "info" and re.search(sys.argv[2], "%s.%s" % (d.get("tool"), d.get("id"))):
+        print(d.get("tool"), d.get("id"), re.sub(r"-d \S+", "-d DEV", d.get("cmd", "")))' "$1" "$2"
+	}
+	what "$tmp/h.out/bench-raw.jsonl" . >"$tmp/h.what"
+	what "$tmp/all.cli/bench-raw.jsonl" \
+		'^(perftest|krdma)\.(write|send)\.(4096|64)$|^iperf3\.tcp$|^krdma\.cq\.direct\.' >"$tmp/a.what"
+	check "harness: the same measurements as the host way (14: $(wc -l <"$tmp/h.what"))" \
+		[ "$(wc -l <"$tmp/h.what")" = 14 ]
+	check "harness: the same command lines as the host way" cmp -s "$tmp/h.what" "$tmp/a.what"
+else
+	echo "skip harness: bench-guest.sh needs root and unshare -m here"
+fi
+
+for f in all.srv.out all.cli.out ssh.out h.node1.out h.node2.out; do
+	[ "$fail" -eq 0 ] || [ ! -e "$tmp/$f" ] || { echo "--- $f"; tail -n 30 "$tmp/$f"; }
 done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
