@@ -15,7 +15,8 @@
 #   tests/bench/run-hosts.sh does both); the two meet at every point over
 #   TCP (tests/bench/sync.py, served by the server side). Both need the
 #   krdma module loaded, krdmactl (in PATH, or tools/krdmactl of this
-#   tree), perftest, iperf3, python3; root for the cq_poll points.
+#   tree), perftest, iperf3, python3, and root (krdmactl's commands need
+#   CAP_NET_ADMIN; the cq.* points set the module parameter cq_poll).
 #
 #   -I DEV      RDMA device (default: the first in /sys/class/infiniband)
 #   -o DIR      output directory (client: bench-raw.jsonl and logs/, then

@@ -20,7 +20,8 @@
 #               measures against (default: SERVER's host name)
 #   -I DEV      the server's RDMA device, -J DEV the client's (default:
 #               each host's first)
-#   -S          run both sides with sudo -n (the cq_poll points need root)
+#   -S          run both sides with sudo -n (they need root, unless the
+#               ssh users are root)
 #   -o DIR      where the records, logs and table come (default: a new
 #               /tmp/krdma-bench.XXXXXX here)
 #   -s -d -q -P -O -c -k   as tests/bench/bench-host.sh's (-c and -k to
@@ -34,7 +35,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd -P) || exit 2
 root=$(cd "$here/../.." && pwd -P) || exit 2
 
-usage() { sed -n 's/^# \{0,1\}//; 10,29p' "$0"; }
+usage() { sed -n 's/^# \{0,1\}//; 10,32p' "$0"; }
 
 # q WORD: WORD quoted for the remote shell.
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
