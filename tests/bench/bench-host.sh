@@ -24,6 +24,7 @@
 #               /tmp/krdma-bench.XXXXXX; server: its logs)
 #   -c PORT     TCP port of the rendezvous (default 7470)
 #   -k PORT     krdma listener's port (default 7471)
+#   -w SECONDS  how long to wait for the other side to start (default 600)
 #   The client's only, which the server takes from it:
 #   -s SECONDS  measured seconds per point (default 5)
 #   -d DEPTH    krdma's depth for the bandwidth points (default 64)
@@ -56,7 +57,7 @@ BENCH_HERE=${KRDMA_ROOT:+$KRDMA_ROOT/tests/bench}
 [ -n "$BENCH_HERE" ] || BENCH_HERE=$(cd "$(dirname "$0")" && pwd -P) || exit 2
 BENCH_ROOT=$(cd "$BENCH_HERE/../.." && pwd -P) || exit 2
 
-b_usage() { sed -n 's/^# \{0,1\}//; 8,37p' "$BENCH_HERE/bench-host.sh"; }
+b_usage() { sed -n 's/^# \{0,1\}//; 8,38p' "$BENCH_HERE/bench-host.sh"; }
 
 HARNESS=${BENCH_HARNESS:-0}
 ROLE=${1:-}
@@ -66,19 +67,20 @@ server | client) shift ;;
 *) b_usage >&2; exit 2 ;;
 esac
 
-DEV='' OUT='' SYNC_PORT=7470 KPORT=7471
+DEV='' OUT='' SYNC_PORT=7470 KPORT=7471 WAIT=600
 SECS=${KRDMA_BENCH_SECS:-5}
 DEPTH=${KRDMA_BENCH_DEPTH:-64}
 QPS=${KRDMA_BENCH_QPS:-4}
 PT_EXTRA=${KRDMA_BENCH_PT_EXTRA:-}
 ONLY=${KRDMA_BENCH_ONLY:-}
 OPTIND=1
-while getopts "I:o:c:k:s:d:q:P:O:h" opt; do
+while getopts "I:o:c:k:w:s:d:q:P:O:h" opt; do
 	case $opt in
 	I) DEV=$OPTARG ;;
 	o) OUT=$OPTARG ;;
 	c) SYNC_PORT=$OPTARG ;;
 	k) KPORT=$OPTARG ;;
+	w) WAIT=$OPTARG ;;
 	s) SECS=$OPTARG ;;
 	d) DEPTH=$OPTARG ;;
 	q) QPS=$OPTARG ;;
@@ -96,7 +98,7 @@ else
 	[ $# -eq 0 ] || { b_usage >&2; exit 2; }
 	PEER=${KRDMA_PEER_IP:-}
 fi
-for v in "$SECS" "$DEPTH" "$QPS" "$SYNC_PORT" "$KPORT"; do
+for v in "$SECS" "$DEPTH" "$QPS" "$SYNC_PORT" "$KPORT" "$WAIT"; do
 	case $v in
 	'' | *[!0-9]*) echo "bench-host.sh: bad number '$v'" >&2; exit 2 ;;
 	esac
@@ -190,6 +192,9 @@ b_expect_ok() {
 
 # b_sync NAME TIMEOUT [VALUE]: waits until the other side has reached NAME
 # too; prints the VALUE it brought (the harness: through files in $OUT).
+# On two hosts, a side the other did not meet in time gives up (exit 1):
+# the other is gone or stuck, and every later point would wait for it in
+# vain (the harness goes on, within its own deadline, as it always did).
 b_sync() {
 	if [ "$HARNESS" = 1 ]; then
 		[ $# -lt 3 ] || printf '%s\n' "$3" >"$OUT/.sync.$1.$ROLE"
@@ -209,7 +214,8 @@ b_sync() {
 	python3 "$BENCH_HERE/sync.py" meet "$_bs_host" "$SYNC_PORT" "$ROLE" "$1" "$2" "${3-}" && return 0
 	# Seen, and not taken for the value.
 	b_result "barrier.$1" fail >&2
-	return 1
+	b_log "the $( [ "$ROLE" = server ] && echo client || echo server) side did not come to $1: giving up" >&2
+	exit 1
 }
 
 # b_wait_for -t SECONDS -i INTERVAL CMD...: until CMD succeeds; 1 on timeout.
@@ -351,7 +357,7 @@ b_params() {
 # b_meet_params: the client's SECS, ONLY and PT_EXTRA, given to the server
 # (what the harness gives both through the environment is the same).
 b_meet_params() {
-	_bm_s=$(b_sync bench.secs 600 "$SECS") || return 1
+	_bm_s=$(b_sync bench.secs "$WAIT" "$SECS") || return 1
 	_bm_o=$(b_sync bench.only 120 "$ONLY") || return 1
 	_bm_p=$(b_sync bench.pt_extra 120 "$PT_EXTRA") || return 1
 	if [ "$ROLE" = server ]; then
@@ -406,7 +412,8 @@ if [ "$ROLE" = server ]; then
 				args="$PT_COMMON $PT_BW -s $size -p $port"
 			else
 				# The client picks the count; both must use it.
-				iters=$(b_sync "param.$n" 120) || iters=
+				iters=$(b_sync "param.$n" 120) ||
+					{ [ "$HARNESS" = 1 ] || exit 1; iters=; }
 				case $iters in
 				'' | *[!0-9]*) iters=$LAT_MIN ;;
 				esac

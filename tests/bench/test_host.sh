@@ -176,6 +176,24 @@ check "the server still ends 0" [ "$src" = 0 ]
 check "the failed step is named" grep -q "name=bench.kr.bw.read.65536 ok=0" "$tmp/one.cli/client.results"
 check "only the steps asked for ran (-O)" [ "$(grep -c '^RESULT client name=bench\.kr' "$tmp/one.cli/client.results")" = 3 ]
 
+# A side alone gives up once its wait (-w) is over, says why, exits 1,
+# and leaves nothing running (the server's rendezvous, a listener).
+for role in server client; do
+	port=$((port + 1))
+	t0=$(date +%s)
+	set -- -I stub0 -c "$port" -w 2 -o "$tmp/alone.$role"
+	[ "$role" = server ] || set -- "$@" 127.0.0.1
+	PATH=$bin:$PATH KRDMA_BENCH_CQ_POLL=$tmp/cq_poll \
+		timeout 60 "$here/bench-host.sh" "$role" "$@" >"$tmp/alone.$role.out" 2>&1
+	rc=$?
+	check "alone, the $role gives up: exit 1 ($rc), in $(($(date +%s) - t0)) s" \
+		[ "$rc" = 1 ] && [ $(($(date +%s) - t0)) -lt 30 ]
+	check "alone, the $role says why" \
+		grep -q "side did not come to bench.secs: giving up" "$tmp/alone.$role.out"
+done
+check "alone, the server's rendezvous is gone with it" \
+	sh -c "! pgrep -f 'sync[.]py serve $((port - 1))' >/dev/null"
+
 # run-hosts.sh, its ssh and scp made local: the commands it sends (the
 # quoting of -P and -O) and what comes back.
 cat >"$bin/ssh" <<'EOF'
