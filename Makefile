@@ -161,6 +161,7 @@ check-unit: tools sparse check-spec
 	timeout 300 $(TOP)/tests/lib/test-pyeval.sh
 	KERNEL=$(KVER) $(TOP)/tests/vm/harness-selftest.sh
 	$(TOP)/tests/bench/test_plot.py
+	$(TOP)/tests/bench/test_host.sh
 	$(TOP)/tests/mutants/run.sh --applies
 
 # GUEST_TESTS= picks tests by name (default: all of tests/guest/ but

@@ -626,6 +626,7 @@ int knl_events_poll(struct knl_ctx *c, int timeout_ms, knl_msg_fn fn, void *arg)
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	if (sig_received) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
@@ -661,4 +662,17 @@ void sig_install(void)
 	sa.sa_flags = 0;	/* no SA_RESTART: interrupt ppoll() */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+}
+
+void sig_install_owner(void)
+{
+	struct sigaction sa;
+
+	sig_install();
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = sig_handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
 }

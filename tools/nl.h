@@ -97,6 +97,14 @@ int knl_events_poll(struct knl_ctx *c, int timeout_ms, knl_msg_fn fn, void *arg)
 /* SIGINT/SIGTERM: record the signal in sig_received instead of dying. */
 extern volatile sig_atomic_t sig_received;
 void sig_install(void);
+/*
+ * For a command that deletes at its end what it made (a one-shot test
+ * run's session, ping's): sig_install(), and SIGHUP recorded too (the
+ * terminal or the ssh connection gone), SIGPIPE ignored (whoever read
+ * stdout gone: the writes fail instead, and are reported at the end), so
+ * that neither kills it before it has deleted it.
+ */
+void sig_install_owner(void);
 
 /* Milliseconds on a monotonic clock. */
 int64_t now_ms(void);

@@ -288,6 +288,8 @@ static int ping_run(int argc, char **argv)
 
 	if (knl_events_open(c))
 		return EXIT_ERR;
+	/* The session is ours to delete, whatever stops us (session.h). */
+	sig_install_owner();
 	msg = knl_req(c, KRDMA_CMD_SESSION_NEW, 0);
 	if (!msg || put_endpoint(msg, KRDMA_A_PEER_ADDR, &addr.addr, p) ||
 	    nla_put_string(msg, KRDMA_A_NAME, name) ||

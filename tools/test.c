@@ -523,8 +523,9 @@ static int test_run_oneshot(struct knl_ctx *c, struct test_args *a, int port)
 	a->conn.name.set = true;
 	a->conn.name.str = name;
 	format_endpoint(peer, sizeof(peer), &a->conn.addr.addr, port);
-	/* From here on a ^C must come back to us, to delete the session. */
-	sig_install();
+	/* From here on a ^C (a hangup, a reader of stdout gone) must come
+	 * back to us, to delete the session. */
+	sig_install_owner();
 	msg = session_new_msg(c, &a->conn, port);
 	if (!msg)
 		return msg_error();

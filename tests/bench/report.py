@@ -364,11 +364,29 @@ def table_one(a, host):
     return "\n".join(lines + notes) + "\n"
 
 
+def where(info):
+    """Where the client side ran: a guest of the harness, or a host of
+    one's own (tests/bench/bench-host.sh, info's tool "host")."""
+    if info.get("tool") == "host":
+        return "client %s, kernel %s (%s CPUs), device %s" % (
+            info.get("host", "?"), info.get("kernel", "?"), info.get("vcpus", "?"),
+            info.get("dev", "?"))
+    return "guest kernel %s (%s vCPUs, TCG)" % (info.get("kernel", "?"), info.get("vcpus", "?"))
+
+
 def head_one(run, a):
     host, info = run["host"], a["info"]
+    if info.get("tool") == "host" and not host:
+        # Two hosts of one's own: no harness host to describe.
+        return "\n".join([
+            where(info),
+            "perftest %s, %s; %s s per point, krdma depth %s, %s QPs for the several-QP points"
+            % (info.get("perftest", "?"), info.get("iperf3", "?"), info.get("secs", "?"),
+               info.get("depth", "?"), info.get("qps", "?")),
+        ]) + "\n"
     return "\n".join([
-        "%s, guest kernel %s (%s vCPUs, TCG), host %s CPUs, load %s -> %s, rev %s" % (
-            host.get("started"), info.get("kernel", "?"), info.get("vcpus", "?"),
+        "%s, %s, host %s CPUs, load %s -> %s, rev %s" % (
+            host.get("started"), where(info),
             host.get("host_cpus"), host.get("host_load_before"),
             host.get("host_load_after"), host.get("revision")),
         "command: %s" % host.get("command"),
@@ -555,9 +573,9 @@ def report_series(top, runs):
     with open(os.path.join(top, "table.md"), "w") as fp:
         fp.write(table)
     head = [
-        "%s to %s: %d runs, guest kernel %s (%s vCPUs, TCG), host %s CPUs, rev %s" % (
-            host.get("started"), host.get("ended", "?"), n, info.get("kernel", "?"),
-            info.get("vcpus", "?"), host.get("host_cpus"), host.get("revision")),
+        "%s to %s: %d runs, %s, host %s CPUs, rev %s" % (
+            host.get("started"), host.get("ended", "?"), n, where(info),
+            host.get("host_cpus"), host.get("revision")),
         "host load average (1/5/15 min) before and after each run: %s" % "; ".join(
             "%s -> %s" % (h.get("host_load_before"), h.get("host_load_after"))
             for h in run_hosts),

@@ -21,7 +21,7 @@
 #               (KRDMA_NETEM, e.g. "loss 1%"); by default only the loss
 #               rows then run (write, read, send BW at 64 KiB and 1 MiB)
 #   -O STEPS    only the steps matching this grep -E (KRDMA_BENCH_ONLY,
-#               bench-guest.sh's step names, e.g. 'bw|lat|tcp')
+#               bench-host.sh's step names, e.g. 'bw|lat|tcp')
 #   -M PARAMS   krdma module parameters (KRDMA_MODPARAMS, "ack_timeout=14")
 #   -r DIR      no run: print the table of the run(s) in DIR again
 #

@@ -72,6 +72,8 @@ static struct {
 	int nreqs;
 	int waits;
 	int sigint_wait;
+	int sig;		/* fake_signal_on_wait()'s, 0: SIGINT as before */
+	int uncaught;
 } fk;
 
 static void q_push(struct queue *q, struct item *it)
@@ -118,6 +120,8 @@ void fake_end(void)
 	sig_received = 0;
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
 }
 
 struct nl_msg *fake_msg(uint8_t cmd)
@@ -177,6 +181,17 @@ void fake_overrun(void)
 void fake_sigint_on_wait(int n)
 {
 	fk.sigint_wait = n;
+}
+
+void fake_signal_on_wait(int n, int sig)
+{
+	fk.sigint_wait = n;
+	fk.sig = sig;
+}
+
+int fake_signal_uncaught(void)
+{
+	return fk.uncaught;
 }
 
 int fake_nreqs(void)
@@ -400,7 +415,17 @@ int __wrap_ppoll(struct pollfd *fds, nfds_t n, const struct timespec *ts,
 	 * queue is a timeout at once. */
 	fk.waits++;
 	if (fk.waits == fk.sigint_wait) {
-		sig_received = SIGINT;
+		struct sigaction sa;
+
+		if (!fk.sig) {
+			sig_received = SIGINT;
+		} else if (sigaction(fk.sig, NULL, &sa) == 0 &&
+			   sa.sa_handler != SIG_DFL && sa.sa_handler != SIG_IGN) {
+			raise(fk.sig);	/* through krdmactl's handler */
+		} else {
+			fk.uncaught = fk.sig;
+			sig_received = fk.sig;
+		}
 		errno = EINTR;
 		return -1;
 	}

@@ -45,6 +45,13 @@ void fake_error(int err, const char *text, int bad_attr);
 void fake_overrun(void);
 /* Deliver SIGINT on the n-th wait for events (1 = the first). */
 void fake_sigint_on_wait(int n);
+/*
+ * Raise signal @sig, really, on the n-th wait for events, if krdmactl
+ * catches it; if it does not (it would have died, or not heard it), the
+ * wait is interrupted all the same and fake_signal_uncaught() says which.
+ */
+void fake_signal_on_wait(int n, int sig);
+int fake_signal_uncaught(void);
 
 /* Requests seen so far (copies), oldest first. */
 int fake_nreqs(void);

@@ -1492,6 +1492,15 @@ TEST(cmd_ping)
 	CHECK_INT(ping_cmds[ping_ncmds - 1], KRDMA_CMD_SESSION_DEL);
 	run_end(&r);
 
+	/* a real SIGHUP there: caught as ^C is, the session deleted */
+	ping_begin(0);
+	fake_signal_on_wait(1, SIGHUP);
+	run(&r, false, "ping 10.0.0.2:7471 count 3");
+	CHECK_INT(fake_signal_uncaught(), 0);
+	CHECK_INT(r.rc, EXIT_INTR);
+	CHECK_INT(ping_cmds[ping_ncmds - 1], KRDMA_CMD_SESSION_DEL);
+	run_end(&r);
+
 	/* no listener there: exit 1, the reason, nothing left behind */
 	connect_mode = 1;
 	ping_ncmds = 0;
@@ -1615,6 +1624,9 @@ static void k_oneshot(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 	k_test_ending(oneshot_done, cmd, tb);
 }
 
+/* The signal of run_oneshot()'s sigint_wait: 0 SIGINT, as fake_nl has it. */
+static int oneshot_sig;
+
 /* Run @line against k_oneshot, the session coming up as @connect. */
 static void run_oneshot(struct run *r, const char *line, int connect,
 			struct nl_msg *(*done)(void), int start_err,
@@ -1626,7 +1638,9 @@ static void run_oneshot(struct run *r, const char *line, int connect,
 	os_ncmds = 0;
 	os_del_id = os_test_session = 0;
 	fake_begin(k_oneshot);
-	if (sigint_wait)
+	if (sigint_wait && oneshot_sig)
+		fake_signal_on_wait(sigint_wait, oneshot_sig);
+	else if (sigint_wait)
 		fake_sigint_on_wait(sigint_wait);
 	run(r, false, line);
 }
@@ -1660,8 +1674,10 @@ TEST(cmd_test_run_oneshot)
 	};
 	const char *line;
 	struct nlattr *tb[KRDMA_A_MAX + 1];
+	struct sigaction sa;
 	struct endpoint ep;
 	struct run r;
+	int i;
 
 	/* success: a session sized for the test, the test over it */
 	line = "test run addr 10.0.0.2 op send size 1M qps 2 depth 100 count 10";
@@ -1747,6 +1763,23 @@ TEST(cmd_test_run_oneshot)
 	CHECK(strstr(r.err, "left as it is") == NULL);
 	check_deleted(&r, line);
 	run_end(&r);
+
+	/* The terminal (or ssh) gone, a real SIGHUP, while connecting and
+	 * while the test runs: caught, the session deleted all the same. */
+	for (i = 0; i < 2; i++) {
+		oneshot_sig = SIGHUP;
+		run_oneshot(&r, line, i ? OS_UP : OS_SILENT, NULL, 0, 1);
+		oneshot_sig = 0;
+		CHECK_INT_CASE(i ? "hangup, running" : "hangup, connecting",
+			       fake_signal_uncaught(), 0);
+		CHECK_INT(r.rc, EXIT_INTR);
+		check_deleted(&r, line);
+		/* and whoever read stdout gone: the writes fail, reported,
+		 * instead of SIGPIPE killing it before the delete */
+		CHECK(sigaction(SIGPIPE, NULL, &sa) == 0 &&
+		      sa.sa_handler == SIG_IGN);
+		run_end(&r);
+	}
 
 	CHECK_REFUSALS(k_oneshot, refused);
 }
