@@ -255,6 +255,18 @@ static void krdma_bw_peer_take_channels(struct krdma_perf *pf)
 }
 
 /*
+ * The receives a test's last messages took, which no CREDIT followed: back
+ * to their QP, for the control messages (the session's QP) and the next
+ * test. Where the session is closing there is no QP to post them on.
+ */
+static void krdma_bw_peer_post_held(struct krdma_perf *pf,
+				    struct krdma_recv_batch *held)
+{
+	if (krdma_recv_post_held(held) && !krdma_gate_closed(&pf->sess->gate))
+		krdma_session_close(pf->sess, "cannot repost receive");
+}
+
+/*
  * The channels let go of the peer's test: no handler of theirs runs on
  * it after this, and what they received adds to the session QP's.
  */
@@ -271,6 +283,8 @@ static void krdma_bw_peer_drop_channels(struct krdma_perf *pf)
 		if (!ln->ch)
 			continue;
 		krdma_channel_set_rx_test(ln->ch, NULL);
+		/* No handler of the channel's runs on the lane any more. */
+		krdma_bw_peer_post_held(pf, &ln->rx_held);
 		pf->received += ln->received;
 		pf->checked += ln->checked;
 		pf->bad += ln->bad;
@@ -324,13 +338,19 @@ static int krdma_bw_peer_setup(struct krdma_session *sess,
  * window of 7 was a CREDIT a message, 7 of them.
  */
 static void krdma_perf_peer_credit(struct krdma_perf *pf, u8 qp, u64 received,
-				   u64 *credit_sent)
+				   u64 *credit_sent,
+				   struct krdma_recv_batch *held)
 {
 	u32 batch = max_t(u32, 1, DIV_ROUND_UP(pf->rx_window,
 					       KRDMA_CREDITS_PER_QP));
 
 	if (received - *credit_sent < batch)
 		return;
+	/* The receives the CREDIT grants go first: one post for the batch. */
+	if (krdma_recv_post_held(held)) {
+		krdma_session_close(pf->sess, "cannot repost receive");
+		return;
+	}
 	*credit_sent = received;
 	if (krdma_ctrl_send_credit(pf->sess, pf->test_id, qp, received))
 		krdma_session_close(pf->sess, "cannot send CREDIT");
@@ -391,7 +411,8 @@ static void krdma_bw_peer_on_msg(struct krdma_session *sess,
 
 	if (!krdma_perf_peer_recv(sess, pt, rx, wc, hdr))
 		return;
-	krdma_perf_peer_credit(pf, 0, pf->received, &pf->credit_sent);
+	krdma_perf_peer_credit(pf, 0, pf->received, &pf->credit_sent,
+			       &pf->rx_held);
 	krdma_bw_peer_rx_count(pf, false);
 	pf->cpu_ns += local_clock() - t0;
 }
@@ -416,7 +437,8 @@ static void krdma_bw_peer_on_channel_msg(struct krdma_channel *ch,
 	}
 	if (!krdma_perf_peer_recv_lane(ch->sess, pt, ln, rx, wc, hdr))
 		return;
-	krdma_perf_peer_credit(pf, ch->index, ln->received, &ln->credit_sent);
+	krdma_perf_peer_credit(pf, ch->index, ln->received, &ln->credit_sent,
+			       &ln->rx_held);
 	WRITE_ONCE(ln->cpu_ns, ln->cpu_ns + local_clock() - t0);
 	krdma_bw_peer_rx_count(pf, true);
 }
@@ -444,12 +466,16 @@ static bool krdma_bw_peer_busy(const struct krdma_peer_test *pt)
 static void krdma_bw_peer_end(struct krdma_peer_test *pt)
 {
 	krdma_bw_peer_drop_channels(pt->perf);
+	if (pt->perf)
+		krdma_bw_peer_post_held(pt->perf, &pt->perf->rx_held);
 	krdma_perf_peer_end(pt);
 }
 
 static void krdma_bw_peer_free(struct krdma_peer_test *pt)
 {
 	krdma_bw_peer_drop_channels(pt->perf);
+	if (pt->perf)
+		krdma_bw_peer_post_held(pt->perf, &pt->perf->rx_held);
 	krdma_perf_peer_free(pt);
 }
 

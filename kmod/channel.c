@@ -61,7 +61,7 @@ struct krdma_channel *krdma_channel_new(struct krdma_session *sess, u32 index)
 	ch->kind = KRDMA_CM_CHANNEL;
 	ch->sess = sess;
 	ch->index = index;
-	spin_lock_init(&ch->lock);
+	krdma_gate_init(&ch->gate);
 	spin_lock_init(&ch->rx_lock);
 	return ch;
 }
@@ -132,7 +132,6 @@ int krdma_channel_create_queues(struct krdma_channel *ch)
 	u32 nr_recvs = krdma_channel_nr_recvs(sess->peer_proto, sess->rq_depth,
 					      sess->qps);
 	char name[24];
-	u32 i;
 	int ret;
 
 	if (!sess->kdev || ch->cm_id->device != sess->kdev->ibdev)
@@ -169,11 +168,9 @@ int krdma_channel_create_queues(struct krdma_channel *ch)
 		goto err;
 	ch->qp = ch->cm_id->qp;
 	/* Posted before the connection is: as the session's QP does. */
-	for (i = 0; i < nr_recvs; i++) {
-		ret = krdma_recv_repost(&ch->recvs[i]);
-		if (ret)
-			goto err;
-	}
+	ret = krdma_recvs_post_all(ch->recvs, nr_recvs);
+	if (ret)
+		goto err;
 	return 0;
 err:
 	krdma_channel_free_queues(ch);
@@ -183,12 +180,7 @@ err:
 int krdma_channel_post_send(struct krdma_channel *ch,
 			    const struct ib_send_wr *wr)
 {
-	int ret;
-
-	spin_lock_bh(&ch->lock);
-	ret = krdma_gated_post(&ch->lock, &ch->dead, ch->qp, wr, NULL, NULL);
-	spin_unlock_bh(&ch->lock);
-	return ret;
+	return krdma_gate_post(&ch->gate, ch->qp, wr, NULL, NULL);
 }
 
 /* The peer's test @pt takes @ch's receives from now on; NULL: none does. */
@@ -211,9 +203,7 @@ void krdma_channels_quiesce(struct krdma_session *sess)
 	u32 i = 0;
 
 	while ((ch = krdma_channel_next(sess, &i))) {
-		spin_lock_bh(&ch->lock);
-		ch->dead = true;
-		spin_unlock_bh(&ch->lock);
+		krdma_gate_close(&ch->gate);
 		if (ch->cm_id)
 			rdma_disconnect(ch->cm_id);
 	}

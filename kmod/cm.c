@@ -157,37 +157,67 @@ static bool krdma_resolve_later(struct krdma_session *sess, bool *again,
 	return true;
 }
 
+/*
+ * The next of the session's ids (@i: 0 the session's, then its channels')
+ * that an attempt left to resolve again, its flag cleared; NULL when none
+ * is, or the session is no longer connecting.
+ */
+static struct rdma_cm_id *krdma_resolve_next(struct krdma_session *sess,
+					     u32 *i)
+{
+	struct rdma_cm_id *id = NULL;
+	struct krdma_channel *ch;
+
+	mutex_lock(&sess->cm_mutex);
+	if (READ_ONCE(sess->state) != KRDMA_SESSION_CONNECTING)
+		goto out;
+	if (!*i) {
+		*i = 1;
+		if (sess->resolve_again) {
+			sess->resolve_again = false;
+			id = sess->cm_id;
+			goto out;
+		}
+	}
+	for (; *i < sess->qps; (*i)++) {
+		ch = sess->channels[*i - 1];
+		if (ch && ch->resolve_again) {
+			ch->resolve_again = false;
+			id = ch->cm_id;
+			(*i)++;
+			break;
+		}
+	}
+out:
+	mutex_unlock(&sess->cm_mutex);
+	return id;
+}
+
+/*
+ * Not under cm_mutex: rdma_resolve_addr() on an id that resolved before
+ * cancels its last request synchronously (rdma_addr_cancel()), and a
+ * request's work runs our CM handler, which takes cm_mutex, under the
+ * CM's handler_mutex (lockdep saw cm_mutex -> request work ->
+ * handler_mutex -> cm_mutex on the debug kernel). The ids live on:
+ * teardown cancels this work before it destroys them.
+ */
 void krdma_resolve_work(struct work_struct *work)
 {
 	struct krdma_session *sess = container_of(work, struct krdma_session,
 						  resolve_work);
-	struct krdma_channel *ch;
+	struct rdma_cm_id *id;
 	int ret = 0;
-	u32 i;
+	u32 i = 0;
 
-	/* Teardown cancels this work once no CM handler can queue it. */
-	mutex_lock(&sess->cm_mutex);
-	if (READ_ONCE(sess->state) != KRDMA_SESSION_CONNECTING)
-		goto out;
-	if (sess->resolve_again) {
-		sess->resolve_again = false;
+	while (!ret && (id = krdma_resolve_next(sess, &i))) {
 		/* A bound id keeps its source address: src is not looked at. */
-		ret = krdma_resolve_addr(sess, sess->cm_id, NULL);
-	}
-	for (i = 1; !ret && i < sess->qps; i++) {
-		ch = sess->channels[i - 1];
-		if (ch && ch->resolve_again) {
-			ch->resolve_again = false;
-			ret = krdma_resolve_addr(sess, ch->cm_id, NULL);
-		}
+		ret = krdma_resolve_addr(sess, id, NULL);
 	}
 	pr_debug("krdma: session %u: address resolution again: %d\n",
 		 sess->id, ret);
 	if (ret)
 		krdma_session_close(sess, "address resolution failed: %pe",
 				    ERR_PTR(ret));
-out:
-	mutex_unlock(&sess->cm_mutex);
 }
 
 static int krdma_client_connect(struct krdma_session *sess)

@@ -122,7 +122,7 @@ static bool krdma_session_closing(const struct krdma_session *sess)
 
 static bool krdma_session_gate_closed(const struct krdma_session *sess)
 {
-	return READ_ONCE(sess->qp_dead);
+	return krdma_gate_closed(&sess->gate);
 }
 
 /*

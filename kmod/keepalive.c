@@ -87,7 +87,8 @@ void krdma_keepalive_work(struct work_struct *work)
 	int ret = 0;
 
 	spin_lock_bh(&sess->lock);
-	if (sess->state != KRDMA_SESSION_UP || sess->qp_dead) {
+	if (sess->state != KRDMA_SESSION_UP ||
+	    krdma_gate_closed(&sess->gate)) {
 		spin_unlock_bh(&sess->lock);
 		return;
 	}
@@ -96,13 +97,12 @@ void krdma_keepalive_work(struct work_struct *work)
 	 * krdma_peer_acked()): there the peer's probes, which arrive every
 	 * keepalive_ms whatever we do, are what tells it alive, and the
 	 * silence is checked at every turn. Its READ replays are rxe's.
+	 * One probe at a time: the QP has one send slot for it. Claimed
+	 * before the post, which its completion may overtake.
 	 */
 	if (!sess->keepalive_posted &&
 	    (iwarp || !atomic_read(&sess->reads_in_flight))) {
-		/* One probe at a time: the QP has one send slot for it. */
-		ret = krdma_gated_post(&sess->lock, &sess->qp_dead, sess->qp,
-				       &wr.wr, NULL, NULL);
-		sess->keepalive_posted = !ret;
+		sess->keepalive_posted = true;
 		probed = true;
 	}
 	/*
@@ -123,7 +123,15 @@ void krdma_keepalive_work(struct work_struct *work)
 			silent = now - last;
 	}
 	spin_unlock_bh(&sess->lock);
+	if (probed)
+		ret = krdma_gate_post(&sess->gate, sess->qp, &wr.wr, NULL, NULL);
 	if (ret) {
+		/* Closed meanwhile, or failed: the session ends either way. */
+		spin_lock_bh(&sess->lock);
+		sess->keepalive_posted = false;
+		spin_unlock_bh(&sess->lock);
+		if (ret == -ENOTCONN)
+			return;
 		krdma_session_close(sess, "keepalive post failed (%d)", ret);
 		return;
 	}

@@ -358,6 +358,29 @@ struct krdma_recv {
 	struct krdma_session	*sess;
 	struct krdma_channel	*ch;	/* a data channel's, or NULL */
 	struct krdma_buf	*buf;
+	/* Built once: the buffer never moves (krdma_recvs_alloc()). */
+	struct ib_recv_wr	wr;
+	struct ib_sge		sge[KRDMA_MAX_SGE];
+};
+
+/*
+ * Receives given back to the device but not yet posted, to go to their
+ * QP in one ib_post_recv() (krdma_recv_post_held()): all of one QP.
+ */
+struct krdma_recv_batch {
+	struct ib_recv_wr	*first;
+	struct ib_recv_wr	*last;
+	u32			n;
+};
+
+/*
+ * What stands between a QP and every post on it (post.c): a lock of its
+ * own, so the data path takes no session-wide lock, and the flag
+ * teardown sets before it drains the QP.
+ */
+struct krdma_post_gate {
+	spinlock_t		lock;		/* closed vs. posting */
+	bool			closed;
 };
 
 /* A control message being sent; from the session's pool. */
@@ -391,8 +414,7 @@ struct krdma_channel {
 	struct ib_qp		*qp;
 	u32			peer_qpn;
 	bool			resolve_again;	/* see krdma_resolve_work() */
-	spinlock_t		lock;		/* dead vs. posting */
-	bool			dead;		/* no more posts: draining */
+	struct krdma_post_gate	gate;
 	struct krdma_recv	*recvs;		/* nr_recvs, or none */
 	u32			nr_recvs;
 	u64			mem;		/* charged for its queues */
@@ -425,9 +447,9 @@ struct krdma_session {
 	u32			timeout_ms;
 	unsigned long		connect_deadline;	/* jiffies: client */
 
-	spinlock_t		lock;	/* state, reason, tests, tx pool, posting */
+	spinlock_t		lock;	/* state, reason, keepalive_posted */
 	enum krdma_session_state state;
-	bool			qp_dead;	/* no more posts: draining */
+	struct krdma_post_gate	gate;	/* of its QP */
 	struct mutex		cm_mutex;	/* CM handler vs. teardown */
 	char			reason[96];
 
@@ -456,9 +478,10 @@ struct krdma_session {
 	struct krdma_recv	*recvs;
 	struct krdma_ctrl_tx	*ctrl_tx;
 	u32			nr_ctrl_tx;
+	spinlock_t		ctrl_lock;	/* ctrl_free */
 	struct list_head	ctrl_free;
 
-	struct krdma_test	*test;		/* we drive it */
+	struct krdma_test __rcu	*test;		/* we drive it */
 	struct krdma_peer_test	*peer_test;	/* the peer drives it */
 
 	struct delayed_work	connect_work;
@@ -613,9 +636,19 @@ void krdma_cq_stop(struct krdma_cq *cq);
 void krdma_cq_free(struct krdma_cq *cq);
 
 /* post.c: every work request, behind teardown's gate */
-int krdma_gated_post(spinlock_t *lock, const bool *dead, struct ib_qp *qp,
-		     const struct ib_send_wr *wr, const struct ib_recv_wr *rwr,
-		     const struct ib_send_wr **bad);
+void krdma_gate_init(struct krdma_post_gate *gate);
+void krdma_gate_close(struct krdma_post_gate *gate);
+void krdma_gate_reopen(struct krdma_post_gate *gate);
+int krdma_gate_post(struct krdma_post_gate *gate, struct ib_qp *qp,
+		    const struct ib_send_wr *wr, const struct ib_recv_wr *rwr,
+		    const struct ib_send_wr **bad);
+
+/* Whether teardown has closed @gate: lock-free, for loops to stop early. */
+static inline bool krdma_gate_closed(const struct krdma_post_gate *gate)
+{
+	return READ_ONCE(gate->closed);
+}
+
 int krdma_post_send_chain(struct krdma_session *sess,
 			  const struct ib_send_wr *wr, bool *some_posted);
 int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr);
@@ -689,6 +722,9 @@ int krdma_ctrl_send(struct krdma_session *sess, enum krdma_msg_type type,
 int krdma_ctrl_send_credit(struct krdma_session *sess, u32 test_id, u8 qp,
 			   u64 iter);
 int krdma_recv_repost(struct krdma_recv *rx);
+void krdma_recv_hold(struct krdma_recv_batch *batch, struct krdma_recv *rx);
+int krdma_recv_post_held(struct krdma_recv_batch *batch);
+int krdma_recvs_post_all(struct krdma_recv *recvs, u32 n);
 struct krdma_recv *krdma_recvs_alloc(struct krdma_session *sess,
 				     struct krdma_channel *ch, u32 n, u32 len);
 void krdma_recvs_free(struct krdma_recv *recvs, u32 n);

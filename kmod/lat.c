@@ -276,7 +276,7 @@ static bool krdma_perf_poll_marker(struct krdma_perf *pf, u64 iter)
 	unsigned int spins = 0;
 
 	while (krdma_buf_peek_byte(pf->target, pf->size - 1) != want) {
-		if (kthread_should_stop() || READ_ONCE(pf->sess->qp_dead) ||
+		if (kthread_should_stop() || krdma_gate_closed(&pf->sess->gate) ||
 		    (pf->test && (READ_ONCE(pf->test->stop) ||
 				  READ_ONCE(pf->test->status))))
 			return false;
@@ -340,7 +340,7 @@ static int krdma_perf_write_iter(struct krdma_perf *pf, u64 iter)
 	if (!pf->inline_data) {
 		/* The last write must be done with our buffer first. */
 		while (atomic_read(&krdma_perf_lane0(pf)->sig_pending)) {
-			if (kthread_should_stop() || READ_ONCE(pf->sess->qp_dead))
+			if (kthread_should_stop() || krdma_gate_closed(&pf->sess->gate))
 				return -ENOTCONN;
 			krdma_perf_relax(&spins);
 		}
@@ -427,7 +427,7 @@ static int krdma_perf_poller(void *arg)
 	/* Stopped in the middle of an iteration: the test is ending anyway. */
 	if (ret && !kthread_should_stop()) {
 		krdma_test_post_failed(pf->sess, test, pf->test_id, ret);
-	} else if (test && !kthread_should_stop() && !READ_ONCE(pf->sess->qp_dead)) {
+	} else if (test && !kthread_should_stop() && !krdma_gate_closed(&pf->sess->gate)) {
 		/* Our buffers go with the test: our writes must be done. */
 		while (atomic_read(&krdma_perf_lane0(pf)->sig_pending) &&
 		       !kthread_should_stop())

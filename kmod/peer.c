@@ -288,17 +288,19 @@ static int krdma_peer_start_mirror(struct krdma_session *sess,
 static void krdma_peer_end_mirror(struct krdma_session *sess,
 				  struct krdma_peer_test *pt)
 {
-	struct krdma_test *mirror = sess->test;
+	struct krdma_test *mirror;
 
+	if (!pt->mirror_id || pt->mirror_done)
+		return;
 	/* Not done: it is still running, so it is still sess->test. */
-	if (!pt->mirror_id || pt->mirror_done || !mirror ||
-	    mirror->id != pt->mirror_id)
-		return;
+	mirror = krdma_test_get_current(sess);
 	/* A count: it ends by itself, unless the peer's was cut short. */
-	if (mirror->p.count && pt->end_iters == mirror->p.count)
-		return;
-	mirror->stop_quiet = true;
-	WRITE_ONCE(mirror->stop, true);
+	if (mirror && mirror->id == pt->mirror_id &&
+	    !(mirror->p.count && pt->end_iters == mirror->p.count)) {
+		mirror->stop_quiet = true;
+		WRITE_ONCE(mirror->stop, true);
+	}
+	krdma_test_put(mirror);
 }
 
 /* TEST_REQ: set the peer's test up, or refuse it, and answer TEST_ACK. */

@@ -742,6 +742,15 @@ bool krdma_perf_peer_recv_lane(struct krdma_session *sess,
 		else
 			krdma_perf_check_rx(pf, rx);
 	}
+	/*
+	 * Paced by CREDITs: the driver cannot send into this receive before
+	 * the next CREDIT, which posts it first, with the others of its
+	 * batch, in one chain (krdma_perf_peer_credit()).
+	 */
+	if (pf->credits) {
+		krdma_recv_hold(ln ? &ln->rx_held : &pf->rx_held, rx);
+		return true;
+	}
 	if (krdma_recv_repost(rx)) {
 		krdma_session_close(sess, "cannot repost receive");
 		return false;

@@ -538,7 +538,7 @@ static void krdma_perf_check_retired(struct krdma_perf *pf)
 {
 	u32 i;
 
-	if (!krdma_debug_dma || pf->inline_data || READ_ONCE(pf->sess->qp_dead))
+	if (!krdma_debug_dma || pf->inline_data || krdma_gate_closed(&pf->sess->gate))
 		return;
 	for (i = 0; i < pf->nlanes; i++)
 		WARN(pf->lanes[i].retired != pf->lanes[i].posted,

@@ -60,6 +60,7 @@ struct krdma_perf_lane {
 	u64			checked;
 	u64			bad;
 	u64			credit_sent;
+	struct krdma_recv_batch	rx_held;	/* until the next CREDIT */
 };
 
 struct krdma_perf {
@@ -105,6 +106,7 @@ struct krdma_perf {
 	u64			checked;
 	u64			bad;
 	u64			credit_sent;
+	struct krdma_recv_batch	rx_held;	/* until the next CREDIT */
 	/*
 	 * bw responder over data channels too (krdma_bw_peer_rx_count()):
 	 * messages of every lane, TEST_END's count (S64_MAX before it), who

@@ -1,36 +1,65 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * krdma: posting work requests. Every WR the module posts, on a session's
- * QP or a data channel's, goes through krdma_gated_post(), which teardown
- * closes before it drains the QP.
+ * QP or a data channel's, goes through that QP's gate (struct
+ * krdma_post_gate), which teardown closes before it drains the QP.
+ *
+ * A gate's lock covers only posting and closing: the data path never
+ * takes the session's lock (sess->lock), which the control path holds
+ * for its own state.
  */
 #include "krdma.h"
 
+void krdma_gate_init(struct krdma_post_gate *gate)
+{
+	spin_lock_init(&gate->lock);
+	gate->closed = false;
+}
+
 /*
- * The one place the module posts work requests, on any of its QPs: under
- * the QP's gate @lock (sess->lock, or a channel's ch->lock), and only
- * while *@dead is false. Teardown sets it under the same lock before it
- * drains the QP, so every WR posted at all is ahead of the drain's marker
- * and has completed when ib_drain_qp() returns; a WR posted behind the
- * marker could complete after it, into freed test state. One of @wr and
- * @rwr is set. A send chain refused at its Nth WR went to the QP up to
- * it: *@bad (if not NULL) is the refused one, @wr when nothing was posted.
+ * From now on every post on the gate's QP is refused with -ENOTCONN.
+ * Set under the lock the posts take, so every WR posted at all is ahead
+ * of the drain's marker and has completed when ib_drain_qp() returns; a
+ * WR posted behind the marker could complete after it, into freed test
+ * state.
  */
-int krdma_gated_post(spinlock_t *lock, const bool *dead, struct ib_qp *qp,
-		     const struct ib_send_wr *wr, const struct ib_recv_wr *rwr,
-		     const struct ib_send_wr **bad)
+void krdma_gate_close(struct krdma_post_gate *gate)
+{
+	spin_lock_bh(&gate->lock);
+	gate->closed = true;
+	spin_unlock_bh(&gate->lock);
+}
+
+/* A QP whose setup failed and was drained, before it is used again. */
+void krdma_gate_reopen(struct krdma_post_gate *gate)
+{
+	spin_lock_bh(&gate->lock);
+	gate->closed = false;
+	spin_unlock_bh(&gate->lock);
+}
+
+/*
+ * The one place the module posts work requests, on any of its QPs. One of
+ * @wr and @rwr is set. A send chain refused at its Nth WR went to the QP
+ * up to it: *@bad (if not NULL) is the refused one, @wr when nothing was
+ * posted.
+ */
+int krdma_gate_post(struct krdma_post_gate *gate, struct ib_qp *qp,
+		    const struct ib_send_wr *wr, const struct ib_recv_wr *rwr,
+		    const struct ib_send_wr **bad)
 {
 	const struct ib_send_wr *sbad = wr;
 	const struct ib_recv_wr *rbad;
 	int ret;
 
-	lockdep_assert_held(lock);
-	if (*dead)
+	spin_lock_bh(&gate->lock);
+	if (gate->closed)
 		ret = -ENOTCONN;
 	else if (wr)
 		ret = ib_post_send(qp, wr, &sbad);
 	else
 		ret = ib_post_recv(qp, rwr, &rbad);
+	spin_unlock_bh(&gate->lock);
 	if (bad)
 		*bad = sbad;
 	return ret;
@@ -47,10 +76,7 @@ int krdma_post_send_chain(struct krdma_session *sess,
 	const struct ib_send_wr *bad;
 	int ret;
 
-	spin_lock_bh(&sess->lock);
-	ret = krdma_gated_post(&sess->lock, &sess->qp_dead, sess->qp, wr, NULL,
-			       &bad);
-	spin_unlock_bh(&sess->lock);
+	ret = krdma_gate_post(&sess->gate, sess->qp, wr, NULL, &bad);
 	if (some_posted)
 		*some_posted = ret && bad != wr;
 	return ret;

@@ -46,7 +46,7 @@ void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
 		 * session is up, a flush means the CM is failing the connection
 		 * (a REJ, say): its event brings the real reason.
 		 */
-		if (READ_ONCE(sess->qp_dead) ||
+		if (krdma_gate_closed(&sess->gate) ||
 		    READ_ONCE(sess->state) != KRDMA_SESSION_UP)
 			return;
 		/*
@@ -125,61 +125,114 @@ void krdma_session_set_client(const struct krdma_session_client *client)
 	krdma_session_client = client;
 }
 
+static struct krdma_post_gate *krdma_recv_gate(struct krdma_recv *rx,
+					       struct ib_qp **qp)
+{
+	if (rx->ch) {
+		*qp = rx->ch->qp;
+		return &rx->ch->gate;
+	}
+	*qp = rx->sess->qp;
+	return &rx->sess->gate;
+}
+
 /* Gives @rx back to the device and posts it again, on its QP. */
 int krdma_recv_repost(struct krdma_recv *rx)
 {
-	struct krdma_session *sess = rx->sess;
-	struct krdma_channel *ch = rx->ch;
-	struct ib_sge sge[KRDMA_MAX_SGE];
-	struct ib_recv_wr wr = {};
-	int n, ret;
+	struct krdma_recv_batch one = {};
 
+	krdma_recv_hold(&one, rx);
+	return krdma_recv_post_held(&one);
+}
+
+/*
+ * Gives @rx back to the device, to be posted with the rest of @batch:
+ * the caller knows the peer cannot send into it before then (a CREDIT
+ * goes after it, krdma_perf_peer_credit()).
+ */
+void krdma_recv_hold(struct krdma_recv_batch *batch, struct krdma_recv *rx)
+{
 	krdma_buf_to_device(rx->buf);
-	n = krdma_buf_sges(rx->buf, 0, rx->buf->len, sess->kdev->pd->local_dma_lkey,
-			   sge, ARRAY_SIZE(sge));
-	if (n < 0)
-		return n;
-	rx->cqe.done = krdma_recv_done;
-	wr.wr_cqe = &rx->cqe;
-	wr.sg_list = sge;
-	wr.num_sge = n;
+	rx->wr.next = NULL;
+	if (batch->last)
+		batch->last->next = &rx->wr;
+	else
+		batch->first = &rx->wr;
+	batch->last = &rx->wr;
+	batch->n++;
+}
 
-	if (ch) {
-		spin_lock_bh(&ch->lock);
-		ret = krdma_gated_post(&ch->lock, &ch->dead, ch->qp, NULL, &wr, NULL);
-		spin_unlock_bh(&ch->lock);
-	} else {
-		spin_lock_bh(&sess->lock);
-		ret = krdma_gated_post(&sess->lock, &sess->qp_dead, sess->qp,
-				       NULL, &wr, NULL);
-		spin_unlock_bh(&sess->lock);
-	}
+/* Posts what @batch holds, in one chain; it is empty afterwards. */
+int krdma_recv_post_held(struct krdma_recv_batch *batch)
+{
+	struct krdma_post_gate *gate;
+	struct krdma_recv *rx;
+	struct ib_qp *qp;
+	int ret;
+
+	if (!batch->n)
+		return 0;
+	rx = container_of(batch->first, struct krdma_recv, wr);
+	gate = krdma_recv_gate(rx, &qp);
+	ret = krdma_gate_post(gate, qp, NULL, batch->first, NULL);
 	if (!ret)
-		krdma_count(sess, KRDMA_CNT_RECV_WRS, 1);
+		krdma_count(rx->sess, KRDMA_CNT_RECV_WRS, batch->n);
+	batch->first = NULL;
+	batch->last = NULL;
+	batch->n = 0;
 	return ret;
 }
 
-/* @n receives of @len bytes each for @sess's QP, or data channel @ch's. */
 struct krdma_recv *krdma_recvs_alloc(struct krdma_session *sess,
 				     struct krdma_channel *ch, u32 n, u32 len)
 {
 	struct krdma_recv *recvs;
 	u32 i;
 
-	recvs = krdma_failable(kcalloc(n, sizeof(*recvs), GFP_KERNEL));
+	recvs = krdma_failable(kvcalloc(n, sizeof(*recvs), GFP_KERNEL));
 	if (!recvs)
 		return NULL;
 	for (i = 0; i < n; i++) {
-		recvs[i].sess = sess;
-		recvs[i].ch = ch;
-		recvs[i].buf = krdma_buf_alloc_dir(sess->kdev, len, "recv", i,
-						   DMA_FROM_DEVICE);
-		if (!recvs[i].buf) {
-			krdma_recvs_free(recvs, n);
-			return NULL;
-		}
+		struct krdma_recv *rx = &recvs[i];
+		int nsge;
+
+		rx->sess = sess;
+		rx->ch = ch;
+		rx->buf = krdma_buf_alloc_dir(sess->kdev, len, "recv", i,
+					      DMA_FROM_DEVICE);
+		if (!rx->buf)
+			goto err;
+		/*
+		 * Its SGEs are the device's view (debug_dma checks so): taken
+		 * once, and the buffer is the CPU's again until its first post.
+		 */
+		krdma_buf_to_device(rx->buf);
+		nsge = krdma_buf_sges(rx->buf, 0, rx->buf->len,
+				      sess->kdev->pd->local_dma_lkey, rx->sge,
+				      ARRAY_SIZE(rx->sge));
+		krdma_buf_to_cpu(rx->buf);
+		if (nsge < 0)
+			goto err;
+		rx->cqe.done = krdma_recv_done;
+		rx->wr.wr_cqe = &rx->cqe;
+		rx->wr.sg_list = rx->sge;
+		rx->wr.num_sge = nsge;
 	}
 	return recvs;
+err:
+	krdma_recvs_free(recvs, n);
+	return NULL;
+}
+
+/* All @n receives of a new QP, in one chain. */
+int krdma_recvs_post_all(struct krdma_recv *recvs, u32 n)
+{
+	struct krdma_recv_batch all = {};
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		krdma_recv_hold(&all, &recvs[i]);
+	return krdma_recv_post_held(&all);
 }
 
 /* Once no completion can refer to them: their QP is destroyed. */
@@ -191,7 +244,7 @@ void krdma_recvs_free(struct krdma_recv *recvs, u32 n)
 		return;
 	for (i = 0; i < n; i++)
 		krdma_buf_free(recvs[i].buf);
-	kfree(recvs);
+	kvfree(recvs);
 }
 
 static void krdma_ctrl_send_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -201,9 +254,9 @@ static void krdma_ctrl_send_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct krdma_session *sess = tx->sess;
 
 	krdma_buf_to_cpu(tx->buf);
-	spin_lock_bh(&sess->lock);
+	spin_lock_bh(&sess->ctrl_lock);
 	list_add_tail(&tx->free_node, &sess->ctrl_free);
-	spin_unlock_bh(&sess->lock);
+	spin_unlock_bh(&sess->ctrl_lock);
 	if (unlikely(wc->status != IB_WC_SUCCESS))
 		krdma_wc_error(sess, wc, "control send");
 	else
@@ -231,12 +284,12 @@ static int __krdma_ctrl_send(struct krdma_session *sess,
 	if (WARN_ON_ONCE(body_len > KRDMA_CTRL_BODY_MAX))
 		return -EMSGSIZE;
 
-	spin_lock_bh(&sess->lock);
+	spin_lock_bh(&sess->ctrl_lock);
 	tx = list_first_entry_or_null(&sess->ctrl_free, struct krdma_ctrl_tx,
 				      free_node);
 	if (tx)
 		list_del(&tx->free_node);
-	spin_unlock_bh(&sess->lock);
+	spin_unlock_bh(&sess->ctrl_lock);
 	if (!tx)
 		return -ENOBUFS;
 
@@ -265,9 +318,9 @@ static int __krdma_ctrl_send(struct krdma_session *sess,
 
 err:
 	krdma_buf_to_cpu(tx->buf);
-	spin_lock_bh(&sess->lock);
+	spin_lock_bh(&sess->ctrl_lock);
 	list_add_tail(&tx->free_node, &sess->ctrl_free);
-	spin_unlock_bh(&sess->lock);
+	spin_unlock_bh(&sess->ctrl_lock);
 	return ret;
 }
 
@@ -453,7 +506,7 @@ int krdma_session_create_queues(struct krdma_session *sess)
 	struct ib_qp_init_attr attr = {};
 	const struct krdma_caps *dattr;
 	struct krdma_device *kdev;
-	u32 i, nr_cqe, extra;
+	u32 nr_cqe, extra;
 	char name[16];
 	int ret;
 
@@ -500,24 +553,18 @@ int krdma_session_create_queues(struct krdma_session *sess)
 	ret = krdma_session_alloc_buffers(sess);
 	if (ret)
 		goto err;
-	for (i = 0; i < krdma_sess_nr_recvs(sess); i++) {
-		ret = krdma_recv_repost(&sess->recvs[i]);
-		if (ret)
-			goto err;
-	}
+	ret = krdma_recvs_post_all(sess->recvs, krdma_sess_nr_recvs(sess));
+	if (ret)
+		goto err;
 	return 0;
 
 err:
 	/* Nothing was posted successfully that can complete after a drain. */
-	spin_lock_bh(&sess->lock);
-	sess->qp_dead = true;
-	spin_unlock_bh(&sess->lock);
+	krdma_gate_close(&sess->gate);
 	krdma_cq_stop(&sess->cq);
 	if (sess->qp)
 		ib_drain_qp(sess->qp);
 	krdma_session_destroy_queues(sess);
-	spin_lock_bh(&sess->lock);
-	sess->qp_dead = false;
-	spin_unlock_bh(&sess->lock);
+	krdma_gate_reopen(&sess->gate);
 	return ret;
 }

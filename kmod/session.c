@@ -113,6 +113,8 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 	kref_init(&sess->ref);
 	sess->alive_stamp = jiffies;
 	spin_lock_init(&sess->lock);
+	spin_lock_init(&sess->ctrl_lock);
+	krdma_gate_init(&sess->gate);
 	mutex_init(&sess->cm_mutex);
 	INIT_LIST_HEAD(&sess->ctrl_free);
 	INIT_WORK(&sess->close_work, krdma_session_close_work);
@@ -285,9 +287,7 @@ static void krdma_session_close_work(struct work_struct *work)
 	cancel_delayed_work_sync(&sess->keepalive_work);
 
 	mutex_lock(&sess->cm_mutex);
-	spin_lock_bh(&sess->lock);
-	sess->qp_dead = true;
-	spin_unlock_bh(&sess->lock);
+	krdma_gate_close(&sess->gate);
 	/* A test's messages may be on the channels too. */
 	krdma_channels_quiesce(sess);
 	if (sess->cm_id)
@@ -323,6 +323,11 @@ static void krdma_session_close_work(struct work_struct *work)
 	cm_id = sess->cm_id;
 	sess->cm_id = NULL;
 	mutex_unlock(&sess->cm_mutex);
+	/*
+	 * It resolves ids without cm_mutex: gone before they are. No CM
+	 * handler queues it again, they all see the session closing.
+	 */
+	cancel_work_sync(&sess->resolve_work);
 
 	/* Wait for running CM handlers, which must not wait for us. */
 	krdma_channels_destroy_ids(sess);
@@ -336,7 +341,6 @@ static void krdma_session_close_work(struct work_struct *work)
 	}
 	/* No QP is left to raise an event, no CM id to resolve again. */
 	cancel_work_sync(&sess->qp_event_work);
-	cancel_work_sync(&sess->resolve_work);
 	krdma_channels_destroy(sess);
 	/* Its buffers are gone, and so is the peer's test (its own charge). */
 	krdma_mem_uncharge(sess, atomic64_read(&sess->stats.peer_mem));

@@ -138,7 +138,8 @@ static void krdma_test_free(struct kref *ref)
 
 	krdma_test_release(test);
 	krdma_session_put(test->sess);
-	kfree(test);
+	/* krdma_test_get_current() may be looking at it, without a lock. */
+	kfree_rcu(test, rcu);
 }
 
 /*
@@ -156,11 +157,12 @@ struct krdma_test *krdma_test_get_current(struct krdma_session *sess)
 {
 	struct krdma_test *test;
 
-	spin_lock_bh(&sess->lock);
-	test = sess->test;
-	if (test)
-		kref_get(&test->ref);
-	spin_unlock_bh(&sess->lock);
+	rcu_read_lock();
+	test = rcu_dereference(sess->test);
+	/* Replaced and put meanwhile: its memory waits for our grace period. */
+	if (test && !kref_get_unless_zero(&test->ref))
+		test = NULL;
+	rcu_read_unlock();
 	return test;
 }
 
@@ -273,10 +275,10 @@ void krdma_test_post_failed(struct krdma_session *sess, struct krdma_test *test,
 			    u32 test_id, int ret)
 {
 	/*
-	 * A channel's post refused as dead saw qp_dead set too: teardown
-	 * sets it before it takes each channel's lock to mark it dead.
+	 * A channel's post refused by its closed gate sees the session's
+	 * closed too: teardown closes that one first.
 	 */
-	if (READ_ONCE(sess->qp_dead))
+	if (krdma_gate_closed(&sess->gate))
 		return;
 	if (test)
 		krdma_test_fail(test, ret, "cannot post: %pe", ERR_PTR(ret));
@@ -401,7 +403,7 @@ void krdma_test_send_end(struct krdma_test *test)
 	ret = krdma_ctrl_send(test->sess, KRDMA_MSG_TEST_END, test->id,
 			      test->completed, 0, NULL, 0);
 	/* Once teardown has begun, it ends the test (krdma_test_post_failed()). */
-	if (ret && !READ_ONCE(test->sess->qp_dead)) {
+	if (ret && !krdma_gate_closed(&test->sess->gate)) {
 		krdma_test_fail(test, ret, "cannot send TEST_END: %pe",
 				ERR_PTR(ret));
 		krdma_test_finish(test);
@@ -682,7 +684,9 @@ int krdma_test_start_locked(struct krdma_session *sess,
 		ret = -ENOTCONN;
 		goto err_free;
 	}
-	if (sess->test && READ_ONCE(sess->test->state) == KRDMA_TEST_RUNNING) {
+	old = rcu_dereference_protected(sess->test,
+					lockdep_is_held(&sess->cm_mutex));
+	if (old && READ_ONCE(old->state) == KRDMA_TEST_RUNNING) {
 		NL_SET_ERR_MSG(extack, "a test is already running on this session");
 		ret = -EBUSY;
 		goto err_free;
@@ -716,10 +720,8 @@ int krdma_test_start_locked(struct krdma_session *sess,
 	 * The previous, finished test of this session is replaced; a CQ
 	 * handler may still hold it (krdma_dispatch_recv()).
 	 */
-	spin_lock_bh(&sess->lock);
-	old = sess->test;
-	sess->test = test;
-	spin_unlock_bh(&sess->lock);
+	old = rcu_replace_pointer(sess->test, test,
+				  lockdep_is_held(&sess->cm_mutex));
 	test->progress_jiffies = jiffies;
 	test->ctl_cqe.done = krdma_test_ctl_done;
 	if (engine->post_regs)
@@ -812,13 +814,12 @@ int krdma_test_stop(struct net *net, u32 test_id,
  */
 void krdma_test_session_down(struct krdma_session *sess)
 {
-	struct krdma_test *test = sess->test;
+	struct krdma_test *test;
 
+	test = rcu_replace_pointer(sess->test, NULL,
+				   lockdep_is_held(&sess->cm_mutex));
 	if (!test)
 		return;
-	spin_lock_bh(&sess->lock);
-	sess->test = NULL;
-	spin_unlock_bh(&sess->lock);
 	if (test->state == KRDMA_TEST_RUNNING) {
 		krdma_test_fail(test, -ECONNRESET, "session closed: %s",
 				sess->reason);

@@ -67,6 +67,7 @@ enum krdma_test_phase {
  */
 struct krdma_test {
 	struct kref		ref;
+	struct rcu_head		rcu;	/* sess->test's readers */
 	u32			id;
 	struct krdma_session	*sess;
 	struct krdma_test_params p;
