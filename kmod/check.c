@@ -37,7 +37,6 @@ int krdma_post_rdma(struct krdma_session *sess, struct krdma_buf *buf,
 		    enum ib_wr_opcode opcode, struct ib_cqe *cqe,
 		    u32 imm, bool signal_last)
 {
-	u32 lkey = sess->kdev->pd->local_dma_lkey;
 	struct ib_sge sge[KRDMA_MAX_SGE];
 	u32 i, off = KRDMA_MSG_HDR_SIZE;
 	bool read = opcode == IB_WR_RDMA_READ;
@@ -50,15 +49,8 @@ int krdma_post_rdma(struct krdma_session *sess, struct krdma_buf *buf,
 			struct ib_rdma_wr wr = {};
 			bool last;
 
-			if (read)
-				n = krdma_buf_read_sges_part(buf, off + done,
-							     len - done, lkey, sge,
-							     sess->max_read_sge,
-							     &taken);
-			else
-				n = krdma_buf_sges_part(buf, off + done,
-							len - done, lkey, sge,
-							sess->max_sge, &taken);
+			n = krdma_buf_rdma_sges_part(sess, buf, read, off + done,
+						     len - done, sge, &taken);
 			if (n < 0)
 				return n;
 			last = i + 1 == nremote && done + taken == len;

@@ -206,9 +206,9 @@ int krdma_buf_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
 		   struct ib_sge *sge, int max_sge);
 int krdma_buf_make_sink(struct krdma_session *sess, struct krdma_buf *buf,
 			struct ib_cqe *cqe);
-int krdma_buf_read_sges_part(struct krdma_buf *buf, u32 off, u32 len,
-			     u32 lkey, struct ib_sge *sge, int max_sge,
-			     u32 *taken);
+int krdma_buf_rdma_sges_part(struct krdma_session *sess,
+			     struct krdma_buf *buf, bool read, u32 off,
+			     u32 len, struct ib_sge *sge, u32 *taken);
 int krdma_buf_read_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
 			struct ib_sge *sge, int max_sge);
 void krdma_buf_copy_from(struct krdma_buf *buf, u32 off, const void *src,

@@ -119,6 +119,23 @@ static void *krdma_alloc_pages(int node, size_t size)
  * device only writes and the CPU only reads what it wrote (receives),
  * so that a sync for the device never writes back what the CPU holds.
  */
+/*
+ * A chunk's pages, and its DMA mapping if @mapped (a chunk of the buffer's
+ * nchunks): the one unwind of krdma_buf_alloc_dir() and krdma_buf_free().
+ */
+static void krdma_chunk_free(struct krdma_buf *buf, struct krdma_chunk *c,
+			     bool mapped)
+{
+	if (mapped)
+		ib_dma_unmap_single(buf->ibdev, c->dma, c->len, buf->dir);
+	if (c->shadow)
+		free_pages_exact(c->shadow, c->len);
+	if (c->cpu)
+		free_pages_exact(c->cpu, c->len);
+	c->shadow = NULL;
+	c->cpu = NULL;
+}
+
 struct krdma_buf *krdma_buf_alloc_dir(struct krdma_device *kdev, u32 len,
 				      const char *name, u32 index,
 				      enum dma_data_direction dir)
@@ -153,19 +170,14 @@ struct krdma_buf *krdma_buf_alloc_dir(struct krdma_device *kdev, u32 len,
 			c->shadow = krdma_failable(krdma_alloc_pages(ibdev_to_node(ibdev),
 								     c->len));
 			if (!c->shadow) {
-				free_pages_exact(c->cpu, c->len);
-				c->cpu = NULL;
+				krdma_chunk_free(buf, c, false);
 				goto err;
 			}
 		}
 		c->dma = ib_dma_map_single(ibdev, c->shadow ?: c->cpu, c->len,
 					   dir);
 		if (ib_dma_mapping_error(ibdev, c->dma)) {
-			if (c->shadow)
-				free_pages_exact(c->shadow, c->len);
-			free_pages_exact(c->cpu, c->len);
-			c->cpu = NULL;
-			c->shadow = NULL;
+			krdma_chunk_free(buf, c, false);
 			goto err;
 		}
 		buf->nchunks++;
@@ -191,14 +203,8 @@ void krdma_buf_free(struct krdma_buf *buf)
 	if (!buf)
 		return;
 	krdma_region_destroy(buf->sink);
-	for (i = 0; i < buf->nchunks; i++) {
-		struct krdma_chunk *c = &buf->chunk[i];
-
-		ib_dma_unmap_single(buf->ibdev, c->dma, c->len, buf->dir);
-		if (c->shadow)
-			free_pages_exact(c->shadow, c->len);
-		free_pages_exact(c->cpu, c->len);
-	}
+	for (i = 0; i < buf->nchunks; i++)
+		krdma_chunk_free(buf, &buf->chunk[i], true);
 	kfree(buf);
 }
 
@@ -383,9 +389,9 @@ int krdma_buf_make_sink(struct krdma_session *sess, struct krdma_buf *buf,
  * buffer's sink MRs where it has them (their iova is the chunk's DMA
  * address).
  */
-int krdma_buf_read_sges_part(struct krdma_buf *buf, u32 off, u32 len,
-			     u32 lkey, struct ib_sge *sge, int max_sge,
-			     u32 *taken)
+static int krdma_buf_read_sges_part(struct krdma_buf *buf, u32 off, u32 len,
+				    u32 lkey, struct ib_sge *sge, int max_sge,
+				    u32 *taken)
 {
 	u32 first = off;
 	int i, n;
@@ -397,6 +403,24 @@ int krdma_buf_read_sges_part(struct krdma_buf *buf, u32 off, u32 len,
 	for (i = 0; i < n; i++)
 		sge[i].lkey = buf->sink->mr[first + i]->lkey;
 	return n;
+}
+
+/*
+ * Our side of an RDMA op of @sess from byte @off of @buf, as far as one WR
+ * takes it (*@taken bytes): a READ's sink through its sink MRs and up to
+ * the device's max_sge_rd, the other ops up to max_send_sge.
+ */
+int krdma_buf_rdma_sges_part(struct krdma_session *sess,
+			     struct krdma_buf *buf, bool read, u32 off,
+			     u32 len, struct ib_sge *sge, u32 *taken)
+{
+	u32 lkey = sess->kdev->pd->local_dma_lkey;
+
+	if (read)
+		return krdma_buf_read_sges_part(buf, off, len, lkey, sge,
+						sess->max_read_sge, taken);
+	return krdma_buf_sges_part(buf, off, len, lkey, sge, sess->max_sge,
+				   taken);
 }
 
 int krdma_buf_read_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,

@@ -252,9 +252,6 @@ static __be32 krdma_perf_imm(const struct krdma_perf *pf)
 static int krdma_perf_wr_sges(struct krdma_perf *pf, union krdma_perf_wr *w,
 			      struct ib_sge *sge, u32 off, u32 len, u32 *taken)
 {
-	struct krdma_session *sess = pf->sess;
-	u32 lkey = sess->kdev->pd->local_dma_lkey;
-
 	if (pf->inline_data) {
 		/* The CPU copies it: a virtual address, no lkey. */
 		sge->addr = (uintptr_t)pf->buf->chunk[0].cpu + off;
@@ -263,11 +260,9 @@ static int krdma_perf_wr_sges(struct krdma_perf *pf, union krdma_perf_wr *w,
 		w->send.send_flags = IB_SEND_INLINE;
 		return 1;
 	}
-	if (pf->op == KRDMA_OP_READ)
-		return krdma_buf_read_sges_part(pf->buf, off, len, lkey, sge,
-						sess->max_read_sge, taken);
-	return krdma_buf_sges_part(pf->buf, off, len, lkey, sge,
-				   sess->max_sge, taken);
+	return krdma_buf_rdma_sges_part(pf->sess, pf->buf,
+					pf->op == KRDMA_OP_READ, off, len, sge,
+					taken);
 }
 
 /*
