@@ -103,10 +103,12 @@ int krdma_check_peer_setup(struct krdma_session *sess,
 		/* Sources then sinks: two regions lists of depth slots. */
 		if (nregions % 2 ||
 		    krdma_check_wire_regions(req->regions, nregions / 2, pt->depth,
-					     pt->size, &pt->remote_per_slot) ||
+					     pt->size, KRDMA_MAX_SLOT_REGIONS,
+					     &pt->remote_per_slot) ||
 		    krdma_check_wire_regions(req->regions + nregions / 2,
 					     nregions / 2, pt->depth, pt->size,
-					     &s) || s != pt->remote_per_slot)
+					     KRDMA_MAX_SLOT_REGIONS, &s) ||
+		    s != pt->remote_per_slot)
 			return -EPROTO;
 		pt->remote = kmemdup(req->regions, nregions * sizeof(req->regions[0]),
 				     GFP_KERNEL);

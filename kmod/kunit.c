@@ -48,40 +48,44 @@ static void krdma_kunit_region(struct krdma_wire_region *r, u32 len)
 /* Each slot's regions add up to exactly the message; none is empty. */
 static void krdma_kunit_wire_regions(struct kunit *t)
 {
+	const u32 max = KRDMA_MAX_SLOT_REGIONS;
 	struct krdma_wire_region r[4];
 	u32 per = 0;
 
 	krdma_kunit_region(&r[0], 4096);
 	krdma_kunit_region(&r[1], 4096);
-	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 2, 2, 4096, &per), 0);
+	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 2, 2, 4096, max, &per), 0);
 	KUNIT_EXPECT_EQ(t, per, 1U);
 
 	krdma_kunit_region(&r[0], 1024);
 	krdma_kunit_region(&r[1], 3072);
 	krdma_kunit_region(&r[2], 2048);
 	krdma_kunit_region(&r[3], 2048);
-	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 4, 2, 4096, &per), 0);
+	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 4, 2, 4096, max, &per), 0);
 	KUNIT_EXPECT_EQ(t, per, 2U);
+	/* More a slot than the caller's WRs take. */
+	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 4, 2, 4096, 1, &per),
+			-EPROTO);
 
 	/* A slot one byte short, one with an empty region. */
 	krdma_kunit_region(&r[3], 2047);
-	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 4, 2, 4096, &per),
+	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 4, 2, 4096, max, &per),
 			-EPROTO);
 	krdma_kunit_region(&r[2], 4096);
 	krdma_kunit_region(&r[3], 0);
-	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 4, 2, 4096, &per),
+	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 4, 2, 4096, max, &per),
 			-EPROTO);
 	/* Lengths that wrap 32 bits: 0xffffffff + 0x1001 is not 4096. */
 	krdma_kunit_region(&r[0], 0xffffffff);
 	krdma_kunit_region(&r[1], 0x1001);
-	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 2, 1, 4096, &per),
+	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 2, 1, 4096, max, &per),
 			-EPROTO);
 	/* Not a whole number of regions a slot; no slot; none at all. */
-	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 3, 2, 4096, &per),
+	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 3, 2, 4096, max, &per),
 			-EPROTO);
-	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 2, 0, 4096, &per),
+	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 2, 0, 4096, max, &per),
 			-EPROTO);
-	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 0, 2, 4096, &per),
+	KUNIT_EXPECT_EQ(t, krdma_check_wire_regions(r, 0, 2, 4096, max, &per),
 			-EPROTO);
 }
 

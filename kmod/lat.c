@@ -658,6 +658,7 @@ static int krdma_lat_peer_setup(struct krdma_session *sess,
 	if (writes) {
 		if (nreq > (body_len - sizeof(*req)) / sizeof(req->regions[0]) ||
 		    krdma_check_wire_regions(req->regions, nreq, 1, pt->size,
+					     KRDMA_MAX_SLOT_REGIONS,
 					     &pt->remote_per_slot))
 			return -EPROTO;
 		pt->remote = krdma_failable(kmemdup(req->regions,

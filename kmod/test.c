@@ -89,17 +89,18 @@ void krdma_slots_free(struct krdma_slot *slots, u32 n)
 
 /*
  * Checks the regions a peer described: @n regions, @per_slot for each of
- * @depth slots, each slot's regions adding up to exactly @size bytes.
+ * @depth slots, at most @max_per a slot, each slot's regions adding up to
+ * exactly @size bytes.
  */
 int krdma_check_wire_regions(const struct krdma_wire_region *r, u32 n,
-			     u32 depth, u32 size, u32 *per_slot)
+			     u32 depth, u32 size, u32 max_per, u32 *per_slot)
 {
 	u32 s, k, per;
 
 	if (!depth || n % depth)
 		return -EPROTO;
 	per = n / depth;
-	if (!per || per > KRDMA_MAX_SLOT_REGIONS)
+	if (!per || per > max_per)
 		return -EPROTO;
 	for (s = 0; s < depth; s++) {
 		u64 total = 0;
@@ -511,8 +512,17 @@ void krdma_test_on_ack(struct krdma_test *test, const struct krdma_msg_hdr *hdr,
 		/* A target per slot, or one for all messages. */
 		u32 slots = test->engine->remote_per_slot ? test->p.depth : 1;
 
+		/*
+		 * A slot's regions fill a slot's WRs; one target for every
+		 * message is split over as many WRs as it takes (perf-wr.c),
+		 * as many regions as the responder's TEST_ACK holds: an 8 MiB
+		 * target over cxgb4's 508 KiB registrations is 17.
+		 */
+		u32 max_per = test->engine->remote_per_slot ?
+			      KRDMA_MAX_SLOT_REGIONS : KRDMA_MAX_WIRE_REGIONS;
+
 		if (krdma_check_wire_regions(body->regions, nregions, slots,
-					     need, &per))
+					     need, max_per, &per))
 			goto proto;
 		if (krdma_op_is_atomic(test->p.op) && per != 1)
 			goto proto;
