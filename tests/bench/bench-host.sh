@@ -32,7 +32,8 @@
 #   -P OPTIONS  more options for every perftest program (both sides)
 #   -O STEPS    only the steps matching this grep -E ('bw|lat|tcp';
 #               the names: pt.bw.OP.SIZE kr.bw.OP.SIZE kr.lat.OP.64
-#               pt.lat.OP.64 tcp kr.bwq.OP.SIZE cq.POLL)
+#               pt.lat.OP.64 tcp kr.bwq.OP.SIZE cq.POLL; idle, the
+#               control, runs always)
 #
 # Exit status: 0 if every measurement produced a number (a missed target
 # does not fail), 1 if one did not, 2 on a bad command line.
@@ -67,7 +68,7 @@ BENCH_HERE=${KRDMA_ROOT:+$KRDMA_ROOT/tests/bench}
 [ -n "$BENCH_HERE" ] || BENCH_HERE=$(cd "$(dirname "$0")" && pwd -P) || exit 2
 BENCH_ROOT=$(cd "$BENCH_HERE/../.." && pwd -P) || exit 2
 
-b_usage() { sed -n 's/^# \{0,1\}//; 8,38p' "$BENCH_HERE/bench-host.sh"; }
+b_usage() { sed -n 's/^# \{0,1\}//; 8,39p' "$BENCH_HERE/bench-host.sh"; }
 
 HARNESS=${BENCH_HARNESS:-0}
 ROLE=${1:-}
@@ -411,7 +412,8 @@ if [ "$ROLE" = server ]; then
 	trap 'exit 130' INT TERM
 	python3 "$BENCH_HERE/sync.py" serve "$SYNC_PORT" >"$LOGS/sync.log" 2>&1 &
 	sync_pid=$!
-	b_wait_for -t 10 -i 0.1 grep -q listening "$LOGS/sync.log" ||
+	# (a python3 start: seconds in a TCG guest on a loaded host)
+	b_wait_for -t 60 -i 0.1 grep -q listening "$LOGS/sync.log" ||
 		{ echo "bench-host.sh: the rendezvous did not start on port $SYNC_PORT:" >&2
 		  cat "$LOGS/sync.log" >&2; exit 1; }
 	b_log "device $DEV${GID:+ (GID $GID)}, netdev ${IFACE:-none}, krdma on port $KPORT," \
