@@ -8,9 +8,12 @@
 # client side, which measures over rxe0 and appends one JSON record per
 # measurement to $KRDMA_OUT/bench-raw.jsonl; the host turns them into the
 # table (ratios, targets). What differs from two real hosts is only how
-# the two sides meet and report (BENCH_HARNESS=1: the harness's barrier
-# and result, not tests/bench/sync.py) and where the output goes
-# ($KRDMA_OUT, shared by both).
+# the two sides report (BENCH_HARNESS=1: the harness's result) and where
+# the output goes ($KRDMA_OUT, shared by both); they meet as two hosts do,
+# through tests/bench/sync.py served by node 1 over the guests' own
+# network (KRDMA_PEER_IP, TCP port KRDMA_BENCH_SYNC_PORT, default 7470),
+# where the waiting side blocks in a read: the harness's barrier polls
+# its shared directory, and would take CPU from the point it waits out.
 #
 # Environment (from the host): KRDMA_BENCH_SECS (measured seconds per
 # point, default 5), KRDMA_BENCH_DEPTH (krdma bandwidth depth, default

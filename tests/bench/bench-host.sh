@@ -32,15 +32,26 @@
 #   -P OPTIONS  more options for every perftest program (both sides)
 #   -O STEPS    only the steps matching this grep -E ('bw|lat|tcp';
 #               the names: pt.bw.OP.SIZE kr.bw.OP.SIZE kr.lat.OP.64
-#               pt.lat.OP.64 tcp kr.bwq.OP.SIZE cq.POLL)
+#               pt.lat.OP.64 tcp kr.bwq.OP.SIZE cq.POLL; idle, the
+#               control, runs always)
 #
 # Exit status: 0 if every measurement produced a number (a missed target
 # does not fail), 1 if one did not, 2 on a bad command line.
 #
 # The QEMU harness runs this same script in its guests
 # (tests/bench/bench-guest.sh sources it with BENCH_HARNESS=1: the
-# harness's barrier, result and node roles instead of the rendezvous,
-# rxe0 as the device, $KRDMA_OUT as the directory of both sides).
+# harness's result and node roles, rxe0 as the device, $KRDMA_OUT as the
+# directory of both sides; the two meet through the same rendezvous,
+# over the guests' own network).
+#
+# Each point is taken between two meetings, ready.N and done.N; the
+# server side waits through it in one process that blocks (sync.py wait:
+# no polling, no fork while the point runs) and hands the client what
+# its CPUs did meanwhile (/proc/stat, and its own processes' CPU), which
+# the client's record of the point carries with its own (parse.py: both
+# sides' busy CPU-seconds, bytes per CPU-second, the idle side's busy
+# share and its mark). The first step, idle, is the control: nothing
+# runs, the client sleeps, the server waits.
 #
 # Each point runs perftest and krdma back to back, so that a change of
 # load between the two touches both as little as possible. Every
@@ -57,7 +68,7 @@ BENCH_HERE=${KRDMA_ROOT:+$KRDMA_ROOT/tests/bench}
 [ -n "$BENCH_HERE" ] || BENCH_HERE=$(cd "$(dirname "$0")" && pwd -P) || exit 2
 BENCH_ROOT=$(cd "$BENCH_HERE/../.." && pwd -P) || exit 2
 
-b_usage() { sed -n 's/^# \{0,1\}//; 8,38p' "$BENCH_HERE/bench-host.sh"; }
+b_usage() { sed -n 's/^# \{0,1\}//; 8,39p' "$BENCH_HERE/bench-host.sh"; }
 
 HARNESS=${BENCH_HARNESS:-0}
 ROLE=${1:-}
@@ -67,7 +78,7 @@ server | client) shift ;;
 *) b_usage >&2; exit 2 ;;
 esac
 
-DEV='' OUT='' SYNC_PORT=7470 KPORT=7471 WAIT=600
+DEV='' OUT='' SYNC_PORT=${KRDMA_BENCH_SYNC_PORT:-7470} KPORT=7471 WAIT=600
 SECS=${KRDMA_BENCH_SECS:-5}
 DEPTH=${KRDMA_BENCH_DEPTH:-64}
 QPS=${KRDMA_BENCH_QPS:-4}
@@ -190,32 +201,45 @@ b_expect_ok() {
 	return 1
 }
 
-# b_sync NAME TIMEOUT [VALUE]: waits until the other side has reached NAME
-# too; prints the VALUE it brought (the harness: through files in $OUT).
+# b_sync NAME TIMEOUT [VALUE] [-- NAME TIMEOUT [VALUE]]...: waits until the
+# other side has reached NAME too (then the next NAME); prints the VALUE
+# it brought to the last. The rendezvous is the server side's sync.py, on
+# two hosts and in the harness's guests alike (there over their network).
 # On two hosts, a side the other did not meet in time gives up (exit 1):
 # the other is gone or stuck, and every later point would wait for it in
 # vain (the harness goes on, within its own deadline, as it always did).
 b_sync() {
-	if [ "$HARNESS" = 1 ]; then
-		[ $# -lt 3 ] || printf '%s\n' "$3" >"$OUT/.sync.$1.$ROLE"
-		barrier "$1" "$2" || return 1
-		if [ "$ROLE" = server ]; then
-			cat "$OUT/.sync.$1.client" 2>/dev/null
-		else
-			cat "$OUT/.sync.$1.server" 2>/dev/null
-		fi
-		return 0
-	fi
+	b_sync_run meet "$@"
+}
+
+# b_sync_run MODE ARGS...: sync.py MODE against the rendezvous.
+b_sync_run() {
+	_bs_mode=$1
+	shift
 	if [ "$ROLE" = server ]; then
 		_bs_host=127.0.0.1
 	else
 		_bs_host=$PEER
 	fi
-	python3 "$BENCH_HERE/sync.py" meet "$_bs_host" "$SYNC_PORT" "$ROLE" "$1" "$2" "${3-}" && return 0
+	python3 "$BENCH_HERE/sync.py" "$_bs_mode" "$_bs_host" "$SYNC_PORT" "$ROLE" "$@" && return 0
 	# Seen, and not taken for the value.
 	b_result "barrier.$1" fail >&2
 	b_log "the $( [ "$ROLE" = server ] && echo client || echo server) side did not come to $1: giving up" >&2
+	[ "$HARNESS" = 1 ] && return 1
 	exit 1
+}
+
+# b_point_wait N TIMEOUT: the server side through point N (ready.N to
+# done.N), blocked in one process; prints what its CPUs did meanwhile
+# (a JSON object), which the client gets too (b_point_end).
+b_point_wait() {
+	b_sync_run wait "$1" "$2" ${sync_pid:+"$sync_pid"}
+}
+
+# b_point_end N TIMEOUT: the client side's end of point N; prints the
+# server's CPU figures of it.
+b_point_end() {
+	b_sync "done.$1" "$2" -- "stat.$1" 120
 }
 
 # b_wait_for -t SECONDS -i INTERVAL CMD...: until CMD succeeds; 1 on timeout.
@@ -265,10 +289,12 @@ if [ -z "$IFACE" ]; then
 	done
 fi
 nic() { cat "/sys/class/net/$IFACE/statistics/$1_bytes" 2>/dev/null || echo 0; }
-# cpu_ticks: "busy=N total=M" from /proc/stat's cpu line (all CPUs).
-cpu_ticks() {
-	awk -v s="$1" '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i
-		printf "busy%s=%d total%s=%d\n", s, t - $5 - $6, s, t; exit }' /proc/stat
+# cpu_snap N: /proc/stat's cpu line (all CPUs) and the uptime into
+# $cpuN and $upN, with builtins only (no fork around a point).
+cpu_snap() {
+	read -r _cs_l </proc/stat
+	read -r _cs_u _cs_rest </proc/uptime
+	eval "cpu$1=\$_cs_l up$1=\$_cs_u"
 }
 now() { date +%s.%N; }
 # dev_ctrs FILE: DEV's hw counters (NAME VALUE lines) into FILE.
@@ -300,6 +326,9 @@ tcp_listening() {
 # pt.bw.OP.SIZE  kr.bw.OP.SIZE  kr.lat.OP.64  pt.lat.OP.64  tcp
 # kr.bwq.OP.SIZE (several QPs)  cq.POLL
 steps() {
+	# The control: nothing runs; what the idle side's CPUs do meanwhile
+	# is the floor of every point's figure (always run, -O or not).
+	echo idle
 	for size in 4096 65536 1048576; do
 		for op in write read send; do
 			echo "pt.bw.$op.$size"
@@ -381,15 +410,14 @@ if [ "$ROLE" = server ]; then
 	}
 	trap cleanup EXIT
 	trap 'exit 130' INT TERM
-	if [ "$HARNESS" != 1 ]; then
-		python3 "$BENCH_HERE/sync.py" serve "$SYNC_PORT" >"$LOGS/sync.log" 2>&1 &
-		sync_pid=$!
-		b_wait_for -t 10 -i 0.1 grep -q listening "$LOGS/sync.log" ||
-			{ echo "bench-host.sh: the rendezvous did not start on port $SYNC_PORT:" >&2
-			  cat "$LOGS/sync.log" >&2; exit 1; }
-		b_log "device $DEV${GID:+ (GID $GID)}, netdev ${IFACE:-none}, krdma on port $KPORT," \
-			"waiting for the client (rendezvous on TCP port $SYNC_PORT)"
-	fi
+	python3 "$BENCH_HERE/sync.py" serve "$SYNC_PORT" >"$LOGS/sync.log" 2>&1 &
+	sync_pid=$!
+	# (a python3 start: seconds in a TCG guest on a loaded host)
+	b_wait_for -t 60 -i 0.1 grep -q listening "$LOGS/sync.log" ||
+		{ echo "bench-host.sh: the rendezvous did not start on port $SYNC_PORT:" >&2
+		  cat "$LOGS/sync.log" >&2; exit 1; }
+	b_log "device $DEV${GID:+ (GID $GID)}, netdev ${IFACE:-none}, krdma on port $KPORT," \
+		"waiting for the client (rendezvous on TCP port $SYNC_PORT)"
 	b_meet_params || exit 1
 	b_params
 	b_expect_ok bench.listener "$KRDMACTL" listener add name bench port "$KPORT"
@@ -398,11 +426,17 @@ if [ "$ROLE" = server ]; then
 	n=0
 	for step in $(steps); do
 		n=$((n + 1))
-		if [ -n "$ONLY" ] && ! echo "$step" | grep -Eq -- "$ONLY"; then
+		if [ -n "$ONLY" ] && [ "$step" != idle ] && ! echo "$step" | grep -Eq -- "$ONLY"; then
 			continue
 		fi
 		# shellcheck disable=SC2086 # word lists on purpose
 		case $step in
+		idle | kr.*)
+			# Nothing to start: the control, or krdma (its listener is
+			# in the kernel already). Through the point, blocked.
+			fig=$(b_point_wait "$n" $((CLIENT_TMO + 90))) && b_log "$step: this side's CPU: $fig"
+			continue
+			;;
 		pt.*)
 			IFS=. read -r _ kind op size <<-STEP
 				$step
@@ -442,11 +476,10 @@ if [ "$ROLE" = server ]; then
 				b_log "iperf3 not listening on $IPORT: going on"
 			;;
 		*)
-			continue	# krdma: the listener is in the kernel already
+			continue
 			;;
 		esac
-		b_sync "ready.$n" 120 >/dev/null
-		b_sync "done.$n" $((SERVER_TMO + 30)) >/dev/null
+		fig=$(b_point_wait "$n" $((SERVER_TMO + 30))) && b_log "$step: this side's CPU: $fig"
 		# The server should be gone with its client; bounded either way.
 		if ! b_wait_exit "$spid" 15; then
 			b_log "server of $step still running: killing it"
@@ -552,37 +585,49 @@ lat_iters() {
 		print (n < lo ? lo : (n > hi ? hi : n)) }'
 }
 
-# run_krdma FILE ID KIND OP SIZE: runs $KR_CMD (bounded), its JSON into
+# point_end N TIMEOUT: the client's end of point N (cpu_snap 1 taken):
+# the server's CPU figures of it into $peer (none if it did not come).
+point_end() {
+	peer=$(b_point_end "$1" "$2") || peer=
+}
+
+# run_krdma FILE ID KIND OP SIZE [N]: runs $KR_CMD (bounded), its JSON into
 # $LOGS/FILE.json, and records it as ID with the NIC's bytes, the wall
-# time and the CPU ticks around it; sets $out, returns the parser's
-# verdict.
+# time and this side's CPU around it, and with N (a point of its own,
+# ready.N met) the server side's CPU too; sets $out, returns the
+# parser's verdict.
 run_krdma() {
 	b_log "$KR_CMD"
 	dev_ctrs "$LOGS/.ctr.0"
-	_rk_c0=$(cpu_ticks 0) _rk_tx0=$(nic tx) _rk_rx0=$(nic rx) _rk_t0=$(now)
+	_rk_tx0=$(nic tx) _rk_rx0=$(nic rx) _rk_t0=$(now)
+	cpu_snap 0
 	# shellcheck disable=SC2086
 	timeout -k 5 $CLIENT_TMO $KR_CMD >"$LOGS/$1.json" 2>"$LOGS/$1.err"
-	_rk_t1=$(now) _rk_tx1=$(nic tx) _rk_rx1=$(nic rx) _rk_c1=$(cpu_ticks 1)
+	cpu_snap 1
+	_rk_t1=$(now) _rk_tx1=$(nic tx) _rk_rx1=$(nic rx)
 	dev_ctrs "$LOGS/.ctr.1"
+	peer=
+	[ $# -lt 6 ] || point_end "$6" $((CLIENT_TMO + 30))
 	cat "$LOGS/$1.json" "$LOGS/$1.err"
-	# shellcheck disable=SC2086 # the cpu_ticks words
+	# shellcheck disable=SC2154 # cpu0 cpu1 up0 up1: cpu_snap's
 	out=$(python3 "$PARSE" krdma "$LOGS/$1.json" raw="$RAW" id="$2" \
 		tool=krdma kind="$3" op="$4" size="$5" cmd="$KR_CMD" \
 		err="$LOGS/$1.err" ctr0="$LOGS/.ctr.0" ctr1="$LOGS/.ctr.1" \
 		tx0="$_rk_tx0" tx1="$_rk_tx1" rx0="$_rk_rx0" rx1="$_rk_rx1" \
 		wsecs="$(echo "$_rk_t1 $_rk_t0" | awk '{ print $1 - $2 }')" \
-		$_rk_c0 $_rk_c1)
+		cpu0="$cpu0" cpu1="$cpu1" up0="$up0" up1="$up1" peer="$peer")
 }
 
 K=$KRDMACTL
 n=0
 for step in $(steps); do
 	n=$((n + 1))
-	if [ -n "$ONLY" ] && ! echo "$step" | grep -Eq -- "$ONLY"; then
+	if [ -n "$ONLY" ] && [ "$step" != idle ] && ! echo "$step" | grep -Eq -- "$ONLY"; then
 		continue
 	fi
 	case $step in
 	tcp) kind=tcp op=tcp size=0 ;;
+	idle) kind=idle op=idle size=0 ;;
 	*)
 		IFS=. read -r _ kind op size <<-STEP
 			$step
@@ -590,6 +635,18 @@ for step in $(steps); do
 		;;
 	esac
 	case $step in
+	idle)
+		# The control: both sides only wait, this one in one sleep.
+		b_sync "ready.$n" 120 >/dev/null || { b_result bench.idle fail why=no_server; continue; }
+		b_log "idle: sleep $SECS"
+		cpu_snap 0
+		sleep "$SECS"
+		cpu_snap 1
+		point_end "$n" 120
+		out=$(python3 "$PARSE" idle - raw="$RAW" id=idle tool=sleep kind=idle op=idle \
+			cmd="sleep $SECS" cpu0="$cpu0" cpu1="$cpu1" up0="$up0" up1="$up1" peer="$peer")
+		rc=$?
+		;;
 	pt.*)
 		iters=
 		if [ "$kind" = lat ]; then
@@ -599,19 +656,23 @@ for step in $(steps); do
 		b_sync "ready.$n" 120 >/dev/null || { b_result "bench.$step" fail why=no_server; continue; }
 		dev_ctrs "$LOGS/.ctr.0"
 		tx0=$(nic tx) rx0=$(nic rx)
+		cpu_snap 0
 		pt_client "$step" "$n" "$kind" "$op" "$size" "$iters"
+		cpu_snap 1
 		tx1=$(nic tx) rx1=$(nic rx)
 		dev_ctrs "$LOGS/.ctr.1"
-		b_sync "done.$n" $((CLIENT_TMO * 3 + 30)) >/dev/null
+		point_end "$n" $((CLIENT_TMO * 3 + 30))
 		if [ "$kind" = bw ]; then
 			out=$(python3 "$PARSE" pt-bw "$LOGS/cli.$step.log" raw="$RAW" id="$op.$size" \
 				tool=perftest kind=bw op="$op" size="$size" cmd="$PT_CMD" \
 				secs="$SECS" tx0="$tx0" tx1="$tx1" rx0="$rx0" rx1="$rx1" \
-				wsecs=$((SECS + 2)) ctr0="$LOGS/.ctr.0" ctr1="$LOGS/.ctr.1")
+				wsecs=$((SECS + 2)) ctr0="$LOGS/.ctr.0" ctr1="$LOGS/.ctr.1" \
+				cpu0="$cpu0" cpu1="$cpu1" up0="$up0" up1="$up1" peer="$peer")
 		else
 			out=$(python3 "$PARSE" pt-lat "$LOGS/cli.$step.log" raw="$RAW" id="$op.$size" \
 				tool=perftest kind=lat op="$op" size="$size" cmd="$PT_CMD" \
-				ctr0="$LOGS/.ctr.0" ctr1="$LOGS/.ctr.1")
+				ctr0="$LOGS/.ctr.0" ctr1="$LOGS/.ctr.1" \
+				cpu0="$cpu0" cpu1="$cpu1" up0="$up0" up1="$up1" peer="$peer")
 		fi
 		rc=$?
 		;;
@@ -623,6 +684,7 @@ for step in $(steps); do
 			b_log "sessions: $("$K" -j session show 2>&1)"
 			bench_connect "bench.reconnect.$step"
 		fi
+		b_sync "ready.$n" 120 >/dev/null || { b_result "bench.$step" fail why=no_server; continue; }
 		id=$op.$size
 		case $kind in
 		bw)
@@ -637,7 +699,7 @@ for step in $(steps); do
 			KR_CMD="$K -j test run session bench op $op mode lat size $size duration ${SECS}s"
 			;;
 		esac
-		run_krdma "cli.$step" "$id" "$kind" "$op" "$size"
+		run_krdma "cli.$step" "$id" "$kind" "$op" "$size" "$n"
 		rc=$?
 		[ "$kind" != lat ] ||
 			printf '%s' "$out" | b_json_get "d['rtt_avg_us']" >"$LOGS/.kr.lat.$op.rtt"
@@ -676,18 +738,20 @@ for step in $(steps); do
 		IP_CMD="iperf3 -c $PEER -p $IPORT -t $SECS -J"
 		b_log "$IP_CMD"
 		tx0=$(nic tx) rx0=$(nic rx)
+		cpu_snap 0
 		# shellcheck disable=SC2086
 		timeout -k 5 $CLIENT_TMO $IP_CMD >"$LOGS/cli.tcp.json" 2>"$LOGS/cli.tcp.err"
+		cpu_snap 1
 		tx1=$(nic tx) rx1=$(nic rx)
-		b_sync "done.$n" $((CLIENT_TMO + 30)) >/dev/null
+		point_end "$n" $((CLIENT_TMO + 30))
 		out=$(python3 "$PARSE" iperf3 "$LOGS/cli.tcp.json" raw="$RAW" id=tcp tool=iperf3 \
 			kind=tcp op=tcp cmd="$IP_CMD" tx0="$tx0" tx1="$tx1" rx0="$rx0" rx1="$rx1" \
-			wsecs="$SECS")
+			wsecs="$SECS" cpu0="$cpu0" cpu1="$cpu1" up0="$up0" up1="$up1" peer="$peer")
 		rc=$?
 		;;
 	esac
 	echo "$out"
-	val=$(printf '%s' "$out" | b_json_get "d.get('mb_s', d.get('typical_us', d.get('avg_us')))")
+	val=$(printf '%s' "$out" | b_json_get "d.get('mb_s', d.get('typical_us', d.get('avg_us', d.get('idle_cpus'))))")
 	if [ "$rc" -eq 0 ]; then
 		b_result "bench.$step" ok "value=$val"
 	else

@@ -5,15 +5,38 @@
 # record, appended to the raw file (raw=PATH), and printed; exit 0 if
 # the measurement produced a number.
 #
-#   parse.py pt-bw|pt-lat|krdma|iperf3|info OUTPUT key=value...
+#   parse.py pt-bw|pt-lat|krdma|iperf3|idle|info OUTPUT key=value...
 #
 # OUTPUT is the tool's output (perftest's table, krdmactl -j's record,
-# iperf3 -J's, or the info object). The keys: raw (required), id, tool,
-# kind, op, size, cmd, secs; err (the tool's stderr, kept on a failure);
-# ctr0/ctr1 (the device's hw counters before/after, NAME VALUE lines);
-# tx0/tx1/rx0/rx1/wsecs (the NIC's bytes and the seconds between);
-# busy0/total0/busy1/total1 (/proc/stat's CPU ticks).
-import json, re, sys
+# iperf3 -J's, or the info object; idle, the control step, has none:
+# "-"). The keys: raw (required), id, tool, kind, op, size, cmd, secs;
+# err (the tool's stderr, kept on a failure); ctr0/ctr1 (the device's hw
+# counters before/after, NAME VALUE lines); tx0/tx1/rx0/rx1/wsecs (the
+# NIC's bytes and the seconds between); cpu0/cpu1 and up0/up1 (this
+# side's /proc/stat cpu line and /proc/uptime around the run); peer (the
+# server side's figures of the point, sync.py wait's JSON object).
+#
+# The CPU of a point (a record's "cpu"): for each side, the CPU-seconds
+# of each busy kind of /proc/stat (user, nice, system, irq, softirq,
+# steal: rxe's softirq work, a kernel ULP's workers, perftest's spinning
+# all count), their sum busy_s, and busy_cpus (busy_s over the wall
+# seconds: 1.0 is one CPU busy all along). cpu_s is both sides' busy_s;
+# for a bandwidth point, bytes (the payload moved over the run) per
+# cpu_s is mb_per_cpu_s. idle_cpus is the server side's busy_cpus, the
+# side that only waits through the point in the rendezvous (the tool's
+# own work on it included: rxe's responder, a perftest server);
+# bench_cpus what the bench's own processes took there (the waiting
+# sync.py, the rendezvous server). A point is marked idle_busy when the
+# bench took more than IDLE_BOUND of one CPU on that side, or, for the
+# idle control where nothing else runs, when that side's CPUs were.
+import json, os, re, sys
+
+# The most the bench may take of one CPU on the waiting side (and the
+# most that side may be busy in the idle control) before a point is
+# marked: 5%.
+IDLE_BOUND = 0.05
+STAT_KEYS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
+BUSY_KEYS = ("user", "nice", "system", "irq", "softirq", "steal")
 
 def emit(rec):
     with open(RAW, "a") as f:
@@ -40,6 +63,46 @@ def counters(kv):
     except (KeyError, OSError, ValueError, IndexError):
         return None
     return {k: c1[k] - c0.get(k, 0) for k in sorted(c1) if c1[k] != c0.get(k, 0)}
+
+def side_cpu(kv):
+    """This side's CPU figures (sync.py's cpu_figures, the same keys)
+    from the /proc/stat cpu lines and uptimes around the run."""
+    try:
+        s0, s1 = ([int(x) for x in kv[k].split()[1:]] for k in ("cpu0", "cpu1"))
+        secs = float(kv["up1"]) - float(kv["up0"])
+    except (KeyError, ValueError):
+        return None
+    hz = os.sysconf("SC_CLK_TCK")
+    d = {k: (b - a) / hz for k, a, b in zip(STAT_KEYS, s0, s1)}
+    fig = {k + "_s": round(d.get(k, 0), 3) for k in BUSY_KEYS}
+    fig["busy_s"] = round(sum(d.get(k, 0) for k in BUSY_KEYS), 3)
+    fig["secs"] = round(secs, 3)
+    fig["cpus"] = os.cpu_count()
+    fig["busy_cpus"] = round(fig["busy_s"] / secs, 4) if secs > 0 else None
+    return fig
+
+def cpu(rec, kv):
+    """Both sides' CPU of the point, into rec (see the top)."""
+    client = side_cpu(kv)
+    try:
+        server = json.loads(kv["peer"]) if kv.get("peer") else None
+    except ValueError:
+        server = None
+    if client is None and server is None:
+        return
+    rec["cpu"] = {"client": client, "server": server}
+    if client and server:
+        rec["cpu_s"] = round(client["busy_s"] + server["busy_s"], 3)
+    if server:
+        rec["idle_cpus"] = server.get("busy_cpus")
+        rec["bench_cpus"] = server.get("bench_cpus")
+        rec["idle_bound"] = IDLE_BOUND
+        if rec.get("kind") == "idle":
+            rec["idle_busy"] = (rec["idle_cpus"] or 0) > IDLE_BOUND
+        else:
+            rec["idle_busy"] = (rec["bench_cpus"] or 0) > IDLE_BOUND
+    if rec.get("bytes_moved") and rec.get("cpu_s"):
+        rec["mb_per_cpu_s"] = round(rec["bytes_moved"] / 1e6 / rec["cpu_s"], 3)
 
 def wire(kv):
     """Bytes the NIC moved during the run, over the traffic seconds."""
@@ -78,6 +141,10 @@ try:
                 rec["mb_s"] = round(rec["iters"] * int(kv["size"]) / rec["secs"] / 1e6, 3)
                 rec["derived"] = True
             rec["ok"] = rec["mb_s"] > 0
+            # In duration mode the data flows all -D seconds (wsecs), the
+            # margins too; the rate is the middle's.
+            if rec["ok"] and "wsecs" in kv:
+                rec["bytes_moved"] = int(rec["mb_s"] * 1e6 * float(kv["wsecs"]))
     elif cmd == "pt-lat":
         head, f = perftest_table(path, "t_typical")
         if f and len(f) >= 9:
@@ -121,6 +188,8 @@ try:
         else:
             rec["bytes"] = d["bytes"]
             rec["mb_s"] = round(d["bytes"] / (d["elapsed_ns"] / 1e9) / 1e6, 3)
+            if ok:
+                rec["bytes_moved"] = d["bytes"]
         rec["ok"] = ok
         if d.get("reason"):
             rec["reason"] = d["reason"]
@@ -131,6 +200,12 @@ try:
         rec["secs"] = s["seconds"]
         rec["retransmits"] = d["end"].get("sum_sent", {}).get("retransmits")
         rec["ok"] = rec["mb_s"] > 0
+        if rec["ok"]:
+            rec["bytes_moved"] = int(s["bytes"]) if "bytes" in s else int(
+                rec["mb_s"] * 1e6 * rec["secs"])
+    elif cmd == "idle":
+        # The control: nothing ran; its figures are the CPU's (below).
+        rec["ok"] = bool(kv.get("peer"))
     elif cmd == "info":
         rec = json.load(open(path))
 except Exception as e:  # a broken output is a failed measurement
@@ -159,13 +234,14 @@ if c is not None:
 w = wire(kv)
 if w is not None:
     rec["wire_mb_s"] = w
-try:
-    # /proc/stat around the run: the share of all vCPUs that was busy.
-    busy = int(kv["busy1"]) - int(kv["busy0"])
-    total = int(kv["total1"]) - int(kv["total0"])
-    rec["guest_busy"] = round(busy / total, 3) if total > 0 else None
-except (KeyError, ValueError):
-    pass
+if cmd != "info":
+    cpu(rec, kv)
+    c = (rec.get("cpu") or {}).get("client")
+    if c and c.get("busy_cpus") is not None and c.get("cpus"):
+        # The share of all the client's CPUs that was busy.
+        rec["guest_busy"] = round(c["busy_cpus"] / c["cpus"], 3)
+if cmd == "idle" and rec.get("idle_cpus") is None:
+    rec["ok"] = False
 emit(rec)
 if cmd != "info":
     print(json.dumps(rec, sort_keys=True))

@@ -18,6 +18,11 @@
 #                        its histogram's buckets, perftest's through the
 #                        percentiles it prints (min, typical, p99,
 #                        p99.9, max).
+#   DIR/cpu-per-byte.svg CPU per byte: MB moved per busy CPU-second of
+#                        both guests (report.py's "MB per CPU-s" rows)
+#                        at each bandwidth point, krdma and perftest
+#                        side by side, the median with the runs' extremes
+#                        as error bars, krdma's ratio over each pair.
 #
 # The same data give the same bytes: no date, a fixed hash salt for the
 # SVG's ids, text as text (no embedded glyphs). Prints the files written.
@@ -162,6 +167,44 @@ def bw_sweep(top, bench, nruns, op):
     return path
 
 
+def cpu_per_byte(top, bench, nruns):
+    rows = [r for r in bench.get("rows", []) if r.get("kind") == "cpu"
+            and (values(r, "krdma") or values(r, "perftest"))]
+    if not rows:
+        return None
+    meta = bench.get("meta", {})
+    fig, ax = plt.subplots(figsize=(7.2, 4.0))
+    x = list(range(len(rows)))
+    w = 0.38
+    for tool, dx, label in (("perftest", -w / 2, "perftest (ib_OP_bw)"),
+                            ("krdma", w / 2, "krdma")):
+        pts = [(i, values(r, tool)) for i, r in zip(x, rows)]
+        pts = [(i, v) for i, v in pts if v]
+        if not pts:
+            continue
+        med = [statistics.median(v) for _, v in pts]
+        ax.bar([i + dx for i, _ in pts], med, w, color=COLOR[tool], label=label,
+               yerr=[[m - min(v) for m, (_, v) in zip(med, pts)],
+                     [max(v) - m for m, (_, v) in zip(med, pts)]], capsize=2)
+    top_y = ax.get_ylim()[1]
+    for i, r in zip(x, rows):
+        if r.get("ratio"):
+            hi = max(values(r, "krdma") + values(r, "perftest"))
+            ax.text(i, hi + top_y * 0.02, "%.2fx" % r["ratio"], ha="center", fontsize=7)
+    ax.set_xticks(x)
+    ax.set_xticklabels(["%s\n%s" % (r["op"], SIZES.get(r["size"], r["size"])) for r in rows],
+                       fontsize=7.5)
+    ax.set_ylim(0, top_y * 1.25)
+    ax.set_ylabel("MB per busy CPU-second (both guests)")
+    ax.set_title("CPU per byte: payload over /proc/stat busy CPU-s of client + server, "
+                 "ratio krdma / perftest\n%s" % subtitle(meta, nruns), fontsize=9)
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    path = os.path.join(top, "cpu-per-byte.svg")
+    save(fig, path)
+    return path
+
+
 def hist_cdf(hist):
     """CDF points of the buckets [lo_ns, hi_ns, count] in us, each bucket
     taken as uniform (empty buckets are left out: the CDF is flat there)."""
@@ -266,6 +309,7 @@ def main(argv):
     runs = [records(d) for d in run_dirs(top)]
     out = [bw_sweep(top, bench, len(runs), op) for op in BW_OPS]
     out += [lat_cdf(top, runs, meta, op) for op in LAT_OPS]
+    out.append(cpu_per_byte(top, bench, len(runs)))
     if not any(out):
         print("plot.py: nothing to plot in %s" % top, file=sys.stderr)
         return 1

@@ -20,6 +20,9 @@ import statistics
 import sys
 
 KIB = {4096: "4 KiB", 65536: "64 KiB", 1048576: "1 MiB", 64: "64 B"}
+# CPU per byte (both guests' busy CPU-seconds, parse.py): krdma's MB per
+# CPU-second over perftest's, at 64 KiB and 1 MiB (elsewhere 1.0).
+CPU_TARGET = 2.0
 
 
 def load(path, default):
@@ -118,6 +121,34 @@ def analyse(run, netem=""):
             "ratio_avg": ratio(pa, num(kr, "avg_us")),
             "ratio_p99": ratio(num(pt, "p99_us"), num(kr, "p99_us")),
         })
+    # CPU per byte: both guests' busy CPU-seconds over each bandwidth point
+    # (parse.py's cpu_s), the payload moved per CPU-second, each tool.
+    for size in (4096, 65536, 1048576):
+        for op in ("write", "read", "send"):
+            pt = by.get(("perftest", "%s.%d" % (op, size)))
+            kr = by.get(("krdma", "%s.%d" % (op, size)))
+            p, k = num(pt, "mb_per_cpu_s"), num(kr, "mb_per_cpu_s")
+
+            def split(rec, side):
+                c = ((rec or {}).get("cpu") or {}).get(side) if rec and rec.get("ok") else None
+                return c.get("busy_s") if c else None
+            rows.append({
+                "metric": "%s %s MB per CPU-s" % (op, KIB[size]),
+                "kind": "cpu", "op": op, "size": size,
+                "perftest": p, "krdma": k,
+                "measured": bool(pt or kr), "pt_rec": pt, "kr_rec": kr,
+                "ratio": ratio(k, p),
+                "target": CPU_TARGET if size >= 65536 and not netem else 1.0,
+                "perftest_cpu_s": num(pt, "cpu_s"), "krdma_cpu_s": num(kr, "cpu_s"),
+                "perftest_client_cpu_s": split(pt, "client"),
+                "perftest_server_cpu_s": split(pt, "server"),
+                "krdma_client_cpu_s": split(kr, "client"),
+                "krdma_server_cpu_s": split(kr, "server"),
+                "perftest_mb": round(pt["bytes_moved"] / 1e6, 1)
+                if num(pt, "bytes_moved") else None,
+                "krdma_mb": round(kr["bytes_moved"] / 1e6, 1)
+                if num(kr, "bytes_moved") else None,
+            })
     tcp = by.get(("iperf3", "tcp"))
     # Several QPs, held to TCP over the same wire (iperf3) as the ceiling.
     nqps = info.get("qps", "?")
@@ -199,11 +230,30 @@ def analyse(run, netem=""):
             pkts = (x.get("sent_pkts", 0) + x.get("rcvd_pkts", 0)) if x is not None else 0
             r[tool + "_retry_rate"] = (round(1000.0 * r[tool + "_retries"] / pkts, 2)
                                        if pkts else None)
+    # The waiting side (the server's) during each point: its busy CPUs
+    # (the tool's own work there included), the bench's own share, and
+    # parse.py's mark (the bench took more than its bound).
+    for r in rows:
+        for tool, rec in (("perftest" if r["kind"] != "qps" else "iperf3", r["pt_rec"]),
+                          ("krdma", r["kr_rec"])):
+            rec = rec or {}
+            r[tool + "_idle_cpus"] = rec.get("idle_cpus")
+            r[tool + "_bench_cpus"] = rec.get("bench_cpus")
+            r[tool + "_idle_busy"] = rec.get("idle_busy")
+    ctl = by.get(("sleep", "idle"))
+    control = None
+    if ctl:
+        c = ctl.get("cpu") or {}
+        control = {"idle_cpus": ctl.get("idle_cpus"), "bench_cpus": ctl.get("bench_cpus"),
+                   "client_busy_cpus": (c.get("client") or {}).get("busy_cpus"),
+                   "bound": ctl.get("idle_bound"), "marked": ctl.get("idle_busy"),
+                   "server": c.get("server")}
     for r in rows:
         r.pop("pt_rec")
         r.pop("kr_rec")
+    bound = next((r["idle_bound"] for r in recs if r.get("idle_bound") is not None), None)
     return {"info": info, "tcp": tcp, "rows": rows, "checks": checks,
-            "failures": failures, "cq": cq_rows}
+            "failures": failures, "cq": cq_rows, "control": control, "idle_bound": bound}
 
 
 def write_poll_cost(lat):
@@ -256,6 +306,68 @@ def met_cell(r):
     return "yes" if r["met"] else "**no**"
 
 
+def cpu_lines(crows, series=False):
+    """The CPU-per-byte rows: both guests' busy CPU-seconds and MB per
+    CPU-second of each tool, their ratio (krdma / perftest)."""
+    if series:
+        head = ["| metric | perftest MB per CPU-s | krdma MB per CPU-s | ratio (median) "
+                "| spread | runs | perftest CPU-s | krdma CPU-s | target | met |",
+                "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+        return head + ["| %s | %s | %s | %s | %s | %s | %s | %s | >= %.2f x | %s |" % (
+            r["metric"], f(r["perftest"]), f(r["krdma"]), fx(r["ratio"]),
+            spread(r["ratios"]), r["runs_cell"], f(r.get("perftest_cpu_s"), 2),
+            f(r.get("krdma_cpu_s"), 2), r["target"], met_cell(r)) for r in crows]
+    head = ["| metric | perftest MB | CPU-s (client + server) | MB per CPU-s "
+            "| krdma MB | CPU-s (client + server) | MB per CPU-s | ratio | target | met |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+
+    def cs(r, tool):
+        return "%s (%s + %s)" % (f(r.get(tool + "_cpu_s"), 2),
+                                 f(r.get(tool + "_client_cpu_s"), 2),
+                                 f(r.get(tool + "_server_cpu_s"), 2))
+    return head + ["| %s | %s | %s | %s | %s | %s | %s | %s | >= %.2f x | %s |" % (
+        r["metric"], f(r.get("perftest_mb")), cs(r, "perftest"), f(r["perftest"]),
+        f(r.get("krdma_mb")), cs(r, "krdma"), f(r["krdma"]), fx(r["ratio"]),
+        r["target"], met_cell(r)) for r in crows]
+
+
+def idle_cell(r, tool):
+    """The waiting side's busy CPUs during a point, the bench's own share
+    in brackets, marked where the bench took more than its bound."""
+    v = r.get(tool + "_idle_cpus")
+    if v is None:
+        return "n/a"
+    return "%s (%s)%s" % (f(v, 2), f(r.get(tool + "_bench_cpus"), 3),
+                          " **busy**" if r.get(tool + "_idle_busy") else "")
+
+
+def idle_lines(rows, control, bound):
+    lines = []
+    if control:
+        lines += ["", "Idle-only control (a sleep, nothing running): the waiting side's "
+                  "CPUs busy %s of one CPU (bound %s), the bench's own %s; the sleeping "
+                  "side's %s%s." % (
+                      f(control.get("idle_cpus"), 3), f(bound, 2),
+                      f(control.get("bench_cpus"), 3), f(control.get("client_busy_cpus"), 3),
+                      "; **above the bound**" if control.get("marked") else "")]
+    shown = [r for r in rows if r["kind"] in ("bw", "lat", "qps") and (
+        r.get("perftest_idle_cpus") is not None or r.get("krdma_idle_cpus") is not None
+        or r.get("iperf3_idle_cpus") is not None)]
+    if not shown:
+        return lines
+    lines += ["", "The waiting side (the server's) during each point: its busy CPUs "
+              "(user+nice+system+irq+softirq+steal from /proc/stat, in CPUs: 1.00 is one "
+              "CPU all along; the tool's own work there counts: rxe's responder, a "
+              "perftest server) and, in brackets, the bench's own processes there "
+              "(the waiting rendezvous); **busy**: the bench took more than %s of one "
+              "CPU:" % f(bound, 2), "",
+              "| metric | perftest (or TCP) | krdma |", "| --- | ---: | ---: |"]
+    lines += ["| %s | %s | %s |" % (r["metric"], idle_cell(
+        r, "iperf3" if r["kind"] == "qps" else "perftest"), idle_cell(r, "krdma"))
+        for r in shown]
+    return lines
+
+
 CQ_HEAD = [
     "| cq_poll | write 64 KiB BW (MB/s) | handlers' CPU | guest vCPUs busy "
     "| same, %s QPs (MB/s) | handlers' CPU | guest vCPUs busy "
@@ -294,7 +406,7 @@ def table_one(a, host):
         "| --- | ---: | ---: | ---: | ---: | --- |",
     ]
     for r in shown:
-        if r["kind"] == "qps":
+        if r["kind"] in ("qps", "cpu"):
             continue
         if r["kind"] == "bw":
             kr = f(r["krdma"])
@@ -318,6 +430,13 @@ def table_one(a, host):
         ] + ["| %s | %s | %s | %s | %s | >= %.2f x | %s |" % (
             r["metric"], f(r["tcp"]), f(r["krdma"]), fx(r["ratio"]), f(r["krdma_1qp"]),
             r["target"], met_cell(r)) for r in qrows]
+    crows = [r for r in shown if r["kind"] == "cpu"]
+    if crows:
+        lines += ["", "CPU per byte: the payload each tool moved over the point (MB) per "
+                  "busy CPU-second of both guests over it (client + server, /proc/stat's "
+                  "user+nice+system+irq+softirq+steal; ratio: krdma / perftest):", ""
+                  ] + cpu_lines(crows)
+    lines += idle_lines(rows, a.get("control"), a.get("idle_bound"))
     met = sum(1 for r in shown if r["met"])
     tcp_mb = num(a["tcp"], "mb_s")
     bw = [r for r in rows if r["kind"] == "bw"]
@@ -403,6 +522,7 @@ def report_one(run, netem=""):
                 failures=a["failures"])
     with open(os.path.join(run["dir"], "bench.json"), "w") as fp:
         json.dump({"meta": meta, "rows": a["rows"], "cq": a["cq"], "tcp": a["tcp"],
+                   "control": a["control"], "idle_bound": a["idle_bound"],
                    "records": run["recs"], "table": table}, fp, indent=1, sort_keys=True)
     with open(os.path.join(run["dir"], "table.md"), "w") as fp:
         fp.write(table)
@@ -448,6 +568,16 @@ def report_series(top, runs):
             "krdma_retry_rate": med([r.get("krdma_retry_rate") for r in rs]),
             "perftest_retry_rate": med([r.get("perftest_retry_rate") for r in rs]),
         }
+        for tool in ("perftest", "krdma", "iperf3"):
+            # The waiting side: the median of the runs; marked if a run was.
+            g[tool + "_idle_cpus"] = med([r.get(tool + "_idle_cpus") for r in rs])
+            g[tool + "_bench_cpus"] = max([r.get(tool + "_bench_cpus") for r in rs
+                                           if r.get(tool + "_bench_cpus") is not None],
+                                          default=None)
+            g[tool + "_idle_busy"] = any(r.get(tool + "_idle_busy") for r in rs)
+        if r0["kind"] == "cpu":
+            for k in ("perftest_cpu_s", "krdma_cpu_s", "perftest_mb", "krdma_mb"):
+                g[k] = med([r.get(k) for r in rs])
         if r0["kind"] == "qps":
             g["tcp"] = med([r["tcp"] for r in rs])
             g["tcp_values"] = [r["tcp"] for r in rs]
@@ -472,7 +602,8 @@ def report_series(top, runs):
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
     ]
     for g in agg:
-        if g["kind"] == "qps":
+        g["runs_cell"] = runs_cell(g)
+        if g["kind"] in ("qps", "cpu"):
             continue
         nd = 1 if g["kind"] == "bw" else 0
         pt, kr = f(g["perftest"], nd), f(g["krdma"], nd)
@@ -496,6 +627,22 @@ def report_series(top, runs):
         ] + ["| %s | %s | %s | %s | %s | %s | %s | >= %.2f x | %s |" % (
             g["metric"], f(g["tcp"]), f(g["krdma"]), fx(g["ratio"]), spread(g["ratios"]),
             runs_cell(g), f(g["krdma_1qp"]), g["target"], met_cell(g)) for g in qrows]
+    crows = [g for g in agg if g["kind"] == "cpu"]
+    if crows:
+        lines += ["", "CPU per byte: the payload each tool moved over the point per busy "
+                  "CPU-second of both guests over it (/proc/stat's "
+                  "user+nice+system+irq+softirq+steal, client + server; the median of the "
+                  "runs; ratio: krdma / perftest, the median of the runs' ratios):", ""
+                  ] + cpu_lines(crows, series=True)
+    ctls = [a["control"] for a in per if a.get("control")]
+    control = None
+    if ctls:
+        control = {k: med([c.get(k) for c in ctls])
+                   for k in ("idle_cpus", "bench_cpus", "client_busy_cpus")}
+        control["marked"] = any(c.get("marked") for c in ctls)
+        control["runs"] = [c.get("idle_cpus") for c in ctls]
+    bound = next((a["idle_bound"] for a in per if a.get("idle_bound") is not None), None)
+    lines += idle_lines(agg, control, bound)
     met = sum(1 for g in agg if g["met"])
     notes = [
         "",
@@ -567,6 +714,7 @@ def report_series(top, runs):
     run_hosts = [r["host"] for r in runs]
     with open(os.path.join(top, "bench.json"), "w") as fp:
         json.dump({"meta": dict(host, guest=info, runs=run_hosts), "rows": agg, "cq": cq_agg,
+                   "control": control, "idle_bound": bound,
                    "per_run": [{"dir": r["dir"], "rows": a["rows"], "checks": a["checks"],
                                 "failures": a["failures"]} for r, a in zip(runs, per)],
                    "table": table}, fp, indent=1, sort_keys=True)

@@ -121,6 +121,40 @@ w=$!
 python3 "$here/sync.py" meet 127.0.0.1 "$port" client p.1 10 >/dev/null
 check "sync: a name is met again" [ $? = 0 ]
 wait "$w"
+# Several names in one process: the last one's value.
+python3 "$here/sync.py" meet 127.0.0.1 "$port" server m.1 10 -- m.2 10 srv2 >"$tmp/s.out" &
+w=$!
+python3 "$here/sync.py" meet 127.0.0.1 "$port" client m.1 10 -- m.2 10 >"$tmp/c.out"
+wait "$w"
+check "sync: several names in one meet, the last one's value" [ "$(cat "$tmp/c.out")" = srv2 ]
+# Nothing polls while a side waits: neither the waiting meet nor any
+# thread of the server is woken (no context switch) in 2 s.
+python3 "$here/sync.py" meet 127.0.0.1 "$port" server lonely 30 >/dev/null 2>&1 &
+w=$!
+sleep 1
+switches() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n + 0 }'; }
+sw0="$(switches "$spid") $(switches "$w")"
+sleep 2
+sw1="$(switches "$spid") $(switches "$w")"
+check "sync: a waiting side and the server sleep through a wait (switches $sw0 -> $sw1)" \
+	[ "$sw0" = "$sw1" ]
+kill "$w" 2>/dev/null
+wait "$w" 2>/dev/null
+# The waiting side of a point: ready.N, done.N, then its CPU figures
+# handed over at stat.N, which the other side prints.
+python3 "$here/sync.py" wait 127.0.0.1 "$port" server 7 30 "$spid" >"$tmp/s.out" &
+w=$!
+python3 "$here/sync.py" meet 127.0.0.1 "$port" client ready.7 10 >/dev/null
+sleep 1
+python3 "$here/sync.py" meet 127.0.0.1 "$port" client done.7 10 -- stat.7 10 >"$tmp/c.out"
+wait "$w"
+check "sync: wait hands its CPU figures over" cmp -s "$tmp/s.out" "$tmp/c.out"
+check "sync: the figures: /proc/stat's busy kinds, the wall time, the bench's own" \
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+busy = sum(d[k + "_s"] for k in ("user", "nice", "system", "irq", "softirq", "steal"))
+sys.exit(not (abs(busy - d["busy_s"]) < 0.01 and 0.9 < d["secs"] < 30
+              and d["bench_s"] >= 0 and d["busy_cpus"] is not None))' "$tmp/c.out"
 kill "$spid" 2>/dev/null
 wait "$spid" 2>/dev/null
 
@@ -150,13 +184,13 @@ run() {
 
 run all -s 1 -d 8 -q 2 -P "-u 18"
 check "both sides end 0" [ "$src$crc" = 00 ]
-nsteps=$(grep -Ec '^RESULT client name=bench\.(pt|kr|tcp|cq)' "$tmp/all.cli/client.results")
-# 18 bandwidth, 9 latency (krdma's write_imm too), tcp, 3 several-QP, 4 cq
-check "every step has a result (35: $nsteps)" [ "$nsteps" = 35 ]
+nsteps=$(grep -Ec '^RESULT client name=bench\.(pt|kr|tcp|cq|idle)' "$tmp/all.cli/client.results")
+# idle, 18 bandwidth, 9 latency (krdma's write_imm too), tcp, 3 several-QP, 4 cq
+check "every step has a result (36: $nsteps)" [ "$nsteps" = 36 ]
 check "no result failed" sh -c "! grep -q ' ok=0' '$tmp/all.cli/client.results' '$tmp/all.srv/server.results'"
 # the same but 5 measurements a cq step, and info
 nrecs=$(wc -l <"$tmp/all.cli/bench-raw.jsonl")
-check "a record per measurement (52: $nrecs)" [ "$nrecs" = 52 ]
+check "a record per measurement (53: $nrecs)" [ "$nrecs" = 53 ]
 check "the server ran perftest for the client's seconds (-s 1: -D 3)" \
 	grep -q -- "-D 3 -f 1" "$tmp/all.srv/logs/srv.pt.bw.write.4096.log"
 check "the server took the client's perftest options" \
@@ -168,6 +202,55 @@ check "perftest's MiB/s read as MB/s (953.67 MiB/s = 999.995 MB/s)" \
 	grep -q '"id": "write.4096".*"mb_s": 999.995,' "$tmp/all.cli/bench-raw.jsonl"
 check "the table is made" grep -q "write 4 KiB BW" "$tmp/all.cli/table.md"
 check "cq_poll back to workqueue" [ "$(cat "$tmp/cq_poll")" = workqueue ]
+# Both sides' CPU in every point of the server's, bytes per CPU-second in
+# every bandwidth point, the waiting side's figures and its mark.
+check "the idle control: both sides' CPU, the waiting side's busy CPUs and mark" \
+	python3 -c 'import json, sys
+r = [json.loads(l) for l in open(sys.argv[1]) if "\"idle\"" in l][0]
+sys.exit(not (r["ok"] and r["tool"] == "sleep" and r["cpu"]["client"] and r["cpu"]["server"]
+              and r["idle_cpus"] == r["cpu"]["server"]["busy_cpus"]
+              and r["idle_bound"] == 0.05 and r["idle_busy"] == (r["idle_cpus"] > 0.05)))' \
+	"$tmp/all.cli/bench-raw.jsonl"
+check "every bandwidth point of both tools: both sides' CPU-seconds, MB per CPU-second" \
+	python3 -c 'import json, sys
+n = 0
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r.get("kind") == "bw" and r.get("tool") in ("perftest", "krdma") and "." in r["id"] \
+            and not r["id"].startswith("cq."):
+        c = r["cpu"]
+        both = c["client"]["busy_s"] + c["server"]["busy_s"]
+        assert abs(r["cpu_s"] - both) < 0.002, r["id"]
+        assert r["bytes_moved"] > 0 and r["cpu_s"] > 0, r["id"]
+        assert abs(r["mb_per_cpu_s"] - r["bytes_moved"] / 1e6 / r["cpu_s"]) < 0.01, r["id"]
+        assert r["bench_cpus"] is not None and "idle_busy" in r, r["id"]
+        n += 1
+sys.exit(n != 18)' "$tmp/all.cli/bench-raw.jsonl"
+check "the table: CPU per byte of both tools, the control, the waiting side" \
+	sh -c "grep -q '^| write 64 KiB MB per CPU-s | [0-9.]* | [0-9.]* ([0-9.]* + [0-9.]*) | [0-9.]* | ' '$tmp/all.cli/table.md' &&
+		grep -q '^Idle-only control (a sleep, nothing running): the waiting side.s CPUs busy [0-9.]* of one CPU (bound 0.050)' '$tmp/all.cli/table.md' &&
+		grep -q '^| read 1 MiB BW (MB/s) | [0-9.]* ([0-9.]*)\( \*\*busy\*\*\)\{0,1\} | [0-9.]* (' '$tmp/all.cli/table.md'"
+check "bench.json: the CPU rows' ratio, krdma's MB per CPU-s over perftest's" \
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+rows = [r for r in d["rows"] if r["kind"] == "cpu"]
+assert len(rows) == 9 and d["control"]["idle_cpus"] is not None
+for r in rows:
+    assert r["ratio"] == round(r["krdma"] / r["perftest"], 3), r["metric"]
+    assert r["target"] == (2.0 if r["size"] >= 65536 else 1.0), r["metric"]' "$tmp/all.cli/bench.json"
+# The mark: the bench's own share on the waiting side above the bound
+# (the control: that side's CPUs at all).
+mark() {
+	: >"$tmp/mark.raw"
+	python3 "$here/parse.py" "$1" - raw="$tmp/mark.raw" kind="$2" \
+		cpu0="cpu 0 0 0 100 0 0 0 0" cpu1="cpu 100 0 0 100 0 0 0 0" up0=0 up1=1 \
+		peer="{\"busy_s\": 0.5, \"busy_cpus\": $3, \"bench_cpus\": $4}" >/dev/null
+	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["idle_busy"])' "$tmp/mark.raw"
+}
+check "mark: the bench took 6% of a CPU on the waiting side" [ "$(mark krdma bw 0.3 0.06)" = True ]
+check "mark: 4%, not" [ "$(mark krdma bw 0.3 0.04)" = False ]
+check "mark: the control's waiting side busy 6%" [ "$(mark idle idle 0.06 0.001)" = True ]
+check "mark: the control's 2%, not" [ "$(mark idle idle 0.02 0.001)" = False ]
 
 # One krdma measurement fails: the client says which, and exits 1.
 STUB_FAIL=read.65536 run one -s 1 -O '^kr\.bw\.read'
@@ -224,8 +307,8 @@ check "run-hosts.sh: the client side on CLIENT, its options quoted" \
 	grep -qF "cli.example: cd '$(cd "$here/../.." && pwd -P)' && tests/bench/bench-host.sh client -c '$port' -s '1' -P '-u 18' -O '^(pt|kr)\.bw\.write\.4096\$|^tcp\$' -I 'stub1' -o " "$tmp/ssh.log"
 check "run-hosts.sh: the server side on SERVER, its device" \
 	grep -qF "srv.example: cd '$(cd "$here/../.." && pwd -P)' && exec tests/bench/bench-host.sh server -c '$port' -I 'stub0' -o " "$tmp/ssh.log"
-check "run-hosts.sh: the records came back, 3 steps and info" \
-	[ "$(wc -l <"$tmp/ssh/bench-raw.jsonl" 2>/dev/null)" = 4 ]
+check "run-hosts.sh: the records came back, the control, 3 steps and info" \
+	[ "$(wc -l <"$tmp/ssh/bench-raw.jsonl" 2>/dev/null)" = 5 ]
 check "run-hosts.sh: the table here" grep -q "write 4 KiB BW" "$tmp/ssh/table.md"
 
 # The harness's way, bench-guest.sh with the harness's own lib.sh and
@@ -245,7 +328,7 @@ if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
 		KRDMA_NODES=2 KRDMA_NODE=$node KRDMA_PEER_IP=127.0.0.1 \
 		KRDMA_BENCH_SECS=1 KRDMA_BENCH_DEPTH=8 KRDMA_BENCH_QPS=2 \
 		KRDMA_BENCH_PT_EXTRA="-u 18" KRDMA_BENCH_ONLY=$only \
-		KRDMA_BENCH_CQ_POLL=$tmp/cq_poll \
+		KRDMA_BENCH_CQ_POLL=$tmp/cq_poll KRDMA_BENCH_SYNC_PORT=$((port + 1)) \
 			timeout 300 unshare -m sh -c "$node_sh" >"$tmp/h.node$node.out" 2>&1 &
 		hp="$hp $!"
 	done
@@ -269,10 +352,18 @@ for l in open(sys.argv[1]):
 	}
 	what "$tmp/h.out/bench-raw.jsonl" . >"$tmp/h.what"
 	what "$tmp/all.cli/bench-raw.jsonl" \
-		'^(perftest|krdma)\.(write|send)\.(4096|64)$|^iperf3\.tcp$|^krdma\.cq\.direct\.' >"$tmp/a.what"
-	check "harness: the same measurements as the host way (14: $(wc -l <"$tmp/h.what"))" \
-		[ "$(wc -l <"$tmp/h.what")" = 14 ]
+		'^(perftest|krdma)\.(write|send)\.(4096|64)$|^iperf3\.tcp$|^krdma\.cq\.direct\.|^sleep\.idle$' >"$tmp/a.what"
+	check "harness: the same measurements as the host way (15: $(wc -l <"$tmp/h.what"))" \
+		[ "$(wc -l <"$tmp/h.what")" = 15 ]
 	check "harness: the same command lines as the host way" cmp -s "$tmp/h.what" "$tmp/a.what"
+	check "harness: the sides met through the rendezvous, not the polling barrier" \
+		sh -c "[ ! -e '$tmp/h.out/.barrier' ] && grep -q listening '$tmp/h.out/logs/sync.log'"
+	check "harness: the server side's CPU in the points' records" \
+		python3 -c 'import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+bw = [r for r in recs if r.get("kind") in ("bw", "idle") and not r["id"].startswith("cq.")]
+sys.exit(not (len(bw) == 5 and all(r["cpu"]["server"] and r.get("idle_cpus") is not None
+                                   for r in bw)))' "$tmp/h.out/bench-raw.jsonl"
 else
 	echo "skip harness: bench-guest.sh needs root and unshare -m here"
 fi

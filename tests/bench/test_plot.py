@@ -34,9 +34,15 @@ def check(cond, what):
         print("test_plot: FAIL: " + what)
 
 
-def bw(tool, op, size, mb_s):
-    return {"id": "%s.%d" % (op, size), "tool": tool, "kind": "bw", "op": op,
-            "size": size, "mb_s": mb_s, "ok": True, "secs": 5.0}
+def bw(tool, op, size, mb_s, cpu_s=None):
+    r = {"id": "%s.%d" % (op, size), "tool": tool, "kind": "bw", "op": op,
+         "size": size, "mb_s": mb_s, "ok": True, "secs": 5.0}
+    if cpu_s:
+        # Both sides' CPU of the point, as parse.py records it.
+        r.update(bytes_moved=int(mb_s * 7e6), cpu_s=cpu_s,
+                 mb_per_cpu_s=round(mb_s * 7 / cpu_s, 3),
+                 cpu={"client": {"busy_s": cpu_s * 0.6}, "server": {"busy_s": cpu_s * 0.4}})
+    return r
 
 
 def make_run(d, k):
@@ -47,8 +53,8 @@ def make_run(d, k):
              "qps": 4, "secs": 5, "depth": 64}]
     for size, base in ((4096, 3.0), (65536, 6.0), (1048576, 9.0)):
         for op in ("write", "read", "send"):
-            recs.append(bw("perftest", op, size, base * f))
-            recs.append(bw("krdma", op, size, base * 1.2 * f))
+            recs.append(bw("perftest", op, size, base * f, cpu_s=7.0))
+            recs.append(bw("krdma", op, size, base * 1.2 * f, cpu_s=2.8))
     recs.append({"id": "tcp", "tool": "iperf3", "kind": "tcp", "op": "tcp",
                  "mb_s": 15.0 * f, "ok": True})
     for op, size in (("write", 1048576), ("read", 1048576), ("write", 65536)):
@@ -114,6 +120,9 @@ def main():
             "lat-cdf-send.svg": ["krdma, run 1 (histogram", "krdma, run 2 (histogram",
                                  "perftest, run 1 (percentiles", "perftest, run 2"],
             "lat-cdf-write.svg": ["krdma, run 1 (percentiles", "perftest, run 2 (percentiles"],
+            # krdma: 1.2 x the bytes for 0.4 x the CPU: 3.0 x per CPU-second.
+            "cpu-per-byte.svg": ["krdma", "perftest (ib_OP_bw)", "CPU per byte", "3.00x",
+                                 "write", "64 KiB"],
         }
         check(sorted(os.path.basename(p) for p in out) == sorted(want),
               "charts written: %s" % out)
@@ -135,6 +144,10 @@ def main():
             check(b"<dc:date>" not in first[name], "%s carries a date" % name)
             check(b'id="DejaVu' not in first[name], "%s embeds glyphs" % name)
             check(len(first[name]) < 100000, "%s is %d bytes" % (name, len(first[name])))
+        with open(os.path.join(top, "bench.json")) as fp:
+            cpu_rows = [r for r in json.load(fp)["rows"] if r["kind"] == "cpu"]
+        check(len(cpu_rows) == 9 and all(r["ratio"] == 3.0 for r in cpu_rows),
+              "report.py's MB per CPU-s rows: %s" % [(r["metric"], r["ratio"]) for r in cpu_rows])
         check("krdma, 4 QPs" not in text_of(os.path.join(top, "bw-sweep-send.svg")),
               "bw-sweep-send.svg shows several QPs, which were not measured for send")
         run(os.path.join(HERE, "plot.py"), top)
