@@ -325,6 +325,11 @@ tcp_listening() {
 # ---- the steps, the same list on both sides ------------------------------
 # pt.bw.OP.SIZE  kr.bw.OP.SIZE  kr.lat.OP.64  pt.lat.OP.64  tcp
 # kr.bwq.OP.SIZE (several QPs)  cq.POLL
+# -O's filter: the idle control always runs, both sides skip the same.
+step_skipped() {
+	[ -n "$ONLY" ] && [ "$1" != idle ] && ! echo "$1" | grep -Eq -- "$ONLY"
+}
+
 steps() {
 	# The control: nothing runs; what the idle side's CPUs do meanwhile
 	# is the floor of every point's figure (always run, -O or not).
@@ -426,9 +431,7 @@ if [ "$ROLE" = server ]; then
 	n=0
 	for step in $(steps); do
 		n=$((n + 1))
-		if [ -n "$ONLY" ] && [ "$step" != idle ] && ! echo "$step" | grep -Eq -- "$ONLY"; then
-			continue
-		fi
+		step_skipped "$step" && continue
 		# shellcheck disable=SC2086 # word lists on purpose
 		case $step in
 		idle | kr.*)
@@ -622,9 +625,7 @@ K=$KRDMACTL
 n=0
 for step in $(steps); do
 	n=$((n + 1))
-	if [ -n "$ONLY" ] && [ "$step" != idle ] && ! echo "$step" | grep -Eq -- "$ONLY"; then
-		continue
-	fi
+	step_skipped "$step" && continue
 	case $step in
 	tcp) kind=tcp op=tcp size=0 ;;
 	idle) kind=idle op=idle size=0 ;;
