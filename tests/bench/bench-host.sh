@@ -31,9 +31,9 @@
 #   -q QPS      QPs of krdma's several-QP points (default 4), DEPTH shared
 #   -P OPTIONS  more options for every perftest program (both sides)
 #   -O STEPS    only the steps matching this grep -E ('bw|lat|tcp';
-#               the names: pt.bw.OP.SIZE kr.bw.OP.SIZE kr.lat.OP.64
-#               pt.lat.OP.64 tcp kr.bwq.OP.SIZE cq.POLL; idle, the
-#               control, runs always)
+#               the names: pt.bw.OP.SIZE kr.bw.OP.SIZE pt.msg.OP.SIZE
+#               kr.msg.OP.SIZE kr.lat.OP.64 pt.lat.OP.64 tcp
+#               kr.bwq.OP.SIZE cq.POLL; idle, the control, runs always)
 #
 # Exit status: 0 if every measurement produced a number (a missed target
 # does not fail), 1 if one did not, 2 on a bad command line.
@@ -323,7 +323,8 @@ tcp_listening() {
 }
 
 # ---- the steps, the same list on both sides ------------------------------
-# pt.bw.OP.SIZE  kr.bw.OP.SIZE  kr.lat.OP.64  pt.lat.OP.64  tcp
+# pt.bw.OP.SIZE  pt.msg.OP.SIZE (64 and 512 B: a bandwidth point whose
+# record's id is msg.OP.SIZE, apart from the latency point of 64 B)  kr.bw.OP.SIZE  kr.lat.OP.64  pt.lat.OP.64  tcp
 # kr.bwq.OP.SIZE (several QPs)  cq.POLL
 # -O's filter: the idle control always runs, both sides skip the same.
 step_skipped() {
@@ -334,6 +335,14 @@ steps() {
 	# The control: nothing runs; what the idle side's CPUs do meanwhile
 	# is the floor of every point's figure (always run, -O or not).
 	echo idle
+	# Message rate: small writes and sends, where a tool's own cost per
+	# message shows (perftest's MsgRate is its BW over the size).
+	for size in 64 512; do
+		for op in write send; do
+			echo "pt.msg.$op.$size"
+			echo "kr.msg.$op.$size"
+		done
+	done
 	for size in 4096 65536 1048576; do
 		for op in write read send; do
 			echo "pt.bw.$op.$size"
@@ -444,6 +453,7 @@ if [ "$ROLE" = server ]; then
 			IFS=. read -r _ kind op size <<-STEP
 				$step
 			STEP
+			[ "$kind" != msg ] || kind=bw
 			port=$((PBASE + n))
 			if [ "$kind" = bw ]; then
 				args="$PT_COMMON $PT_BW -s $size -p $port"
@@ -635,6 +645,9 @@ for step in $(steps); do
 		STEP
 		;;
 	esac
+	# A message-rate point is a bandwidth point recorded as msg.OP.SIZE.
+	idp=
+	[ "$kind" != msg ] || kind=bw idp=msg.
 	case $step in
 	idle)
 		# The control: both sides only wait, this one in one sleep.
@@ -664,7 +677,7 @@ for step in $(steps); do
 		dev_ctrs "$LOGS/.ctr.1"
 		point_end "$n" $((CLIENT_TMO * 3 + 30))
 		if [ "$kind" = bw ]; then
-			out=$(python3 "$PARSE" pt-bw "$LOGS/cli.$step.log" raw="$RAW" id="$op.$size" \
+			out=$(python3 "$PARSE" pt-bw "$LOGS/cli.$step.log" raw="$RAW" id="$idp$op.$size" \
 				tool=perftest kind=bw op="$op" size="$size" cmd="$PT_CMD" \
 				secs="$SECS" tx0="$tx0" tx1="$tx1" rx0="$rx0" rx1="$rx1" \
 				wsecs=$((SECS + 2)) ctr0="$LOGS/.ctr.0" ctr1="$LOGS/.ctr.1" \
@@ -686,7 +699,7 @@ for step in $(steps); do
 			bench_connect "bench.reconnect.$step"
 		fi
 		b_sync "ready.$n" 120 >/dev/null || { b_result "bench.$step" fail why=no_server; continue; }
-		id=$op.$size
+		id=$idp$op.$size
 		case $kind in
 		bw)
 			KR_CMD="$K -j test run session bench op $op mode bw size $size duration ${SECS}s depth $DEPTH"

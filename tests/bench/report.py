@@ -19,7 +19,11 @@ import re
 import statistics
 import sys
 
-KIB = {4096: "4 KiB", 65536: "64 KiB", 1048576: "1 MiB", 64: "64 B"}
+KIB = {4096: "4 KiB", 65536: "64 KiB", 1048576: "1 MiB", 64: "64 B", 512: "512 B"}
+# Message rate (small writes and sends): krdma's messages per second at
+# least perftest's, and per busy CPU-second at least twice.
+MSG_TARGET, MSG_CPU_TARGET = 1.0, 2.0
+MSG_POINTS = [(op, size) for size in (64, 512, 4096) for op in ("write", "send")]
 # CPU per byte (both guests' busy CPU-seconds, parse.py): krdma's MB per
 # CPU-second over perftest's, at 64 KiB and 1 MiB (elsewhere 1.0).
 CPU_TARGET = 2.0
@@ -148,6 +152,28 @@ def analyse(run, netem=""):
                 if num(pt, "bytes_moved") else None,
                 "krdma_mb": round(kr["bytes_moved"] / 1e6, 1)
                 if num(kr, "bytes_moved") else None,
+            })
+    # Message rate: a bandwidth point's messages per second (perftest's
+    # MsgRate is its BW over the size) and per busy CPU-second of both
+    # guests, where a tool's own cost per message shows.
+    for op, size in MSG_POINTS:
+        # 4 KiB is a bandwidth point; 64 and 512 B message-rate points
+        # of their own (msg.OP.SIZE: 64 B is a latency point's id too).
+        mid = "%s.%d" % (op, size) if size == 4096 else "msg.%s.%d" % (op, size)
+        pt, kr = by.get(("perftest", mid)), by.get(("krdma", mid))
+        for kind, key, what, target in (
+                ("msg", "mb_s", "msg rate (k msg/s)", MSG_TARGET),
+                ("msgcpu", "mb_per_cpu_s", "k msg per CPU-s", MSG_CPU_TARGET)):
+            p, k = num(pt, key), num(kr, key)
+            p, k = (round(v * 1e3 / size, 3) if v else None for v in (p, k))
+            rows.append({
+                "metric": "%s %s %s" % (op, KIB[size], what),
+                "kind": kind, "op": op, "size": size,
+                "perftest": p, "krdma": k,
+                "measured": bool(pt or kr), "pt_rec": pt, "kr_rec": kr,
+                "perftest_derived": bool(pt and pt.get("derived")),
+                "ratio": ratio(k, p),
+                "target": target if not netem else 1.0,
             })
     tcp = by.get(("iperf3", "tcp"))
     # Several QPs, held to TCP over the same wire (iperf3) as the ceiling.
@@ -350,7 +376,7 @@ def idle_lines(rows, control, bound):
                       f(control.get("idle_cpus"), 3), f(bound, 2),
                       f(control.get("bench_cpus"), 3), f(control.get("client_busy_cpus"), 3),
                       "; **above the bound**" if control.get("marked") else "")]
-    shown = [r for r in rows if r["kind"] in ("bw", "lat", "qps") and (
+    shown = [r for r in rows if r["kind"] in ("bw", "msg", "lat", "qps") and (
         r.get("perftest_idle_cpus") is not None or r.get("krdma_idle_cpus") is not None
         or r.get("iperf3_idle_cpus") is not None)]
     if not shown:
@@ -390,6 +416,8 @@ def wire_line(host):
     w = "wire: %s" % (host.get("wire") or "unix")
     if host.get("netem"):
         w += ", netem \"%s\" on both guests' NICs" % host["netem"]
+    if host.get("mtu"):
+        w += ", NIC MTU %s on both guests" % host["mtu"]
     if host.get("modparams"):
         w += "; krdma module parameters \"%s\"" % host["modparams"]
     if host.get("only"):
@@ -408,7 +436,7 @@ def table_one(a, host):
     for r in shown:
         if r["kind"] in ("qps", "cpu"):
             continue
-        if r["kind"] == "bw":
+        if r["kind"] in ("bw", "msg", "msgcpu"):
             kr = f(r["krdma"])
             pt = f(r["perftest"]) + (" (from its iterations)" if r["perftest_derived"] else "")
         else:
@@ -605,7 +633,7 @@ def report_series(top, runs):
         g["runs_cell"] = runs_cell(g)
         if g["kind"] in ("qps", "cpu"):
             continue
-        nd = 1 if g["kind"] == "bw" else 0
+        nd = 1 if g["kind"] in ("bw", "msg", "msgcpu") else 0
         pt, kr = f(g["perftest"], nd), f(g["krdma"], nd)
         if g["kind"] == "lat":
             pt += " typical"

@@ -7,7 +7,7 @@
 #
 # usage: tests/bench/run.sh [-o DIR] [-R RUNS] [-s SECONDS] [-d DEPTH]
 #                           [-q QPS] [-t TIMEOUT] [-P PERFTEST-OPTIONS]
-#                           [-L NETEM] [-O STEPS] [-M MODPARAMS]
+#                           [-L NETEM] [-O STEPS] [-M MODPARAMS] [-m MTU]
 #        tests/bench/run.sh -r DIR
 #
 #   -o DIR      output directory (default: a new /tmp/krdma-bench.XXXXXX)
@@ -23,6 +23,10 @@
 #   -O STEPS    only the steps matching this grep -E (KRDMA_BENCH_ONLY,
 #               bench-host.sh's step names, e.g. 'bw|lat|tcp')
 #   -M PARAMS   krdma module parameters (KRDMA_MODPARAMS, "ack_timeout=14")
+#   -m MTU      both guests' NIC MTU (KRDMA_MTU): 9000, the jumbo frames
+#               of RoCE deployments, gives rxe's MTU 4096 (the default
+#               1500 gives 1024); by default only the bandwidth and
+#               message-rate points and TCP then run (both tools)
 #   -r DIR      no run: print the table of the run(s) in DIR again
 #
 # Run K writes DIR/runK: bench-raw.jsonl (one record per measurement,
@@ -42,15 +46,17 @@ export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd -P) || exit 2
 root=$(cd "$here/../.." && pwd -P) || exit 2
 
-usage() { sed -n 's/^# \{0,1\}//; 8,26p' "$0"; }
+usage() { sed -n 's/^# \{0,1\}//; 8,30p' "$0"; }
 
 # The loss rows (-L): bandwidth at 64 KiB and 1 MiB, both tools.
 LOSS_STEPS='^(pt|kr)\.bw\.(write|read|send)\.(65536|1048576)$'
+# The MTU rows (-m): every bandwidth and message-rate point and TCP, both tools.
+MTU_STEPS='^(pt|kr)\.(bw|msg)\.|^tcp$'
 
-out='' runs=3 secs=5 depth=64 qps=4 tmo=900 report='' ptx=''
+out='' runs=3 secs=5 depth=64 qps=4 tmo=900 report='' ptx='' mtu=${KRDMA_MTU:-}
 netem=${KRDMA_NETEM:-} only=${KRDMA_BENCH_ONLY:-} modparams=${KRDMA_MODPARAMS:-}
 only_set=${KRDMA_BENCH_ONLY:+1}
-while getopts "o:R:s:d:q:t:r:P:L:O:M:h" opt; do
+while getopts "o:R:s:d:q:t:r:P:L:O:M:m:h" opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	R) runs=$OPTARG ;;
@@ -63,6 +69,7 @@ while getopts "o:R:s:d:q:t:r:P:L:O:M:h" opt; do
 	L) netem=$OPTARG ;;
 	O) only=$OPTARG only_set=1 ;;
 	M) modparams=$OPTARG ;;
+	m) mtu=$OPTARG ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -83,7 +90,18 @@ if [ "$qps" -lt 1 ] || [ "$qps" -gt 16 ]; then
 	echo "run.sh: -q must be 1..16" >&2
 	exit 2
 fi
+case $mtu in
+'') ;;
+*[!0-9]*) echo "run.sh: bad MTU '$mtu'" >&2; exit 2 ;;
+*)
+	if [ "$mtu" -lt 1280 ] || [ "$mtu" -gt 9000 ]; then
+		echo "run.sh: -m must be 1280..9000" >&2
+		exit 2
+	fi
+	;;
+esac
 [ -n "$netem" ] && [ -z "$only_set" ] && only=$LOSS_STEPS
+[ -n "$mtu" ] && [ -z "$only_set" ] && [ -z "$netem" ] && only=$MTU_STEPS
 
 # charts DIR: tests/bench/plot.py's SVGs in DIR, with the first python3
 # that has matplotlib (pyenv's or a venv's may not; Debian's has it once
@@ -126,20 +144,22 @@ cmd="tests/bench/run.sh -R $runs -s $secs -d $depth -q $qps"
 [ -z "$netem" ] || cmd="$cmd -L \"$netem\""
 [ -z "$only_set" ] || cmd="$cmd -O '$only'"
 [ -z "$modparams" ] || cmd="$cmd -M \"$modparams\""
+[ -z "$mtu" ] || cmd="$cmd -m $mtu"
 [ -z "${KRDMA_WIRE:-}" ] || cmd="KRDMA_WIRE=$KRDMA_WIRE $cmd"
 rev=$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)
 
 # host_json FILE STARTED LOAD0 LOAD1 [ENDED]: the host's side of a run.
 host_json() {
 	python3 - "$@" "$(nproc)" "$(uname -r)" "$rev" "$cmd" "${KRDMA_WIRE:-unix}" \
-		"$netem" "$modparams" "$only" "$runs" <<-'PY'
+		"$netem" "$modparams" "$only" "$runs" "$mtu" <<-'PY'
 	import json, sys
 	(path, started, load0, load1, ended, ncpu, hkernel, rev, cmd, wire, netem,
-	 modparams, only, runs) = sys.argv[1:15]
+	 modparams, only, runs, mtu) = sys.argv[1:16]
 	d = {"command": cmd, "started": started, "host_kernel": hkernel,
 	     "host_cpus": int(ncpu), "host_load_before": load0,
 	     "host_load_after": load1, "revision": rev, "wire": wire,
-	     "netem": netem, "modparams": modparams, "only": only, "runs": int(runs)}
+	     "netem": netem, "modparams": modparams, "only": only, "runs": int(runs),
+	     "mtu": int(mtu) if mtu else None}
 	if ended:
 	    d["ended"] = ended
 	json.dump(d, open(path, "w"), indent=1, sort_keys=True)
@@ -154,7 +174,7 @@ ign='traps: (ib_[a-z_]+|iperf3)\[[0-9]+\] general protection fault'
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "bench: $started, host load average $load0 ($(nproc) CPUs), $runs run(s)," \
-	"wire ${KRDMA_WIRE:-unix}${netem:+ with netem \"$netem\"}${modparams:+, krdma $modparams}," \
+	"wire ${KRDMA_WIRE:-unix}${netem:+ with netem \"$netem\"}${mtu:+, NIC MTU $mtu}${modparams:+, krdma $modparams}," \
 	"output in $out" >&2
 failed=0
 for k in $(seq 1 "$runs"); do
@@ -166,7 +186,7 @@ for k in $(seq 1 "$runs"); do
 	SCAN_DMESG_IGNORE="${SCAN_DMESG_IGNORE:+$SCAN_DMESG_IGNORE|}$ign" \
 	KRDMA_BENCH_SECS=$secs KRDMA_BENCH_DEPTH=$depth KRDMA_BENCH_QPS=$qps \
 	KRDMA_BENCH_PT_EXTRA=$ptx KRDMA_BENCH_ONLY=$only \
-	KRDMA_NETEM=$netem KRDMA_MODPARAMS=$modparams \
+	KRDMA_NETEM=$netem KRDMA_MODPARAMS=$modparams KRDMA_MTU=$mtu \
 		"$root/tests/vm/run.sh" -t "$tmo" -o "$rdir" "$here/bench-guest.sh" >"$rdir/vm.out"
 	vmrc=$?
 	echo "bench: run $k: $(tail -n 1 "$rdir/vm.out")" >&2

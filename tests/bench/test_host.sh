@@ -74,7 +74,12 @@ esac
 case $prog in
 *_bw)
 	echo " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]"
-	echo " 4096       1000           0.00               953.67               0.244140"
+	size=4096
+	while [ $# -gt 0 ]; do
+		[ "$1" != -s ] || size=$2
+		shift
+	done
+	echo " $size       1000           0.00               953.67               0.244140"
 	;;
 *_lat)
 	echo " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] "
@@ -131,6 +136,13 @@ check "sync: several names in one meet, the last one's value" [ "$(cat "$tmp/c.o
 # thread of the server is woken (no context switch) in 2 s.
 python3 "$here/sync.py" meet 127.0.0.1 "$port" server lonely 30 >/dev/null 2>&1 &
 w=$!
+# Counted once it has connected (a python3 start takes seconds on a
+# loaded host), and a second after, for it to block in its read.
+i=0
+until ss -Htnp state established "dport = :$port" 2>/dev/null | grep -q "pid=$w," ||
+	[ $i -ge 300 ]; do
+	sleep 0.1; i=$((i + 1))
+done
 sleep 1
 switches() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^voluntary_ctxt_switches/ { n += $2 } END { print n + 0 }'; }
 sw0="$(switches "$spid") $(switches "$w")"
@@ -185,12 +197,13 @@ run() {
 run all -s 1 -d 8 -q 2 -P "-u 18"
 check "both sides end 0" [ "$src$crc" = 00 ]
 nsteps=$(grep -Ec '^RESULT client name=bench\.(pt|kr|tcp|cq|idle)' "$tmp/all.cli/client.results")
-# idle, 18 bandwidth, 9 latency (krdma's write_imm too), tcp, 3 several-QP, 4 cq
-check "every step has a result (36: $nsteps)" [ "$nsteps" = 36 ]
+# idle, 8 message-rate, 18 bandwidth, 9 latency (krdma's write_imm too),
+# tcp, 3 several-QP, 4 cq
+check "every step has a result (44: $nsteps)" [ "$nsteps" = 44 ]
 check "no result failed" sh -c "! grep -q ' ok=0' '$tmp/all.cli/client.results' '$tmp/all.srv/server.results'"
 # the same but 5 measurements a cq step, and info
 nrecs=$(wc -l <"$tmp/all.cli/bench-raw.jsonl")
-check "a record per measurement (53: $nrecs)" [ "$nrecs" = 53 ]
+check "a record per measurement (61: $nrecs)" [ "$nrecs" = 61 ]
 check "the server ran perftest for the client's seconds (-s 1: -D 3)" \
 	grep -q -- "-D 3 -f 1" "$tmp/all.srv/logs/srv.pt.bw.write.4096.log"
 check "the server took the client's perftest options" \
@@ -201,6 +214,9 @@ check "the latency count reached the server" \
 check "perftest's MiB/s read as MB/s (953.67 MiB/s = 999.995 MB/s)" \
 	grep -q '"id": "write.4096".*"mb_s": 999.995,' "$tmp/all.cli/bench-raw.jsonl"
 check "the table is made" grep -q "write 4 KiB BW" "$tmp/all.cli/table.md"
+# perftest's 953.67 MiB/s over 64 B; the stub krdma's 64000 B in 1 s
+check "the message rate: 64 B send in k msg/s, both tools, apart from the latency point" \
+	grep -q '^| send 64 B msg rate (k msg/s) | 15624.9 | 1.0 |' "$tmp/all.cli/table.md"
 check "cq_poll back to workqueue" [ "$(cat "$tmp/cq_poll")" = workqueue ]
 # Both sides' CPU in every point of the server's, bytes per CPU-second in
 # every bandwidth point, the waiting side's figures and its mark.
@@ -211,7 +227,7 @@ sys.exit(not (r["ok"] and r["tool"] == "sleep" and r["cpu"]["client"] and r["cpu
               and r["idle_cpus"] == r["cpu"]["server"]["busy_cpus"]
               and r["idle_bound"] == 0.05 and r["idle_busy"] == (r["idle_cpus"] > 0.05)))' \
 	"$tmp/all.cli/bench-raw.jsonl"
-check "every bandwidth point of both tools: both sides' CPU-seconds, MB per CPU-second" \
+check "every bandwidth and message-rate point of both tools: both sides' CPU-seconds, MB per CPU-second" \
 	python3 -c 'import json, sys
 n = 0
 for l in open(sys.argv[1]):
@@ -225,7 +241,7 @@ for l in open(sys.argv[1]):
         assert abs(r["mb_per_cpu_s"] - r["bytes_moved"] / 1e6 / r["cpu_s"]) < 0.01, r["id"]
         assert r["bench_cpus"] is not None and "idle_busy" in r, r["id"]
         n += 1
-sys.exit(n != 18)' "$tmp/all.cli/bench-raw.jsonl"
+sys.exit(n != 26)' "$tmp/all.cli/bench-raw.jsonl"
 check "the table: CPU per byte of both tools, the control, the waiting side" \
 	sh -c "grep -q '^| write 64 KiB MB per CPU-s | [0-9.]* | [0-9.]* ([0-9.]* + [0-9.]*) | [0-9.]* | ' '$tmp/all.cli/table.md' &&
 		grep -q '^Idle-only control (a sleep, nothing running): the waiting side.s CPUs busy [0-9.]* of one CPU (bound 0.050)' '$tmp/all.cli/table.md' &&
@@ -316,7 +332,7 @@ check "run-hosts.sh: the table here" grep -q "write 4 KiB BW" "$tmp/ssh/table.md
 # its own as a guest has (root and unshare -m: skipped without): the
 # same steps make the same records as the host way's, the device's name
 # aside.
-only='^(pt|kr)\.(bw|lat)\.(write|send)\.(4096|64)$|^tcp$|^cq\.direct$'
+only='^(pt|kr)\.(bw|lat|msg)\.(write|send)\.(4096|64)$|^tcp$|^cq\.direct$'
 if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
 	mkdir -p "$tmp/h.out"
 	echo workqueue >"$tmp/cq_poll"
@@ -352,9 +368,9 @@ for l in open(sys.argv[1]):
 	}
 	what "$tmp/h.out/bench-raw.jsonl" . >"$tmp/h.what"
 	what "$tmp/all.cli/bench-raw.jsonl" \
-		'^(perftest|krdma)\.(write|send)\.(4096|64)$|^iperf3\.tcp$|^krdma\.cq\.direct\.|^sleep\.idle$' >"$tmp/a.what"
-	check "harness: the same measurements as the host way (15: $(wc -l <"$tmp/h.what"))" \
-		[ "$(wc -l <"$tmp/h.what")" = 15 ]
+		'^(perftest|krdma)\.(msg\.)?(write|send)\.(4096|64)$|^iperf3\.tcp$|^krdma\.cq\.direct\.|^sleep\.idle$' >"$tmp/a.what"
+	check "harness: the same measurements as the host way (19: $(wc -l <"$tmp/h.what"))" \
+		[ "$(wc -l <"$tmp/h.what")" = 19 ]
 	check "harness: the same command lines as the host way" cmp -s "$tmp/h.what" "$tmp/a.what"
 	check "harness: the sides met through the rendezvous, not the polling barrier" \
 		sh -c "[ ! -e '$tmp/h.out/.barrier' ] && grep -q listening '$tmp/h.out/logs/sync.log'"
@@ -362,7 +378,7 @@ for l in open(sys.argv[1]):
 		python3 -c 'import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
 bw = [r for r in recs if r.get("kind") in ("bw", "idle") and not r["id"].startswith("cq.")]
-sys.exit(not (len(bw) == 5 and all(r["cpu"]["server"] and r.get("idle_cpus") is not None
+sys.exit(not (len(bw) == 9 and all(r["cpu"]["server"] and r.get("idle_cpus") is not None
                                    for r in bw)))' "$tmp/h.out/bench-raw.jsonl"
 else
 	echo "skip harness: bench-guest.sh needs root and unshare -m here"

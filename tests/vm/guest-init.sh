@@ -143,6 +143,10 @@ setup_net() {
 	busybox ip link set lo up
 	IFACE=
 	until_up 30 find_iface || return 1
+	# KRDMA_MTU: the NIC's MTU (e.g. 9000, the jumbo frames of RoCE
+	# deployments, under which rxe's active MTU is 4096), before rxe0
+	# exists: rxe takes its path MTU from the netdev's.
+	[ -z "${KRDMA_MTU:-}" ] || busybox ip link set "$IFACE" mtu "$KRDMA_MTU" || return 1
 	busybox ip link set "$IFACE" up || return 1
 	busybox ip addr add "$KRDMA_IP/24" dev "$IFACE" || return 1
 	until_up 30 file_is "/sys/class/net/$IFACE/carrier" 1
@@ -327,7 +331,7 @@ main() {
 	state "up"
 	rc=125
 	if ! setup_net; then
-		vm_result vm.net 0 "iface=${IFACE:-none}"
+		vm_result vm.net 0 "iface=${IFACE:-none}" ${KRDMA_MTU:+"mtu=$KRDMA_MTU"}
 	elif ! wait_peers; then
 		vm_result vm.net 0 "iface=$IFACE" "peers=unreachable"
 	elif ! setup_netem; then
