@@ -300,7 +300,7 @@ static int krdma_bw_peer_setup(struct krdma_session *sess,
 			       const struct krdma_msg_test *req, u32 body_len,
 			       struct krdma_msg_test *ack, u32 *nregions)
 {
-	int access = krdma_peer_access(pt->op);
+	int access = krdma_op(pt->op)->peer_access;
 	struct krdma_perf *pf;
 	u32 qps;
 	int ret;

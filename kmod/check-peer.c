@@ -92,7 +92,7 @@ int krdma_check_peer_setup(struct krdma_session *sess,
 			   struct krdma_msg_test *ack, u32 *ack_regions)
 {
 	struct krdma_device *kdev = sess->kdev;
-	int access = krdma_peer_access(pt->op);
+	int access = krdma_op(pt->op)->peer_access;
 	u32 nregions = be32_to_cpu(req->nregions);
 	u32 need_wrs, s, n = 0;
 	int ret;

@@ -291,7 +291,6 @@ bool krdma_test_move(struct krdma_test *test, enum krdma_test_phase to);
 void krdma_test_send_end(struct krdma_test *test);
 int krdma_check_wire_regions(const struct krdma_wire_region *r, u32 n,
 			     u32 depth, u32 size, u32 max_per, u32 *per_slot);
-int krdma_peer_access(u8 op);
 void krdma_slots_free(struct krdma_slot *slots, u32 n);
 int krdma_test_start_locked(struct krdma_session *sess,
 			    struct krdma_test_params *p,
