@@ -228,7 +228,7 @@ int krdma_perf_check_params(struct krdma_session *sess,
 		NL_SET_ERR_MSG(extack, "depth too large for the session's send queue");
 		return -ENOSPC;
 	}
-	if ((krdma_op_is_send(p->op) || p->op == KRDMA_OP_WRITE_IMM) &&
+	if (krdma_op_peer_recvs(p->op) &&
 	    min(sess->rq_depth, sess->peer_rq_depth) <= KRDMA_RQ_RESERVE + 1) {
 		NL_SET_ERR_MSG(extack, "the receive queues are too small");
 		return -ENOSPC;
@@ -782,7 +782,7 @@ void krdma_perf_peer_end(struct krdma_peer_test *pt)
 		return;
 	pt->seen = pt->end_iters;
 	/* It counts what arrives: sends, write_imm, a lat write. */
-	if (krdma_op_is_send(pf->op) || pf->op == KRDMA_OP_WRITE_IMM || pf->polls) {
+	if (krdma_op_peer_recvs(pf->op) || pf->polls) {
 		pt->seen = pf->received;
 		ok = pf->received == pt->end_iters;
 	}
