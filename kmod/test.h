@@ -272,7 +272,12 @@ extern const struct krdma_engine_ops krdma_check_engine;
 extern const struct krdma_engine_ops krdma_bw_engine;
 extern const struct krdma_engine_ops krdma_lat_engine;
 
-/* Every op but the atomics consumes one peer receive per iteration. */
+/*
+ * check mode: every op but the atomics costs the peer a receive each
+ * iteration (the data, its NOTIFY or immediate, a RELEASE, a PING), so the
+ * peer counts them; the bw and lat pipeline's ops that consume receives
+ * are krdma_op_peer_recvs()'s.
+ */
 static inline bool krdma_op_uses_recv(u8 op)
 {
 	return !krdma_op_is_atomic(op);
