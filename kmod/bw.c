@@ -33,7 +33,7 @@
 /* How the pipeline runs a bw test, on either side. */
 static void krdma_bw_flags(struct krdma_perf *pf)
 {
-	pf->credits = krdma_op_is_send(pf->op) || pf->op == KRDMA_OP_WRITE_IMM;
+	pf->credits = krdma_op_peer_recvs(pf->op);
 	pf->pumps = true;
 }
 
@@ -56,8 +56,7 @@ static int krdma_bw_check_params(struct krdma_session *sess,
 		return -EINVAL;
 	}
 	/* Credits are counted per QP, and older peers' channels take no receives. */
-	if (p->qps > 1 && (krdma_op_is_send(p->op) || p->op == KRDMA_OP_WRITE_IMM) &&
-	    sess->peer_proto < 3) {
+	if (p->qps > 1 && krdma_op_peer_recvs(p->op) && sess->peer_proto < 3) {
 		NL_SET_ERR_MSG(extack,
 			       "send, send_imm and write_imm over several QPs need a peer of protocol version 3");
 		return -EOPNOTSUPP;
@@ -223,8 +222,7 @@ static int krdma_bw_peer_qps(struct krdma_session *sess,
 	u32 i;
 
 	*qps = 1;
-	if (pt->qps <= 1 ||
-	    !(krdma_op_is_send(pt->op) || pt->op == KRDMA_OP_WRITE_IMM))
+	if (pt->qps <= 1 || !krdma_op_peer_recvs(pt->op))
 		return 0;
 	/* Before version 3 our channels post no receives. */
 	if (sess->peer_proto < 3)
@@ -300,7 +298,7 @@ static int krdma_bw_peer_setup(struct krdma_session *sess,
 			       const struct krdma_msg_test *req, u32 body_len,
 			       struct krdma_msg_test *ack, u32 *nregions)
 {
-	int access = krdma_peer_access(pt->op);
+	int access = krdma_op(pt->op)->peer_access;
 	struct krdma_perf *pf;
 	u32 qps;
 	int ret;
@@ -494,7 +492,7 @@ static u64 krdma_bw_peer_bytes(const struct krdma_peer_test *pt)
 /* bw: we see the ops that consume our receives, not the one-sided ones. */
 static bool krdma_bw_peer_watched(const struct krdma_peer_test *pt)
 {
-	return krdma_op_is_send(pt->op) || pt->op == KRDMA_OP_WRITE_IMM;
+	return krdma_op_peer_recvs(pt->op);
 }
 
 /* A pipeline needs depth: that many messages in flight, in chains. */

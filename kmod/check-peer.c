@@ -92,7 +92,7 @@ int krdma_check_peer_setup(struct krdma_session *sess,
 			   struct krdma_msg_test *ack, u32 *ack_regions)
 {
 	struct krdma_device *kdev = sess->kdev;
-	int access = krdma_peer_access(pt->op);
+	int access = krdma_op(pt->op)->peer_access;
 	u32 nregions = be32_to_cpu(req->nregions);
 	u32 need_wrs, s, n = 0;
 	int ret;
@@ -126,10 +126,9 @@ int krdma_check_peer_setup(struct krdma_session *sess,
 	if (krdma_op_uses_recv(pt->op) &&
 	    pt->depth + KRDMA_RQ_RESERVE > sess->rq_depth)
 		return -ENOSPC;
-	if ((pt->op == KRDMA_OP_SEND || pt->op == KRDMA_OP_SEND_IMM) &&
-	    pt->size > sess->max_msg_size)
+	if (krdma_op_is_send(pt->op) && pt->size > sess->max_msg_size)
 		return -EMSGSIZE;
-	if (pt->op == KRDMA_OP_SEND || pt->op == KRDMA_OP_SEND_IMM)
+	if (krdma_op_is_send(pt->op))
 		return 0;	/* the data lands in our receive buffers */
 
 	pt->slots = krdma_failable(kcalloc(pt->depth, sizeof(*pt->slots), GFP_KERNEL));
@@ -254,7 +253,7 @@ void krdma_check_peer_on_msg(struct krdma_session *sess,
 
 	switch (type) {
 	case KRDMA_MSG_DATA:
-		if ((pt->op != KRDMA_OP_SEND && pt->op != KRDMA_OP_SEND_IMM) ||
+		if (!krdma_op_is_send(pt->op) ||
 		    be32_to_cpu(hdr->len) != pt->size ||
 		    !krdma_check_peer_next(pt, iter))
 			goto proto;
@@ -345,9 +344,7 @@ void krdma_check_peer_end(struct krdma_peer_test *pt)
 /* Sends land in the receive buffers; a slot is header and data. */
 u64 krdma_check_peer_bytes(const struct krdma_peer_test *pt)
 {
-	bool send = pt->op == KRDMA_OP_SEND || pt->op == KRDMA_OP_SEND_IMM;
-
-	return send ? 0 : pt->depth *
+	return krdma_op_is_send(pt->op) ? 0 : pt->depth *
 		krdma_buf_bytes(KRDMA_MSG_HDR_SIZE +
 				krdma_op_data_len(pt->op, pt->size));
 }

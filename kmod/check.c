@@ -152,7 +152,7 @@ static void krdma_check_slot_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_wc_error(sess, wc, "test");
 		return;
 	}
-	if (test->p.op == KRDMA_OP_READ || krdma_op_is_atomic(test->p.op))
+	if (krdma_op_is_one_sided(test->p.op))
 		krdma_peer_alive(sess);
 	else
 		krdma_peer_acked(sess);
@@ -205,11 +205,10 @@ static int krdma_check_post_atomic(struct krdma_test *test,
 	wr.wr.send_flags = IB_SEND_SIGNALED;
 	wr.remote_addr = be64_to_cpu(r->addr);
 	wr.rkey = be32_to_cpu(r->rkey);
+	wr.wr.opcode = krdma_op(test->p.op)->opcode;
 	if (test->p.op == KRDMA_OP_ATOMIC_FADD) {
-		wr.wr.opcode = IB_WR_ATOMIC_FETCH_AND_ADD;
 		wr.compare_add = slot->iter + 1;
 	} else {
-		wr.wr.opcode = IB_WR_ATOMIC_CMP_AND_SWP;
 		wr.compare_add = slot->expect;
 		wr.swap = krdma_seed(test->id, slot->iter);
 	}
@@ -235,12 +234,9 @@ static int krdma_check_post_send(struct krdma_test *test, struct krdma_slot *slo
 	wr.sg_list = sge;
 	wr.num_sge = n;
 	wr.send_flags = IB_SEND_SIGNALED;
-	if (test->p.op == KRDMA_OP_SEND_IMM) {
-		wr.opcode = IB_WR_SEND_WITH_IMM;
+	wr.opcode = krdma_op(test->p.op)->opcode;
+	if (krdma_op_has_imm(test->p.op))
 		wr.ex.imm_data = cpu_to_be32((u32)slot->iter);
-	} else {
-		wr.opcode = IB_WR_SEND;
-	}
 	ret = krdma_post_send(sess, &wr);
 	if (!ret) {
 		krdma_count(sess, KRDMA_CNT_SEND_WRS, 1);
@@ -285,9 +281,8 @@ static void krdma_check_issue(struct krdma_test *test, struct krdma_slot *slot)
 		slot->pending = KRDMA_SLOT_WC | KRDMA_SLOT_ACK;
 		krdma_buf_to_device(slot->buf);
 		ret = krdma_post_rdma(sess, slot->buf, remote, test->remote_per_slot,
-				      test->p.op == KRDMA_OP_WRITE_IMM ?
-				      IB_WR_RDMA_WRITE_WITH_IMM : IB_WR_RDMA_WRITE,
-				      &slot->cqe, krdma_check_imm(slot->iter), true);
+				      krdma_op(test->p.op)->opcode, &slot->cqe,
+				      krdma_check_imm(slot->iter), true);
 		/* Same QP, so the notice arrives after the data has landed. */
 		if (!ret && test->p.op == KRDMA_OP_WRITE)
 			ret = krdma_ctrl_send(sess, KRDMA_MSG_NOTIFY, test->id,
@@ -362,8 +357,7 @@ static int krdma_check_params(struct krdma_session *sess,
 		return -ENOSPC;
 	}
 	/* A send is one WR; an RDMA op is split where it needs (post_rdma). */
-	if (nchunks + 1 > sess->max_sge &&
-	    (p->op == KRDMA_OP_SEND || p->op == KRDMA_OP_SEND_IMM)) {
+	if (nchunks + 1 > sess->max_sge && krdma_op_is_send(p->op)) {
 		NL_SET_ERR_MSG(extack, "size needs more SGEs than the device has");
 		return -E2BIG;
 	}

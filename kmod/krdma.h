@@ -20,6 +20,7 @@
 #include <rdma/rdma_cm.h>
 #include <uapi/linux/krdma.h>
 
+#include "op.h"
 #include "proto.h"
 
 /* KRDMA_VERSION comes from the top-level VERSION file (kmod/Kbuild). */
@@ -843,22 +844,6 @@ struct krdma_test_params {
 	u32	burst;		/* bw, with a rate: messages posted at once */
 	u32	mirror_of;	/* the peer's test this one mirrors, or 0 */
 };
-
-static inline bool krdma_op_is_atomic(u8 op)
-{
-	return op == KRDMA_OP_ATOMIC_FADD || op == KRDMA_OP_ATOMIC_CSWAP;
-}
-
-static inline bool krdma_op_has_imm(u8 op)
-{
-	return op == KRDMA_OP_SEND_IMM || op == KRDMA_OP_WRITE_IMM;
-}
-
-/* The bytes one message of @op moves: an atomic's 8, else @size. */
-static inline u32 krdma_op_data_len(u8 op, u32 size)
-{
-	return krdma_op_is_atomic(op) ? sizeof(u64) : size;
-}
 
 int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,
 		     u32 *test_id, struct netlink_ext_ack *extack);

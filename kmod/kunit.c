@@ -2,9 +2,10 @@
 /*
  * krdma's KUnit cases: what a peer's bytes decide without a wire - the
  * immediates of check-mode write_imm, the regions a TEST_REQ or TEST_ACK
- * describes, the moves of a test's phases. Built only on a kernel with
- * CONFIG_KUNIT (the debug kernel: tests/guest-debug/kunit.sh); the cases
- * run when the module loads, their KTAP report in the kernel log.
+ * describes, the moves of a test's phases, the op table. Built only on a
+ * kernel with CONFIG_KUNIT (the debug kernel: tests/guest-debug/kunit.sh);
+ * the cases run when the module loads, their KTAP report in the kernel
+ * log.
  */
 #include <kunit/test.h>
 
@@ -180,7 +181,113 @@ static void krdma_kunit_sges_part(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, krdma_buf_sges(buf, total, 1, 7, sge, 5), -EINVAL);
 }
 
+/* The WR counter an opcode belongs to; KRDMA_CNT_MAX: not one of ours. */
+static u8 krdma_kunit_opcode_counter(enum ib_wr_opcode opcode)
+{
+	switch (opcode) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+		return KRDMA_CNT_SEND_WRS;
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		return KRDMA_CNT_WRITE_WRS;
+	case IB_WR_RDMA_READ:
+		return KRDMA_CNT_READ_WRS;
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+		return KRDMA_CNT_ATOMIC_WRS;
+	default:
+		return KRDMA_CNT_MAX;
+	}
+}
+
+/*
+ * The op table's entries must agree with each other: the driver and the
+ * responder read different fields of one entry (op.c), so a field that
+ * contradicts another splits them as two hand-written branches did.
+ */
+static void krdma_kunit_op_table(struct kunit *t)
+{
+	u8 op;
+
+	for (op = 1; op <= KRDMA_OP_MAX; op++) {
+		const struct krdma_op_info *i = krdma_op(op);
+		bool imm_wr = i->opcode == IB_WR_SEND_WITH_IMM ||
+			      i->opcode == IB_WR_RDMA_WRITE_WITH_IMM;
+
+		KUNIT_EXPECT_NOT_NULL_MSG(t, i->name, "op %u", op);
+		KUNIT_EXPECT_EQ_MSG(t, i->wr_counter,
+				    krdma_kunit_opcode_counter(i->opcode),
+				    "op %u", op);
+		KUNIT_EXPECT_NE_MSG(t, krdma_kunit_opcode_counter(i->lead_opcode),
+				    KRDMA_CNT_MAX, "op %u", op);
+		KUNIT_EXPECT_EQ_MSG(t, i->imm, imm_wr, "op %u", op);
+		/* Only an immediate or a ping's READ sets the lead WRs apart. */
+		if (op != KRDMA_OP_PING && op != KRDMA_OP_WRITE_IMM)
+			KUNIT_EXPECT_EQ_MSG(t, i->lead_opcode, i->opcode,
+					    "op %u", op);
+		KUNIT_EXPECT_EQ_MSG(t, i->peer_recvs,
+				    op == KRDMA_OP_SEND || op == KRDMA_OP_SEND_IMM ||
+				    op == KRDMA_OP_WRITE_IMM, "op %u", op);
+		KUNIT_EXPECT_EQ_MSG(t, i->send,
+				    i->wr_counter == KRDMA_CNT_SEND_WRS,
+				    "op %u", op);
+		KUNIT_EXPECT_EQ_MSG(t, i->atomic,
+				    i->wr_counter == KRDMA_CNT_ATOMIC_WRS,
+				    "op %u", op);
+		/* A send lands in receives, a ping in the driver's regions. */
+		KUNIT_EXPECT_EQ_MSG(t, !i->peer_access,
+				    i->send || op == KRDMA_OP_PING, "op %u", op);
+		/* What comes back to us is a READ's or an atomic's answer. */
+		KUNIT_EXPECT_EQ_MSG(t, i->one_sided,
+				    op == KRDMA_OP_READ || i->atomic, "op %u", op);
+		KUNIT_EXPECT_TRUE_MSG(t, !i->one_sided || i->rd_credits,
+				      "op %u", op);
+		KUNIT_EXPECT_EQ_MSG(t, i->rd_credits,
+				    i->one_sided || op == KRDMA_OP_PING,
+				    "op %u", op);
+		KUNIT_EXPECT_EQ_MSG(t, !!(i->peer_access & IB_ACCESS_REMOTE_ATOMIC),
+				    i->atomic, "op %u", op);
+		KUNIT_EXPECT_EQ_MSG(t, i->byte_counter,
+				    i->atomic ? KRDMA_CNT_MAX :
+				    op == KRDMA_OP_READ ? KRDMA_CNT_BYTES_RX :
+				    KRDMA_CNT_BYTES_TX, "op %u", op);
+	}
+	/* Out of range, from a peer too: the empty entry, nothing needed. */
+	KUNIT_EXPECT_PTR_EQ(t, krdma_op(KRDMA_OP_MAX + 1), krdma_op(0));
+	KUNIT_EXPECT_PTR_EQ(t, krdma_op(U8_MAX), krdma_op(0));
+	KUNIT_EXPECT_NULL(t, krdma_op(0)->name);
+	KUNIT_EXPECT_FALSE(t, krdma_op(0)->peer_recvs || krdma_op(0)->atomic ||
+			   krdma_op(0)->imm || krdma_op(0)->peer_access);
+}
+
+/* What each kind of device refuses, the same for driver and responder. */
+static void krdma_kunit_op_supported(struct kunit *t)
+{
+	struct krdma_device *kdev = kunit_kzalloc(t, sizeof(*kdev), GFP_KERNEL);
+	u8 op;
+
+	KUNIT_ASSERT_NOT_NULL(t, kdev);
+	for (op = 1; op <= KRDMA_OP_MAX; op++) {
+		bool atomic = krdma_op_is_atomic(op);
+		bool imm = krdma_op_has_imm(op);
+
+		kdev->iwarp = false;
+		kdev->caps.atomic_cap = IB_ATOMIC_HCA;
+		KUNIT_EXPECT_EQ_MSG(t, krdma_op_supported(kdev, op, NULL), 0,
+				    "op %u", op);
+		kdev->caps.atomic_cap = IB_ATOMIC_NONE;
+		KUNIT_EXPECT_EQ_MSG(t, krdma_op_supported(kdev, op, NULL),
+				    atomic ? -EOPNOTSUPP : 0, "op %u", op);
+		kdev->iwarp = true;
+		KUNIT_EXPECT_EQ_MSG(t, krdma_op_supported(kdev, op, NULL),
+				    atomic || imm ? -EOPNOTSUPP : 0, "op %u", op);
+	}
+}
+
 static struct kunit_case krdma_kunit_cases[] = {
+	KUNIT_CASE(krdma_kunit_op_table),
+	KUNIT_CASE(krdma_kunit_op_supported),
 	KUNIT_CASE(krdma_kunit_sges_part),
 	KUNIT_CASE(krdma_kunit_check_imm),
 	KUNIT_CASE(krdma_kunit_wire_regions),

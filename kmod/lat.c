@@ -645,7 +645,7 @@ static int krdma_lat_peer_setup(struct krdma_session *sess,
 {
 	bool writes = krdma_lat_writes(pt->op);
 	u32 nreq = be32_to_cpu(req->nregions);
-	int access = krdma_peer_access(pt->op);
+	int access = krdma_op(pt->op)->peer_access;
 	struct krdma_perf *pf;
 	struct krdma_slot *slot;
 	int ret;

@@ -345,11 +345,8 @@ void krdma_peer_on_req(struct krdma_session *sess,
 	else
 		ret = krdma_peer_check_req(pt, req);
 	/* As krdma_test_check_params() refuses them on the driver's side. */
-	if (!ret && ((krdma_op_is_atomic(pt->op) &&
-		      (sess->kdev->iwarp ||
-		       sess->kdev->caps.atomic_cap == IB_ATOMIC_NONE)) ||
-		     (krdma_op_has_imm(pt->op) && sess->kdev->iwarp)))
-		ret = -EOPNOTSUPP;
+	if (!ret)
+		ret = krdma_op_supported(sess->kdev, pt->op, NULL);
 	/* Before any of it is allocated: charged, or refused. */
 	if (!ret)
 		ret = krdma_peer_charge(sess, pt);

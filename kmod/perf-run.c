@@ -50,30 +50,14 @@
 
 static void krdma_perf_lane_done(struct krdma_perf_lane *ln);
 
+/* @n messages of pf->per WRs each (a send's and an atomic's: one). */
 static void krdma_perf_count(struct krdma_perf *pf, u32 n)
 {
-	struct krdma_session *sess = pf->sess;
-	u64 bytes = (u64)n * pf->size;
+	const struct krdma_op_info *op = krdma_op(pf->op);
 
-	switch (pf->op) {
-	case KRDMA_OP_READ:
-		krdma_count(sess, KRDMA_CNT_READ_WRS, n * pf->per);
-		krdma_count(sess, KRDMA_CNT_BYTES_RX, bytes);
-		break;
-	case KRDMA_OP_ATOMIC_FADD:
-	case KRDMA_OP_ATOMIC_CSWAP:
-		krdma_count(sess, KRDMA_CNT_ATOMIC_WRS, n);
-		break;
-	case KRDMA_OP_SEND:
-	case KRDMA_OP_SEND_IMM:
-		krdma_count(sess, KRDMA_CNT_SEND_WRS, n);
-		krdma_count(sess, KRDMA_CNT_BYTES_TX, bytes);
-		break;
-	default:
-		krdma_count(sess, KRDMA_CNT_WRITE_WRS, n * pf->per);
-		krdma_count(sess, KRDMA_CNT_BYTES_TX, bytes);
-		break;
-	}
+	krdma_count(pf->sess, op->wr_counter, n * pf->per);
+	if (op->byte_counter != KRDMA_CNT_MAX)
+		krdma_count(pf->sess, op->byte_counter, (u64)n * pf->size);
 }
 
 /*
@@ -228,7 +212,7 @@ int krdma_perf_check_params(struct krdma_session *sess,
 		NL_SET_ERR_MSG(extack, "depth too large for the session's send queue");
 		return -ENOSPC;
 	}
-	if ((krdma_op_is_send(p->op) || p->op == KRDMA_OP_WRITE_IMM) &&
+	if (krdma_op_peer_recvs(p->op) &&
 	    min(sess->rq_depth, sess->peer_rq_depth) <= KRDMA_RQ_RESERVE + 1) {
 		NL_SET_ERR_MSG(extack, "the receive queues are too small");
 		return -ENOSPC;
@@ -582,7 +566,7 @@ void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_perf_wc_error(pf, wc);
 		return;
 	}
-	if (pf->op == KRDMA_OP_READ || krdma_op_is_atomic(pf->op))
+	if (krdma_op_is_one_sided(pf->op))
 		krdma_peer_alive(pf->sess);
 	else
 		krdma_peer_acked(pf->sess);
@@ -782,7 +766,7 @@ void krdma_perf_peer_end(struct krdma_peer_test *pt)
 		return;
 	pt->seen = pt->end_iters;
 	/* It counts what arrives: sends, write_imm, a lat write. */
-	if (krdma_op_is_send(pf->op) || pf->op == KRDMA_OP_WRITE_IMM || pf->polls) {
+	if (krdma_op_peer_recvs(pf->op) || pf->polls) {
 		pt->seen = pf->received;
 		ok = pf->received == pt->end_iters;
 	}

@@ -165,7 +165,8 @@ static u32 krdma_perf_msg_len(const struct krdma_perf *pf)
  */
 static bool krdma_perf_can_inline(const struct krdma_perf *pf)
 {
-	if (pf->op == KRDMA_OP_READ || krdma_op_is_atomic(pf->op))
+	/* A READ's or an atomic's answer lands in our buffer: a sink. */
+	if (krdma_op_is_one_sided(pf->op))
 		return false;
 	return krdma_perf_msg_len(pf) <= pf->sess->max_inline &&
 	       krdma_perf_msg_len(pf) <= pf->sess->kdev->chunk_size;
@@ -190,7 +191,7 @@ int krdma_perf_alloc_buf(struct krdma_perf *pf, struct krdma_buf **bufp,
 
 		krdma_buf_copy_from(pf->buf, 0, &hdr, sizeof(hdr));
 	}
-	if (!krdma_op_is_atomic(pf->op) && pf->op != KRDMA_OP_READ)
+	if (!krdma_op_is_one_sided(pf->op))
 		krdma_pattern_fill(pf->buf, off, len, krdma_seed(pf->test_id, 0));
 	pf->inline_data = krdma_perf_can_inline(pf);
 	if (!pf->inline_data)
@@ -305,8 +306,10 @@ static int krdma_perf_build_lane(struct krdma_perf_lane *ln,
 				 void (*done)(struct ib_cq *cq, struct ib_wc *wc))
 {
 	struct krdma_perf *pf = ln->pf;
+	const struct krdma_op_info *op = krdma_op(pf->op);
 	struct krdma_session *sess = pf->sess;
 	u32 m, k, i;
+	bool last;
 	int n;
 
 	ln->wr = krdma_failable(kvcalloc(pf->nwr, sizeof(*ln->wr), GFP_KERNEL));
@@ -340,12 +343,13 @@ static int krdma_perf_build_lane(struct krdma_perf_lane *ln,
 			if (m * pf->per + k + 1 < pf->nwr)
 				w->send.next = &ln->wr[m * pf->per + k + 1].send;
 
+			/* A write_imm's immediate rides on its message's last WR. */
+			last = k + 1 == pf->per;
+			w->send.opcode = last ? op->opcode : op->lead_opcode;
 			switch (pf->op) {
 			case KRDMA_OP_SEND:
-				w->send.opcode = IB_WR_SEND;
 				break;
 			case KRDMA_OP_SEND_IMM:
-				w->send.opcode = IB_WR_SEND_WITH_IMM;
 				w->send.ex.imm_data = cpu_to_be32(pf->test_id);
 				break;
 			case KRDMA_OP_ATOMIC_FADD:
@@ -354,26 +358,15 @@ static int krdma_perf_build_lane(struct krdma_perf_lane *ln,
 				w->atomic.rkey = be32_to_cpu(remote[r].rkey);
 				r++;
 				/* fadd counts; cswap(0, 0) leaves the target 0. */
-				if (pf->op == KRDMA_OP_ATOMIC_FADD) {
-					w->send.opcode = IB_WR_ATOMIC_FETCH_AND_ADD;
+				if (pf->op == KRDMA_OP_ATOMIC_FADD)
 					w->atomic.compare_add = 1;
-				} else {
-					w->send.opcode = IB_WR_ATOMIC_CMP_AND_SWP;
-				}
 				break;
 			default:	/* write, write_imm, read */
 				w->rdma.remote_addr = be64_to_cpu(remote[r].addr) +
 						      roff;
 				w->rdma.rkey = be32_to_cpu(remote[r].rkey);
-				if (pf->op == KRDMA_OP_READ) {
-					w->send.opcode = IB_WR_RDMA_READ;
-				} else if (pf->op == KRDMA_OP_WRITE_IMM &&
-					   k + 1 == pf->per) {
-					w->send.opcode = IB_WR_RDMA_WRITE_WITH_IMM;
+				if (op->imm && last)
 					w->send.ex.imm_data = krdma_perf_imm(pf);
-				} else {
-					w->send.opcode = IB_WR_RDMA_WRITE;
-				}
 				off += taken;
 				roff += taken;
 				if (roff == be32_to_cpu(remote[r].len)) {

@@ -127,17 +127,6 @@ struct krdma_perf {
 	bool			over;		/* krdma_perf_finish() ran */
 };
 
-static inline bool krdma_op_is_send(u8 op)
-{
-	return op == KRDMA_OP_SEND || op == KRDMA_OP_SEND_IMM;
-}
-
-/* Ops that are a round trip by themselves: the peer's CPU takes no part. */
-static inline bool krdma_op_is_one_sided(u8 op)
-{
-	return op == KRDMA_OP_READ || krdma_op_is_atomic(op);
-}
-
 /*
  * lat uses one lane, the session's QP; so does the responder, but for
  * the ops that consume its receives over several QPs: a lane a QP there.

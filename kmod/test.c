@@ -52,23 +52,6 @@ const struct krdma_engine_ops *krdma_engine(u8 mode)
 	return mode <= KRDMA_MODE_MAX ? krdma_engines[mode] : NULL;
 }
 
-/* Does the responder expose a region per slot for this op? */
-int krdma_peer_access(u8 op)
-{
-	switch (op) {
-	case KRDMA_OP_WRITE:
-	case KRDMA_OP_WRITE_IMM:
-		return IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE;
-	case KRDMA_OP_READ:
-		return IB_ACCESS_REMOTE_READ;
-	case KRDMA_OP_ATOMIC_FADD:
-	case KRDMA_OP_ATOMIC_CSWAP:
-		return IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_ATOMIC;
-	default:
-		return 0;
-	}
-}
-
 /* ------------------------------------------------------------------ */
 /* Generic helpers for slots and regions                               */
 
@@ -507,7 +490,7 @@ void krdma_test_on_ack(struct krdma_test *test, const struct krdma_msg_hdr *hdr,
 	if (nregions > (body_len - sizeof(*body)) / sizeof(body->regions[0]))
 		goto proto;
 
-	if (krdma_peer_access(test->p.op)) {
+	if (krdma_op(test->p.op)->peer_access) {
 		u32 need = krdma_op_data_len(test->p.op, test->p.size);
 		/* A target per slot, or one for all messages. */
 		u32 slots = test->engine->remote_per_slot ? test->p.depth : 1;
@@ -622,34 +605,25 @@ static int krdma_test_check_params(struct krdma_session *sess,
 				   struct krdma_test_params *p,
 				   struct netlink_ext_ack *extack)
 {
+	int ret;
+
 	if (krdma_op_is_atomic(p->op) && p->size != sizeof(u64)) {
 		NL_SET_ERR_MSG(extack, "atomics operate on 8 bytes: size must be 8");
 		return -EINVAL;
 	}
-	if ((p->op == KRDMA_OP_SEND || p->op == KRDMA_OP_SEND_IMM) &&
-	    p->size > sess->max_msg_size) {
+	if (krdma_op_is_send(p->op) && p->size > sess->max_msg_size) {
 		NL_SET_ERR_MSG(extack,
 			       "size exceeds the session's max_msg (set at connect)");
 		return -EMSGSIZE;
 	}
-	if ((p->op == KRDMA_OP_READ || p->op == KRDMA_OP_PING ||
-	     krdma_op_is_atomic(p->op)) && !sess->initiator_depth) {
+	if (krdma_op(p->op)->rd_credits && !sess->initiator_depth) {
 		NL_SET_ERR_MSG(extack, "the session negotiated no RDMA READ/atomic credits");
 		return -EOPNOTSUPP;
 	}
-	if (krdma_op_is_atomic(p->op) && sess->kdev->iwarp) {
-		NL_SET_ERR_MSG(extack, "iWARP has no RDMA atomics");
-		return -EOPNOTSUPP;
-	}
-	if (krdma_op_has_imm(p->op) && sess->kdev->iwarp) {
-		NL_SET_ERR_MSG(extack, "iWARP has no immediate data (send_imm, write_imm)");
-		return -EOPNOTSUPP;
-	}
-	if (krdma_op_is_atomic(p->op) &&
-	    sess->kdev->caps.atomic_cap == IB_ATOMIC_NONE) {
-		NL_SET_ERR_MSG(extack, "the RDMA device does not support atomics");
-		return -EOPNOTSUPP;
-	}
+	/* The responder refuses the same (krdma_peer_on_req()). */
+	ret = krdma_op_supported(sess->kdev, p->op, extack);
+	if (ret)
+		return ret;
 	return engine->check_params(sess, p, extack);
 }
 

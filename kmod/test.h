@@ -272,7 +272,12 @@ extern const struct krdma_engine_ops krdma_check_engine;
 extern const struct krdma_engine_ops krdma_bw_engine;
 extern const struct krdma_engine_ops krdma_lat_engine;
 
-/* Every op but the atomics consumes one peer receive per iteration. */
+/*
+ * check mode: every op but the atomics costs the peer a receive each
+ * iteration (the data, its NOTIFY or immediate, a RELEASE, a PING), so the
+ * peer counts them; the bw and lat pipeline's ops that consume receives
+ * are krdma_op_peer_recvs()'s.
+ */
 static inline bool krdma_op_uses_recv(u8 op)
 {
 	return !krdma_op_is_atomic(op);
@@ -291,7 +296,6 @@ bool krdma_test_move(struct krdma_test *test, enum krdma_test_phase to);
 void krdma_test_send_end(struct krdma_test *test);
 int krdma_check_wire_regions(const struct krdma_wire_region *r, u32 n,
 			     u32 depth, u32 size, u32 max_per, u32 *per_slot);
-int krdma_peer_access(u8 op);
 void krdma_slots_free(struct krdma_slot *slots, u32 n);
 int krdma_test_start_locked(struct krdma_session *sess,
 			    struct krdma_test_params *p,
