@@ -160,8 +160,13 @@ static int ping_once(struct knl_ctx *c, const struct test_args *a,
 	print_text("%" PRIu64 " B from %s: seq=%" PRIu64 " rtt=%.3f us %s\n",
 		   ro.last.size, peer, seq, (double)ns / 1e3,
 		   ro.last.validated ? "validated" : "NOT validated");
-	if (!out_json())
-		out_flush();
+	/*
+	 * A reader of these lines that has gone (ping | head: EPIPE, SIGPIPE
+	 * being ignored) is the end of the ping, as for ping(8): the caller
+	 * deletes the session, instead of pinging unseen to the count.
+	 */
+	if (!out_json() && out_flush())
+		return EXIT_ERR;
 	return rc;
 }
 

@@ -1501,6 +1501,31 @@ TEST(cmd_ping)
 	CHECK_INT(ping_cmds[ping_ncmds - 1], KRDMA_CMD_SESSION_DEL);
 	run_end(&r);
 
+	/*
+	 * The reader of its lines gone (ping | head; here a stream whose
+	 * every write fails): it stops after the round trip it could not
+	 * print, deletes the session, exit 1 - not two more round trips.
+	 */
+	{
+		char *argv[] = { "10.0.0.2:7471", "count", "3", NULL };
+		FILE *full = fopen("/dev/full", "w");
+		int rc;
+
+		CHECK(full != NULL);
+		if (full) {
+			ping_begin(0);
+			out_init(full, false, false);
+			rc = obj_dispatch(find_obj("ping"), 3, argv);
+			out_init(stdout, false, false);
+			fclose(full);
+			fake_end();
+			CHECK_INT(rc, EXIT_ERR);
+			CHECK_INT(ping_ncmds, 3);
+			CHECK_INT(ping_cmds[1], KRDMA_CMD_TEST_START);
+			CHECK_INT(ping_cmds[2], KRDMA_CMD_SESSION_DEL);
+		}
+	}
+
 	/* no listener there: exit 1, the reason, nothing left behind */
 	connect_mode = 1;
 	ping_ncmds = 0;
