@@ -181,7 +181,7 @@ static int krdma_perf_fill_lanes(struct sk_buff *skb, struct krdma_perf *pf)
 		nest = nla_nest_start(skb, KRDMA_A_TEST_QP);
 		if (!nest ||
 		    nla_put_u32(skb, KRDMA_TEST_QP_A_INDEX,
-				ln->ch ? ln->ch->index : 0) ||
+				ln->conn->index) ||
 		    nla_put_u64_64bit(skb, KRDMA_TEST_QP_A_ITERS, ln->retired,
 				      KRDMA_TEST_QP_A_PAD) ||
 		    nla_put_u64_64bit(skb, KRDMA_TEST_QP_A_BYTES,
@@ -218,7 +218,7 @@ static void krdma_bw_peer_rx_end_done(struct ib_cq *cq, struct ib_wc *wc);
 static int krdma_bw_peer_qps(struct krdma_session *sess,
 			     struct krdma_peer_test *pt, u32 *qps)
 {
-	struct krdma_channel *ch;
+	struct krdma_conn *conn;
 	u32 i;
 
 	*qps = 1;
@@ -230,8 +230,8 @@ static int krdma_bw_peer_qps(struct krdma_session *sess,
 	if (pt->qps > sess->qps)
 		return -EINVAL;
 	for (i = 1; i < pt->qps; i++) {
-		ch = READ_ONCE(sess->channels[i - 1]);
-		if (!ch || !ch->nr_recvs)
+		conn = READ_ONCE(sess->conns[i]);
+		if (!conn || !conn->nr_recvs)
 			return -EAGAIN;
 	}
 	*qps = pt->qps;
@@ -245,9 +245,9 @@ static void krdma_bw_peer_take_channels(struct krdma_perf *pf)
 	atomic64_set(&pf->rx_end, S64_MAX);
 	pf->rx_end_cqe.done = krdma_bw_peer_rx_end_done;
 	for (i = 0; i < pf->nlanes; i++) {
-		if (!pf->lanes[i].ch)
+		if (!pf->lanes[i].conn->index)
 			continue;
-		krdma_channel_set_rx_test(pf->lanes[i].ch, pf->pt);
+		krdma_conn_set_rx_test(pf->lanes[i].conn, pf->pt);
 		pf->rx_lanes = true;
 	}
 }
@@ -260,7 +260,7 @@ static void krdma_bw_peer_take_channels(struct krdma_perf *pf)
 static void krdma_bw_peer_post_held(struct krdma_perf *pf,
 				    struct krdma_recv_batch *held)
 {
-	if (krdma_recv_post_held(held) && !krdma_gate_closed(&pf->sess->gate))
+	if (krdma_recv_post_held(held) && !krdma_session_gate_closed(pf->sess))
 		krdma_session_close(pf->sess, "cannot repost receive");
 }
 
@@ -278,9 +278,9 @@ static void krdma_bw_peer_drop_channels(struct krdma_perf *pf)
 	pf->rx_lanes = false;
 	for (i = 0; i < pf->nlanes; i++) {
 		ln = &pf->lanes[i];
-		if (!ln->ch)
+		if (!ln->conn->index)
 			continue;
-		krdma_channel_set_rx_test(ln->ch, NULL);
+		krdma_conn_set_rx_test(ln->conn, NULL);
 		/* No handler of the channel's runs on the lane any more. */
 		krdma_bw_peer_post_held(pf, &ln->rx_held);
 		pf->received += ln->received;
@@ -415,27 +415,28 @@ static void krdma_bw_peer_on_msg(struct krdma_session *sess,
 	pf->cpu_ns += local_clock() - t0;
 }
 
-/* DATA or a write_imm on data channel @ch, in its CQ's context. */
-static void krdma_bw_peer_on_channel_msg(struct krdma_channel *ch,
+/* DATA or a write_imm on data channel @conn, in its CQ's context. */
+static void krdma_bw_peer_on_channel_msg(struct krdma_conn *conn,
 					 struct krdma_peer_test *pt,
 					 struct krdma_recv *rx, struct ib_wc *wc,
 					 const struct krdma_msg_hdr *hdr)
 {
+	struct krdma_session *sess = conn->sess;
 	struct krdma_perf *pf = pt->perf;
 	struct krdma_perf_lane *ln;
 	u64 t0 = local_clock();
 
 	/* Taken: the channel is attached (krdma_bw_peer_take_channels()). */
-	ln = pf ? krdma_perf_lane_of(pf, ch->index) : NULL;
+	ln = pf ? krdma_perf_lane_of(pf, conn->index) : NULL;
 	if (!ln) {
-		krdma_count(ch->sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
-		krdma_session_close(ch->sess, "protocol error: unexpected data on data channel %u",
-				    ch->index);
+		krdma_count(sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+		krdma_session_close(sess, "protocol error: unexpected data on data channel %u",
+				    conn->index);
 		return;
 	}
-	if (!krdma_perf_peer_recv_lane(ch->sess, pt, ln, rx, wc, hdr))
+	if (!krdma_perf_peer_recv_lane(sess, pt, ln, rx, wc, hdr))
 		return;
-	krdma_perf_peer_credit(pf, ch->index, ln->received, &ln->credit_sent,
+	krdma_perf_peer_credit(pf, conn->index, ln->received, &ln->credit_sent,
 			       &ln->rx_held);
 	WRITE_ONCE(ln->cpu_ns, ln->cpu_ns + local_clock() - t0);
 	krdma_bw_peer_rx_count(pf, true);

@@ -2,13 +2,14 @@
 /*
  * krdma: connections through the RDMA connection manager - the active
  * side's connect (resolve address and route, connect, established), and
- * every CM event of a connection, the session's or a data channel's, on
- * either side. The handshake is handshake.c's, listeners listener.c's.
+ * every CM event of a connection (struct krdma_conn: conn 0 or a data
+ * channel), on either side, in one handler. The handshake is
+ * handshake.c's, listeners listener.c's.
  *
- * A session of several QPs connects its first QP, then one more
- * connection per data channel (channel.c), each carrying the session's
- * cookie; it is up once all of them are. A data channel's credits are
- * negotiated alike, within those of its session.
+ * A session of several QPs connects conn 0, then one more connection
+ * per data channel (conn.c), each carrying the session's cookie; it is
+ * up once all of them are. A data channel's credits are negotiated
+ * alike, within those of its session.
  */
 #include <linux/in.h>
 #include <linux/in6.h>
@@ -141,51 +142,43 @@ static int krdma_resolve_addr(struct krdma_session *sess,
 }
 
 /*
- * An attempt timed out with time left: true if @id (the session's or a
- * channel's, @again its flag) is resolved again. Not from its handler:
+ * An attempt timed out with time left: true if @conn's id is resolved
+ * again (its resolve_again set). Not from its handler:
  * rdma_resolve_addr() on an id that resolved before cancels the last
  * request synchronously, and that request's work is running the handler.
  */
-static bool krdma_resolve_later(struct krdma_session *sess, bool *again,
+static bool krdma_resolve_later(struct krdma_conn *conn,
 				struct rdma_cm_event *ev)
 {
+	struct krdma_session *sess = conn->sess;
+
 	if (ev->event != RDMA_CM_EVENT_ADDR_ERROR || ev->status != -ETIMEDOUT ||
 	    time_after_eq(jiffies, sess->connect_deadline))
 		return false;
-	*again = true;
+	conn->resolve_again = true;
 	queue_work(krdma_wq, &sess->resolve_work);
 	return true;
 }
 
 /*
- * The next of the session's ids (@i: 0 the session's, then its channels')
- * that an attempt left to resolve again, its flag cleared; NULL when none
- * is, or the session is no longer connecting.
+ * The next of the session's ids, from conn *@i on, that an attempt left
+ * to resolve again, its flag cleared; NULL when none is, or the session
+ * is no longer connecting.
  */
 static struct rdma_cm_id *krdma_resolve_next(struct krdma_session *sess,
 					     u32 *i)
 {
 	struct rdma_cm_id *id = NULL;
-	struct krdma_channel *ch;
+	struct krdma_conn *conn;
 
 	mutex_lock(&sess->cm_mutex);
 	if (READ_ONCE(sess->state) != KRDMA_SESSION_CONNECTING)
 		goto out;
-	if (!*i) {
-		*i = 1;
-		if (sess->resolve_again) {
-			sess->resolve_again = false;
-			id = sess->cm_id;
-			goto out;
-		}
-	}
-	for (; *i < sess->qps; (*i)++) {
-		ch = sess->channels[*i - 1];
-		if (ch && ch->resolve_again) {
-			ch->resolve_again = false;
-			id = ch->cm_id;
-			(*i)++;
-			break;
+	while (!id && *i < sess->qps) {
+		conn = sess->conns[(*i)++];
+		if (conn && conn->resolve_again) {
+			conn->resolve_again = false;
+			id = conn->cm_id;
 		}
 	}
 out:
@@ -220,27 +213,39 @@ void krdma_resolve_work(struct work_struct *work)
 				    ERR_PTR(ret));
 }
 
-static int krdma_client_connect(struct krdma_session *sess)
+/*
+ * Conn 0 offers everything the device can, the server lowers it; a data
+ * channel offers the credits conn 0 settled on, and names itself.
+ */
+static int krdma_conn_connect(struct krdma_conn *conn)
 {
+	struct krdma_session *sess = conn->sess;
 	struct rdma_conn_param param = {};
 	struct krdma_cm_hello hello;
 
 	krdma_fill_hello(sess, &hello);
-	/* Offer everything the device can; the server lowers it. */
-	krdma_fill_conn_param(&param, &hello, krdma_max_rd_atom(sess->kdev),
-			      krdma_max_init_rd_atom(sess->kdev));
-	return rdma_connect_locked(sess->cm_id, &param);
+	if (!conn->index) {
+		krdma_fill_conn_param(&param, &hello,
+				      krdma_max_rd_atom(sess->kdev),
+				      krdma_max_init_rd_atom(sess->kdev));
+	} else {
+		hello.flags = cpu_to_be16(KRDMA_HELLO_F_CHANNEL);
+		hello.channel = conn->index;
+		krdma_fill_conn_param(&param, &hello, sess->responder_resources,
+				      sess->initiator_depth);
+	}
+	return rdma_connect_locked(conn->cm_id, &param);
 }
 
 /*
- * The client's first QP is connected: one more connection per data
+ * The client's conn 0 is connected: one more connection per data
  * channel, from the same source address (so to the same device) to the
- * same peer. Called from the first QP's handler with cm_mutex held.
+ * same peer. Called from conn 0's handler with cm_mutex held.
  */
 static int krdma_channels_connect(struct krdma_session *sess)
 {
 	struct sockaddr_storage src = sess->local_addr;
-	struct krdma_channel *ch;
+	struct krdma_conn *conn;
 	struct rdma_cm_id *id;
 	u32 i;
 	int ret;
@@ -248,18 +253,19 @@ static int krdma_channels_connect(struct krdma_session *sess)
 	/* sin_port and sin6_port share their offset: any source port. */
 	((struct sockaddr_in *)&src)->sin_port = 0;
 	for (i = 1; i < sess->qps; i++) {
-		ch = krdma_channel_new(sess, i);
-		if (!ch)
+		conn = krdma_conn_new(sess, i);
+		if (!conn)
 			return -ENOMEM;
 		id = krdma_failable_ptr(rdma_create_id(sess->net, krdma_cm_handler,
-						       ch, RDMA_PS_TCP, IB_QPT_RC));
+						       conn, RDMA_PS_TCP,
+						       IB_QPT_RC));
 		if (IS_ERR(id)) {
-			kfree(ch);
+			kfree(conn);
 			return PTR_ERR(id);
 		}
-		ch->cm_id = id;
+		conn->cm_id = id;
 		/* From here teardown destroys it. */
-		sess->channels[i - 1] = ch;
+		sess->conns[i] = conn;
 		krdma_cm_set_tos(sess, id);
 		ret = krdma_cm_set_timers(id);
 		if (!ret)
@@ -270,9 +276,10 @@ static int krdma_channels_connect(struct krdma_session *sess)
 	return 0;
 }
 
-static void krdma_client_established(struct krdma_session *sess,
+static void krdma_client_established(struct krdma_conn *conn,
 				     struct rdma_cm_event *ev)
 {
+	struct krdma_session *sess = conn->sess;
 	struct krdma_cm_hello h;
 	char vers[40] = "";
 	int rej, ret;
@@ -292,7 +299,7 @@ static void krdma_client_established(struct krdma_session *sess,
 		return;
 	}
 	krdma_take_peer_hello(sess, &h);
-	sess->peer_qpn = ev->param.conn.qp_num;
+	conn->peer_qpn = ev->param.conn.qp_num;
 	krdma_conn_credits(sess->kdev, ev, &rr, &id);
 	/*
 	 * Never beyond what the server's hello says it takes: siw raises
@@ -302,7 +309,7 @@ static void krdma_client_established(struct krdma_session *sess,
 					 krdma_max_rd_atom(sess->kdev));
 	sess->initiator_depth = min3(id, h.max_qp_rd_atom,
 				     krdma_max_init_rd_atom(sess->kdev));
-	memcpy(&sess->local_addr, &sess->cm_id->route.addr.src_addr,
+	memcpy(&sess->local_addr, &conn->cm_id->route.addr.src_addr,
 	       sizeof(sess->local_addr));
 	if (h.channels != sess->qps - 1) {
 		/* A peer from before data channels answers 0. */
@@ -322,14 +329,109 @@ static void krdma_client_established(struct krdma_session *sess,
 				    ERR_PTR(ret));
 }
 
-static int krdma_session_cm_event(struct krdma_session *sess,
-				  struct rdma_cm_id *id,
-				  struct rdma_cm_event *ev)
+/* Client: a data channel is connected; the last one brings the session up. */
+static void krdma_channel_established(struct krdma_conn *conn,
+				      struct rdma_cm_event *ev)
 {
+	struct krdma_session *sess = conn->sess;
+	struct krdma_cm_hello h;
+	int rej;
+
+	rej = krdma_check_hello(ev->param.conn.private_data,
+				ev->param.conn.private_data_len, &h);
+	if (!rej && (be16_to_cpu(h.flags) != KRDMA_HELLO_F_CHANNEL ||
+		     h.channel != conn->index ||
+		     be32_to_cpu(h.cookie) != sess->cookie))
+		rej = KRDMA_REJ_BAD_PARAM;
+	if (rej) {
+		krdma_count(sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+		krdma_session_close(sess, "bad handshake from server on data channel %u: %s",
+				    conn->index, krdma_reject_reason(rej));
+		return;
+	}
+	conn->peer_qpn = ev->param.conn.qp_num;
+	if (++sess->channels_up == sess->qps - 1)
+		krdma_session_set_up(sess);
+}
+
+/*
+ * ESTABLISHED: a client checks the server's answer, conn 0's bringing
+ * the data channels up next; a server's conn 0 is up (its data channels
+ * are usable once accepted).
+ */
+static void krdma_conn_established(struct krdma_conn *conn,
+				   struct rdma_cm_event *ev)
+{
+	if (conn->sess->role == KRDMA_ROLE_CLIENT) {
+		if (conn->index)
+			krdma_channel_established(conn, ev);
+		else
+			krdma_client_established(conn, ev);
+	} else if (!conn->index) {
+		krdma_session_set_up(conn->sess);
+	}
+}
+
+/*
+ * Client, ADDR_RESOLVED: the connection's queues on the device found,
+ * then the route. @qp names the QP in a reason.
+ */
+static void krdma_conn_addr_resolved(struct krdma_conn *conn,
+				     struct rdma_cm_id *id, const char *qp)
+{
+	struct krdma_session *sess = conn->sess;
 	int ret;
 
-	pr_debug("krdma: session %u: %s (status %d)\n", sess->id,
-		 rdma_event_msg(ev->event), ev->status);
+	ret = krdma_conn_create_queues(conn);
+	if (ret) {
+		krdma_session_close(sess, "%scannot create queues on %s: %pe",
+				    qp, dev_name(&id->device->dev),
+				    ERR_PTR(ret));
+		return;
+	}
+	if (!conn->index)
+		sess->connect_stage = KRDMA_CONNECT_ROUTE;
+	ret = rdma_resolve_route(id, krdma_connect_left_ms(sess));
+	if (ret)
+		krdma_session_close(sess, "%sroute resolution failed: %pe", qp,
+				    ERR_PTR(ret));
+}
+
+/* Client, ROUTE_RESOLVED: the connect, with the hello. */
+static void krdma_conn_route_resolved(struct krdma_conn *conn,
+				      const char *qp)
+{
+	struct krdma_session *sess = conn->sess;
+	int ret;
+
+	if (!conn->index)
+		sess->connect_stage = KRDMA_CONNECT_REPLY;
+	ret = krdma_conn_connect(conn);
+	/* iWARP: the TCP connect is made here (siw), and refused. */
+	if (ret == -ECONNREFUSED)
+		krdma_session_close(sess, "%sconnection refused: no listener on that port",
+				    qp);
+	else if (ret)
+		krdma_session_close(sess, "%sconnect failed: %pe", qp,
+				    ERR_PTR(ret));
+}
+
+/*
+ * The CM events of a connection, conn 0 or a data channel, on either
+ * side: the id's context is the connection. A server's ids come from a
+ * listener and inherit its handler, which hands them on here.
+ */
+int krdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
+{
+	struct krdma_conn *conn = id->context;
+	struct krdma_session *sess = conn->sess;
+	char qp[24] = "";
+
+	pr_debug("krdma: session %u QP %u: %s (status %d)\n", sess->id,
+		 conn->index, rdma_event_msg(ev->event), ev->status);
+	/* A reason names a data channel; conn 0's say nothing more. */
+	if (conn->index)
+		snprintf(qp, sizeof(qp), "data channel %u: ", conn->index);
 	mutex_lock(&sess->cm_mutex);
 	if (READ_ONCE(sess->state) != KRDMA_SESSION_CONNECTING &&
 	    READ_ONCE(sess->state) != KRDMA_SESSION_UP)
@@ -337,145 +439,23 @@ static int krdma_session_cm_event(struct krdma_session *sess,
 
 	switch (ev->event) {
 	case RDMA_CM_EVENT_ADDR_RESOLVED:
-		ret = krdma_session_create_queues(sess);
-		if (ret) {
-			krdma_session_close(sess, "cannot create queues on %s: %pe",
-					    dev_name(&id->device->dev),
-					    ERR_PTR(ret));
-			break;
-		}
-		sess->connect_stage = KRDMA_CONNECT_ROUTE;
-		ret = rdma_resolve_route(id, krdma_connect_left_ms(sess));
-		if (ret)
-			krdma_session_close(sess, "route resolution failed: %pe",
-					    ERR_PTR(ret));
+		krdma_conn_addr_resolved(conn, id, qp);
 		break;
 	case RDMA_CM_EVENT_ROUTE_RESOLVED:
-		sess->connect_stage = KRDMA_CONNECT_REPLY;
-		ret = krdma_client_connect(sess);
-		/* iWARP: the TCP connect is made here (siw), and refused. */
-		if (ret == -ECONNREFUSED)
-			krdma_session_close(sess, "connection refused: no listener on that port");
-		else if (ret)
-			krdma_session_close(sess, "connect failed: %pe",
-					    ERR_PTR(ret));
+		krdma_conn_route_resolved(conn, qp);
 		break;
 	case RDMA_CM_EVENT_ESTABLISHED:
-		if (sess->role == KRDMA_ROLE_CLIENT)
-			krdma_client_established(sess, ev);
-		else
-			krdma_session_set_up(sess);
+		krdma_conn_established(conn, ev);
 		break;
 	default:
-		if (!krdma_resolve_later(sess, &sess->resolve_again, ev))
-			krdma_cm_failure(sess, id, ev, "");
+		if (!krdma_resolve_later(conn, ev))
+			krdma_cm_failure(sess, id, ev, qp);
 		break;
 	}
 out:
 	mutex_unlock(&sess->cm_mutex);
 	/* Teardown destroys the id; never let the CM do it under us. */
 	return 0;
-}
-
-/* Client: a data channel is connected; the last one brings the session up. */
-static void krdma_channel_established(struct krdma_channel *ch,
-				      struct rdma_cm_event *ev)
-{
-	struct krdma_session *sess = ch->sess;
-	struct krdma_cm_hello h;
-	int rej;
-
-	rej = krdma_check_hello(ev->param.conn.private_data,
-				ev->param.conn.private_data_len, &h);
-	if (!rej && (be16_to_cpu(h.flags) != KRDMA_HELLO_F_CHANNEL ||
-		     h.channel != ch->index ||
-		     be32_to_cpu(h.cookie) != sess->cookie))
-		rej = KRDMA_REJ_BAD_PARAM;
-	if (rej) {
-		krdma_count(sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
-		krdma_session_close(sess, "bad handshake from server on data channel %u: %s",
-				    ch->index, krdma_reject_reason(rej));
-		return;
-	}
-	ch->peer_qpn = ev->param.conn.qp_num;
-	if (++sess->channels_up == sess->qps - 1)
-		krdma_session_set_up(sess);
-}
-
-static int krdma_channel_connect(struct krdma_channel *ch)
-{
-	struct krdma_session *sess = ch->sess;
-	struct rdma_conn_param param = {};
-	struct krdma_cm_hello hello;
-
-	krdma_fill_hello(sess, &hello);
-	hello.flags = cpu_to_be16(KRDMA_HELLO_F_CHANNEL);
-	hello.channel = ch->index;
-	/* The credits the session's first QP settled on. */
-	krdma_fill_conn_param(&param, &hello, sess->responder_resources,
-			      sess->initiator_depth);
-	return rdma_connect_locked(ch->cm_id, &param);
-}
-
-static int krdma_channel_cm_event(struct krdma_channel *ch,
-				  struct rdma_cm_id *id,
-				  struct rdma_cm_event *ev)
-{
-	struct krdma_session *sess = ch->sess;
-	char qp[24];
-	int ret;
-
-	pr_debug("krdma: session %u channel %u: %s (status %d)\n", sess->id,
-		 ch->index, rdma_event_msg(ev->event), ev->status);
-	snprintf(qp, sizeof(qp), "data channel %u: ", ch->index);
-	mutex_lock(&sess->cm_mutex);
-	if (READ_ONCE(sess->state) != KRDMA_SESSION_CONNECTING &&
-	    READ_ONCE(sess->state) != KRDMA_SESSION_UP)
-		goto out;
-
-	switch (ev->event) {
-	case RDMA_CM_EVENT_ADDR_RESOLVED:
-		ret = krdma_channel_create_queues(ch);
-		if (!ret)
-			ret = rdma_resolve_route(id, krdma_connect_left_ms(sess));
-		if (ret)
-			krdma_session_close(sess, "%scannot create queues on %s: %pe",
-					    qp, dev_name(&id->device->dev),
-					    ERR_PTR(ret));
-		break;
-	case RDMA_CM_EVENT_ROUTE_RESOLVED:
-		ret = krdma_channel_connect(ch);
-		if (ret)
-			krdma_session_close(sess, "%sconnect failed: %pe", qp,
-					    ERR_PTR(ret));
-		break;
-	case RDMA_CM_EVENT_ESTABLISHED:
-		/* A server's channel is usable once accepted. */
-		if (sess->role == KRDMA_ROLE_CLIENT)
-			krdma_channel_established(ch, ev);
-		break;
-	default:
-		if (!krdma_resolve_later(sess, &ch->resolve_again, ev))
-			krdma_cm_failure(sess, id, ev, qp);
-		break;
-	}
-out:
-	mutex_unlock(&sess->cm_mutex);
-	return 0;
-}
-
-/*
- * The CM events of a connection, the session's first QP or a data
- * channel: the id's context says which. A server's ids come from a
- * listener and inherit its handler, which hands them on here.
- */
-int krdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
-{
-	enum krdma_cm_kind *kind = id->context;
-
-	if (*kind == KRDMA_CM_CHANNEL)
-		return krdma_channel_cm_event(id->context, id, ev);
-	return krdma_session_cm_event(id->context, id, ev);
 }
 
 int krdma_connect(struct krdma_session_params *p, u32 *id,
@@ -485,7 +465,8 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 	struct rdma_cm_id *cm_id;
 	int ret;
 
-	sess = krdma_session_alloc(KRDMA_ROLE_CLIENT, p->net, p->name, 0, extack);
+	sess = krdma_session_alloc(KRDMA_ROLE_CLIENT, p->net, p->name, 0,
+				   p->qps, extack);
 	if (IS_ERR(sess))
 		return PTR_ERR(sess);
 	/*
@@ -493,12 +474,6 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 	 * teardown, and its CM handler, wait for cm_mutex.
 	 */
 	mutex_lock(&sess->cm_mutex);
-	sess->kind = KRDMA_CM_SESSION;
-	ret = krdma_channels_alloc(sess, p->qps);
-	if (ret) {
-		krdma_session_close(sess, "out of memory");
-		goto out;
-	}
 	sess->sq_depth = p->sq_depth;
 	sess->rq_depth = p->rq_depth;
 	sess->max_msg_size = p->max_msg_size;
@@ -507,14 +482,14 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 	sess->peer_addr = p->peer_addr;
 	sess->tos = p->tos;
 
-	cm_id = rdma_create_id(p->net, krdma_cm_handler, sess, RDMA_PS_TCP,
-			       IB_QPT_RC);
+	cm_id = rdma_create_id(p->net, krdma_cm_handler, krdma_ctrl_conn(sess),
+			       RDMA_PS_TCP, IB_QPT_RC);
 	if (IS_ERR(cm_id)) {
 		ret = PTR_ERR(cm_id);
 		krdma_session_close(sess, "cannot create CM id: %pe", cm_id);
 		goto out;
 	}
-	sess->cm_id = cm_id;
+	krdma_ctrl_conn(sess)->cm_id = cm_id;
 	krdma_cm_set_tos(sess, cm_id);
 	ret = krdma_cm_set_timers(cm_id);
 	if (ret) {

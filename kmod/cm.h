@@ -15,4 +15,15 @@
 /* cm.c */
 int krdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev);
 
+/*
+ * What @id's context is, a listener or a connection: told by the tag
+ * both start with, which must stay first in each.
+ */
+static inline enum krdma_cm_kind krdma_cm_kind_of(const struct rdma_cm_id *id)
+{
+	BUILD_BUG_ON(offsetof(struct krdma_listener, kind) != 0);
+	BUILD_BUG_ON(offsetof(struct krdma_conn, kind) != 0);
+	return *(const enum krdma_cm_kind *)id->context;
+}
+
 #endif /* _KRDMA_CM_H */

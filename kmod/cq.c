@@ -15,7 +15,7 @@
  *              that spins while there is work and for a while after,
  *              then sleeps 50-100 us between polls: the lowest latency,
  *              at the price of a CPU per busy QP.
- *   softirq    IB_POLL_SOFTIRQ for the data channels' CQs (channel.c),
+ *   softirq    IB_POLL_SOFTIRQ for the data channels' CQs (conn.c),
  *              whose completions are only bw messages and their
  *              receives, under spinlocks: handled
  *              in the softirq that the completion interrupt raises, with

@@ -108,11 +108,11 @@ static void krdma_dispatch_recv(struct krdma_session *sess,
  * its receives, which the test's engine checks (struct krdma_session_client).
  * Whatever else comes there is a protocol error.
  */
-static void krdma_dispatch_channel_recv(struct krdma_channel *ch,
+static void krdma_dispatch_channel_recv(struct krdma_conn *conn,
 					struct krdma_peer_test *pt,
 					struct krdma_recv *rx, struct ib_wc *wc)
 {
-	struct krdma_session *sess = ch->sess;
+	struct krdma_session *sess = conn->sess;
 	struct krdma_msg_hdr hdr;
 	bool imm = wc->opcode == IB_WC_RECV_RDMA_WITH_IMM;
 
@@ -129,12 +129,12 @@ static void krdma_dispatch_channel_recv(struct krdma_channel *ch,
 			goto proto;
 	}
 	krdma_peer_progress(pt);
-	pt->engine->peer_on_channel_msg(ch, pt, rx, wc, imm ? NULL : &hdr);
+	pt->engine->peer_on_channel_msg(conn, pt, rx, wc, imm ? NULL : &hdr);
 	return;
 proto:
 	krdma_count(sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
 	krdma_session_close(sess, "protocol error: unexpected message on data channel %u",
-			    ch->index);
+			    conn->index);
 }
 
 /* Teardown, once the QP is drained: the peer's test first, then ours. */

@@ -120,11 +120,6 @@ static bool krdma_session_closing(const struct krdma_session *sess)
 	return READ_ONCE(sess->state) != KRDMA_SESSION_CONNECTING;
 }
 
-static bool krdma_session_gate_closed(const struct krdma_session *sess)
-{
-	return krdma_gate_closed(&sess->gate);
-}
-
 /*
  * A server's CONNECT_REQUEST handler sleeps krdma/delay_publish_ms here,
  * once its new session can be found by id or name and before the

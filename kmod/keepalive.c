@@ -88,7 +88,7 @@ void krdma_keepalive_work(struct work_struct *work)
 
 	spin_lock_bh(&sess->lock);
 	if (sess->state != KRDMA_SESSION_UP ||
-	    krdma_gate_closed(&sess->gate)) {
+	    krdma_session_gate_closed(sess)) {
 		spin_unlock_bh(&sess->lock);
 		return;
 	}
@@ -124,7 +124,7 @@ void krdma_keepalive_work(struct work_struct *work)
 	}
 	spin_unlock_bh(&sess->lock);
 	if (probed)
-		ret = krdma_gate_post(&sess->gate, sess->qp, &wr.wr, NULL, NULL);
+		ret = krdma_post_send(sess, &wr.wr);
 	if (ret) {
 		/* Closed meanwhile, or failed: the session ends either way. */
 		spin_lock_bh(&sess->lock);

@@ -40,7 +40,7 @@
  * and one for the peer's keepalive probe (proto.h).
  */
 #define KRDMA_RQ_RESERVE	3
-/* The fewest receives a data channel keeps posted (channel.c). */
+/* The fewest receives a data channel keeps posted (conn.c). */
 #define KRDMA_CHANNEL_MIN_RECVS	8
 #define KRDMA_CTRL_TX		64
 /*
@@ -95,7 +95,7 @@ static inline u32 krdma_session_nr_send_wrs(u32 sq_depth, u32 qps)
 struct genl_info;
 struct netlink_callback;
 struct sk_buff;
-struct krdma_channel;
+struct krdma_conn;
 struct krdma_session;
 struct krdma_test;
 struct krdma_peer_test;
@@ -320,11 +320,15 @@ void krdma_mem_uncharge(struct krdma_session *sess, u64 bytes);
 int krdma_responder_poller_get(unsigned int *max);
 void krdma_responder_poller_put(void);
 
-/* What a CM id's context points to: both kinds start with this tag. */
+/*
+ * What a CM id's context points to, a listener or a connection: both
+ * start with this tag (BUILD_BUG_ON in krdma_cm_kind_of(), cm.h),
+ * which a listener's handler reads, as a connection request's id
+ * inherits it from the listener's.
+ */
 enum krdma_cm_kind {
 	KRDMA_CM_LISTENER = 1,
-	KRDMA_CM_SESSION,
-	KRDMA_CM_CHANNEL,
+	KRDMA_CM_CONN,
 };
 
 /*
@@ -356,8 +360,7 @@ struct krdma_listener {
 /* A receive: the message header, then room for the largest body. */
 struct krdma_recv {
 	struct ib_cqe		cqe;
-	struct krdma_session	*sess;
-	struct krdma_channel	*ch;	/* a data channel's, or NULL */
+	struct krdma_conn	*conn;	/* whose QP it is posted on */
 	struct krdma_buf	*buf;
 	/* Built once: the buffer never moves (krdma_recvs_alloc()). */
 	struct ib_recv_wr	wr;
@@ -400,16 +403,19 @@ struct krdma_cq {
 };
 
 /*
- * A data channel: one more RC QP of a session, with an rdma_cm connection
- * and a CQ of its own, for the messages of bw tests spread over several
- * QPs (channel.c). With a peer of protocol version 3 it keeps its share
- * of rq_depth receives posted, for the sends and write_imm of the peer's test;
- * control messages stay on the session's own QP.
+ * One connection of a session: an RC QP to the peer with its rdma_cm id,
+ * its CQ, its post gate and its receives (conn.c), as rtrs has rtrs_con
+ * and nvme-rdma nvme_rdma_queue. A session holds conns[0 .. qps - 1]:
+ * conn 0 carries the control messages, the keepalive and the tests of a
+ * single QP; conns 1 .. qps - 1, its data channels, the messages of bw
+ * tests spread over several QPs. With a peer of protocol version 3 a
+ * data channel keeps its share of rq_depth receives posted, for the
+ * sends and write_imm of the peer's test.
  */
-struct krdma_channel {
-	enum krdma_cm_kind	kind;		/* KRDMA_CM_CHANNEL */
+struct krdma_conn {
+	enum krdma_cm_kind	kind;		/* KRDMA_CM_CONN: offset 0 */
 	struct krdma_session	*sess;
-	u32			index;		/* 1 .. sess->qps - 1 */
+	u32			index;		/* 0 .. sess->qps - 1 */
 	struct rdma_cm_id	*cm_id;
 	struct krdma_cq		cq;
 	struct ib_qp		*qp;
@@ -418,18 +424,18 @@ struct krdma_channel {
 	struct krdma_post_gate	gate;
 	struct krdma_recv	*recvs;		/* nr_recvs, or none */
 	u32			nr_recvs;
-	u64			mem;		/* charged for its queues */
+	u64			mem;		/* data channel: charged for its queues */
 	/*
-	 * The peer's test whose messages arrive here, if any: set and
-	 * cleared by its engine, in the session's CQ context; the
-	 * channel's receive handler runs under it (qp.c, krdma_channel_recv()).
+	 * A data channel: the peer's test whose messages arrive here, if
+	 * any: set and cleared by its engine, in the session's CQ context;
+	 * the channel's receive handler runs under it (qp.c,
+	 * krdma_channel_recv()).
 	 */
 	spinlock_t		rx_lock;
 	struct krdma_peer_test	*rx_test;
 };
 
 struct krdma_session {
-	enum krdma_cm_kind	kind;
 	struct kref		ref;
 	u32			id;
 	char			name[KRDMA_NAME_MAX];
@@ -438,11 +444,8 @@ struct krdma_session {
 	enum krdma_session_role	role;
 	struct net		*net;	/* not counted: see krdma_net_exit() */
 	u32			listener_id;
-	struct rdma_cm_id	*cm_id;
 	struct krdma_device	*kdev;
-	struct krdma_cq		cq;
 	enum krdma_cq_poll	cq_poll;
-	struct ib_qp		*qp;
 	struct sockaddr_storage	local_addr;
 	struct sockaddr_storage	peer_addr;
 	u32			timeout_ms;
@@ -450,7 +453,6 @@ struct krdma_session {
 
 	spinlock_t		lock;	/* state, reason, keepalive_posted */
 	enum krdma_session_state state;
-	struct krdma_post_gate	gate;	/* of its QP */
 	struct mutex		cm_mutex;	/* CM handler vs. teardown */
 	char			reason[96];
 
@@ -462,21 +464,22 @@ struct krdma_session {
 	u32			peer_rq_depth;
 	u32			peer_max_msg_size;
 	u32			peer_proto;
-	u32			peer_qpn;
 	u32			max_sge;	/* per send WR, from the QP caps */
 	u32			max_read_sge;	/* per READ WR: iWARP allows 1 */
 	u32			max_inline;	/* inline bytes per send WR */
 	u8			responder_resources;
 	u8			initiator_depth;
 
-	/* QPs: this one, and qps - 1 data channels (under cm_mutex). */
+	/*
+	 * Its QPs: conns[0], made with the session, and qps - 1 data
+	 * channels, set under cm_mutex as they connect or join.
+	 */
 	u32			qps;
+	struct krdma_conn	**conns;
 	s16			tos;		/* client: set once; -1: default */
 	u32			cookie;		/* names the session to channels */
-	struct krdma_channel	**channels;	/* [i - 1]: channel i */
 	u32			channels_up;	/* client: ESTABLISHED ones */
 
-	struct krdma_recv	*recvs;
 	struct krdma_ctrl_tx	*ctrl_tx;
 	u32			nr_ctrl_tx;
 	spinlock_t		ctrl_lock;	/* ctrl_free */
@@ -490,7 +493,6 @@ struct krdma_session {
 	enum krdma_connect_stage connect_stage;
 	/* Client: the address is resolved again (krdma_resolve_work()). */
 	struct work_struct	resolve_work;
-	bool			resolve_again;	/* under cm_mutex */
 	struct work_struct	close_work;
 	struct delayed_work	keepalive_work;
 	struct ib_cqe		keepalive_cqe;
@@ -504,6 +506,12 @@ struct krdma_session {
 	u32			qp_event_qpn;
 	struct krdma_stats	stats;
 };
+
+/* The connection that carries the session's control messages. */
+static inline struct krdma_conn *krdma_ctrl_conn(const struct krdma_session *sess)
+{
+	return sess->conns[0];
+}
 
 static inline void krdma_count(struct krdma_session *sess,
 			       enum krdma_counter c, u64 v)
@@ -650,6 +658,18 @@ static inline bool krdma_gate_closed(const struct krdma_post_gate *gate)
 	return READ_ONCE(gate->closed);
 }
 
+/*
+ * Whether teardown has begun closing @sess's QPs: conn 0's gate closes
+ * first (krdma_conns_quiesce()), so a data channel's refusing implies it.
+ */
+static inline bool krdma_session_gate_closed(const struct krdma_session *sess)
+{
+	return krdma_gate_closed(&krdma_ctrl_conn(sess)->gate);
+}
+
+int krdma_conn_post_send_chain(struct krdma_conn *conn,
+			       const struct ib_send_wr *wr, bool *some_posted);
+int krdma_conn_post_send(struct krdma_conn *conn, const struct ib_send_wr *wr);
 int krdma_post_send_chain(struct krdma_session *sess,
 			  const struct ib_send_wr *wr, bool *some_posted);
 int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr);
@@ -670,7 +690,7 @@ struct krdma_session_params {
 
 struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 					  struct net *net, const char *name,
-					  u32 listener_id,
+					  u32 listener_id, u32 qps,
 					  struct netlink_ext_ack *extack);
 void krdma_session_publish(struct krdma_session *sess);
 struct krdma_session *krdma_session_lookup(struct net *net, u32 id,
@@ -686,11 +706,12 @@ int krdma_session_fill(struct sk_buff *skb, struct krdma_session *sess,
 extern const struct krdma_nl_table krdma_session_table;
 
 /* session-end.c: how a session is ended, and let go */
+void krdma_conns_free(struct krdma_session *sess);
 void krdma_session_put(struct krdma_session *sess);
 void krdma_session_close(struct krdma_session *sess, const char *fmt, ...)
 	__printf(2, 3);
 
-/* qp.c: a session's QP, its receives and control messages */
+/* qp.c: what a session's QPs carry: receives, control messages */
 
 /*
  * What a session hands up to the layer above it (the tests), which
@@ -703,11 +724,11 @@ struct krdma_session_client {
 	void (*recv)(struct krdma_session *sess, struct krdma_recv *rx,
 		     struct ib_wc *wc);
 	/*
-	 * One received on data channel @ch, for the peer's test @pt that
+	 * One received on data channel @conn, for the peer's test @pt that
 	 * took its receives (NULL: none did), in the channel's CQ context
-	 * - maybe a softirq - under ch->rx_lock.
+	 * - maybe a softirq - under conn->rx_lock.
 	 */
-	void (*channel_recv)(struct krdma_channel *ch,
+	void (*channel_recv)(struct krdma_conn *conn,
 			     struct krdma_peer_test *pt, struct krdma_recv *rx,
 			     struct ib_wc *wc);
 	void (*down)(struct krdma_session *sess);
@@ -715,8 +736,8 @@ struct krdma_session_client {
 
 extern const struct krdma_session_client *krdma_session_client;
 void krdma_session_set_client(const struct krdma_session_client *client);
-int krdma_session_create_queues(struct krdma_session *sess);
-void krdma_session_destroy_queues(struct krdma_session *sess);
+int krdma_session_alloc_buffers(struct krdma_session *sess);
+void krdma_session_free_buffers(struct krdma_session *sess);
 int krdma_ctrl_send(struct krdma_session *sess, enum krdma_msg_type type,
 		    u32 test_id, u64 iter, int status, const void *body,
 		    u32 body_len);
@@ -726,8 +747,7 @@ int krdma_recv_repost(struct krdma_recv *rx);
 void krdma_recv_hold(struct krdma_recv_batch *batch, struct krdma_recv *rx);
 int krdma_recv_post_held(struct krdma_recv_batch *batch);
 int krdma_recvs_post_all(struct krdma_recv *recvs, u32 n);
-struct krdma_recv *krdma_recvs_alloc(struct krdma_session *sess,
-				     struct krdma_channel *ch, u32 n, u32 len);
+struct krdma_recv *krdma_recvs_alloc(struct krdma_conn *conn, u32 n, u32 len);
 void krdma_recvs_free(struct krdma_recv *recvs, u32 n);
 void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
 		    const char *what);
@@ -794,22 +814,19 @@ void krdma_keepalive_done(struct ib_cq *cq, struct ib_wc *wc);
 void krdma_keepalive_arm(struct krdma_session *sess);
 void krdma_keepalive_work(struct work_struct *work);
 
-/* channel.c: the data channels of a session */
-int krdma_channels_alloc(struct krdma_session *sess, u32 qps);
-struct krdma_channel *krdma_channel_new(struct krdma_session *sess, u32 index);
-int krdma_channel_create_queues(struct krdma_channel *ch);
-void krdma_channel_free_queues(struct krdma_channel *ch);
-int krdma_channel_post_send(struct krdma_channel *ch,
-			    const struct ib_send_wr *wr);
-void krdma_channel_set_rx_test(struct krdma_channel *ch,
-			       struct krdma_peer_test *pt);
+/* conn.c: the connections of a session, conn 0 and its data channels */
+int krdma_conns_alloc(struct krdma_session *sess, u32 qps);
+struct krdma_conn *krdma_conn_new(struct krdma_session *sess, u32 index);
+int krdma_conn_create_queues(struct krdma_conn *conn);
+void krdma_conn_free_queues(struct krdma_conn *conn);
+void krdma_conn_set_rx_test(struct krdma_conn *conn,
+			    struct krdma_peer_test *pt);
 u32 krdma_channel_nr_recvs(u32 peer_proto, u32 rq_depth, u32 qps);
 u64 krdma_channel_recv_bytes(u32 peer_proto, u32 channels, u32 rq_depth,
 			     u32 max_msg_size);
-void krdma_channels_quiesce(struct krdma_session *sess);
-void krdma_channels_free_queues(struct krdma_session *sess);
-void krdma_channels_destroy_ids(struct krdma_session *sess);
-void krdma_channels_destroy(struct krdma_session *sess);
+void krdma_conns_quiesce(struct krdma_session *sess);
+void krdma_conns_free_queues(struct krdma_session *sess);
+void krdma_conns_destroy_ids(struct krdma_session *sess);
 
 /* cm.c: rdma_cm connections, the active side */
 void krdma_resolve_work(struct work_struct *work);

@@ -128,7 +128,6 @@ static int krdma_lat_setup(struct krdma_test *test)
  */
 static int krdma_perf_fence(struct krdma_perf_lane *ln)
 {
-	struct krdma_perf *pf = ln->pf;
 	struct ib_rdma_wr wr = {};
 	struct krdma_perf_sig *sig;
 	int ret;
@@ -144,10 +143,7 @@ static int krdma_perf_fence(struct krdma_perf_lane *ln)
 	wr.wr.opcode = IB_WR_RDMA_WRITE;
 	wr.wr.send_flags = IB_SEND_SIGNALED;
 	wr.wr.wr_cqe = &sig->cqe;
-	if (ln->ch)
-		ret = krdma_channel_post_send(ln->ch, &wr.wr);
-	else
-		ret = krdma_post_send(pf->sess, &wr.wr);
+	ret = krdma_conn_post_send(ln->conn, &wr.wr);
 	if (ret) {
 		WRITE_ONCE(sig->busy, false);
 		atomic_dec(&ln->sig_pending);
@@ -276,7 +272,7 @@ static bool krdma_perf_poll_marker(struct krdma_perf *pf, u64 iter)
 	unsigned int spins = 0;
 
 	while (krdma_buf_peek_byte(pf->target, pf->size - 1) != want) {
-		if (kthread_should_stop() || krdma_gate_closed(&pf->sess->gate) ||
+		if (kthread_should_stop() || krdma_session_gate_closed(pf->sess) ||
 		    (pf->test && (READ_ONCE(pf->test->stop) ||
 				  READ_ONCE(pf->test->status))))
 			return false;
@@ -340,7 +336,7 @@ static int krdma_perf_write_iter(struct krdma_perf *pf, u64 iter)
 	if (!pf->inline_data) {
 		/* The last write must be done with our buffer first. */
 		while (atomic_read(&krdma_perf_lane0(pf)->sig_pending)) {
-			if (kthread_should_stop() || krdma_gate_closed(&pf->sess->gate))
+			if (kthread_should_stop() || krdma_session_gate_closed(pf->sess))
 				return -ENOTCONN;
 			krdma_perf_relax(&spins);
 		}
@@ -427,7 +423,7 @@ static int krdma_perf_poller(void *arg)
 	/* Stopped in the middle of an iteration: the test is ending anyway. */
 	if (ret && !kthread_should_stop()) {
 		krdma_test_post_failed(pf->sess, test, pf->test_id, ret);
-	} else if (test && !kthread_should_stop() && !krdma_gate_closed(&pf->sess->gate)) {
+	} else if (test && !kthread_should_stop() && !krdma_session_gate_closed(pf->sess)) {
 		/* Our buffers go with the test: our writes must be done. */
 		while (atomic_read(&krdma_perf_lane0(pf)->sig_pending) &&
 		       !kthread_should_stop())

@@ -118,7 +118,7 @@ u64 krdma_cq_est_bytes(u32 nr_cqe)
 
 /*
  * A server session's first QP and CQ of @qps QPs in all, as
- * krdma_session_create_queues() asks for them (its SGEs and inline data
+ * krdma_conn_create_queues() asks for conn 0's (its SGEs and inline data
  * at most; the same sizes, krdma.h), before its depths are clamped to
  * the device's.
  */
@@ -133,7 +133,7 @@ u64 krdma_session_queues_bytes(u32 sq_depth, u32 rq_depth, u32 qps)
 }
 
 /*
- * A data channel's QP and CQ, as krdma_channel_create_queues() asks for
+ * A data channel's QP and CQ, as krdma_conn_create_queues() asks for
  * them, @nr_recvs being krdma_channel_nr_recvs().
  */
 u64 krdma_channel_queues_bytes(u32 sq_depth, u32 nr_recvs)

@@ -49,7 +49,7 @@ static int krdma_channel_check(struct krdma_session *sess,
 	if (!krdma_same_host(&sess->peer_addr,
 			     (struct sockaddr *)&child->route.addr.dst_addr))
 		return KRDMA_REJ_NO_SESSION;
-	if (h->channels != sess->qps - 1 || sess->channels[h->channel - 1] ||
+	if (h->channels != sess->qps - 1 || sess->conns[h->channel] ||
 	    !sess->kdev || child->device != sess->kdev->ibdev)
 		return KRDMA_REJ_BAD_PARAM;
 	return 0;
@@ -66,7 +66,7 @@ static int krdma_channel_accept(struct krdma_listener *l,
 {
 	struct rdma_conn_param param = {};
 	struct krdma_session *sess;
-	struct krdma_channel *ch;
+	struct krdma_conn *conn;
 	struct krdma_cm_hello rep;
 	int rej, ret;
 	u8 rr, id;
@@ -88,12 +88,12 @@ static int krdma_channel_accept(struct krdma_listener *l,
 		goto out;
 	}
 	rej = KRDMA_REJ_NO_RESOURCES;
-	ch = krdma_channel_new(sess, h->channel);
-	if (!ch) {
+	conn = krdma_conn_new(sess, h->channel);
+	if (!conn) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	ch->cm_id = child;
+	conn->cm_id = child;
 	/*
 	 * Its QP and CQ, to the caps: the session's CONNECT_REQUEST found
 	 * them within the session's, not within what all sessions have left.
@@ -105,20 +105,20 @@ static int krdma_channel_accept(struct krdma_listener *l,
 	ret = krdma_mem_charge(sess, mem);
 	if (ret) {
 		krdma_count(sess, KRDMA_CNT_MEM_REFUSED, 1);
-		kfree(ch);
+		kfree(conn);
 		rej = KRDMA_REJ_MEM_LIMIT;
 		goto out;
 	}
-	ch->mem = mem;
-	ret = krdma_channel_create_queues(ch);
+	conn->mem = mem;
+	ret = krdma_conn_create_queues(conn);
 	if (ret) {
-		kfree(ch);
+		kfree(conn);
 		goto out;
 	}
-	ch->peer_qpn = ev->param.conn.qp_num;
+	conn->peer_qpn = ev->param.conn.qp_num;
 	krdma_fill_hello(sess, &rep);
 	rep.flags = cpu_to_be16(KRDMA_HELLO_F_CHANNEL);
-	rep.channel = ch->index;
+	rep.channel = conn->index;
 	/*
 	 * Within what this connection offers, as for the first QP (see
 	 * krdma_listener_connect_request()): a peer offers what its QP can
@@ -130,18 +130,18 @@ static int krdma_channel_accept(struct krdma_listener *l,
 			      min3(rr, h->max_qp_init_rd_atom,
 				   sess->responder_resources),
 			      min3(id, h->max_qp_rd_atom, sess->initiator_depth));
-	child->context = ch;
+	child->context = conn;
 	ret = krdma_cm_set_timers(child);
 	if (!ret)
 		ret = rdma_accept(child, &param);
 	if (ret) {
 		/* The CM destroys @child, and nothing calls us for it again. */
-		krdma_channel_free_queues(ch);
-		kfree(ch);
+		krdma_conn_free_queues(conn);
+		kfree(conn);
 		rej = 0;	/* no reject after a failed accept */
 		goto out;
 	}
-	sess->channels[ch->index - 1] = ch;
+	sess->conns[conn->index] = conn;
 out:
 	mutex_unlock(&sess->cm_mutex);
 	if (rej && ret) {
@@ -181,7 +181,7 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	if (be16_to_cpu(h.flags) & KRDMA_HELLO_F_CHANNEL)
 		return krdma_channel_accept(l, child, ev, &h);
 	/*
-	 * What the client's sizes make us pin (qp.c and channel.c allocate
+	 * What the client's sizes make us pin (qp.c and conn.c allocate
 	 * it), and what its queues cost the provider: the first QP's charged
 	 * now, each data channel's as it connects, all within the session's
 	 * cap from here. The first QP has room for every QP's CREDITs.
@@ -209,7 +209,8 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 		return -ECONNREFUSED;
 	}
 
-	sess = krdma_session_alloc(KRDMA_ROLE_SERVER, l->net, NULL, l->id, NULL);
+	sess = krdma_session_alloc(KRDMA_ROLE_SERVER, l->net, NULL, l->id,
+				   h.channels + 1, NULL);
 	if (IS_ERR(sess)) {
 		ret = PTR_ERR(sess);
 		if (ret != -EMLINK && ret != -EUSERS) {
@@ -229,16 +230,15 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	 * close must find it built: its teardown waits for cm_mutex.
 	 */
 	mutex_lock(&sess->cm_mutex);
-	sess->kind = KRDMA_CM_SESSION;
-	sess->cm_id = child;
-	child->context = sess;
+	krdma_ctrl_conn(sess)->cm_id = child;
+	child->context = krdma_ctrl_conn(sess);
 	/* The client's queue sizes hold both ways. */
 	krdma_take_peer_hello(sess, &h);
 	sess->sq_depth = sess->peer_sq_depth;
 	sess->rq_depth = sess->peer_rq_depth;
 	sess->max_msg_size = sess->peer_max_msg_size;
 	sess->timeout_ms = KRDMA_DEF_TIMEOUT_MS;
-	sess->peer_qpn = ev->param.conn.qp_num;
+	krdma_ctrl_conn(sess)->peer_qpn = ev->param.conn.qp_num;
 	sess->cookie = get_random_u32() ?: 1;
 	memcpy(&sess->local_addr, &child->route.addr.src_addr,
 	       sizeof(sess->local_addr));
@@ -257,9 +257,7 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 		krdma_session_put(sess);
 		return 0;	/* teardown destroys @child */
 	}
-	ret = krdma_channels_alloc(sess, h.channels + 1);
-	if (!ret)
-		ret = krdma_session_create_queues(sess);
+	ret = krdma_conn_create_queues(krdma_ctrl_conn(sess));
 	if (ret) {
 		mutex_unlock(&sess->cm_mutex);
 		krdma_reject(child, KRDMA_REJ_NO_RESOURCES);
@@ -354,10 +352,9 @@ static int krdma_listener_removal(struct krdma_listener *l,
 static int krdma_listener_cm_handler(struct rdma_cm_id *id,
 				     struct rdma_cm_event *ev)
 {
-	enum krdma_cm_kind *kind = id->context;
 	struct krdma_listener *l;
 
-	if (*kind != KRDMA_CM_LISTENER)
+	if (krdma_cm_kind_of(id) != KRDMA_CM_LISTENER)
 		return krdma_cm_handler(id, ev);
 
 	l = id->context;

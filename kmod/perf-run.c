@@ -15,7 +15,7 @@
  * so (credits), and by a rate when the user gives one (the rate limiter).
  *
  * Several QPs: each QP is a lane - the session's own QP and its data
- * channels (channel.c); on iWARP the data channels alone
+ * channels (conn.c); on iWARP the data channels alone
  * (krdma_perf_iwarp_ctrl_clear(), perf-wr.c) - with its own WR templates,
  * signals and window, and its share of a count. A lane is pumped by its
  * own completions, in its own CQ's context, under its lock; the lane that
@@ -98,18 +98,15 @@ int krdma_perf_post(struct krdma_perf_lane *ln, u32 n, bool signal_last)
 	last = &ln->wr[n * pf->per - 1].send;
 	next = last->next;
 	last->next = NULL;
-	if (ln->ch)
-		ret = krdma_channel_post_send(ln->ch, &ln->wr[0].send);
-	else
-		ret = krdma_post_send(pf->sess, &ln->wr[0].send);
+	ret = krdma_conn_post_send(ln->conn, &ln->wr[0].send);
 	last->next = next;
 	if (ret)
 		return ret;
 	ln->posted += n;
 	if (sig_upto)
 		ln->sig_upto = sig_upto;
-	/* The keepalive shares the session's QP only (krdma_reads_begin()). */
-	if (pf->op == KRDMA_OP_READ && !ln->ch)
+	/* The keepalive shares conn 0 only (krdma_reads_begin()). */
+	if (pf->op == KRDMA_OP_READ && !ln->conn->index)
 		krdma_reads_begin(pf->sess, n);
 	krdma_perf_count(pf, n);
 	return 0;
@@ -203,7 +200,7 @@ int krdma_perf_check_params(struct krdma_session *sess,
 		return -EINVAL;
 	}
 	for (i = 1; i < p->qps; i++) {
-		if (!sess->channels[i - 1]) {
+		if (!sess->conns[i]) {
 			NL_SET_ERR_MSG(extack, "data channels still connecting");
 			return -EAGAIN;
 		}
@@ -428,7 +425,8 @@ static bool krdma_perf_iwarp_fence(struct krdma_perf_lane *ln)
 	struct krdma_session *sess = pf->sess;
 	struct ib_rdma_wr wr = {};
 
-	if (ln->fenced || !ln->ch || !ln->posted || !krdma_perf_iwarp_fences(pf))
+	if (ln->fenced || !ln->conn->index || !ln->posted ||
+	    !krdma_perf_iwarp_fences(pf))
 		return false;
 	ln->fenced = true;
 	if (WARN_ON_ONCE(krdma_buf_read_sges(pf->fence_sink, ln - pf->lanes, 1,
@@ -444,7 +442,7 @@ static bool krdma_perf_iwarp_fence(struct krdma_perf_lane *ln)
 	wr.remote_addr = ln->wr[0].rdma.remote_addr;
 	wr.rkey = ln->wr[0].rdma.rkey;
 	/* Refused: the channel is going down, and the session with it. */
-	return !krdma_channel_post_send(ln->ch, &wr.wr);
+	return !krdma_conn_post_send(ln->conn, &wr.wr);
 }
 
 /*
@@ -486,7 +484,7 @@ static void __krdma_perf_lane_done(struct krdma_perf_lane *ln, bool in_sess_cq)
 
 static void krdma_perf_lane_done(struct krdma_perf_lane *ln)
 {
-	__krdma_perf_lane_done(ln, !ln->ch);
+	__krdma_perf_lane_done(ln, !ln->conn->index);
 }
 
 /*
@@ -536,7 +534,7 @@ static void krdma_perf_bw_retire(struct krdma_perf_lane *ln, u64 upto, u64 t0)
 	bool done;
 
 	spin_lock_bh(&ln->lock);
-	if (pf->op == KRDMA_OP_READ && !ln->ch)
+	if (pf->op == KRDMA_OP_READ && !ln->conn->index)
 		krdma_reads_end(pf->sess, upto - ln->retired);
 	/* Lanes add up in any order: the figure may lag, bw_end fixes it. */
 	total = atomic64_add_return(upto - ln->retired, &pf->retired);
@@ -698,7 +696,7 @@ bool krdma_perf_peer_recv_lane(struct krdma_session *sess,
 	u64 *received;
 
 	/* On iWARP over several QPs the session's QP carries no lane. */
-	if (!pf || (!ln && krdma_perf_lane0(pf)->ch))
+	if (!pf || (!ln && krdma_perf_lane0(pf)->conn->index))
 		goto proto;
 	received = ln ? &ln->received : &pf->received;
 	if (!hdr) {

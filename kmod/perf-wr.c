@@ -82,7 +82,7 @@ struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess, u8 op,
 		struct krdma_perf_lane *ln = &pf->lanes[i];
 
 		ln->pf = pf;
-		ln->ch = i + first ? sess->channels[i + first - 1] : NULL;
+		ln->conn = sess->conns[i + first];
 		spin_lock_init(&ln->lock);
 		/*
 		 * Soft: the pump takes the lane's lock with spin_lock_bh().
@@ -123,7 +123,7 @@ u32 krdma_perf_rx_window(const struct krdma_perf *pf)
 	u32 channel = krdma_channel_nr_recvs(sess->peer_proto, rq_depth,
 					     sess->qps);
 
-	if (pf->lanes[pf->nlanes - 1].ch && channel)
+	if (pf->lanes[pf->nlanes - 1].conn->index && channel)
 		window = min(window, channel);
 	return window;
 }
@@ -209,7 +209,8 @@ int krdma_perf_alloc_buf(struct krdma_perf *pf, struct krdma_buf **bufp,
 bool krdma_perf_iwarp_fences(const struct krdma_perf *pf)
 {
 	return pf->sess->kdev->iwarp && pf->op == KRDMA_OP_WRITE &&
-	       pf->lanes[pf->nlanes - 1].ch && pf->sess->initiator_depth;
+	       pf->lanes[pf->nlanes - 1].conn->index &&
+	       pf->sess->initiator_depth;
 }
 
 int krdma_perf_alloc_fence_sink(struct krdma_perf *pf,
@@ -526,7 +527,7 @@ static void krdma_perf_check_retired(struct krdma_perf *pf)
 {
 	u32 i;
 
-	if (!krdma_debug_dma || pf->inline_data || krdma_gate_closed(&pf->sess->gate))
+	if (!krdma_debug_dma || pf->inline_data || krdma_session_gate_closed(pf->sess))
 		return;
 	for (i = 0; i < pf->nlanes; i++)
 		WARN(pf->lanes[i].retired != pf->lanes[i].posted,

@@ -31,7 +31,7 @@ union krdma_perf_wr {
 /* One QP's share of a test's sending. */
 struct krdma_perf_lane {
 	struct krdma_perf	*pf;
-	struct krdma_channel	*ch;		/* NULL: the session's own QP */
+	struct krdma_conn	*conn;		/* its QP: conn 0 or a data channel */
 	spinlock_t		lock;		/* bw: pumping vs. its completions */
 	union krdma_perf_wr	*wr;		/* chain message templates, linked */
 	struct ib_sge		*sge;		/* KRDMA_MAX_SGE per WR */
@@ -136,14 +136,14 @@ static inline struct krdma_perf_lane *krdma_perf_lane0(struct krdma_perf *pf)
 	return &pf->lanes[0];
 }
 
-/* The lane on QP @qp (0: the session's, or a data channel's index). */
+/* The lane on QP @qp (0: conn 0, or a data channel's index). */
 static inline struct krdma_perf_lane *krdma_perf_lane_of(struct krdma_perf *pf,
 							 u32 qp)
 {
 	u32 i;
 
 	for (i = 0; i < pf->nlanes; i++) {
-		if ((pf->lanes[i].ch ? pf->lanes[i].ch->index : 0) == qp)
+		if (pf->lanes[i].conn->index == qp)
 			return &pf->lanes[i];
 	}
 	return NULL;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * krdma: posting work requests. Every WR the module posts, on a session's
- * QP or a data channel's, goes through that QP's gate (struct
- * krdma_post_gate), which teardown closes before it drains the QP.
+ * krdma: posting work requests. Every WR the module posts, on any of a
+ * session's connections (struct krdma_conn: conn 0 or a data channel),
+ * goes through that QP's gate (struct krdma_post_gate), which teardown
+ * closes before it drains the QP.
  *
  * A gate's lock covers only posting and closing: the data path never
  * takes the session's lock (sess->lock), which the control path holds
@@ -66,23 +67,36 @@ int krdma_gate_post(struct krdma_post_gate *gate, struct ib_qp *qp,
 }
 
 /*
- * Posts on the session's own QP: refused with -ENOTCONN once tearing
- * down. On failure, *@some_posted (if not NULL) says whether WRs of the
- * chain ahead of the refused one went to the QP.
+ * Posts send work on @conn, any QP of a session: refused with -ENOTCONN
+ * once tearing down. On failure, *@some_posted (if not NULL) says
+ * whether WRs of the chain ahead of the refused one went to the QP.
  */
-int krdma_post_send_chain(struct krdma_session *sess,
-			  const struct ib_send_wr *wr, bool *some_posted)
+int krdma_conn_post_send_chain(struct krdma_conn *conn,
+			       const struct ib_send_wr *wr, bool *some_posted)
 {
 	const struct ib_send_wr *bad;
 	int ret;
 
-	ret = krdma_gate_post(&sess->gate, sess->qp, wr, NULL, &bad);
+	ret = krdma_gate_post(&conn->gate, conn->qp, wr, NULL, &bad);
 	if (some_posted)
 		*some_posted = ret && bad != wr;
 	return ret;
 }
 
+int krdma_conn_post_send(struct krdma_conn *conn, const struct ib_send_wr *wr)
+{
+	return krdma_conn_post_send_chain(conn, wr, NULL);
+}
+
+/* The same on conn 0, which carries the control messages. */
+int krdma_post_send_chain(struct krdma_session *sess,
+			  const struct ib_send_wr *wr, bool *some_posted)
+{
+	return krdma_conn_post_send_chain(krdma_ctrl_conn(sess), wr,
+					  some_posted);
+}
+
 int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr)
 {
-	return krdma_post_send_chain(sess, wr, NULL);
+	return krdma_conn_post_send_chain(krdma_ctrl_conn(sess), wr, NULL);
 }

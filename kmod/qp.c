@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * krdma: a session's queue pair - one RC QP to a peer krdma, its
- * completion queue, its posted receives and its pool of control message
- * buffers; what a failed completion or an asynchronous QP event means for
- * the session; and each message received, handed up to the session's
- * client (the tests). A session's further QPs are its data channels
- * (channel.c).
+ * krdma: what a session's QPs carry - the receives of every connection
+ * (conn.c makes the QPs) and each message received, handed up to the
+ * session's client (the tests); conn 0's pool of control message
+ * buffers and the control messages sent from it; what a failed
+ * completion or an asynchronous QP event means for the session.
  *
- * The QP is made while the session connects (cm.c) and freed by its
- * teardown (session.c); in between, whatever goes wrong on it ends the
+ * The QPs are made while the session connects (cm.c) and freed by its
+ * teardown (session.c); in between, whatever goes wrong on one ends the
  * session through krdma_session_close(), and never waits for teardown.
  */
 #include <linux/slab.h>
@@ -46,7 +45,7 @@ void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
 		 * session is up, a flush means the CM is failing the connection
 		 * (a REJ, say): its event brings the real reason.
 		 */
-		if (krdma_gate_closed(&sess->gate) ||
+		if (krdma_session_gate_closed(sess) ||
 		    READ_ONCE(sess->state) != KRDMA_SESSION_UP)
 			return;
 		/*
@@ -73,24 +72,25 @@ void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
 }
 
 /*
- * A message arrived on data channel @ch: for the peer's test that took
- * the channel's receives (channel.c). Under rx_lock, so that the test
+ * A message arrived on data channel @conn: for the peer's test that took
+ * the channel's receives (conn.c). Under rx_lock, so that the test
  * cannot go while its handler runs: its engine lets go of the channel
- * under it (krdma_channel_set_rx_test()) before it frees anything.
+ * under it (krdma_conn_set_rx_test()) before it frees anything.
  */
-static void krdma_channel_recv(struct krdma_channel *ch, struct krdma_recv *rx,
+static void krdma_channel_recv(struct krdma_conn *conn, struct krdma_recv *rx,
 			       struct ib_wc *wc)
 {
 	krdma_delay_channel_rx();
-	spin_lock_bh(&ch->rx_lock);
-	krdma_session_client->channel_recv(ch, ch->rx_test, rx, wc);
-	spin_unlock_bh(&ch->rx_lock);
+	spin_lock_bh(&conn->rx_lock);
+	krdma_session_client->channel_recv(conn, conn->rx_test, rx, wc);
+	spin_unlock_bh(&conn->rx_lock);
 }
 
 static void krdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct krdma_recv *rx = container_of(wc->wr_cqe, struct krdma_recv, cqe);
-	struct krdma_session *sess = rx->sess;
+	struct krdma_conn *conn = rx->conn;
+	struct krdma_session *sess = conn->sess;
 	u32 len = 0;
 
 	/*
@@ -108,14 +108,14 @@ static void krdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 	krdma_peer_alive(sess);
 	/* The peer's keepalive probe (proto.h): it said all it had to say. */
 	if (wc->opcode == IB_WC_RECV && !wc->byte_len &&
-	    sess->peer_proto >= 2 && !rx->ch) {
+	    sess->peer_proto >= 2 && !conn->index) {
 		if (krdma_recv_repost(rx))
 			krdma_session_close(sess, "cannot repost a receive");
 		return;
 	}
 	krdma_count(sess, KRDMA_CNT_BYTES_RX, wc->byte_len);
-	if (rx->ch)
-		krdma_channel_recv(rx->ch, rx, wc);
+	if (conn->index)
+		krdma_channel_recv(conn, rx, wc);
 	else
 		krdma_session_client->recv(sess, rx, wc);
 }
@@ -123,17 +123,6 @@ static void krdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 void krdma_session_set_client(const struct krdma_session_client *client)
 {
 	krdma_session_client = client;
-}
-
-static struct krdma_post_gate *krdma_recv_gate(struct krdma_recv *rx,
-					       struct ib_qp **qp)
-{
-	if (rx->ch) {
-		*qp = rx->ch->qp;
-		return &rx->ch->gate;
-	}
-	*qp = rx->sess->qp;
-	return &rx->sess->gate;
 }
 
 /* Gives @rx back to the device and posts it again, on its QP. */
@@ -165,27 +154,25 @@ void krdma_recv_hold(struct krdma_recv_batch *batch, struct krdma_recv *rx)
 /* Posts what @batch holds, in one chain; it is empty afterwards. */
 int krdma_recv_post_held(struct krdma_recv_batch *batch)
 {
-	struct krdma_post_gate *gate;
-	struct krdma_recv *rx;
-	struct ib_qp *qp;
+	struct krdma_conn *conn;
 	int ret;
 
 	if (!batch->n)
 		return 0;
-	rx = container_of(batch->first, struct krdma_recv, wr);
-	gate = krdma_recv_gate(rx, &qp);
-	ret = krdma_gate_post(gate, qp, NULL, batch->first, NULL);
+	conn = container_of(batch->first, struct krdma_recv, wr)->conn;
+	ret = krdma_gate_post(&conn->gate, conn->qp, NULL, batch->first, NULL);
 	if (!ret)
-		krdma_count(rx->sess, KRDMA_CNT_RECV_WRS, batch->n);
+		krdma_count(conn->sess, KRDMA_CNT_RECV_WRS, batch->n);
 	batch->first = NULL;
 	batch->last = NULL;
 	batch->n = 0;
 	return ret;
 }
 
-struct krdma_recv *krdma_recvs_alloc(struct krdma_session *sess,
-				     struct krdma_channel *ch, u32 n, u32 len)
+/* @n receives of @len bytes for @conn, not posted yet. */
+struct krdma_recv *krdma_recvs_alloc(struct krdma_conn *conn, u32 n, u32 len)
 {
+	struct krdma_session *sess = conn->sess;
 	struct krdma_recv *recvs;
 	u32 i;
 
@@ -196,8 +183,7 @@ struct krdma_recv *krdma_recvs_alloc(struct krdma_session *sess,
 		struct krdma_recv *rx = &recvs[i];
 		int nsge;
 
-		rx->sess = sess;
-		rx->ch = ch;
+		rx->conn = conn;
 		rx->buf = krdma_buf_alloc_dir(sess->kdev, len, "recv", i,
 					      DMA_FROM_DEVICE);
 		if (!rx->buf)
@@ -343,47 +329,32 @@ int krdma_ctrl_send_credit(struct krdma_session *sess, u32 test_id, u8 qp,
 				 NULL, 0);
 }
 
-/* The session's receives and send queue (krdma.h says what for). */
-static u32 krdma_sess_nr_recvs(const struct krdma_session *sess)
-{
-	return krdma_session_nr_recvs(sess->rq_depth, sess->qps);
-}
-
-static u32 krdma_sess_nr_send_wrs(const struct krdma_session *sess)
-{
-	return krdma_session_nr_send_wrs(sess->sq_depth, sess->qps);
-}
-
-static void krdma_session_free_buffers(struct krdma_session *sess)
+/* Conn 0's pool of control buffers; on failure the caller frees it. */
+void krdma_session_free_buffers(struct krdma_session *sess)
 {
 	u32 i;
 
-	krdma_recvs_free(sess->recvs, krdma_sess_nr_recvs(sess));
-	sess->recvs = NULL;
 	if (sess->ctrl_tx) {
 		for (i = 0; i < sess->nr_ctrl_tx; i++)
 			krdma_buf_free(sess->ctrl_tx[i].buf);
 		kfree(sess->ctrl_tx);
 		sess->ctrl_tx = NULL;
 	}
+	sess->nr_ctrl_tx = 0;
 	INIT_LIST_HEAD(&sess->ctrl_free);
 }
 
-static int krdma_session_alloc_buffers(struct krdma_session *sess)
+int krdma_session_alloc_buffers(struct krdma_session *sess)
 {
 	struct krdma_device *kdev = sess->kdev;
 	u32 nr_ctrl_tx = KRDMA_CTRL_TX + krdma_session_credits(sess->qps);
 	u32 i;
 
-	sess->recvs = krdma_recvs_alloc(sess, NULL, krdma_sess_nr_recvs(sess),
-					KRDMA_MSG_HDR_SIZE +
-					max(sess->max_msg_size,
-					    KRDMA_CTRL_BODY_MAX));
 	/* A CREDIT holds its buffer until the peer's ACK: as many more. */
 	sess->ctrl_tx = krdma_failable(kcalloc(nr_ctrl_tx,
 					       sizeof(*sess->ctrl_tx),
 					       GFP_KERNEL));
-	if (!sess->recvs || !sess->ctrl_tx)
+	if (!sess->ctrl_tx)
 		return -ENOMEM;
 
 	for (i = 0; i < nr_ctrl_tx; i++) {
@@ -400,47 +371,20 @@ static int krdma_session_alloc_buffers(struct krdma_session *sess)
 	return 0;
 }
 
-void krdma_session_destroy_queues(struct krdma_session *sess)
-{
-	if (sess->qp) {
-		/* On iWARP teardown the CM id is gone first (close_work). */
-		if (sess->cm_id)
-			rdma_destroy_qp(sess->cm_id);
-		else
-			ib_destroy_qp(sess->qp);
-		sess->qp = NULL;
-	}
-	krdma_cq_free(&sess->cq);
-	/* Only now can no completion refer to a buffer any more. */
-	krdma_session_free_buffers(sess);
-	if (sess->kdev) {
-		krdma_device_put(sess->kdev);
-		sess->kdev = NULL;
-	}
-}
-
 /*
- * Asynchronous events of the session's QP and its channels' (@ctx: the
- * session or the channel, told apart by their kind). Counted and logged;
- * one that leaves the QP in the error state ends the session with it, from
- * a work item: the handler may run in interrupt context. Called until the
- * QP is destroyed, which teardown does before it waits for that work.
+ * Asynchronous events of a session's QPs (@ctx: the connection). Counted
+ * and logged; one that leaves the QP in the error state ends the session
+ * with it, from a work item: the handler may run in interrupt context.
+ * Called until the QP is destroyed, which teardown does before it waits
+ * for that work.
  */
 void krdma_qp_event(struct ib_event *ev, void *ctx)
 {
-	enum krdma_cm_kind *kind = ctx;
-	struct krdma_session *sess;
-	struct krdma_channel *ch = NULL;
-	struct rdma_cm_id *cm_id;
+	struct krdma_conn *conn = ctx;
+	struct krdma_session *sess = conn->sess;
+	/* Cleared before it is destroyed (krdma_conns_destroy_ids()). */
+	struct rdma_cm_id *cm_id = READ_ONCE(conn->cm_id);
 
-	if (*kind == KRDMA_CM_CHANNEL) {
-		ch = ctx;
-		sess = ch->sess;
-		cm_id = ch->cm_id;
-	} else {
-		sess = ctx;
-		cm_id = sess->cm_id;
-	}
 	krdma_count(sess, KRDMA_CNT_QP_EVENTS, 1);
 	switch (ev->event) {
 	case IB_EVENT_COMM_EST:
@@ -475,96 +419,4 @@ void krdma_qp_event_work(struct work_struct *work)
 
 	krdma_session_close(sess, "QP %u: %s", sess->qp_event_qpn,
 			    ib_event_msg(sess->qp_event));
-}
-
-static int krdma_session_create_qp(struct krdma_session *sess,
-				   struct ib_qp_init_attr *attr)
-{
-	const struct krdma_caps *caps = &sess->kdev->caps;
-
-	memset(attr, 0, sizeof(*attr));
-	attr->event_handler = krdma_qp_event;
-	attr->qp_context = sess;
-	attr->send_cq = sess->cq.ib;
-	attr->recv_cq = sess->cq.ib;
-	attr->qp_type = IB_QPT_RC;
-	attr->sq_sig_type = IB_SIGNAL_REQ_WR;
-	attr->cap.max_send_wr = krdma_sess_nr_send_wrs(sess);
-	attr->cap.max_recv_wr = krdma_sess_nr_recvs(sess) + 1;
-	attr->cap.max_send_sge = min_t(u32, caps->max_send_sge, KRDMA_MAX_SGE);
-	attr->cap.max_recv_sge = min_t(u32, caps->max_recv_sge, KRDMA_MAX_SGE);
-	return krdma_caps_create_qp_inline(sess->kdev, sess->cm_id, attr);
-}
-
-/*
- * Creates CQ, QP and buffers on the device the CM id is bound to, and posts
- * every receive. Called from the CM handler with cm_mutex held.
- */
-int krdma_session_create_queues(struct krdma_session *sess)
-{
-	struct rdma_cm_id *cm_id = sess->cm_id;
-	struct ib_qp_init_attr attr = {};
-	const struct krdma_caps *dattr;
-	struct krdma_device *kdev;
-	u32 nr_cqe, extra;
-	char name[16];
-	int ret;
-
-	kdev = krdma_device_get(cm_id->device, &sess->kdev);
-	if (!kdev)
-		return -ENODEV;
-	dattr = &kdev->caps;
-
-	/*
-	 * The control traffic of qps QPs first, the rest to the tests. A
-	 * device whose queues cannot hold the least of both refuses.
-	 */
-	extra = krdma_sess_nr_send_wrs(sess) - sess->sq_depth + 1;
-	if (dattr->max_qp_wr < extra + KRDMA_QUEUE_DEPTH_MIN) {
-		ret = -ENOSPC;
-		goto err;
-	}
-	sess->sq_depth = min_t(u32, sess->sq_depth, dattr->max_qp_wr - extra);
-	sess->rq_depth = min_t(u32, sess->rq_depth, dattr->max_qp_wr - extra);
-	if (krdma_chunks_for(kdev, KRDMA_MSG_HDR_SIZE + sess->max_msg_size) >
-	    min_t(u32, dattr->max_recv_sge, KRDMA_MAX_SGE)) {
-		ret = -EMSGSIZE;
-		goto err;
-	}
-
-	/* +1 receive for the drain's marker. */
-	nr_cqe = krdma_sess_nr_send_wrs(sess) +
-		 krdma_sess_nr_recvs(sess) + 1;
-	snprintf(name, sizeof(name), "%u", sess->id);
-	/* Sessions, and their channels (channel.c), spread over the vectors. */
-	ret = krdma_cq_create(sess, &sess->cq, nr_cqe, sess->id, false, name);
-	if (ret)
-		goto err;
-
-	ret = krdma_session_create_qp(sess, &attr);
-	if (ret)
-		goto err;
-	sess->qp = cm_id->qp;
-	/* As returned, clamped to what was asked (krdma_caps_create_qp()). */
-	sess->max_sge = attr.cap.max_send_sge;
-	sess->max_read_sge = clamp_t(u32, dattr->max_sge_rd, 1, sess->max_sge);
-	sess->max_inline = attr.cap.max_inline_data;
-
-	ret = krdma_session_alloc_buffers(sess);
-	if (ret)
-		goto err;
-	ret = krdma_recvs_post_all(sess->recvs, krdma_sess_nr_recvs(sess));
-	if (ret)
-		goto err;
-	return 0;
-
-err:
-	/* Nothing was posted successfully that can complete after a drain. */
-	krdma_gate_close(&sess->gate);
-	krdma_cq_stop(&sess->cq);
-	if (sess->qp)
-		ib_drain_qp(sess->qp);
-	krdma_session_destroy_queues(sess);
-	krdma_gate_reopen(&sess->gate);
-	return ret;
 }

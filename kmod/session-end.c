@@ -15,13 +15,28 @@
 
 #include "krdma.h"
 
+/*
+ * The session's connections, whose queues and CM ids teardown has taken
+ * apart (conn.c): with the session's last reference, so that whatever
+ * still holds the session may ask conn 0's gate (krdma_session_gate_closed()).
+ */
+void krdma_conns_free(struct krdma_session *sess)
+{
+	u32 i;
+
+	for (i = 0; sess->conns && i < sess->qps; i++)
+		kfree(sess->conns[i]);
+	kfree(sess->conns);
+	sess->conns = NULL;
+}
+
 static void krdma_session_release(struct kref *ref)
 {
 	struct krdma_session *sess = container_of(ref, struct krdma_session, ref);
 
 	/* Armed after teardown's cancel, the probe would run on freed memory. */
 	WARN_ON_ONCE(delayed_work_pending(&sess->keepalive_work));
-	kfree(sess->channels);
+	krdma_conns_free(sess);
 	krdma_stats_free(&sess->stats);
 	kfree(sess);
 }

@@ -3,9 +3,9 @@
  * krdma: sessions - the table of every session, and each one's life: made
  * and named, found by requests once it is whole, up, and torn down once.
  *
- * A session is one RC QP to a peer krdma with its control messages
- * (qp.c), for bw tests over several QPs its data channels (channel.c),
- * and the keepalive that tells whether its peer still answers
+ * A session is one or more RC connections to a peer krdma (conn.c):
+ * conn 0 with its control messages (qp.c), for bw tests over several
+ * QPs its data channels; and the keepalive that tells whether its peer still answers
  * (keepalive.c). Those parts know nothing of the table: whichever finds
  * the session dead asks for its end (session-end.c), and the teardown
  * here takes them apart in the one order that is safe.
@@ -13,7 +13,7 @@
  * Lifetime: the session table holds one reference until teardown ends.
  * Teardown runs once, from close_work: no more posts, drain the QPs, end
  * the tests, free the queues and destroy the CM ids (on iWARP the other
- * way round), tell userspace.
+ * way round), tell userspace. The last reference frees the connections.
  */
 #include <linux/slab.h>
 #include <linux/xarray.h>
@@ -90,13 +90,16 @@ static u32 krdma_listener_sessions(u32 listener_id)
  * finds the session until krdma_session_publish(): a request that found
  * it half built could close it under the CM handler that builds it.
  *
+ * Its @qps connections are made room for, and conn 0 made: a session
+ * always has that one.
+ *
  * A server session (@listener_id its listener's) counts against the caps
  * of server sessions from here until teardown has freed it: -EMLINK for
  * its listener's, -EUSERS for all listeners'.
  */
 struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 					  struct net *net, const char *name,
-					  u32 listener_id,
+					  u32 listener_id, u32 qps,
 					  struct netlink_ext_ack *extack)
 {
 	struct krdma_session *sess;
@@ -110,11 +113,16 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 		kfree(sess);
 		return ERR_PTR(-ENOMEM);
 	}
+	if (krdma_conns_alloc(sess, qps)) {
+		krdma_conns_free(sess);
+		krdma_stats_free(&sess->stats);
+		kfree(sess);
+		return ERR_PTR(-ENOMEM);
+	}
 	kref_init(&sess->ref);
 	sess->alive_stamp = jiffies;
 	spin_lock_init(&sess->lock);
 	spin_lock_init(&sess->ctrl_lock);
-	krdma_gate_init(&sess->gate);
 	mutex_init(&sess->cm_mutex);
 	INIT_LIST_HEAD(&sess->ctrl_free);
 	INIT_WORK(&sess->close_work, krdma_session_close_work);
@@ -160,6 +168,7 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 
 err:
 	mutex_unlock(&krdma_sessions_lock);
+	krdma_conns_free(sess);
 	krdma_stats_free(&sess->stats);
 	kfree(sess);
 	return ERR_PTR(ret);
@@ -279,7 +288,6 @@ static void krdma_session_close_work(struct work_struct *work)
 {
 	struct krdma_session *sess =
 		container_of(work, struct krdma_session, close_work);
-	struct rdma_cm_id *cm_id;
 	bool iwarp;
 
 	cancel_delayed_work_sync(&sess->connect_work);
@@ -287,14 +295,8 @@ static void krdma_session_close_work(struct work_struct *work)
 	cancel_delayed_work_sync(&sess->keepalive_work);
 
 	mutex_lock(&sess->cm_mutex);
-	krdma_gate_close(&sess->gate);
-	/* A test's messages may be on the channels too. */
-	krdma_channels_quiesce(sess);
-	if (sess->cm_id)
-		rdma_disconnect(sess->cm_id);
-	krdma_cq_stop(&sess->cq);
-	if (sess->qp)
-		ib_drain_qp(sess->qp);
+	/* Every QP: a test's messages may be on the data channels too. */
+	krdma_conns_quiesce(sess);
 	krdma_delay_teardown();
 	/* No completion runs any more: the tests can be ended and freed. */
 	krdma_session_client->down(sess);
@@ -316,12 +318,8 @@ static void krdma_session_close_work(struct work_struct *work)
 	 * QP that is gone.
 	 */
 	iwarp = sess->kdev && sess->kdev->iwarp;
-	if (!iwarp) {
-		krdma_channels_free_queues(sess);
-		krdma_session_destroy_queues(sess);
-	}
-	cm_id = sess->cm_id;
-	sess->cm_id = NULL;
+	if (!iwarp)
+		krdma_conns_free_queues(sess);
 	mutex_unlock(&sess->cm_mutex);
 	/*
 	 * It resolves ids without cm_mutex: gone before they are. No CM
@@ -330,18 +328,14 @@ static void krdma_session_close_work(struct work_struct *work)
 	cancel_work_sync(&sess->resolve_work);
 
 	/* Wait for running CM handlers, which must not wait for us. */
-	krdma_channels_destroy_ids(sess);
-	if (cm_id)
-		rdma_destroy_id(cm_id);
+	krdma_conns_destroy_ids(sess);
 	if (iwarp) {
 		mutex_lock(&sess->cm_mutex);
-		krdma_channels_free_queues(sess);
-		krdma_session_destroy_queues(sess);
+		krdma_conns_free_queues(sess);
 		mutex_unlock(&sess->cm_mutex);
 	}
 	/* No QP is left to raise an event, no CM id to resolve again. */
 	cancel_work_sync(&sess->qp_event_work);
-	krdma_channels_destroy(sess);
 	/* Its buffers are gone, and so is the peer's test (its own charge). */
 	krdma_mem_uncharge(sess, atomic64_read(&sess->stats.peer_mem));
 
@@ -455,8 +449,8 @@ static bool krdma_session_snap(struct krdma_session *sess,
 	if (up) {
 		strscpy(s->dev_name, dev_name(&sess->kdev->ibdev->dev),
 			sizeof(s->dev_name));
-		s->qpn = sess->qp->qp_num;
-		s->peer_qpn = sess->peer_qpn;
+		s->qpn = krdma_ctrl_conn(sess)->qp->qp_num;
+		s->peer_qpn = krdma_ctrl_conn(sess)->peer_qpn;
 		s->sq_depth = sess->sq_depth;
 		s->rq_depth = sess->rq_depth;
 		s->max_msg_size = sess->max_msg_size;

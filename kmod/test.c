@@ -262,7 +262,7 @@ void krdma_test_post_failed(struct krdma_session *sess, struct krdma_test *test,
 	 * A channel's post refused by its closed gate sees the session's
 	 * closed too: teardown closes that one first.
 	 */
-	if (krdma_gate_closed(&sess->gate))
+	if (krdma_session_gate_closed(sess))
 		return;
 	if (test)
 		krdma_test_fail(test, ret, "cannot post: %pe", ERR_PTR(ret));
@@ -387,7 +387,7 @@ void krdma_test_send_end(struct krdma_test *test)
 	ret = krdma_ctrl_send(test->sess, KRDMA_MSG_TEST_END, test->id,
 			      test->completed, 0, NULL, 0);
 	/* Once teardown has begun, it ends the test (krdma_test_post_failed()). */
-	if (ret && !krdma_gate_closed(&test->sess->gate)) {
+	if (ret && !krdma_session_gate_closed(test->sess)) {
 		krdma_test_fail(test, ret, "cannot send TEST_END: %pe",
 				ERR_PTR(ret));
 		krdma_test_finish(test);

@@ -249,11 +249,11 @@ struct krdma_engine_ops {
 			       struct ib_wc *wc, const struct krdma_msg_hdr *hdr);
 	/*
 	 * DATA (@hdr checked: type, length, test id), or a write_imm (@hdr
-	 * NULL) on data channel @ch, whose receives the engine gave @pt
-	 * (krdma_channel_set_rx_test()): in the channel's CQ context, under
+	 * NULL) on data channel @conn, whose receives the engine gave @pt
+	 * (krdma_conn_set_rx_test()): in the channel's CQ context, under
 	 * its rx_lock. Optional.
 	 */
-	void	(*peer_on_channel_msg)(struct krdma_channel *ch,
+	void	(*peer_on_channel_msg)(struct krdma_conn *conn,
 				       struct krdma_peer_test *pt,
 				       struct krdma_recv *rx, struct ib_wc *wc,
 				       const struct krdma_msg_hdr *hdr);
