@@ -496,26 +496,9 @@ static bool krdma_bw_peer_watched(const struct krdma_peer_test *pt)
 	return krdma_op_peer_recvs(pt->op);
 }
 
-/* A pipeline needs depth: that many messages in flight, in chains. */
-static void krdma_bw_defaults(struct krdma_test_params *p)
-{
-	p->depth = p->depth ?: KRDMA_BW_DEF_DEPTH;
-	p->signal_every = p->signal_every ?:
-			  min_t(u32, p->depth, KRDMA_BW_DEF_SIGNAL_EVERY);
-	p->chain = p->chain ?: min_t(u32, p->depth, KRDMA_BW_DEF_CHAIN);
-	/* A burst is one ib_post_send() unless the user says otherwise. */
-	if (p->rate)
-		p->burst = p->burst ?: p->chain;
-}
-
 const struct krdma_engine_ops krdma_bw_engine = {
 	.name		= "bw",
-	.bidir		= true,
-	.multi_qp	= true,
-	.rate_limit	= true,
 	.peer_validates	= true,
-	.pipelined	= true,
-	.defaults	= krdma_bw_defaults,
 	.check_params	= krdma_bw_check_params,
 	.setup		= krdma_bw_setup,
 	.post_regs	= krdma_perf_post_regs,

@@ -535,7 +535,6 @@ static int krdma_check_post_regs(struct krdma_test *test,
 const struct krdma_engine_ops krdma_check_engine = {
 	.name		= "check",
 	.remote_per_slot = true,
-	.defaults	= krdma_test_defaults_serial,
 	.check_params	= krdma_check_params,
 	.setup		= krdma_check_setup,
 	.post_regs	= krdma_check_post_regs,

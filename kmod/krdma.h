@@ -20,21 +20,16 @@
 #include <rdma/rdma_cm.h>
 #include <uapi/linux/krdma.h>
 
+#include "krdma_params.h"
 #include "op.h"
 #include "proto.h"
 
 /* KRDMA_VERSION comes from the top-level VERSION file (kmod/Kbuild). */
 
-/* Session defaults, overridable per connection. */
-#define KRDMA_DEF_SQ_DEPTH	256
-#define KRDMA_DEF_RQ_DEPTH	32
-#define KRDMA_DEF_MAX_MSG	(64U << 10)
-#define KRDMA_DEF_TIMEOUT_MS	10000
-/* Test defaults of the bw and lat modes (see Documentation/design.rst). */
-#define KRDMA_BW_DEF_DEPTH	64
-#define KRDMA_BW_DEF_SIGNAL_EVERY 16
-#define KRDMA_BW_DEF_CHAIN	8
-#define KRDMA_LAT_DEF_SIGNAL_EVERY 16
+/*
+ * The defaults of a session's and a test's parameters, and their bounds,
+ * are the spec's: include/krdma_params.h.
+ */
 /*
  * Receives kept back from tests for TEST_END and stray control traffic,
  * and one for the peer's keepalive probe (proto.h).

@@ -2,7 +2,8 @@
 /*
  * krdma's KUnit cases: what a peer's bytes decide without a wire - the
  * immediates of check-mode write_imm, the regions a TEST_REQ or TEST_ACK
- * describes, the moves of a test's phases, the op table. Built only on a
+ * describes, the moves of a test's phases, the op table, a test's
+ * parameters (defaults and the shared check). Built only on a
  * kernel with CONFIG_KUNIT (the debug kernel: tests/guest-debug/kunit.sh);
  * the cases run when the module loads, their KTAP report in the kernel
  * log.
@@ -285,7 +286,135 @@ static void krdma_kunit_op_supported(struct kunit *t)
 	}
 }
 
+/*
+ * The spec's defaults (include/krdma_params.h) as a request that leaves
+ * everything out but op and mode gets them: the same for our test and a
+ * peer's (and so for the bidir mirror), which peer.c fills the same way.
+ */
+static void krdma_kunit_params_defaults(struct kunit *t)
+{
+	static const struct {
+		struct krdma_test_params in, want;
+	} cases[] = {
+		{ { .op = KRDMA_OP_WRITE },
+		  { .mode = KRDMA_MODE_CHECK, .size = 4096, .depth = 1,
+		    .signal_every = 16, .chain = 1, .qps = 1,
+		    .interval_ms = 1000, .count = 1000 } },
+		{ { .op = KRDMA_OP_ATOMIC_FADD, .mode = KRDMA_MODE_LAT },
+		  { .mode = KRDMA_MODE_LAT, .size = 8, .depth = 1,
+		    .signal_every = 16, .chain = 1, .qps = 1,
+		    .interval_ms = 1000, .count = 1000 } },
+		{ { .op = KRDMA_OP_SEND, .mode = KRDMA_MODE_BW },
+		  { .mode = KRDMA_MODE_BW, .size = 4096, .depth = 64,
+		    .signal_every = 16, .chain = 8, .qps = 1,
+		    .interval_ms = 1000, .count = 1000 } },
+		/* A small window caps bw's signal_every and chain. */
+		{ { .op = KRDMA_OP_WRITE, .mode = KRDMA_MODE_BW, .depth = 4,
+		    .duration_ms = 5, .rate = 1000 },
+		  { .mode = KRDMA_MODE_BW, .size = 4096, .depth = 4,
+		    .signal_every = 4, .chain = 4, .qps = 1, .burst = 4,
+		    .interval_ms = 1000, .duration_ms = 5, .rate = 1000 } },
+		/* What is given stays. */
+		{ { .op = KRDMA_OP_READ, .mode = KRDMA_MODE_BW, .size = 3,
+		    .depth = 2, .signal_every = 7, .chain = 9, .qps = 3,
+		    .interval_ms = 200, .count = 5, .rate = 9, .burst = 6 },
+		  { .mode = KRDMA_MODE_BW, .size = 3, .depth = 2,
+		    .signal_every = 7, .chain = 9, .qps = 3, .interval_ms = 200,
+		    .count = 5, .rate = 9, .burst = 6 } },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct krdma_test_params p = cases[i].in;
+		const struct krdma_test_params *w = &cases[i].want;
+
+		krdma_test_params_defaults(&p);
+		KUNIT_EXPECT_EQ_MSG(t, p.mode, w->mode, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(t, p.size, w->size, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(t, p.depth, w->depth, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(t, p.signal_every, w->signal_every, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(t, p.chain, w->chain, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(t, p.qps, w->qps, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(t, p.burst, w->burst, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(t, p.interval_ms, w->interval_ms, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(t, p.count, w->count, "case %u", i);
+		KUNIT_EXPECT_EQ_MSG(t, p.duration_ms, w->duration_ms, "case %u", i);
+		/* The defaults are within the spec's bounds. */
+		KUNIT_EXPECT_EQ_MSG(t, krdma_test_params_check(&p, NULL), 0,
+				    "case %u", i);
+	}
+}
+
+/*
+ * The check the driver and the responder share: one change to a valid
+ * test each, and what it gets.
+ */
+static void krdma_kunit_params_check(struct kunit *t)
+{
+	static const struct {
+		u8 mode;
+		u8 op;
+		u32 size, depth, signal_every, chain, qps, interval_ms, burst;
+		u64 count, rate;
+		bool bidir;
+		int want;
+	} cases[] = {
+		{ KRDMA_MODE_BW, KRDMA_OP_WRITE, .bidir = true, .qps = 16 },
+		{ KRDMA_MODE_LAT, KRDMA_OP_SEND, .bidir = true, .want = -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, .qps = 2, .want = -EINVAL },
+		{ KRDMA_MODE_BW, KRDMA_OP_WRITE, .qps = 17, .want = -EINVAL },
+		/* At its default, an attribute asks a mode for nothing. */
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, .qps = 1, .signal_every = 16,
+		  .chain = 1 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, .signal_every = 4, .want = -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, .chain = 2, .want = -EINVAL },
+		{ KRDMA_MODE_LAT, KRDMA_OP_WRITE, .rate = 1, .want = -EINVAL },
+		{ KRDMA_MODE_BW, KRDMA_OP_WRITE, .rate = 1, .burst = 129,
+		  .want = -EINVAL },
+		{ KRDMA_MODE_BW, KRDMA_OP_ATOMIC_CSWAP, .size = 8 },
+		{ KRDMA_MODE_BW, KRDMA_OP_ATOMIC_CSWAP, .size = 16, .want = -EINVAL },
+		{ KRDMA_MODE_CHECK, 0, .want = -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_MAX + 1, .want = -EINVAL },
+		{ KRDMA_MODE_MAX + 1, KRDMA_OP_WRITE, .want = -EOPNOTSUPP },
+		{ KRDMA_MODE_BW, KRDMA_OP_WRITE, .size = KRDMA_MSG_SIZE_MAX },
+		{ KRDMA_MODE_BW, KRDMA_OP_WRITE, .size = KRDMA_MSG_SIZE_MAX + 1,
+		  .want = -EINVAL },
+		{ KRDMA_MODE_BW, KRDMA_OP_WRITE, .depth = KRDMA_DEPTH_MAX + 1,
+		  .want = -EINVAL },
+		{ KRDMA_MODE_BW, KRDMA_OP_WRITE, .chain = KRDMA_CHAIN_MAX + 1,
+		  .want = -EINVAL },
+		{ KRDMA_MODE_BW, KRDMA_OP_WRITE, .interval_ms = 99, .want = -EINVAL },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct krdma_test_params p = {
+			.mode = cases[i].mode, .op = cases[i].op,
+			.size = cases[i].size, .depth = cases[i].depth,
+			.signal_every = cases[i].signal_every,
+			.chain = cases[i].chain, .qps = cases[i].qps,
+			.interval_ms = cases[i].interval_ms,
+			.count = cases[i].count, .rate = cases[i].rate,
+			.burst = cases[i].burst, .bidir = cases[i].bidir,
+		};
+
+		krdma_test_params_defaults(&p);
+		KUNIT_EXPECT_EQ_MSG(t, krdma_test_params_check(&p, NULL),
+				    cases[i].want, "case %u", i);
+	}
+	/* Left out after the defaults: neither a count nor a duration. */
+	{
+		struct krdma_test_params p = { .op = KRDMA_OP_WRITE };
+
+		krdma_test_params_defaults(&p);
+		p.count = 0;
+		KUNIT_EXPECT_EQ(t, krdma_test_params_check(&p, NULL), -EINVAL);
+	}
+}
+
 static struct kunit_case krdma_kunit_cases[] = {
+	KUNIT_CASE(krdma_kunit_params_defaults),
+	KUNIT_CASE(krdma_kunit_params_check),
 	KUNIT_CASE(krdma_kunit_op_table),
 	KUNIT_CASE(krdma_kunit_op_supported),
 	KUNIT_CASE(krdma_kunit_sges_part),

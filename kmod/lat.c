@@ -780,8 +780,6 @@ static bool krdma_lat_peer_watched(const struct krdma_peer_test *pt)
 const struct krdma_engine_ops krdma_lat_engine = {
 	.name		= "lat",
 	.peer_validates	= true,
-	.pipelined	= true,
-	.defaults	= krdma_test_defaults_serial,
 	.check_params	= krdma_lat_check_params,
 	.setup		= krdma_lat_setup,
 	.post_regs	= krdma_perf_post_regs,

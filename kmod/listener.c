@@ -237,7 +237,7 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	sess->sq_depth = sess->peer_sq_depth;
 	sess->rq_depth = sess->peer_rq_depth;
 	sess->max_msg_size = sess->peer_max_msg_size;
-	sess->timeout_ms = KRDMA_DEF_TIMEOUT_MS;
+	sess->timeout_ms = KRDMA_A_TIMEOUT_MS_DEFAULT;
 	krdma_ctrl_conn(sess)->peer_qpn = ev->param.conn.qp_num;
 	sess->cookie = get_random_u32() ?: 1;
 	memcpy(&sess->local_addr, &child->route.addr.src_addr,

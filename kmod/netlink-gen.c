@@ -8,6 +8,7 @@
 
 #include <uapi/linux/krdma.h>
 
+#include "krdma_params.h"
 #include "netlink-gen.h"
 
 static struct netlink_range_validation krdma_a_timeout_ms_range = {
@@ -214,4 +215,52 @@ const struct genl_ops krdma_nl_ops[13] = {
 
 const struct genl_multicast_group krdma_nl_mcgrps[1] = {
 	[KRDMA_NLGRP_EVENTS] = { .name = KRDMA_MCGRP_EVENTS, },
+};
+
+/* test-start: the attributes that only some test modes take */
+const struct krdma_mode_attr krdma_test_mode_attrs[6] = {
+	{
+		.attr		= KRDMA_A_TEST_SIGNAL_EVERY,
+		.type		= NLA_U32,
+		.modes		= KRDMA_A_TEST_SIGNAL_EVERY_MODES,
+		.has_default	= true,
+		.dflt		= KRDMA_A_TEST_SIGNAL_EVERY_DEFAULT,
+		.refusal	= "signal-every is for the bw and lat modes",
+	},
+	{
+		.attr		= KRDMA_A_TEST_CHAIN,
+		.type		= NLA_U32,
+		.modes		= KRDMA_A_TEST_CHAIN_MODES,
+		.has_default	= true,
+		.dflt		= KRDMA_A_TEST_CHAIN_DEFAULT,
+		.refusal	= "chain is for the bw and lat modes",
+	},
+	{
+		.attr		= KRDMA_A_TEST_BIDIR,
+		.type		= NLA_U8,
+		.modes		= KRDMA_A_TEST_BIDIR_MODES,
+		.has_default	= true,
+		.dflt		= KRDMA_A_TEST_BIDIR_DEFAULT,
+		.refusal	= "bidir is for the bw mode",
+	},
+	{
+		.attr		= KRDMA_A_TEST_QPS,
+		.type		= NLA_U32,
+		.modes		= KRDMA_A_TEST_QPS_MODES,
+		.has_default	= true,
+		.dflt		= KRDMA_A_TEST_QPS_DEFAULT,
+		.refusal	= "qps is for the bw mode",
+	},
+	{
+		.attr		= KRDMA_A_TEST_RATE,
+		.type		= NLA_U64,
+		.modes		= KRDMA_A_TEST_RATE_MODES,
+		.refusal	= "rate is for the bw mode",
+	},
+	{
+		.attr		= KRDMA_A_TEST_BURST,
+		.type		= NLA_U32,
+		.modes		= KRDMA_A_TEST_BURST_MODES,
+		.refusal	= "burst is for the bw mode",
+	},
 };

@@ -41,4 +41,20 @@ enum {
 
 extern const struct genl_multicast_group krdma_nl_mcgrps[1];
 
+/*
+ * An attribute of test-start that only some test modes take: a request
+ * of another mode that gives it is refused, with @refusal, unless it
+ * gives its default (a value that asks the mode for nothing).
+ */
+struct krdma_mode_attr {
+	u16		attr;
+	u8		type;		/* NLA_U8, NLA_U32 or NLA_U64 */
+	u32		modes;		/* 1 << mode of each mode that takes it */
+	bool		has_default;
+	u64		dflt;
+	const char	*refusal;
+};
+
+extern const struct krdma_mode_attr krdma_test_mode_attrs[6];
+
 #endif /* _KRDMA_NETLINK_GEN_H */

@@ -251,11 +251,11 @@ int krdma_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 	struct krdma_session_params p = {
 		.net		= genl_info_net(info),
 		.name		= krdma_attr_name(info),
-		.sq_depth	= KRDMA_DEF_SQ_DEPTH,
-		.rq_depth	= KRDMA_DEF_RQ_DEPTH,
-		.max_msg_size	= KRDMA_DEF_MAX_MSG,
-		.timeout_ms	= KRDMA_DEF_TIMEOUT_MS,
-		.qps		= 1,
+		.sq_depth	= KRDMA_A_SESSION_SQ_DEPTH_DEFAULT,
+		.rq_depth	= KRDMA_A_SESSION_RQ_DEPTH_DEFAULT,
+		.max_msg_size	= KRDMA_A_SESSION_MAX_MSG_SIZE_DEFAULT,
+		.timeout_ms	= KRDMA_A_TIMEOUT_MS_DEFAULT,
+		.qps		= KRDMA_A_SESSION_QPS_DEFAULT,
 	};
 	struct nlattr **tb = info->attrs;
 	struct sk_buff *msg;
@@ -376,23 +376,16 @@ int krdma_nl_session_get_dumpit(struct sk_buff *skb,
 
 /*
  * The software rate limit of a bw test (perftest's --rate_limit and
- * --burst_size); @p has its mode, bidir and chain. burst against depth
- * is krdma_perf_check_params()'s, with the rest of the pipeline.
+ * --burst_size); @p has its bidir, the modes that take them are
+ * krdma_test_attrs_check()'s, burst against depth is the bw engine's.
  */
-static int krdma_nl_test_rate(struct nlattr **tb,
-			      const struct krdma_engine_ops *engine,
-			      struct krdma_test_params *p,
+static int krdma_nl_test_rate(struct nlattr **tb, struct krdma_test_params *p,
 			      struct netlink_ext_ack *extack)
 {
 	struct nlattr *rate = tb[KRDMA_A_TEST_RATE], *burst = tb[KRDMA_A_TEST_BURST];
 
 	if (!rate && !burst)
 		return 0;
-	if (!engine->rate_limit) {
-		NL_SET_ERR_MSG_ATTR(extack, rate ?: burst,
-				    "rate and burst are for the bw mode");
-		return -EINVAL;
-	}
 	if (!rate) {
 		NL_SET_ERR_MSG_ATTR(extack, burst, "burst goes with a rate");
 		return -EINVAL;
@@ -414,15 +407,16 @@ static int krdma_nl_test_rate(struct nlattr **tb,
 	return 0;
 }
 
+/* A u32 attribute, or 0 (left out: the policy refuses a 0). */
+static u32 krdma_nl_u32(struct nlattr *attr)
+{
+	return attr ? nla_get_u32(attr) : 0;
+}
+
 int krdma_nl_test_start_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs;
-	struct krdma_test_params p = {
-		.mode		= KRDMA_MODE_CHECK,
-		.size		= 4096,
-		.interval_ms	= 1000,
-	};
-	const struct krdma_engine_ops *engine;
+	struct krdma_test_params p = {};
 	struct krdma_session *sess;
 	struct sk_buff *msg;
 	void *hdr;
@@ -432,67 +426,44 @@ int krdma_nl_test_start_doit(struct sk_buff *skb, struct genl_info *info)
 	if (GENL_REQ_ATTR_CHECK(info, KRDMA_A_TEST_OP))
 		return -EINVAL;
 	p.op = nla_get_u8(tb[KRDMA_A_TEST_OP]);
-	if (krdma_op_is_atomic(p.op))
-		p.size = sizeof(u64);
-	if (tb[KRDMA_A_TEST_SIZE])
-		p.size = nla_get_u32(tb[KRDMA_A_TEST_SIZE]);
-	if (tb[KRDMA_A_TEST_MODE])
-		p.mode = nla_get_u8(tb[KRDMA_A_TEST_MODE]);
-	engine = krdma_engine(p.mode);
-	if (!engine) {
+	p.mode = tb[KRDMA_A_TEST_MODE] ? nla_get_u8(tb[KRDMA_A_TEST_MODE]) :
+		 KRDMA_A_TEST_MODE_DEFAULT;
+	if (!krdma_engine(p.mode)) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_MODE],
 				    "no engine runs this mode");
 		return -EOPNOTSUPP;
 	}
-	if (!engine->pipelined &&
-	    (tb[KRDMA_A_TEST_SIGNAL_EVERY] || tb[KRDMA_A_TEST_CHAIN])) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_SIGNAL_EVERY] ?:
-				    tb[KRDMA_A_TEST_CHAIN],
-				    "signal-every and chain are for the bw and lat modes");
-		return -EINVAL;
-	}
-	if (tb[KRDMA_A_TEST_BIDIR])
-		p.bidir = nla_get_u8(tb[KRDMA_A_TEST_BIDIR]);
-	if (p.bidir && !engine->bidir) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_BIDIR],
-				    "bidir is for the bw mode");
-		return -EINVAL;
-	}
-	p.qps = tb[KRDMA_A_TEST_QPS] ? nla_get_u32(tb[KRDMA_A_TEST_QPS]) : 1;
-	if (p.qps > 1 && !engine->multi_qp) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_QPS],
-				    "several QPs are for the bw mode");
-		return -EINVAL;
-	}
-	/* What is left out (0; the policy refuses a 0) is the mode's to fill. */
-	if (tb[KRDMA_A_TEST_DEPTH])
-		p.depth = nla_get_u32(tb[KRDMA_A_TEST_DEPTH]);
-	if (tb[KRDMA_A_TEST_SIGNAL_EVERY])
-		p.signal_every = nla_get_u32(tb[KRDMA_A_TEST_SIGNAL_EVERY]);
-	if (tb[KRDMA_A_TEST_CHAIN])
-		p.chain = nla_get_u32(tb[KRDMA_A_TEST_CHAIN]);
-	ret = krdma_nl_test_rate(tb, engine, &p, info->extack);
+	ret = krdma_test_attrs_check(tb, p.mode, info->extack);
 	if (ret)
 		return ret;
-	engine->defaults(&p);
-	if (tb[KRDMA_A_TEST_INTERVAL_MS])
-		p.interval_ms = nla_get_u32(tb[KRDMA_A_TEST_INTERVAL_MS]);
+	/* What is left out (0) is krdma_test_params_defaults()'s to fill. */
+	p.size = krdma_nl_u32(tb[KRDMA_A_TEST_SIZE]);
+	p.depth = krdma_nl_u32(tb[KRDMA_A_TEST_DEPTH]);
+	p.signal_every = krdma_nl_u32(tb[KRDMA_A_TEST_SIGNAL_EVERY]);
+	p.chain = krdma_nl_u32(tb[KRDMA_A_TEST_CHAIN]);
+	p.qps = krdma_nl_u32(tb[KRDMA_A_TEST_QPS]);
+	p.interval_ms = krdma_nl_u32(tb[KRDMA_A_TEST_INTERVAL_MS]);
+	p.duration_ms = krdma_nl_u32(tb[KRDMA_A_TEST_DURATION_MS]);
+	if (tb[KRDMA_A_TEST_BIDIR])
+		p.bidir = nla_get_u8(tb[KRDMA_A_TEST_BIDIR]);
+	ret = krdma_nl_test_rate(tb, &p, info->extack);
+	if (ret)
+		return ret;
 	if (tb[KRDMA_A_TEST_COUNT] && tb[KRDMA_A_TEST_DURATION_MS]) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_DURATION_MS],
 				    "give a count or a duration, not both");
 		return -EINVAL;
 	}
-	if (tb[KRDMA_A_TEST_DURATION_MS]) {
-		p.duration_ms = nla_get_u32(tb[KRDMA_A_TEST_DURATION_MS]);
-	} else {
-		p.count = tb[KRDMA_A_TEST_COUNT] ?
-			  nla_get_u64(tb[KRDMA_A_TEST_COUNT]) : 1000;
+	if (tb[KRDMA_A_TEST_COUNT]) {
+		p.count = nla_get_u64(tb[KRDMA_A_TEST_COUNT]);
 		if (!p.count) {
 			NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_TEST_COUNT],
 					    "count must be at least 1");
 			return -EINVAL;
 		}
 	}
+	/* The bounds are the policy's; krdma_test_start() checks them again. */
+	krdma_test_params_defaults(&p);
 
 	sess = krdma_nl_session(info);
 	if (IS_ERR(sess))

@@ -137,28 +137,43 @@ static void krdma_peer_reg_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_wc_error(sess, wc, "peer registration");
 }
 
+/*
+ * The peer's test as the parameters of a test of ours (@p, which a bidir
+ * mirror runs), held to what the driver's are (krdma_test_params_check()).
+ */
 static int krdma_peer_check_req(struct krdma_peer_test *pt,
-				const struct krdma_msg_test *req)
+				const struct krdma_msg_test *req,
+				struct krdma_test_params *p)
 {
-	pt->op = req->op;
-	/* Zero: a peer from before the modes, which only had check. */
-	pt->mode = req->mode ?: KRDMA_MODE_CHECK;
-	pt->engine = krdma_engine(pt->mode);
-	pt->bidir = req->flags & KRDMA_TEST_F_BIDIR;
-	pt->qps = req->qps ?: 1;
-	if (!pt->engine || (req->flags & ~KRDMA_TEST_F_BIDIR) ||
-	    (pt->bidir && !pt->engine->bidir))
+	*p = (struct krdma_test_params){
+		.op		= req->op,
+		/* Zero: a peer from before the modes, which only had check. */
+		.mode		= req->mode ?: KRDMA_MODE_CHECK,
+		.size		= be32_to_cpu(req->size),
+		.depth		= be32_to_cpu(req->depth),
+		.count		= be64_to_cpu(req->count),
+		.bidir		= req->flags & KRDMA_TEST_F_BIDIR,
+		.qps		= req->qps,	/* zero for one (old peers) */
+		.mirror_of	= pt->test_id,
+	};
+
+	/* The driver's defaults made these: a zero is malformed, not left out. */
+	if ((req->flags & ~KRDMA_TEST_F_BIDIR) || !p->size || !p->depth)
 		return -EINVAL;
-	pt->size = be32_to_cpu(req->size);
-	pt->depth = be32_to_cpu(req->depth);
+	/* Without a count it runs until the peer's test ends. */
+	if (!p->count)
+		p->duration_ms = KRDMA_DURATION_MS_MAX;
+	krdma_test_params_defaults(p);
+	if (krdma_test_params_check(p, NULL))
+		return -EINVAL;
+	pt->op = p->op;
+	pt->mode = p->mode;
+	pt->engine = krdma_engine(p->mode);
+	pt->size = p->size;
+	pt->depth = p->depth;
 	pt->count = be64_to_cpu(req->count);
-	if (!pt->op || pt->op > KRDMA_OP_MAX || !pt->size ||
-	    req->qps > KRDMA_QPS_MAX ||
-	    (req->qps > 1 && !pt->engine->multi_qp) ||
-	    pt->size > KRDMA_MSG_SIZE_MAX || !pt->depth ||
-	    pt->depth > KRDMA_DEPTH_MAX ||
-	    (krdma_op_is_atomic(pt->op) && pt->size != sizeof(u64)))
-		return -EINVAL;
+	pt->bidir = p->bidir;
+	pt->qps = p->qps;
 	return 0;
 }
 
@@ -253,32 +268,24 @@ static void krdma_peer_mirror_done(struct krdma_session *sess, u32 test_id,
 }
 
 /*
- * bidir: the same test, driven from our side, for as long as the peer's
+ * bidir: the same test (@p, as krdma_peer_check_req() made it, with the
+ * spec's defaults), driven from our side, for as long as the peer's
  * runs. From the CQ context: cm_mutex is only tried (teardown holds it
  * while it drains this very CQ); if it is busy, the peer's test is
  * refused rather than run one way.
  */
 static int krdma_peer_start_mirror(struct krdma_session *sess,
-				   struct krdma_peer_test *pt)
+				   struct krdma_peer_test *pt,
+				   const struct krdma_test_params *p)
 {
-	struct krdma_test_params p = {
-		.op		= pt->op,
-		.mode		= KRDMA_MODE_BW,
-		.size		= pt->size,
-		.depth		= pt->depth,
-		.count		= pt->count,
-		/* Without a count it runs until the peer's test ends. */
-		.duration_ms	= pt->count ? 0 : KRDMA_DURATION_MS_MAX,
-		.interval_ms	= 1000,
-		.qps		= pt->qps,
-		.mirror_of	= pt->test_id,
-	};
+	struct krdma_test_params mirror = *p;
 	int ret;
 
-	krdma_engine(KRDMA_MODE_BW)->defaults(&p);
+	/* One way: the peer's test is the other. */
+	mirror.bidir = false;
 	if (!mutex_trylock(&sess->cm_mutex))
 		return -EBUSY;
-	ret = krdma_test_start_locked(sess, &p, krdma_peer_mirror_done,
+	ret = krdma_test_start_locked(sess, &mirror, krdma_peer_mirror_done,
 				      &pt->mirror_id, NULL);
 	mutex_unlock(&sess->cm_mutex);
 	return ret;
@@ -309,6 +316,7 @@ void krdma_peer_on_req(struct krdma_session *sess,
 		       const struct krdma_msg_test *req, u32 body_len)
 {
 	u32 test_id = be32_to_cpu(hdr->test_id);
+	struct krdma_test_params p;
 	struct krdma_msg_test *ack;
 	struct krdma_peer_test *pt;
 	u32 nregions = 0;
@@ -343,7 +351,7 @@ void krdma_peer_on_req(struct krdma_session *sess,
 	if (body_len < sizeof(*req))
 		ret = -EPROTO;
 	else
-		ret = krdma_peer_check_req(pt, req);
+		ret = krdma_peer_check_req(pt, req, &p);
 	/* As krdma_test_check_params() refuses them on the driver's side. */
 	if (!ret)
 		ret = krdma_op_supported(sess->kdev, pt->op, NULL);
@@ -352,7 +360,7 @@ void krdma_peer_on_req(struct krdma_session *sess,
 		ret = krdma_peer_charge(sess, pt);
 	/* The mirror first: if it cannot run, nothing of ours is posted yet. */
 	if (!ret && pt->bidir)
-		ret = krdma_peer_start_mirror(sess, pt);
+		ret = krdma_peer_start_mirror(sess, pt, &p);
 	if (!ret)
 		ret = pt->engine->peer_setup(sess, pt, req, body_len, ack,
 					     &nregions);

@@ -38,14 +38,6 @@ void krdma_engine_register(u8 mode, const struct krdma_engine_ops *ops)
 	krdma_engines[mode] = ops;
 }
 
-/* An engine's defaults for one message at a time (check, lat). */
-void krdma_test_defaults_serial(struct krdma_test_params *p)
-{
-	p->depth = p->depth ?: 1;
-	p->signal_every = p->signal_every ?: KRDMA_LAT_DEF_SIGNAL_EVERY;
-	p->chain = p->chain ?: 1;
-}
-
 /* NULL for a mode no engine runs: refused. */
 const struct krdma_engine_ops *krdma_engine(u8 mode)
 {
@@ -599,7 +591,10 @@ static void krdma_test_progress(struct work_struct *work)
 			   msecs_to_jiffies(test->p.interval_ms));
 }
 
-/* What the session and its device allow, whatever the mode; then the engine. */
+/*
+ * The spec's bounds (the responder asks the same); what the session and
+ * its device allow, whatever the mode; then the engine.
+ */
 static int krdma_test_check_params(struct krdma_session *sess,
 				   const struct krdma_engine_ops *engine,
 				   struct krdma_test_params *p,
@@ -607,10 +602,9 @@ static int krdma_test_check_params(struct krdma_session *sess,
 {
 	int ret;
 
-	if (krdma_op_is_atomic(p->op) && p->size != sizeof(u64)) {
-		NL_SET_ERR_MSG(extack, "atomics operate on 8 bytes: size must be 8");
-		return -EINVAL;
-	}
+	ret = krdma_test_params_check(p, extack);
+	if (ret)
+		return ret;
 	if (krdma_op_is_send(p->op) && p->size > sess->max_msg_size) {
 		NL_SET_ERR_MSG(extack,
 			       "size exceeds the session's max_msg (set at connect)");

@@ -197,20 +197,14 @@ static inline u64 krdma_seed(u32 test_id, u64 iter)
 /*
  * A test mode's engine: the driver's half runs our test, the responder's
  * half the peer's. test.c and peer.c own the lifecycle and call these; the
- * engine of a mode is chosen in one place, krdma_engine(). Optional: fill,
+ * engine of a mode is chosen in one place, krdma_engine(). Which attributes
+ * a mode takes, and its defaults, are the spec's (params.c). Optional: fill,
  * post_regs, finish, free and every peer_ hook but setup and on_msg.
  */
 struct krdma_engine_ops {
 	const char *name;
-	bool	bidir;			/* may run both ways at once */
-	bool	multi_qp;		/* may spread over the data channels */
 	bool	remote_per_slot;	/* the peer exposes a target per slot */
 	bool	peer_validates;		/* the responder's checks are the test's */
-	bool	pipelined;		/* signal_every and chain apply */
-	bool	rate_limit;		/* rate and burst apply */
-
-	/* The mode's defaults for what the user left out (0). */
-	void	(*defaults)(struct krdma_test_params *p);
 
 	/* The driver: our test. */
 	int	(*check_params)(struct krdma_session *sess,
@@ -287,7 +281,6 @@ static inline bool krdma_op_uses_recv(u8 op)
 extern unsigned int krdma_stall_ms;
 void krdma_engine_register(u8 mode, const struct krdma_engine_ops *ops);
 const struct krdma_engine_ops *krdma_engine(u8 mode);
-void krdma_test_defaults_serial(struct krdma_test_params *p);
 void krdma_test_fail(struct krdma_test *test, int status, const char *fmt, ...)
 	__printf(3, 4);
 void krdma_test_post_failed(struct krdma_session *sess, struct krdma_test *test,
@@ -310,6 +303,13 @@ void krdma_test_on_result(struct krdma_test *test,
 			  const struct krdma_msg_hdr *hdr,
 			  const struct krdma_msg_result *body, u32 len);
 void krdma_test_session_down(struct krdma_session *sess);
+
+/* params.c: a test's parameters, for test.c, peer.c and netlink */
+int krdma_test_attrs_check(struct nlattr **tb, u8 mode,
+			   struct netlink_ext_ack *extack);
+void krdma_test_params_defaults(struct krdma_test_params *p);
+int krdma_test_params_check(const struct krdma_test_params *p,
+			    struct netlink_ext_ack *extack);
 
 /* peer.c: the peer's tests */
 void krdma_peer_on_req(struct krdma_session *sess,

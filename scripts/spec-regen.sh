@@ -38,6 +38,7 @@ kmod/netlink-gen.c|scripts/spec-to-c.py --source
 kmod/netlink-gen.h|scripts/spec-to-c.py --header
 tools/nl-gen.c|scripts/spec-to-c.py --user-source
 tools/nl-gen.h|scripts/spec-to-c.py --user-header
+include/krdma_params.h|scripts/spec-to-c.py --params
 Documentation/netlink-abi.rst|scripts/spec-to-rst.py
 '
 

@@ -7,6 +7,7 @@
     scripts/spec-to-c.py --header > kmod/netlink-gen.h
     scripts/spec-to-c.py --user-source > tools/nl-gen.c
     scripts/spec-to-c.py --user-header > tools/nl-gen.h
+    scripts/spec-to-c.py --params > include/krdma_params.h
 
 --uapi: the uAPI header shared by the module and krdmactl, in the style of
 the kernel's ynl-gen-c --mode uapi: the family's name and version, every
@@ -37,6 +38,18 @@ every event, the list of its attributes in the spec's order,
 krdma_<op>_rsp_attrs[] and krdma_<op>_attrs[] (what the CLI prints, in
 that order). Value checks (min, max) are the kernel's: libnl has none.
 
+--params, for both: what a request leaves out and what it may ask, read
+from the last lines of each request attribute's doc (the YNL schema has
+no key for them; the spec's opening comment says why and how):
+"default: V[; MODE: V]..." its default (per test mode where MODE says),
+"modes: MODE[, MODE]..." the test modes that take it; and the bounds of
+its checks (or of its enum). One #define each, named after the
+attribute's enum: KRDMA_A_TEST_DEPTH_DEFAULT, _DEFAULT_BW, _MIN, _MAX,
+_MODES (1 << mode for each mode that takes it). --source adds the table
+of test-start's attributes that some modes refuse (krdma_test_mode_attrs:
+type, modes, default, and the refusal naming attribute and modes) that
+one loop of the module checks a request with.
+
 `make check-spec` regenerates all these files (and the spec's RST, see
 scripts/spec-to-rst.py) and fails on any difference, so the header, the
 module and the CLI say exactly what the spec says; `make regen` rewrites
@@ -44,11 +57,15 @@ them.
 """
 import argparse
 import os
+import re
 import sys
 
 import yaml
 
 SPEC = 'Documentation/netlink/specs/krdma.yaml'
+# The enum of the "modes:" lines, and the op whose request they restrict.
+MODE_ENUM = 'test-mode'
+MODE_OP = 'test-start'
 GENERATOR = 'scripts/spec-to-c.py'
 
 SCALARS = {'u8': 'NLA_U8', 'u16': 'NLA_U16', 'u32': 'NLA_U32', 'u64': 'NLA_U64',
@@ -229,7 +246,8 @@ def render_source(spec):
     fam = c_lower(spec.family)
     out = ['// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause'] + banner() + [
         '', '#include <net/netlink.h>', '#include <net/genetlink.h>', '',
-        '#include <uapi/linux/krdma.h>', '', '#include "netlink-gen.h"', '']
+        '#include <uapi/linux/krdma.h>', '', '#include "krdma_params.h"',
+        '#include "netlink-gen.h"', '']
     ranges = []
     body = []
     requests = {}
@@ -286,6 +304,8 @@ def render_source(spec):
             out.append(f'\t[{c_upper(spec.family + "-nlgrp-" + g)}] = '
                        f'{{ .name = {c_upper(spec.family + "-mcgrp-" + g)}, }},')
         out.append('};')
+    if mode_params(spec):
+        out += [''] + render_mode_table(spec)
     return '\n'.join(out) + '\n'
 
 
@@ -302,12 +322,13 @@ def doc_lines(doc, indent=True):
     return out
 
 
-def defines(pairs):
-    """#define lines, values aligned with tabs past the longest name."""
+def defines(pairs, raw=False):
+    """#define lines, values aligned with tabs past the longest name; a
+    string value quoted unless RAW (a C expression)."""
     longest = (max(len(n) for n, _ in pairs) + 8) // 8 * 8
     out = []
     for n, v in pairs:
-        v = f'"{v}"' if isinstance(v, str) else str(v)
+        v = f'"{v}"' if isinstance(v, str) and not raw else str(v)
         out.append(f'#define {n}' + '\t' * ((longest - len(n) + 7) // 8) + v)
     return out
 
@@ -462,8 +483,206 @@ def render_header(spec):
             out.append(f'\t{c_upper(spec.family + "-nlgrp-" + g)},')
         out += ['};', '',
                 f'extern const struct genl_multicast_group {fam}_nl_mcgrps[{len(spec.mcgrps)}];']
+    if mode_params(spec):
+        out += render_mode_decl(spec)
     out += ['', f'#endif /* {guard} */']
     return '\n'.join(out) + '\n'
+
+
+# ---- defaults, bounds, modes (--params; --source's table) ----------------
+
+DOC_KEY = re.compile(r'^\s*(default|modes)\s*:\s*(.*?)\s*$', re.I)
+
+
+def doc_keys(a, where):
+    """The "default:" and "modes:" lines of attribute A's doc, as written."""
+    keys = {}
+    for line in (a.get('doc') or '').splitlines():
+        m = DOC_KEY.match(line)
+        if not m:
+            continue
+        key = m.group(1)
+        if key != key.lower() or key in keys or not m.group(2):
+            sys.exit(f'spec-to-c: {where}: a "{key}:" line must be lower case, once, with a value')
+        keys[key] = m.group(2)
+    return keys
+
+
+def mode_entries(spec):
+    """{mode name: its C name and value} of the test-mode enum."""
+    e = spec.enums[MODE_ENUM]
+    pfx = e.get('name-prefix', f'{spec.family}-{MODE_ENUM}-')
+    out = {}
+    val = e.get('value-start', 0)
+    for ent in e['entries']:
+        name = ent if isinstance(ent, str) else ent['name']
+        out[name] = (c_upper(pfx + name), val)
+        val += 1
+    return out
+
+
+def param_value(spec, a, v, where):
+    """A default's C expression and value: a number, a const, an enum entry."""
+    if re.fullmatch(r'[0-9]+', v):
+        return v, int(v)
+    if v in spec.consts:
+        return spec.const_c(v)
+    if 'enum' in a:
+        e = spec.enums[a['enum']]
+        pfx = e.get('name-prefix', f'{spec.family}-{a["enum"]}-')
+        val = e.get('value-start', 0)
+        for ent in e['entries']:
+            if (ent if isinstance(ent, str) else ent['name']) == v:
+                return c_upper(pfx + v), val
+            val += 1
+    sys.exit(f'spec-to-c: {where}: default {v!r} is no number, const or entry of its enum')
+
+
+class Param:
+    """What the spec says of one request attribute of the main set."""
+
+    def __init__(self, spec, a):
+        self.a = a
+        self.name = a['name']
+        self.c = spec.attr_c(spec.family, a['name'])
+        where = f'{spec.family}.{self.name}'
+        keys = doc_keys(a, where)
+        modes = mode_entries(spec)
+        self.defaults = []      # (suffix, C expression, value)
+        if 'default' in keys:
+            for i, part in enumerate(keys['default'].split(';')):
+                part = part.strip()
+                mode = None
+                if i:
+                    mode, _, part = (x.strip() for x in part.partition(':'))
+                    if mode not in modes:
+                        sys.exit(f'spec-to-c: {where}: default for {mode!r}, no {MODE_ENUM}')
+                expr, val = param_value(spec, a, part, where)
+                self.defaults.append(('_' + c_upper(mode) if mode else '', expr, val))
+        self.modes = None
+        if 'modes' in keys:
+            names = [m.strip() for m in keys['modes'].split(',')]
+            for m in names:
+                if m not in modes:
+                    sys.exit(f'spec-to-c: {where}: modes: {m!r} is no {MODE_ENUM}')
+            self.modes = [(m, modes[m][0]) for m in modes if m in names]
+        lo = hi = None
+        checks = a.get('checks', {})
+        if a['type'] in SCALARS:
+            if 'min' in checks:
+                lo = spec.const_c(checks['min'])
+            if 'max' in checks:
+                hi = spec.const_c(checks['max'])
+            if lo is None and hi is None and 'enum' in a:
+                start, maxname = spec.enum_bounds(a['enum'])
+                lo = (str(start), start)
+                hi = (maxname, start + len(spec.enums[a['enum']]['entries']) - 1)
+        self.lo, self.hi = lo, hi
+
+    def defines(self):
+        out = [(f'{self.c}_DEFAULT{sfx}', expr) for sfx, expr, _ in self.defaults]
+        if self.lo is not None:
+            out.append((f'{self.c}_MIN', self.lo[0]))
+        if self.hi is not None:
+            out.append((f'{self.c}_MAX', self.hi[0]))
+        if self.modes:
+            out.append((f'{self.c}_MODES',
+                        '(' + ' | '.join(f'(1U << {c})' for _, c in self.modes) + ')'))
+        return out
+
+    def refusal(self):
+        """The extack of a mode that does not take it: the attribute, the modes."""
+        short = self.name[len('test-'):] if self.name.startswith('test-') else self.name
+        names = [m for m, _ in self.modes]
+        said = names[0] if len(names) == 1 else ', '.join(names[:-1]) + ' and ' + names[-1]
+        return f'{short} is for the {said} mode' + ('s' if len(names) > 1 else '')
+
+
+def params(spec):
+    """Param of each attribute of the main set in a request, in spec order."""
+    used = set()
+    for op in ops_with_handlers(spec):
+        if op['attribute-set'] == spec.family:
+            used.update(spec.op_request(op))
+    out = []
+    for a in spec.sets[spec.family]['attributes']:
+        p = Param(spec, a) if a['name'] in used else None
+        if p is None:
+            if doc_keys(a, f'{spec.family}.{a["name"]}'):
+                sys.exit(f'spec-to-c: {spec.family}.{a["name"]}: default or modes, in no request')
+            continue
+        if p.defines():
+            out.append(p)
+    names = {a['name'] for a in spec.sets[spec.family]['attributes']}
+    taken = {spec.attr_c(spec.family, n) for n in names}
+    for p in out:
+        for n, _ in p.defines():
+            if n in taken:
+                sys.exit(f'spec-to-c: {n} would name an attribute too')
+        if p.modes and p.name not in spec.op_request(
+                next(op for op in spec.ops if op['name'] == MODE_OP)):
+            sys.exit(f'spec-to-c: {spec.family}.{p.name}: modes: but not in {MODE_OP}')
+    return out
+
+
+def mode_params(spec):
+    return [p for p in params(spec) if p.modes]
+
+
+def render_params(spec):
+    guard = '_' + c_upper(spec.family) + '_PARAMS_H'
+    out = ['/* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */',
+           '/* Do not edit directly, auto-generated from: */', f'/*\t{SPEC} */',
+           f'/* by {GENERATOR} --params; make check-spec checks that it is current. */',
+           '/*',
+           ' * What a request may leave out and what it may ask, for the module, which',
+           ' * applies it, and krdmactl, which says it: each attribute\'s default (the',
+           ' * spec\'s "default:"; _DEFAULT_<MODE> where a test mode has its own), the',
+           ' * bounds of its checks or of its enum, and for test-start the test modes',
+           ' * that take it (the spec\'s "modes:", 1 << mode each). Include the uAPI',
+           ' * header first.',
+           ' */',
+           '', f'#ifndef {guard}', f'#define {guard}', '']
+    for p in params(spec):
+        out.append(f'/* {p.name} */')
+        out += defines(p.defines(), raw=True) + ['']
+    out.append(f'#endif /* {guard} */')
+    return '\n'.join(out) + '\n'
+
+
+def render_mode_table(spec):
+    """--source's table of the attributes some test modes refuse."""
+    mps = mode_params(spec)
+    fam = c_lower(spec.family)
+    out = [f'/* {MODE_OP}: the attributes that only some test modes take */',
+           f'const struct {fam}_mode_attr {fam}_test_mode_attrs[{len(mps)}] = {{']
+    for p in mps:
+        out += ['\t{', f'\t\t.attr\t\t= {p.c},', f'\t\t.type\t\t= {SCALARS[p.a["type"]]},',
+                f'\t\t.modes\t\t= {p.c}_MODES,']
+        base = [d for d in p.defaults if not d[0]]
+        if base:
+            out += ['\t\t.has_default\t= true,', f'\t\t.dflt\t\t= {p.c}_DEFAULT,']
+        out += [f'\t\t.refusal\t= "{p.refusal()}",', '\t},']
+    out.append('};')
+    return out
+
+
+def render_mode_decl(spec):
+    fam = c_lower(spec.family)
+    return ['', '/*',
+            f' * An attribute of {MODE_OP} that only some test modes take: a request',
+            ' * of another mode that gives it is refused, with @refusal, unless it',
+            ' * gives its default (a value that asks the mode for nothing).',
+            ' */',
+            f'struct {fam}_mode_attr {{',
+            '\tu16\t\tattr;',
+            '\tu8\t\ttype;\t\t/* NLA_U8, NLA_U32 or NLA_U64 */',
+            '\tu32\t\tmodes;\t\t/* 1 << mode of each mode that takes it */',
+            '\tbool\t\thas_default;',
+            '\tu64\t\tdflt;',
+            '\tconst char\t*refusal;',
+            '};', '',
+            f'extern const struct {fam}_mode_attr {fam}_test_mode_attrs[{len(mode_params(spec))}];']
 
 
 # ---- krdmactl (libnl-3) ----------------------------------------------------
@@ -578,12 +797,15 @@ def main():
     g.add_argument('--header', action='store_true', help='kmod/netlink-gen.h')
     g.add_argument('--user-source', action='store_true', help='tools/nl-gen.c')
     g.add_argument('--user-header', action='store_true', help='tools/nl-gen.h')
+    g.add_argument('--params', action='store_true', help='include/krdma_params.h')
     ap.add_argument('--spec', default=None, help=f'the spec (default: {SPEC})')
     args = ap.parse_args()
     top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     spec = Spec(args.spec or os.path.join(top, SPEC))
     if args.uapi:
         sys.stdout.write(render_uapi(spec))
+    elif args.params:
+        sys.stdout.write(render_params(spec))
     elif args.user_source or args.user_header:
         sys.stdout.write(render_user_source(spec) if args.user_source else render_user_header(spec))
     else:

@@ -14,6 +14,8 @@
 #include <netlink/msg.h>
 
 #include <linux/krdma.h>
+/* The spec's defaults and bounds of the request attributes, the module's too. */
+#include <krdma_params.h>
 
 #include "parse.h"
 

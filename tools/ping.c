@@ -32,7 +32,6 @@
 #define PING_COUNT_DFLT		5
 #define PING_INTERVAL_MS_DFLT	1000
 #define PING_INTERVAL_MS_MAX	60000
-#define PING_TIMEOUT_MS_DFLT	10000
 
 /* The round trips timed so far, for the summary. */
 struct ping_stats {
@@ -287,7 +286,7 @@ static int ping_run(int argc, char **argv)
 	if (!c)
 		return EXIT_ERR;
 	format_endpoint(peer, sizeof(peer), &addr.addr, p);
-	tmo = timeout.set ? (uint32_t)timeout.num : PING_TIMEOUT_MS_DFLT;
+	tmo = timeout.set ? (uint32_t)timeout.num : KRDMA_A_TIMEOUT_MS_DEFAULT;
 	/* A name of its own, so that a ping is told apart in session show. */
 	snprintf(name, sizeof(name), "ping-%d", (int)getpid());
 

@@ -362,7 +362,9 @@ const struct object session_obj = {
 	"TIME := NUMBER{ ns | us | ms | s | m | min | h } (a unit is required), in\n"
 	"        whole ms, 100ms to 60s: 2.5s, 500ms\n"
 	"NAME := up to 31 printable characters without spaces, not all digits\n"
-	"qps: queue pairs to the peer, the control one included (1..16, default 1);\n"
+	"qps: queue pairs to the peer, the control one included ("
+	KRDMACTL_STR(KRDMA_A_SESSION_QPS_MIN) ".." KRDMACTL_STR(KRDMA_A_SESSION_QPS_MAX)
+	", default " KRDMACTL_STR(KRDMA_A_SESSION_QPS_DEFAULT) ");\n"
 	"     the others carry the RDMA traffic of bw tests run with qps > 1\n"
 	"connect prints \"session ID name NAME up\" and exits 0 once the session\n"
 	"is up; if it goes down instead, it prints the reason and exits 1.\n"

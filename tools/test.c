@@ -456,12 +456,10 @@ static int run_tests(struct knl_ctx *c, struct test_args *a)
 }
 
 /*
- * The session defaults of krdmactl(8) ("session connect"), and the
- * receives a session keeps posted for its own control messages (the
- * kernel's KRDMA_RQ_RESERVE): what a test's depth is measured against.
+ * The receives a session keeps posted for its own control messages (the
+ * kernel's KRDMA_RQ_RESERVE): with the session's defaults (the spec's),
+ * what a test's depth is measured against.
  */
-#define SESSION_SQ_DEPTH_DFLT	256
-#define SESSION_RQ_DEPTH_DFLT	32
 #define SESSION_RQ_RESERVE	3
 /* Send WRs per message in flight, room for check mode's worst case (a
  * WR per region of a slot, and a chunk's notices). */
@@ -494,11 +492,11 @@ static void oneshot_size(struct test_args *a)
 	}
 	if (!a->depth.set)
 		return;
-	if (!s->rqd.set && d + SESSION_RQ_RESERVE > SESSION_RQ_DEPTH_DFLT) {
+	if (!s->rqd.set && d + SESSION_RQ_RESERVE > KRDMA_A_SESSION_RQ_DEPTH_DEFAULT) {
 		s->rqd.set = true;
 		s->rqd.num = clamp_depth(d + SESSION_RQ_RESERVE);
 	}
-	if (!s->sqd.set && d * ONESHOT_SQ_PER_DEPTH + 2 > SESSION_SQ_DEPTH_DFLT) {
+	if (!s->sqd.set && d * ONESHOT_SQ_PER_DEPTH + 2 > KRDMA_A_SESSION_SQ_DEPTH_DEFAULT) {
 		s->sqd.set = true;
 		s->sqd.num = clamp_depth(d * ONESHOT_SQ_PER_DEPTH + 2);
 	}
@@ -672,9 +670,16 @@ const struct object test_obj = {
 	"TIME := NUMBER{ ns | us | ms | s | m | min | h } (a unit is required), in\n"
 	"        whole ms: 1.5s, 2000us\n"
 	"count: NUMBER[ k | M | G ] in powers of 1000 (10k, 1.5M)\n"
-	"depth: operations in flight (1..128; bw default 64, else 1); interval:\n"
+	/* The spec's bounds and defaults (include/krdma_params.h). */
+	"depth: operations in flight (" KRDMACTL_STR(KRDMA_A_TEST_DEPTH_MIN) ".."
+	KRDMACTL_STR(KRDMA_A_TEST_DEPTH_MAX) "; bw default "
+	KRDMACTL_STR(KRDMA_A_TEST_DEPTH_DEFAULT_BW) ", else "
+	KRDMACTL_STR(KRDMA_A_TEST_DEPTH_DEFAULT) "); interval:\n"
 	"     progress events (>= 100ms); signal_every: one send WR in N asks for a\n"
-	"     completion (bw default 16); chain: WRs per post (1..32, bw default 8);\n"
+	"     completion (bw default " KRDMACTL_STR(KRDMA_A_TEST_SIGNAL_EVERY_DEFAULT)
+	"); chain: WRs per post (" KRDMACTL_STR(KRDMA_A_TEST_CHAIN_MIN) ".."
+	KRDMACTL_STR(KRDMA_A_TEST_CHAIN_MAX) ", bw default "
+	KRDMACTL_STR(KRDMA_A_TEST_CHAIN_DEFAULT_BW) ");\n"
 	"     bidir: bw both ways at once, the peer running the same test back;\n"
 	"     qps: bw with write, read or the atomics, the messages spread over the\n"
 	"     session's first N queue pairs (1..16, at most the session's qps),\n"

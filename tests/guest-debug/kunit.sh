@@ -9,7 +9,7 @@
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
-CASES="krdma_kunit_op_table krdma_kunit_op_supported krdma_kunit_sges_part krdma_kunit_check_imm krdma_kunit_wire_regions krdma_kunit_test_moves krdma_kunit_peer_moves"
+CASES="krdma_kunit_op_table krdma_kunit_op_supported krdma_kunit_sges_part krdma_kunit_check_imm krdma_kunit_wire_regions krdma_kunit_test_moves krdma_kunit_peer_moves krdma_kunit_params_defaults krdma_kunit_params_check"
 # The kernel log from the harness's load on, without timestamps: the
 # whole KTAP report (debugfs kunit/krdma/results keeps 512 bytes a case
 # on 6.1, and a failing case's own line was lost there).

@@ -420,7 +420,7 @@ if ! short_run; then
 	# iWARP has no write_imm at all, and says that first.
 	! iwarp || expect_fail_msg refuse.write_imm "iWARP has no immediate data" \
 		krdmactl test run session m op write_imm mode bw count 10 qps 2
-	expect_fail_msg refuse.lat "several QPs are for the bw mode" \
+	expect_fail_msg refuse.lat "qps is for the bw mode" \
 		krdmactl test run session m op write mode lat count 10 qps 2
 	expect_ok connect.one timeout 60 krdmactl session connect addr "$KRDMA_PEER_IP" \
 		port $PORT name one timeout 30s

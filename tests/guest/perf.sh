@@ -301,9 +301,9 @@ expect_fail_msg err.range_start "range goes from a power of two" \
 	krdmactl test run session p op write mode bw size 3-8K
 expect_fail_msg err.rate_zero "rate must be above 0" \
 	krdmactl test run session p op write mode bw rate 0
-expect_fail_msg err.rate_check "rate and burst are for the bw mode" \
+expect_fail_msg err.rate_check "rate is for the bw mode" \
 	krdmactl test run session p op write rate 1
-expect_fail_msg err.rate_lat "rate and burst are for the bw mode" \
+expect_fail_msg err.rate_lat "rate is for the bw mode" \
 	krdmactl test run session p op send mode lat rate 1
 expect_fail_msg err.burst_alone "burst goes with a rate" \
 	krdmactl test run session p op write mode bw burst 4

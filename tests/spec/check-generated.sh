@@ -82,6 +82,14 @@ stale_case op-renamed "$TMP/op.yaml" include/uapi/linux/krdma.h kmod/netlink-gen
 sed '/^          - session-tos$/d' "$SPEC" >"$TMP/event.yaml"
 stale_case event-attr-dropped "$TMP/event.yaml" tools/nl-gen.c tools/nl-gen.h \
 	Documentation/netlink-abi.rst
+sed -E '/name: test-interval-ms$/,/default:/{s/^(          default: )1000$/\12000/}' "$SPEC" \
+	>"$TMP/default.yaml"
+stale_case default-changed "$TMP/default.yaml" include/uapi/linux/krdma.h include/krdma_params.h \
+	Documentation/netlink-abi.rst
+sed -E '/name: test-qps$/,/modes:/{s/^(          modes: )bw$/\1bw, lat/}' "$SPEC" >"$TMP/modes.yaml"
+stale_case modes-changed "$TMP/modes.yaml" include/uapi/linux/krdma.h include/krdma_params.h \
+	kmod/netlink-gen.c \
+	Documentation/netlink-abi.rst
 sed -i 's/^\(#define KRDMA_QPS_MAX\t\).*$/\164/' "$TMP/top/include/uapi/linux/krdma.h"
 stale_case header-hand-edited "$SPEC" include/uapi/linux/krdma.h
 sed -i 's/^\(\t\[KRDMA_A_TEST_STATUS\] = { .type = NLA_\)S32, .minlen = 4 }/\1U32 }/' \
@@ -127,5 +135,28 @@ spec_case cli-ipv4-len '/name: ipv4$/,/exact-len:/{s/^(          exact-len: )4$/
 spec_case cli-reply-attr '/name: version-get$/,/abi-version$/{s/^(            - )abi-version$/&\n\1dev-index/}' \
 	'krdma_version_get_rsp_attrs\[3\] = \{\n\tKRDMA_A_VERSION,\n\tKRDMA_A_ABI_VERSION,\n\tKRDMA_A_DEV_INDEX,\n\}' \
 	--user-source tools/nl-gen.c
+# The doc's keys: each default (per mode too) and each attribute's modes
+# in the header both sides share, and the refusal naming them.
+spec_case default-bw '/name: test-depth$/,/default:/{s/^(          default: 1; bw: )64$/\132/}' \
+	'#define KRDMA_A_TEST_DEPTH_DEFAULT_BW\t32\n' --params include/krdma_params.h
+spec_case modes-lat '/name: test-qps$/,/modes:/{s/^(          modes: )bw$/\1bw, lat/}' \
+	'\.refusal\t= "qps is for the bw and lat modes"'
+# A key the generator cannot read fails it, saying where.
+bad_key() {
+	local name=$1 expr=$2 want=$3 out
+	sed -E "$expr" "$SPEC" >"$TMP/$name.yaml"
+	if out=$(python3 "$GEN" --params --spec "$TMP/$name.yaml" 2>&1); then
+		ko "bad key: $name: rendered"
+	elif grep -qF -- "$want" <<<"$out"; then
+		ok "bad key: $name: refused ($want)"
+	else
+		ko "bad key: $name: refused without '$want': $out"
+	fi
+}
+bad_key default-capital 's/^(          )default: 1000$/\1Default: 1000/' 'must be lower case'
+bad_key default-unknown 's/^(          default: )4096$/\1page-size/' "default 'page-size' is no number"
+bad_key modes-unknown 's/^(          modes: )bw, lat$/\1bw, stream/' "modes: 'stream' is no test-mode"
+bad_key default-mode-unknown 's/^(          default: 1; )bw(: 64)$/\1stream\2/' \
+	"default for 'stream', no test-mode"
 
 finish

@@ -832,7 +832,7 @@ static void k_test_qps(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 	    nla_get_u32(tb[KRDMA_A_TEST_QPS]) > 1 &&
 	    (!tb[KRDMA_A_TEST_MODE] ||
 	     nla_get_u8(tb[KRDMA_A_TEST_MODE]) != KRDMA_MODE_BW)) {
-		fake_error(-EINVAL, "several QPs are for the bw mode",
+		fake_error(-EINVAL, "qps is for the bw mode",
 			   KRDMA_A_TEST_QPS);
 		return;
 	}
@@ -883,7 +883,7 @@ TEST(cmd_test_qps)
 	run(&r, false, "test start session 5 op write qps 2");
 	CHECK_INT(r.rc, 1);
 	CHECK_STR(r.out.buf, "");
-	CHECK_STR(r.err, "krdmactl: several QPs are for the bw mode (attribute qps)\n"
+	CHECK_STR(r.err, "krdmactl: qps is for the bw mode (attribute qps)\n"
 		  "Try \"krdmactl test start help\".\n");
 	CHECK_INT(fake_nreqs(), 1);
 	CHECK_INT(fake_req_attrs(0, tb), 0);

@@ -208,7 +208,7 @@ enum krdma_event {
  *   connects from.
  * @KRDMA_A_PEER_ADDR: (nest, enum krdma_addr_attr) Address and port of the
  *   peer of a session.
- * @KRDMA_A_TIMEOUT_MS: (u32) Connect timeout in milliseconds (default 10000).
+ * @KRDMA_A_TIMEOUT_MS: (u32) Connect timeout in milliseconds. default: 10000
  * @KRDMA_A_SESSION_ID: (u32) Id of a session (never 0).
  * @KRDMA_A_SESSION_STATE: (u8, enum krdma_session_state) State of the session.
  * @KRDMA_A_SESSION_ROLE: (u8, enum krdma_session_role) Role of this host in
@@ -219,12 +219,12 @@ enum krdma_event {
  *   side accepts as responder (negotiated).
  * @KRDMA_A_SESSION_INITIATOR_DEPTH: (u8) RDMA READ/atomic operations this side
  *   may have outstanding (negotiated).
- * @KRDMA_A_SESSION_SQ_DEPTH: (u32) Send queue depth (default 256; negotiated
- *   with the peer).
- * @KRDMA_A_SESSION_RQ_DEPTH: (u32) Receive queue depth (default 32; negotiated
- *   with the peer).
+ * @KRDMA_A_SESSION_SQ_DEPTH: (u32) Send queue depth (negotiated with the
+ *   peer). default: 256
+ * @KRDMA_A_SESSION_RQ_DEPTH: (u32) Receive queue depth (negotiated with the
+ *   peer). default: 32
  * @KRDMA_A_SESSION_MAX_MSG_SIZE: (u32) Largest message of the session in bytes
- *   (default 64 KiB).
+ *   (64 KiB by default). default: 65536
  * @KRDMA_A_SESSION_PEER_PROTO: (u32) Wire protocol version the peer module
  *   speaks.
  * @KRDMA_A_REASON: (string) Why a session went down, why a test failed, or
@@ -232,16 +232,16 @@ enum krdma_event {
  * @KRDMA_A_TEST_ID: (u32) Id of a test (never 0).
  * @KRDMA_A_TEST_OP: (u8, enum krdma_op) The operation the test runs (checked
  *   against the op enum).
- * @KRDMA_A_TEST_SIZE: (u32) Bytes per message (default 4096; 8 for the
- *   atomics).
- * @KRDMA_A_TEST_COUNT: (u64) Iterations to run (default 1000 when no duration
- *   is given; 0 is rejected). Excludes test-duration-ms.
+ * @KRDMA_A_TEST_SIZE: (u32) Bytes per message (the atomics always move 8,
+ *   their default). default: 4096
+ * @KRDMA_A_TEST_COUNT: (u64) Iterations to run (the default when no duration
+ *   is given; 0 is rejected). Excludes test-duration-ms. default: 1000
  * @KRDMA_A_TEST_DURATION_MS: (u32) Run for this long instead of a count, in
  *   milliseconds.
- * @KRDMA_A_TEST_DEPTH: (u32) Operations in flight, per queue pair (default 64
- *   in bw mode, else 1).
+ * @KRDMA_A_TEST_DEPTH: (u32) Operations in flight, per queue pair. default: 1;
+ *   bw: 64
  * @KRDMA_A_TEST_INTERVAL_MS: (u32) Interval of test-progress events in
- *   milliseconds (default 1000).
+ *   milliseconds. default: 1000
  * @KRDMA_A_TEST_STATE: (u8, enum krdma_test_state) State of the test.
  * @KRDMA_A_TEST_STATUS: (s32) 0, or the negative errno the test ended with.
  * @KRDMA_A_TEST_ITERS: (u64) Iterations completed.
@@ -254,11 +254,13 @@ enum krdma_event {
  *   (stats-get) or of one session (session-get).
  * @KRDMA_A_EVENT: (u8, enum krdma_event) What an event-ntf message reports.
  * @KRDMA_A_TEST_MODE: (u8, enum krdma_test_mode) How the test moves its data
- *   (default check; checked against the enum).
+ *   (checked against the enum). default: check
  * @KRDMA_A_TEST_SIGNAL_EVERY: (u32) bw and lat modes - one send work request
- *   in this many asks for a completion (default 16, at most test-depth in bw).
- * @KRDMA_A_TEST_CHAIN: (u32) bw mode - work requests posted by one
- *   ib_post_send() (default 8, at most test-depth).
+ *   in this many asks for a completion (in bw at most test-depth, which lowers
+ *   the default). default: 16 modes: bw, lat
+ * @KRDMA_A_TEST_CHAIN: (u32) bw and lat modes - work requests posted by one
+ *   ib_post_send() (at most test-depth, which lowers bw's default). default:
+ *   1; bw: 8 modes: bw, lat
  * @KRDMA_A_TEST_INLINE: (u8) 1 if the data went inline in the work requests
  *   (small sends).
  * @KRDMA_A_TEST_CPU_NS: (u64) CPU time the module's data path spent on the
@@ -273,30 +275,31 @@ enum krdma_event {
  *   completions run.
  * @KRDMA_A_TEST_BIDIR: (u8) bw mode - 1: traffic both ways at once; the peer
  *   module runs the same test back (a test of its own, as long as this one)
- *   and reports its figures in test-peer-iters and test-peer-bytes.
+ *   and reports its figures in test-peer-iters and test-peer-bytes. default: 0
+ *   modes: bw
  * @KRDMA_A_TEST_PEER_ITERS: (u64) bidir - the messages of the peer's reverse
  *   stream.
  * @KRDMA_A_TEST_PEER_BYTES: (u64) bidir - the bytes of the peer's reverse
  *   stream.
  * @KRDMA_A_SESSION_QPS: (u32) Queue pairs of the session, the control one
- *   included (default 1). Each is a reliable connection of its own to the peer
- *   (its own rdma_cm connection and completion queue, on distinct completion
- *   vectors). The first carries the control messages and every test; the other
- *   ones, data channels joined to the session by a cookie in the CM handshake,
- *   carry the data of bw tests run with test-qps above 1: RDMA WRITE, READ and
+ *   included. Each is a reliable connection of its own to the peer (its own
+ *   rdma_cm connection and completion queue, on distinct completion vectors).
+ *   The first carries the control messages and every test; the other ones,
+ *   data channels joined to the session by a cookie in the CM handshake, carry
+ *   the data of bw tests run with test-qps above 1: RDMA WRITE, READ and
  *   atomics, and with a peer of protocol version 3 send, send-imm and
  *   write-imm, for which each keeps session-rq-depth receives posted. The
- *   session is up only once all of them are connected.
+ *   session is up only once all of them are connected. default: 1
  * @KRDMA_A_TEST_QPS: (u32) bw mode - queue pairs the messages spread over: the
- *   first test-qps of the session's session-qps (default 1), each with its own
- *   pipeline of test-depth messages in flight (test-depth is per QP); a
- *   test-count is split between them. Above 1 only in bw mode, and at most the
- *   session's session-qps; send, send-imm and write-imm, which consume the
- *   peer's receives, only with a peer of protocol version 3, each QP paced by
- *   credits of its own. On iWARP, above 1, the messages go over the test-qps -
- *   1 data channels and the first QP carries the test's control messages and
- *   the keepalive alone: no completion there tells the peer alive, and its
- *   probes must not wait behind bulk data.
+ *   first test-qps of the session's session-qps, each with its own pipeline of
+ *   test-depth messages in flight (test-depth is per QP); a test-count is
+ *   split between them. Above 1 only in bw mode, and at most the session's
+ *   session-qps; send, send-imm and write-imm, which consume the peer's
+ *   receives, only with a peer of protocol version 3, each QP paced by credits
+ *   of its own. On iWARP, above 1, the messages go over the test-qps - 1 data
+ *   channels and the first QP carries the test's control messages and the
+ *   keepalive alone: no completion there tells the peer alive, and its probes
+ *   must not wait behind bulk data. default: 1 modes: bw
  * @KRDMA_A_TEST_QP: (nest, enum krdma_test_qp_attr, multi) bw mode, once the
  *   test is over - one per queue pair the messages went over, in order: what
  *   each moved and when it was done, so a slow or unfair queue pair shows.
@@ -319,10 +322,10 @@ enum krdma_event {
  *   it, a timer resuming the sending when the window is open but the budget
  *   spent. Over several QPs each carries an equal share. Not 0 (leave it out
  *   for no limit), not with test-bidir (the peer's stream would not be
- *   limited). test-bytes over test-elapsed-ns is what it achieved.
+ *   limited). test-bytes over test-elapsed-ns is what it achieved. modes: bw
  * @KRDMA_A_TEST_BURST: (u32) bw mode, with test-rate - messages posted at once
  *   before the sender waits for the rate (perftest's --burst_size; default
- *   test-chain, one ib_post_send() a burst; at most test-depth).
+ *   test-chain, one ib_post_send() a burst; at most test-depth). modes: bw
  */
 enum krdma_attr {
 	KRDMA_A_UNSPEC,

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
+/*
+ * krdma: a test's parameters as the spec declares them - which test modes
+ * take which attribute of test-start, the defaults of what a request
+ * leaves out and the bounds of what it gives (include/krdma_params.h and
+ * netlink-gen.c's table, generated from the spec's "default:" and
+ * "modes:"). Shared by the test netlink starts and the peer's test we
+ * respond to, which is also the bidir mirror we run back (peer.c), so
+ * that both sides hold a test to the same. What a session or a device
+ * allows is the engines' (check_params).
+ */
+#include <linux/minmax.h>
+#include <net/genetlink.h>
+
+#include "test.h"
+#include "netlink-gen.h"
+
+/*
+ * NL_SET_ERR_MSG_ATTR() for a message of the spec's table: 6.1's takes
+ * only a literal (and has no _FMT), whose static copy it makes.
+ */
+static void krdma_refuse(struct netlink_ext_ack *extack,
+			 const struct nlattr *attr, const char *msg)
+{
+	if (!extack)
+		return;
+	do_trace_netlink_extack(msg);
+	extack->_msg = msg;
+	NL_SET_BAD_ATTR(extack, attr);
+}
+
+/*
+ * Does @mode refuse attribute @ma given as @val? A mode the spec does not
+ * name takes it only at its default, which asks the mode for nothing
+ * (bidir 0, qps 1).
+ */
+static bool krdma_mode_refuses(const struct krdma_mode_attr *ma, u8 mode,
+			       u64 val)
+{
+	return !(ma->modes & (1U << mode)) &&
+	       !(ma->has_default && val == ma->dflt);
+}
+
+/**
+ * krdma_test_attrs_check() - the attributes of test-start @mode takes
+ * @tb: the request's attributes, checked by the policy
+ * @mode: the test mode the request asks for
+ * @extack: says which attribute, and which modes take it
+ *
+ * One loop over the spec's table (netlink-gen.c), in the spec's order.
+ *
+ * Return: 0, or -EINVAL.
+ */
+int krdma_test_attrs_check(struct nlattr **tb, u8 mode,
+			   struct netlink_ext_ack *extack)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(krdma_test_mode_attrs); i++) {
+		const struct krdma_mode_attr *ma = &krdma_test_mode_attrs[i];
+		struct nlattr *attr = tb[ma->attr];
+		u64 val;
+
+		if (!attr)
+			continue;
+		switch (ma->type) {
+		case NLA_U8:
+			val = nla_get_u8(attr);
+			break;
+		case NLA_U32:
+			val = nla_get_u32(attr);
+			break;
+		default:
+			val = nla_get_u64(attr);
+			break;
+		}
+		if (krdma_mode_refuses(ma, mode, val)) {
+			krdma_refuse(extack, attr, ma->refusal);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* The parameter of @p that attribute @attr of the spec's table sets. */
+static u64 krdma_test_param(const struct krdma_test_params *p, u16 attr)
+{
+	switch (attr) {
+	case KRDMA_A_TEST_SIGNAL_EVERY:
+		return p->signal_every;
+	case KRDMA_A_TEST_CHAIN:
+		return p->chain;
+	case KRDMA_A_TEST_BIDIR:
+		return p->bidir;
+	case KRDMA_A_TEST_QPS:
+		return p->qps;
+	case KRDMA_A_TEST_RATE:
+		return p->rate;
+	case KRDMA_A_TEST_BURST:
+		return p->burst;
+	}
+	/* The spec gave "modes:" to an attribute this does not know. */
+	WARN_ON_ONCE(1);
+	return U64_MAX;
+}
+
+/**
+ * krdma_test_params_defaults() - the spec's defaults for what @p leaves out
+ * @p: a test's parameters, 0 where not given
+ *
+ * A count only when no duration is given; a burst only with a rate. A bw
+ * pipeline's window (depth) also caps its signal_every and chain.
+ */
+void krdma_test_params_defaults(struct krdma_test_params *p)
+{
+	bool bw;
+
+	p->mode = p->mode ?: KRDMA_A_TEST_MODE_DEFAULT;
+	bw = p->mode == KRDMA_MODE_BW;
+	/* The atomics always move 8 bytes. */
+	if (!p->size)
+		p->size = krdma_op_is_atomic(p->op) ? sizeof(u64) :
+			  KRDMA_A_TEST_SIZE_DEFAULT;
+	if (!p->depth)
+		p->depth = bw ? KRDMA_A_TEST_DEPTH_DEFAULT_BW :
+			   KRDMA_A_TEST_DEPTH_DEFAULT;
+	if (!p->signal_every)
+		p->signal_every = bw ? min_t(u32, p->depth,
+					     KRDMA_A_TEST_SIGNAL_EVERY_DEFAULT) :
+				  KRDMA_A_TEST_SIGNAL_EVERY_DEFAULT;
+	if (!p->chain)
+		p->chain = min_t(u32, p->depth, bw ? KRDMA_A_TEST_CHAIN_DEFAULT_BW :
+					       KRDMA_A_TEST_CHAIN_DEFAULT);
+	/* A burst is one ib_post_send() unless the user says otherwise. */
+	if (p->rate && !p->burst)
+		p->burst = p->chain;
+	if (!p->qps)
+		p->qps = KRDMA_A_TEST_QPS_DEFAULT;
+	if (!p->interval_ms)
+		p->interval_ms = KRDMA_A_TEST_INTERVAL_MS_DEFAULT;
+	if (!p->count && !p->duration_ms)
+		p->count = KRDMA_A_TEST_COUNT_DEFAULT;
+}
+
+/* Is @val within [@min, @max]? */
+static bool krdma_param_in(u64 val, u64 min, u64 max)
+{
+	return val >= min && val <= max;
+}
+
+/**
+ * krdma_test_params_check() - @p, its defaults applied, against the spec
+ * @p: a test's parameters, after krdma_test_params_defaults()
+ * @extack: why not; NULL for a peer's test
+ *
+ * The bounds of the spec's checks (which the policy holds a request to,
+ * but not a peer's TEST_REQ), the modes that take bidir and several QPs,
+ * which modes take which parameter (as krdma_test_attrs_check() asks
+ * of a request), and the size of the atomics: what no session changes. The driver (its
+ * test and the bidir mirror, krdma_test_start_locked()) and the
+ * responder (krdma_peer_on_req()) both ask it.
+ *
+ * Return: 0, -EOPNOTSUPP for a mode no engine runs, else -EINVAL.
+ */
+int krdma_test_params_check(const struct krdma_test_params *p,
+			    struct netlink_ext_ack *extack)
+{
+	unsigned int i;
+
+	if (!krdma_param_in(p->mode, KRDMA_A_TEST_MODE_MIN, KRDMA_A_TEST_MODE_MAX) ||
+	    !krdma_engine(p->mode)) {
+		NL_SET_ERR_MSG(extack, "no engine runs this mode");
+		return -EOPNOTSUPP;
+	}
+	if (!krdma_param_in(p->op, KRDMA_A_TEST_OP_MIN, KRDMA_A_TEST_OP_MAX) ||
+	    !krdma_param_in(p->size, KRDMA_A_TEST_SIZE_MIN, KRDMA_A_TEST_SIZE_MAX) ||
+	    !krdma_param_in(p->depth, KRDMA_A_TEST_DEPTH_MIN, KRDMA_A_TEST_DEPTH_MAX) ||
+	    !krdma_param_in(p->signal_every, KRDMA_A_TEST_SIGNAL_EVERY_MIN,
+			    KRDMA_A_TEST_SIGNAL_EVERY_MAX) ||
+	    !krdma_param_in(p->chain, KRDMA_A_TEST_CHAIN_MIN, KRDMA_A_TEST_CHAIN_MAX) ||
+	    !krdma_param_in(p->qps, KRDMA_A_TEST_QPS_MIN, KRDMA_A_TEST_QPS_MAX) ||
+	    !krdma_param_in(p->interval_ms, KRDMA_A_TEST_INTERVAL_MS_MIN,
+			    KRDMA_A_TEST_INTERVAL_MS_MAX) ||
+	    p->duration_ms > KRDMA_A_TEST_DURATION_MS_MAX ||
+	    (!p->count && !p->duration_ms) ||
+	    (p->rate && !krdma_param_in(p->burst, KRDMA_A_TEST_BURST_MIN,
+					 KRDMA_A_TEST_BURST_MAX))) {
+		NL_SET_ERR_MSG(extack, "test parameter out of range");
+		return -EINVAL;
+	}
+	/* The same loop as the request's: 0 is a parameter left out. */
+	for (i = 0; i < ARRAY_SIZE(krdma_test_mode_attrs); i++) {
+		const struct krdma_mode_attr *ma = &krdma_test_mode_attrs[i];
+		u64 val = krdma_test_param(p, ma->attr);
+
+		if (val && krdma_mode_refuses(ma, p->mode, val)) {
+			krdma_refuse(extack, NULL, ma->refusal);
+			return -EINVAL;
+		}
+	}
+	if (krdma_op_is_atomic(p->op) && p->size != sizeof(u64)) {
+		NL_SET_ERR_MSG(extack, "atomics operate on 8 bytes: size must be 8");
+		return -EINVAL;
+	}
+	return 0;
+}
