@@ -182,7 +182,7 @@ def analyse(run, netem=""):
                 "measured": bool(pt or kr), "pt_rec": pt, "kr_rec": kr,
                 "perftest_derived": bool(pt and pt.get("derived")),
                 "ratio": ratio(k, p),
-                "target": target if not netem else 1.0,
+                "target": target if not netem else LOSS_TARGET,
             })
     tcp = by.get(("iperf3", "tcp"))
     # Several QPs, held to TCP over the same wire (iperf3) as the ceiling.
