@@ -267,7 +267,7 @@ static int krdma_channels_connect(struct krdma_session *sess)
 		/* From here teardown destroys it. */
 		sess->conns[i] = conn;
 		krdma_cm_set_tos(sess, id);
-		ret = krdma_cm_set_timers(id);
+		ret = krdma_cm_set_timers(id, sess->ack_timeout);
 		if (!ret)
 			ret = krdma_resolve_addr(sess, id, (struct sockaddr *)&src);
 		if (ret)
@@ -481,6 +481,7 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 	sess->local_addr = p->local_addr;
 	sess->peer_addr = p->peer_addr;
 	sess->tos = p->tos;
+	sess->ack_timeout = krdma_ack_timeout_val(p->ack_timeout);
 
 	cm_id = rdma_create_id(p->net, krdma_cm_handler, krdma_ctrl_conn(sess),
 			       RDMA_PS_TCP, IB_QPT_RC);
@@ -491,7 +492,7 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 	}
 	krdma_ctrl_conn(sess)->cm_id = cm_id;
 	krdma_cm_set_tos(sess, cm_id);
-	ret = krdma_cm_set_timers(cm_id);
+	ret = krdma_cm_set_timers(cm_id, sess->ack_timeout);
 	if (ret) {
 		krdma_session_close(sess, "cannot set the transport timers: %pe",
 				    ERR_PTR(ret));

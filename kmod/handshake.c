@@ -26,7 +26,10 @@
  * tests/repro/rxe-ack-timeout.sh; 6.12 too). No WR pattern krdma could
  * choose avoids it. On a wire that drops packets (soft-RoCE has no PFC)
  * 18 costs a second a lost packet, a tenth of perftest's bandwidth at 1%
- * loss: set ack_timeout=14 there (lossy-wire.sh does).
+ * loss: set 14 there, for the sessions that cross such a wire (the
+ * session-ack-timeout attribute: "session connect ... ack_timeout 14",
+ * "listener add ... ack_timeout 14"), or for all (the module parameter;
+ * lossy-wire.sh does both). Documentation/usage.rst, "On a lossy network".
  *
  * The transport is not what finds a dead peer: the session keepalive is
  * (session.c, peer_timeout_ms), so the retry count is the most there is.
@@ -40,7 +43,7 @@
 static unsigned int krdma_ack_timeout = 18;
 module_param_named(ack_timeout, krdma_ack_timeout, uint, 0644);
 MODULE_PARM_DESC(ack_timeout,
-		 "Transport ACK timeout of new connections: 4.096 us x 2^N (8..31)");
+		 "Transport ACK timeout of new sessions that set none: 4.096 us x 2^N (8..31)");
 
 #define KRDMA_CM_RETRY_COUNT	7
 #define KRDMA_CM_RNR_RETRY	6
@@ -83,20 +86,30 @@ const char *krdma_reject_reason(u16 reason)
 		krdma_reject_reasons[reason] : NULL;
 }
 
-u8 krdma_ack_timeout_val(void)
+/*
+ * The ACK timeout of a new session: its own (@asked, from the session's
+ * or its listener's session-ack-timeout, already within
+ * KRDMA_ACK_TIMEOUT_MIN..MAX), or with 0 the module parameter's as it is
+ * now. The session keeps what this returns, for all its QPs.
+ */
+u8 krdma_ack_timeout_val(u8 asked)
 {
-	return clamp_t(unsigned int, READ_ONCE(krdma_ack_timeout), 8, 31);
+	if (asked)
+		return asked;
+	return clamp_t(unsigned int, READ_ONCE(krdma_ack_timeout),
+		       KRDMA_ACK_TIMEOUT_MIN, KRDMA_ACK_TIMEOUT_MAX);
 }
 
 /*
  * The transport timers of a connection: before rdma_connect() on the
  * active side, before rdma_accept() on the passive one, where rdma_cm
  * applies them to the QP (its INIT to RTR step sets the RNR timer, the
- * RTR to RTS one the ACK timeout).
+ * RTR to RTS one the ACK timeout). @ack_timeout is the session's
+ * (krdma_ack_timeout_val()), the same for every QP of the session.
  */
-int krdma_cm_set_timers(struct rdma_cm_id *id)
+int krdma_cm_set_timers(struct rdma_cm_id *id, u8 ack_timeout)
 {
-	int ret = rdma_set_ack_timeout(id, krdma_ack_timeout_val());
+	int ret = rdma_set_ack_timeout(id, ack_timeout);
 
 	return ret ?: rdma_set_min_rnr_timer(id, KRDMA_CM_MIN_RNR_TIMER);
 }

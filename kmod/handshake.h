@@ -11,8 +11,8 @@
 
 #include "krdma.h"
 
-u8 krdma_ack_timeout_val(void);
-int krdma_cm_set_timers(struct rdma_cm_id *id);
+u8 krdma_ack_timeout_val(u8 asked);
+int krdma_cm_set_timers(struct rdma_cm_id *id, u8 ack_timeout);
 u8 krdma_max_rd_atom(struct krdma_device *kdev);
 u8 krdma_max_init_rd_atom(struct krdma_device *kdev);
 void krdma_fill_hello(struct krdma_session *sess, struct krdma_cm_hello *hello);

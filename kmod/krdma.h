@@ -349,6 +349,7 @@ struct krdma_listener {
 	struct net		*net;	/* not counted: see krdma_net_exit() */
 	struct rdma_cm_id	*cm_id;
 	struct sockaddr_storage	addr;
+	u8			ack_timeout;	/* of its sessions; 0: the module's */
 	bool			device_removed;
 };
 
@@ -472,6 +473,7 @@ struct krdma_session {
 	u32			qps;
 	struct krdma_conn	**conns;
 	s16			tos;		/* client: set once; -1: default */
+	u8			ack_timeout;	/* set once, before publish */
 	u32			cookie;		/* names the session to channels */
 	u32			channels_up;	/* client: ESTABLISHED ones */
 
@@ -681,6 +683,7 @@ struct krdma_session_params {
 	u32			timeout_ms;
 	u32			qps;
 	s16			tos;		/* -1: the device's default */
+	u8			ack_timeout;	/* 0: the module parameter's */
 };
 
 struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
@@ -830,7 +833,7 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 
 /* listener.c: the passive side */
 int krdma_listener_add(struct net *net, const char *name,
-		       struct sockaddr_storage *addr, u32 *id,
+		       struct sockaddr_storage *addr, u8 ack_timeout, u32 *id,
 		       struct netlink_ext_ack *extack);
 int krdma_listener_fill_lookup(struct sk_buff *msg, struct net *net, u32 id,
 			       const char *name);

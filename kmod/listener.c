@@ -131,7 +131,7 @@ static int krdma_channel_accept(struct krdma_listener *l,
 				   sess->responder_resources),
 			      min3(id, h->max_qp_rd_atom, sess->initiator_depth));
 	child->context = conn;
-	ret = krdma_cm_set_timers(child);
+	ret = krdma_cm_set_timers(child, sess->ack_timeout);
 	if (!ret)
 		ret = rdma_accept(child, &param);
 	if (ret) {
@@ -238,6 +238,8 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	sess->rq_depth = sess->peer_rq_depth;
 	sess->max_msg_size = sess->peer_max_msg_size;
 	sess->timeout_ms = KRDMA_A_TIMEOUT_MS_DEFAULT;
+	/* The listener's, or the module's now: this session's from here. */
+	sess->ack_timeout = krdma_ack_timeout_val(l->ack_timeout);
 	krdma_ctrl_conn(sess)->peer_qpn = ev->param.conn.qp_num;
 	sess->cookie = get_random_u32() ?: 1;
 	memcpy(&sess->local_addr, &child->route.addr.src_addr,
@@ -297,7 +299,7 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	krdma_fill_hello(sess, &rep);
 	krdma_fill_conn_param(&param, &rep, sess->responder_resources,
 			      sess->initiator_depth);
-	ret = krdma_cm_set_timers(child);
+	ret = krdma_cm_set_timers(child, sess->ack_timeout);
 	if (!ret)
 		ret = rdma_accept(child, &param);
 	mutex_unlock(&sess->cm_mutex);
@@ -429,7 +431,7 @@ static int krdma_bind_error(struct net *net, const struct sockaddr_storage *addr
 }
 
 int krdma_listener_add(struct net *net, const char *name,
-		       struct sockaddr_storage *addr, u32 *id,
+		       struct sockaddr_storage *addr, u8 ack_timeout, u32 *id,
 		       struct netlink_ext_ack *extack)
 {
 	struct krdma_listener *l;
@@ -442,6 +444,7 @@ int krdma_listener_add(struct net *net, const char *name,
 	l->kind = KRDMA_CM_LISTENER;
 	l->net = net;
 	l->addr = *addr;
+	l->ack_timeout = ack_timeout;
 
 	/* Id and name first: a connection request may arrive at once. */
 	mutex_lock(&krdma_listeners_lock);
@@ -582,6 +585,10 @@ static int krdma_listener_fill(struct sk_buff *skb, struct krdma_listener *l)
 	if (nla_put_u32(skb, KRDMA_A_LISTENER_ID, l->id) ||
 	    nla_put_string(skb, KRDMA_A_NAME, l->name) ||
 	    krdma_put_addr(skb, KRDMA_A_LOCAL_ADDR, &l->addr))
+		return -EMSGSIZE;
+	/* Its own only: without one, each session takes the module's. */
+	if (l->ack_timeout &&
+	    nla_put_u8(skb, KRDMA_A_SESSION_ACK_TIMEOUT, l->ack_timeout))
 		return -EMSGSIZE;
 	/* A listed listener without an id lost it with its device. */
 	if (!cm_id)

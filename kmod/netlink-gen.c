@@ -50,9 +50,10 @@ static const struct nla_policy krdma_dev_get_nl_policy[KRDMA_A_DEV_NAME + 1] = {
 };
 
 /* KRDMA_CMD_LISTENER_ADD - do */
-static const struct nla_policy krdma_listener_add_nl_policy[KRDMA_A_LOCAL_ADDR + 1] = {
+static const struct nla_policy krdma_listener_add_nl_policy[KRDMA_A_SESSION_ACK_TIMEOUT + 1] = {
 	[KRDMA_A_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 	[KRDMA_A_LOCAL_ADDR] = NLA_POLICY_NESTED(krdma_addr_nl_policy),
+	[KRDMA_A_SESSION_ACK_TIMEOUT] = NLA_POLICY_MAX(NLA_U8, KRDMA_ACK_TIMEOUT_MAX),
 };
 
 /* KRDMA_CMD_LISTENER_DEL - do */
@@ -68,7 +69,7 @@ static const struct nla_policy krdma_listener_get_nl_policy[KRDMA_A_NAME + 1] = 
 };
 
 /* KRDMA_CMD_SESSION_NEW - do */
-static const struct nla_policy krdma_session_new_nl_policy[KRDMA_A_SESSION_TOS + 1] = {
+static const struct nla_policy krdma_session_new_nl_policy[KRDMA_A_SESSION_ACK_TIMEOUT + 1] = {
 	[KRDMA_A_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 	[KRDMA_A_LOCAL_ADDR] = NLA_POLICY_NESTED(krdma_addr_nl_policy),
 	[KRDMA_A_PEER_ADDR] = NLA_POLICY_NESTED(krdma_addr_nl_policy),
@@ -81,6 +82,7 @@ static const struct nla_policy krdma_session_new_nl_policy[KRDMA_A_SESSION_TOS +
 		NLA_POLICY_FULL_RANGE(NLA_U32, &krdma_a_session_max_msg_size_range),
 	[KRDMA_A_SESSION_QPS] = NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_QPS_MAX),
 	[KRDMA_A_SESSION_TOS] = { .type = NLA_U8, },
+	[KRDMA_A_SESSION_ACK_TIMEOUT] = NLA_POLICY_MAX(NLA_U8, KRDMA_ACK_TIMEOUT_MAX),
 };
 
 /* KRDMA_CMD_SESSION_DEL - do */
@@ -143,7 +145,7 @@ const struct genl_ops krdma_nl_ops[13] = {
 		.cmd		= KRDMA_CMD_LISTENER_ADD,
 		.doit		= krdma_nl_listener_add_doit,
 		.policy		= krdma_listener_add_nl_policy,
-		.maxattr	= KRDMA_A_LOCAL_ADDR,
+		.maxattr	= KRDMA_A_SESSION_ACK_TIMEOUT,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{
@@ -164,7 +166,7 @@ const struct genl_ops krdma_nl_ops[13] = {
 		.cmd		= KRDMA_CMD_SESSION_NEW,
 		.doit		= krdma_nl_session_new_doit,
 		.policy		= krdma_session_new_nl_policy,
-		.maxattr	= KRDMA_A_SESSION_TOS,
+		.maxattr	= KRDMA_A_SESSION_ACK_TIMEOUT,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{

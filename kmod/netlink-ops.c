@@ -166,10 +166,34 @@ int krdma_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return krdma_nl_xa_dump(skb, cb, KRDMA_CMD_DEV_GET, &krdma_device_table);
 }
 
+/* The figures in the refusal below. */
+static_assert(KRDMA_ACK_TIMEOUT_MIN == 8 && KRDMA_ACK_TIMEOUT_MAX == 31);
+
+/*
+ * A session's or listener's session-ack-timeout into @val: 0 when absent
+ * (the module parameter's then). The policy bounds it above; 0 is the
+ * default's spelling, and 1..7 are refused, as the module parameter is
+ * clamped to 8 (1 ms): a timeout shorter would resend what is on its way.
+ */
+
+static int krdma_attr_ack_timeout(struct genl_info *info, u8 *val)
+{
+	struct nlattr *a = info->attrs[KRDMA_A_SESSION_ACK_TIMEOUT];
+
+	*val = a ? nla_get_u8(a) : 0;
+	if (*val && *val < KRDMA_ACK_TIMEOUT_MIN) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "ack timeout out of range: 8..31, or 0 for the module parameter's");
+		return -ERANGE;
+	}
+	return 0;
+}
+
 int krdma_nl_listener_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sockaddr_storage addr;
 	struct sk_buff *msg;
+	u8 ack_timeout;
 	void *hdr;
 	u32 id;
 	int ret;
@@ -188,11 +212,14 @@ int krdma_nl_listener_add_doit(struct sk_buff *skb, struct genl_info *info)
 				    "port required");
 		return -EINVAL;
 	}
+	ret = krdma_attr_ack_timeout(info, &ack_timeout);
+	if (ret)
+		return ret;
 	msg = krdma_genlmsg_new_reply(info, KRDMA_CMD_LISTENER_ADD, &hdr);
 	if (!msg)
 		return -ENOMEM;
 	ret = krdma_listener_add(genl_info_net(info), krdma_attr_name(info),
-				 &addr, &id, info->extack);
+				 &addr, ack_timeout, &id, info->extack);
 	if (!ret)
 		ret = krdma_listener_fill_lookup(msg, genl_info_net(info), id,
 						 NULL);
@@ -300,6 +327,9 @@ int krdma_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 		p.qps = nla_get_u32(tb[KRDMA_A_SESSION_QPS]);
 	p.tos = tb[KRDMA_A_SESSION_TOS] ?
 		nla_get_u8(tb[KRDMA_A_SESSION_TOS]) : -1;
+	ret = krdma_attr_ack_timeout(info, &p.ack_timeout);
+	if (ret)
+		return ret;
 	/* The server would refuse it (krdma_check_hello()): say why here. */
 	if (p.qps > 1 && p.sq_depth < KRDMA_QPS_SQ_DEPTH_MIN) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_SESSION_SQ_DEPTH],

@@ -493,6 +493,10 @@ int krdma_session_fill(struct sk_buff *skb, struct krdma_session *sess,
 	     nla_put_u32(skb, KRDMA_A_SESSION_MAX_INLINE, s.max_inline) ||
 	     nla_put_u8(skb, KRDMA_A_SESSION_CQ_POLL, s.cq_poll)))
 		return -EMSGSIZE;
+	/* Set once, before the session was published: the one in effect. */
+	if (sess->ack_timeout &&
+	    nla_put_u8(skb, KRDMA_A_SESSION_ACK_TIMEOUT, sess->ack_timeout))
+		return -EMSGSIZE;
 	if (stats)
 		return krdma_stats_fill(skb, &sess->stats);
 	return 0;

@@ -202,6 +202,8 @@ static const struct attr_desc descs[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_RATE] = { "rate_bytes_per_s", "rate_bytes_per_s", K_U64,
 				NULL },
 	[KRDMA_A_TEST_BURST] = { "burst", "burst", K_U32, NULL },
+	[KRDMA_A_SESSION_ACK_TIMEOUT] = { "ack_timeout", "ack_timeout", K_U8,
+					  NULL },
 };
 
 const char *attr_name(unsigned int type)

@@ -396,6 +396,17 @@ int cmd_port(const struct arg_val *addr, const struct arg_val *port)
 	return in_addr ? addr->port : KRDMACTL_PORT_DFLT;
 }
 
+int cmd_ack_timeout(const struct arg_val *v)
+{
+	if (v->set && v->num && v->num < KRDMA_ACK_TIMEOUT_MIN) {
+		usage_error("ack_timeout '%llu' out of range: must be %u..%u, or 0 for the module's",
+			    (unsigned long long)v->num, KRDMA_ACK_TIMEOUT_MIN,
+			    KRDMA_ACK_TIMEOUT_MAX);
+		return -1;
+	}
+	return 0;
+}
+
 int msg_error(void)
 {
 	fprintf(stderr, "krdmactl: %s: cannot build the request: out of memory\n",

@@ -147,6 +147,19 @@ void usage_hint(void);
  */
 int cmd_port(const struct arg_val *addr, const struct arg_val *port);
 
+/*
+ * An "ack_timeout N" (parsed as 0..KRDMA_ACK_TIMEOUT_MAX, or unset): 0 if
+ * it is unset, 0 (the module's) or KRDMA_ACK_TIMEOUT_MIN..MAX, else -1
+ * after the usage error was reported.
+ */
+int cmd_ack_timeout(const struct arg_val *v);
+#define KRDMACTL_ACK_TIMEOUT_HELP \
+	"ack_timeout: the transport ACK timeout of the session's QPs (of each\n" \
+	"     session a listener accepts), 4.096 us x 2^N, N 8..31; 0 or none:\n" \
+	"     the module parameter ack_timeout (default 18: 1.07 s); 14 (67 ms,\n" \
+	"     perftest's) on a wire that drops packets (usage.rst, \"On a lossy\n" \
+	"     network\")\n"
+
 /* Report a failure before anything was sent (ENOMEM building a message). */
 int msg_error(void);
 

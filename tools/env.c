@@ -3,9 +3,9 @@
  * krdmactl: the environment a result was measured in - when, on which
  * host, kernel, device (its firmware, link rate and width), transport,
  * MTUs, completion context, CPU frequency governor and idle driver,
- * module and peer protocol versions - recorded next to it, so that two
- * runs can be compared knowing what differed, and a stored baseline is
- * dated. All of it is this host's: the peer's would have to come from
+ * module and peer protocol versions, the session's ACK timeout - recorded
+ * next to it, so that two runs can be compared knowing what differed, and
+ * a stored baseline is dated. All of it is this host's: the peer's would have to come from
  * the peer, through the kernel, as its CPU figures do.
  */
 #include <errno.h>
@@ -66,6 +66,8 @@ static int env_session_reply(struct nlattr **tb, struct nlmsghdr *nlh,
 	}
 	if (tb[KRDMA_A_SESSION_PEER_PROTO])
 		e->peer_proto = nla_get_u32(tb[KRDMA_A_SESSION_PEER_PROTO]);
+	if (tb[KRDMA_A_SESSION_ACK_TIMEOUT])
+		e->ack_timeout = nla_get_u8(tb[KRDMA_A_SESSION_ACK_TIMEOUT]);
 	return 0;
 }
 
@@ -283,5 +285,8 @@ void env_print(const struct run_env *e)
 	env_str("module", e->module);
 	print_uint(PRINT_ANY, "peer_proto", " peer_proto %" PRIu64,
 		   e->peer_proto);
+	/* The session's transport ACK timeout, 4.096 us x 2^N: what a lost
+	 * packet cost this result. */
+	env_uint("ack_timeout", " %" PRIu64, e->ack_timeout);
 	close_json_object();
 }

@@ -28,6 +28,7 @@ struct run_env {
 	char idle[32];
 	char module[32];
 	uint32_t peer_proto;
+	uint32_t ack_timeout;	/* the session's, in effect; 0 unknown */
 };
 
 /* Where sysfs is: "/sys", or a tree of the unit tests' own. */
@@ -43,7 +44,7 @@ int env_parse_rate(const char *s, uint64_t *mbit, uint32_t *width);
  * host's name. */
 int env_collect(struct knl_ctx *c, const struct arg_val *session,
 		struct run_env *e);
-/* The object "env" in JSON; a line "env timestamp ... peer_proto N" in text. */
+/* The object "env" in JSON; a line "env timestamp ... ack_timeout N" in text. */
 void env_print(const struct run_env *e);
 
 #endif /* KRDMACTL_ENV_H */

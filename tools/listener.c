@@ -17,6 +17,7 @@ static const int listener_attrs[] = {
 	KRDMA_A_LOCAL_ADDR,
 	KRDMA_A_DEV_NAME,
 	KRDMA_A_REASON,
+	KRDMA_A_SESSION_ACK_TIMEOUT,
 };
 
 int listener_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
@@ -32,11 +33,13 @@ int listener_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 
 static int listener_add(int argc, char **argv)
 {
-	struct arg_val name, addr, port;
+	struct arg_val name, addr, port, ack;
 	struct arg_spec specs[] = {
 		{ "name", ARG_NAME, 0, 0, 0, 0, &name, "NAME" },
 		{ "addr", ARG_ADDR, 0, 0, 0, 0, &addr, "ADDR" },
 		{ "port", ARG_PORT, 0, 0, 0, 0, &port, "PORT" },
+		{ "ack_timeout", ARG_U32, 0, 0, 0, KRDMA_ACK_TIMEOUT_MAX, &ack,
+		  "N" },
 	};
 	struct nl_msg *msg;
 	struct knl_ctx *c;
@@ -46,7 +49,7 @@ static int listener_add(int argc, char **argv)
 	if (rc)
 		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
 	p = cmd_port(&addr, &port);
-	if (p < 0)
+	if (p < 0 || cmd_ack_timeout(&ack))
 		return EXIT_USAGE;
 	c = knl_get();
 	if (!c)
@@ -56,7 +59,9 @@ static int listener_add(int argc, char **argv)
 		return msg_error();
 	if ((name.set && nla_put_string(msg, KRDMA_A_NAME, name.str)) ||
 	    put_endpoint(msg, KRDMA_A_LOCAL_ADDR, addr.set ? &addr.addr : NULL,
-			 p))
+			 p) ||
+	    (ack.set && nla_put_u8(msg, KRDMA_A_SESSION_ACK_TIMEOUT,
+				   (uint8_t)ack.num)))
 		return msg_error();
 	/* The reply names the new listener: print it like "show" does. */
 	return reply_run(c, msg, listener_print, NULL);
@@ -91,5 +96,6 @@ const struct object listener_obj = {
 	KRDMACTL_ADDR_HELP
 	KRDMACTL_PORT_HELP
 	"NAME := up to 31 printable characters without spaces, not all digits\n"
+	KRDMACTL_ACK_TIMEOUT_HELP
 	"Adding prints the new listener (\"listener ID name NAME ...\").\n",
 };

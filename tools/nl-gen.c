@@ -74,6 +74,7 @@ struct nla_policy krdma_policy[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_PEER_HOST_CPU] = { .type = NLA_NESTED },
 	[KRDMA_A_TEST_RATE] = { .type = NLA_U64 },
 	[KRDMA_A_TEST_BURST] = { .type = NLA_U32 },
+	[KRDMA_A_SESSION_ACK_TIMEOUT] = { .type = NLA_U8 },
 };
 
 /* host-cpu: krdma_host_cpu_attr */
@@ -182,21 +183,23 @@ const int krdma_dev_get_rsp_attrs[9] = {
 };
 
 /* KRDMA_CMD_LISTENER_ADD - do reply */
-const int krdma_listener_add_rsp_attrs[5] = {
+const int krdma_listener_add_rsp_attrs[6] = {
 	KRDMA_A_LISTENER_ID,
 	KRDMA_A_NAME,
 	KRDMA_A_LOCAL_ADDR,
 	KRDMA_A_REASON,
 	KRDMA_A_DEV_NAME,
+	KRDMA_A_SESSION_ACK_TIMEOUT,
 };
 
 /* KRDMA_CMD_LISTENER_GET - do and dump reply */
-const int krdma_listener_get_rsp_attrs[5] = {
+const int krdma_listener_get_rsp_attrs[6] = {
 	KRDMA_A_LISTENER_ID,
 	KRDMA_A_NAME,
 	KRDMA_A_LOCAL_ADDR,
 	KRDMA_A_REASON,
 	KRDMA_A_DEV_NAME,
+	KRDMA_A_SESSION_ACK_TIMEOUT,
 };
 
 /* KRDMA_CMD_SESSION_NEW - do reply */
@@ -205,7 +208,7 @@ const int krdma_session_new_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_SESSION_GET - do and dump reply */
-const int krdma_session_get_rsp_attrs[22] = {
+const int krdma_session_get_rsp_attrs[23] = {
 	KRDMA_A_SESSION_ID,
 	KRDMA_A_NAME,
 	KRDMA_A_SESSION_STATE,
@@ -225,6 +228,7 @@ const int krdma_session_get_rsp_attrs[22] = {
 	KRDMA_A_SESSION_PEER_PROTO,
 	KRDMA_A_SESSION_MAX_INLINE,
 	KRDMA_A_SESSION_CQ_POLL,
+	KRDMA_A_SESSION_ACK_TIMEOUT,
 	KRDMA_A_LISTENER_ID,
 	KRDMA_A_REASON,
 	KRDMA_A_STATS,

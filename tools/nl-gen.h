@@ -23,10 +23,10 @@ extern struct nla_policy krdma_stats_policy[KRDMA_STATS_A_MAX + 1];
 /* The attributes of each reply and event, in the spec's order. */
 extern const int krdma_version_get_rsp_attrs[2];
 extern const int krdma_dev_get_rsp_attrs[9];
-extern const int krdma_listener_add_rsp_attrs[5];
-extern const int krdma_listener_get_rsp_attrs[5];
+extern const int krdma_listener_add_rsp_attrs[6];
+extern const int krdma_listener_get_rsp_attrs[6];
 extern const int krdma_session_new_rsp_attrs[1];
-extern const int krdma_session_get_rsp_attrs[22];
+extern const int krdma_session_get_rsp_attrs[23];
 extern const int krdma_test_start_rsp_attrs[1];
 extern const int krdma_test_get_rsp_attrs[31];
 extern const int krdma_stats_get_rsp_attrs[1];

@@ -203,6 +203,8 @@ int session_port(const struct session_args *s)
 		usage_error("'src' and 'addr' must be of the same address family");
 		return -1;
 	}
+	if (p >= 0 && cmd_ack_timeout(&s->ack))
+		return -1;
 	return p;
 }
 
@@ -228,7 +230,9 @@ struct nl_msg *session_new_msg(struct knl_ctx *c, const struct session_args *s,
 	    (s->qps.set && nla_put_u32(msg, KRDMA_A_SESSION_QPS,
 				       (uint32_t)s->qps.num)) ||
 	    (s->tos.set && nla_put_u8(msg, KRDMA_A_SESSION_TOS,
-				      (uint8_t)s->tos.num))) {
+				      (uint8_t)s->tos.num)) ||
+	    (s->ack.set && nla_put_u8(msg, KRDMA_A_SESSION_ACK_TIMEOUT,
+				      (uint8_t)s->ack.num))) {
 		nlmsg_free(msg);
 		return NULL;
 	}
@@ -281,6 +285,8 @@ size_t session_specs(struct session_args *s, struct arg_spec *specs,
 		  "SIZE" },
 		{ "qps", ARG_U32, 0, 0, 1, KRDMA_QPS_MAX, &s->qps, "N" },
 		{ "tos", ARG_U32, 0, 0, 0, 255, &s->tos, "N" },
+		{ "ack_timeout", ARG_U32, 0, 0, 0, KRDMA_ACK_TIMEOUT_MAX, &s->ack,
+		  "N" },
 	};
 	size_t i, n = 0;
 
@@ -366,6 +372,7 @@ const struct object session_obj = {
 	KRDMACTL_STR(KRDMA_A_SESSION_QPS_MIN) ".." KRDMACTL_STR(KRDMA_A_SESSION_QPS_MAX)
 	", default " KRDMACTL_STR(KRDMA_A_SESSION_QPS_DEFAULT) ");\n"
 	"     the others carry the RDMA traffic of bw tests run with qps > 1\n"
+	KRDMACTL_ACK_TIMEOUT_HELP
 	"connect prints \"session ID name NAME up\" and exits 0 once the session\n"
 	"is up; if it goes down instead, it prints the reason and exits 1.\n"
 	"  $ krdmactl session connect addr 192.0.2.1 name s1 timeout 2.5s qps 4\n",

@@ -16,7 +16,7 @@
 /* What "session connect" takes, and a one-shot "test run addr ..." too. */
 struct session_args {
 	struct arg_val addr, port, name, src, timeout, sqd, rqd, maxmsg, qps,
-		tos;
+		tos, ack;
 };
 
 struct connect_state {
@@ -33,7 +33,8 @@ struct connect_state {
 
 /*
  * The port @s connects to (cmd_port()), once its addresses agree: 'src'
- * of the family of 'addr'. -1, the usage error reported, otherwise.
+ * of the family of 'addr', and its ack_timeout is one (cmd_ack_timeout()).
+ * -1, the usage error reported, otherwise.
  */
 int session_port(const struct session_args *s);
 /*
@@ -47,7 +48,7 @@ struct nl_msg *session_new_msg(struct knl_ctx *c, const struct session_args *s,
  * keywords over @s; @sess_only leaves out name and qps (a one-shot test
  * names its session and takes qps from the test). Returns how many.
  */
-#define SESSION_SPECS_MAX	10
+#define SESSION_SPECS_MAX	11
 size_t session_specs(struct session_args *s, struct arg_spec *specs,
 		     bool sess_only);
 /* How long session_connect_wait() gives a connect of @s. */

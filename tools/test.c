@@ -702,9 +702,9 @@ const struct object test_obj = {
 	"histogram: lat mode, the latency histogram plotted after the result\n"
 	KRDMACTL_ADDR_HELP
 	"addr: a one-shot run, as ib_write_bw HOST: connects a session of its own\n"
-	"     (named run-PID-TIME; port, src, timeout, tos, the depths and max_msg\n"
-	"     as for \"session connect\", port default 7362) sized for the test:\n"
-	"     max_msg the largest SEND, qps the test's, sq_depth and rq_depth\n"
-	"     raised for a large depth; runs the test(s), prints, and deletes the\n"
-	"     session whatever happens, ^C included\n",
+	"     (named run-PID-TIME; port, src, timeout, tos, ack_timeout, the depths\n"
+	"     and max_msg as for \"session connect\", port default 7362) sized for\n"
+	"     the test: max_msg the largest SEND, qps the test's, sq_depth and\n"
+	"     rq_depth raised for a large depth; runs the test(s), prints, and\n"
+	"     deletes the session whatever happens, ^C included\n",
 };

@@ -20,7 +20,9 @@
 # 64), KRDMA_BENCH_QPS (QPs of the several-QP points, default 4; the
 # depth is shared between them), KRDMA_BENCH_PT_EXTRA (more perftest
 # options, default none), KRDMA_BENCH_ONLY (a grep -E over the step
-# names, for trying out the script: "tcp|lat").
+# names, for trying out the script: "tcp|lat"), KRDMA_BENCH_ACK_TIMEOUT
+# (krdma's sessions' and listener's ack_timeout; default none, the
+# module's; run.sh -u, 14 with -L).
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u

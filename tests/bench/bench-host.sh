@@ -34,6 +34,9 @@
 #               the names: pt.bw.OP.SIZE kr.bw.OP.SIZE pt.msg.OP.SIZE
 #               kr.msg.OP.SIZE kr.lat.OP.64 pt.lat.OP.64 tcp
 #               kr.bwq.OP.SIZE cq.POLL; idle, the control, runs always)
+#   -u N        krdma's transport ACK timeout, both sides' (the sessions'
+#               ack_timeout, the listener's): 4.096 us x 2^N, 14 as
+#               perftest's default -u; default none, the module's (18)
 #
 # Exit status: 0 if every measurement produced a number (a missed target
 # does not fail), 1 if one did not, 2 on a bad command line.
@@ -68,7 +71,7 @@ BENCH_HERE=${KRDMA_ROOT:+$KRDMA_ROOT/tests/bench}
 [ -n "$BENCH_HERE" ] || BENCH_HERE=$(cd "$(dirname "$0")" && pwd -P) || exit 2
 BENCH_ROOT=$(cd "$BENCH_HERE/../.." && pwd -P) || exit 2
 
-b_usage() { sed -n 's/^# \{0,1\}//; 8,39p' "$BENCH_HERE/bench-host.sh"; }
+b_usage() { sed -n 's/^# \{0,1\}//; 8,42p' "$BENCH_HERE/bench-host.sh"; }
 
 HARNESS=${BENCH_HARNESS:-0}
 ROLE=${1:-}
@@ -84,8 +87,9 @@ DEPTH=${KRDMA_BENCH_DEPTH:-64}
 QPS=${KRDMA_BENCH_QPS:-4}
 PT_EXTRA=${KRDMA_BENCH_PT_EXTRA:-}
 ONLY=${KRDMA_BENCH_ONLY:-}
+ACK=${KRDMA_BENCH_ACK_TIMEOUT:-}
 OPTIND=1
-while getopts "I:o:c:k:w:s:d:q:P:O:h" opt; do
+while getopts "I:o:c:k:w:s:d:q:P:O:u:h" opt; do
 	case $opt in
 	I) DEV=$OPTARG ;;
 	o) OUT=$OPTARG ;;
@@ -97,6 +101,7 @@ while getopts "I:o:c:k:w:s:d:q:P:O:h" opt; do
 	q) QPS=$OPTARG ;;
 	P) PT_EXTRA=$OPTARG ;;
 	O) ONLY=$OPTARG ;;
+	u) ACK=$OPTARG ;;
 	h) b_usage; exit 0 ;;
 	*) b_usage >&2; exit 2 ;;
 	esac
@@ -115,6 +120,10 @@ for v in "$SECS" "$DEPTH" "$QPS" "$SYNC_PORT" "$KPORT" "$WAIT"; do
 	esac
 done
 [ "$SECS" -ge 1 ] || { echo "bench-host.sh: -s must be at least 1" >&2; exit 2; }
+case $ACK in
+'' | [89] | [12][0-9] | 3[01]) ;;
+*) echo "bench-host.sh: -u must be 8..31" >&2; exit 2 ;;
+esac
 
 if [ "$HARNESS" = 1 ]; then
 	DEV=${DEV:-${KRDMA_RDMA_DEV:-rxe0}}
@@ -395,19 +404,26 @@ b_params() {
 	# Bounds: a perftest or iperf3 run may not take more than this.
 	CLIENT_TMO=$((SECS * 8 + 60))
 	SERVER_TMO=$((CLIENT_TMO + 60))
+	# krdma's ACK timeout (-u), of the client's sessions and the listener's.
+	KR_ACK=${ACK:+ ack_timeout $ACK}
 }
 
-# b_meet_params: the client's SECS, ONLY and PT_EXTRA, given to the server
-# (what the harness gives both through the environment is the same).
+# b_meet_params: the client's SECS, ONLY, PT_EXTRA and ACK, given to the
+# server (what the harness gives both through the environment is the same).
 b_meet_params() {
 	_bm_s=$(b_sync bench.secs "$WAIT" "$SECS") || return 1
 	_bm_o=$(b_sync bench.only 120 "$ONLY") || return 1
 	_bm_p=$(b_sync bench.pt_extra 120 "$PT_EXTRA") || return 1
+	_bm_a=$(b_sync bench.ack_timeout 120 "$ACK") || return 1
 	if [ "$ROLE" = server ]; then
 		case $_bm_s in
 		'' | *[!0-9]*) b_log "the client's seconds '$_bm_s' are no number"; return 1 ;;
 		esac
-		SECS=$_bm_s ONLY=$_bm_o PT_EXTRA=$_bm_p
+		case $_bm_a in
+		'' | [89] | [12][0-9] | 3[01]) ;;
+		*) b_log "the client's ACK timeout '$_bm_a' is not 8..31"; return 1 ;;
+		esac
+		SECS=$_bm_s ONLY=$_bm_o PT_EXTRA=$_bm_p ACK=$_bm_a
 	fi
 	return 0
 }
@@ -434,7 +450,8 @@ if [ "$ROLE" = server ]; then
 		"waiting for the client (rendezvous on TCP port $SYNC_PORT)"
 	b_meet_params || exit 1
 	b_params
-	b_expect_ok bench.listener "$KRDMACTL" listener add name bench port "$KPORT"
+	# shellcheck disable=SC2086 # KR_ACK: words or nothing
+	b_expect_ok bench.listener "$KRDMACTL" listener add name bench port "$KPORT"$KR_ACK
 	b_sync bench.listening 120 >/dev/null || exit 1
 	b_sync bench.connected 120 >/dev/null
 	n=0
@@ -530,6 +547,7 @@ if [ "$HARNESS" = 1 ]; then whose=guest; else whose=host; fi
 	echo "\"perftest\": \"$(ib_write_bw -V 2>&1 | sed -n 's/.*ersion:* *//p' | head -n1)\","
 	echo "\"iperf3\": \"$(iperf3 --version 2>&1 | head -n1)\","
 	echo "\"secs\": $SECS, \"depth\": $DEPTH, \"qps\": $QPS, \"gid_index\": \"$GID\","
+	echo "\"ack_timeout\": ${ACK:-null},"
 	echo "\"rxe_mtu\": \"$(ibv_devinfo -d "$DEV" 2>/dev/null | sed -n 's/.*active_mtu:[[:space:]]*\([0-9]*\).*/\1/p' | head -n1)\","
 	echo "\"netdev_mtu\": $(cat "/sys/class/net/$IFACE/mtu" 2>/dev/null || echo null)"
 	echo "}"
@@ -540,9 +558,10 @@ python3 "$PARSE" info "$LOGS/info.json" raw="$RAW"
 # credits (+2 reserved); a send queue for DEPTH messages of a few WRs each;
 # QPS QPs for the several-QP points (the others use the first).
 bench_connect() {
+	# shellcheck disable=SC2086 # KR_ACK: words or nothing
 	b_expect_ok "$1" "$KRDMACTL" session connect addr "$PEER" port "$KPORT" \
 		name bench max_msg 1M rq_depth $((DEPTH + 16)) sq_depth 1024 qps "$QPS" \
-		timeout 30s
+		timeout 30s$KR_ACK
 }
 # bench_up: the session bench is up.
 bench_up() {
@@ -724,8 +743,9 @@ for step in $(steps); do
 		set_cq_poll "$poll"
 		b_sync "ready.$n" 120 >/dev/null || { b_result "bench.$step" fail why=no_peer; continue; }
 		rc=0
+		# shellcheck disable=SC2086 # KR_ACK: words or nothing
 		if ! "$K" session connect addr "$PEER" port "$KPORT" name "cq$poll" \
-			max_msg 64K rq_depth $((DEPTH + 16)) sq_depth 1024 qps "$QPS" timeout 30s; then
+			max_msg 64K rq_depth $((DEPTH + 16)) sq_depth 1024 qps "$QPS" timeout 30s$KR_ACK; then
 			b_sync "done.$n" 120 >/dev/null
 			b_result "bench.$step" fail why=connect
 			continue

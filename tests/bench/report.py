@@ -27,6 +27,10 @@ MSG_POINTS = [(op, size) for size in (64, 512, 4096) for op in ("write", "send")
 # CPU per byte (both guests' busy CPU-seconds, parse.py): krdma's MB per
 # CPU-second over perftest's, at 64 KiB and 1 MiB (elsewhere 1.0).
 CPU_TARGET = 2.0
+# The loss rows (an impaired wire, run.sh -L): every bandwidth point held
+# to perftest's own, with krdma's sessions at perftest's ACK timeout, 14
+# (run.sh -u; the record "info" and host.json say which it ran with).
+LOSS_TARGET = 1.0
 
 
 def load(path, default):
@@ -87,8 +91,12 @@ def analyse(run, netem=""):
             pt = by.get(("perftest", "%s.%d" % (op, size)))
             kr = by.get(("krdma", "%s.%d" % (op, size)))
             p, k = num(pt, "mb_s"), num(kr, "mb_s")
-            # Under an impaired wire every bandwidth point's target is 1.0.
-            target = 1.25 if op in ("write", "read") and size >= 65536 and not netem else 1.0
+            # Under an impaired wire every bandwidth point's target is
+            # LOSS_TARGET (these are the loss rows).
+            if netem:
+                target = LOSS_TARGET
+            else:
+                target = 1.25 if op in ("write", "read") and size >= 65536 else 1.0
             rows.append({
                 "metric": "%s %s BW (MB/s)" % (op, KIB[size]),
                 "kind": "bw", "op": op, "size": size,
@@ -97,6 +105,7 @@ def analyse(run, netem=""):
                 "perftest_derived": bool(pt and pt.get("derived")),
                 "ratio": ratio(k, p),
                 "target": target,
+                "loss": bool(netem),
                 "perftest_wire_mb_s": pt.get("wire_mb_s") if pt else None,
                 "krdma_wire_mb_s": kr.get("wire_mb_s") if kr else None,
             })
@@ -173,7 +182,7 @@ def analyse(run, netem=""):
                 "measured": bool(pt or kr), "pt_rec": pt, "kr_rec": kr,
                 "perftest_derived": bool(pt and pt.get("derived")),
                 "ratio": ratio(k, p),
-                "target": target if not netem else 1.0,
+                "target": target if not netem else LOSS_TARGET,
             })
     tcp = by.get(("iperf3", "tcp"))
     # Several QPs, held to TCP over the same wire (iperf3) as the ceiling.
@@ -412,7 +421,19 @@ def cq_lines(cq_rows, nqps):
         for r in cq_rows]
 
 
-def wire_line(host):
+def ack_timeout(host, info=None):
+    """krdma's sessions' ACK timeout (run.sh -u, bench-host.sh -u): None
+    for the module parameter's."""
+    return host.get("ack_timeout") or (info or {}).get("ack_timeout")
+
+
+def ack_wait(n):
+    """4.096 us x 2^n, in the unit that reads best."""
+    s = 4.096e-6 * 2 ** n
+    return "%.0f ms" % (s * 1e3) if s < 1 else "%.2f s" % s
+
+
+def wire_line(host, info=None):
     w = "wire: %s" % (host.get("wire") or "unix")
     if host.get("netem"):
         w += ", netem \"%s\" on both guests' NICs" % host["netem"]
@@ -420,6 +441,12 @@ def wire_line(host):
         w += ", NIC MTU %s on both guests" % host["mtu"]
     if host.get("modparams"):
         w += "; krdma module parameters \"%s\"" % host["modparams"]
+    ack = ack_timeout(host, info)
+    if ack:
+        w += "; krdma's sessions at ack_timeout %d (%s per retransmission wait%s)" % (
+            ack, ack_wait(ack), ", perftest's default" if ack == 14 else "")
+    if wire_label(host):
+        w += "; loss rows held to >= %.1f x perftest" % LOSS_TARGET
     if host.get("only"):
         w += "; steps \"%s\"" % host["only"]
     return w
@@ -468,7 +495,7 @@ def table_one(a, host):
     met = sum(1 for r in shown if r["met"])
     tcp_mb = num(a["tcp"], "mb_s")
     bw = [r for r in rows if r["kind"] == "bw"]
-    notes = ["", "%d of %d targets met; %s." % (met, len(shown), wire_line(host))]
+    notes = ["", "%d of %d targets met; %s." % (met, len(shown), wire_line(host, info))]
     if tcp_mb:
         best = lambda tool: max([r[tool] for r in bw if r.get(tool)] or [0])
         notes.append("TCP over the same wire (iperf3, %s s): %s MB/s, the wire's ceiling; "
@@ -674,7 +701,8 @@ def report_series(top, runs):
     met = sum(1 for g in agg if g["met"])
     notes = [
         "",
-        "%d of %d targets met (median ratio); %s." % (met, len(agg), wire_line(host)),
+        "%d of %d targets met (median ratio); %s." % (
+            met, len(agg), wire_line(host, per[0]["info"] if per else None)),
         "",
         "Each point was measured in %d runs, each in a fresh pair of guests; "
         "perftest, krdma and TCP: the median of their rates (or latencies) over the "

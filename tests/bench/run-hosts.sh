@@ -9,7 +9,7 @@
 #
 # usage: tests/bench/run-hosts.sh [-C DIR] [-a ADDR] [-I DEV] [-J DEV]
 #                                [-S] [-o DIR] [-s SECONDS] [-d DEPTH]
-#                                [-q QPS] [-P OPTIONS] [-O STEPS]
+#                                [-q QPS] [-P OPTIONS] [-O STEPS] [-u N]
 #                                [-c PORT] [-k PORT] SERVER CLIENT
 #
 #   SERVER, CLIENT  ssh destinations ([user@]host) of the two hosts: each
@@ -24,7 +24,7 @@
 #               ssh users are root)
 #   -o DIR      where the records, logs and table come (default: a new
 #               /tmp/krdma-bench.XXXXXX here)
-#   -s -d -q -P -O -c -k   as tests/bench/bench-host.sh's (-c and -k to
+#   -s -d -q -P -O -u -c -k   as tests/bench/bench-host.sh's (-c and -k to
 #               both sides, the others to the client, which gives the
 #               server what it needs)
 #
@@ -41,7 +41,7 @@ usage() { sed -n 's/^# \{0,1\}//; 10,32p' "$0"; }
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 
 rdir=$root addr='' sdev='' cdev='' sudo='' out='' both='' cli=''
-while getopts "C:a:I:J:So:s:d:q:P:O:c:k:h" opt; do
+while getopts "C:a:I:J:So:s:d:q:P:O:u:c:k:h" opt; do
 	case $opt in
 	C) rdir=$OPTARG ;;
 	a) addr=$OPTARG ;;
@@ -49,7 +49,7 @@ while getopts "C:a:I:J:So:s:d:q:P:O:c:k:h" opt; do
 	J) cdev=$OPTARG ;;
 	S) sudo='sudo -n ' ;;
 	o) out=$OPTARG ;;
-	s | d | q | P | O) cli="$cli -$opt $(q "$OPTARG")" ;;
+	s | d | q | P | O | u) cli="$cli -$opt $(q "$OPTARG")" ;;
 	c | k) both="$both -$opt $(q "$OPTARG")" ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;

@@ -8,6 +8,7 @@
 # usage: tests/bench/run.sh [-o DIR] [-R RUNS] [-s SECONDS] [-d DEPTH]
 #                           [-q QPS] [-t TIMEOUT] [-P PERFTEST-OPTIONS]
 #                           [-L NETEM] [-O STEPS] [-M MODPARAMS] [-m MTU]
+#                           [-u N]
 #        tests/bench/run.sh -r DIR
 #
 #   -o DIR      output directory (default: a new /tmp/krdma-bench.XXXXXX)
@@ -19,14 +20,19 @@
 #   -P OPTIONS  more options for every perftest program (e.g. "-u 18")
 #   -L NETEM    impair the wire: tc-netem arguments on both guests' NICs
 #               (KRDMA_NETEM, e.g. "loss 1%"); by default only the loss
-#               rows then run (write, read, send BW at 64 KiB and 1 MiB)
+#               rows then run (write, read, send BW at 64 KiB and 1 MiB),
+#               krdma's sessions at ACK timeout 14 as perftest's (-u)
 #   -O STEPS    only the steps matching this grep -E (KRDMA_BENCH_ONLY,
 #               bench-host.sh's step names, e.g. 'bw|lat|tcp')
-#   -M PARAMS   krdma module parameters (KRDMA_MODPARAMS, "ack_timeout=14")
+#   -M PARAMS   krdma module parameters (KRDMA_MODPARAMS, "cq_poll=direct")
 #   -m MTU      both guests' NIC MTU (KRDMA_MTU): 9000, the jumbo frames
 #               of RoCE deployments, gives rxe's MTU 4096 (the default
 #               1500 gives 1024); by default only the bandwidth and
 #               message-rate points and TCP then run (both tools)
+#   -u N        krdma's sessions' transport ACK timeout, 4.096 us x 2^N,
+#               both sides (session connect and listener add ack_timeout;
+#               default: 14 with -L, perftest's default -u, else none:
+#               the module's 18; 0: the module's with -L too)
 #   -r DIR      no run: print the table of the run(s) in DIR again
 #
 # Run K writes DIR/runK: bench-raw.jsonl (one record per measurement,
@@ -46,7 +52,7 @@ export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd -P) || exit 2
 root=$(cd "$here/../.." && pwd -P) || exit 2
 
-usage() { sed -n 's/^# \{0,1\}//; 8,30p' "$0"; }
+usage() { sed -n 's/^# \{0,1\}//; 8,36p' "$0"; }
 
 # The loss rows (-L): bandwidth at 64 KiB and 1 MiB, both tools.
 LOSS_STEPS='^(pt|kr)\.bw\.(write|read|send)\.(65536|1048576)$'
@@ -56,7 +62,8 @@ MTU_STEPS='^(pt|kr)\.(bw|msg)\.|^tcp$'
 out='' runs=3 secs=5 depth=64 qps=4 tmo=900 report='' ptx='' mtu=${KRDMA_MTU:-}
 netem=${KRDMA_NETEM:-} only=${KRDMA_BENCH_ONLY:-} modparams=${KRDMA_MODPARAMS:-}
 only_set=${KRDMA_BENCH_ONLY:+1}
-while getopts "o:R:s:d:q:t:r:P:L:O:M:m:h" opt; do
+ack=${KRDMA_BENCH_ACK_TIMEOUT:-} ack_set=${KRDMA_BENCH_ACK_TIMEOUT:+1}
+while getopts "o:R:s:d:q:t:r:P:L:O:M:m:u:h" opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	R) runs=$OPTARG ;;
@@ -70,6 +77,7 @@ while getopts "o:R:s:d:q:t:r:P:L:O:M:m:h" opt; do
 	O) only=$OPTARG only_set=1 ;;
 	M) modparams=$OPTARG ;;
 	m) mtu=$OPTARG ;;
+	u) ack=$OPTARG ack_set=1 ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -102,6 +110,13 @@ case $mtu in
 esac
 [ -n "$netem" ] && [ -z "$only_set" ] && only=$LOSS_STEPS
 [ -n "$mtu" ] && [ -z "$only_set" ] && [ -z "$netem" ] && only=$MTU_STEPS
+# The loss rows as perftest runs them: its ACK timeout (-u) is 14.
+[ -n "$netem" ] && [ -z "$ack_set" ] && ack=14
+case $ack in
+'' | 0) ack='' ;;
+[89] | [12][0-9] | 3[01]) ;;
+*) echo "run.sh: -u must be 8..31, or 0" >&2; exit 2 ;;
+esac
 
 # charts DIR: tests/bench/plot.py's SVGs in DIR, with the first python3
 # that has matplotlib (pyenv's or a venv's may not; Debian's has it once
@@ -145,21 +160,24 @@ cmd="tests/bench/run.sh -R $runs -s $secs -d $depth -q $qps"
 [ -z "$only_set" ] || cmd="$cmd -O '$only'"
 [ -z "$modparams" ] || cmd="$cmd -M \"$modparams\""
 [ -z "$mtu" ] || cmd="$cmd -m $mtu"
+[ -z "$ack" ] || cmd="$cmd -u $ack"
+[ -n "$ack" ] || [ -z "$netem" ] || cmd="$cmd -u 0"
 [ -z "${KRDMA_WIRE:-}" ] || cmd="KRDMA_WIRE=$KRDMA_WIRE $cmd"
 rev=$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)
 
 # host_json FILE STARTED LOAD0 LOAD1 [ENDED]: the host's side of a run.
 host_json() {
 	python3 - "$@" "$(nproc)" "$(uname -r)" "$rev" "$cmd" "${KRDMA_WIRE:-unix}" \
-		"$netem" "$modparams" "$only" "$runs" "$mtu" <<-'PY'
+		"$netem" "$modparams" "$only" "$runs" "$mtu" "$ack" <<-'PY'
 	import json, sys
 	(path, started, load0, load1, ended, ncpu, hkernel, rev, cmd, wire, netem,
-	 modparams, only, runs, mtu) = sys.argv[1:16]
+	 modparams, only, runs, mtu, ack) = sys.argv[1:17]
 	d = {"command": cmd, "started": started, "host_kernel": hkernel,
 	     "host_cpus": int(ncpu), "host_load_before": load0,
 	     "host_load_after": load1, "revision": rev, "wire": wire,
 	     "netem": netem, "modparams": modparams, "only": only, "runs": int(runs),
-	     "mtu": int(mtu) if mtu else None}
+	     "mtu": int(mtu) if mtu else None,
+	     "ack_timeout": int(ack) if ack else None}
 	if ended:
 	    d["ended"] = ended
 	json.dump(d, open(path, "w"), indent=1, sort_keys=True)
@@ -174,7 +192,7 @@ ign='traps: (ib_[a-z_]+|iperf3)\[[0-9]+\] general protection fault'
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "bench: $started, host load average $load0 ($(nproc) CPUs), $runs run(s)," \
-	"wire ${KRDMA_WIRE:-unix}${netem:+ with netem \"$netem\"}${mtu:+, NIC MTU $mtu}${modparams:+, krdma $modparams}," \
+	"wire ${KRDMA_WIRE:-unix}${netem:+ with netem \"$netem\"}${mtu:+, NIC MTU $mtu}${modparams:+, krdma $modparams}${ack:+, krdma sessions at ack_timeout $ack}," \
 	"output in $out" >&2
 failed=0
 for k in $(seq 1 "$runs"); do
@@ -185,7 +203,7 @@ for k in $(seq 1 "$runs"); do
 	echo "bench: run $k of $runs, $rstart, host load average $rload0" >&2
 	SCAN_DMESG_IGNORE="${SCAN_DMESG_IGNORE:+$SCAN_DMESG_IGNORE|}$ign" \
 	KRDMA_BENCH_SECS=$secs KRDMA_BENCH_DEPTH=$depth KRDMA_BENCH_QPS=$qps \
-	KRDMA_BENCH_PT_EXTRA=$ptx KRDMA_BENCH_ONLY=$only \
+	KRDMA_BENCH_PT_EXTRA=$ptx KRDMA_BENCH_ONLY=$only KRDMA_BENCH_ACK_TIMEOUT=$ack \
 	KRDMA_NETEM=$netem KRDMA_MODPARAMS=$modparams KRDMA_MTU=$mtu \
 		"$root/tests/vm/run.sh" -t "$tmo" -o "$rdir" "$here/bench-guest.sh" >"$rdir/vm.out"
 	vmrc=$?

@@ -35,7 +35,9 @@ bin=$tmp/bin
 mkdir -p "$bin"
 cat >"$bin/krdmactl" <<'EOF'
 #!/bin/sh
-# krdmactl as the bench uses it; STUB_FAIL=OP.SIZE fails that bw test.
+# krdmactl as the bench uses it; STUB_FAIL=OP.SIZE fails that bw test;
+# STUB_KRDMACTL_LOG=FILE gets every command line.
+echo "$*" >>"${STUB_KRDMACTL_LOG:-/dev/null}"
 [ "$1" = -j ] && shift
 case "$1 $2" in
 "listener add" | "listener del" | "session del") exit 0 ;;
@@ -274,6 +276,19 @@ check "a failed measurement fails the client" [ "$crc" = 1 ]
 check "the server still ends 0" [ "$src" = 0 ]
 check "the failed step is named" grep -q "name=bench.kr.bw.read.65536 ok=0" "$tmp/one.cli/client.results"
 check "only the steps asked for ran (-O)" [ "$(grep -c '^RESULT client name=bench\.kr' "$tmp/one.cli/client.results")" = 3 ]
+
+# -u: krdma's ACK timeout, the client's sessions' and (taken from the
+# client) the server's listener's; recorded, and said in the table.
+STUB_KRDMACTL_LOG=$tmp/ack.krdmactl run ack -s 1 -u 14 -O '^(pt|kr)\.bw\.write\.65536$|^cq\.direct$'
+check "-u: both sides end 0" [ "$src$crc" = 00 ]
+check "-u: the listener takes it" grep -q "^listener add name bench port [0-9]* ack_timeout 14\$" "$tmp/ack.krdmactl"
+check "-u: the bench session takes it" grep -q "^session connect addr 127.0.0.1 .*name bench .* ack_timeout 14\$" "$tmp/ack.krdmactl"
+check "-u: the cq session takes it" grep -q "^session connect addr 127.0.0.1 .*name cqdirect .* ack_timeout 14\$" "$tmp/ack.krdmactl"
+check "-u: recorded" grep -q '"ack_timeout": 14,.*"id": "info"' "$tmp/ack.cli/bench-raw.jsonl"
+check "-u: said under the table" grep -q "krdma's sessions at ack_timeout 14 (67 ms per retransmission wait, perftest's default)" "$tmp/ack.cli/table.md"
+check "without -u: none given" sh -c "! grep -q ack_timeout '$tmp/all.cli/logs/info.json' || grep -q '\"ack_timeout\": null' '$tmp/all.cli/logs/info.json'"
+PATH=$bin:$PATH "$here/bench-host.sh" client -u 7 127.0.0.1 >/dev/null 2>"$tmp/ack.bad"
+check "-u 7: refused (exit $?)" grep -q -- "-u must be 8..31" "$tmp/ack.bad"
 
 # A side alone gives up once its wait (-w) is over, says why, exits 1,
 # and leaves nothing running (the server's rendezvous, a listener).

@@ -13,6 +13,11 @@
 # tests with the responder losing 30% of what it sends: its mirror's
 # TEST_REQ goes just before its registrations, and rxe must not run a
 # REG_MR twice when it resends the TEST_REQ (krdma_region_post_fence()).
+# Then the ACK timeout per session, back on the 1% wire with the module's
+# default 18: a session connected with "ack_timeout 14" and one without,
+# to a listener without one and to one with "ack_timeout 15"; each side's
+# "session show" (and a result's env) reports what each session uses, the
+# module parameter's as it was when the session connected.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
@@ -22,6 +27,8 @@ IMPAIR="loss 1% duplicate 0.5% reorder 2% delay 1ms corrupt 0.1%"
 HEAVY="loss 5%"
 BIDIR="loss 30%"
 BIDIR_ROUNDS=10
+PORT2=$((PORT + 1))
+ACK_PARAM=/sys/module/krdma/parameters/ack_timeout
 
 # Configured as on a real lossy network: the ACK timeout perftest uses (a
 # lost packet costs 67 ms, not the default's 1.07 s; kmod/handshake.c says
@@ -31,7 +38,7 @@ BIDIR_ROUNDS=10
 # (peer_silence_max, 3 guest pairs on the host, 4 runs); it was over 6 s
 # with the old 1.07 s timeout, when this test raised peer_timeout_ms to
 # 30 s.
-echo 14 >/sys/module/krdma/parameters/ack_timeout
+echo 14 >"$ACK_PARAM"
 
 modprobe -q sch_netem 2>/dev/null ||
 	{ [ ! -f "$KRDMA_ROOT/kmod/extra/sch_netem.ko" ] ||
@@ -111,6 +118,27 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	n=$(dmesg | grep -c 'rxe_reg_fast_mr.*not free')
 	[ "$n" = 0 ] && result server.reg_mr_once ok ||
 		result server.reg_mr_once fail "not_free=$n"
+
+	# Per session: listener l takes the module's, l2 its own 15.
+	# shellcheck disable=SC2086
+	tc qdisc change dev "$IF" root netem $IMPAIR && result netem.per_session ok ||
+		result netem.per_session fail
+	echo 18 >"$ACK_PARAM"
+	expect_ok listener.add_ack krdmactl listener add name l2 port $PORT2 ack_timeout 15
+	json_check listener.ack_shown "krdmactl -j listener show" \
+		"sorted((l['name'], l.get('ack_timeout')) for l in d) == [('l', None), ('l2', 15)]"
+	L1=$(krdmactl -j listener show name l | json_get "d[0]['listener_id']")
+	L2=$(krdmactl -j listener show name l2 | json_get "d[0]['listener_id']")
+	barrier per_session_ready
+	barrier per_session_connected 600
+	# A later change of the parameter is not theirs.
+	echo 20 >"$ACK_PARAM"
+	# This side's ends: l's with the module's 18 (the client's own 14 is
+	# the client's side), l2's with 15.
+	json_check server.per_session_shown "krdmactl -j session show" \
+		"sorted((s.get('listener_id'), s.get('ack_timeout')) for s in d if s['state'] == 'up') == [(${L1:-0}, 18), (${L2:-0}, 15)]"
+	barrier per_session_checked
+	echo 14 >"$ACK_PARAM"
 	barrier server_done 300
 	exit 0
 fi
@@ -166,4 +194,33 @@ done
 barrier bidir_done
 expect_ok session.del krdmactl session del name c1
 wait_for -t 60 no_sessions && result session.gone ok || result session.gone fail
+
+# The ACK timeout per session (the header says what).
+# shellcheck disable=SC2086
+tc qdisc change dev "$IF" root netem $IMPAIR && result netem.per_session ok ||
+	result netem.per_session fail
+echo 18 >"$ACK_PARAM"
+barrier per_session_ready
+expect_ok connect.ack14 timeout 120 krdmactl session connect addr "$KRDMA_PEER_IP" \
+	port $PORT name a14 ack_timeout 14 timeout 60s
+expect_ok connect.module timeout 120 krdmactl session connect addr "$KRDMA_PEER_IP" \
+	port $PORT2 name amod timeout 60s
+# A later change of the parameter is not theirs: the default is taken
+# when a session connects.
+echo 20 >"$ACK_PARAM"
+json_check client.per_session_shown "krdmactl -j session show" \
+	"sorted((s['name'], s.get('ack_timeout')) for s in d) == [('a14', 14), ('amod', 18)]"
+krdmactl session show
+# Both move validated data, and their results say what they ran with.
+run_test per_session.a14 a14 write 4096 $n 8
+run_test per_session.amod amod write 4096 $n 8
+json_check per_session.env "krdmactl -j test run session a14 op read size 4K count $n depth 8" \
+	"d['status'] == 0 and d['env']['ack_timeout'] == 14"
+json_check per_session.env_module "krdmactl -j test run session amod op read size 4K count $n depth 8" \
+	"d['status'] == 0 and d['env']['ack_timeout'] == 18"
+barrier per_session_connected
+barrier per_session_checked
+expect_ok session.del_a14 krdmactl session del name a14
+expect_ok session.del_amod krdmactl session del name amod
+echo 14 >"$ACK_PARAM"
 barrier server_done

@@ -214,6 +214,7 @@ static void k_none(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 static struct endpoint seen_ep;
 static bool seen_nested_flag;
 static char seen_name[64];
+static int seen_ack_timeout;	/* -1: none */
 
 static void k_listener_add(uint8_t cmd, struct nlattr **tb,
 			   struct nl_msg *req)
@@ -235,9 +236,15 @@ static void k_listener_add(uint8_t cmd, struct nlattr **tb,
 	if (tb[KRDMA_A_NAME])
 		snprintf(seen_name, sizeof(seen_name), "%s",
 			 nla_get_string(tb[KRDMA_A_NAME]));
+	seen_ack_timeout = tb[KRDMA_A_SESSION_ACK_TIMEOUT] ?
+		nla_get_u8(tb[KRDMA_A_SESSION_ACK_TIMEOUT]) : -1;
 	m = fake_msg(KRDMA_CMD_LISTENER_ADD);
 	nla_put_u32(m, KRDMA_A_LISTENER_ID, 3);
 	nla_put_string(m, KRDMA_A_NAME, seen_name[0] ? seen_name : "listener3");
+	/* As the module: a listener's own only, not a 0. */
+	if (seen_ack_timeout > 0)
+		nla_put_u8(m, KRDMA_A_SESSION_ACK_TIMEOUT,
+			   (uint8_t)seen_ack_timeout);
 	fake_reply(m);
 	fake_ack();
 }
@@ -260,7 +267,33 @@ TEST(cmd_listener_add)
 	parse_ip_addr("10.0.0.1", &want);
 	CHECK(!memcmp(&seen_ep.addr, &want, sizeof(want)));
 	CHECK_INT(seen_ep.port, 4791);
+	CHECK_INT(seen_ack_timeout, -1);
 	run_end(&r);
+
+	/* the ACK timeout of the sessions it accepts: sent, and shown */
+	fake_begin(k_listener_add);
+	run(&r, false, "listener add name l1 port 4791 ack_timeout 14");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(seen_ack_timeout, 14);
+	CHECK_STR(r.out.buf, "listener 3 name l1 ack_timeout 14\n");
+	run_end(&r);
+	fake_begin(k_listener_add);
+	run(&r, true, "listener add name l1 port 4791 ack_timeout 14");
+	CHECK_INT(r.rc, 0);
+	CHECK_STR(r.out.buf,
+		  "{\"listener_id\":3,\"name\":\"l1\",\"ack_timeout\":14}\n");
+	run_end(&r);
+	fake_begin(k_listener_add);
+	run(&r, false, "listener add port 4791 ack_timeout 0");
+	CHECK_INT(r.rc, 0);
+	CHECK_INT(seen_ack_timeout, 0);
+	CHECK_STR(r.out.buf, "listener 3 name listener3\n");
+	run_end(&r);
+	check_refused(k_listener_add, "listener add port 4791 ack_timeout 5",
+		      EXIT_USAGE,
+		      "ack_timeout '5' out of range: must be 8..31, or 0 for the module's");
+	check_refused(k_listener_add, "listener add port 4791 ack_timeout 32",
+		      EXIT_USAGE, "ack_timeout '32' out of range: must be 0..31");
 
 	/* any address; v6 with the port inside addr */
 	fake_begin(k_listener_add);
@@ -449,6 +482,7 @@ TEST(cmd_session_connect_up)
 	CHECK(!tb[KRDMA_A_SESSION_RQ_DEPTH]);
 	CHECK(!tb[KRDMA_A_SESSION_QPS]);	/* the kernel's default, 1 */
 	CHECK(!tb[KRDMA_A_SESSION_TOS]);	/* the device's default */
+	CHECK(!tb[KRDMA_A_SESSION_ACK_TIMEOUT]);	/* the module's */
 	CHECK_STR(nla_get_string(tb[KRDMA_A_NAME]), "s1");
 	run_end(&r);
 
@@ -461,6 +495,55 @@ TEST(cmd_session_connect_up)
 	run_end(&r);
 	check_refused(k_connect, "session connect addr 10.0.0.2 port 4791 tos 256",
 		      EXIT_USAGE, "tos '256' out of range: must be 0..255");
+}
+
+TEST(cmd_session_connect_ack_timeout)
+{
+	static const struct refusal bad[] = {
+		{ "session connect addr 10.0.0.2 ack_timeout 7",
+		  "ack_timeout '7' out of range: must be 8..31, or 0 for the module's" },
+		{ "session connect addr 10.0.0.2 ack_timeout 1",
+		  "ack_timeout '1' out of range: must be 8..31" },
+		{ "session connect addr 10.0.0.2 ack_timeout 32",
+		  "ack_timeout '32' out of range: must be 0..31" },
+		{ "session connect addr 10.0.0.2 ack_timeout 14x",
+		  "ack_timeout" },
+		{ "session connect addr 10.0.0.2 ack_timeout", "ack_timeout" },
+		{ "test run addr 10.0.0.2 op write count 1 ack_timeout 4",
+		  "ack_timeout '4' out of range: must be 8..31" },
+	};
+	static const struct {
+		const char *arg;
+		int want;	/* -1: no attribute */
+	} ok[] = {
+		{ "", -1 },
+		{ " ack_timeout 14", 14 },	/* perftest's */
+		{ " ack_timeout 8", 8 },
+		{ " ack_timeout 31", 31 },
+		{ " ack_timeout 0", 0 },	/* said: the module's */
+	};
+	struct nlattr *tb[KRDMA_A_MAX + 1];
+	char line[128];
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ok); i++) {
+		snprintf(line, sizeof(line),
+			 "session connect addr 10.0.0.2 port 4791%s", ok[i].arg);
+		connect_mode = 0;
+		fake_begin(k_connect);
+		run(&r, false, line);
+		CHECK_INT_CASE(line, r.rc, 0);
+		CHECK_INT_CASE(line, fake_req_attrs(0, tb), 0);
+		if (ok[i].want < 0)
+			CHECK_INT_CASE(line, !!tb[KRDMA_A_SESSION_ACK_TIMEOUT], 0);
+		else
+			CHECK_INT_CASE(line, tb[KRDMA_A_SESSION_ACK_TIMEOUT] ?
+				       nla_get_u8(tb[KRDMA_A_SESSION_ACK_TIMEOUT]) : -1,
+				       ok[i].want);
+		run_end(&r);
+	}
+	check_refusals(k_connect, bad, ARRAY_SIZE(bad));
 }
 
 TEST(cmd_session_connect_qps)
@@ -603,6 +686,7 @@ static void k_sessions(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 	}
 	m = session_msg(cmd, 1, "a");
 	nla_put_u8(m, KRDMA_A_SESSION_STATE, KRDMA_SESSION_UP);
+	nla_put_u8(m, KRDMA_A_SESSION_ACK_TIMEOUT, 14);
 	fake_reply(m);
 	m = session_msg(cmd, 2, "b");
 	nla_put_u8(m, KRDMA_A_SESSION_STATE, KRDMA_SESSION_DOWN);
@@ -619,7 +703,7 @@ TEST(cmd_session_show_all)
 	fake_begin(k_sessions);
 	run(&r, false, "session");
 	CHECK_INT(r.rc, 0);
-	CHECK_STR(r.out.buf, "session 1 name a state up\n"
+	CHECK_STR(r.out.buf, "session 1 name a state up ack_timeout 14\n"
 			     "session 2 name b state down reason \"peer closed\"\n");
 	run_end(&r);
 
@@ -630,6 +714,11 @@ TEST(cmd_session_show_all)
 	      json_object_array_length(o) == 2);
 	CHECK(o && json_object_object_get_ex(json_object_array_get_idx(o, 1),
 					     "reason", &v));
+	CHECK(o && json_object_object_get_ex(json_object_array_get_idx(o, 0),
+					     "ack_timeout", &v) &&
+	      json_object_get_int(v) == 14);
+	CHECK(o && !json_object_object_get_ex(json_object_array_get_idx(o, 1),
+					      "ack_timeout", NULL));
 	json_object_put(o);
 	run_end(&r);
 }
@@ -1730,7 +1819,7 @@ TEST(cmd_test_run_oneshot)
 
 	/* a WRITE of the defaults needs nothing of the session; what the
 	 * user gives is sent as given */
-	line = "test run addr 10.0.0.2:7471 op write tos 96 rq_depth 8 count 10";
+	line = "test run addr 10.0.0.2:7471 op write tos 96 rq_depth 8 count 10 ack_timeout 14";
 	run_oneshot(&r, line, OS_UP, test_passes_done, 0, 0);
 	CHECK_INT(r.rc, 0);
 	check_deleted(&r, line);
@@ -1743,6 +1832,8 @@ TEST(cmd_test_run_oneshot)
 	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_RQ_DEPTH), 8);
 	CHECK(tb[KRDMA_A_SESSION_TOS] &&
 	      nla_get_u8(tb[KRDMA_A_SESSION_TOS]) == 96);
+	CHECK(tb[KRDMA_A_SESSION_ACK_TIMEOUT] &&
+	      nla_get_u8(tb[KRDMA_A_SESSION_ACK_TIMEOUT]) == 14);
 	run_end(&r);
 
 	/* a failed test, data that failed validation: deleted all the same */
@@ -1824,6 +1915,7 @@ static void k_env(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 		nla_put_string(m, KRDMA_A_DEV_NAME, "rxe0");
 		nla_put_u8(m, KRDMA_A_SESSION_CQ_POLL, KRDMA_CQ_POLL_SOFTIRQ);
 		nla_put_u32(m, KRDMA_A_SESSION_PEER_PROTO, 2);
+		nla_put_u8(m, KRDMA_A_SESSION_ACK_TIMEOUT, 14);
 		fake_reply(m);
 		fake_ack();
 		return;
@@ -1931,6 +2023,7 @@ TEST(cmd_test_run_env)
 		{ "cq_poll", .str = "softirq" },
 		{ "module", .str = "9.9.9" },
 		{ "peer_proto", .num = 2 },
+		{ "ack_timeout", .num = 14 },
 		{ "fw_ver", .str = "16.35.2000" },
 		{ "link_rate_mbit_per_s", .num = 100000 },
 		{ "link_width", .num = 4 },
@@ -1999,7 +2092,7 @@ TEST(cmd_test_run_env)
 	run(&r, false, "test run session 5 op write mode bw size 4K-8K count 10");
 	opts.stats = false;
 	CHECK(strstr(r.out.buf, "env timestamp ") != NULL);
-	CHECK(strstr(r.out.buf, " dev rxe0 fw_ver 16.35.2000 link_rate 2.5Gb/s link_width 1X transport roce active_mtu 1024 netdev eth0 netdev_mtu 1500 cq_poll softirq governor - idle_driver none module 9.9.9 peer_proto 2\n") != NULL);
+	CHECK(strstr(r.out.buf, " dev rxe0 fw_ver 16.35.2000 link_rate 2.5Gb/s link_width 1X transport roce active_mtu 1024 netdev eth0 netdev_mtu 1500 cq_poll softirq governor - idle_driver none module 9.9.9 peer_proto 2 ack_timeout 14\n") != NULL);
 	CHECK(strstr(strstr(r.out.buf, "env timestamp") + 1, "env timestamp") == NULL);
 	run_end(&r);
 

@@ -51,6 +51,18 @@
 /* Most queue pairs of one session, the control one included. */
 #define KRDMA_QPS_MAX	16
 
+/*
+ * Smallest transport ACK timeout of a session or listener, as the exponent N
+ * of 4.096 us x 2^N (8: 1 ms).
+ */
+#define KRDMA_ACK_TIMEOUT_MIN	8
+
+/*
+ * Largest transport ACK timeout, the exponent N of 4.096 us x 2^N (31: 2.4
+ * hours; the IB spec's field has five bits).
+ */
+#define KRDMA_ACK_TIMEOUT_MAX	31
+
 /**
  * enum krdma_session_state - Life cycle of a session.
  * @KRDMA_SESSION_CONNECTING: Resolving the route, or waiting for the peer to
@@ -326,6 +338,16 @@ enum krdma_event {
  * @KRDMA_A_TEST_BURST: (u32) bw mode, with test-rate - messages posted at once
  *   before the sender waits for the rate (perftest's --burst_size; default
  *   test-chain, one ib_post_send() a burst; at most test-depth). modes: bw
+ * @KRDMA_A_SESSION_ACK_TIMEOUT: (u8) Transport ACK timeout of the session's
+ *   queue pairs, the control one and every data channel: the requester waits
+ *   4.096 us x 2^N for an ACK before it retransmits (rdma_set_ack_timeout(),
+ *   perftest's -u). In a session-new request it sets the client session's, in
+ *   a listener-add request that of every session the listener accepts; 0 or
+ *   absent is the module parameter ack_timeout (default 18, 1.07 s) as it is
+ *   when the session connects. 1 to ack-timeout-min - 1 are refused.
+ *   session-get reports the value in effect, listener-get a listener's own
+ *   when it has one. 14 (67 ms, perftest's default) on a wire that drops
+ *   packets; see Documentation/usage.rst, "On a lossy network".
  */
 enum krdma_attr {
 	KRDMA_A_UNSPEC,
@@ -393,6 +415,7 @@ enum krdma_attr {
 	KRDMA_A_TEST_PEER_HOST_CPU,
 	KRDMA_A_TEST_RATE,
 	KRDMA_A_TEST_BURST,
+	KRDMA_A_SESSION_ACK_TIMEOUT,
 
 	__KRDMA_A_MAX,
 };
