@@ -20,6 +20,7 @@
 #include <rdma/rdma_cm.h>
 #include <uapi/linux/krdma.h>
 
+#include "hostenv.h"
 #include "op.h"
 #include "proto.h"
 
@@ -468,6 +469,11 @@ struct krdma_session {
 	u32			max_inline;	/* inline bytes per send WR */
 	u8			responder_resources;
 	u8			initiator_depth;
+	/*
+	 * This host and port, sampled as the session came up: what our
+	 * TEST_RESULTs tell a peer of version 4.
+	 */
+	struct krdma_host_env	env;
 
 	/* QPs: this one, and qps - 1 data channels (under cm_mutex). */
 	u32			qps;
