@@ -302,8 +302,8 @@ if wait_for -t 30 sh -c "krdmactl -j test show | grep -q '\"session_id\":$C1,[^}
 	RC=$?
 	[ $RC = 130 ] && result ctrlc.exit_status ok || result ctrlc.exit_status fail "rc=$RC"
 	cat "$T/run.err"
-	json_check ctrlc.result "cat $T/run.out" "d['status'] == -125 and d['iters'] == d['validated']"
-	RTID=$(json_get "d['test_id']" <"$T/run.out")
+	json_check ctrlc.result "cat $T/run.out" "r['status'] == -125 and r['iters'] == r['validated']"
+	RTID=$(json_get "r['test_id']" <"$T/run.out")
 	json_check ctrlc.show "krdmactl -j test show ${RTID:-0}" \
 		"d[0]['state'] == 'done' and d[0]['status'] == -125 and d[0]['reason'] == 'stopped'"
 else
@@ -358,7 +358,7 @@ MON=$!
 wait_for -t 20 nl_subscribed $MON "${EVG:-99}" || result events.subscribed fail
 json_check events.connect "timeout 90 krdmactl -j session connect addr $KRDMA_PEER_IP port $PORT name s_ev" "d['state'] == 'up'"
 json_check events.run "krdmactl -j test run session s_ev op write size 4k duration 2s depth 4 interval 200ms" \
-	"d['status'] == 0 and d['iters'] > 0 and d['validated'] == d['iters']"
+	"r['status'] == 0 and r['iters'] > 0 and r['validated'] == r['iters']"
 expect_ok events.del krdmactl session del name s_ev
 wait_for -t 30 grep -q '"event":"session_down".*"name":"s_ev"' "$T/mon.out" ||
 	result events.down_seen fail
