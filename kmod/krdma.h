@@ -21,6 +21,7 @@
 #include <uapi/linux/krdma.h>
 
 #include "krdma_params.h"
+#include "hostenv.h"
 #include "op.h"
 #include "proto.h"
 
@@ -465,6 +466,11 @@ struct krdma_session {
 	u32			max_inline;	/* inline bytes per send WR */
 	u8			responder_resources;
 	u8			initiator_depth;
+	/*
+	 * This host and port, sampled as the session came up: what our
+	 * TEST_RESULTs tell a peer of version 4.
+	 */
+	struct krdma_host_env	env;
 
 	/*
 	 * Its QPs: conns[0], made with the session, and qps - 1 data

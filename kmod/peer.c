@@ -220,9 +220,14 @@ static void krdma_peer_send_result(struct krdma_session *sess,
 		return;
 	krdma_host_cpu_since(&pt->host_start, &host);
 	krdma_host_cpu_to_wire(&host, &res);
+	/* Our host and port to a peer that reads them, none to another. */
+	if (sess->peer_proto >= 4)
+		krdma_host_env_to_wire(&sess->env, &res);
 	sess->peer_test = NULL;
 	if (krdma_ctrl_send(sess, KRDMA_MSG_TEST_RESULT, pt->test_id, 0,
-			    pt->errors ? -EBADMSG : 0, &res, sizeof(res)))
+			    pt->errors ? -EBADMSG : 0, &res,
+			    sess->peer_proto >= 4 ? sizeof(res) :
+			    KRDMA_RESULT_V3_LEN))
 		krdma_session_close(sess, "cannot send TEST_RESULT");
 	krdma_peer_test_free(pt);
 }

@@ -9,6 +9,7 @@
 #ifndef _KRDMA_PROTO_H
 #define _KRDMA_PROTO_H
 
+#include <linux/stddef.h>
 #include <linux/types.h>
 
 #define KRDMA_PROTO_MAGIC	0x4b52444dU	/* "KRDM" */
@@ -18,8 +19,11 @@
  * Version 2: the keepalive probe is a zero-length SEND (see below).
  * Version 3: the data channels take receives, and a CREDIT names its QP
  * (struct krdma_msg_hdr): send, send_imm and write_imm over several QPs.
+ * Version 4: TEST_RESULT carries the responder's host name, firmware
+ * version and link (struct krdma_msg_result), sent to and read from a
+ * peer of version 4 only.
  */
-#define KRDMA_PROTO_VERSION	3
+#define KRDMA_PROTO_VERSION	4
 #define KRDMA_PROTO_VERSION_MIN	1
 
 /*
@@ -170,6 +174,9 @@ struct krdma_msg_test {
 	((KRDMA_CTRL_BODY_MAX - sizeof(struct krdma_msg_test)) / \
 	 sizeof(struct krdma_wire_region))
 
+#define KRDMA_ENV_HOST_LEN	64	/* __NEW_UTS_LEN */
+#define KRDMA_ENV_FW_LEN	64	/* IB_FW_VERSION_NAME_MAX */
+
 struct krdma_msg_result {
 	__be64	iters;			/* iterations the responder saw */
 	__be64	validated;		/* of which data was checked */
@@ -183,6 +190,20 @@ struct krdma_msg_result {
 	__be64	host_system;
 	__be64	host_softirq;
 	__be64	host_irq;
+	/*
+	 * Version 4: the responder's host and the port its session uses,
+	 * as sampled when the session came up. Strings are printable ASCII,
+	 * NUL-padded to the end of the field (a name of the field's full
+	 * length has no NUL); anything else is a malformed TEST_RESULT.
+	 */
+	__be32	link_mbit_per_s;	/* 10^6 bits/s, all lanes; 0 unknown */
+	u8	link_width;		/* lanes: 1, 2, 4, 8, 12; 0 unknown */
+	u8	env_reserved[3];	/* zero */
+	u8	host[KRDMA_ENV_HOST_LEN];	/* the node name */
+	u8	fw_ver[KRDMA_ENV_FW_LEN];	/* the device's firmware */
 };
+
+/* A TEST_RESULT up to version 3, without the responder's env. */
+#define KRDMA_RESULT_V3_LEN	offsetof(struct krdma_msg_result, link_mbit_per_s)
 
 #endif /* _KRDMA_PROTO_H */

@@ -262,6 +262,12 @@ void krdma_session_set_up(struct krdma_session *sess)
 {
 	bool up = false;
 
+	/*
+	 * In the CM's handler, which may sleep (ib_query_port()); before
+	 * UP, so before any TEST_REQ of the peer's.
+	 */
+	if (READ_ONCE(sess->state) == KRDMA_SESSION_CONNECTING)
+		krdma_host_env_sample(sess, &sess->env);
 	spin_lock_bh(&sess->lock);
 	if (sess->state == KRDMA_SESSION_CONNECTING) {
 		sess->state = KRDMA_SESSION_UP;

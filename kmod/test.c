@@ -192,7 +192,8 @@ static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
 	if (state == KRDMA_TEST_DONE &&
 	    (krdma_host_cpu_fill(skb, KRDMA_A_TEST_HOST_CPU, &test->host_use) ||
 	     krdma_host_cpu_fill(skb, KRDMA_A_TEST_PEER_HOST_CPU,
-				 &test->peer_host_use)))
+				 &test->peer_host_use) ||
+	     krdma_host_env_fill(skb, KRDMA_A_TEST_PEER_ENV, &test->peer_env)))
 		return -EMSGSIZE;
 	/* Not while krdma_test_finish() turns the figures into their final form. */
 	return figures_ok && test->engine->fill ? test->engine->fill(skb, test) : 0;
@@ -543,6 +544,17 @@ void krdma_test_on_result(struct krdma_test *test,
 		return;
 	}
 	memcpy(&r, body, min_t(u32, len, sizeof(r)));
+	/*
+	 * Version 4's env: from a peer that announced it, checked (what no
+	 * krdma sends is a forged result); an older peer's bytes past
+	 * version 3's figures, if any, are not read: its env is absent.
+	 */
+	if (test->sess->peer_proto >= 4 && len >= sizeof(r) &&
+	    krdma_host_env_from_wire(res, &test->peer_env)) {
+		krdma_count(test->sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
+		krdma_session_close(test->sess, "protocol error: malformed TEST_RESULT");
+		return;
+	}
 	if (test->engine->on_result)
 		test->engine->on_result(test);
 	test->peer_validated = be64_to_cpu(res->validated);

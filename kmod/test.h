@@ -112,6 +112,7 @@ struct krdma_test {
 	struct krdma_host_cpu	host_start;	/* a sample at the start */
 	struct krdma_host_cpu	host_use;	/* over the test, once done */
 	struct krdma_host_cpu	peer_host_use;	/* from TEST_RESULT */
+	struct krdma_host_env	peer_env;	/* from TEST_RESULT, version 4 */
 	u64			peer_iters;	/* bidir: the peer's mirror */
 	u64			peer_bytes;
 };

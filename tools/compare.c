@@ -159,8 +159,11 @@ static json_object *parse_json(const char *path, const char *buf, size_t len)
 }
 
 /*
- * The schema versions of result records (report.h): 2 since the latency
- * keys lost their dots; 1 before, when records had no schema_version.
+ * The schema versions of results (report.h): 3 since "test run" prints
+ * one document, its records in "results" and its env once; 2 since the
+ * latency keys lost their dots, each record (an object, or an array of
+ * them for a sweep) with its own version and env; 1 before, when records
+ * had no schema_version.
  * An older record is read as the current one; a newer one is refused:
  * what it changed cannot be guessed, and a figure read under the wrong
  * name would be compared wrongly or silently not at all.
@@ -243,23 +246,28 @@ static int check_figures(const char *path, size_t i, json_object *r)
 /*
  * 0, or -1 after saying why the records of @path cannot be compared:
  * each an object of a schema this krdmactl reads (an older one migrated),
- * its figures numbers, and at least one a test's result.
+ * its figures numbers, and at least one a test's result. @doc_ver: the
+ * schema of the document that lists them in its "results" (3 on); 0 for
+ * the older shapes, one record or an array of them, each of its own
+ * schema_version (none: 1).
  */
-static int check_records(const char *path, json_object *records)
+static int check_records(const char *path, json_object *records,
+			 int64_t doc_ver)
 {
 	unsigned int migrated = 0, tests = 0;
 	size_t i;
 
 	for (i = 0; i < json_object_array_length(records); i++) {
 		json_object *r = json_object_array_get_idx(records, i), *v;
-		int64_t ver = 1;
+		int64_t ver = doc_ver ? doc_ver : 1;
 
 		if (!json_object_is_type(r, json_type_object)) {
 			fprintf(stderr, "krdmactl: compare: %s: record %zu is %s, not an object (a test's result)\n",
 				path, i + 1, json_kind(r));
 			return -1;
 		}
-		if (json_object_object_get_ex(r, "schema_version", &v)) {
+		if (!doc_ver &&
+		    json_object_object_get_ex(r, "schema_version", &v)) {
 			ver = json_object_is_type(v, json_type_int) ?
 			      json_object_get_int64(v) : 0;
 			if (ver < 1) {
@@ -271,6 +279,12 @@ static int check_records(const char *path, json_object *records)
 		if (ver > REPORT_SCHEMA_VERSION) {
 			fprintf(stderr, "krdmactl: compare: %s: record %zu has schema_version %" PRId64 ", newer than the %d this krdmactl reads: compare with a newer krdmactl\n",
 				path, i + 1, ver, REPORT_SCHEMA_VERSION);
+			return -1;
+		}
+		/* Schema 3 on: records only in a document's "results". */
+		if (!doc_ver && ver >= 3) {
+			fprintf(stderr, "krdmactl: compare: %s: record %zu has schema_version %" PRId64 " outside a \"results\" list: not krdmactl's\n",
+				path, i + 1, ver);
 			return -1;
 		}
 		if (ver == 1) {
@@ -294,10 +308,57 @@ static int check_records(const char *path, json_object *records)
 	return 0;
 }
 
-/* A file's results: an array of records, or one record, as -j prints them. */
+/*
+ * Schema 3 on, one document {"schema_version", "results", "env"}: its
+ * version (0 after saying why it is not one this krdmactl reads), and
+ * its records each given the document's env, as the older records had
+ * their own, so that both compare alike.
+ */
+static int64_t doc_records(const char *path, json_object *doc,
+			   json_object *list)
+{
+	json_object *v = NULL, *env = NULL;
+	int64_t ver = 0;
+	size_t i;
+
+	if (json_object_object_get_ex(doc, "schema_version", &v) &&
+	    json_object_is_type(v, json_type_int))
+		ver = json_object_get_int64(v);
+	if (ver > REPORT_SCHEMA_VERSION) {
+		fprintf(stderr, "krdmactl: compare: %s: schema_version %" PRId64 " is newer than the %d this krdmactl reads: compare with a newer krdmactl\n",
+			path, ver, REPORT_SCHEMA_VERSION);
+		return 0;
+	}
+	if (ver < 3) {
+		fprintf(stderr, "krdmactl: compare: %s: \"results\" in a document of schema_version %s, not 3 or later: not krdmactl's\n",
+			path, v ? json_object_to_json_string(v) : "(none)");
+		return 0;
+	}
+	if (!json_object_is_type(list, json_type_array)) {
+		fprintf(stderr, "krdmactl: compare: %s: results is %s, not an array\n",
+			path, json_kind(list));
+		return 0;
+	}
+	json_object_object_get_ex(doc, "env", &env);
+	for (i = 0; env && i < json_object_array_length(list); i++) {
+		json_object *r = json_object_array_get_idx(list, i);
+
+		if (json_object_is_type(r, json_type_object) &&
+		    !json_object_object_get_ex(r, "env", NULL))
+			json_object_object_add(r, "env", json_object_get(env));
+	}
+	return ver;
+}
+
+/*
+ * A file's results, as an array of records: schema 3's document (its
+ * "results"), or what krdmactl wrote before - one record (a single
+ * size), or an array of records (a sweep).
+ */
 static json_object *load_results(const char *path)
 {
-	json_object *o, *a;
+	json_object *o, *a, *list = NULL;
+	int64_t doc_ver = 0;
 	size_t len;
 	char *buf;
 
@@ -308,18 +369,27 @@ static json_object *load_results(const char *path)
 	free(buf);
 	if (!o)
 		return NULL;
-	if (json_object_is_type(o, json_type_array)) {
+	if (json_object_is_type(o, json_type_object) &&
+	    json_object_object_get_ex(o, "results", &list)) {
+		doc_ver = doc_records(path, o, list);
+		if (!doc_ver) {
+			json_object_put(o);
+			return NULL;
+		}
+		a = json_object_get(list);
+		json_object_put(o);
+	} else if (json_object_is_type(o, json_type_array)) {
 		a = o;
 	} else if (json_object_is_type(o, json_type_object)) {
 		a = json_object_new_array();
 		json_object_array_add(a, o);
 	} else {
-		fprintf(stderr, "krdmactl: compare: %s: %s, not results (krdmactl -j test run writes an object or an array of objects)\n",
+		fprintf(stderr, "krdmactl: compare: %s: %s, not results (krdmactl -j test run writes an object)\n",
 			path, json_kind(o));
 		json_object_put(o);
 		return NULL;
 	}
-	if (check_records(path, a)) {
+	if (check_records(path, a, doc_ver)) {
 		json_object_put(a);
 		return NULL;
 	}
@@ -559,8 +629,10 @@ const struct object compare_obj = {
 		 "percent (default 10; PCT := NUMBER[%], e.g. 5, 5% or 2.5%): MB/s,\n"
 		 "messages/s and the slowest QP's MB/s (higher is better), p50, p99\n"
 		 "and p99.9 (lower is better); then what differs in their environments\n"
-		 "(kernel, device, MTU, cq_poll, ...). Records of an older\n"
-		 "schema_version are read as the current one; a newer one is refused.\n"
+		 "(kernel, device, MTU, cq_poll, ...). Results of an older\n"
+		 "schema_version (a record, or an array of them) are read as the\n"
+		 "current one (an object, the records in \"results\"); a newer one is\n"
+		 "refused.\n"
 		 "A figure must be a number; one that is null (not measured) in either\n"
 		 "file is not compared, and said so.\n"
 		 "Exit 5 if anything got worse beyond the tolerance, 1 if the files\n"

@@ -5,8 +5,10 @@
  * MTUs, completion context, CPU frequency governor and idle driver,
  * module and peer protocol versions, the session's ACK timeout - recorded
  * next to it, so that two runs can be compared knowing what differed, and
- * a stored baseline is dated. All of it is this host's: the peer's would have to come from
- * the peer, through the kernel, as its CPU figures do.
+ * a stored baseline is dated. This host's from the kernel and sysfs; the
+ * peer's host name, firmware and link from the peer itself, in its test's
+ * result, as its CPU figures are (a peer of protocol version 4 reports
+ * them).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -249,18 +251,48 @@ static void env_uint(const char *key, const char *fmt, uint64_t v)
 	print_string(PRINT_JSON, key, NULL, NULL);
 }
 
-/* The link: JSON exact integers; text as sysfs says it, "100Gb/s 4X". */
-static void env_link(const struct run_env *e)
+/*
+ * The link of "" (this host) or "peer_": JSON exact integers; text as
+ * sysfs says it, "100Gb/s 4X".
+ */
+static void env_link(const char *who, uint64_t mbit, uint32_t width)
 {
-	print_text(" link_rate");
-	if (e->link_mbit) {
-		print_text(" %gGb/s", (double)e->link_mbit / 1000);
-		print_uint(PRINT_JSON, "link_rate_mbit_per_s", NULL, e->link_mbit);
+	char key[48];
+
+	snprintf(key, sizeof(key), "%slink_rate", who);
+	print_text(" %s", key);
+	snprintf(key, sizeof(key), "%slink_rate_mbit_per_s", who);
+	if (mbit) {
+		print_text(" %gGb/s", (double)mbit / 1000);
+		print_uint(PRINT_JSON, key, NULL, mbit);
 	} else {
 		print_text(" -");
-		print_string(PRINT_JSON, "link_rate_mbit_per_s", NULL, NULL);
+		print_string(PRINT_JSON, key, NULL, NULL);
 	}
-	env_uint("link_width", " %" PRIu64 "X", e->link_width);
+	snprintf(key, sizeof(key), "%slink_width", who);
+	env_uint(key, " %" PRIu64 "X", width);
+}
+
+void env_take_peer(struct run_env *e, const struct nlattr *nest)
+{
+	struct nlattr *p[KRDMA_HOST_ENV_A_MAX + 1];
+
+	if (!nest || e->peer_reported ||
+	    nla_parse_nested(p, KRDMA_HOST_ENV_A_MAX, (struct nlattr *)nest,
+			     krdma_host_env_policy))
+		return;
+	e->peer_reported = true;
+	if (p[KRDMA_HOST_ENV_A_HOST])
+		snprintf(e->peer_host, sizeof(e->peer_host), "%s",
+			 nla_get_string(p[KRDMA_HOST_ENV_A_HOST]));
+	if (p[KRDMA_HOST_ENV_A_FW_VER])
+		snprintf(e->peer_fw_ver, sizeof(e->peer_fw_ver), "%s",
+			 nla_get_string(p[KRDMA_HOST_ENV_A_FW_VER]));
+	if (p[KRDMA_HOST_ENV_A_LINK_MBIT_PER_S])
+		e->peer_link_mbit =
+			nla_get_u32(p[KRDMA_HOST_ENV_A_LINK_MBIT_PER_S]);
+	if (p[KRDMA_HOST_ENV_A_LINK_WIDTH])
+		e->peer_link_width = nla_get_u32(p[KRDMA_HOST_ENV_A_LINK_WIDTH]);
 }
 
 void env_print(const struct run_env *e)
@@ -272,7 +304,7 @@ void env_print(const struct run_env *e)
 	env_str("kernel", e->kernel);
 	env_str("dev", e->dev);
 	env_str("fw_ver", e->fw_ver);
-	env_link(e);
+	env_link("", e->link_mbit, e->link_width);
 	env_str("transport", e->transport);
 	print_uint(PRINT_ANY, "active_mtu", " active_mtu %" PRIu64,
 		   e->active_mtu);
@@ -288,5 +320,9 @@ void env_print(const struct run_env *e)
 	/* The session's transport ACK timeout, 4.096 us x 2^N: what a lost
 	 * packet cost this result. */
 	env_uint("ack_timeout", " %" PRIu64, e->ack_timeout);
+	/* Unknown (null, "-") where the peer did not report them. */
+	env_str("peer_host", e->peer_host);
+	env_str("peer_fw_ver", e->peer_fw_ver);
+	env_link("peer_", e->peer_link_mbit, e->peer_link_width);
 	close_json_object();
 }

@@ -29,6 +29,13 @@ struct run_env {
 	char module[32];
 	uint32_t peer_proto;
 	uint32_t ack_timeout;	/* the session's, in effect; 0 unknown */
+	/* The peer's own, from a test's result (its protocol version 4):
+	 * the host name, its device's firmware, its port's link. */
+	bool peer_reported;
+	char peer_host[65];
+	char peer_fw_ver[64];
+	uint64_t peer_link_mbit;
+	uint32_t peer_link_width;
 };
 
 /* Where sysfs is: "/sys", or a tree of the unit tests' own. */
@@ -44,7 +51,11 @@ int env_parse_rate(const char *s, uint64_t *mbit, uint32_t *width);
  * host's name. */
 int env_collect(struct knl_ctx *c, const struct arg_val *session,
 		struct run_env *e);
-/* The object "env" in JSON; a line "env timestamp ... ack_timeout N" in text. */
+/* The peer's host, firmware and link from a result's test-peer-env
+ * (@nest, NULL if the peer did not report them), if not taken yet. */
+void env_take_peer(struct run_env *e, const struct nlattr *nest);
+/* The object "env" in JSON; a line "env timestamp ... peer_link_width W"
+ * in text. */
 void env_print(const struct run_env *e);
 
 #endif /* KRDMACTL_ENV_H */

@@ -75,6 +75,15 @@ struct nla_policy krdma_policy[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_RATE] = { .type = NLA_U64 },
 	[KRDMA_A_TEST_BURST] = { .type = NLA_U32 },
 	[KRDMA_A_SESSION_ACK_TIMEOUT] = { .type = NLA_U8 },
+	[KRDMA_A_TEST_PEER_ENV] = { .type = NLA_NESTED },
+};
+
+/* host-env: krdma_host_env_attr */
+struct nla_policy krdma_host_env_policy[KRDMA_HOST_ENV_A_MAX + 1] = {
+	[KRDMA_HOST_ENV_A_HOST] = { .type = NLA_STRING },
+	[KRDMA_HOST_ENV_A_FW_VER] = { .type = NLA_STRING },
+	[KRDMA_HOST_ENV_A_LINK_MBIT_PER_S] = { .type = NLA_U32 },
+	[KRDMA_HOST_ENV_A_LINK_WIDTH] = { .type = NLA_U32 },
 };
 
 /* host-cpu: krdma_host_cpu_attr */
@@ -240,7 +249,7 @@ const int krdma_test_start_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_TEST_GET - do and dump reply */
-const int krdma_test_get_rsp_attrs[31] = {
+const int krdma_test_get_rsp_attrs[32] = {
 	KRDMA_A_TEST_ID,
 	KRDMA_A_SESSION_ID,
 	KRDMA_A_TEST_OP,
@@ -272,6 +281,7 @@ const int krdma_test_get_rsp_attrs[31] = {
 	KRDMA_A_TEST_QP,
 	KRDMA_A_TEST_HOST_CPU,
 	KRDMA_A_TEST_PEER_HOST_CPU,
+	KRDMA_A_TEST_PEER_ENV,
 };
 
 /* KRDMA_CMD_STATS_GET - do reply */
@@ -280,7 +290,7 @@ const int krdma_stats_get_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_EVENT_NTF - event */
-const int krdma_event_ntf_attrs[39] = {
+const int krdma_event_ntf_attrs[40] = {
 	KRDMA_A_EVENT,
 	KRDMA_A_TEST_ID,
 	KRDMA_A_SESSION_ID,
@@ -320,4 +330,5 @@ const int krdma_event_ntf_attrs[39] = {
 	KRDMA_A_TEST_QP,
 	KRDMA_A_TEST_HOST_CPU,
 	KRDMA_A_TEST_PEER_HOST_CPU,
+	KRDMA_A_TEST_PEER_ENV,
 };

@@ -12,6 +12,7 @@
 
 /* Reply policies: types and lengths (libnl checks no values). */
 extern struct nla_policy krdma_policy[KRDMA_A_MAX + 1];
+extern struct nla_policy krdma_host_env_policy[KRDMA_HOST_ENV_A_MAX + 1];
 extern struct nla_policy krdma_host_cpu_policy[KRDMA_HOST_CPU_A_MAX + 1];
 extern struct nla_policy krdma_test_qp_policy[KRDMA_TEST_QP_A_MAX + 1];
 extern struct nla_policy krdma_addr_policy[KRDMA_ADDR_A_MAX + 1];
@@ -28,8 +29,8 @@ extern const int krdma_listener_get_rsp_attrs[6];
 extern const int krdma_session_new_rsp_attrs[1];
 extern const int krdma_session_get_rsp_attrs[23];
 extern const int krdma_test_start_rsp_attrs[1];
-extern const int krdma_test_get_rsp_attrs[31];
+extern const int krdma_test_get_rsp_attrs[32];
 extern const int krdma_stats_get_rsp_attrs[1];
-extern const int krdma_event_ntf_attrs[39];
+extern const int krdma_event_ntf_attrs[40];
 
 #endif /* _KRDMA_NL_GEN_H */

@@ -40,6 +40,7 @@ struct ping_stats {
 	uint64_t min_ns, max_ns;
 	double sum, sum2;	/* of the ns, and of their squares */
 	int32_t status;		/* the kernel's, of the last that failed */
+	struct run_env *env;	/* the peer's part from a round trip; or NULL */
 };
 
 static void ping_stats_add(struct ping_stats *s, uint64_t ns)
@@ -138,7 +139,7 @@ static int ping_once(struct knl_ctx *c, const struct test_args *a,
 		     uint64_t size, const char *peer, uint64_t seq,
 		     struct ping_stats *s, bool *stopped)
 {
-	struct report_opts ro = { .quiet = true };
+	struct report_opts ro = { .quiet = true, .env = s->env };
 	uint64_t ns;
 	int rc;
 
@@ -331,6 +332,7 @@ static int ping_run(int argc, char **argv)
 	if (!out_json())
 		out_flush();
 	memset(&stats, 0, sizeof(stats));
+	stats.env = have_env ? &env : NULL;
 	t0 = now_ms();
 	rc = ping_round_trips(c, st.id, peer,
 			      count.set ? count.num : PING_COUNT_DFLT,

@@ -226,12 +226,11 @@ static void print_record_rates(struct nlattr **tb,
 
 /*
  * The record's fields, in the object the caller opened: a line of text,
- * or a JSON object with the schema's version first.
+ * or a JSON object, an element of the run's "results".
  */
 static void print_record(struct nlattr **tb, struct nlmsghdr *nlh,
 			 const struct test_result *res)
 {
-	print_uint(PRINT_JSON, "schema_version", NULL, REPORT_SCHEMA_VERSION);
 	print_attrs(tb, result_head, ARRAY_SIZE(result_head));
 	print_record_rates(tb, res);
 	print_qps(nlh, res);
@@ -239,13 +238,6 @@ static void print_record(struct nlattr **tb, struct nlmsghdr *nlh,
 	print_host_cpu(tb[KRDMA_A_TEST_HOST_CPU], "host_cpu");
 	print_host_cpu(tb[KRDMA_A_TEST_PEER_HOST_CPU], "peer_host_cpu");
 	print_attrs(tb, result_tail, ARRAY_SIZE(result_tail));
-}
-
-/* JSON: the environment in every record, so that one stands alone. */
-static void print_record_env(const struct report_opts *ro)
-{
-	if (ro->env && out_json())
-		env_print(ro->env);
 }
 
 void test_print_result(struct nlattr **tb, struct nlmsghdr *nlh)
@@ -443,6 +435,8 @@ void report_result(struct nlattr **tb, struct nlmsghdr *nlh,
 	test_result_get(tb, nlh, &res);
 	ro->last = res;
 	ro->last_status = passed ? 0 : (int32_t)nla_get_u32(tb[KRDMA_A_TEST_STATUS]);
+	if (ro->env)
+		env_take_peer(ro->env, tb[KRDMA_A_TEST_PEER_ENV]);
 	if (ro->quiet)
 		return;
 	open_json_object(NULL);
@@ -456,7 +450,6 @@ void report_result(struct nlattr **tb, struct nlmsghdr *nlh,
 	} else {
 		print_record(tb, nlh, &res);
 	}
-	print_record_env(ro);
 	if (passed && ro->expect && ro->expect->nexpect)
 		check_expect(&res, ro);
 	print_nl();

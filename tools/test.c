@@ -256,9 +256,9 @@ static void run_finish(struct run_state *st, struct nlattr **tb,
 		st->line_shown = false;
 	}
 	report_result(tb, nlh, st->ro);
-	/* A JSON sweep is one array, written out once its last test is in;
-	 * a quiet run's caller reports, and writes out its own document. */
-	if (!st->ro->quiet && (!st->ro->sweep || !out_json()))
+	/* JSON is one document, written out once the last test is in; a
+	 * quiet run's caller reports, and writes out its own document. */
+	if (!st->ro->quiet && !out_json())
 		out_flush();
 }
 
@@ -399,12 +399,12 @@ int test_run_one(struct knl_ctx *c, const struct test_args *a, uint64_t size,
 
 /*
  * One test, or one per power of two of a size range (a sweep), over
- * a->session, the events open. The shape of the output follows the
- * command line, never the outcome: a size written as a range (4K-4K
- * too) is a sweep - a table in text, one JSON array -, any other run one
- * record - a line, one JSON object (which scripts read as d['status']).
- * Exit
- * code 3 for data that failed validation, 4 for a threshold missed (by
+ * a->session, the events open. In text a size written as a range (4K-4K
+ * too) is a sweep, a table; any other run one record, a line. JSON has
+ * one shape whatever the command line or the outcome: one object,
+ * {"schema_version", "results": [a record per test run, in order, none
+ * if none could start], "env"} (scripts read d['results'][0]['status']).
+ * Exit code 3 for data that failed validation, 4 for a threshold missed (by
  * data that was right): the worse news first.
  */
 static int run_tests(struct knl_ctx *c, struct test_args *a)
@@ -427,8 +427,9 @@ static int run_tests(struct knl_ctx *c, struct test_args *a)
 	if ((out_json() || opts.stats) && !env_collect(c, &a->session, &env))
 		ro.env = &env;
 	sig_install();
-	if (ro.sweep)
-		open_json_array(NULL);
+	open_json_object(NULL);
+	print_uint(PRINT_JSON, "schema_version", NULL, REPORT_SCHEMA_VERSION);
+	open_json_array("results");
 	/* No size (0) runs once, at the kernel's default. */
 	for (size = a->size.num; !stopped; size *= 2) {
 		rc = test_run_one(c, a, size, &ro, &stopped);
@@ -441,10 +442,12 @@ static int run_tests(struct knl_ctx *c, struct test_args *a)
 		    size * 2 > a->size.num_hi)
 			break;
 	}
-	if (ro.sweep) {
-		close_json_array();
-		out_flush();
-	}
+	close_json_array();
+	/* After the results: the peer's part comes with them. */
+	if (ro.env && out_json())
+		env_print(ro.env);
+	close_json_object();
+	out_flush();
 	/* Interrupted first: the results printed are partial. */
 	if (stopped)
 		return EXIT_INTR;

@@ -155,6 +155,12 @@ try:
             rec["ok"] = rec["typical_us"] > 0
     elif cmd == "krdma":
         d = json.load(open(path))
+        # krdmactl -j test run: one object, the size's record in its
+        # "results" (schema 3); an older krdmactl printed the record.
+        if isinstance(d, dict) and "results" in d:
+            if len(d["results"]) != 1:
+                raise ValueError("%d results, not one" % len(d["results"]))
+            d = d["results"][0]
         rec["status"] = d.get("status")
         rec["iters"] = d["iters"]
         rec["validated"] = d["validated"]

@@ -56,11 +56,12 @@ while [ $# -gt 0 ]; do
 done
 status=0
 [ "${STUB_FAIL:-}" != "$op.$size" ] || status=-5
-echo "{\"schema_version\": 2, \"op\": \"$op\", \"mode\": \"$mode\", \"size\": $size,"
+echo "{\"schema_version\": 3, \"results\": [{\"op\": \"$op\", \"mode\": \"$mode\", \"size\": $size,"
 echo " \"status\": $status, \"iters\": 1000, \"validated\": 1, \"bytes\": $((size * 1000)),"
 echo " \"elapsed_ns\": 1000000000, \"cpu_ns\": 1000, \"peer_cpu_ns\": 1000,"
 echo " \"lat\": {\"samples\": 1000, \"p50_ns\": 7000, \"p99_ns\": 9000,"
-echo "         \"histogram\": [{\"lo_ns\": 6000, \"hi_ns\": 8000, \"count\": 1000}]}}"
+echo "         \"histogram\": [{\"lo_ns\": 6000, \"hi_ns\": 8000, \"count\": 1000}]}}],"
+echo " \"env\": {\"host\": \"stub\", \"peer_host\": \"stub-peer\"}}"
 [ "$status" = 0 ] || { echo "krdmactl: test 1 failed: stub" >&2; exit 1; }
 EOF
 cat >"$bin/perftest" <<'EOF'

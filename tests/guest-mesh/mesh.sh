@@ -69,7 +69,7 @@ all_at_once bw_to
 barrier bw_done 1800
 for j in $(higher); do
 	json_check "bw.$me-$j" "cat $D/bw.$me-$j.json" \
-		"d['status'] == 0 and d['iters'] == $COUNT and d['peer_iters'] == $COUNT and d['validated'] >= 1"
+		"r['status'] == 0 and r['iters'] == $COUNT and r['peer_iters'] == $COUNT and r['validated'] >= 1 and d['env']['peer_host'] == 'node$j'"
 	cat "/tmp/bw.$j.err"
 done
 
@@ -77,7 +77,7 @@ done
 all_at_once check_to
 for j in $(higher); do
 	json_check "check.$me-$j" "cat $D/check.$me-$j.json" \
-		"d['status'] == 0 and d['iters'] == $CHECKS and d['validated'] == $CHECKS"
+		"r['status'] == 0 and r['iters'] == $CHECKS and r['validated'] == $CHECKS"
 done
 no_data_errors "node$me.no_errors"
 barrier checked 1800
@@ -91,7 +91,7 @@ tot = {i: {"sessions": 0, "sent": 0, "received": 0, "checked": 0, "ns": 0}
        for i in range(1, n + 1)}
 for f in glob.glob(os.path.join(d, "bw.*.json")):
     a, b = map(int, os.path.basename(f)[3:-5].split("-"))
-    r = json.load(open(f))
+    r = json.load(open(f))["results"][0]
     for node, sent, recv in ((a, r["bytes"], r["peer_bytes"]),
                              (b, r["peer_bytes"], r["bytes"])):
         t = tot[node]
@@ -101,7 +101,7 @@ for f in glob.glob(os.path.join(d, "bw.*.json")):
         t["ns"] = max(t["ns"], r["elapsed_ns"])
 for f in glob.glob(os.path.join(d, "check.*.json")):
     a, b = map(int, os.path.basename(f)[6:-5].split("-"))
-    r = json.load(open(f))
+    r = json.load(open(f))["results"][0]
     tot[a]["checked"] += r["validated"]
     tot[b]["checked"] += r["validated"]
 print("| node | sessions | sent (MB) | received (MB) | both ways (MB/s) | check-mode iterations validated |")

@@ -93,10 +93,10 @@ else
 	expect_ok connect $CLI session connect addr "$KRDMA_PEER_IP" port $PORT name c1
 	for op in write read send; do
 		json_check "transfer.$op" "$CLI -j test run session c1 op $op size 64K count 50 depth 4" \
-			"d['status'] == 0 and d['iters'] == 50 and d['validated'] == 50"
+			"r['status'] == 0 and r['iters'] == 50 and r['validated'] == 50"
 	done
 	json_check transfer.bw "$CLI -j test run session c1 op write mode bw size 1M count 64" \
-		"d['status'] == 0 and d['iters'] == 64"
+		"r['status'] == 0 and r['iters'] == 64"
 	expect_ok session.del $CLI session del name c1
 	barrier transferred 600
 fi

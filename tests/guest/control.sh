@@ -84,6 +84,9 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	log "server"
 	MAIN=$(krdmactl -j listener add name main port $PORT | json_get "d['listener_id']")
 	[ -n "$MAIN" ] && result listener.main ok || result listener.main fail
+	# No port: krdma's own, which the client's one-shot runs reach.
+	json_check listener.default_port "krdmactl -j listener add name dflt" \
+		"d['local_port'] == 7362"
 	barrier listening
 	barrier c1_up 300
 	json_check server.session "krdmactl -j session show" \
@@ -101,7 +104,7 @@ if [ "$KRDMA_NODE" = 1 ]; then
 		json_check netns.listener_inside "ip netns exec t1 krdmactl -j listener show" \
 			"len(d) == 1 and d[0]['name'] == 'nsl' and d[0]['local_port'] == 7600"
 		json_check netns.not_in_init "krdmactl -j listener show" \
-			"len(d) == 1 and d[0]['name'] == 'main'"
+			"sorted(l['name'] for l in d) == ['dflt', 'main']"
 		expect_rc_msg netns.del_from_init 1 "no such listener" krdmactl listener del name nsl
 		# Connections resolve in the caller's namespace: t1 has no
 		# route to the peer that the init namespace reaches.
@@ -146,9 +149,9 @@ print(json.dumps({"added": added, "parts": g.last_parts,
                                  l["local_addr"]["port"]] for l in d]}))
 EOF
 	json_check l500.genl_dump "cat $T/l500.json" \
-		"d['added'] == $NL and d['parts'] > 1 and sorted((n, p) for i, n, p in d['listeners'] if n != 'main') == sorted(('l%d' % i, 20000 + i) for i in range($NL)) and len(set(i for i, n, p in d['listeners'])) == $NL + 1"
+		"d['added'] == $NL and d['parts'] > 1 and sorted((n, p) for i, n, p in d['listeners'] if n not in ('main', 'dflt')) == sorted(('l%d' % i, 20000 + i) for i in range($NL)) and len(set(i for i, n, p in d['listeners'])) == $NL + 2"
 	json_check l500.cli_show "krdmactl -j listener show" \
-		"len(d) == $NL + 1 and len(set(l['listener_id'] for l in d)) == $NL + 1 and all(l['local_port'] == 20000 + int(l['name'][1:]) for l in d if l['name'] != 'main')"
+		"len(d) == $NL + 2 and len(set(l['listener_id'] for l in d)) == $NL + 2 and all(l['local_port'] == 20000 + int(l['name'][1:]) for l in d if l['name'] not in ('main', 'dflt'))"
 	json_check l500.cli_show_one "krdmactl -j listener show name l$((NL - 1))" \
 		"len(d) == 1 and d[0]['local_port'] == 20000 + $NL - 1"
 	i=0
@@ -158,7 +161,7 @@ EOF
 	done | genlpy --batch >"$T/l500.del" 2>&1
 	[ "$(grep -c '^ok$' "$T/l500.del")" = $NL ] && result l500.del ok ||
 		{ head -n 5 "$T/l500.del"; result l500.del fail; }
-	json_check l500.gone "krdmactl -j listener show" "len(d) == 1 and d[0]['name'] == 'main'"
+	json_check l500.gone "krdmactl -j listener show" "sorted(l['name'] for l in d) == ['dflt', 'main']"
 
 	log "waiting for the client"
 	barrier client_done 900
@@ -167,6 +170,7 @@ EOF
 		result server.sessions_gone ok ||
 		{ krdmactl -j session show; result server.sessions_gone fail; }
 	expect_ok listener.del_main krdmactl listener del name main
+	expect_ok listener.del_dflt krdmactl listener del name dflt
 	barrier "done"
 	rm -rf "$T"
 	exit 0
@@ -302,8 +306,8 @@ if wait_for -t 30 sh -c "krdmactl -j test show | grep -q '\"session_id\":$C1,[^}
 	RC=$?
 	[ $RC = 130 ] && result ctrlc.exit_status ok || result ctrlc.exit_status fail "rc=$RC"
 	cat "$T/run.err"
-	json_check ctrlc.result "cat $T/run.out" "d['status'] == -125 and d['iters'] == d['validated']"
-	RTID=$(json_get "d['test_id']" <"$T/run.out")
+	json_check ctrlc.result "cat $T/run.out" "r['status'] == -125 and r['iters'] == r['validated']"
+	RTID=$(json_get "r['test_id']" <"$T/run.out")
 	json_check ctrlc.show "krdmactl -j test show ${RTID:-0}" \
 		"d[0]['state'] == 'done' and d[0]['status'] == -125 and d[0]['reason'] == 'stopped'"
 else
@@ -358,7 +362,7 @@ MON=$!
 wait_for -t 20 nl_subscribed $MON "${EVG:-99}" || result events.subscribed fail
 json_check events.connect "timeout 90 krdmactl -j session connect addr $KRDMA_PEER_IP port $PORT name s_ev" "d['state'] == 'up'"
 json_check events.run "krdmactl -j test run session s_ev op write size 4k duration 2s depth 4 interval 200ms" \
-	"d['status'] == 0 and d['iters'] > 0 and d['validated'] == d['iters']"
+	"r['status'] == 0 and r['iters'] > 0 and r['validated'] == r['iters']"
 expect_ok events.del krdmactl session del name s_ev
 wait_for -t 30 grep -q '"event":"session_down".*"name":"s_ev"' "$T/mon.out" ||
 	result events.down_seen fail
@@ -393,6 +397,58 @@ json_check events.session_down "cat $T/mon.json" \
 	"len(d['down']) == 1 and 'closed by user' in d['down'][0]['reason']"
 json_check events.order "cat $T/mon.json" \
 	"d['order'][0] == 'session_up' and d['order'][-1] == 'session_down' and d['order'].index('test_done') > max(i for i, e in enumerate(d['order']) if e == 'test_progress')"
+
+log "one-shot"
+# oneshot_started SIG: a one-shot run (no port: krdma's own, 7362) of 600 s
+# is running, and it catches signal SIG to delete its session.
+oneshot_started() {
+	krdmactl -j session show | grep -q '"name":"run-' &&
+		krdmactl -j test show | grep -q '"state":"running"' && sig_caught "$RUN" "$1"
+}
+# "test run addr HOST", as ib_write_bw HOST: a session of its own, sized
+# for the test, deleted at the end.
+json_check oneshot.run "krdmactl -j test run addr $KRDMA_PEER_IP op send mode bw size 256K count 40 depth 8" \
+	"r['status'] == 0 and r['iters'] == 40 and r['validated'] >= 1 and r['size'] == 262144"
+wait_for -t 30 sessions_are "['c1']" &&
+	result oneshot.session_deleted ok || result oneshot.session_deleted fail
+# Whatever ends it, the session goes: ^C (exit 130) and a hangup.
+for sig in INT:2 HUP:1; do
+	krdmactl -j test run addr "$KRDMA_PEER_IP" op write mode bw size 64K duration 600s \
+		>"$T/os.out" 2>"$T/os.err" &
+	RUN=$!
+	if wait_for -t 60 oneshot_started "${sig#*:}"; then
+		kill -"${sig%:*}" $RUN
+		if wait_exit $RUN 60; then
+			wait $RUN
+			rc=$?
+			[ "${sig%:*}" != INT ] || [ $rc = 130 ] &&
+				result "oneshot.sig${sig%:*}.exits" ok "rc=$rc" ||
+				result "oneshot.sig${sig%:*}.exits" fail "rc=$rc"
+		else
+			result "oneshot.sig${sig%:*}.exits" fail
+			kill -KILL $RUN
+			wait $RUN
+		fi
+		wait_for -t 30 sessions_are "['c1']" &&
+			result "oneshot.sig${sig%:*}.session_deleted" ok ||
+			{ krdmactl -j session show; result "oneshot.sig${sig%:*}.session_deleted" fail; }
+	else
+		cat "$T/os.err"
+		result "oneshot.sig${sig%:*}.running" fail
+		kill -KILL $RUN
+		wait $RUN
+	fi
+done
+# A reader of ping's lines that goes away (head): ping's next line gets
+# EPIPE, and it deletes its session and stops, long before its 300
+# round trips (150 s) would have.
+timeout 90 sh -c "krdmactl ping $KRDMA_PEER_IP count 300 interval 0.5s | head -n 2" >"$T/ping.out" 2>&1
+rc=$?
+[ $rc != 124 ] && [ "$(wc -l <"$T/ping.out")" -ge 2 ] &&
+	result oneshot.ping_epipe.stops ok "rc=$rc" ||
+	{ cat "$T/ping.out"; result oneshot.ping_epipe.stops fail "rc=$rc"; }
+wait_for -t 30 sessions_are "['c1']" &&
+	result oneshot.ping_epipe.session_deleted ok || result oneshot.ping_epipe.session_deleted fail
 
 log "counters"
 # Counters: reset by root, then nothing moves while nothing runs.

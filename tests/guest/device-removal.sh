@@ -212,7 +212,7 @@ expect_ok bound.connect krdmactl session connect addr "$KRDMA_PEER_IP" \
 	port $BPORT name b4 qps 4
 json_check bound.bw_4qps \
 	"krdmactl -j test run session b4 op write mode bw size 64K count 400 qps 4" \
-	"d['status'] == 0 and d['qps'] == 4 and d['iters'] == 400 and d['validated'] >= 1"
+	"r['status'] == 0 and r['qps'] == 4 and r['iters'] == 400 and r['validated'] >= 1"
 barrier bound_connected
 sessions_gone && result bound.client_session_ended ok ||
 	result bound.client_session_ended fail

@@ -62,7 +62,7 @@ barrier small_sends_done
 
 # The poller: debug_dma checks every peek against the owner.
 if out=$(krdmactl -j test run session c1 op write mode lat size 4096 count 200 2>&1) &&
-   [ "$(printf '%s' "$out" | json_get "d['status'] == 0 and d['iters'] == 200")" = True ]; then
+   [ "$(printf '%s' "$out" | json_get "r['status'] == 0 and r['iters'] == 200")" = True ]; then
 	result test.lat_write_poll ok
 else
 	printf '%s\n' "$out"
@@ -144,13 +144,13 @@ run_test chunked_ping_3m c2 ping 3M 2 1
 r0=$(krdmactl -j stats show | json_get "d['read_wrs']")
 json_check chunked_bw_read_split \
 	"krdmactl -j test run session c2 op read mode bw size 8M count 4 depth 2" \
-	"d['status'] == 0 and d['iters'] == 4 and d['validated'] >= 1"
+	"r['status'] == 0 and r['iters'] == 4 and r['validated'] >= 1"
 r1=$(krdmactl -j stats show | json_get "d['read_wrs']")
 [ $((r1 - r0)) -ge 8 ] && result chunked_bw_read_split.wrs ok "read_wrs=$((r1 - r0))" ||
 	result chunked_bw_read_split.wrs fail "read_wrs=$((r1 - r0)) for 4 messages"
 json_check chunked_bw_write_split \
 	"krdmactl -j test run session c2 op write mode bw size 8M count 4 depth 2" \
-	"d['status'] == 0 and d['iters'] == 4 and d['validated'] >= 1"
+	"r['status'] == 0 and r['iters'] == 4 and r['validated'] >= 1"
 
 # rxe's DMA is virtual: a sync left out changes no byte the CPU reads, and
 # only the checker's WARN shows it. Fault bit 8 hands a check-mode READ's
@@ -173,12 +173,12 @@ done
 for op in write read send; do
 	json_check "shadow.bw.$op" \
 		"krdmactl -j test run session c3 op $op mode bw size 16K count 400 depth 16" \
-		"d['status'] == 0 and d['iters'] == 400 and d['validated'] >= 1"
+		"r['status'] == 0 and r['iters'] == 400 and r['validated'] >= 1"
 done
 for op in write send write_imm; do
 	json_check "shadow.lat.$op" \
 		"krdmactl -j test run session c3 op $op mode lat size 4K count 50" \
-		"d['status'] == 0 and d['iters'] == 50 and d['validated'] >= 1"
+		"r['status'] == 0 and r['iters'] == 50 and r['validated'] >= 1"
 done
 # ... and the same sync left out is stale data there, which the check
 # catches (exit 3: data failed validation).

@@ -119,13 +119,13 @@ atomic_end_huge		ok		disconnected_by_peer
 # above; for a refused handshake (OP -) the words themselves, spaces as _)
 SERVER_SCENARIOS='
 rep_bad_magic		-	bad_handshake_from_server:_not_a_krdma_peer
-rep_wrong_version	-	bad_handshake_from_server:_protocol_version_not_supported_(server_4,_here_1..3)
+rep_wrong_version	-	bad_handshake_from_server:_protocol_version_not_supported_(server_5,_here_1..4)
 rep_flags		-	bad_handshake_from_server:_connection_parameters_out_of_range
 rep_depth_0		-	bad_handshake_from_server:_connection_parameters_out_of_range
 rep_msg_huge		-	bad_handshake_from_server:_connection_parameters_out_of_range
 rep_none		-	bad_handshake_from_server:_not_a_krdma_peer
 reject_unknown		-	rejected_by_peer:_unknown_reason
-reject_old_version	-	rejected_by_peer:_protocol_version_not_supported_(peer_1,_here_1..3)
+reject_old_version	-	rejected_by_peer:_protocol_version_not_supported_(peer_1,_here_1..4)
 reject_garbage		-	rejected:_consumer_defined
 ack_short_regions	write	protocol_error:_malformed_TEST_ACK
 ack_nregions_beyond	write	protocol_error:_malformed_TEST_ACK
@@ -142,6 +142,7 @@ ack_twice_4k		write_imm+mode+lat+size+4K	protocol_error:_unexpected_TEST_ACK
 result_twice		ping	protocol_error:_unexpected_TEST_RESULT
 result_status		ping	protocol_error:_malformed_message
 result_short		ping	protocol_error:_unexpected_TEST_RESULT
+result_env_garbage	ping	protocol_error:_malformed_TEST_RESULT
 result_iters		ping	disconnected_by_peer
 credit_qp_beyond	send+mode+bw+size+4K	protocol_error:_unexpected_message_type_10
 credit_beyond_sent	send+mode+bw+size+4K	protocol_error:_unexpected_message_type_10
@@ -398,7 +399,7 @@ if [ "$KRDMA_NODE" = 1 ]; then
 		"d['rejects_sent'] == $NREJ and d['protocol_errors'] == $NHELLO and d['sessions_opened'] == 0"
 	# A peer of another protocol version: the log says which versions.
 	if ! skipped wrong_version; then
-		dmesg | grep -q 'rejected a connection: protocol version not supported (peer 4, here 1\.\.3)$' &&
+		dmesg | grep -q 'rejected a connection: protocol version not supported (peer 5, here 1\.\.4)$' &&
 			result kernel.wrong_version_logged ok ||
 			{ dmesg | grep 'rejected a connection' | tail -n 3; result kernel.wrong_version_logged fail; }
 	fi
@@ -464,25 +465,30 @@ if [ "$KRDMA_NODE" = 1 ]; then
 		esac
 		if [ "$name" = ping_stale ]; then
 			json_check kernel.ping_stale.test "cat $T/$name.test" \
-				"d['status'] == 0 and d['iters'] == 4 and d['validated'] == 4"
+				"r['status'] == 0 and r['iters'] == 4 and r['validated'] == 4"
 			# Done: our regions are invalidated; the hostile may try them.
 			barrier stale_go 300
 			barrier stale_tried 300
 		elif [ "$name" = result_twice ]; then
 			# Done well before the second TEST_RESULT, or failed by it.
 			json_check kernel.result_twice.test "cat $T/$name.test" \
-				"(d['status'] == 0 and d['validated'] == 4) or 'unexpected TEST_RESULT' in d.get('reason', '')"
+				"(r['status'] == 0 and r['validated'] == 4) or 'unexpected TEST_RESULT' in r.get('reason', '')"
 		elif [ "$name" = result_iters ]; then
 			# The peer's count is not ours: the test fails, says so.
 			json_check kernel.result_iters.test "cat $T/$name.test" \
-				"d['status'] != 0 and 'peer saw 5 iterations, we did 4' in d.get('reason', '')"
+				"r['status'] != 0 and 'peer saw 5 iterations, we did 4' in r.get('reason', '')"
+		elif [ "$name" = result_env_garbage ]; then
+			# Closed on it: the test fails, and nothing of the garbage
+			# reaches its env.
+			json_check kernel.result_env_garbage.test "cat $T/$name.test" \
+				"r['status'] != 0 and len(r.get('reason', '')) > 0 and all(d['env'][k] is None for k in ('peer_host', 'peer_fw_ver', 'peer_link_rate_mbit_per_s', 'peer_link_width'))"
 		elif [ "$name" = late_iter_ack ]; then
 			json_check kernel.late_iter_ack.test "cat $T/$name.test" \
-				"d['status'] == 0 and d['iters'] == 4 and d['validated'] == 4"
+				"r['status'] == 0 and r['iters'] == 4 and r['validated'] == 4"
 			late_round "h$i"
 		else
 			json_check "kernel.$name.test" "cat $T/$name.test" \
-				"d['status'] != 0 and len(d.get('reason', '')) > 0"
+				"r['status'] != 0 and len(r.get('reason', '')) > 0"
 		fi
 		barrier "srv_${name}_done" 300
 		wait_for -t 30 sh -c "! krdmactl session show name h$i >/dev/null 2>&1" ||
@@ -817,7 +823,7 @@ if ! skipped caps; then
 	krdmactl -j test run session capdrv op write mode lat size 4096 count 20 \
 		>"$T/capdrv.test" 2>"$T/capdrv.err"
 	json_check caps.capdrv.refused "cat $T/capdrv.test" \
-		"d['status'] != 0 and 'max_responder_pollers' in d.get('reason', '')"
+		"r['status'] != 0 and 'max_responder_pollers' in r.get('reason', '')"
 	if grep -q 'peer refused the test: .*(max_responder_pollers)$' "$T/capdrv.err"; then
 		result caps.capdrv.said ok
 	else
@@ -839,7 +845,7 @@ if ! skipped caps; then
 		"d['state'] == 'up'"
 	run_test back.write back write 4096 20 4
 	json_check back.lat_write "krdmactl -j test run session back op write mode lat size 4096 count 20" \
-		"d['status'] == 0 and d['iters'] == 20"
+		"r['status'] == 0 and r['iters'] == 20"
 	expect_ok back.del krdmactl session del name back
 	barrier back_done 300
 fi

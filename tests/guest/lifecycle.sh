@@ -202,7 +202,7 @@ else
 		log "test run: rc=$rc stderr: $(cat "$T/run.err")"
 		[ $rc = 1 ] && result p1.peer_run_exit ok || result p1.peer_run_exit fail "rc=$rc"
 		json_check p1.peer_run_reason "cat $T/run.out" \
-			"d['status'] != 0 and len(d.get('reason', '')) > 0"
+			"r['status'] != 0 and len(r.get('reason', '')) > 0"
 	else
 		kill -KILL $RUN
 		wait $RUN
@@ -211,7 +211,7 @@ else
 	RUN=
 	# Every session and every test we drove ended with a reason, in events.
 	krdma_json events "$T/mon.out" "$(cat "$T/w.id")" "$(cat "$T/r.id")" \
-		"$(json_get "d['test_id']" <"$T/run.out" 2>/dev/null || echo 0)" >"$T/ev.json"
+		"$(json_get "r['test_id']" <"$T/run.out" 2>/dev/null || echo 0)" >"$T/ev.json"
 	cat "$T/ev.json"
 	json_check p1.peer_sessions_reason "cat $T/ev.json" "d['up'] == 6 and d['down_with_reason'] == 6"
 	json_check p1.peer_tests_reason "cat $T/ev.json" "d['tests_failed_with_reason'] == 3"

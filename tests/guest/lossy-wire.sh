@@ -76,8 +76,8 @@ fi
 bw_test() {
 	json_check "bw.$1" \
 		"krdmactl -j test run session $2 op $3 mode bw size $4 duration ${secs}s depth 16 | tee /tmp/lossy-bw.json" \
-		"d['status'] == 0 and d['iters'] > 0 and d['validated'] >= 1 and d['bytes'] == d['iters'] * d['size']"
-	log "bw.$1: $(json_get "'%s MB/s, %s iterations' % (d['mb_per_s'], d['iters'])" </tmp/lossy-bw.json)"
+		"r['status'] == 0 and r['iters'] > 0 and r['validated'] >= 1 and r['bytes'] == r['iters'] * r['size']"
+	log "bw.$1: $(json_get "'%s MB/s, %s iterations' % (r['mb_per_s'], r['iters'])" </tmp/lossy-bw.json)"
 }
 
 # check_ops PREFIX SESSION: every op in check mode.
@@ -188,7 +188,7 @@ i=1
 while [ "$i" -le "$BIDIR_ROUNDS" ]; do
 	json_check "bidir.$i" \
 		"krdmactl -j test run session c1 op write mode bw size 4K count 16 depth 4 bidir" \
-		"d['status'] == 0 and d['iters'] == d['peer_iters'] == 16"
+		"r['status'] == 0 and r['iters'] == r['peer_iters'] == 16"
 	i=$((i + 1))
 done
 barrier bidir_done

@@ -48,7 +48,7 @@ barrier listening
 # ping: a session of its own, validated round trips, gone again; a port
 # nobody listens on is a clear failure.
 json_check ping.peer "krdmactl -j ping $KRDMA_PEER_IP:$PORT count 3 interval 0ms timeout 30s" \
-	"d['ok'] and d['status'] == 0 and d['round_trips'] == 3 and d['validated'] == 3 and d['size'] == 64 and d['rtt_us'] > 0 and len(d['rtt_ns']) == 3 and 0 < d['rtt_min_ns'] <= d['rtt_avg_ns'] <= d['rtt_max_ns'] and d['env']['host']"
+	"d['ok'] and d['status'] == 0 and d['round_trips'] == 3 and d['validated'] == 3 and d['size'] == 64 and d['rtt_us'] > 0 and len(d['rtt_ns']) == 3 and 0 < d['rtt_min_ns'] <= d['rtt_avg_ns'] <= d['rtt_max_ns'] and d['env']['host'] and d['env']['peer_host'] == 'node2'"
 wait_for -t 60 sh -c "! krdmactl -j session show | grep -q '\"name\":\"ping-'" &&
 	result ping.session_gone ok || result ping.session_gone fail
 expect_fail_msg ping.no_listener "no krdma session" \
@@ -89,56 +89,59 @@ fi
 # The responder of write and read runs no handler: its CPU time is 0;
 # the hosts' CPUs (softirqs, the driver's workers) are counted on both.
 for op in write write_imm read send send_imm; do
-	peer_cpu="d['peer_cpu_ns'] > 0"
-	case $op in write | read) peer_cpu="d['peer_cpu_ns'] == 0" ;; esac
+	peer_cpu="r['peer_cpu_ns'] > 0"
+	case $op in write | read) peer_cpu="r['peer_cpu_ns'] == 0" ;; esac
 	for size in 4096 65536; do
 		count=$n
 		[ $size = 65536 ] && count=$n_big
 		json_check "bw.$op.$size" \
 			"krdmactl -j test run session p op $op mode bw size $size count $count" \
-			"d['status'] == 0 and d['mode'] == 'bw' and d['iters'] == $count and d['bytes'] == $count * $size and d['validated'] >= 1 and d['cpu_ns'] > 0 and $peer_cpu and d['depth'] == 64 and d['signal_every'] == 16 and d['chain'] == 8 and all(0 < d[h]['busy_pct'] <= 100 and d[h]['capacity_ns'] >= d['elapsed_ns'] // 2 for h in ('host_cpu', 'peer_host_cpu'))"
+			"r['status'] == 0 and r['mode'] == 'bw' and r['iters'] == $count and r['bytes'] == $count * $size and r['validated'] >= 1 and r['cpu_ns'] > 0 and $peer_cpu and r['depth'] == 64 and r['signal_every'] == 16 and r['chain'] == 8 and all(0 < r[h]['busy_pct'] <= 100 and r[h]['capacity_ns'] >= r['elapsed_ns'] // 2 for h in ('host_cpu', 'peer_host_cpu'))"
 	done
 done
 for op in atomic_fadd atomic_cswap; do
 	json_check "bw.$op" \
 		"krdmactl -j test run session p op $op mode bw count $n_atomic depth 16" \
-		"d['status'] == 0 and d['iters'] == $n_atomic and d['validated'] >= 1"
+		"r['status'] == 0 and r['iters'] == $n_atomic and r['validated'] >= 1"
 done
 # Selective signaling and chains at their extremes, and an odd mix.
 json_check bw.signal_all_chain1 \
 	"krdmactl -j test run session p op write mode bw size 4096 count $n depth 8 signal_every 1 chain 1" \
-	"d['status'] == 0 and d['iters'] == $n and d['signal_every'] == 1 and d['chain'] == 1"
+	"r['status'] == 0 and r['iters'] == $n and r['signal_every'] == 1 and r['chain'] == 1"
 json_check bw.signal_rare_chain_max \
 	"krdmactl -j test run session p op write mode bw size 4096 count $n depth 128 signal_every 128 chain 32" \
-	"d['status'] == 0 and d['iters'] == $n"
+	"r['status'] == 0 and r['iters'] == $n"
 json_check bw.send_odd \
 	"krdmactl -j test run session p op send mode bw size 1000 count 777 depth 13 signal_every 5 chain 3" \
-	"d['status'] == 0 and d['iters'] == 777 and d['validated'] >= 1"
+	"r['status'] == 0 and r['iters'] == 777 and r['validated'] >= 1"
 # Credits: a window larger than the peer's receive queue still completes.
 json_check bw.send_credits \
 	"krdmactl -j test run session p op send mode bw size 64 count $n depth 128 signal_every 32 chain 32" \
-	"d['status'] == 0 and d['iters'] == $n and d['inline'] == 1"
+	"r['status'] == 0 and r['iters'] == $n and r['inline'] == 1"
 
 # lat: percentiles in order, one sample per iteration; a 64 B send goes
 # inline.
 json_check lat.send.64 \
 	"krdmactl -j test run session p op send mode lat size 64 count $n_lat" \
-	"d['status'] == 0 and d['iters'] == $n_lat and d['inline'] == 1 and d['lat']['samples'] == $n_lat and 0 < d['lat']['min_ns'] <= d['lat']['p50_ns'] <= d['lat']['p90_ns'] <= d['lat']['p99_ns'] <= d['lat']['p99_9_ns'] <= d['lat']['max_ns'] and d['lat']['min_ns'] <= d['lat']['avg_ns'] <= d['lat']['max_ns']"
+	"r['status'] == 0 and r['iters'] == $n_lat and r['inline'] == 1 and r['lat']['samples'] == $n_lat and 0 < r['lat']['min_ns'] <= r['lat']['p50_ns'] <= r['lat']['p90_ns'] <= r['lat']['p99_ns'] <= r['lat']['p99_9_ns'] <= r['lat']['max_ns'] and r['lat']['min_ns'] <= r['lat']['avg_ns'] <= r['lat']['max_ns']"
 # The histogram: every sample in one bucket, the buckets in order, the
 # median in the one where the counts pass half; the stdev within the
 # spread.
 json_check lat.send.histogram \
 	"krdmactl -j test run session p op send mode lat size 64 count $n_lat" \
-	"(lambda l, h: d['status'] == 0 and d['schema_version'] == 2 and sum(b['count'] for b in h) == l['samples'] == $n_lat and all(b['lo_ns'] < b['hi_ns'] <= c['lo_ns'] for b, c in zip(h, h[1:])) and h[0]['lo_ns'] <= l['min_ns'] and l['max_ns'] < h[-1]['hi_ns'] and any(b['lo_ns'] <= l['p50_ns'] < b['hi_ns'] and 2 * sum(c['count'] for c in h[:i + 1]) >= $n_lat for i, b in enumerate(h)) and 0 <= l['stdev_ns'] <= l['max_ns'] - l['min_ns'])(d['lat'], d['lat']['histogram'])"
-# Every JSON result says where it was measured; compare finds a figure
-# that moved (a baseline twice as fast) and none against itself.
+	"(lambda l, h: r['status'] == 0 and d['schema_version'] == 3 and sum(b['count'] for b in h) == l['samples'] == $n_lat and all(b['lo_ns'] < b['hi_ns'] <= c['lo_ns'] for b, c in zip(h, h[1:])) and h[0]['lo_ns'] <= l['min_ns'] and l['max_ns'] < h[-1]['hi_ns'] and any(b['lo_ns'] <= l['p50_ns'] < b['hi_ns'] and 2 * sum(c['count'] for c in h[:i + 1]) >= $n_lat for i, b in enumerate(h)) and 0 <= l['stdev_ns'] <= l['max_ns'] - l['min_ns'])(r['lat'], r['lat']['histogram'])"
+# Every JSON result says where it was measured, both ends: the peer
+# (node 2, of this protocol version) reports its own host name, firmware
+# (rxe and siw have none: null) and link, the same as ours in these twin
+# guests. compare finds a figure that moved (a baseline twice as fast) and
+# none against itself.
 json_check result.env "krdmactl -j test run session p op write mode bw size 4096 count 100" \
-	"d['status'] == 0 and d['env']['dev'] and d['env']['transport'] in ('roce', 'iwarp') and d['env']['active_mtu'] > 0 and d['env']['netdev_mtu'] >= d['env']['active_mtu'] and d['env']['peer_proto'] >= 2 and d['env']['kernel'] == '$(uname -r)' and d['env']['module'] == '$(cat /sys/module/krdma/version)'"
+	"len(d['results']) == 1 and d['env']['peer_host'] == 'node2' and d['env']['host'] == '$(uname -n)' and d['env']['peer_fw_ver'] == d['env']['fw_ver'] and d['env']['link_rate_mbit_per_s'] and d['env']['peer_link_rate_mbit_per_s'] == d['env']['link_rate_mbit_per_s'] and d['env']['peer_link_width'] == d['env']['link_width'] and r['status'] == 0 and d['env']['dev'] and d['env']['transport'] in ('roce', 'iwarp') and d['env']['active_mtu'] > 0 and d['env']['netdev_mtu'] >= d['env']['active_mtu'] and d['env']['peer_proto'] >= 2 and d['env']['kernel'] == '$(uname -r)' and d['env']['module'] == '$(cat /sys/module/krdma/version)'"
 krdmactl -j test run session p op write mode bw size 4096-8192 count 100 >/tmp/perf.res.json
 python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-for r in d:
+for r in d["results"]:
     r["mb_per_s"] *= 2
 json.dump(d, open(sys.argv[2], "w"))' /tmp/perf.res.json /tmp/perf.fast.json
 expect_ok compare.same krdmactl compare /tmp/perf.res.json baseline /tmp/perf.res.json
@@ -161,36 +164,36 @@ case "$rc:$out" in
 esac
 json_check lat.send.64k \
 	"krdmactl -j test run session p op send mode lat size 64K count 50 signal_every 1" \
-	"d['status'] == 0 and d['inline'] == 0 and d['lat']['samples'] == 50 and d['validated'] >= 1"
+	"r['status'] == 0 and r['inline'] == 0 and r['lat']['samples'] == 50 and r['validated'] >= 1"
 # Not inline, and the last DATA and PONGs unsignaled (1 in 16, 1 in 8):
 # each side's test ends only once a signaled WR has covered them, or a
 # lost ACK would make the transport send them again from unmapped
 # buffers (debug_dma WARNs if a test's buffers go under incomplete work).
 json_check lat.send.4k_unsignaled_tail \
 	"krdmactl -j test run session p op send mode lat size 4K count 20" \
-	"d['status'] == 0 and d['iters'] == 20 and d['inline'] == 0 and d['lat']['samples'] == 20"
+	"r['status'] == 0 and r['iters'] == 20 and r['inline'] == 0 and r['lat']['samples'] == 20"
 
 # lat write: write-polling on both sides (kernel threads), inline when
 # small; the data sampled where it lands.
 json_check lat.write.64 \
 	"krdmactl -j test run session p op write mode lat size 64 count $n_lat" \
-	"d['status'] == 0 and d['iters'] == $n_lat and d['inline'] == 1 and d['lat']['samples'] == $n_lat and 0 < d['lat']['min_ns'] <= d['lat']['p50_ns'] <= d['lat']['p99_ns'] <= d['lat']['max_ns'] and d['validated'] >= 1 and d['cpu_ns'] > 0 and d['peer_cpu_ns'] > 0"
+	"r['status'] == 0 and r['iters'] == $n_lat and r['inline'] == 1 and r['lat']['samples'] == $n_lat and 0 < r['lat']['min_ns'] <= r['lat']['p50_ns'] <= r['lat']['p99_ns'] <= r['lat']['max_ns'] and r['validated'] >= 1 and r['cpu_ns'] > 0 and r['peer_cpu_ns'] > 0"
 json_check lat.write.16k \
 	"krdmactl -j test run session p op write mode lat size 16K count 50" \
-	"d['status'] == 0 and d['inline'] == 0 and d['lat']['samples'] == 50 and d['validated'] >= 1"
+	"r['status'] == 0 and r['inline'] == 0 and r['lat']['samples'] == 50 and r['validated'] >= 1"
 json_check lat.write.1 \
 	"krdmactl -j test run session p op write mode lat size 1 count 300" \
-	"d['status'] == 0 and d['lat']['samples'] == 300"
+	"r['status'] == 0 and r['lat']['samples'] == 300"
 # lat write_imm: the same exchange without pollers - each side's CQ
 # handler is woken by the other's immediate and writes back or times it;
 # the data sampled where it lands, on both sides (iterations 0 and 64 of
 # 70: 2 checks each).
 json_check lat.write_imm.64 \
 	"krdmactl -j test run session p op write_imm mode lat size 64 count $n_lat" \
-	"d['status'] == 0 and d['iters'] == $n_lat and d['inline'] == 1 and d['lat']['samples'] == $n_lat and 0 < d['lat']['min_ns'] <= d['lat']['p50_ns'] <= d['lat']['p99_ns'] <= d['lat']['max_ns'] and d['validated'] >= 1"
+	"r['status'] == 0 and r['iters'] == $n_lat and r['inline'] == 1 and r['lat']['samples'] == $n_lat and 0 < r['lat']['min_ns'] <= r['lat']['p50_ns'] <= r['lat']['p99_ns'] <= r['lat']['max_ns'] and r['validated'] >= 1"
 json_check lat.write_imm.16k \
 	"krdmactl -j test run session p op write_imm mode lat size 16K count 70" \
-	"d['status'] == 0 and d['inline'] == 0 and d['lat']['samples'] == 70 and d['validated'] == 4"
+	"r['status'] == 0 and r['inline'] == 0 and r['lat']['samples'] == 70 and r['validated'] == 4"
 # lat read and atomics: each a round trip of its own, timed whole from
 # the driver's completion (perftest's read_lat, atomic_lat); the read data
 # and the target's final value are checked.
@@ -198,20 +201,20 @@ for what in read:64 atomic_fadd:8 atomic_cswap:8; do
 	op=${what%:*}
 	json_check "lat.$op" \
 		"krdmactl -j test run session p op $op mode lat size ${what#*:} count $n_lat" \
-		"d['status'] == 0 and d['iters'] == $n_lat and d['lat']['samples'] == $n_lat and 0 < d['lat']['min_ns'] <= d['lat']['p50_ns'] <= d['lat']['p90_ns'] <= d['lat']['p99_ns'] <= d['lat']['max_ns'] and d['validated'] >= 1"
+		"r['status'] == 0 and r['iters'] == $n_lat and r['lat']['samples'] == $n_lat and 0 < r['lat']['min_ns'] <= r['lat']['p50_ns'] <= r['lat']['p90_ns'] <= r['lat']['p99_ns'] <= r['lat']['max_ns'] and r['validated'] >= 1"
 done
 json_check lat.read.64k \
 	"krdmactl -j test run session p op read mode lat size 64K count 50" \
-	"d['status'] == 0 and d['lat']['samples'] == 50 and d['validated'] == 1"
+	"r['status'] == 0 and r['lat']['samples'] == 50 and r['validated'] == 1"
 json_check lat.write.duration \
 	"krdmactl -j test run session p op write mode lat size 64 duration 2s" \
-	"d['status'] == 0 and d['iters'] > 0 and d['lat']['samples'] == d['iters'] and d['elapsed_ns'] >= 2e9"
+	"r['status'] == 0 and r['iters'] > 0 and r['lat']['samples'] == r['iters'] and r['elapsed_ns'] >= 2e9"
 
-# Sweep: every power of two from 2 B to 8 MiB, one JSON array of results;
-# in text, one table.
+# Sweep: every power of two from 2 B to 8 MiB, one JSON object, the
+# results in its list; in text, one table.
 json_check bw.sweep \
 	"krdmactl -j test run session p op write mode bw size 2-8M count $n_sweep depth 8" \
-	"[x['size'] for x in d] == [2 << i for i in range(23)] and all(x['status'] == 0 and x['iters'] == $n_sweep and x['validated'] >= 1 for x in d)"
+	"d['schema_version'] == 3 and [x['size'] for x in d['results']] == [2 << i for i in range(23)] and all(x['status'] == 0 and x['iters'] == $n_sweep and x['validated'] >= 1 for x in d['results']) and d['env']['peer_host'] == 'node2'"
 out=$(krdmactl test run session p op write mode lat size 64-256 count 20 2>&1)
 if printf '%s\n' "$out" | head -n 1 | grep -q '^ *#bytes  *#iters  *t_min\[us\]' &&
 	[ "$(printf '%s\n' "$out" | grep -Ec '^ *(64|128|256)  *20  *[0-9]')" = 3 ]; then
@@ -224,7 +227,7 @@ fi
 # Duration: ends on time; a stop ends it early with its result.
 json_check bw.duration \
 	"krdmactl -j test run session p op write mode bw size 65536 duration 3s" \
-	"d['status'] == 0 and d['iters'] > 0 and 3e9 <= d['elapsed_ns'] < 60e9"
+	"r['status'] == 0 and r['iters'] > 0 and 3e9 <= r['elapsed_ns'] < 60e9"
 ID=$(krdmactl -j test start session p op read mode bw size 4096 duration 600s | json_get "d['test_id']")
 wait_for -t 60 test_progressing "$ID" ||
 	result bw.stop.progress fail
@@ -245,7 +248,7 @@ json_check bw.stop.result "krdmactl -j test show $ID" \
 # timer promptly, with its result.
 krdmactl -j test run session p op write mode bw size 16K duration 2s >/tmp/perf.unlimited.json
 json_check bw.rate.unlimited "cat /tmp/perf.unlimited.json" \
-	"d['status'] == 0 and d['bytes'] > 0 and 'rate_bytes_per_s' not in d"
+	"r['status'] == 0 and r['bytes'] > 0 and 'rate_bytes_per_s' not in r"
 rate_plan /tmp/perf.unlimited.json
 krdmactl -j test run session p op write mode bw size 16K duration 5s rate $mbps burst $burst \
 	>/tmp/perf.held.json
@@ -253,9 +256,9 @@ krdmactl -j test run session p op send mode bw size 16K count $count chain $burs
 	>/tmp/perf.count.json
 log "rate: held $(json_get "int($bps)" </tmp/perf.held.json) B/s, counted $(json_get "int($bps)" </tmp/perf.count.json) B/s"
 json_check bw.rate.held "cat /tmp/perf.held.json" \
-	"d['status'] == 0 and d['rate_bytes_per_s'] == $rate and d['burst'] == $burst and d['validated'] >= 1 and 0.8 * $rate <= $bps <= 1.1 * $rate and $bps <= 0.5 * $unl and d['elapsed_ns'] >= 5e9"
+	"r['status'] == 0 and r['rate_bytes_per_s'] == $rate and r['burst'] == $burst and r['validated'] >= 1 and 0.8 * $rate <= $bps <= 1.1 * $rate and $bps <= 0.5 * $unl and r['elapsed_ns'] >= 5e9"
 json_check bw.rate.count "cat /tmp/perf.count.json" \
-	"d['status'] == 0 and d['iters'] == $count and d['burst'] == $burst and 0.8 * $rate <= $bps <= 1.3 * $rate"
+	"r['status'] == 0 and r['iters'] == $count and r['burst'] == $burst and 0.8 * $rate <= $bps <= 1.3 * $rate"
 ID=$(krdmactl -j test start session p op write mode bw size 65536 duration 600s rate 0.2 burst 1 |
 	json_get "d['test_id']")
 wait_for -t 60 test_progressing "$ID" ||
@@ -278,7 +281,7 @@ if wait_for -t 60 sh -c "krdmactl -j test show | grep -q '\"mode\":\"bw\",[^}]*\
 		{ result bw.ctrlc.exits fail; kill -KILL $RUN; }
 	wait $RUN
 	json_check bw.ctrlc.result "cat $T/run.out" \
-		"d['status'] == -125 and d['iters'] > 0 and d['elapsed_ns'] < 300e9"
+		"r['status'] == -125 and r['iters'] > 0 and r['elapsed_ns'] < 300e9"
 else
 	result bw.ctrlc.running fail
 	kill -KILL $RUN
@@ -329,10 +332,10 @@ expect_fail_msg lat.write_imm.catches_corruption "wrong|differs" \
 # mirror ends by itself) and a duration (it ends with ours).
 json_check bw.bidir.write \
 	"krdmactl -j test run session p op write mode bw size 4096 count $n bidir" \
-	"d['status'] == 0 and d['bidir'] == 1 and d['iters'] == $n and d['peer_iters'] == $n and d['peer_bytes'] == $n * 4096 and d['bidir_mb_per_s'] > d['mb_per_s'] and d['validated'] >= 1"
+	"r['status'] == 0 and r['bidir'] == 1 and r['iters'] == $n and r['peer_iters'] == $n and r['peer_bytes'] == $n * 4096 and r['bidir_mb_per_s'] > r['mb_per_s'] and r['validated'] >= 1"
 json_check bw.bidir.send.duration \
 	"krdmactl -j test run session p op send mode bw size 4096 duration 3s bidir" \
-	"d['status'] == 0 and d['iters'] > 0 and d['peer_iters'] > 0 and d['elapsed_ns'] >= 3e9"
+	"r['status'] == 0 and r['iters'] > 0 and r['peer_iters'] > 0 and r['elapsed_ns'] >= 3e9"
 expect_fail_msg err.bidir_lat "bidir is for the bw mode" \
 	krdmactl test run session p op send mode lat bidir
 barrier bidir_done
@@ -350,10 +353,10 @@ echo 20 >$TAIL_FIRST
 barrier tail_first.set
 json_check lat.write.tail_first.1 \
 	"krdmactl -j test run session p op write mode lat size 16K count 1" \
-	"d['status'] == 0 and d['iters'] == 1 and d['inline'] == 0 and d['validated'] == 2"
+	"r['status'] == 0 and r['iters'] == 1 and r['inline'] == 0 and r['validated'] == 2"
 json_check lat.write.tail_first \
 	"krdmactl -j test run session p op write mode lat size 16K count 20" \
-	"d['status'] == 0 and d['iters'] == 20 and d['validated'] >= 2"
+	"r['status'] == 0 and r['iters'] == 20 and r['validated'] >= 2"
 echo 0 >$TAIL_FIRST
 barrier tail_first.done
 
@@ -369,16 +372,16 @@ for poll in unbound direct; do
 		"d[0]['state'] == 'up' and d[0]['cq_poll'] == '$poll'"
 	json_check "$poll.bw.write" \
 		"krdmactl -j test run session p$poll op write mode bw size 65536 count $n_big" \
-		"d['status'] == 0 and d['iters'] == $n_big and d['validated'] >= 1"
+		"r['status'] == 0 and r['iters'] == $n_big and r['validated'] >= 1"
 	json_check "$poll.bw.send" \
 		"krdmactl -j test run session p$poll op send mode bw size 4096 count $n" \
-		"d['status'] == 0 and d['iters'] == $n"
+		"r['status'] == 0 and r['iters'] == $n"
 	json_check "$poll.lat.send" \
 		"krdmactl -j test run session p$poll op send mode lat size 64 count $n_lat" \
-		"d['status'] == 0 and d['lat']['samples'] == $n_lat"
+		"r['status'] == 0 and r['lat']['samples'] == $n_lat"
 	json_check "$poll.lat.write" \
 		"krdmactl -j test run session p$poll op write mode lat size 64 count $n_lat" \
-		"d['status'] == 0 and d['lat']['samples'] == $n_lat"
+		"r['status'] == 0 and r['lat']['samples'] == $n_lat"
 	if [ $poll = direct ]; then
 		[ "$(pgrep -c krdma_cq)" = 1 ] && result direct.poller ok || result direct.poller fail
 	fi

@@ -180,7 +180,7 @@ json_check errors.no_session_left "krdmactl -j session show" "len(d) == 0"
 expect_ok connect krdmactl session connect addr "$KRDMA_PEER_IP" port $PORT \
 	name c1 max_msg 1M rq_depth 16
 json_check client.negotiated "krdmactl -j session show name c1" \
-	"d[0]['responder_resources'] == $LIMIT and d[0]['initiator_depth'] == $LIMIT and d[0]['state'] == 'up' and d[0]['peer_proto'] == 3"
+	"d[0]['responder_resources'] == $LIMIT and d[0]['initiator_depth'] == $LIMIT and d[0]['state'] == 'up' and d[0]['peer_proto'] == 4"
 barrier connected
 barrier server_seen
 
@@ -207,7 +207,7 @@ for op in ping write read; do
 done
 # Duration instead of count: runs about 2 s, every iteration checked.
 json_check test.duration "krdmactl -j test run session c1 op write size 4096 duration 2s depth 4" \
-	"d['status'] == 0 and d['iters'] > 0 and d['validated'] == d['iters'] and d['elapsed_ns'] >= 2e9"
+	"r['status'] == 0 and r['iters'] > 0 and r['validated'] == r['iters'] and r['elapsed_ns'] >= 2e9"
 if iwarp; then
 	# What iWARP cannot do is refused up front, with the reason; both
 	# modes, and the session stays up.

@@ -109,6 +109,9 @@ static struct msg *server_wait_req(struct region *r, uint32_t max, uint32_t *n)
  * Accepts the kernel's session as a krdma server would and waits for its
  * TEST_REQ (NULL if none came), whose regions go to @r.
  */
+/* The version our REP announces, if not OUR_VERSION (0). */
+static uint16_t rep_version;
+
 static struct msg *kernel_test(const struct target *t, struct region *r, uint32_t max,
 			       uint32_t *nr)
 {
@@ -116,6 +119,8 @@ static struct msg *kernel_test(const struct target *t, struct region *r, uint32_
 
 	wait_for_kernel(t);
 	krdma_rep(&h);
+	if (rep_version)
+		h.version = rep_version;
 	accept_kernel(&h, HELLO_LEN);
 	return server_wait_req(r, max, nr);
 }
@@ -217,6 +222,7 @@ enum ping_abuse {
 	PING_RESULT_STATUS,	/* TEST_RESULT's status 2^31: not an errno */
 	PING_RESULT_SHORT,	/* TEST_RESULT of 8 bytes */
 	PING_RESULT_ITERS,	/* TEST_RESULT of one iteration more than came */
+	PING_RESULT_ENV,	/* version 4's env, garbage: escapes, bytes past NUL */
 };
 
 /* The kernel drives a ping: READ its source, WRITE its sink, ITER_ACK. */
@@ -327,6 +333,22 @@ static void server_ping(struct msg *req, struct region *r, uint32_t nr,
 	if (abuse == PING_RESULT_SHORT) {
 		send_msg(KRDMA_MSG_TEST_RESULT, test_id, 0, 0, res, 8);
 		expect_closed("TEST_RESULT_of_8_bytes");
+		return;
+	}
+	if (abuse == PING_RESULT_ENV) {
+		/* Right figures, an env no krdma writes: a terminal escape in
+		 * the host name, bytes after its NUL, 3 lanes at 1 Tb/s. */
+		struct krdma_msg_result full = {};
+		static const char host[] = "\x1b]0;owned\x07node";
+
+		memcpy(&full, res, RESULT_LEN);
+		full.link_mbit_per_s = htobe32(1000000);
+		full.link_width = 3;
+		memcpy(full.host, host, sizeof(host));
+		full.host[sizeof(full.host) - 1] = 'X';
+		memset(full.fw_ver, 0xff, sizeof(full.fw_ver));
+		send_msg(KRDMA_MSG_TEST_RESULT, test_id, 0, 0, &full, sizeof(full));
+		expect_closed("TEST_RESULT_env_garbage");
 		return;
 	}
 	send_msg(KRDMA_MSG_TEST_RESULT, test_id, 0, 0, res, RESULT_LEN);
@@ -601,6 +623,13 @@ static void sc_result_iters(const struct target *t)
 	serve_kernel_test(t, ANSWER_PING, PING_RESULT_ITERS);
 }
 
+/* A peer of version 4, whose TEST_RESULT the kernel reads its env from. */
+static void sc_result_env_garbage(const struct target *t)
+{
+	rep_version = 4;
+	serve_kernel_test(t, ANSWER_PING, PING_RESULT_ENV);
+}
+
 static void sc_ack_twice(const struct target *t)
 {
 	serve_kernel_test(t, ANSWER_ACK, ACK_TWICE);
@@ -720,7 +749,7 @@ static void sc_pong_twice(const struct target *t)
 const struct scenario server_scenarios[] = {
 	{ "rep_bad_magic", SERVER, "REP hello with a wrong magic: the kernel closes",
 	  sc_rep_bad_magic },
-	{ "rep_wrong_version", SERVER, "REP hello of version 4: the kernel closes",
+	{ "rep_wrong_version", SERVER, "REP hello of version 5: the kernel closes",
 	  sc_rep_wrong_version },
 	{ "rep_flags", SERVER, "REP hello with flags: the kernel closes", sc_rep_flags },
 	{ "rep_depth_0", SERVER, "REP hello with depths 0: the kernel closes", sc_rep_depth_0 },
@@ -757,6 +786,9 @@ const struct scenario server_scenarios[] = {
 	  "good ping responder, then a TEST_RESULT whose status is 2^31: closed", sc_result_status },
 	{ "result_short", SERVER,
 	  "good ping responder, then a TEST_RESULT of 8 bytes: closed", sc_result_short },
+	{ "result_env_garbage", SERVER,
+	  "version 4, good ping responder, then a TEST_RESULT whose env is garbage: closed",
+	  sc_result_env_garbage },
 	{ "result_iters", SERVER,
 	  "good ping responder, then a TEST_RESULT of one iteration more: the test fails",
 	  sc_result_iters },

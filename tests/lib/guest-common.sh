@@ -182,7 +182,7 @@ run_test() {
 	_rt_rc=$?
 	_pyeval_file "$_rt_out"
 	if [ $_rt_rc -eq 0 ] &&
-		_pyeval test "$_pe_file" "d['status'] == 0 and d['iters'] == $5 and d['validated'] == $5"; then
+		_pyeval test "$_pe_file" "r['status'] == 0 and r['iters'] == $5 and r['validated'] == $5"; then
 		result "test.$_rt_name" ok
 	else
 		echo "--- test.$_rt_name failed (rc=$_rt_rc):"
@@ -435,6 +435,6 @@ rate_plan() {
 $(krdma_json rate-plan "$1")
 EOF
 	# shellcheck disable=SC2034 # the caller's variable
-	bps="d['bytes'] * 1e9 / d['elapsed_ns']"
+	bps="r['bytes'] * 1e9 / r['elapsed_ns']"
 	log "${2:-rate}: unlimited ${unl:-?} B/s; held to ${rate:-?} B/s, bursts of ${burst:-?}, ${count:-?} counted"
 }

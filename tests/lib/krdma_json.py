@@ -273,7 +273,17 @@ RATE_COUNT_S = 2.5
 RATE_BURST_MAX = 32
 
 
-def rate_plan(res):
+def one_result(doc):
+    """The one result of DOC, `krdmactl -j test run`'s document of one
+    size (schema 3: {"schema_version", "results": [...], "env"}); None for
+    anything else (a sweep's, one with no result, the older shapes)."""
+    if (isinstance(doc, dict) and doc.get('schema_version', 0) >= 3 and
+            isinstance(doc.get('results'), list) and len(doc['results']) == 1):
+        return doc['results'][0]
+    return None
+
+
+def rate_plan(doc):
     """The rate limit to test with, from RES, a bw result of the same test
     run unlimited (its size, QPs and depth): a quarter of its bytes/s, so
     that a limiter that holds nothing is caught, whatever the kernel's
@@ -283,6 +293,9 @@ def rate_plan(res):
     timer; the rate is raised where a single message would be longer than
     RATE_SPAN_MAX. COUNT messages take about
     RATE_COUNT_S, the first bursts (free) a tenth of them at most."""
+    res = one_result(doc)
+    if res is None:
+        raise ValueError('not the document of one test run')
     if res['status'] or not res['bytes'] or not res['elapsed_ns']:
         raise ValueError('the unlimited test moved nothing')
     # On iWARP 4 QPs are 3 lanes (the data channels): qp lists them.

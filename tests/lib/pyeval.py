@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 """One python for a whole guest test: evaluates the JSON checks of
-tests/lib/guest-common.sh (json_check, json_get, krdma_json, ...).
+tests/lib/guest-common.sh (json_check, json_get, krdma_json, ...). An
+expression sees the JSON read as d and, where d is the document of a
+`krdmactl -j test run` of one size, its one result as r (d['results'][0]:
+r['status'], and d['env'] for where it ran).
 
 Why: in a TCG guest that reads its programs over 9p, starting python3 and
 importing json takes about a second (measured: 1.0 s, against 0.1 s for
@@ -111,8 +114,11 @@ def evaluate(mode, src, body):
     try:
         with open_input(src) as f:
             d = json.load(f)
-        # d a global, as in the one-shot scripts: comprehensions see it.
-        val = eval('(' + body + '\n)', {'json': json, 'd': d})
+        # d a global, as in the one-shot scripts: comprehensions see it;
+        # r the one result of a `krdmactl -j test run` of one size (None,
+        # so that r[...] is a false check, for anything else).
+        val = eval('(' + body + '\n)', {'json': json, 'd': d,
+                                         'r': krdma_json.one_result(d)})
     except Exception:
         return 1, '', ''
     if mode == 'print':

@@ -56,11 +56,17 @@ helpers() { # PREFIX: every helper, with or without the server
 	err=$(krdma_json rdma-cmp /nonexistent /nonexistent same 2>&1 >/dev/null)
 	[ $? -eq 2 ] && case $err in *"krdma_json rdma-cmp"*) true ;; *) false ;; esac
 	check "$p.krdma_json_error"
-	out=$(printf '{"status": 0, "iters": 4, "validated": 4}' >"$KRDMA_OUT/rt.json"
+	out=$(printf '{"schema_version": 3, "results": [{"status": 0, "iters": 4, "validated": 4}], "env": {}}' >"$KRDMA_OUT/rt.json"
 		krdmactl() { cat "$KRDMA_OUT/rt.json"; }
 		run_test x s write 64 4 1)
 	case $out in *"name=test.x ok=1"*) true ;; *) false ;; esac
 	check "$p.run_test"
+	# r is a one-size run's one result: not in the older shape's record.
+	out=$(printf '{"schema_version": 2, "status": 0, "iters": 4, "validated": 4}' >"$KRDMA_OUT/rt.json"
+		krdmactl() { cat "$KRDMA_OUT/rt.json"; }
+		KRDMA_RESULTS=/dev/null run_test x s write 64 4 1)
+	case $out in *"name=test.x ok=0"*) true ;; *) false ;; esac
+	check "$p.run_test_old_shape"
 	# genl.py in the server: its output, and its status (no krdma family
 	# on the host: a local error, 2).
 	genlpy --help | grep -q 'Generic Netlink'

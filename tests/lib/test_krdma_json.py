@@ -120,8 +120,9 @@ print(f'{"ok  " if ok else "FAIL"} events: a down without reason, a test that pa
 
 
 def bw(nbytes, ns, size, qps=1, status=0):
-    return write('bw', {'status': status, 'bytes': nbytes, 'elapsed_ns': ns, 'size': size,
-                        'qps': qps, 'depth': 64})
+    return write('bw', {'schema_version': 3, 'env': {},
+                        'results': [{'status': status, 'bytes': nbytes, 'elapsed_ns': ns,
+                                     'size': size, 'qps': qps, 'depth': 64}]})
 
 
 # The debug kernel's 0.6 MB/s: a quarter, bursts of 2 x 16K (218 ms).
@@ -138,6 +139,10 @@ expect('rate-plan: floor', ['rate-plan', bw(100000, 3000000000, 4096, 4)], 0,
        '33333 40960 0.040960 1 40')
 expect('rate-plan: a failed unlimited test has no plan',
        ['rate-plan', bw(0, 3000000000, 4096, 1, -110)], 2)
+# Schema 2's bare record (or a sweep's document) is not one run's result.
+expect('rate-plan: the older shape is refused',
+       ['rate-plan', write('old', {'schema_version': 2, 'status': 0, 'bytes': 1, 'elapsed_ns': 1,
+                                   'size': 1, 'qps': 1, 'depth': 1})], 2)
 
 subprocess.run(['rm', '-rf', TMP], check=False)
 print(f'{passed} passed, {failed} failed')

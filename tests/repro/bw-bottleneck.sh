@@ -84,7 +84,7 @@ else
 			else
 				krdmactl -j test run session s op "$op" mode bw size "$size" \
 					duration "${SECS}s" depth 64 >"/tmp/kr$i.json" 2>&1
-				mbs=$(json_get "d.get('mb_per_s', 0)" </tmp/kr$i.json)
+				mbs=$(json_get "(r or {}).get('mb_per_s', 0)" </tmp/kr$i.json)
 			fi
 			cpu_snap /tmp/c1
 			barrier "end.$tool.$i" 300

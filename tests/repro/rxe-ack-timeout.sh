@@ -100,7 +100,7 @@ else
 			sq_depth 512 timeout 60s
 		json_check "write.ack$a" \
 			"krdmactl -j test run session s$a op write mode bw size ${KRDMA_REPRO_SIZE:-64K} count ${KRDMA_REPRO_COUNT:-400} depth 64 qps 4 bidir" \
-			"d['status'] == 0 and d['peer_iters'] == d['iters'] == ${KRDMA_REPRO_COUNT:-400}"
+			"r['status'] == 0 and r['peer_iters'] == r['iters'] == ${KRDMA_REPRO_COUNT:-400}"
 		log "client ack_timeout=$a: $(rxe_counters)"
 		krdmactl session del name "s$a" 2>/dev/null
 		wait_for -t 60 no_sessions

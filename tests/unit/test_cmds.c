@@ -24,6 +24,7 @@
 #include "env.h"
 #include "fake_nl.h"
 #include "output.h"
+#include "report.h"
 #include "resolve.h"
 #include "unit.h"
 
@@ -818,6 +819,26 @@ static void k_test_silent(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 	k_test_ending(NULL, cmd, tb);
 }
 
+/*
+ * -j test run's one document: {"schema_version": 3, "results": [...],
+ * "env"}. Result @i of it (a reference of the caller's), or NULL if the
+ * document is not of that shape or has no such result.
+ */
+static struct json_object *run_result(const char *out, size_t i)
+{
+	struct json_object *o = json_tokener_parse(out), *v, *list, *r = NULL;
+
+	if (o && json_object_is_type(o, json_type_object) &&
+	    json_object_object_get_ex(o, "schema_version", &v) &&
+	    json_object_get_int(v) == REPORT_SCHEMA_VERSION &&
+	    json_object_object_get_ex(o, "results", &list) &&
+	    json_object_is_type(list, json_type_array) &&
+	    i < json_object_array_length(list))
+		r = json_object_get(json_object_array_get_idx(list, i));
+	json_object_put(o);
+	return r;
+}
+
 TEST(cmd_test_run_ok)
 {
 	struct nlattr *tb[KRDMA_A_MAX + 1];
@@ -843,7 +864,7 @@ TEST(cmd_test_run_ok)
 	CHECK(!tb[KRDMA_A_TEST_DURATION_MS]);
 	CHECK(!tb[KRDMA_A_TEST_INTERVAL_MS]);	/* not a terminal */
 	CHECK(!tb[KRDMA_A_TEST_QPS]);		/* the kernel's default, 1 */
-	o = json_tokener_parse(r.out.buf);
+	o = run_result(r.out.buf, 0);
 	CHECK(o && json_object_object_get_ex(o, "test_id", &v) &&
 	      json_object_get_int(v) == 9);
 	CHECK(o && json_object_object_get_ex(o, "status", &v) &&
@@ -879,7 +900,7 @@ TEST(cmd_test_run_perf_figures)
 
 	fake_begin(k_test_perf);
 	run(&r, true, "test run session 5 op write mode bw size 64K count 1000 bidir");
-	o = json_tokener_parse(r.out.buf);
+	o = run_result(r.out.buf, 0);
 	CHECK(o && json_object_object_get_ex(o, "lat", &lat) &&
 	      json_object_object_get_ex(lat, "p99_9_ns", &v) &&
 	      json_object_get_int64(v) == 9000);
@@ -901,7 +922,7 @@ TEST(cmd_test_run_perf_figures)
 	opts.mib = true;
 	fake_begin(k_test_perf);
 	run(&r, true, "test run session 5 op write mode bw size 64K count 1000 bidir");
-	o = json_tokener_parse(r.out.buf);
+	o = run_result(r.out.buf, 0);
 	CHECK(o && json_object_object_get_ex(o, "mb_per_s", &v) &&
 	      json_object_get_double(v) == 65.54);
 	CHECK(o && json_object_object_get_ex(o, "bytes", &v) &&
@@ -1053,42 +1074,67 @@ TEST(cmd_test_run_sweep)
 static void k_test_report(uint8_t cmd, struct nlattr **tb, struct nl_msg *req);
 
 /*
- * The shape of -j test run follows the command line, never the outcome:
- * a size written as a range is an array (of one for 4K-4K), a size, or
- * none, one object; a one-shot run the same. The text of a range of one
- * is the sweep's table.
+ * -j test run has one shape, whatever the command line or the outcome:
+ * one object, the schema's version, "results" (a record per size: one
+ * for a size, none, a range of one, a one-shot run; one per power of two
+ * of a range; none if none ran) and "env" once, no record with a version
+ * or an env of its own. The text of a range of one is the sweep's table.
  */
 TEST(cmd_test_run_shape)
 {
 	static const struct {
 		const char *line;
-		bool array;
+		size_t results;
+		int rc;
 	} runs[] = {
-		{ "test run session 5 op write mode bw size 4K count 10", false },
-		{ "test run session 5 op write mode bw count 10", false },
-		{ "test run session 5 op write mode bw size 4K-4K count 10", true },
-		{ "test run session 5 op write mode bw size 4K-8K count 10", true },
-		{ "test run session 5 op send mode lat size 64-64 count 10", true },
+		{ "test run session 5 op write mode bw size 4K count 10", 1, 0 },
+		{ "test run session 5 op write mode bw count 10", 1, 0 },
+		{ "test run session 5 op write mode bw size 4K-4K count 10", 1, 0 },
+		{ "test run session 5 op write mode bw size 4K-8K count 10", 2, 0 },
+		{ "test run session 5 op send mode lat size 64-64 count 10", 1, 0 },
 	};
-	struct json_object *o;
+	struct json_object *o, *v, *list, *e;
 	struct run r;
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
 		fake_begin(k_test_report);
 		run(&r, true, runs[i].line);
-		CHECK_INT_CASE(runs[i].line, r.rc, 0);
+		CHECK_INT_CASE(runs[i].line, r.rc, runs[i].rc);
 		o = json_tokener_parse(r.out.buf);
-		if (!o || json_object_is_type(o, json_type_array) != runs[i].array)
+		if (!o || !json_object_is_type(o, json_type_object) ||
+		    !json_object_object_get_ex(o, "schema_version", &v) ||
+		    json_object_get_int(v) != REPORT_SCHEMA_VERSION ||
+		    !json_object_object_get_ex(o, "results", &list) ||
+		    !json_object_is_type(list, json_type_array) ||
+		    json_object_array_length(list) != runs[i].results) {
 			unit_fail(__FILE__, __LINE__, "\"%s\": %s", runs[i].line,
 				  r.out.buf);
-		if (o && runs[i].array && json_object_is_type(o, json_type_array))
+			json_object_put(o);
+			run_end(&r);
+			continue;
+		}
+		for (j = 0; j < runs[i].results; j++) {
+			e = json_object_array_get_idx(list, j);
 			CHECK_CASE(runs[i].line,
-				   json_object_object_get_ex(json_object_array_get_idx(o, 0),
-							     "schema_version", NULL));
+				   json_object_object_get_ex(e, "status", NULL) &&
+				   !json_object_object_get_ex(e, "schema_version", NULL) &&
+				   !json_object_object_get_ex(e, "env", NULL));
+		}
 		json_object_put(o);
 		run_end(&r);
 	}
+
+	/* a test the kernel refuses: still the object, no result in it */
+	fake_begin(k_bad_size);
+	run(&r, true, "test run session 5 op write mode bw size 4K count 10");
+	CHECK_INT(r.rc, EXIT_ERR);
+	o = json_tokener_parse(r.out.buf);
+	CHECK(o && json_object_object_get_ex(o, "results", &list) &&
+	      json_object_is_type(list, json_type_array) &&
+	      json_object_array_length(list) == 0);
+	json_object_put(o);
+	run_end(&r);
 
 	/* one size, the sweep's table: a range of one */
 	fake_begin(k_test_report);
@@ -1168,6 +1214,13 @@ static void k_test_report(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 		nla_put_u64(m, KRDMA_HOST_CPU_A_CAPACITY_NS, 2000000000ULL);
 		nla_put_u64(m, KRDMA_HOST_CPU_A_SOFTIRQ_NS, 500000000ULL);
 		nla_nest_end(m, nest);
+		/* where the peer measured (a peer of version 4; lat: older) */
+		nest = nla_nest_start(m, KRDMA_A_TEST_PEER_ENV);
+		nla_put_string(m, KRDMA_HOST_ENV_A_HOST, "peer-b");
+		nla_put_string(m, KRDMA_HOST_ENV_A_FW_VER, "20.31.1014");
+		nla_put_u32(m, KRDMA_HOST_ENV_A_LINK_MBIT_PER_S, 25000);
+		nla_put_u32(m, KRDMA_HOST_ENV_A_LINK_WIDTH, 1);
+		nla_nest_end(m, nest);
 	}
 	for (i = 0; mode == KRDMA_MODE_BW && qps > 1 && i < qps; i++) {
 		nest = nla_nest_start(m, KRDMA_A_TEST_QP);
@@ -1225,14 +1278,14 @@ TEST(cmd_test_run_sweep_table)
 	fake_begin(k_test_report);
 	run(&r, true, "test run session 5 op write mode bw size 2-8 count 10");
 	o = json_tokener_parse(r.out.buf);
-	CHECK(o && json_object_is_type(o, json_type_array) &&
-	      json_object_array_length(o) == 3);
-	e = o ? json_object_array_get_idx(o, 2) : NULL;
+	CHECK(o && json_object_object_get_ex(o, "schema_version", &v) &&
+	      json_object_get_int(v) == REPORT_SCHEMA_VERSION);
+	json_object_put(o);
+	CHECK(run_result(r.out.buf, 3) == NULL);
+	e = run_result(r.out.buf, 2);
 	CHECK(e && json_object_object_get_ex(e, "size", &v) &&
 	      json_object_get_int(v) == 8);
-	CHECK(e && json_object_object_get_ex(e, "schema_version", &v) &&
-	      json_object_get_int(v) == 2);
-	json_object_put(o);
+	json_object_put(e);
 	run_end(&r);
 }
 
@@ -1244,7 +1297,7 @@ TEST(cmd_test_run_histogram)
 	fake_begin(k_test_report);
 	run(&r, true, "test run session 5 op send mode lat size 64 count 10");
 	CHECK_INT(r.rc, 0);
-	o = json_tokener_parse(r.out.buf);
+	o = run_result(r.out.buf, 0);
 	CHECK(o && json_object_object_get_ex(o, "lat", &lat) &&
 	      json_object_object_get_ex(lat, "stdev_ns", &v) &&
 	      json_object_get_int64(v) == 400);
@@ -1293,7 +1346,7 @@ TEST(cmd_test_run_expect)
 	run(&r, true, "test run session 5 op send mode lat size 64 count 10 expect p99<=3us expect p50<=2us");
 	CHECK_INT(r.rc, 0);
 	CHECK_STR(r.err, "");
-	o = json_tokener_parse(r.out.buf);
+	o = run_result(r.out.buf, 0);
 	CHECK(o && json_object_object_get_ex(o, "expect", &ex) &&
 	      json_object_array_length(ex) == 2 &&
 	      json_object_object_get_ex(json_object_array_get_idx(ex, 0),
@@ -1324,7 +1377,7 @@ TEST(cmd_test_run_expect)
 	run_end(&r);
 	fake_begin(k_test_report);
 	run(&r, true, "test run session 5 op write mode bw size 64K count 10");
-	o = json_tokener_parse(r.out.buf);
+	o = run_result(r.out.buf, 0);
 	CHECK(o && json_object_object_get_ex(o, "peer_host_cpu", &ex) &&
 	      json_object_object_get_ex(ex, "softirq_ns", &v) &&
 	      json_object_get_int64(v) == 500000000 &&
@@ -2027,6 +2080,11 @@ TEST(cmd_test_run_env)
 		{ "fw_ver", .str = "16.35.2000" },
 		{ "link_rate_mbit_per_s", .num = 100000 },
 		{ "link_width", .num = 4 },
+		/* the peer's own, from the first result (k_test_report's) */
+		{ "peer_host", .str = "peer-b" },
+		{ "peer_fw_ver", .str = "20.31.1014" },
+		{ "peer_link_rate_mbit_per_s", .num = 25000 },
+		{ "peer_link_width", .num = 1 },
 	};
 	char root[] = "/tmp/krdma-unit-sysfs.XXXXXX", cmd[128];
 	struct json_object *o, *e, *v;
@@ -2049,8 +2107,7 @@ TEST(cmd_test_run_env)
 	run(&r, true, "test run session 5 op write mode bw size 4K-8K count 10");
 	CHECK_INT(r.rc, 0);
 	o = json_tokener_parse(r.out.buf);
-	e = o ? json_object_array_get_idx(o, 1) : NULL;
-	CHECK(e && json_object_object_get_ex(e, "env", &e));
+	CHECK(o && json_object_object_get_ex(o, "env", &e));
 	for (i = 0; i < ARRAY_SIZE(keys); i++) {
 		if (keys[i].str)
 			CHECK_STR_CASE(keys[i].key, json_str(e, keys[i].key),
@@ -2092,7 +2149,7 @@ TEST(cmd_test_run_env)
 	run(&r, false, "test run session 5 op write mode bw size 4K-8K count 10");
 	opts.stats = false;
 	CHECK(strstr(r.out.buf, "env timestamp ") != NULL);
-	CHECK(strstr(r.out.buf, " dev rxe0 fw_ver 16.35.2000 link_rate 2.5Gb/s link_width 1X transport roce active_mtu 1024 netdev eth0 netdev_mtu 1500 cq_poll softirq governor - idle_driver none module 9.9.9 peer_proto 2 ack_timeout 14\n") != NULL);
+	CHECK(strstr(r.out.buf, " dev rxe0 fw_ver 16.35.2000 link_rate 2.5Gb/s link_width 1X transport roce active_mtu 1024 netdev eth0 netdev_mtu 1500 cq_poll softirq governor - idle_driver none module 9.9.9 peer_proto 2 ack_timeout 14 peer_host peer-b peer_fw_ver 20.31.1014 peer_link_rate 25Gb/s peer_link_width 1X\n") != NULL);
 	CHECK(strstr(strstr(r.out.buf, "env timestamp") + 1, "env timestamp") == NULL);
 	run_end(&r);
 
@@ -2795,12 +2852,29 @@ TEST(cmd_compare_trust)
 		  "not JSON at line 2, column 1: more after the end of the JSON value\n" },
 		{ " \n", "empty, not JSON\n" },
 		{ "{\"schema_version\":7,\"op\":\"send\"}",
-		  "record 1 has schema_version 7, newer than the 2 this krdmactl reads: compare with a newer krdmactl\n" },
+		  "record 1 has schema_version 7, newer than the 3 this krdmactl reads: compare with a newer krdmactl\n" },
+		/* schema 3: one document, the records in its "results" */
+		{ "{\"schema_version\":4,\"results\":[{\"op\":\"send\"}]}",
+		  "schema_version 4 is newer than the 3 this krdmactl reads: compare with a newer krdmactl\n" },
+		{ "{\"schema_version\":2,\"results\":[{\"op\":\"send\"}]}",
+		  "\"results\" in a document of schema_version 2, not 3 or later: not krdmactl's\n" },
+		{ "{\"results\":[{\"op\":\"send\"}]}",
+		  "\"results\" in a document of schema_version (none), not 3 or later: not krdmactl's\n" },
+		{ "{\"schema_version\":3,\"results\":{\"op\":\"send\"}}",
+		  "results is an object, not an array\n" },
+		{ "{\"schema_version\":3,\"results\":[{\"op\":\"send\"},7]}",
+		  "record 2 is a number, not an object (a test's result)\n" },
+		{ "{\"schema_version\":3,\"results\":[]}",
+		  "no test results in it (records with an op, from krdmactl -j test run)\n" },
+		{ "{\"schema_version\":3,\"op\":\"send\"}",
+		  "record 1 has schema_version 3 outside a \"results\" list: not krdmactl's\n" },
+		{ "[{\"schema_version\":3,\"op\":\"send\"}]",
+		  "record 1 has schema_version 3 outside a \"results\" list: not krdmactl's\n" },
 		{ "[{\"schema_version\":2,\"op\":\"send\"},{\"schema_version\":\"2\",\"op\":\"send\"}]",
 		  "record 2: schema_version \"2\" is not a version\n" },
 		/* JSON, but not results: said so, not "nothing in common" */
 		{ "42\n",
-		  "a number, not results (krdmactl -j test run writes an object or an array of objects)\n" },
+		  "a number, not results (krdmactl -j test run writes an object)\n" },
 		{ "[{\"op\":\"send\"},[{\"op\":\"send\"}]]",
 		  "record 2 is an array, not an object (a test's result)\n" },
 		/* a figure is a number: "900" is not silently read as 900 */
@@ -2827,7 +2901,7 @@ TEST(cmd_compare_trust)
 	CHECK_INT(r.rc, 5);
 	CHECK(strstr(r.out.buf, "send lat 64: p99_9_ns 9000.00 vs 6000.00 (+50.0%) worse\n") != NULL);
 	CHECK(strstr(r.out.buf, "2 figures compared, 1 worse, 0 better than the baseline by more than 5%;") != NULL);
-	CHECK(strstr(r.err, "1 record of schema 1 (no schema_version) read as schema 2\n") != NULL);
+	CHECK(strstr(r.err, "1 record of schema 1 (no schema_version) read as schema 3\n") != NULL);
 	run_end(&r);
 	unlink(base);
 
@@ -2870,12 +2944,49 @@ TEST(cmd_compare_trust)
 
 	/* the result is checked as the baseline is: a newer one refused */
 	strcpy(base, "/tmp/krdma-unit-base.XXXXXX");
-	put_json(base, "{\"schema_version\":3,\"op\":\"send\"}");
+	put_json(base, "{\"schema_version\":4,\"results\":[{\"op\":\"send\"}]}");
 	fake_begin(k_none);
 	run_fmt(&r, false, "compare %s baseline %s", base, res);
 	CHECK_INT(r.rc, 1);
-	CHECK(strstr(r.err, "record 1 has schema_version 3, newer than the 2 this krdmactl reads") != NULL);
+	CHECK(strstr(r.err, "schema_version 4 is newer than the 3 this krdmactl reads") != NULL);
 	run_end(&r);
+	unlink(base);
+
+	/*
+	 * Today's document against the older shapes, both ways: its records
+	 * matched with a schema 2 array's and a schema 2 object, its env
+	 * (once, for all its records) compared with each record's own.
+	 */
+	strcpy(base, "/tmp/krdma-unit-base.XXXXXX");
+	put_json(base, "{\"schema_version\":3,\"results\":[{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,"
+		       "\"lat\":{\"p50_ns\":1000,\"p99_9_ns\":6000}},{\"op\":\"write\",\"mode\":\"bw\",\"size\":64,\"status\":0,\"mb_per_s\":5}],"
+		       "\"env\":{\"host\":\"b\",\"peer_host\":\"c\"}}");
+	fake_begin(k_none);
+	run_fmt(&r, false, "compare %s baseline %s", res, base);
+	CHECK_INT(r.rc, 5);
+	CHECK(strstr(r.out.buf, "send lat 64: p99_9_ns 9000.00 vs 6000.00 (+50.0%) worse\n") != NULL);
+	CHECK_STR(r.err, "");
+	run_end(&r);
+	fake_begin(k_none);
+	run_fmt(&r, false, "compare %s baseline %s", base, res);
+	CHECK_INT(r.rc, 0);
+	CHECK(strstr(r.out.buf, "p99_9_ns 6000.00 vs 9000.00 (-33.3%) better\n") != NULL);
+	run_end(&r);
+	{
+		char old[] = "/tmp/krdma-unit-old.XXXXXX";
+
+		put_json(old, "{\"schema_version\":2,\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,"
+			      "\"lat\":{\"p50_ns\":1000,\"p99_9_ns\":6000},\"env\":{\"host\":\"a\",\"peer_host\":null}}");
+		fake_begin(k_none);
+		run_fmt(&r, false, "compare %s baseline %s", base, old);
+		CHECK_INT(r.rc, 0);
+		CHECK(strstr(r.out.buf, "1 figures compared") != NULL ||
+		      strstr(r.out.buf, "2 figures compared") != NULL);
+		CHECK(strstr(r.out.buf, "env: host b vs a\n") != NULL);
+		CHECK(strstr(r.out.buf, "env: peer_host c vs -\n") != NULL);
+		run_end(&r);
+		unlink(old);
+	}
 	unlink(base);
 
 	/*

@@ -348,6 +348,10 @@ enum krdma_event {
  *   session-get reports the value in effect, listener-get a listener's own
  *   when it has one. 14 (67 ms, perftest's default) on a wire that drops
  *   packets; see Documentation/usage.rst, "On a lossy network".
+ * @KRDMA_A_TEST_PEER_ENV: (nest, enum krdma_host_env_attr) Once the test is
+ *   over - where the peer measured its side: its host name, its device's
+ *   firmware and its port's link, as the peer reported them in its TEST_RESULT
+ *   (protocol version 4). Absent when the peer speaks an older version.
  */
 enum krdma_attr {
 	KRDMA_A_UNSPEC,
@@ -416,11 +420,39 @@ enum krdma_attr {
 	KRDMA_A_TEST_RATE,
 	KRDMA_A_TEST_BURST,
 	KRDMA_A_SESSION_ACK_TIMEOUT,
+	KRDMA_A_TEST_PEER_ENV,
 
 	__KRDMA_A_MAX,
 };
 
 #define KRDMA_A_MAX (__KRDMA_A_MAX - 1)
+
+/**
+ * enum krdma_host_env_attr - A host and the device port a session uses, as the
+ *   host itself reported them when the session came up; nested in
+ *   test-peer-env. The strings are printable ASCII, empty when the host has
+ *   none.
+ * @KRDMA_HOST_ENV_A_UNSPEC: reserved
+ * @KRDMA_HOST_ENV_A_HOST: (string) The node name of the host's initial UTS
+ *   namespace (uname -n outside any container), at most 64 characters.
+ * @KRDMA_HOST_ENV_A_FW_VER: (string) The device's firmware version
+ *   (ib_get_device_fw_str(), sysfs fw_ver), at most 63 characters; empty if
+ *   the driver has none.
+ * @KRDMA_HOST_ENV_A_LINK_MBIT_PER_S: (u32) The port's rate over all its lanes,
+ *   10^6 bits/s, as sysfs's ports/N/rate computes it; 0 unknown.
+ * @KRDMA_HOST_ENV_A_LINK_WIDTH: (u32) The port's lanes (4 of 4X); 0 unknown.
+ */
+enum krdma_host_env_attr {
+	KRDMA_HOST_ENV_A_UNSPEC,
+	KRDMA_HOST_ENV_A_HOST,
+	KRDMA_HOST_ENV_A_FW_VER,
+	KRDMA_HOST_ENV_A_LINK_MBIT_PER_S,
+	KRDMA_HOST_ENV_A_LINK_WIDTH,
+
+	__KRDMA_HOST_ENV_A_MAX,
+};
+
+#define KRDMA_HOST_ENV_A_MAX (__KRDMA_HOST_ENV_A_MAX - 1)
 
 /**
  * enum krdma_host_cpu_attr - CPU time of a whole host over a test, summed over
