@@ -110,6 +110,18 @@ class Spec:
             sys.exit(f'spec-to-c: unknown constant {v!r}')
         return c_upper(self.family + '-' + v), self.consts[v]
 
+    def bounds(self, a):
+        """A scalar attribute's (lo, hi), each (C expression, value) or
+        None: its checks' min and max, else its enum's first and last."""
+        checks = a.get('checks', {})
+        lo = self.const_c(checks['min']) if 'min' in checks else None
+        hi = self.const_c(checks['max']) if 'max' in checks else None
+        if lo is None and hi is None and 'enum' in a:
+            start, maxname = self.enum_bounds(a['enum'])
+            count = len(self.enums[a['enum']].get('entries', []))
+            lo, hi = (str(start), start), (maxname, start + count - 1)
+        return lo, hi
+
     def attr(self, set_name, name):
         for a in self.sets[set_name]['attributes']:
             if a['name'] == name:
@@ -161,17 +173,7 @@ def policy_entry(spec, set_name, a, ranges):
     if t not in SCALARS:
         sys.exit(f'spec-to-c: {set_name}.{a["name"]}: type {t} has no policy here')
     nla = SCALARS[t]
-    lo = hi = None
-    if 'min' in checks:
-        lo = spec.const_c(checks['min'])
-    if 'max' in checks:
-        hi = spec.const_c(checks['max'])
-    if lo is None and hi is None and 'enum' in a:
-        start, maxname = spec.enum_bounds(a['enum'])
-        e = spec.enums[a['enum']]
-        count = len(e.get('entries', []))
-        lo = (str(start), start)
-        hi = (maxname, start + count - 1)
+    lo, hi = spec.bounds(a)
     if lo is None and hi is None:
         return f'{{ .type = {nla}, }}'
     wide = any(b is not None and not S16_MIN <= b[1] <= S16_MAX for b in (lo, hi))
@@ -566,18 +568,7 @@ class Param:
                 if m not in modes:
                     sys.exit(f'spec-to-c: {where}: modes: {m!r} is no {MODE_ENUM}')
             self.modes = [(m, modes[m][0]) for m in modes if m in names]
-        lo = hi = None
-        checks = a.get('checks', {})
-        if a['type'] in SCALARS:
-            if 'min' in checks:
-                lo = spec.const_c(checks['min'])
-            if 'max' in checks:
-                hi = spec.const_c(checks['max'])
-            if lo is None and hi is None and 'enum' in a:
-                start, maxname = spec.enum_bounds(a['enum'])
-                lo = (str(start), start)
-                hi = (maxname, start + len(spec.enums[a['enum']]['entries']) - 1)
-        self.lo, self.hi = lo, hi
+        self.lo, self.hi = spec.bounds(a) if a['type'] in SCALARS else (None, None)
 
     def defines(self):
         out = [(f'{self.c}_DEFAULT{sfx}', expr) for sfx, expr, _ in self.defaults]
