@@ -306,6 +306,9 @@ cpu_snap() {
 	eval "cpu$1=\$_cs_l up$1=\$_cs_u"
 }
 now() { date +%s.%N; }
+# pc_snap N: what each vCPU did so far, for percpu.py (one cat, outside
+# the point's CPU window: before cpu_snap 0, after cpu_snap 1).
+pc_snap() { cat /proc/stat /proc/softirqs /proc/interrupts >"$LOGS/.pc.$1" 2>/dev/null; }
 # dev_ctrs FILE: DEV's hw counters (NAME VALUE lines) into FILE.
 dev_ctrs() {
 	for _c in /sys/class/infiniband/"$DEV"/ports/1/hw_counters/*; do
@@ -630,6 +633,7 @@ point_end() {
 # parser's verdict.
 run_krdma() {
 	b_log "$KR_CMD"
+	pc_snap 0
 	dev_ctrs "$LOGS/.ctr.0"
 	_rk_tx0=$(nic tx) _rk_rx0=$(nic rx) _rk_t0=$(now)
 	cpu_snap 0
@@ -638,6 +642,7 @@ run_krdma() {
 	cpu_snap 1
 	_rk_t1=$(now) _rk_tx1=$(nic tx) _rk_rx1=$(nic rx)
 	dev_ctrs "$LOGS/.ctr.1"
+	pc_snap 1
 	peer=
 	[ $# -lt 6 ] || point_end "$6" $((CLIENT_TMO + 30))
 	cat "$LOGS/$1.json" "$LOGS/$1.err"
@@ -647,7 +652,8 @@ run_krdma() {
 		err="$LOGS/$1.err" ctr0="$LOGS/.ctr.0" ctr1="$LOGS/.ctr.1" \
 		tx0="$_rk_tx0" tx1="$_rk_tx1" rx0="$_rk_rx0" rx1="$_rk_rx1" \
 		wsecs="$(echo "$_rk_t1 $_rk_t0" | awk '{ print $1 - $2 }')" \
-		cpu0="$cpu0" cpu1="$cpu1" up0="$up0" up1="$up1" peer="$peer")
+		cpu0="$cpu0" cpu1="$cpu1" up0="$up0" up1="$up1" peer="$peer" \
+		pc0="$LOGS/.pc.0" pc1="$LOGS/.pc.1")
 }
 
 K=$KRDMACTL
@@ -771,16 +777,19 @@ for step in $(steps); do
 		b_sync "ready.$n" 120 >/dev/null || { b_result bench.tcp fail why=no_server; continue; }
 		IP_CMD="iperf3 -c $PEER -p $IPORT -t $SECS -J"
 		b_log "$IP_CMD"
+		pc_snap 0
 		tx0=$(nic tx) rx0=$(nic rx)
 		cpu_snap 0
 		# shellcheck disable=SC2086
 		timeout -k 5 $CLIENT_TMO $IP_CMD >"$LOGS/cli.tcp.json" 2>"$LOGS/cli.tcp.err"
 		cpu_snap 1
 		tx1=$(nic tx) rx1=$(nic rx)
+		pc_snap 1
 		point_end "$n" $((CLIENT_TMO + 30))
 		out=$(python3 "$PARSE" iperf3 "$LOGS/cli.tcp.json" raw="$RAW" id=tcp tool=iperf3 \
 			kind=tcp op=tcp cmd="$IP_CMD" tx0="$tx0" tx1="$tx1" rx0="$rx0" rx1="$rx1" \
-			wsecs="$SECS" cpu0="$cpu0" cpu1="$cpu1" up0="$up0" up1="$up1" peer="$peer")
+			wsecs="$SECS" cpu0="$cpu0" cpu1="$cpu1" up0="$up0" up1="$up1" peer="$peer" \
+			pc0="$LOGS/.pc.0" pc1="$LOGS/.pc.1")
 		rc=$?
 		;;
 	esac

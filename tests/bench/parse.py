@@ -13,8 +13,10 @@
 # err (the tool's stderr, kept on a failure); ctr0/ctr1 (the device's hw
 # counters before/after, NAME VALUE lines); tx0/tx1/rx0/rx1/wsecs (the
 # NIC's bytes and the seconds between); cpu0/cpu1 and up0/up1 (this
-# side's /proc/stat cpu line and /proc/uptime around the run); peer (the
-# server side's figures of the point, sync.py wait's JSON object).
+# side's /proc/stat cpu line and /proc/uptime around the run); pc0/pc1
+# (files: this side's /proc/stat, softirqs and interrupts around it, for
+# each vCPU's part: percpu.py); peer (the server side's figures of the
+# point, sync.py wait's JSON object).
 #
 # The CPU of a point (a record's "cpu"): for each side, the CPU-seconds
 # of each busy kind of /proc/stat (user, nice, system, irq, softirq,
@@ -30,6 +32,7 @@
 # bench took more than IDLE_BOUND of one CPU on that side, or, for the
 # idle control where nothing else runs, when that side's CPUs were.
 import json, os, re, sys
+import percpu  # tests/bench/percpu.py, beside this file
 
 # The most the bench may take of one CPU on the waiting side (and the
 # most that side may be busy in the idle control) before a point is
@@ -79,6 +82,11 @@ def side_cpu(kv):
     fig["secs"] = round(secs, 3)
     fig["cpus"] = os.cpu_count()
     fig["busy_cpus"] = round(fig["busy_s"] / secs, 4) if secs > 0 else None
+    # Each vCPU's part (pc0/pc1: /proc/stat, softirqs, interrupts).
+    try:
+        fig["percpu"] = percpu.figures(*(open(kv[k]).read() for k in ("pc0", "pc1")))
+    except (KeyError, OSError):
+        pass
     return fig
 
 def cpu(rec, kv):

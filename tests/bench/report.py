@@ -286,9 +286,62 @@ def analyse(run, netem=""):
     for r in rows:
         r.pop("pt_rec")
         r.pop("kr_rec")
+    spread_rows = vcpu_rows(by)
     bound = next((r["idle_bound"] for r in recs if r.get("idle_bound") is not None), None)
     return {"info": info, "tcp": tcp, "rows": rows, "checks": checks,
-            "failures": failures, "cq": cq_rows, "control": control, "idle_bound": bound}
+            "failures": failures, "cq": cq_rows, "control": control, "idle_bound": bound,
+            "vcpu": spread_rows}
+
+
+# The points whose vCPU by vCPU figures (percpu.py) show whether the
+# work over several QPs spreads: each several-QP point beside its one-QP
+# twin, and TCP's.
+VCPU_POINTS = [(("krdma", "qps.%s.%d" % w), "krdma %s %s, %%s QPs" % (w[0], KIB[w[1]]))
+               for w in (("write", 1048576), ("read", 1048576), ("write", 65536))] + \
+              [(("krdma", "%s.%d" % w), "krdma %s %s, 1 QP" % (w[0], KIB[w[1]]))
+               for w in (("write", 1048576), ("read", 1048576), ("write", 65536))] + \
+              [(("iperf3", "tcp"), "TCP (iperf3)")]
+VCPU_KEYS = ("client_busy", "server_busy", "client_net_rx", "server_net_rx",
+             "client_irqs", "server_irqs")
+
+
+def vcpu_rows(by):
+    """Per point: each side's busy share, NET_RX softirqs and NIC
+    interrupts (a virtio queue's input), vCPU by vCPU."""
+    out = []
+    for key, label in VCPU_POINTS:
+        rec = by.get(key)
+        c = (rec or {}).get("cpu") or {}
+        row = {"metric": label, "id": key[1]}
+        for side in ("client", "server"):
+            pc = (c.get(side) or {}).get("percpu") or {}
+            row[side + "_busy"] = pc.get("busy")
+            row[side + "_net_rx"] = pc.get("net_rx")
+            irqs = [v for q, v in (pc.get("irqs") or {}).items() if "-input." in q]
+            row[side + "_irqs"] = [sum(x) for x in zip(*irqs)] if irqs else None
+        if any(row[k] for k in VCPU_KEYS):
+            out.append(row)
+    return out
+
+
+def vcpu_lines(vrows, nqps, series=False):
+    if not vrows:
+        return []
+
+    def cell(v, nd):
+        return " / ".join(f(x, nd) for x in v) if v else "n/a"
+    return ["", "Where the work ran, vCPU by vCPU (vCPU 0 / vCPU 1 ...; client: node 2, "
+            "the requester; server: node 1; busy in CPUs; NET_RX: the receive softirqs, "
+            "rxe's included; IRQs: the virtio NIC's receive interrupts%s):" % (
+                "; the median of the runs" if series else ""), "",
+            "| point | client busy | server busy | client NET_RX | server NET_RX "
+            "| client IRQs | server IRQs |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"] + [
+                "| %s | %s | %s | %s | %s | %s | %s |" % (
+                    r["metric"].replace("%s", str(nqps)), cell(r["client_busy"], 2),
+                    cell(r["server_busy"], 2), cell(r["client_net_rx"], 0),
+                    cell(r["server_net_rx"], 0), cell(r["client_irqs"], 0),
+                    cell(r["server_irqs"], 0)) for r in vrows]
 
 
 def write_poll_cost(lat):
@@ -439,6 +492,8 @@ def wire_line(host, info=None):
         w += ", netem \"%s\" on both guests' NICs" % host["netem"]
     if host.get("mtu"):
         w += ", NIC MTU %s on both guests" % host["mtu"]
+    if host.get("rps"):
+        w += ", receive packet steering over all vCPUs"
     if host.get("modparams"):
         w += "; krdma module parameters \"%s\"" % host["modparams"]
     ack = ack_timeout(host, info)
@@ -535,6 +590,7 @@ def table_one(a, host):
     if a["cq"]:
         notes += ["", "Completion context (krdma alone, same run; module parameter cq_poll):",
                   ""] + cq_lines(a["cq"], info.get("qps", "?"))
+    notes += vcpu_lines(a["vcpu"], info.get("qps", "?"))
     return "\n".join(lines + notes) + "\n"
 
 
@@ -577,6 +633,7 @@ def report_one(run, netem=""):
                 failures=a["failures"])
     with open(os.path.join(run["dir"], "bench.json"), "w") as fp:
         json.dump({"meta": meta, "rows": a["rows"], "cq": a["cq"], "tcp": a["tcp"],
+                   "vcpu": a["vcpu"],
                    "control": a["control"], "idle_bound": a["idle_bound"],
                    "records": run["recs"], "table": table}, fp, indent=1, sort_keys=True)
     with open(os.path.join(run["dir"], "table.md"), "w") as fp:
@@ -765,11 +822,23 @@ def report_series(top, runs):
                       cq_agg, per[0]["info"].get("qps", "?"))
     else:
         cq_agg = []
+    # vCPU by vCPU: the median of the runs, element by element.
+    vids = [r["id"] for r in per[0]["vcpu"]] if per else []
+    vcpu_agg = []
+    for vid in vids:
+        rs = [r for a in per for r in a["vcpu"] if r["id"] == vid]
+        g = {"metric": rs[0]["metric"], "id": vid}
+        for k in VCPU_KEYS:
+            vals = [r[k] for r in rs if r[k]]
+            g[k] = [med(x) for x in zip(*vals)] if vals else None
+        vcpu_agg.append(g)
+    notes += vcpu_lines(vcpu_agg, per[0]["info"].get("qps", "?") if per else "?", series=True)
     table = "\n".join(lines + notes) + "\n"
     info = per[0]["info"] if per else {}
     run_hosts = [r["host"] for r in runs]
     with open(os.path.join(top, "bench.json"), "w") as fp:
         json.dump({"meta": dict(host, guest=info, runs=run_hosts), "rows": agg, "cq": cq_agg,
+                   "vcpu": vcpu_agg,
                    "control": control, "idle_bound": bound,
                    "per_run": [{"dir": r["dir"], "rows": a["rows"], "checks": a["checks"],
                                 "failures": a["failures"]} for r, a in zip(runs, per)],

@@ -7,7 +7,7 @@
 #
 # usage: tests/bench/run.sh [-o DIR] [-R RUNS] [-s SECONDS] [-d DEPTH]
 #                           [-q QPS] [-t TIMEOUT] [-P PERFTEST-OPTIONS]
-#                           [-L NETEM] [-O STEPS] [-M MODPARAMS] [-m MTU]
+#                           [-L NETEM] [-O STEPS] [-M MODPARAMS] [-m MTU] [-S]
 #                           [-u N]
 #        tests/bench/run.sh -r DIR
 #
@@ -33,6 +33,8 @@
 #               both sides (session connect and listener add ack_timeout;
 #               default: 14 with -L, perftest's default -u, else none:
 #               the module's 18; 0: the module's with -L too)
+#   -S          steer each guest's receive work over all its vCPUs
+#               (KRDMA_RPS=1: receive packet steering, as RSS on a host)
 #   -r DIR      no run: print the table of the run(s) in DIR again
 #
 # Run K writes DIR/runK: bench-raw.jsonl (one record per measurement,
@@ -52,18 +54,18 @@ export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd -P) || exit 2
 root=$(cd "$here/../.." && pwd -P) || exit 2
 
-usage() { sed -n 's/^# \{0,1\}//; 8,36p' "$0"; }
+usage() { sed -n 's/^# \{0,1\}//; 8,38p' "$0"; }
 
 # The loss rows (-L): bandwidth at 64 KiB and 1 MiB, both tools.
 LOSS_STEPS='^(pt|kr)\.bw\.(write|read|send)\.(65536|1048576)$'
 # The MTU rows (-m): every bandwidth and message-rate point and TCP, both tools.
 MTU_STEPS='^(pt|kr)\.(bw|msg)\.|^tcp$'
 
-out='' runs=3 secs=5 depth=64 qps=4 tmo=900 report='' ptx='' mtu=${KRDMA_MTU:-}
+out='' runs=3 secs=5 depth=64 qps=4 tmo=900 report='' ptx='' mtu=${KRDMA_MTU:-} rps=${KRDMA_RPS:-0}
 netem=${KRDMA_NETEM:-} only=${KRDMA_BENCH_ONLY:-} modparams=${KRDMA_MODPARAMS:-}
 only_set=${KRDMA_BENCH_ONLY:+1}
 ack=${KRDMA_BENCH_ACK_TIMEOUT:-} ack_set=${KRDMA_BENCH_ACK_TIMEOUT:+1}
-while getopts "o:R:s:d:q:t:r:P:L:O:M:m:u:h" opt; do
+while getopts "o:R:s:d:q:t:r:P:L:O:M:m:u:Sh" opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	R) runs=$OPTARG ;;
@@ -78,6 +80,7 @@ while getopts "o:R:s:d:q:t:r:P:L:O:M:m:u:h" opt; do
 	M) modparams=$OPTARG ;;
 	m) mtu=$OPTARG ;;
 	u) ack=$OPTARG ack_set=1 ;;
+	S) rps=1 ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -162,22 +165,23 @@ cmd="tests/bench/run.sh -R $runs -s $secs -d $depth -q $qps"
 [ -z "$mtu" ] || cmd="$cmd -m $mtu"
 [ -z "$ack" ] || cmd="$cmd -u $ack"
 [ -n "$ack" ] || [ -z "$netem" ] || cmd="$cmd -u 0"
+[ "$rps" != 1 ] || cmd="$cmd -S"
 [ -z "${KRDMA_WIRE:-}" ] || cmd="KRDMA_WIRE=$KRDMA_WIRE $cmd"
 rev=$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)
 
 # host_json FILE STARTED LOAD0 LOAD1 [ENDED]: the host's side of a run.
 host_json() {
 	python3 - "$@" "$(nproc)" "$(uname -r)" "$rev" "$cmd" "${KRDMA_WIRE:-unix}" \
-		"$netem" "$modparams" "$only" "$runs" "$mtu" "$ack" <<-'PY'
+		"$netem" "$modparams" "$only" "$runs" "$mtu" "$ack" "$rps" <<-'PY'
 	import json, sys
 	(path, started, load0, load1, ended, ncpu, hkernel, rev, cmd, wire, netem,
-	 modparams, only, runs, mtu, ack) = sys.argv[1:17]
+	 modparams, only, runs, mtu, ack, rps) = sys.argv[1:18]
 	d = {"command": cmd, "started": started, "host_kernel": hkernel,
 	     "host_cpus": int(ncpu), "host_load_before": load0,
 	     "host_load_after": load1, "revision": rev, "wire": wire,
 	     "netem": netem, "modparams": modparams, "only": only, "runs": int(runs),
 	     "mtu": int(mtu) if mtu else None,
-	     "ack_timeout": int(ack) if ack else None}
+	     "ack_timeout": int(ack) if ack else None, "rps": rps == "1"}
 	if ended:
 	    d["ended"] = ended
 	json.dump(d, open(path, "w"), indent=1, sort_keys=True)
@@ -189,10 +193,12 @@ host_json() {
 # problem: the measurement it spoils fails the run by itself.
 ign='traps: (ib_[a-z_]+|iperf3)\[[0-9]+\] general protection fault'
 
+rps_txt=
+[ "$rps" != 1 ] || rps_txt=", receive packet steering over all vCPUs"
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "bench: $started, host load average $load0 ($(nproc) CPUs), $runs run(s)," \
-	"wire ${KRDMA_WIRE:-unix}${netem:+ with netem \"$netem\"}${mtu:+, NIC MTU $mtu}${modparams:+, krdma $modparams}${ack:+, krdma sessions at ack_timeout $ack}," \
+	"wire ${KRDMA_WIRE:-unix}${netem:+ with netem \"$netem\"}${mtu:+, NIC MTU $mtu}${rps_txt}${modparams:+, krdma $modparams}${ack:+, krdma sessions at ack_timeout $ack}," \
 	"output in $out" >&2
 failed=0
 for k in $(seq 1 "$runs"); do
@@ -204,7 +210,7 @@ for k in $(seq 1 "$runs"); do
 	SCAN_DMESG_IGNORE="${SCAN_DMESG_IGNORE:+$SCAN_DMESG_IGNORE|}$ign" \
 	KRDMA_BENCH_SECS=$secs KRDMA_BENCH_DEPTH=$depth KRDMA_BENCH_QPS=$qps \
 	KRDMA_BENCH_PT_EXTRA=$ptx KRDMA_BENCH_ONLY=$only KRDMA_BENCH_ACK_TIMEOUT=$ack \
-	KRDMA_NETEM=$netem KRDMA_MODPARAMS=$modparams KRDMA_MTU=$mtu \
+	KRDMA_NETEM=$netem KRDMA_MODPARAMS=$modparams KRDMA_MTU=$mtu KRDMA_RPS=$rps \
 		"$root/tests/vm/run.sh" -t "$tmo" -o "$rdir" "$here/bench-guest.sh" >"$rdir/vm.out"
 	vmrc=$?
 	echo "bench: run $k: $(tail -n 1 "$rdir/vm.out")" >&2

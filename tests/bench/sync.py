@@ -21,7 +21,8 @@
 #       The side that only waits during point N: meets ready.N (120 s),
 #       then done.N (TIMEOUT), then hands the other side, at stat.N
 #       (120 s), what this host's CPUs did between the two (a JSON
-#       object, see cpu_figures) and prints it too. SERVE-PID: the
+#       object, see cpu_figures, with each vCPU's share of it under
+#       "percpu": percpu.py) and prints it too. SERVE-PID: the
 #       rendezvous server's process, whose CPU counts as the bench's.
 #
 # Nothing here polls while it waits: a side blocks in one read of its
@@ -41,6 +42,7 @@ import socketserver
 import sys
 import threading
 import time
+import percpu  # tests/bench/percpu.py, beside this file
 
 ROLES = ("server", "client")
 lock = threading.Lock()
@@ -213,11 +215,14 @@ def wait_point(host, port, role, n, timeout, serve_pid):
         return 1
     hz = os.sysconf("SC_CLK_TCK")
     s0, t0, b0, p0 = proc_stat(), time.monotonic(), self_secs(), own_ticks(serve_pid)
+    pc0 = percpu.snapshot()
     ok = meet_one(host, port, role, "done.%s" % n, timeout, "") is not None
+    pc1 = percpu.snapshot()
     s1, t1, b1, p1 = proc_stat(), time.monotonic(), self_secs(), own_ticks(serve_pid)
     if not ok:
         return 1
     fig = cpu_figures(s0, s1, t0, t1, (b1 - b0) + (p1 - p0) / hz)
+    fig["percpu"] = percpu.figures(pc0, pc1)
     text = json.dumps(fig, sort_keys=True)
     if meet_one(host, port, role, "stat.%s" % n, 120, text) is None:
         return 1

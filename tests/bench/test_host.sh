@@ -217,6 +217,19 @@ check "the latency count reached the server" \
 check "perftest's MiB/s read as MB/s (953.67 MiB/s = 999.995 MB/s)" \
 	grep -q '"id": "write.4096".*"mb_s": 999.995,' "$tmp/all.cli/bench-raw.jsonl"
 check "the table is made" grep -q "write 4 KiB BW" "$tmp/all.cli/table.md"
+check "vCPU by vCPU: both sides of every several-QP point, and TCP's" \
+	python3 -c 'import json, os, sys
+n = 0
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r["id"].startswith("qps.") or r["id"] == "tcp":
+        for side in ("client", "server"):
+            pc = r["cpu"][side]["percpu"]
+            assert pc["cpus"] == os.cpu_count() and len(pc["busy"]) == pc["cpus"], (r["id"], side)
+            assert len(pc["net_rx"]) == pc["cpus"] and all(x >= 0 for x in pc["net_rx"]), r["id"]
+        n += 1
+sys.exit(n != 4)' "$tmp/all.cli/bench-raw.jsonl"
+check "vCPU by vCPU: in the table" grep -q "^| krdma write 1 MiB, 2 QPs | [0-9.]* / " "$tmp/all.cli/table.md"
 # perftest's 953.67 MiB/s over 64 B; the stub krdma's 64000 B in 1 s
 check "the message rate: 64 B send in k msg/s, both tools, apart from the latency point" \
 	grep -q '^| send 64 B msg rate (k msg/s) | 15624.9 | 1.0 |' "$tmp/all.cli/table.md"

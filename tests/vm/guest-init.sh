@@ -191,6 +191,19 @@ setup_netem() {
 	tc qdisc replace dev "$IFACE" root netem $KRDMA_NETEM
 }
 
+# KRDMA_RPS=1 spreads the NIC's receive work over every vCPU (receive
+# packet steering, by flow hash: rxe's RoCEv2 UDP source port differs
+# from QP to QP), as a real host's RSS spreads its queues' interrupts;
+# without it a single-queue virtio NIC's packets, rxe's responder and
+# completer work with them, run on the vCPU that takes its interrupt.
+setup_rps() {
+	[ "${KRDMA_RPS:-0}" = 1 ] || return 0
+	_mask=$(printf '%x' $(((1 << $(nproc)) - 1)))
+	for _q in /sys/class/net/"$IFACE"/queues/rx-*; do
+		echo "$_mask" >"$_q/rps_cpus" || return 1
+	done
+}
+
 # The RDMA device of the run: rxe0 (soft-RoCE), or with KRDMA_RDMA=siw
 # siw0 (Soft-iWARP, over the guest's TCP), whose module run.sh built
 # ($KRDMA_SIW_KO: no Debian kernel has siw). Tests find its name in
@@ -336,6 +349,8 @@ main() {
 		vm_result vm.net 0 "iface=$IFACE" "peers=unreachable"
 	elif ! setup_netem; then
 		vm_result vm.netem 0 "iface=$IFACE" "netem=$KRDMA_NETEM"
+	elif ! setup_rps; then
+		vm_result vm.rps 0 "iface=$IFACE"
 	elif ! setup_rdma; then
 		vm_result "vm.$KRDMA_RDMA" 0 "iface=$IFACE"
 		rdma link show >/dev/console 2>&1

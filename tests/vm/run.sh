@@ -28,6 +28,7 @@ env: KRDMA_WIRE (unix, tcp, dgram, mcast or vde: tests/vm/README.md "The wire"),
      KRDMA_RDMA (rxe, the default: soft-RoCE rxe0; siw: Soft-iWARP siw0),
      KRDMA_NETEM (tc-netem arguments applied on every guest's NIC),
      KRDMA_MTU (every guest's NIC MTU, e.g. 9000: rxe's MTU 4096),
+     KRDMA_RPS=1 (receive packet steering over every vCPU of a guest),
      KRDMA_ROOT (repo root), KRDMA_NO_LOAD, KRDMA_MODPARAMS,
      KRDMA_BOOT_TIMEOUT (900 s) and KRDMA_BOOT_STALL (300 s of console
      silence): a guest not up by then hung booting, KRDMA_PVH=0 (boot
