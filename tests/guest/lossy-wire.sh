@@ -215,9 +215,9 @@ krdmactl session show
 run_test per_session.a14 a14 write 4096 $n 8
 run_test per_session.amod amod write 4096 $n 8
 json_check per_session.env "krdmactl -j test run session a14 op read size 4K count $n depth 8" \
-	"d['status'] == 0 and d['env']['ack_timeout'] == 14"
+	"r['status'] == 0 and d['env']['ack_timeout'] == 14"
 json_check per_session.env_module "krdmactl -j test run session amod op read size 4K count $n depth 8" \
-	"d['status'] == 0 and d['env']['ack_timeout'] == 18"
+	"r['status'] == 0 and d['env']['ack_timeout'] == 18"
 barrier per_session_connected
 barrier per_session_checked
 expect_ok session.del_a14 krdmactl session del name a14
