@@ -137,8 +137,11 @@ genl_err raw.version_with_attr EINVAL "." - VERSION_GET NAME=x
 genl_err raw.stats_reset_with_attr EINVAL "." - STATS_RESET NAME=x
 genl_err raw.attr_of_other_op EINVAL "." KRDMA_A_LISTENER_ID \
 	LISTENER_ADD LISTENER_ID=5 LOCAL_ADDR.PORT=7900
-genl_err raw.attr_above_op_max EINVAL "Unknown attribute type" KRDMA_A_TEST_SIZE \
-	LISTENER_ADD TEST_SIZE=5 LOCAL_ADDR.PORT=7900
+# Above listener-add's highest attribute: the family's last one (a result's
+# nest), which no request takes (TEST_SIZE was, until listener-add took
+# session-ack-timeout, numbered after it).
+genl_err raw.attr_above_op_max EINVAL "Unknown attribute type" KRDMA_A_TEST_PEER_ENV \
+	LISTENER_ADD --raw-attr TEST_PEER_ENV:00000000 LOCAL_ADDR.PORT=7900
 genl_err raw.attr_type_0 EINVAL "." 0 LISTENER_GET --raw-attr 0:00000000
 genl_err raw.nest_without_flag EINVAL "NLA_F_NESTED" KRDMA_A_LOCAL_ADDR \
 	LISTENER_ADD --raw-attr LOCAL_ADDR:06000300581b0000
