@@ -48,7 +48,7 @@ barrier listening
 # ping: a session of its own, validated round trips, gone again; a port
 # nobody listens on is a clear failure.
 json_check ping.peer "krdmactl -j ping $KRDMA_PEER_IP:$PORT count 3 interval 0ms timeout 30s" \
-	"d['ok'] and d['status'] == 0 and d['round_trips'] == 3 and d['validated'] == 3 and d['size'] == 64 and d['rtt_us'] > 0 and len(d['rtt_ns']) == 3 and 0 < d['rtt_min_ns'] <= d['rtt_avg_ns'] <= d['rtt_max_ns'] and d['env']['host'] and d['env']['peer_host'] == 'node2'"
+	"d['ok'] and d['status'] == 0 and d['round_trips'] == 3 and d['validated'] == 3 and d['size'] == 64 and d['rtt_us'] > 0 and len(d['rtt_ns']) == 3 and 0 < d['rtt_min_ns'] <= d['rtt_avg_ns'] <= d['rtt_max_ns'] and d['env']['host'] and d['env']['peer_host'] == 'node1'"
 wait_for -t 60 sh -c "! krdmactl -j session show | grep -q '\"name\":\"ping-'" &&
 	result ping.session_gone ok || result ping.session_gone fail
 expect_fail_msg ping.no_listener "no krdma session" \
@@ -136,7 +136,7 @@ json_check lat.send.histogram \
 # guests. compare finds a figure that moved (a baseline twice as fast) and
 # none against itself.
 json_check result.env "krdmactl -j test run session p op write mode bw size 4096 count 100" \
-	"len(d['results']) == 1 and d['env']['peer_host'] == 'node2' and d['env']['host'] == '$(uname -n)' and d['env']['peer_fw_ver'] == d['env']['fw_ver'] and d['env']['link_rate_mbit_per_s'] and d['env']['peer_link_rate_mbit_per_s'] == d['env']['link_rate_mbit_per_s'] and d['env']['peer_link_width'] == d['env']['link_width'] and r['status'] == 0 and d['env']['dev'] and d['env']['transport'] in ('roce', 'iwarp') and d['env']['active_mtu'] > 0 and d['env']['netdev_mtu'] >= d['env']['active_mtu'] and d['env']['peer_proto'] >= 2 and d['env']['kernel'] == '$(uname -r)' and d['env']['module'] == '$(cat /sys/module/krdma/version)'"
+	"len(d['results']) == 1 and d['env']['peer_host'] == 'node1' and d['env']['host'] == '$(uname -n)' and d['env']['peer_fw_ver'] == d['env']['fw_ver'] and d['env']['link_rate_mbit_per_s'] and d['env']['peer_link_rate_mbit_per_s'] == d['env']['link_rate_mbit_per_s'] and d['env']['peer_link_width'] == d['env']['link_width'] and r['status'] == 0 and d['env']['dev'] and d['env']['transport'] in ('roce', 'iwarp') and d['env']['active_mtu'] > 0 and d['env']['netdev_mtu'] >= d['env']['active_mtu'] and d['env']['peer_proto'] >= 2 and d['env']['kernel'] == '$(uname -r)' and d['env']['module'] == '$(cat /sys/module/krdma/version)'"
 krdmactl -j test run session p op write mode bw size 4096-8192 count 100 >/tmp/perf.res.json
 python3 -c '
 import json, sys
@@ -214,7 +214,7 @@ json_check lat.write.duration \
 # results in its list; in text, one table.
 json_check bw.sweep \
 	"krdmactl -j test run session p op write mode bw size 2-8M count $n_sweep depth 8" \
-	"d['schema_version'] == 3 and [x['size'] for x in d['results']] == [2 << i for i in range(23)] and all(x['status'] == 0 and x['iters'] == $n_sweep and x['validated'] >= 1 for x in d['results']) and d['env']['peer_host'] == 'node2'"
+	"d['schema_version'] == 3 and [x['size'] for x in d['results']] == [2 << i for i in range(23)] and all(x['status'] == 0 and x['iters'] == $n_sweep and x['validated'] >= 1 for x in d['results']) and d['env']['peer_host'] == 'node1'"
 out=$(krdmactl test run session p op write mode lat size 64-256 count 20 2>&1)
 if printf '%s\n' "$out" | head -n 1 | grep -q '^ *#bytes  *#iters  *t_min\[us\]' &&
 	[ "$(printf '%s\n' "$out" | grep -Ec '^ *(64|128|256)  *20  *[0-9]')" = 3 ]; then
