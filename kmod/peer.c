@@ -164,11 +164,11 @@ static int krdma_peer_check_req(struct krdma_peer_test *pt,
 	if (!p->count)
 		p->duration_ms = KRDMA_DURATION_MS_MAX;
 	krdma_test_params_defaults(p);
-	if (krdma_test_params_check(p, NULL))
+	pt->engine = krdma_engine(p->mode);
+	if (!pt->engine || krdma_test_params_check(p, NULL))
 		return -EINVAL;
 	pt->op = p->op;
 	pt->mode = p->mode;
-	pt->engine = krdma_engine(p->mode);
 	pt->size = p->size;
 	pt->depth = p->depth;
 	pt->count = be64_to_cpu(req->count);
