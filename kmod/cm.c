@@ -425,7 +425,7 @@ int krdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 {
 	struct krdma_conn *conn = id->context;
 	struct krdma_session *sess = conn->sess;
-	char qp[24] = "";
+	char qp[32] = "";
 
 	pr_debug("krdma: session %u QP %u: %s (status %d)\n", sess->id,
 		 conn->index, rdma_event_msg(ev->event), ev->status);
