@@ -31,6 +31,8 @@
 # sync.py, the rendezvous server). A point is marked idle_busy when the
 # bench took more than IDLE_BOUND of one CPU on that side, or, for the
 # idle control where nothing else runs, when that side's CPUs were.
+# cpu_check (krdma's points): krdma's own host_cpu and peer_host_cpu
+# beside the bench's figure of the same side (cpu_check()).
 import json, os, re, sys
 import percpu  # tests/bench/percpu.py, beside this file
 
@@ -111,6 +113,27 @@ def cpu(rec, kv):
             rec["idle_busy"] = (rec["bench_cpus"] or 0) > IDLE_BOUND
     if rec.get("bytes_moved") and rec.get("cpu_s"):
         rec["mb_per_cpu_s"] = round(rec["bytes_moved"] / 1e6 / rec["cpu_s"], 3)
+    cpu_check(rec)
+
+def cpu_check(rec):
+    """krdma's own host_cpu/peer_host_cpu against this bench's /proc/stat
+    figures of the same side, both in % of all that side's CPUs: the
+    bench's window is the whole krdmactl command (the test's setup and
+    end with it), krdma's the test alone, so the two differ by what ran
+    outside the test (krdmactl, the rendezvous) over the point's length."""
+    own = rec.get("krdma_cpu_pct")
+    if not own:
+        return
+    out = {}
+    for side, pct in sorted(own.items()):
+        fig = (rec.get("cpu") or {}).get(side) or {}
+        if not fig.get("secs") or not fig.get("cpus"):
+            continue
+        bench = 100.0 * fig["busy_s"] / (fig["secs"] * fig["cpus"])
+        out[side] = {"krdma_pct": pct, "bench_pct": round(bench, 1),
+                     "diff_pts": round(bench - pct, 1)}
+    if out:
+        rec["cpu_check"] = out
 
 def wire(kv):
     """Bytes the NIC moved during the run, over the traffic seconds."""
@@ -177,6 +200,13 @@ try:
         rec["mode"] = d.get("mode", "check")
         rec["cpu_ns"] = d.get("cpu_ns")
         rec["peer_cpu_ns"] = d.get("peer_cpu_ns")
+        # krdma's own figure of each host's CPUs over the test, in % of
+        # all of that host's CPUs: host_cpu the driver's (this side),
+        # peer_host_cpu the responder's; cross-checked in cpu().
+        for side, key in (("client", "host_cpu"), ("server", "peer_host_cpu")):
+            v = d.get(key)
+            if isinstance(v, dict) and v.get("busy_pct") is not None:
+                rec.setdefault("krdma_cpu_pct", {})[side] = v["busy_pct"]
         # check mode compares every iteration, bw and lat sample the data.
         if rec["mode"] == "check":
             checked = d["validated"] == d["iters"]

@@ -290,7 +290,49 @@ def analyse(run, netem=""):
     bound = next((r["idle_bound"] for r in recs if r.get("idle_bound") is not None), None)
     return {"info": info, "tcp": tcp, "rows": rows, "checks": checks,
             "failures": failures, "cq": cq_rows, "control": control, "idle_bound": bound,
-            "vcpu": spread_rows}
+            "vcpu": spread_rows, "cpu_check": cpu_check_rows(recs)}
+
+
+CPU_CHECK_KEYS = tuple("%s_%s" % (side, k) for side in ("client", "server")
+                       for k in ("krdma_pct", "bench_pct", "diff_pts"))
+
+
+def cpu_check_rows(recs):
+    """Each krdma point with both figures of a side: krdma's own host_cpu
+    (the client's) and peer_host_cpu (the server's, from its TEST_RESULT)
+    beside the bench's /proc/stat figure of that side (parse.py's
+    cpu_check)."""
+    out = []
+    for rec in recs:
+        cc = rec.get("cpu_check")
+        if rec.get("tool") != "krdma" or not cc:
+            continue
+        row = {"id": rec["id"]}
+        for k in CPU_CHECK_KEYS:
+            side, key = k.split("_", 1)
+            row[k] = (cc.get(side) or {}).get(key)
+        out.append(row)
+    return out
+
+
+def cpu_check_lines(rows, series=False):
+    if not rows:
+        return []
+    diffs = [(abs(r[s + "_diff_pts"]), r["id"], s) for r in rows
+             for s in ("client", "server") if r.get(s + "_diff_pts") is not None]
+    lines = ["", "krdma's own CPU figures (host_cpu, the client's; peer_host_cpu, the "
+             "server's) beside the bench's /proc/stat of the same side, both in %% of all "
+             "that side's CPUs; the bench's window is the whole krdmactl command, the "
+             "test's setup and end too, krdma's the test alone%s:" % (
+                 "; the median of the runs" if series else ""), "",
+             "| point | client: krdma | client: bench | server: krdma | server: bench |",
+             "| --- | ---: | ---: | ---: | ---: |"] + [
+                 "| %s | %s | %s | %s | %s |" % (
+                     r["id"], f(r["client_krdma_pct"]), f(r["client_bench_pct"]),
+                     f(r["server_krdma_pct"]), f(r["server_bench_pct"])) for r in rows]
+    if diffs:
+        lines += ["", "Largest difference: %.1f points (%s, the %s side)." % max(diffs)]
+    return lines
 
 
 # The points whose vCPU by vCPU figures (percpu.py) show whether the
@@ -591,6 +633,7 @@ def table_one(a, host):
         notes += ["", "Completion context (krdma alone, same run; module parameter cq_poll):",
                   ""] + cq_lines(a["cq"], info.get("qps", "?"))
     notes += vcpu_lines(a["vcpu"], info.get("qps", "?"))
+    notes += cpu_check_lines(a["cpu_check"])
     return "\n".join(lines + notes) + "\n"
 
 
@@ -633,7 +676,7 @@ def report_one(run, netem=""):
                 failures=a["failures"])
     with open(os.path.join(run["dir"], "bench.json"), "w") as fp:
         json.dump({"meta": meta, "rows": a["rows"], "cq": a["cq"], "tcp": a["tcp"],
-                   "vcpu": a["vcpu"],
+                   "vcpu": a["vcpu"], "cpu_check": a["cpu_check"],
                    "control": a["control"], "idle_bound": a["idle_bound"],
                    "records": run["recs"], "table": table}, fp, indent=1, sort_keys=True)
     with open(os.path.join(run["dir"], "table.md"), "w") as fp:
@@ -833,12 +876,19 @@ def report_series(top, runs):
             g[k] = [med(x) for x in zip(*vals)] if vals else None
         vcpu_agg.append(g)
     notes += vcpu_lines(vcpu_agg, per[0]["info"].get("qps", "?") if per else "?", series=True)
+    # krdma's own CPU figures against the bench's: the median of the runs.
+    check_agg = []
+    for cid in [r["id"] for r in per[0]["cpu_check"]] if per else []:
+        rs = [r for a in per for r in a["cpu_check"] if r["id"] == cid]
+        check_agg.append(dict({"id": cid}, **{k: med([r.get(k) for r in rs])
+                                              for k in CPU_CHECK_KEYS}))
+    notes += cpu_check_lines(check_agg, series=True)
     table = "\n".join(lines + notes) + "\n"
     info = per[0]["info"] if per else {}
     run_hosts = [r["host"] for r in runs]
     with open(os.path.join(top, "bench.json"), "w") as fp:
         json.dump({"meta": dict(host, guest=info, runs=run_hosts), "rows": agg, "cq": cq_agg,
-                   "vcpu": vcpu_agg,
+                   "vcpu": vcpu_agg, "cpu_check": check_agg,
                    "control": control, "idle_bound": bound,
                    "per_run": [{"dir": r["dir"], "rows": a["rows"], "checks": a["checks"],
                                 "failures": a["failures"]} for r, a in zip(runs, per)],

@@ -59,6 +59,8 @@ status=0
 echo "{\"schema_version\": 3, \"results\": [{\"op\": \"$op\", \"mode\": \"$mode\", \"size\": $size,"
 echo " \"status\": $status, \"iters\": 1000, \"validated\": 1, \"bytes\": $((size * 1000)),"
 echo " \"elapsed_ns\": 1000000000, \"cpu_ns\": 1000, \"peer_cpu_ns\": 1000,"
+echo " \"host_cpu\": {\"capacity_ns\": 2000000000, \"busy_pct\": 12.5},"
+echo " \"peer_host_cpu\": {\"capacity_ns\": 2000000000, \"busy_pct\": 20.0},"
 echo " \"lat\": {\"samples\": 1000, \"p50_ns\": 7000, \"p99_ns\": 9000,"
 echo "         \"histogram\": [{\"lo_ns\": 6000, \"hi_ns\": 8000, \"count\": 1000}]}}],"
 echo " \"env\": {\"host\": \"stub\", \"peer_host\": \"stub-peer\"}}"
@@ -258,6 +260,24 @@ for l in open(sys.argv[1]):
         assert r["bench_cpus"] is not None and "idle_busy" in r, r["id"]
         n += 1
 sys.exit(n != 26)' "$tmp/all.cli/bench-raw.jsonl"
+check "krdma's own host_cpu beside the bench's /proc/stat, both sides of every krdma point" \
+	python3 -c 'import json, sys
+n = 0
+for l in open(sys.argv[1]):
+    r = json.loads(l)
+    if r.get("tool") == "krdma" and r.get("cpu", {}).get("server"):
+        # The stub client ends within a tick of /proc/uptime: its side
+        # may have no window to compare; the server waits the point out.
+        cc = r["cpu_check"]
+        assert cc["server"]["krdma_pct"] == 20.0, r["id"]
+        assert cc.get("client", {"krdma_pct": 12.5})["krdma_pct"] == 12.5, r["id"]
+        for side, c in cc.items():
+            assert abs(c["diff_pts"] - (c["bench_pct"] - c["krdma_pct"])) < 0.11, (r["id"], side)
+        n += 1
+sys.exit(n < 21)' "$tmp/all.cli/bench-raw.jsonl"
+check "the table: krdma's own CPU figures against the bench's" \
+	sh -c "grep -q '^| write.65536 | 12.5 | [0-9.]* | 20.0 | [0-9.]* |\$' '$tmp/all.cli/table.md' &&
+		grep -q '^Largest difference: [0-9.]* points' '$tmp/all.cli/table.md'"
 check "the table: CPU per byte of both tools, the control, the waiting side" \
 	sh -c "grep -q '^| write 64 KiB MB per CPU-s | [0-9.]* | [0-9.]* ([0-9.]* + [0-9.]*) | [0-9.]* | ' '$tmp/all.cli/table.md' &&
 		grep -q '^Idle-only control (a sleep, nothing running): the waiting side.s CPUs busy [0-9.]* of one CPU (bound 0.050)' '$tmp/all.cli/table.md' &&
