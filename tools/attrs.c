@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * krdmactl: attribute policies, value names and the generic attribute
- * printer.
+ * krdmactl: the generic attribute printer (each attribute's label, JSON
+ * key and kind) and lookups in the spec's name tables of nl-gen.c.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,81 +17,54 @@
 #include "attrs.h"
 #include "output.h"
 
-static const char *name_of(const char *const *names, size_t n, unsigned int v)
+const char *name_of(const char *const *names, size_t n, unsigned int v)
 {
 	return v < n ? names[v] : NULL;
 }
 
-#define NAME_FN(fn, ...)						\
-const char *fn(unsigned int v)						\
-{									\
-	static const char *const names[] = { __VA_ARGS__ };		\
-	return name_of(names, sizeof(names) / sizeof(names[0]), v);	\
+/* @name in @buf with '_' as @sep, in capitals if @upper (NULL: NULL). */
+static const char *respell(const char *name, char sep, bool upper, char *buf,
+			   size_t len)
+{
+	size_t i;
+
+	if (!name || strlen(name) >= len)
+		return name;
+	for (i = 0; name[i]; i++)
+		buf[i] = name[i] == '_' ? sep :
+			 upper ? (char)toupper((unsigned char)name[i]) : name[i];
+	buf[i] = '\0';
+	return buf;
 }
 
-/* enum ib_port_state (include/rdma/ib_verbs.h) */
-NAME_FN(port_state_name, [0] = "NOP", [1] = "DOWN", [2] = "INIT",
-	[3] = "ARMED", [4] = "ACTIVE", [5] = "ACTIVE_DEFER")
-/* enum ib_atomic_cap */
-NAME_FN(atomic_cap_name, [0] = "none", [1] = "hca", [2] = "glob")
-NAME_FN(session_state_name, [KRDMA_SESSION_CONNECTING] = "connecting",
-	[KRDMA_SESSION_UP] = "up", [KRDMA_SESSION_CLOSING] = "closing",
-	[KRDMA_SESSION_DOWN] = "down")
-NAME_FN(session_role_name, [KRDMA_ROLE_CLIENT] = "client",
-	[KRDMA_ROLE_SERVER] = "server")
-NAME_FN(cq_poll_name, [KRDMA_CQ_POLL_WORKQUEUE] = "workqueue",
-	[KRDMA_CQ_POLL_UNBOUND] = "unbound", [KRDMA_CQ_POLL_DIRECT] = "direct",
-	[KRDMA_CQ_POLL_SOFTIRQ] = "softirq")
-NAME_FN(test_mode_name, [KRDMA_MODE_CHECK] = "check", [KRDMA_MODE_BW] = "bw",
-	[KRDMA_MODE_LAT] = "lat")
-NAME_FN(lat_stat_name, [KRDMA_LAT_A_SAMPLES] = "samples",
-	[KRDMA_LAT_A_MIN_NS] = "min", [KRDMA_LAT_A_P50_NS] = "p50",
-	[KRDMA_LAT_A_P90_NS] = "p90", [KRDMA_LAT_A_P99_NS] = "p99",
-	[KRDMA_LAT_A_P999_NS] = "p99.9", [KRDMA_LAT_A_MAX_NS] = "max",
-	[KRDMA_LAT_A_AVG_NS] = "avg", [KRDMA_LAT_A_STDEV_NS] = "stdev")
-NAME_FN(test_state_name, [KRDMA_TEST_RUNNING] = "running",
-	[KRDMA_TEST_DONE] = "done")
-NAME_FN(event_name, [KRDMA_EVENT_SESSION_UP] = "session_up",
-	[KRDMA_EVENT_SESSION_DOWN] = "session_down",
-	[KRDMA_EVENT_TEST_PROGRESS] = "test_progress",
-	[KRDMA_EVENT_TEST_DONE] = "test_done")
-NAME_FN(stats_name,
-	[KRDMA_STATS_A_SESSIONS_OPENED] = "sessions_opened",
-	[KRDMA_STATS_A_SESSIONS_CLOSED] = "sessions_closed",
-	[KRDMA_STATS_A_CONNECT_ERRORS] = "connect_errors",
-	[KRDMA_STATS_A_REJECTS_SENT] = "rejects_sent",
-	[KRDMA_STATS_A_TESTS_STARTED] = "tests_started",
-	[KRDMA_STATS_A_TESTS_FAILED] = "tests_failed",
-	[KRDMA_STATS_A_SEND_WRS] = "send_wrs",
-	[KRDMA_STATS_A_RECV_WRS] = "recv_wrs",
-	[KRDMA_STATS_A_WRITE_WRS] = "write_wrs",
-	[KRDMA_STATS_A_READ_WRS] = "read_wrs",
-	[KRDMA_STATS_A_ATOMIC_WRS] = "atomic_wrs",
-	[KRDMA_STATS_A_REG_MR_WRS] = "reg_mr_wrs",
-	[KRDMA_STATS_A_INV_WRS] = "inv_wrs",
-	[KRDMA_STATS_A_BYTES_TX] = "bytes_tx",
-	[KRDMA_STATS_A_BYTES_RX] = "bytes_rx",
-	[KRDMA_STATS_A_WC_ERRORS] = "wc_errors",
-	[KRDMA_STATS_A_VALIDATION_ERRORS] = "validation_errors",
-	[KRDMA_STATS_A_PROTOCOL_ERRORS] = "protocol_errors",
-	[KRDMA_STATS_A_SESSIONS_REFUSED] = "sessions_refused",
-	[KRDMA_STATS_A_MEM_REFUSED] = "mem_refused",
-	[KRDMA_STATS_A_RESPONDER_TIMEOUTS] = "responder_timeouts",
-	[KRDMA_STATS_A_PEER_MEM] = "peer_mem",
-	[KRDMA_STATS_A_PEER_MEM_PEAK] = "peer_mem_peak",
-	[KRDMA_STATS_A_SERVER_SESSIONS] = "server_sessions",
-	[KRDMA_STATS_A_SERVER_SESSIONS_PEAK] = "server_sessions_peak",
-	[KRDMA_STATS_A_QP_EVENTS] = "qp_events",
-	[KRDMA_STATS_A_PEER_SILENCE_MAX] = "peer_silence_max",
-	[KRDMA_STATS_A_POLLERS_REFUSED] = "pollers_refused",
-	[KRDMA_STATS_A_RESPONDER_POLLERS] = "responder_pollers")
-NAME_FN(addr_attr_name, [KRDMA_ADDR_A_IPV4] = "ipv4",
-	[KRDMA_ADDR_A_IPV6] = "ipv6", [KRDMA_ADDR_A_PORT] = "port",
-	[KRDMA_ADDR_A_SCOPE_ID] = "scope-id")
-
-static const char *op_name_fn(unsigned int v)
+const char *port_state_name(unsigned int v)
 {
-	return op_name(v);
+	static char buf[32];
+
+	return respell(STRMAP_NAME(krdma_ib_port_state_strmap, v), '_', true,
+		       buf, sizeof(buf));
+}
+
+const char *addr_attr_name(unsigned int type)
+{
+	static char buf[32];
+
+	return respell(STRMAP_NAME(krdma_addr_attr_strmap, type), '-', false,
+		       buf, sizeof(buf));
+}
+
+/* The spec's names less "_ns", and "p99.9": what a reader of latency knows. */
+const char *lat_stat_name(unsigned int v)
+{
+	static const char *const names[] = {
+		[KRDMA_LAT_A_SAMPLES] = "samples", [KRDMA_LAT_A_MIN_NS] = "min",
+		[KRDMA_LAT_A_P50_NS] = "p50", [KRDMA_LAT_A_P90_NS] = "p90",
+		[KRDMA_LAT_A_P99_NS] = "p99", [KRDMA_LAT_A_P999_NS] = "p99.9",
+		[KRDMA_LAT_A_MAX_NS] = "max", [KRDMA_LAT_A_AVG_NS] = "avg",
+		[KRDMA_LAT_A_STDEV_NS] = "stdev",
+	};
+
+	return STRMAP_NAME(names, v);
 }
 
 enum attr_kind {
@@ -101,7 +75,7 @@ enum attr_kind {
 	K_STR,
 	K_QSTR,		/* string, quoted in text (may contain spaces) */
 	K_GUID,
-	K_ENUM,		/* u8 with a name function */
+	K_ENUM,		/* u8 with a name out of a strmap */
 	K_ENDPOINT,
 	K_ELAPSED,	/* u64 ns */
 	K_ERRNO,	/* s32: 0 or -errno */
@@ -113,8 +87,11 @@ struct attr_desc {
 	const char *text;	/* text label */
 	const char *json;	/* JSON key */
 	enum attr_kind kind;
-	const char *(*name)(unsigned int);
+	const char *const *names;	/* K_ENUM: a strmap of nl-gen.h */
+	size_t nnames;
 };
+
+#define K_ENUM_OF(strmap)	K_ENUM, strmap, ARRAY_SIZE(strmap)
 
 static const struct attr_desc descs[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_VERSION] = { "version", "version", K_STR, NULL },
@@ -131,8 +108,8 @@ static const struct attr_desc descs[KRDMA_A_MAX + 1] = {
 					     "max_fast_reg_pages", K_U32,
 					     NULL },
 	[KRDMA_A_DEV_MAX_SGE] = { "max_sge", "max_sge", K_U32, NULL },
-	[KRDMA_A_DEV_ATOMIC_CAP] = { "atomic", "atomic", K_ENUM,
-				     atomic_cap_name },
+	[KRDMA_A_DEV_ATOMIC_CAP] = { "atomic", "atomic",
+				     K_ENUM_OF(krdma_ib_atomic_cap_strmap) },
 	[KRDMA_A_DEV_PORT] = { "port", "port", K_NONE, NULL },
 	[KRDMA_A_LISTENER_ID] = { "listener", "listener_id", K_U32, NULL },
 	[KRDMA_A_NAME] = { "name", "name", K_STR, NULL },
@@ -140,9 +117,10 @@ static const struct attr_desc descs[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_PEER_ADDR] = { "peer", "peer", K_ENDPOINT, NULL },
 	[KRDMA_A_TIMEOUT_MS] = { "timeout_ms", "timeout_ms", K_U32, NULL },
 	[KRDMA_A_SESSION_ID] = { "session", "session_id", K_U32, NULL },
-	[KRDMA_A_SESSION_STATE] = { "state", "state", K_ENUM,
-				    session_state_name },
-	[KRDMA_A_SESSION_ROLE] = { "role", "role", K_ENUM, session_role_name },
+	[KRDMA_A_SESSION_STATE] = { "state", "state",
+				    K_ENUM_OF(krdma_session_state_strmap) },
+	[KRDMA_A_SESSION_ROLE] = { "role", "role",
+				   K_ENUM_OF(krdma_session_role_strmap) },
 	[KRDMA_A_SESSION_QPN] = { "qpn", "qpn", K_U32, NULL },
 	[KRDMA_A_SESSION_PEER_QPN] = { "peer_qpn", "peer_qpn", K_U32, NULL },
 	[KRDMA_A_SESSION_RESPONDER_RESOURCES] = { "responder_resources",
@@ -158,7 +136,7 @@ static const struct attr_desc descs[KRDMA_A_MAX + 1] = {
 					 NULL },
 	[KRDMA_A_REASON] = { "reason", "reason", K_QSTR, NULL },
 	[KRDMA_A_TEST_ID] = { "test", "test_id", K_U32, NULL },
-	[KRDMA_A_TEST_OP] = { "op", "op", K_ENUM, op_name_fn },
+	[KRDMA_A_TEST_OP] = { "op", "op", K_ENUM_OF(krdma_op_strmap) },
 	[KRDMA_A_TEST_SIZE] = { "size", "size", K_U32, NULL },
 	[KRDMA_A_TEST_COUNT] = { "count", "count", K_U64, NULL },
 	[KRDMA_A_TEST_DURATION_MS] = { "duration_ms", "duration_ms", K_U32,
@@ -166,7 +144,8 @@ static const struct attr_desc descs[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_DEPTH] = { "depth", "depth", K_U32, NULL },
 	[KRDMA_A_TEST_INTERVAL_MS] = { "interval_ms", "interval_ms", K_U32,
 				       NULL },
-	[KRDMA_A_TEST_STATE] = { "state", "state", K_ENUM, test_state_name },
+	[KRDMA_A_TEST_STATE] = { "state", "state",
+				 K_ENUM_OF(krdma_test_state_strmap) },
 	[KRDMA_A_TEST_STATUS] = { "status", "status", K_ERRNO, NULL },
 	[KRDMA_A_TEST_ITERS] = { "iters", "iters", K_U64, NULL },
 	[KRDMA_A_TEST_BYTES] = { "bytes", "bytes", K_U64, NULL },
@@ -174,8 +153,9 @@ static const struct attr_desc descs[KRDMA_A_MAX + 1] = {
 				      NULL },
 	[KRDMA_A_TEST_VALIDATED] = { "validated", "validated", K_U64, NULL },
 	[KRDMA_A_STATS] = { "stats", "stats", K_STATS, NULL },
-	[KRDMA_A_EVENT] = { "event", "event", K_ENUM, event_name },
-	[KRDMA_A_TEST_MODE] = { "mode", "mode", K_ENUM, test_mode_name },
+	[KRDMA_A_EVENT] = { "event", "event", K_ENUM_OF(krdma_event_strmap) },
+	[KRDMA_A_TEST_MODE] = { "mode", "mode",
+				K_ENUM_OF(krdma_test_mode_strmap) },
 	[KRDMA_A_TEST_SIGNAL_EVERY] = { "signal_every", "signal_every", K_U32,
 					NULL },
 	[KRDMA_A_TEST_CHAIN] = { "chain", "chain", K_U32, NULL },
@@ -186,8 +166,8 @@ static const struct attr_desc descs[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_LAT] = { "lat", "lat", K_LAT, NULL },
 	[KRDMA_A_SESSION_MAX_INLINE] = { "max_inline", "max_inline", K_U32,
 					 NULL },
-	[KRDMA_A_SESSION_CQ_POLL] = { "cq_poll", "cq_poll", K_ENUM,
-				      cq_poll_name },
+	[KRDMA_A_SESSION_CQ_POLL] = { "cq_poll", "cq_poll",
+				      K_ENUM_OF(krdma_cq_poll_strmap) },
 	[KRDMA_A_TEST_BIDIR] = { "bidir", "bidir", K_U8, NULL },
 	[KRDMA_A_TEST_PEER_ITERS] = { "peer_iters", "peer_iters", K_U64, NULL },
 	[KRDMA_A_TEST_PEER_BYTES] = { "peer_bytes", "peer_bytes", K_U64, NULL },
@@ -323,7 +303,7 @@ void compute_rates(uint64_t bytes, uint64_t iters, uint64_t elapsed_ns,
 
 static void print_enum(const struct attr_desc *d, unsigned int v)
 {
-	const char *name = d->name ? d->name(v) : NULL;
+	const char *name = name_of(d->names, d->nnames, v);
 	char buf[32];
 
 	if (!name) {
@@ -366,7 +346,7 @@ void print_stats(const struct nlattr *nest, const char *key,
 		open_json_object(key);
 	nla_for_each_nested(nla, nest, rem) {
 		unsigned int type = (unsigned int)nla_type(nla);
-		const char *name = stats_name(type);
+		const char *name = STRMAP_NAME(krdma_stats_attr_strmap, type);
 		char buf[32];
 
 		if (type == KRDMA_STATS_A_PAD || type == KRDMA_STATS_A_UNSPEC ||
@@ -389,10 +369,6 @@ void print_stats(const struct nlattr *nest, const char *key,
 /* The histogram's buckets, JSON only: text plots them on request. */
 static void print_hist_json(const struct nlattr *nest)
 {
-	static const char *const keys[] = {
-		[KRDMA_HIST_A_LO_NS] = "lo_ns", [KRDMA_HIST_A_HI_NS] = "hi_ns",
-		[KRDMA_HIST_A_COUNT] = "count",
-	};
 	struct nlattr *tb[KRDMA_HIST_A_MAX + 1];
 	struct nlattr *nla;
 	bool open = false;
@@ -409,7 +385,8 @@ static void print_hist_json(const struct nlattr *nest)
 		open_json_object(NULL);
 		for (i = KRDMA_HIST_A_LO_NS; i <= KRDMA_HIST_A_COUNT; i++)
 			if (tb[i] && nla_len(tb[i]) >= (int)sizeof(uint64_t))
-				print_uint(PRINT_JSON, keys[i], NULL,
+				print_uint(PRINT_JSON,
+					   krdma_hist_bucket_attr_strmap[i], NULL,
 					   nla_get_u64(tb[i]));
 		close_json_object();
 	}
