@@ -39,7 +39,8 @@ krdma_<op>_rsp_attrs[] and krdma_<op>_attrs[] (what the CLI prints, in
 that order); and the names of every enum's values and of every nested
 set's attributes, krdma_<enum>_strmap[] and krdma_<set>_attr_strmap[] (as
 ynl-gen-c's strmaps, but spelled with '_' for '-': the CLI's words and
-JSON keys). Value checks (min, max) are the kernel's: libnl has none.
+JSON keys), and krdma_attr_enums[], the strmap of each attribute that
+takes an enum. Value checks (min, max) are the kernel's: libnl has none.
 
 --params, for both: what a request leaves out and what it may ask, read
 from the last lines of each request attribute's doc (the YNL schema has
@@ -810,6 +811,15 @@ def render_user_source(spec):
         out.append(f'const char *const {cname}_strmap[{size}] = {{')
         out += [f'\t[{i}] = "{x}",' for i, x in names]
         out += ['};', '']
+    fam = c_lower(spec.family)
+    out.append(f'/* {spec.family}: the attributes that take an enum, its names */')
+    out.append(f'const struct {fam}_strmap {fam}_attr_enums[{user_max(spec, spec.family)} + 1] = {{')
+    sizes = {cname: size for cname, _, _, size in user_strmaps(spec)}
+    for a in spec.sets[spec.family]['attributes']:
+        if 'enum' in a:
+            m = f'{fam}_{c_lower(a["enum"])}'
+            out.append(f'\t[{spec.attr_c(spec.family, a["name"])}] = {{ {m}_strmap, {sizes[m]} }},')
+    out += ['};', '']
     return '\n'.join(out[:-1]) + '\n'
 
 
@@ -833,6 +843,11 @@ def render_user_header(spec):
             ' */']
     for cname, _, _, size in user_strmaps(spec):
         out.append(f'extern const char *const {cname}_strmap[{size}];')
+    fam = c_lower(spec.family)
+    out += ['', '/* A name table and its size. */', f'struct {fam}_strmap {{',
+            '\tconst char *const *names;', '\tunsigned int n;', '};',
+            f'/* Of each attribute of the {spec.family} set that takes an enum, its names. */',
+            f'extern const struct {fam}_strmap {fam}_attr_enums[{user_max(spec, spec.family)} + 1];']
     out += ['', f'#endif /* {guard} */']
     return '\n'.join(out) + '\n'
 

@@ -69,13 +69,10 @@ const char *lat_stat_name(unsigned int v)
 
 enum attr_kind {
 	K_NONE,		/* not printed generically */
-	K_U8,
-	K_U32,
-	K_U64,
-	K_STR,
+	K_SPEC,		/* as the spec types it: a number of its width,
+			 * its enum's name, a string */
 	K_QSTR,		/* string, quoted in text (may contain spaces) */
 	K_GUID,
-	K_ENUM,		/* u8 with a name out of a strmap */
 	K_ENDPOINT,
 	K_ELAPSED,	/* u64 ns */
 	K_ERRNO,	/* s32: 0 or -errno */
@@ -87,103 +84,85 @@ struct attr_desc {
 	const char *text;	/* text label */
 	const char *json;	/* JSON key */
 	enum attr_kind kind;
-	const char *const *names;	/* K_ENUM: a strmap of nl-gen.h */
-	size_t nnames;
 };
 
-#define K_ENUM_OF(strmap)	K_ENUM, strmap, ARRAY_SIZE(strmap)
-
 static const struct attr_desc descs[KRDMA_A_MAX + 1] = {
-	[KRDMA_A_VERSION] = { "version", "version", K_STR, NULL },
-	[KRDMA_A_ABI_VERSION] = { "abi", "abi", K_U32, NULL },
-	[KRDMA_A_DEV_INDEX] = { "dev_index", "dev_index", K_U32, NULL },
-	[KRDMA_A_DEV_NAME] = { "dev", "dev", K_STR, NULL },
-	[KRDMA_A_DEV_NODE_GUID] = { "node_guid", "node_guid", K_GUID, NULL },
+	[KRDMA_A_VERSION] = { "version", "version", K_SPEC },
+	[KRDMA_A_ABI_VERSION] = { "abi", "abi", K_SPEC },
+	[KRDMA_A_DEV_INDEX] = { "dev_index", "dev_index", K_SPEC },
+	[KRDMA_A_DEV_NAME] = { "dev", "dev", K_SPEC },
+	[KRDMA_A_DEV_NODE_GUID] = { "node_guid", "node_guid", K_GUID },
 	[KRDMA_A_DEV_MAX_QP_RD_ATOM] = { "max_qp_rd_atom", "max_qp_rd_atom",
-					 K_U32, NULL },
+					 K_SPEC },
 	[KRDMA_A_DEV_MAX_QP_INIT_RD_ATOM] = { "max_qp_init_rd_atom",
-					      "max_qp_init_rd_atom", K_U32,
-					      NULL },
+					      "max_qp_init_rd_atom", K_SPEC },
 	[KRDMA_A_DEV_MAX_FAST_REG_PAGES] = { "max_fast_reg_pages",
-					     "max_fast_reg_pages", K_U32,
-					     NULL },
-	[KRDMA_A_DEV_MAX_SGE] = { "max_sge", "max_sge", K_U32, NULL },
-	[KRDMA_A_DEV_ATOMIC_CAP] = { "atomic", "atomic",
-				     K_ENUM_OF(krdma_ib_atomic_cap_strmap) },
-	[KRDMA_A_DEV_PORT] = { "port", "port", K_NONE, NULL },
-	[KRDMA_A_LISTENER_ID] = { "listener", "listener_id", K_U32, NULL },
-	[KRDMA_A_NAME] = { "name", "name", K_STR, NULL },
-	[KRDMA_A_LOCAL_ADDR] = { "local", "local", K_ENDPOINT, NULL },
-	[KRDMA_A_PEER_ADDR] = { "peer", "peer", K_ENDPOINT, NULL },
-	[KRDMA_A_TIMEOUT_MS] = { "timeout_ms", "timeout_ms", K_U32, NULL },
-	[KRDMA_A_SESSION_ID] = { "session", "session_id", K_U32, NULL },
-	[KRDMA_A_SESSION_STATE] = { "state", "state",
-				    K_ENUM_OF(krdma_session_state_strmap) },
-	[KRDMA_A_SESSION_ROLE] = { "role", "role",
-				   K_ENUM_OF(krdma_session_role_strmap) },
-	[KRDMA_A_SESSION_QPN] = { "qpn", "qpn", K_U32, NULL },
-	[KRDMA_A_SESSION_PEER_QPN] = { "peer_qpn", "peer_qpn", K_U32, NULL },
+					     "max_fast_reg_pages", K_SPEC },
+	[KRDMA_A_DEV_MAX_SGE] = { "max_sge", "max_sge", K_SPEC },
+	[KRDMA_A_DEV_ATOMIC_CAP] = { "atomic", "atomic", K_SPEC },
+	[KRDMA_A_DEV_PORT] = { "port", "port", K_NONE },
+	[KRDMA_A_LISTENER_ID] = { "listener", "listener_id", K_SPEC },
+	[KRDMA_A_NAME] = { "name", "name", K_SPEC },
+	[KRDMA_A_LOCAL_ADDR] = { "local", "local", K_ENDPOINT },
+	[KRDMA_A_PEER_ADDR] = { "peer", "peer", K_ENDPOINT },
+	[KRDMA_A_TIMEOUT_MS] = { "timeout_ms", "timeout_ms", K_SPEC },
+	[KRDMA_A_SESSION_ID] = { "session", "session_id", K_SPEC },
+	[KRDMA_A_SESSION_STATE] = { "state", "state", K_SPEC },
+	[KRDMA_A_SESSION_ROLE] = { "role", "role", K_SPEC },
+	[KRDMA_A_SESSION_QPN] = { "qpn", "qpn", K_SPEC },
+	[KRDMA_A_SESSION_PEER_QPN] = { "peer_qpn", "peer_qpn", K_SPEC },
 	[KRDMA_A_SESSION_RESPONDER_RESOURCES] = { "responder_resources",
-						  "responder_resources", K_U8,
-						  NULL },
+						  "responder_resources",
+						  K_SPEC },
 	[KRDMA_A_SESSION_INITIATOR_DEPTH] = { "initiator_depth",
-					      "initiator_depth", K_U8, NULL },
-	[KRDMA_A_SESSION_SQ_DEPTH] = { "sq_depth", "sq_depth", K_U32, NULL },
-	[KRDMA_A_SESSION_RQ_DEPTH] = { "rq_depth", "rq_depth", K_U32, NULL },
+					      "initiator_depth", K_SPEC },
+	[KRDMA_A_SESSION_SQ_DEPTH] = { "sq_depth", "sq_depth", K_SPEC },
+	[KRDMA_A_SESSION_RQ_DEPTH] = { "rq_depth", "rq_depth", K_SPEC },
 	[KRDMA_A_SESSION_MAX_MSG_SIZE] = { "max_msg_size", "max_msg_size",
-					   K_U32, NULL },
-	[KRDMA_A_SESSION_PEER_PROTO] = { "peer_proto", "peer_proto", K_U32,
-					 NULL },
-	[KRDMA_A_REASON] = { "reason", "reason", K_QSTR, NULL },
-	[KRDMA_A_TEST_ID] = { "test", "test_id", K_U32, NULL },
-	[KRDMA_A_TEST_OP] = { "op", "op", K_ENUM_OF(krdma_op_strmap) },
-	[KRDMA_A_TEST_SIZE] = { "size", "size", K_U32, NULL },
-	[KRDMA_A_TEST_COUNT] = { "count", "count", K_U64, NULL },
-	[KRDMA_A_TEST_DURATION_MS] = { "duration_ms", "duration_ms", K_U32,
-				       NULL },
-	[KRDMA_A_TEST_DEPTH] = { "depth", "depth", K_U32, NULL },
-	[KRDMA_A_TEST_INTERVAL_MS] = { "interval_ms", "interval_ms", K_U32,
-				       NULL },
-	[KRDMA_A_TEST_STATE] = { "state", "state",
-				 K_ENUM_OF(krdma_test_state_strmap) },
-	[KRDMA_A_TEST_STATUS] = { "status", "status", K_ERRNO, NULL },
-	[KRDMA_A_TEST_ITERS] = { "iters", "iters", K_U64, NULL },
-	[KRDMA_A_TEST_BYTES] = { "bytes", "bytes", K_U64, NULL },
-	[KRDMA_A_TEST_ELAPSED_NS] = { "elapsed", "elapsed_ns", K_ELAPSED,
-				      NULL },
-	[KRDMA_A_TEST_VALIDATED] = { "validated", "validated", K_U64, NULL },
-	[KRDMA_A_STATS] = { "stats", "stats", K_STATS, NULL },
-	[KRDMA_A_EVENT] = { "event", "event", K_ENUM_OF(krdma_event_strmap) },
-	[KRDMA_A_TEST_MODE] = { "mode", "mode",
-				K_ENUM_OF(krdma_test_mode_strmap) },
-	[KRDMA_A_TEST_SIGNAL_EVERY] = { "signal_every", "signal_every", K_U32,
-					NULL },
-	[KRDMA_A_TEST_CHAIN] = { "chain", "chain", K_U32, NULL },
-	[KRDMA_A_TEST_INLINE] = { "inline", "inline", K_U8, NULL },
-	[KRDMA_A_TEST_CPU_NS] = { "cpu", "cpu_ns", K_ELAPSED, NULL },
-	[KRDMA_A_TEST_PEER_CPU_NS] = { "peer_cpu", "peer_cpu_ns", K_ELAPSED,
-				       NULL },
-	[KRDMA_A_TEST_LAT] = { "lat", "lat", K_LAT, NULL },
-	[KRDMA_A_SESSION_MAX_INLINE] = { "max_inline", "max_inline", K_U32,
-					 NULL },
-	[KRDMA_A_SESSION_CQ_POLL] = { "cq_poll", "cq_poll",
-				      K_ENUM_OF(krdma_cq_poll_strmap) },
-	[KRDMA_A_TEST_BIDIR] = { "bidir", "bidir", K_U8, NULL },
-	[KRDMA_A_TEST_PEER_ITERS] = { "peer_iters", "peer_iters", K_U64, NULL },
-	[KRDMA_A_TEST_PEER_BYTES] = { "peer_bytes", "peer_bytes", K_U64, NULL },
-	[KRDMA_A_SESSION_QPS] = { "qps", "qps", K_U32, NULL },
-	[KRDMA_A_TEST_QPS] = { "qps", "qps", K_U32, NULL },
-	[KRDMA_A_TEST_QP] = { "qp", "qp", K_NONE, NULL },
-	[KRDMA_A_SESSION_TOS] = { "tos", "tos", K_U8, NULL },
-	[KRDMA_A_TEST_HOST_CPU] = { "host_cpu", "host_cpu", K_NONE, NULL },
+					   K_SPEC },
+	[KRDMA_A_SESSION_PEER_PROTO] = { "peer_proto", "peer_proto", K_SPEC },
+	[KRDMA_A_REASON] = { "reason", "reason", K_QSTR },
+	[KRDMA_A_TEST_ID] = { "test", "test_id", K_SPEC },
+	[KRDMA_A_TEST_OP] = { "op", "op", K_SPEC },
+	[KRDMA_A_TEST_SIZE] = { "size", "size", K_SPEC },
+	[KRDMA_A_TEST_COUNT] = { "count", "count", K_SPEC },
+	[KRDMA_A_TEST_DURATION_MS] = { "duration_ms", "duration_ms", K_SPEC },
+	[KRDMA_A_TEST_DEPTH] = { "depth", "depth", K_SPEC },
+	[KRDMA_A_TEST_INTERVAL_MS] = { "interval_ms", "interval_ms", K_SPEC },
+	[KRDMA_A_TEST_STATE] = { "state", "state", K_SPEC },
+	[KRDMA_A_TEST_STATUS] = { "status", "status", K_ERRNO },
+	[KRDMA_A_TEST_ITERS] = { "iters", "iters", K_SPEC },
+	[KRDMA_A_TEST_BYTES] = { "bytes", "bytes", K_SPEC },
+	[KRDMA_A_TEST_ELAPSED_NS] = { "elapsed", "elapsed_ns", K_ELAPSED },
+	[KRDMA_A_TEST_VALIDATED] = { "validated", "validated", K_SPEC },
+	[KRDMA_A_STATS] = { "stats", "stats", K_STATS },
+	[KRDMA_A_EVENT] = { "event", "event", K_SPEC },
+	[KRDMA_A_TEST_MODE] = { "mode", "mode", K_SPEC },
+	[KRDMA_A_TEST_SIGNAL_EVERY] = { "signal_every", "signal_every",
+					K_SPEC },
+	[KRDMA_A_TEST_CHAIN] = { "chain", "chain", K_SPEC },
+	[KRDMA_A_TEST_INLINE] = { "inline", "inline", K_SPEC },
+	[KRDMA_A_TEST_CPU_NS] = { "cpu", "cpu_ns", K_ELAPSED },
+	[KRDMA_A_TEST_PEER_CPU_NS] = { "peer_cpu", "peer_cpu_ns", K_ELAPSED },
+	[KRDMA_A_TEST_LAT] = { "lat", "lat", K_LAT },
+	[KRDMA_A_SESSION_MAX_INLINE] = { "max_inline", "max_inline", K_SPEC },
+	[KRDMA_A_SESSION_CQ_POLL] = { "cq_poll", "cq_poll", K_SPEC },
+	[KRDMA_A_TEST_BIDIR] = { "bidir", "bidir", K_SPEC },
+	[KRDMA_A_TEST_PEER_ITERS] = { "peer_iters", "peer_iters", K_SPEC },
+	[KRDMA_A_TEST_PEER_BYTES] = { "peer_bytes", "peer_bytes", K_SPEC },
+	[KRDMA_A_SESSION_QPS] = { "qps", "qps", K_SPEC },
+	[KRDMA_A_TEST_QPS] = { "qps", "qps", K_SPEC },
+	[KRDMA_A_TEST_QP] = { "qp", "qp", K_NONE },
+	[KRDMA_A_SESSION_TOS] = { "tos", "tos", K_SPEC },
+	[KRDMA_A_TEST_HOST_CPU] = { "host_cpu", "host_cpu", K_NONE },
 	[KRDMA_A_TEST_PEER_HOST_CPU] = { "peer_host_cpu", "peer_host_cpu",
-					 K_NONE, NULL },
+					 K_NONE },
 	/* Bytes/s as the kernel has it: MB/s would round what was asked. */
-	[KRDMA_A_TEST_RATE] = { "rate_bytes_per_s", "rate_bytes_per_s", K_U64,
-				NULL },
-	[KRDMA_A_TEST_BURST] = { "burst", "burst", K_U32, NULL },
-	[KRDMA_A_SESSION_ACK_TIMEOUT] = { "ack_timeout", "ack_timeout", K_U8,
-					  NULL },
+	[KRDMA_A_TEST_RATE] = { "rate_bytes_per_s", "rate_bytes_per_s",
+				K_SPEC },
+	[KRDMA_A_TEST_BURST] = { "burst", "burst", K_SPEC },
+	[KRDMA_A_SESSION_ACK_TIMEOUT] = { "ack_timeout", "ack_timeout",
+					  K_SPEC },
 };
 
 const char *attr_name(unsigned int type)
@@ -301,13 +280,33 @@ void compute_rates(uint64_t bytes, uint64_t iters, uint64_t elapsed_ns,
 	r->msgs_s = (double)iters / secs;
 }
 
-static void print_enum(const struct attr_desc *d, unsigned int v)
+/*
+ * Attribute @type as the spec types it (krdma_policy): a string, or an
+ * unsigned number of its width, by name if it takes an enum
+ * (krdma_attr_enums).
+ */
+static void print_spec(const struct attr_desc *d, int type,
+		       const struct nlattr *nla)
 {
-	const char *name = name_of(d->names, d->nnames, v);
+	const struct krdma_strmap *e = &krdma_attr_enums[type];
+	uint16_t t = krdma_policy[type].type;
+	const char *name;
 	char buf[32];
+	uint64_t v;
 
+	if (t == NLA_STRING) {
+		print_string(PRINT_ANY, d->json, "%s", nla_get_string(nla));
+		return;
+	}
+	v = t == NLA_U8 ? nla_get_u8(nla) : t == NLA_U16 ? nla_get_u16(nla) :
+	    t == NLA_U32 ? nla_get_u32(nla) : nla_get_u64(nla);
+	if (!e->names) {
+		print_uint(PRINT_ANY, d->json, "%" PRIu64, v);
+		return;
+	}
+	name = name_of(e->names, e->n, (unsigned int)v);
 	if (!name) {
-		snprintf(buf, sizeof(buf), "unknown(%u)", v);
+		snprintf(buf, sizeof(buf), "unknown(%" PRIu64 ")", v);
 		name = buf;
 	}
 	print_string(PRINT_ANY, d->json, "%s", name);
@@ -456,17 +455,8 @@ void print_attr(struct nlattr **tb, int type)
 	}
 	print_text(" %s ", d->text);
 	switch (d->kind) {
-	case K_U8:
-		print_uint(PRINT_ANY, d->json, "%" PRIu64, nla_get_u8(nla));
-		break;
-	case K_U32:
-		print_uint(PRINT_ANY, d->json, "%" PRIu64, nla_get_u32(nla));
-		break;
-	case K_U64:
-		print_uint(PRINT_ANY, d->json, "%" PRIu64, nla_get_u64(nla));
-		break;
-	case K_STR:
-		print_string(PRINT_ANY, d->json, "%s", nla_get_string(nla));
+	case K_SPEC:
+		print_spec(d, type, nla);
 		break;
 	case K_QSTR:
 		print_string(PRINT_ANY, d->json, "\"%s\"", nla_get_string(nla));
@@ -474,9 +464,6 @@ void print_attr(struct nlattr **tb, int type)
 	case K_GUID:
 		format_guid(buf, sizeof(buf), nla_get_u64(nla));
 		print_string(PRINT_ANY, d->json, "%s", buf);
-		break;
-	case K_ENUM:
-		print_enum(d, nla_get_u8(nla));
 		break;
 	case K_ENDPOINT:
 		print_endpoint(d, nla);

@@ -498,3 +498,15 @@ const char *const krdma_stats_attr_strmap[31] = {
 	[KRDMA_STATS_A_POLLERS_REFUSED] = "pollers_refused",
 	[KRDMA_STATS_A_RESPONDER_POLLERS] = "responder_pollers",
 };
+
+/* krdma: the attributes that take an enum, its names */
+const struct krdma_strmap krdma_attr_enums[KRDMA_A_MAX + 1] = {
+	[KRDMA_A_DEV_ATOMIC_CAP] = { krdma_ib_atomic_cap_strmap, 3 },
+	[KRDMA_A_SESSION_STATE] = { krdma_session_state_strmap, 5 },
+	[KRDMA_A_SESSION_ROLE] = { krdma_session_role_strmap, 3 },
+	[KRDMA_A_TEST_OP] = { krdma_op_strmap, 9 },
+	[KRDMA_A_TEST_STATE] = { krdma_test_state_strmap, 3 },
+	[KRDMA_A_EVENT] = { krdma_event_strmap, 5 },
+	[KRDMA_A_TEST_MODE] = { krdma_test_mode_strmap, 4 },
+	[KRDMA_A_SESSION_CQ_POLL] = { krdma_cq_poll_strmap, 5 },
+};

@@ -55,4 +55,12 @@ extern const char *const krdma_lat_attr_strmap[12];
 extern const char *const krdma_hist_bucket_attr_strmap[5];
 extern const char *const krdma_stats_attr_strmap[31];
 
+/* A name table and its size. */
+struct krdma_strmap {
+	const char *const *names;
+	unsigned int n;
+};
+/* Of each attribute of the krdma set that takes an enum, its names. */
+extern const struct krdma_strmap krdma_attr_enums[KRDMA_A_MAX + 1];
+
 #endif /* _KRDMA_NL_GEN_H */
