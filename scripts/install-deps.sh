@@ -3,7 +3,9 @@
 #
 # Install every Debian package krdma needs to build and test, and the guest
 # kernels: Debian 12's 6.1 and the 6.12 LTS from bookworm-backports (image
-# and headers). Idempotent: only what is missing is installed.
+# and headers), and linux-source-6.12 for the kernel's YNL schemas
+# (tests/spec/check-ynl-schema.py). Idempotent: only what is missing is
+# installed.
 #
 #   scripts/install-deps.sh [SERIES...]     (default: 6.1 6.12)
 #
@@ -16,7 +18,13 @@ PKGS="build-essential pkg-config kmod cpio busybox-static util-linux
 qemu-system-x86 rdma-core ibverbs-utils rdmacm-utils perftest iproute2 iperf3
 libnl-3-dev libnl-genl-3-dev libjson-c-dev librdmacm-dev libibverbs-dev
 sparse python3 python3-yaml python3-docutils linux-source-6.1 dkms groff-base
-debhelper dh-dkms lintian vde2 python3-matplotlib xz-utils zstd"
+debhelper dh-dkms lintian vde2 python3-matplotlib xz-utils zstd
+python3-jsonschema"
+# The kernel source whose Documentation/netlink/genetlink-legacy.yaml
+# tests/spec/check-ynl-schema.py extracts (150 MB, about 10 s). Debian 12 has
+# it in bookworm-security and in bookworm-backports (which the 6.12 series
+# enables below): installed after the kernels, from whichever has it.
+SCHEMA_PKGS="linux-source-6.12"
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
@@ -27,18 +35,23 @@ apt_update() {
 	updated=1
 }
 
-missing=""
-for p in $PKGS; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-		missing="$missing $p"
-	fi
-done
-if [ -n "$missing" ]; then
+# install_missing PKG...: those not installed yet.
+install_missing() {
+	missing=""
+	for p in "$@"; do
+		if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+			missing="$missing $p"
+		fi
+	done
+	[ -n "$missing" ] || return 0
 	echo "deps: installing$missing"
 	apt_update
 	# shellcheck disable=SC2086 # word splitting of the package list is wanted
 	$SUDO apt-get install -y -q $missing
-fi
+}
+
+# shellcheck disable=SC2086 # word splitting of the package list is wanted
+install_missing $PKGS
 
 for s in $series; do
 	case $s in
@@ -81,4 +94,6 @@ for s in $series; do
 	"$here/guest-kver.sh" "$ver" "$flav" >/dev/null ||
 		{ echo "deps: kernel $s not usable" >&2; exit 1; }
 done
+# shellcheck disable=SC2086 # word splitting of the package list is wanted
+install_missing $SCHEMA_PKGS
 echo "deps: all packages present"

@@ -36,7 +36,11 @@ lengths, and the length of the signed types (libnl's table of minimal
 lengths stops at the unsigned ones); and for every operation's reply and
 every event, the list of its attributes in the spec's order,
 krdma_<op>_rsp_attrs[] and krdma_<op>_attrs[] (what the CLI prints, in
-that order). Value checks (min, max) are the kernel's: libnl has none.
+that order); and the names of every enum's values and of every nested
+set's attributes, krdma_<enum>_strmap[] and krdma_<set>_attr_strmap[] (as
+ynl-gen-c's strmaps, but spelled with '_' for '-': the CLI's words and
+JSON keys), and krdma_attr_enums[], the strmap of each attribute that
+takes an enum. Value checks (min, max) are the kernel's: libnl has none.
 
 --params, for both: what a request leaves out and what it may ask, read
 from the last lines of each request attribute's doc (the YNL schema has
@@ -740,6 +744,49 @@ def user_lists(spec):
     return out
 
 
+def enum_values(d):
+    """(value, entry) of enum definition D, numbered as the uAPI header does."""
+    entries = [e if isinstance(e, dict) else {'name': e} for e in d['entries']]
+    out, val = [], d.get('value-start', 0)
+    for e in entries:
+        val = e.get('value', val)
+        out.append((val, e))
+        val += 1
+    return out
+
+
+def user_strmaps(spec):
+    """(C name, comment, [(index, name)], size) of every name table: an
+    enum's entries (numbers where the header is not ours, as the RDMA
+    core's), and the attributes of each set but the family's own (whose
+    labels and keys are krdmactl's: tools/attrs.c). The names as the
+    spec writes them, '-' as '_' (what JSON keys and command-line words
+    take); NULL where no name is."""
+    out = []
+    fam = c_lower(spec.family)
+    for d in spec.y.get('definitions', []):
+        if d['type'] != 'enum':
+            continue
+        pfx = d.get('name-prefix', f'{spec.family}-{d["name"]}-')
+        vals = enum_values(d)
+        tag = c_lower(d.get('enum-name', f'{spec.family}-{d["name"]}'))
+        names = [(str(v) if d.get('header') else c_upper(pfx + e['name']), c_lower(e['name']))
+                 for v, e in vals]
+        out.append((f'{fam}_{c_lower(d["name"])}', f'enum {tag}', names,
+                    max(v for v, _ in vals) + 1))
+    for st in spec.y['attribute-sets']:
+        n = st['name']
+        if st.get('subset-of') or n == spec.family:
+            continue
+        attrs = [a for a in st['attributes'] if a['type'] not in ('unused', 'pad')]
+        names = [(spec.attr_c(n, a['name']), c_lower(a['name']))
+                 for a in sorted(attrs, key=lambda a: attr_value(spec, n, a['name']))]
+        tag = c_lower(st.get('enum-name', f'{spec.family}-{n}'))
+        out.append((f'{fam}_{c_lower(n)}_attr', f'{n}: {tag}', names,
+                    max(attr_value(spec, n, a['name']) for a in attrs) + 1))
+    return out
+
+
 def render_user_source(spec):
     out = ['// SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause'] + banner() + [
         '', '#include <netlink/attr.h>', '', '#include <linux/krdma.h>', '',
@@ -759,6 +806,20 @@ def render_user_source(spec):
         out.append(f'const int {cname}[{len(names)}] = {{')
         out += [f'\t{spec.attr_c(set_name, x)},' for x in names if spec.attr(set_name, x)]
         out += ['};', '']
+    for cname, comment, names, size in user_strmaps(spec):
+        out.append(f'/* {comment} */')
+        out.append(f'const char *const {cname}_strmap[{size}] = {{')
+        out += [f'\t[{i}] = "{x}",' for i, x in names]
+        out += ['};', '']
+    fam = c_lower(spec.family)
+    out.append(f'/* {spec.family}: the attributes that take an enum, its names */')
+    out.append(f'const struct {fam}_strmap {fam}_attr_enums[{user_max(spec, spec.family)} + 1] = {{')
+    sizes = {cname: size for cname, _, _, size in user_strmaps(spec)}
+    for a in spec.sets[spec.family]['attributes']:
+        if 'enum' in a:
+            m = f'{fam}_{c_lower(a["enum"])}'
+            out.append(f'\t[{spec.attr_c(spec.family, a["name"])}] = {{ {m}_strmap, {sizes[m]} }},')
+    out += ['};', '']
     return '\n'.join(out[:-1]) + '\n'
 
 
@@ -776,6 +837,17 @@ def render_user_header(spec):
     out += ['', '/* The attributes of each reply and event, in the spec\'s order. */']
     for cname, _, _, names in user_lists(spec):
         out.append(f'extern const int {cname}[{len(names)}];')
+    out += ['', '/*',
+            ' * The names of each enum\'s values and each nested set\'s attributes, as',
+            ' * the spec writes them but with \'_\' for \'-\' (NULL where none is).',
+            ' */']
+    for cname, _, _, size in user_strmaps(spec):
+        out.append(f'extern const char *const {cname}_strmap[{size}];')
+    fam = c_lower(spec.family)
+    out += ['', '/* A name table and its size. */', f'struct {fam}_strmap {{',
+            '\tconst char *const *names;', '\tunsigned int n;', '};',
+            f'/* Of each attribute of the {spec.family} set that takes an enum, its names. */',
+            f'extern const struct {fam}_strmap {fam}_attr_enums[{user_max(spec, spec.family)} + 1];']
     out += ['', f'#endif /* {guard} */']
     return '\n'.join(out) + '\n'
 

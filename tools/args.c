@@ -14,6 +14,7 @@
 #include <linux/krdma.h>
 
 #include "krdma_name.h"
+#include "nl-gen.h"
 #include "parse.h"
 
 static const char *table_name(const void *table, size_t i, size_t stride)
@@ -47,28 +48,10 @@ int match_word(const char *word, const char *const *names, size_t n)
 	return match_table(word, names, n, sizeof(*names));
 }
 
-const char *const op_names[] = {
-	[KRDMA_OP_PING] = "ping",
-	[KRDMA_OP_SEND] = "send",
-	[KRDMA_OP_SEND_IMM] = "send_imm",
-	[KRDMA_OP_WRITE] = "write",
-	[KRDMA_OP_WRITE_IMM] = "write_imm",
-	[KRDMA_OP_READ] = "read",
-	[KRDMA_OP_ATOMIC_FADD] = "atomic_fadd",
-	[KRDMA_OP_ATOMIC_CSWAP] = "atomic_cswap",
-	[__KRDMA_OP_MAX] = NULL,
-};
-
-const char *const mode_names[] = {
-	[KRDMA_MODE_CHECK] = "check",
-	[KRDMA_MODE_BW] = "bw",
-	[KRDMA_MODE_LAT] = "lat",
-	[__KRDMA_MODE_MAX] = NULL,
-};
-
 int parse_mode(const char *s)
 {
-	return s ? match_word(s, mode_names, __KRDMA_MODE_MAX) : MATCH_NONE;
+	return s ? match_word(s, krdma_test_mode_strmap,
+			       ARRAY_SIZE(krdma_test_mode_strmap)) : MATCH_NONE;
 }
 
 int parse_op(const char *s)
@@ -81,12 +64,12 @@ int parse_op(const char *s)
 	for (i = 0; s[i]; i++)
 		buf[i] = s[i] == '-' ? '_' : s[i];
 	buf[i] = '\0';
-	return match_word(buf, op_names, __KRDMA_OP_MAX);
+	return match_word(buf, krdma_op_strmap, ARRAY_SIZE(krdma_op_strmap));
 }
 
 const char *op_name(unsigned int op)
 {
-	return op < __KRDMA_OP_MAX ? op_names[op] : NULL;
+	return op < ARRAY_SIZE(krdma_op_strmap) ? krdma_op_strmap[op] : NULL;
 }
 
 int check_name(const char *s)
@@ -375,11 +358,13 @@ static int convert(const struct arg_spec *sp, const char *value,
 		v->num = 1;
 		return 0;
 	case ARG_OP:
-		return parse_keyword(eb, sp, v, value, parse_op(value), op_names,
-				     __KRDMA_OP_MAX);
+		return parse_keyword(eb, sp, v, value, parse_op(value),
+				     krdma_op_strmap,
+				     ARRAY_SIZE(krdma_op_strmap));
 	case ARG_MODE:
 		return parse_keyword(eb, sp, v, value, parse_mode(value),
-				     mode_names, __KRDMA_MODE_MAX);
+				     krdma_test_mode_strmap,
+				     ARRAY_SIZE(krdma_test_mode_strmap));
 	case ARG_EXPECT:
 		if (v->nexpect == EXPECTS_MAX) {
 			eb_add(eb, "at most %d '%s'", EXPECTS_MAX, sp->kw);

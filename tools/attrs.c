@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * krdmactl: attribute policies, value names and the generic attribute
- * printer.
+ * krdmactl: the generic attribute printer (each attribute's label, JSON
+ * key and kind) and lookups in the spec's name tables of nl-gen.c.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,92 +17,62 @@
 #include "attrs.h"
 #include "output.h"
 
-static const char *name_of(const char *const *names, size_t n, unsigned int v)
+const char *name_of(const char *const *names, size_t n, unsigned int v)
 {
 	return v < n ? names[v] : NULL;
 }
 
-#define NAME_FN(fn, ...)						\
-const char *fn(unsigned int v)						\
-{									\
-	static const char *const names[] = { __VA_ARGS__ };		\
-	return name_of(names, sizeof(names) / sizeof(names[0]), v);	\
+/* @name in @buf with '_' as @sep, in capitals if @upper (NULL: NULL). */
+static const char *respell(const char *name, char sep, bool upper, char *buf,
+			   size_t len)
+{
+	size_t i;
+
+	if (!name || strlen(name) >= len)
+		return name;
+	for (i = 0; name[i]; i++)
+		buf[i] = name[i] == '_' ? sep :
+			 upper ? (char)toupper((unsigned char)name[i]) : name[i];
+	buf[i] = '\0';
+	return buf;
 }
 
-/* enum ib_port_state (include/rdma/ib_verbs.h) */
-NAME_FN(port_state_name, [0] = "NOP", [1] = "DOWN", [2] = "INIT",
-	[3] = "ARMED", [4] = "ACTIVE", [5] = "ACTIVE_DEFER")
-/* enum ib_atomic_cap */
-NAME_FN(atomic_cap_name, [0] = "none", [1] = "hca", [2] = "glob")
-NAME_FN(session_state_name, [KRDMA_SESSION_CONNECTING] = "connecting",
-	[KRDMA_SESSION_UP] = "up", [KRDMA_SESSION_CLOSING] = "closing",
-	[KRDMA_SESSION_DOWN] = "down")
-NAME_FN(session_role_name, [KRDMA_ROLE_CLIENT] = "client",
-	[KRDMA_ROLE_SERVER] = "server")
-NAME_FN(cq_poll_name, [KRDMA_CQ_POLL_WORKQUEUE] = "workqueue",
-	[KRDMA_CQ_POLL_UNBOUND] = "unbound", [KRDMA_CQ_POLL_DIRECT] = "direct",
-	[KRDMA_CQ_POLL_SOFTIRQ] = "softirq")
-NAME_FN(test_mode_name, [KRDMA_MODE_CHECK] = "check", [KRDMA_MODE_BW] = "bw",
-	[KRDMA_MODE_LAT] = "lat")
-NAME_FN(lat_stat_name, [KRDMA_LAT_A_SAMPLES] = "samples",
-	[KRDMA_LAT_A_MIN_NS] = "min", [KRDMA_LAT_A_P50_NS] = "p50",
-	[KRDMA_LAT_A_P90_NS] = "p90", [KRDMA_LAT_A_P99_NS] = "p99",
-	[KRDMA_LAT_A_P999_NS] = "p99.9", [KRDMA_LAT_A_MAX_NS] = "max",
-	[KRDMA_LAT_A_AVG_NS] = "avg", [KRDMA_LAT_A_STDEV_NS] = "stdev")
-NAME_FN(test_state_name, [KRDMA_TEST_RUNNING] = "running",
-	[KRDMA_TEST_DONE] = "done")
-NAME_FN(event_name, [KRDMA_EVENT_SESSION_UP] = "session_up",
-	[KRDMA_EVENT_SESSION_DOWN] = "session_down",
-	[KRDMA_EVENT_TEST_PROGRESS] = "test_progress",
-	[KRDMA_EVENT_TEST_DONE] = "test_done")
-NAME_FN(stats_name,
-	[KRDMA_STATS_A_SESSIONS_OPENED] = "sessions_opened",
-	[KRDMA_STATS_A_SESSIONS_CLOSED] = "sessions_closed",
-	[KRDMA_STATS_A_CONNECT_ERRORS] = "connect_errors",
-	[KRDMA_STATS_A_REJECTS_SENT] = "rejects_sent",
-	[KRDMA_STATS_A_TESTS_STARTED] = "tests_started",
-	[KRDMA_STATS_A_TESTS_FAILED] = "tests_failed",
-	[KRDMA_STATS_A_SEND_WRS] = "send_wrs",
-	[KRDMA_STATS_A_RECV_WRS] = "recv_wrs",
-	[KRDMA_STATS_A_WRITE_WRS] = "write_wrs",
-	[KRDMA_STATS_A_READ_WRS] = "read_wrs",
-	[KRDMA_STATS_A_ATOMIC_WRS] = "atomic_wrs",
-	[KRDMA_STATS_A_REG_MR_WRS] = "reg_mr_wrs",
-	[KRDMA_STATS_A_INV_WRS] = "inv_wrs",
-	[KRDMA_STATS_A_BYTES_TX] = "bytes_tx",
-	[KRDMA_STATS_A_BYTES_RX] = "bytes_rx",
-	[KRDMA_STATS_A_WC_ERRORS] = "wc_errors",
-	[KRDMA_STATS_A_VALIDATION_ERRORS] = "validation_errors",
-	[KRDMA_STATS_A_PROTOCOL_ERRORS] = "protocol_errors",
-	[KRDMA_STATS_A_SESSIONS_REFUSED] = "sessions_refused",
-	[KRDMA_STATS_A_MEM_REFUSED] = "mem_refused",
-	[KRDMA_STATS_A_RESPONDER_TIMEOUTS] = "responder_timeouts",
-	[KRDMA_STATS_A_PEER_MEM] = "peer_mem",
-	[KRDMA_STATS_A_PEER_MEM_PEAK] = "peer_mem_peak",
-	[KRDMA_STATS_A_SERVER_SESSIONS] = "server_sessions",
-	[KRDMA_STATS_A_SERVER_SESSIONS_PEAK] = "server_sessions_peak",
-	[KRDMA_STATS_A_QP_EVENTS] = "qp_events",
-	[KRDMA_STATS_A_PEER_SILENCE_MAX] = "peer_silence_max",
-	[KRDMA_STATS_A_POLLERS_REFUSED] = "pollers_refused",
-	[KRDMA_STATS_A_RESPONDER_POLLERS] = "responder_pollers")
-NAME_FN(addr_attr_name, [KRDMA_ADDR_A_IPV4] = "ipv4",
-	[KRDMA_ADDR_A_IPV6] = "ipv6", [KRDMA_ADDR_A_PORT] = "port",
-	[KRDMA_ADDR_A_SCOPE_ID] = "scope-id")
-
-static const char *op_name_fn(unsigned int v)
+const char *port_state_name(unsigned int v)
 {
-	return op_name(v);
+	static char buf[32];
+
+	return respell(STRMAP_NAME(krdma_ib_port_state_strmap, v), '_', true,
+		       buf, sizeof(buf));
+}
+
+const char *addr_attr_name(unsigned int type)
+{
+	static char buf[32];
+
+	return respell(STRMAP_NAME(krdma_addr_attr_strmap, type), '-', false,
+		       buf, sizeof(buf));
+}
+
+/* The spec's names less "_ns", and "p99.9": what a reader of latency knows. */
+const char *lat_stat_name(unsigned int v)
+{
+	static const char *const names[] = {
+		[KRDMA_LAT_A_SAMPLES] = "samples", [KRDMA_LAT_A_MIN_NS] = "min",
+		[KRDMA_LAT_A_P50_NS] = "p50", [KRDMA_LAT_A_P90_NS] = "p90",
+		[KRDMA_LAT_A_P99_NS] = "p99", [KRDMA_LAT_A_P999_NS] = "p99.9",
+		[KRDMA_LAT_A_MAX_NS] = "max", [KRDMA_LAT_A_AVG_NS] = "avg",
+		[KRDMA_LAT_A_STDEV_NS] = "stdev",
+	};
+
+	return STRMAP_NAME(names, v);
 }
 
 enum attr_kind {
 	K_NONE,		/* not printed generically */
-	K_U8,
-	K_U32,
-	K_U64,
-	K_STR,
+	K_SPEC,		/* as the spec types it: a number of its width,
+			 * its enum's name, a string */
 	K_QSTR,		/* string, quoted in text (may contain spaces) */
 	K_GUID,
-	K_ENUM,		/* u8 with a name function */
 	K_ENDPOINT,
 	K_ELAPSED,	/* u64 ns */
 	K_ERRNO,	/* s32: 0 or -errno */
@@ -113,97 +84,85 @@ struct attr_desc {
 	const char *text;	/* text label */
 	const char *json;	/* JSON key */
 	enum attr_kind kind;
-	const char *(*name)(unsigned int);
 };
 
 static const struct attr_desc descs[KRDMA_A_MAX + 1] = {
-	[KRDMA_A_VERSION] = { "version", "version", K_STR, NULL },
-	[KRDMA_A_ABI_VERSION] = { "abi", "abi", K_U32, NULL },
-	[KRDMA_A_DEV_INDEX] = { "dev_index", "dev_index", K_U32, NULL },
-	[KRDMA_A_DEV_NAME] = { "dev", "dev", K_STR, NULL },
-	[KRDMA_A_DEV_NODE_GUID] = { "node_guid", "node_guid", K_GUID, NULL },
+	[KRDMA_A_VERSION] = { "version", "version", K_SPEC },
+	[KRDMA_A_ABI_VERSION] = { "abi", "abi", K_SPEC },
+	[KRDMA_A_DEV_INDEX] = { "dev_index", "dev_index", K_SPEC },
+	[KRDMA_A_DEV_NAME] = { "dev", "dev", K_SPEC },
+	[KRDMA_A_DEV_NODE_GUID] = { "node_guid", "node_guid", K_GUID },
 	[KRDMA_A_DEV_MAX_QP_RD_ATOM] = { "max_qp_rd_atom", "max_qp_rd_atom",
-					 K_U32, NULL },
+					 K_SPEC },
 	[KRDMA_A_DEV_MAX_QP_INIT_RD_ATOM] = { "max_qp_init_rd_atom",
-					      "max_qp_init_rd_atom", K_U32,
-					      NULL },
+					      "max_qp_init_rd_atom", K_SPEC },
 	[KRDMA_A_DEV_MAX_FAST_REG_PAGES] = { "max_fast_reg_pages",
-					     "max_fast_reg_pages", K_U32,
-					     NULL },
-	[KRDMA_A_DEV_MAX_SGE] = { "max_sge", "max_sge", K_U32, NULL },
-	[KRDMA_A_DEV_ATOMIC_CAP] = { "atomic", "atomic", K_ENUM,
-				     atomic_cap_name },
-	[KRDMA_A_DEV_PORT] = { "port", "port", K_NONE, NULL },
-	[KRDMA_A_LISTENER_ID] = { "listener", "listener_id", K_U32, NULL },
-	[KRDMA_A_NAME] = { "name", "name", K_STR, NULL },
-	[KRDMA_A_LOCAL_ADDR] = { "local", "local", K_ENDPOINT, NULL },
-	[KRDMA_A_PEER_ADDR] = { "peer", "peer", K_ENDPOINT, NULL },
-	[KRDMA_A_TIMEOUT_MS] = { "timeout_ms", "timeout_ms", K_U32, NULL },
-	[KRDMA_A_SESSION_ID] = { "session", "session_id", K_U32, NULL },
-	[KRDMA_A_SESSION_STATE] = { "state", "state", K_ENUM,
-				    session_state_name },
-	[KRDMA_A_SESSION_ROLE] = { "role", "role", K_ENUM, session_role_name },
-	[KRDMA_A_SESSION_QPN] = { "qpn", "qpn", K_U32, NULL },
-	[KRDMA_A_SESSION_PEER_QPN] = { "peer_qpn", "peer_qpn", K_U32, NULL },
+					     "max_fast_reg_pages", K_SPEC },
+	[KRDMA_A_DEV_MAX_SGE] = { "max_sge", "max_sge", K_SPEC },
+	[KRDMA_A_DEV_ATOMIC_CAP] = { "atomic", "atomic", K_SPEC },
+	[KRDMA_A_DEV_PORT] = { "port", "port", K_NONE },
+	[KRDMA_A_LISTENER_ID] = { "listener", "listener_id", K_SPEC },
+	[KRDMA_A_NAME] = { "name", "name", K_SPEC },
+	[KRDMA_A_LOCAL_ADDR] = { "local", "local", K_ENDPOINT },
+	[KRDMA_A_PEER_ADDR] = { "peer", "peer", K_ENDPOINT },
+	[KRDMA_A_TIMEOUT_MS] = { "timeout_ms", "timeout_ms", K_SPEC },
+	[KRDMA_A_SESSION_ID] = { "session", "session_id", K_SPEC },
+	[KRDMA_A_SESSION_STATE] = { "state", "state", K_SPEC },
+	[KRDMA_A_SESSION_ROLE] = { "role", "role", K_SPEC },
+	[KRDMA_A_SESSION_QPN] = { "qpn", "qpn", K_SPEC },
+	[KRDMA_A_SESSION_PEER_QPN] = { "peer_qpn", "peer_qpn", K_SPEC },
 	[KRDMA_A_SESSION_RESPONDER_RESOURCES] = { "responder_resources",
-						  "responder_resources", K_U8,
-						  NULL },
+						  "responder_resources",
+						  K_SPEC },
 	[KRDMA_A_SESSION_INITIATOR_DEPTH] = { "initiator_depth",
-					      "initiator_depth", K_U8, NULL },
-	[KRDMA_A_SESSION_SQ_DEPTH] = { "sq_depth", "sq_depth", K_U32, NULL },
-	[KRDMA_A_SESSION_RQ_DEPTH] = { "rq_depth", "rq_depth", K_U32, NULL },
+					      "initiator_depth", K_SPEC },
+	[KRDMA_A_SESSION_SQ_DEPTH] = { "sq_depth", "sq_depth", K_SPEC },
+	[KRDMA_A_SESSION_RQ_DEPTH] = { "rq_depth", "rq_depth", K_SPEC },
 	[KRDMA_A_SESSION_MAX_MSG_SIZE] = { "max_msg_size", "max_msg_size",
-					   K_U32, NULL },
-	[KRDMA_A_SESSION_PEER_PROTO] = { "peer_proto", "peer_proto", K_U32,
-					 NULL },
-	[KRDMA_A_REASON] = { "reason", "reason", K_QSTR, NULL },
-	[KRDMA_A_TEST_ID] = { "test", "test_id", K_U32, NULL },
-	[KRDMA_A_TEST_OP] = { "op", "op", K_ENUM, op_name_fn },
-	[KRDMA_A_TEST_SIZE] = { "size", "size", K_U32, NULL },
-	[KRDMA_A_TEST_COUNT] = { "count", "count", K_U64, NULL },
-	[KRDMA_A_TEST_DURATION_MS] = { "duration_ms", "duration_ms", K_U32,
-				       NULL },
-	[KRDMA_A_TEST_DEPTH] = { "depth", "depth", K_U32, NULL },
-	[KRDMA_A_TEST_INTERVAL_MS] = { "interval_ms", "interval_ms", K_U32,
-				       NULL },
-	[KRDMA_A_TEST_STATE] = { "state", "state", K_ENUM, test_state_name },
-	[KRDMA_A_TEST_STATUS] = { "status", "status", K_ERRNO, NULL },
-	[KRDMA_A_TEST_ITERS] = { "iters", "iters", K_U64, NULL },
-	[KRDMA_A_TEST_BYTES] = { "bytes", "bytes", K_U64, NULL },
-	[KRDMA_A_TEST_ELAPSED_NS] = { "elapsed", "elapsed_ns", K_ELAPSED,
-				      NULL },
-	[KRDMA_A_TEST_VALIDATED] = { "validated", "validated", K_U64, NULL },
-	[KRDMA_A_STATS] = { "stats", "stats", K_STATS, NULL },
-	[KRDMA_A_EVENT] = { "event", "event", K_ENUM, event_name },
-	[KRDMA_A_TEST_MODE] = { "mode", "mode", K_ENUM, test_mode_name },
-	[KRDMA_A_TEST_SIGNAL_EVERY] = { "signal_every", "signal_every", K_U32,
-					NULL },
-	[KRDMA_A_TEST_CHAIN] = { "chain", "chain", K_U32, NULL },
-	[KRDMA_A_TEST_INLINE] = { "inline", "inline", K_U8, NULL },
-	[KRDMA_A_TEST_CPU_NS] = { "cpu", "cpu_ns", K_ELAPSED, NULL },
-	[KRDMA_A_TEST_PEER_CPU_NS] = { "peer_cpu", "peer_cpu_ns", K_ELAPSED,
-				       NULL },
-	[KRDMA_A_TEST_LAT] = { "lat", "lat", K_LAT, NULL },
-	[KRDMA_A_SESSION_MAX_INLINE] = { "max_inline", "max_inline", K_U32,
-					 NULL },
-	[KRDMA_A_SESSION_CQ_POLL] = { "cq_poll", "cq_poll", K_ENUM,
-				      cq_poll_name },
-	[KRDMA_A_TEST_BIDIR] = { "bidir", "bidir", K_U8, NULL },
-	[KRDMA_A_TEST_PEER_ITERS] = { "peer_iters", "peer_iters", K_U64, NULL },
-	[KRDMA_A_TEST_PEER_BYTES] = { "peer_bytes", "peer_bytes", K_U64, NULL },
-	[KRDMA_A_SESSION_QPS] = { "qps", "qps", K_U32, NULL },
-	[KRDMA_A_TEST_QPS] = { "qps", "qps", K_U32, NULL },
-	[KRDMA_A_TEST_QP] = { "qp", "qp", K_NONE, NULL },
-	[KRDMA_A_SESSION_TOS] = { "tos", "tos", K_U8, NULL },
-	[KRDMA_A_TEST_HOST_CPU] = { "host_cpu", "host_cpu", K_NONE, NULL },
+					   K_SPEC },
+	[KRDMA_A_SESSION_PEER_PROTO] = { "peer_proto", "peer_proto", K_SPEC },
+	[KRDMA_A_REASON] = { "reason", "reason", K_QSTR },
+	[KRDMA_A_TEST_ID] = { "test", "test_id", K_SPEC },
+	[KRDMA_A_TEST_OP] = { "op", "op", K_SPEC },
+	[KRDMA_A_TEST_SIZE] = { "size", "size", K_SPEC },
+	[KRDMA_A_TEST_COUNT] = { "count", "count", K_SPEC },
+	[KRDMA_A_TEST_DURATION_MS] = { "duration_ms", "duration_ms", K_SPEC },
+	[KRDMA_A_TEST_DEPTH] = { "depth", "depth", K_SPEC },
+	[KRDMA_A_TEST_INTERVAL_MS] = { "interval_ms", "interval_ms", K_SPEC },
+	[KRDMA_A_TEST_STATE] = { "state", "state", K_SPEC },
+	[KRDMA_A_TEST_STATUS] = { "status", "status", K_ERRNO },
+	[KRDMA_A_TEST_ITERS] = { "iters", "iters", K_SPEC },
+	[KRDMA_A_TEST_BYTES] = { "bytes", "bytes", K_SPEC },
+	[KRDMA_A_TEST_ELAPSED_NS] = { "elapsed", "elapsed_ns", K_ELAPSED },
+	[KRDMA_A_TEST_VALIDATED] = { "validated", "validated", K_SPEC },
+	[KRDMA_A_STATS] = { "stats", "stats", K_STATS },
+	[KRDMA_A_EVENT] = { "event", "event", K_SPEC },
+	[KRDMA_A_TEST_MODE] = { "mode", "mode", K_SPEC },
+	[KRDMA_A_TEST_SIGNAL_EVERY] = { "signal_every", "signal_every",
+					K_SPEC },
+	[KRDMA_A_TEST_CHAIN] = { "chain", "chain", K_SPEC },
+	[KRDMA_A_TEST_INLINE] = { "inline", "inline", K_SPEC },
+	[KRDMA_A_TEST_CPU_NS] = { "cpu", "cpu_ns", K_ELAPSED },
+	[KRDMA_A_TEST_PEER_CPU_NS] = { "peer_cpu", "peer_cpu_ns", K_ELAPSED },
+	[KRDMA_A_TEST_LAT] = { "lat", "lat", K_LAT },
+	[KRDMA_A_SESSION_MAX_INLINE] = { "max_inline", "max_inline", K_SPEC },
+	[KRDMA_A_SESSION_CQ_POLL] = { "cq_poll", "cq_poll", K_SPEC },
+	[KRDMA_A_TEST_BIDIR] = { "bidir", "bidir", K_SPEC },
+	[KRDMA_A_TEST_PEER_ITERS] = { "peer_iters", "peer_iters", K_SPEC },
+	[KRDMA_A_TEST_PEER_BYTES] = { "peer_bytes", "peer_bytes", K_SPEC },
+	[KRDMA_A_SESSION_QPS] = { "qps", "qps", K_SPEC },
+	[KRDMA_A_TEST_QPS] = { "qps", "qps", K_SPEC },
+	[KRDMA_A_TEST_QP] = { "qp", "qp", K_NONE },
+	[KRDMA_A_SESSION_TOS] = { "tos", "tos", K_SPEC },
+	[KRDMA_A_TEST_HOST_CPU] = { "host_cpu", "host_cpu", K_NONE },
 	[KRDMA_A_TEST_PEER_HOST_CPU] = { "peer_host_cpu", "peer_host_cpu",
-					 K_NONE, NULL },
+					 K_NONE },
 	/* Bytes/s as the kernel has it: MB/s would round what was asked. */
-	[KRDMA_A_TEST_RATE] = { "rate_bytes_per_s", "rate_bytes_per_s", K_U64,
-				NULL },
-	[KRDMA_A_TEST_BURST] = { "burst", "burst", K_U32, NULL },
-	[KRDMA_A_SESSION_ACK_TIMEOUT] = { "ack_timeout", "ack_timeout", K_U8,
-					  NULL },
+	[KRDMA_A_TEST_RATE] = { "rate_bytes_per_s", "rate_bytes_per_s",
+				K_SPEC },
+	[KRDMA_A_TEST_BURST] = { "burst", "burst", K_SPEC },
+	[KRDMA_A_SESSION_ACK_TIMEOUT] = { "ack_timeout", "ack_timeout",
+					  K_SPEC },
 };
 
 const char *attr_name(unsigned int type)
@@ -321,13 +280,33 @@ void compute_rates(uint64_t bytes, uint64_t iters, uint64_t elapsed_ns,
 	r->msgs_s = (double)iters / secs;
 }
 
-static void print_enum(const struct attr_desc *d, unsigned int v)
+/*
+ * Attribute @type as the spec types it (krdma_policy): a string, or an
+ * unsigned number of its width, by name if it takes an enum
+ * (krdma_attr_enums).
+ */
+static void print_spec(const struct attr_desc *d, int type,
+		       const struct nlattr *nla)
 {
-	const char *name = d->name ? d->name(v) : NULL;
+	const struct krdma_strmap *e = &krdma_attr_enums[type];
+	uint16_t t = krdma_policy[type].type;
+	const char *name;
 	char buf[32];
+	uint64_t v;
 
+	if (t == NLA_STRING) {
+		print_string(PRINT_ANY, d->json, "%s", nla_get_string(nla));
+		return;
+	}
+	v = t == NLA_U8 ? nla_get_u8(nla) : t == NLA_U16 ? nla_get_u16(nla) :
+	    t == NLA_U32 ? nla_get_u32(nla) : nla_get_u64(nla);
+	if (!e->names) {
+		print_uint(PRINT_ANY, d->json, "%" PRIu64, v);
+		return;
+	}
+	name = name_of(e->names, e->n, (unsigned int)v);
 	if (!name) {
-		snprintf(buf, sizeof(buf), "unknown(%u)", v);
+		snprintf(buf, sizeof(buf), "unknown(%" PRIu64 ")", v);
 		name = buf;
 	}
 	print_string(PRINT_ANY, d->json, "%s", name);
@@ -366,7 +345,7 @@ void print_stats(const struct nlattr *nest, const char *key,
 		open_json_object(key);
 	nla_for_each_nested(nla, nest, rem) {
 		unsigned int type = (unsigned int)nla_type(nla);
-		const char *name = stats_name(type);
+		const char *name = STRMAP_NAME(krdma_stats_attr_strmap, type);
 		char buf[32];
 
 		if (type == KRDMA_STATS_A_PAD || type == KRDMA_STATS_A_UNSPEC ||
@@ -389,10 +368,6 @@ void print_stats(const struct nlattr *nest, const char *key,
 /* The histogram's buckets, JSON only: text plots them on request. */
 static void print_hist_json(const struct nlattr *nest)
 {
-	static const char *const keys[] = {
-		[KRDMA_HIST_A_LO_NS] = "lo_ns", [KRDMA_HIST_A_HI_NS] = "hi_ns",
-		[KRDMA_HIST_A_COUNT] = "count",
-	};
 	struct nlattr *tb[KRDMA_HIST_A_MAX + 1];
 	struct nlattr *nla;
 	bool open = false;
@@ -409,7 +384,8 @@ static void print_hist_json(const struct nlattr *nest)
 		open_json_object(NULL);
 		for (i = KRDMA_HIST_A_LO_NS; i <= KRDMA_HIST_A_COUNT; i++)
 			if (tb[i] && nla_len(tb[i]) >= (int)sizeof(uint64_t))
-				print_uint(PRINT_JSON, keys[i], NULL,
+				print_uint(PRINT_JSON,
+					   krdma_hist_bucket_attr_strmap[i], NULL,
 					   nla_get_u64(tb[i]));
 		close_json_object();
 	}
@@ -479,17 +455,8 @@ void print_attr(struct nlattr **tb, int type)
 	}
 	print_text(" %s ", d->text);
 	switch (d->kind) {
-	case K_U8:
-		print_uint(PRINT_ANY, d->json, "%" PRIu64, nla_get_u8(nla));
-		break;
-	case K_U32:
-		print_uint(PRINT_ANY, d->json, "%" PRIu64, nla_get_u32(nla));
-		break;
-	case K_U64:
-		print_uint(PRINT_ANY, d->json, "%" PRIu64, nla_get_u64(nla));
-		break;
-	case K_STR:
-		print_string(PRINT_ANY, d->json, "%s", nla_get_string(nla));
+	case K_SPEC:
+		print_spec(d, type, nla);
 		break;
 	case K_QSTR:
 		print_string(PRINT_ANY, d->json, "\"%s\"", nla_get_string(nla));
@@ -497,9 +464,6 @@ void print_attr(struct nlattr **tb, int type)
 	case K_GUID:
 		format_guid(buf, sizeof(buf), nla_get_u64(nla));
 		print_string(PRINT_ANY, d->json, "%s", buf);
-		break;
-	case K_ENUM:
-		print_enum(d, nla_get_u8(nla));
 		break;
 	case K_ENDPOINT:
 		print_endpoint(d, nla);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * krdmactl: the krdma attribute space as seen by userspace: reply
- * validation policies, value names, and a table-driven printer that emits
- * every attribute present in a message (text and JSON from one call).
+ * krdmactl: the krdma attribute space as seen by userspace: the
+ * generated reply policies, attribute lists and names (nl-gen.h), and a
+ * table-driven printer that emits every attribute present in a message
+ * (text and JSON from one call).
  */
 #ifndef KRDMACTL_ATTRS_H
 #define KRDMACTL_ATTRS_H
@@ -37,19 +38,19 @@ typedef void (*nested_fn)(struct nlattr **tb, void *arg);
 int each_nested(struct nlmsghdr *nlh, int type, int maxtype,
 		struct nla_policy *policy, nested_fn fn, void *arg);
 
-/* Value names; NULL when the value is not known to this tool. */
+/*
+ * Value names; NULL when the value is not known to this tool. The spec's,
+ * from a strmap of nl-gen.h: STRMAP_NAME(krdma_event_strmap, v) is
+ * "session_up", STRMAP_NAME(krdma_stats_attr_strmap, t) "sessions_opened".
+ */
+const char *name_of(const char *const *names, size_t n, unsigned int v);
+#define STRMAP_NAME(strmap, v)	name_of(strmap, ARRAY_SIZE(strmap), v)
+/* Spelled as the RDMA core does: "ACTIVE", "ACTIVE_DEFER". */
 const char *port_state_name(unsigned int v);	/* enum ib_port_state */
-const char *atomic_cap_name(unsigned int v);	/* enum ib_atomic_cap */
-const char *session_state_name(unsigned int v);
-const char *session_role_name(unsigned int v);
-const char *test_state_name(unsigned int v);
-const char *test_mode_name(unsigned int v);
-const char *cq_poll_name(unsigned int v);
 const char *lat_stat_name(unsigned int v);	/* "p99.9" */
-const char *event_name(unsigned int v);
-const char *stats_name(unsigned int v);		/* "sessions_opened" */
 /* Name of a top-level attribute ("session_id"), for error messages. */
 const char *attr_name(unsigned int type);
+/* An address's attribute as the spec spells it ("scope-id"). */
 const char *addr_attr_name(unsigned int type);
 
 /* An address nest: address (optional) and port (optional). */

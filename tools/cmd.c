@@ -10,6 +10,7 @@
 #include <netlink/genl/genl.h>
 
 #include "cmd.h"
+#include "nl-gen.h"
 #include "output.h"
 
 static const struct object *cur_obj;
@@ -199,8 +200,10 @@ static void obj_value_lists(FILE *f, const struct object *obj)
 		const char *const *names;
 		size_t n;
 	} lists[] = {
-		{ ARG_OP, "OP", op_names, __KRDMA_OP_MAX },
-		{ ARG_MODE, "MODE", mode_names, __KRDMA_MODE_MAX },
+		{ ARG_OP, "OP", krdma_op_strmap,
+		  ARRAY_SIZE(krdma_op_strmap) },
+		{ ARG_MODE, "MODE", krdma_test_mode_strmap,
+		  ARRAY_SIZE(krdma_test_mode_strmap) },
 	};
 	struct arg_spec specs[DESCRIBE_MAX];
 	bool used, first;

@@ -10,6 +10,7 @@
 #include <netlink/genl/genl.h>
 
 #include "cmd.h"
+#include "nl-gen.h"
 
 struct comp {
 	FILE *out;
@@ -94,10 +95,11 @@ static void offer_values(struct comp *cp, const struct object *obj,
 
 	switch (sp->type) {
 	case ARG_OP:
-		offer_names(cp, op_names, __KRDMA_OP_MAX);
+		offer_names(cp, krdma_op_strmap, ARRAY_SIZE(krdma_op_strmap));
 		return;
 	case ARG_MODE:
-		offer_names(cp, mode_names, __KRDMA_MODE_MAX);
+		offer_names(cp, krdma_test_mode_strmap,
+			    ARRAY_SIZE(krdma_test_mode_strmap));
 		return;
 	case ARG_SIZE:
 	case ARG_SIZES:

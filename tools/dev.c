@@ -12,15 +12,6 @@
 #include "records.h"
 #include "output.h"
 
-static const int dev_attrs[] = {
-	KRDMA_A_DEV_MAX_QP_RD_ATOM,
-	KRDMA_A_DEV_MAX_QP_INIT_RD_ATOM,
-	KRDMA_A_DEV_MAX_FAST_REG_PAGES,
-	KRDMA_A_DEV_MAX_SGE,
-	KRDMA_A_DEV_ATOMIC_CAP,
-	KRDMA_A_DEV_NODE_GUID,
-};
-
 static void print_port(struct nlattr **pt)
 {
 	char buf[32];
@@ -44,19 +35,37 @@ static void print_port(struct nlattr **pt)
 			   nla_get_u32(pt[KRDMA_PORT_A_ACTIVE_MTU]));
 }
 
-/* One line (one JSON object) per device and port. */
+/*
+ * One line (one JSON object) per device and port, in the reply's order
+ * (the spec's): "1: rxe0 port 1 state ACTIVE mtu 1024 max_qp_rd_atom ...".
+ */
 static void print_dev_line(struct nlattr **tb, struct nlattr **pt)
 {
+	size_t i;
+
 	open_json_object(NULL);
-	if (tb[KRDMA_A_DEV_INDEX])
-		print_uint(PRINT_ANY, "dev_index", "%" PRIu64 ":",
-			   nla_get_u32(tb[KRDMA_A_DEV_INDEX]));
-	if (tb[KRDMA_A_DEV_NAME])
-		print_string(PRINT_ANY, "dev", " %s",
-			     nla_get_string(tb[KRDMA_A_DEV_NAME]));
-	if (pt)
-		print_port(pt);
-	print_attrs(tb, dev_attrs, ARRAY_SIZE(dev_attrs));
+	for (i = 0; i < ARRAY_SIZE(krdma_dev_get_rsp_attrs); i++) {
+		int t = krdma_dev_get_rsp_attrs[i];
+
+		switch (t) {
+		case KRDMA_A_DEV_INDEX:
+			if (tb[t])
+				print_uint(PRINT_ANY, "dev_index", "%" PRIu64 ":",
+					   nla_get_u32(tb[t]));
+			break;
+		case KRDMA_A_DEV_NAME:
+			if (tb[t])
+				print_string(PRINT_ANY, "dev", " %s",
+					     nla_get_string(tb[t]));
+			break;
+		case KRDMA_A_DEV_PORT:
+			if (pt)
+				print_port(pt);
+			break;
+		default:
+			print_attr(tb, t);
+		}
+	}
 	print_nl();
 	close_json_object();
 }

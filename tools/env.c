@@ -63,7 +63,8 @@ static int env_session_reply(struct nlattr **tb, struct nlmsghdr *nlh,
 		snprintf(e->dev, sizeof(e->dev), "%s",
 			 nla_get_string(tb[KRDMA_A_DEV_NAME]));
 	if (tb[KRDMA_A_SESSION_CQ_POLL]) {
-		name = cq_poll_name(nla_get_u8(tb[KRDMA_A_SESSION_CQ_POLL]));
+		name = STRMAP_NAME(krdma_cq_poll_strmap,
+				   nla_get_u8(tb[KRDMA_A_SESSION_CQ_POLL]));
 		snprintf(e->cq_poll, sizeof(e->cq_poll), "%s", name ? name : "");
 	}
 	if (tb[KRDMA_A_SESSION_PEER_PROTO])

@@ -11,21 +11,14 @@
 #include "output.h"
 #include "records.h"
 
-static const int listener_attrs[] = {
-	KRDMA_A_LISTENER_ID,
-	KRDMA_A_NAME,
-	KRDMA_A_LOCAL_ADDR,
-	KRDMA_A_DEV_NAME,
-	KRDMA_A_REASON,
-	KRDMA_A_SESSION_ACK_TIMEOUT,
-};
-
 int listener_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 {
 	(void)nlh;
 	(void)arg;
 	open_json_object(NULL);
-	print_attrs(tb, listener_attrs, ARRAY_SIZE(listener_attrs));
+	/* listener-add's reply is listener-get's: one list in the spec. */
+	print_attrs(tb, krdma_listener_get_rsp_attrs,
+		    ARRAY_SIZE(krdma_listener_get_rsp_attrs));
 	print_nl();
 	close_json_object();
 	return 0;

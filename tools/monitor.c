@@ -66,7 +66,8 @@ int event_print(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 	if (!event_wanted(m, tb))
 		return 0;
 	if (tb[KRDMA_A_EVENT])
-		name = event_name(nla_get_u8(tb[KRDMA_A_EVENT]));
+		name = STRMAP_NAME(krdma_event_strmap,
+				   nla_get_u8(tb[KRDMA_A_EVENT]));
 	if (!name) {
 		snprintf(buf, sizeof(buf), "unknown(%u)",
 			 tb[KRDMA_A_EVENT] ? nla_get_u8(tb[KRDMA_A_EVENT]) : 0);

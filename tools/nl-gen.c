@@ -182,13 +182,13 @@ const int krdma_version_get_rsp_attrs[2] = {
 const int krdma_dev_get_rsp_attrs[9] = {
 	KRDMA_A_DEV_INDEX,
 	KRDMA_A_DEV_NAME,
-	KRDMA_A_DEV_NODE_GUID,
+	KRDMA_A_DEV_PORT,
 	KRDMA_A_DEV_MAX_QP_RD_ATOM,
 	KRDMA_A_DEV_MAX_QP_INIT_RD_ATOM,
 	KRDMA_A_DEV_MAX_FAST_REG_PAGES,
 	KRDMA_A_DEV_MAX_SGE,
 	KRDMA_A_DEV_ATOMIC_CAP,
-	KRDMA_A_DEV_PORT,
+	KRDMA_A_DEV_NODE_GUID,
 };
 
 /* KRDMA_CMD_LISTENER_ADD - do reply */
@@ -196,8 +196,8 @@ const int krdma_listener_add_rsp_attrs[6] = {
 	KRDMA_A_LISTENER_ID,
 	KRDMA_A_NAME,
 	KRDMA_A_LOCAL_ADDR,
-	KRDMA_A_REASON,
 	KRDMA_A_DEV_NAME,
+	KRDMA_A_REASON,
 	KRDMA_A_SESSION_ACK_TIMEOUT,
 };
 
@@ -206,8 +206,8 @@ const int krdma_listener_get_rsp_attrs[6] = {
 	KRDMA_A_LISTENER_ID,
 	KRDMA_A_NAME,
 	KRDMA_A_LOCAL_ADDR,
-	KRDMA_A_REASON,
 	KRDMA_A_DEV_NAME,
+	KRDMA_A_REASON,
 	KRDMA_A_SESSION_ACK_TIMEOUT,
 };
 
@@ -331,4 +331,182 @@ const int krdma_event_ntf_attrs[40] = {
 	KRDMA_A_TEST_HOST_CPU,
 	KRDMA_A_TEST_PEER_HOST_CPU,
 	KRDMA_A_TEST_PEER_ENV,
+};
+
+/* enum ib_port_state */
+const char *const krdma_ib_port_state_strmap[6] = {
+	[0] = "nop",
+	[1] = "down",
+	[2] = "init",
+	[3] = "armed",
+	[4] = "active",
+	[5] = "active_defer",
+};
+
+/* enum ib_atomic_cap */
+const char *const krdma_ib_atomic_cap_strmap[3] = {
+	[0] = "none",
+	[1] = "hca",
+	[2] = "glob",
+};
+
+/* enum krdma_session_state */
+const char *const krdma_session_state_strmap[5] = {
+	[KRDMA_SESSION_CONNECTING] = "connecting",
+	[KRDMA_SESSION_UP] = "up",
+	[KRDMA_SESSION_CLOSING] = "closing",
+	[KRDMA_SESSION_DOWN] = "down",
+};
+
+/* enum krdma_cq_poll */
+const char *const krdma_cq_poll_strmap[5] = {
+	[KRDMA_CQ_POLL_WORKQUEUE] = "workqueue",
+	[KRDMA_CQ_POLL_UNBOUND] = "unbound",
+	[KRDMA_CQ_POLL_DIRECT] = "direct",
+	[KRDMA_CQ_POLL_SOFTIRQ] = "softirq",
+};
+
+/* enum krdma_session_role */
+const char *const krdma_session_role_strmap[3] = {
+	[KRDMA_ROLE_CLIENT] = "client",
+	[KRDMA_ROLE_SERVER] = "server",
+};
+
+/* enum krdma_op */
+const char *const krdma_op_strmap[9] = {
+	[KRDMA_OP_PING] = "ping",
+	[KRDMA_OP_SEND] = "send",
+	[KRDMA_OP_SEND_IMM] = "send_imm",
+	[KRDMA_OP_WRITE] = "write",
+	[KRDMA_OP_WRITE_IMM] = "write_imm",
+	[KRDMA_OP_READ] = "read",
+	[KRDMA_OP_ATOMIC_FADD] = "atomic_fadd",
+	[KRDMA_OP_ATOMIC_CSWAP] = "atomic_cswap",
+};
+
+/* enum krdma_test_mode */
+const char *const krdma_test_mode_strmap[4] = {
+	[KRDMA_MODE_CHECK] = "check",
+	[KRDMA_MODE_BW] = "bw",
+	[KRDMA_MODE_LAT] = "lat",
+};
+
+/* enum krdma_test_state */
+const char *const krdma_test_state_strmap[3] = {
+	[KRDMA_TEST_RUNNING] = "running",
+	[KRDMA_TEST_DONE] = "done",
+};
+
+/* enum krdma_event */
+const char *const krdma_event_strmap[5] = {
+	[KRDMA_EVENT_SESSION_UP] = "session_up",
+	[KRDMA_EVENT_SESSION_DOWN] = "session_down",
+	[KRDMA_EVENT_TEST_PROGRESS] = "test_progress",
+	[KRDMA_EVENT_TEST_DONE] = "test_done",
+};
+
+/* host-env: krdma_host_env_attr */
+const char *const krdma_host_env_attr_strmap[5] = {
+	[KRDMA_HOST_ENV_A_HOST] = "host",
+	[KRDMA_HOST_ENV_A_FW_VER] = "fw_ver",
+	[KRDMA_HOST_ENV_A_LINK_MBIT_PER_S] = "link_mbit_per_s",
+	[KRDMA_HOST_ENV_A_LINK_WIDTH] = "link_width",
+};
+
+/* host-cpu: krdma_host_cpu_attr */
+const char *const krdma_host_cpu_attr_strmap[7] = {
+	[KRDMA_HOST_CPU_A_CAPACITY_NS] = "capacity_ns",
+	[KRDMA_HOST_CPU_A_USER_NS] = "user_ns",
+	[KRDMA_HOST_CPU_A_SYSTEM_NS] = "system_ns",
+	[KRDMA_HOST_CPU_A_SOFTIRQ_NS] = "softirq_ns",
+	[KRDMA_HOST_CPU_A_IRQ_NS] = "irq_ns",
+};
+
+/* test-qp: krdma_test_qp_attr */
+const char *const krdma_test_qp_attr_strmap[6] = {
+	[KRDMA_TEST_QP_A_INDEX] = "index",
+	[KRDMA_TEST_QP_A_ITERS] = "iters",
+	[KRDMA_TEST_QP_A_BYTES] = "bytes",
+	[KRDMA_TEST_QP_A_ELAPSED_NS] = "elapsed_ns",
+};
+
+/* addr: krdma_addr_attr */
+const char *const krdma_addr_attr_strmap[5] = {
+	[KRDMA_ADDR_A_IPV4] = "ipv4",
+	[KRDMA_ADDR_A_IPV6] = "ipv6",
+	[KRDMA_ADDR_A_PORT] = "port",
+	[KRDMA_ADDR_A_SCOPE_ID] = "scope_id",
+};
+
+/* port: krdma_port_attr */
+const char *const krdma_port_attr_strmap[4] = {
+	[KRDMA_PORT_A_INDEX] = "index",
+	[KRDMA_PORT_A_STATE] = "state",
+	[KRDMA_PORT_A_ACTIVE_MTU] = "active_mtu",
+};
+
+/* lat: krdma_lat_attr */
+const char *const krdma_lat_attr_strmap[12] = {
+	[KRDMA_LAT_A_SAMPLES] = "samples",
+	[KRDMA_LAT_A_MIN_NS] = "min_ns",
+	[KRDMA_LAT_A_P50_NS] = "p50_ns",
+	[KRDMA_LAT_A_P90_NS] = "p90_ns",
+	[KRDMA_LAT_A_P99_NS] = "p99_ns",
+	[KRDMA_LAT_A_P999_NS] = "p999_ns",
+	[KRDMA_LAT_A_MAX_NS] = "max_ns",
+	[KRDMA_LAT_A_AVG_NS] = "avg_ns",
+	[KRDMA_LAT_A_STDEV_NS] = "stdev_ns",
+	[KRDMA_LAT_A_HIST] = "hist",
+};
+
+/* hist-bucket: krdma_hist_attr */
+const char *const krdma_hist_bucket_attr_strmap[5] = {
+	[KRDMA_HIST_A_LO_NS] = "lo_ns",
+	[KRDMA_HIST_A_HI_NS] = "hi_ns",
+	[KRDMA_HIST_A_COUNT] = "count",
+};
+
+/* stats: krdma_stats_attr */
+const char *const krdma_stats_attr_strmap[31] = {
+	[KRDMA_STATS_A_SESSIONS_OPENED] = "sessions_opened",
+	[KRDMA_STATS_A_SESSIONS_CLOSED] = "sessions_closed",
+	[KRDMA_STATS_A_CONNECT_ERRORS] = "connect_errors",
+	[KRDMA_STATS_A_REJECTS_SENT] = "rejects_sent",
+	[KRDMA_STATS_A_TESTS_STARTED] = "tests_started",
+	[KRDMA_STATS_A_TESTS_FAILED] = "tests_failed",
+	[KRDMA_STATS_A_SEND_WRS] = "send_wrs",
+	[KRDMA_STATS_A_RECV_WRS] = "recv_wrs",
+	[KRDMA_STATS_A_WRITE_WRS] = "write_wrs",
+	[KRDMA_STATS_A_READ_WRS] = "read_wrs",
+	[KRDMA_STATS_A_ATOMIC_WRS] = "atomic_wrs",
+	[KRDMA_STATS_A_REG_MR_WRS] = "reg_mr_wrs",
+	[KRDMA_STATS_A_INV_WRS] = "inv_wrs",
+	[KRDMA_STATS_A_BYTES_TX] = "bytes_tx",
+	[KRDMA_STATS_A_BYTES_RX] = "bytes_rx",
+	[KRDMA_STATS_A_WC_ERRORS] = "wc_errors",
+	[KRDMA_STATS_A_VALIDATION_ERRORS] = "validation_errors",
+	[KRDMA_STATS_A_PROTOCOL_ERRORS] = "protocol_errors",
+	[KRDMA_STATS_A_SESSIONS_REFUSED] = "sessions_refused",
+	[KRDMA_STATS_A_MEM_REFUSED] = "mem_refused",
+	[KRDMA_STATS_A_RESPONDER_TIMEOUTS] = "responder_timeouts",
+	[KRDMA_STATS_A_PEER_MEM] = "peer_mem",
+	[KRDMA_STATS_A_PEER_MEM_PEAK] = "peer_mem_peak",
+	[KRDMA_STATS_A_SERVER_SESSIONS] = "server_sessions",
+	[KRDMA_STATS_A_SERVER_SESSIONS_PEAK] = "server_sessions_peak",
+	[KRDMA_STATS_A_QP_EVENTS] = "qp_events",
+	[KRDMA_STATS_A_PEER_SILENCE_MAX] = "peer_silence_max",
+	[KRDMA_STATS_A_POLLERS_REFUSED] = "pollers_refused",
+	[KRDMA_STATS_A_RESPONDER_POLLERS] = "responder_pollers",
+};
+
+/* krdma: the attributes that take an enum, its names */
+const struct krdma_strmap krdma_attr_enums[KRDMA_A_MAX + 1] = {
+	[KRDMA_A_DEV_ATOMIC_CAP] = { krdma_ib_atomic_cap_strmap, 3 },
+	[KRDMA_A_SESSION_STATE] = { krdma_session_state_strmap, 5 },
+	[KRDMA_A_SESSION_ROLE] = { krdma_session_role_strmap, 3 },
+	[KRDMA_A_TEST_OP] = { krdma_op_strmap, 9 },
+	[KRDMA_A_TEST_STATE] = { krdma_test_state_strmap, 3 },
+	[KRDMA_A_EVENT] = { krdma_event_strmap, 5 },
+	[KRDMA_A_TEST_MODE] = { krdma_test_mode_strmap, 4 },
+	[KRDMA_A_SESSION_CQ_POLL] = { krdma_cq_poll_strmap, 5 },
 };

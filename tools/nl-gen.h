@@ -33,4 +33,34 @@ extern const int krdma_test_get_rsp_attrs[32];
 extern const int krdma_stats_get_rsp_attrs[1];
 extern const int krdma_event_ntf_attrs[40];
 
+/*
+ * The names of each enum's values and each nested set's attributes, as
+ * the spec writes them but with '_' for '-' (NULL where none is).
+ */
+extern const char *const krdma_ib_port_state_strmap[6];
+extern const char *const krdma_ib_atomic_cap_strmap[3];
+extern const char *const krdma_session_state_strmap[5];
+extern const char *const krdma_cq_poll_strmap[5];
+extern const char *const krdma_session_role_strmap[3];
+extern const char *const krdma_op_strmap[9];
+extern const char *const krdma_test_mode_strmap[4];
+extern const char *const krdma_test_state_strmap[3];
+extern const char *const krdma_event_strmap[5];
+extern const char *const krdma_host_env_attr_strmap[5];
+extern const char *const krdma_host_cpu_attr_strmap[7];
+extern const char *const krdma_test_qp_attr_strmap[6];
+extern const char *const krdma_addr_attr_strmap[5];
+extern const char *const krdma_port_attr_strmap[4];
+extern const char *const krdma_lat_attr_strmap[12];
+extern const char *const krdma_hist_bucket_attr_strmap[5];
+extern const char *const krdma_stats_attr_strmap[31];
+
+/* A name table and its size. */
+struct krdma_strmap {
+	const char *const *names;
+	unsigned int n;
+};
+/* Of each attribute of the krdma set that takes an enum, its names. */
+extern const struct krdma_strmap krdma_attr_enums[KRDMA_A_MAX + 1];
+
 #endif /* _KRDMA_NL_GEN_H */

@@ -170,10 +170,8 @@ int match_table(const char *word, const void *table, size_t n, size_t stride);
 /* Test operations, enum krdma_op; '-' is accepted for '_'. */
 int parse_op(const char *s);		/* enum krdma_op or MATCH_* */
 const char *op_name(unsigned int op);	/* NULL if unknown */
-extern const char *const op_names[];	/* indexed by enum krdma_op */
 /* Test modes, enum krdma_test_mode. */
 int parse_mode(const char *s);		/* enum krdma_test_mode or MATCH_* */
-extern const char *const mode_names[];	/* indexed by enum krdma_test_mode */
 
 /* Object names: 1..KRDMA_NAME_MAX-1 printable characters, no white space,
  * and not all digits (a number always means an id on the command line). */

@@ -139,18 +139,12 @@ static const int result_tail[] = {
  */
 static void print_host_cpu(const struct nlattr *nest, const char *key)
 {
+	/* Text: top's words; JSON: the spec's names. */
 	static const char *const names[] = {
 		[KRDMA_HOST_CPU_A_USER_NS] = "user",
 		[KRDMA_HOST_CPU_A_SYSTEM_NS] = "sys",
 		[KRDMA_HOST_CPU_A_SOFTIRQ_NS] = "softirq",
 		[KRDMA_HOST_CPU_A_IRQ_NS] = "irq",
-	};
-	static const char *const json[] = {
-		[KRDMA_HOST_CPU_A_CAPACITY_NS] = "capacity_ns",
-		[KRDMA_HOST_CPU_A_USER_NS] = "user_ns",
-		[KRDMA_HOST_CPU_A_SYSTEM_NS] = "system_ns",
-		[KRDMA_HOST_CPU_A_SOFTIRQ_NS] = "softirq_ns",
-		[KRDMA_HOST_CPU_A_IRQ_NS] = "irq_ns",
 	};
 	struct nlattr *tb[KRDMA_HOST_CPU_A_MAX + 1];
 	uint64_t cap, busy = 0;
@@ -166,7 +160,8 @@ static void print_host_cpu(const struct nlattr *nest, const char *key)
 		busy += get_u64(tb[i]);
 	open_json_object(key);
 	for (i = KRDMA_HOST_CPU_A_CAPACITY_NS; i <= KRDMA_HOST_CPU_A_IRQ_NS; i++)
-		print_uint(PRINT_JSON, json[i], NULL, get_u64(tb[i]));
+		print_uint(PRINT_JSON, krdma_host_cpu_attr_strmap[i], NULL,
+			   get_u64(tb[i]));
 	print_float(PRINT_ANY, "busy_pct", NULL, 100.0 * busy / cap, 1);
 	print_text(" %s %.1f%% (", key, 100.0 * busy / cap);
 	for (i = KRDMA_HOST_CPU_A_USER_NS; i <= KRDMA_HOST_CPU_A_IRQ_NS; i++)

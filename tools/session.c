@@ -80,11 +80,13 @@ static int connect_query_reply(struct nlattr **tb, struct nlmsghdr *nlh,
 {
 	struct connect_state *st = arg;
 	unsigned int state;
+	const char *name;
 
 	(void)nlh;
 	if (!tb[KRDMA_A_SESSION_STATE])
 		return 0;
 	state = nla_get_u8(tb[KRDMA_A_SESSION_STATE]);
+	name = STRMAP_NAME(krdma_session_state_strmap, state);
 	if (state == KRDMA_SESSION_CONNECTING)
 		return 0;
 	st->finished = true;
@@ -95,8 +97,7 @@ static int connect_query_reply(struct nlattr **tb, struct nlmsghdr *nlh,
 			 nla_get_string(tb[KRDMA_A_REASON]));
 	else if (!st->up)
 		snprintf(st->reason, sizeof(st->reason), "session is %s",
-			 session_state_name(state) ? session_state_name(state)
-						   : "gone");
+			 name ? name : "gone");
 	return 0;
 }
 

@@ -132,7 +132,7 @@ static int test_parse(struct test_args *a, bool run, int argc, char **argv)
 		if (specs[i].val->set)
 			return usage_error("'%s' is for a one-shot run (addr HOST), not for an existing session",
 					   specs[i].kw);
-	mode = a->mode.set ? mode_names[a->mode.num] : "check";
+	mode = a->mode.set ? krdma_test_mode_strmap[a->mode.num] : "check";
 	/* A threshold on a figure the test will not have is a mistake now,
 	 * not a failed run later.
 	 */

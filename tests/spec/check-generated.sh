@@ -5,8 +5,9 @@
 # uAPI header, kmod/netlink-gen.[ch], krdmactl's tools/nl-gen.[ch],
 # Documentation/netlink-abi.rst; the list is in scripts/spec-regen.sh) must
 # be what its generator makes of the spec today: the header, the module's
-# policies, ops table and groups, the CLI's reply policies and attribute
-# lists and the ABI document come from the spec and nowhere else. Also proves
+# policies, ops table and groups, the CLI's reply policies, attribute
+# lists and name tables and the ABI document come from the spec and nowhere
+# else. Also proves
 # the check can fail (a changed spec, a hand-edited file: each stale file
 # reported with the command that regenerates it), and that the generator
 # renders a changed check, flag or operation as expected.
@@ -135,6 +136,14 @@ spec_case cli-ipv4-len '/name: ipv4$/,/exact-len:/{s/^(          exact-len: )4$/
 spec_case cli-reply-attr '/name: version-get$/,/abi-version$/{s/^(            - )abi-version$/&\n\1dev-index/}' \
 	'krdma_version_get_rsp_attrs\[3\] = \{\n\tKRDMA_A_VERSION,\n\tKRDMA_A_ABI_VERSION,\n\tKRDMA_A_DEV_INDEX,\n\}' \
 	--user-source tools/nl-gen.c
+# The names krdmactl prints: an enum's entry, a nested set's attribute,
+# the enum an attribute's values are named from.
+spec_case cli-enum-name 's/^(        name: )session-up$/\1session-start/' \
+	'\[KRDMA_EVENT_SESSION_START\] = "session_start",' --user-source tools/nl-gen.c
+spec_case cli-attr-name 's/^(        name: )qp-events$/\1qp-async-events/' \
+	'\[KRDMA_STATS_A_QP_ASYNC_EVENTS\] = "qp_async_events",' --user-source tools/nl-gen.c
+spec_case cli-attr-enum 's/^(        enum: )session-role$/\1session-state/' \
+	'\[KRDMA_A_SESSION_ROLE\] = \{ krdma_session_state_strmap, 5 \},' --user-source tools/nl-gen.c
 # The doc's keys: each default (per mode too) and each attribute's modes
 # in the header both sides share, and the refusal naming them.
 spec_case default-bw '/name: test-depth$/,/default:/{s/^(          default: 1; bw: )64$/\132/}' \

@@ -13,8 +13,9 @@
 #                          the header has it; the spec's references hold
 #   test-check-code.sh     ... and that checker rejects broken copies
 #   check-ynl-schema.py    the spec is valid against the kernel's YNL schema
-#                          of genetlink-legacy (skipped, saying so, without
-#                          the schema or python3-jsonschema)
+#                          of genetlink-legacy, from linux-source-6.12
+#                          (skipped, saying so, without the schema or
+#                          python3-jsonschema)
 #   check-manpage.sh       the man page covers what krdmactl's help lists
 #   check-abi-doc.sh       the spec-to-rst.py rendering: valid RST, and it
 #                          shows a change of the spec

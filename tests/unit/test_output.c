@@ -604,15 +604,24 @@ TEST(stats_names_and_rates)
 	struct rates r;
 	char buf[32];
 
-	CHECK_STR(stats_name(KRDMA_STATS_A_SESSIONS_OPENED), "sessions_opened");
-	CHECK_STR(stats_name(KRDMA_STATS_A_PROTOCOL_ERRORS), "protocol_errors");
-	CHECK_STR(stats_name(KRDMA_STATS_A_POLLERS_REFUSED), "pollers_refused");
-	CHECK_STR(stats_name(KRDMA_STATS_A_RESPONDER_POLLERS), "responder_pollers");
-	CHECK(stats_name(KRDMA_STATS_A_PAD) == NULL);
-	CHECK(stats_name(KRDMA_STATS_A_MAX + 1) == NULL);
+#define STATS_NAME(t)	STRMAP_NAME(krdma_stats_attr_strmap, t)
+	CHECK_STR(STATS_NAME(KRDMA_STATS_A_SESSIONS_OPENED), "sessions_opened");
+	CHECK_STR(STATS_NAME(KRDMA_STATS_A_PROTOCOL_ERRORS), "protocol_errors");
+	CHECK_STR(STATS_NAME(KRDMA_STATS_A_POLLERS_REFUSED), "pollers_refused");
+	CHECK_STR(STATS_NAME(KRDMA_STATS_A_RESPONDER_POLLERS), "responder_pollers");
+	CHECK(STATS_NAME(KRDMA_STATS_A_PAD) == NULL);
+	CHECK(STATS_NAME(KRDMA_STATS_A_MAX + 1) == NULL);
 	CHECK_STR(port_state_name(4), "ACTIVE");
 	CHECK_STR(port_state_name(5), "ACTIVE_DEFER");
-	CHECK_STR(atomic_cap_name(2), "glob");
+	CHECK(port_state_name(6) == NULL);
+	CHECK_STR(STRMAP_NAME(krdma_ib_atomic_cap_strmap, 2), "glob");
+	CHECK_STR(STRMAP_NAME(krdma_event_strmap, KRDMA_EVENT_TEST_DONE),
+		  "test_done");
+	CHECK(STRMAP_NAME(krdma_event_strmap, 0) == NULL);
+	CHECK_STR(addr_attr_name(KRDMA_ADDR_A_SCOPE_ID), "scope-id");
+	CHECK(addr_attr_name(KRDMA_ADDR_A_MAX + 1) == NULL);
+	CHECK_STR(lat_stat_name(KRDMA_LAT_A_P999_NS), "p99.9");
+	CHECK(lat_stat_name(KRDMA_LAT_A_HIST) == NULL);
 	compute_rates(1000000000, 1000, 2000000000, &r);
 	CHECK(r.mb_s > 499.99 && r.mb_s < 500.01);
 	CHECK(r.gb_s > 3.99 && r.gb_s < 4.01);

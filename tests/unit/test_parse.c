@@ -14,6 +14,7 @@
 
 #include <linux/krdma.h>
 
+#include "nl-gen.h"
 #include "parse.h"
 #include "resolve.h"
 #include "unit.h"
@@ -601,7 +602,7 @@ TEST(mode_name_parsing)
 	for (i = 0; i < ARRAY_SIZE(cases); i++)
 		CHECK_INT_CASE(str(cases[i].in), parse_mode(cases[i].in),
 			       cases[i].want);
-	CHECK_STR(mode_names[KRDMA_MODE_BW], "bw");
+	CHECK_STR(krdma_test_mode_strmap[KRDMA_MODE_BW], "bw");
 }
 
 TEST(names)
