@@ -16,7 +16,7 @@
 #   -s SECONDS  measured seconds per point (default 5)
 #   -d DEPTH    krdma's depth for the bandwidth points (default 64)
 #   -q QPS      QPs of krdma's several-QP points (default 4), DEPTH shared
-#   -t TIMEOUT  bound of each guest run (default 900)
+#   -t TIMEOUT  bound of each guest run (default 1800)
 #   -P OPTIONS  more options for every perftest program (e.g. "-u 18")
 #   -L NETEM    impair the wire: tc-netem arguments on both guests' NICs
 #               (KRDMA_NETEM, e.g. "loss 1%"); by default only the loss
@@ -47,7 +47,11 @@
 # The wire is tests/vm/run.sh's (KRDMA_WIRE, a unix-socket stream by
 # default). Exit status: 0 if every guest run passed (a measurement that
 # produced no number fails one; a missed target does not). One run takes
-# 7-12 minutes on a loaded 2-CPU host, a loss run 5-8.
+# about 20 minutes on a loaded 2-CPU host: each point costs about 20 s
+# for its 5 measured ones (the servers' start, the rendezvous, the CPU
+# snapshots; 2026-11-30: 40 points to TCP in 819 s, when the old default
+# bound of 900 s cut the run before its several-QP and cq points); a loss
+# run 5-8.
 set -u
 export LC_ALL=C
 
@@ -61,7 +65,7 @@ LOSS_STEPS='^(pt|kr)\.bw\.(write|read|send)\.(65536|1048576)$'
 # The MTU rows (-m): every bandwidth and message-rate point and TCP, both tools.
 MTU_STEPS='^(pt|kr)\.(bw|msg)\.|^tcp$'
 
-out='' runs=3 secs=5 depth=64 qps=4 tmo=900 report='' ptx='' mtu=${KRDMA_MTU:-} rps=${KRDMA_RPS:-0}
+out='' runs=3 secs=5 depth=64 qps=4 tmo=1800 report='' ptx='' mtu=${KRDMA_MTU:-} rps=${KRDMA_RPS:-0}
 netem=${KRDMA_NETEM:-} only=${KRDMA_BENCH_ONLY:-} modparams=${KRDMA_MODPARAMS:-}
 only_set=${KRDMA_BENCH_ONLY:+1}
 ack=${KRDMA_BENCH_ACK_TIMEOUT:-} ack_set=${KRDMA_BENCH_ACK_TIMEOUT:+1}
