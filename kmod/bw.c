@@ -21,7 +21,7 @@
 #include <linux/slab.h>
 #include <net/genetlink.h>
 
-#include "perf.h"
+#include "perf-test.h"
 
 /*
  * rate: the longest a burst may be worth. Longer, the sender would sit
@@ -93,7 +93,7 @@ static int krdma_bw_setup(struct krdma_test *test)
 	struct krdma_perf *pf;
 	int ret;
 
-	ret = krdma_perf_setup(test);
+	ret = krdma_perf_test_setup(test);
 	if (ret)
 		return ret;
 	pf = test->perf;
@@ -114,9 +114,9 @@ static void krdma_bw_start(struct krdma_test *test)
 	u64 t0 = local_clock();
 	int ret;
 
-	ret = krdma_perf_start(test);
+	ret = krdma_perf_test_start(test);
 	if (ret) {
-		krdma_perf_start_failed(test, ret);
+		krdma_perf_test_start_failed(test, ret);
 		return;
 	}
 	krdma_perf_pump_lanes(pf);
@@ -158,7 +158,7 @@ static void krdma_bw_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 		spin_unlock_bh(&ln->lock);
 	}
 	if (!ok) {
-		krdma_perf_unexpected(test, type);
+		krdma_perf_test_unexpected(test, type);
 		return;
 	}
 	krdma_perf_pump_lane(ln);
@@ -201,7 +201,7 @@ static int krdma_bw_fill(struct sk_buff *skb, struct krdma_test *test)
 
 	if (!pf)
 		return 0;
-	if (krdma_perf_fill(skb, test))
+	if (krdma_perf_test_fill(skb, test))
 		return -EMSGSIZE;
 	/* The figures exist once the test is over (krdma_perf_finish()). */
 	return pf->over ? krdma_perf_fill_lanes(skb, pf) : 0;
@@ -434,7 +434,7 @@ static void krdma_bw_peer_on_channel_msg(struct krdma_conn *conn,
 				    conn->index);
 		return;
 	}
-	if (!krdma_perf_peer_recv_lane(sess, pt, ln, rx, wc, hdr))
+	if (!krdma_perf_recv(pf, ln, rx, wc, hdr))
 		return;
 	krdma_perf_peer_credit(pf, conn->index, ln->received, &ln->credit_sent,
 			       &ln->rx_held);
@@ -501,7 +501,7 @@ const struct krdma_engine_ops krdma_bw_engine = {
 	.peer_validates	= true,
 	.check_params	= krdma_bw_check_params,
 	.setup		= krdma_bw_setup,
-	.post_regs	= krdma_perf_post_regs,
+	.post_regs	= krdma_perf_test_post_regs,
 	.start		= krdma_bw_start,
 	.on_msg		= krdma_bw_on_msg,
 	.fill		= krdma_bw_fill,

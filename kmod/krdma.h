@@ -213,6 +213,12 @@ void krdma_buf_copy_from(struct krdma_buf *buf, u32 off, const void *src,
 void krdma_buf_copy_to(void *dst, struct krdma_buf *buf, u32 off, u32 len);
 bool krdma_fault_misaddress(void);
 bool krdma_fault_slot_sync(void);
+/* The seed of a test's pattern, iteration @iter's (bw and lat: 0 for all). */
+static inline u64 krdma_seed(u32 test_id, u64 iter)
+{
+	return ((u64)test_id << 40) ^ iter ^ 0x6b72646d61ULL;
+}
+
 void krdma_pattern_fill(struct krdma_buf *buf, u32 off, u32 len, u64 seed);
 bool krdma_pattern_check(struct krdma_buf *buf, u32 off, u32 len, u64 seed);
 bool krdma_pattern_check_part(struct krdma_buf *buf, u32 off, u32 from,

@@ -23,7 +23,7 @@
 #include <linux/slab.h>
 #include <net/genetlink.h>
 
-#include "perf.h"
+#include "perf-test.h"
 
 /* write, write_imm: each side has a target the other writes into. */
 static bool krdma_lat_writes(u8 op)
@@ -96,7 +96,7 @@ static int krdma_lat_setup(struct krdma_test *test)
 	struct krdma_perf *pf;
 	int ret;
 
-	ret = krdma_perf_setup(test);
+	ret = krdma_perf_test_setup(test);
 	if (ret)
 		return ret;
 	pf = test->perf;
@@ -472,11 +472,11 @@ static void krdma_lat_start(struct krdma_test *test)
 	u64 t0 = local_clock();
 	int ret;
 
-	ret = krdma_perf_start(test);
+	ret = krdma_perf_test_start(test);
 	if (!ret && pf->polls)
 		ret = krdma_perf_start_poller(pf);
 	if (ret) {
-		krdma_perf_start_failed(test, ret);
+		krdma_perf_test_start_failed(test, ret);
 		return;
 	}
 	if (pf->polls)
@@ -541,7 +541,7 @@ static void krdma_lat_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 
 	if (!krdma_lat_answer_due(test) || type != KRDMA_MSG_PONG ||
 	    be32_to_cpu(hdr->len) != pf->size) {
-		krdma_perf_unexpected(test, type);
+		krdma_perf_test_unexpected(test, type);
 		return;
 	}
 	krdma_hist_record(&pf->hist, (t1 - pf->t0) / 2);
@@ -574,7 +574,7 @@ static int krdma_lat_fill(struct sk_buff *skb, struct krdma_test *test)
 {
 	if (!test->perf)
 		return 0;
-	if (krdma_perf_fill(skb, test))
+	if (krdma_perf_test_fill(skb, test))
 		return -EMSGSIZE;
 	return krdma_hist_fill(skb, &test->perf->hist, KRDMA_A_TEST_LAT);
 }
@@ -782,7 +782,7 @@ const struct krdma_engine_ops krdma_lat_engine = {
 	.peer_validates	= true,
 	.check_params	= krdma_lat_check_params,
 	.setup		= krdma_lat_setup,
-	.post_regs	= krdma_perf_post_regs,
+	.post_regs	= krdma_perf_test_post_regs,
 	.start		= krdma_lat_start,
 	.on_msg		= krdma_lat_on_msg,
 	.on_imm		= krdma_lat_on_imm,

@@ -203,7 +203,7 @@ int krdma_perf_alloc_buf(struct krdma_perf *pf, struct krdma_buf **bufp,
  * iWARP, bw write over data channels: each lane's last act is an RDMA
  * READ of one byte of the peer's target (krdma_perf_iwarp_fence()),
  * which lands here, at the lane's index. Registered for remote write
- * with the test's other memory (krdma_perf_post_regs()), as a READ's
+ * with the test's other memory (krdma_perf_test_post_regs()), as a READ's
  * sink must be on iWARP.
  */
 bool krdma_perf_iwarp_fences(const struct krdma_perf *pf)
@@ -244,7 +244,8 @@ int krdma_perf_alloc_sigs(struct krdma_perf *pf, u32 n)
 /* A write_imm's immediate: the test, and whether it answers (lat). */
 static __be32 krdma_perf_imm(const struct krdma_perf *pf)
 {
-	return cpu_to_be32(pf->pt ? pf->test_id | KRDMA_IMM_ANSWER : pf->test_id);
+	return cpu_to_be32(pf->responder ? pf->test_id | KRDMA_IMM_ANSWER :
+			   pf->test_id);
 }
 
 /*
@@ -402,122 +403,6 @@ int krdma_perf_build(struct krdma_perf *pf,
 	return ret;
 }
 
-/* lat write: our target goes into the TEST_REQ, valid from now on. */
-int krdma_perf_post_regs(struct krdma_test *test, struct krdma_msg_test *req,
-			 u32 *nregions)
-{
-	struct krdma_region *reg = test->slots[0].sink_reg;
-	int ret;
-
-	/* read: every READ lands in the one buffer (bw and lat). */
-	if (test->p.op == KRDMA_OP_READ)
-		return krdma_buf_make_sink(test->sess, test->perf->buf,
-					   &test->ctl_cqe);
-	if (test->perf->fence_sink)
-		return krdma_buf_make_sink(test->sess, test->perf->fence_sink,
-					   &test->ctl_cqe);
-	if (!reg)
-		return 0;
-	ret = krdma_region_post_fence(test->sess);
-	if (!ret)
-		ret = krdma_region_post_reg(test->sess, reg, &test->ctl_cqe,
-					    IB_ACCESS_LOCAL_WRITE |
-					    IB_ACCESS_REMOTE_WRITE);
-	if (ret)
-		return ret;
-	krdma_count(test->sess, KRDMA_CNT_REG_MR_WRS, reg->nmrs);
-	krdma_region_to_wire(reg, req->regions);
-	*nregions = reg->nmrs;
-	return 0;
-}
-
-/*
- * The responder's half of a bw or lat test: a lane a QP of @qps the
- * driver's messages arrive on (bw's receives over several QPs), else one
- * lane, the session's QP, which only the lat engine posts on (PONGs,
- * write answers).
- */
-struct krdma_perf *krdma_perf_peer_alloc_qps(struct krdma_session *sess,
-					     struct krdma_peer_test *pt, u32 qps)
-{
-	struct krdma_perf *pf;
-
-	pt->slots = krdma_failable(kcalloc(pt->depth, sizeof(*pt->slots), GFP_KERNEL));
-	if (!pt->slots)
-		return NULL;
-	pf = krdma_perf_alloc(sess, pt->op, pt->size, pt->depth, pt->test_id, qps);
-	if (!pf)
-		return NULL;
-	pt->perf = pf;
-	pf->pt = pt;
-	pf->signal_every = KRDMA_PERF_LAT_SIGS;
-	pf->chain = 1;
-	pf->rx_window = krdma_perf_rx_window(pf);
-	return pf;
-}
-
-struct krdma_perf *krdma_perf_peer_alloc(struct krdma_session *sess,
-					 struct krdma_peer_test *pt)
-{
-	return krdma_perf_peer_alloc_qps(sess, pt, 1);
-}
-
-/*
- * The responder's target of a one-sided op (a READ's source), in its
- * first slot, with the region the driver will reach it through.
- */
-int krdma_perf_peer_target(struct krdma_perf *pf, int access)
-{
-	struct krdma_peer_test *pt = pf->pt;
-	struct krdma_slot *slot = &pt->slots[0];
-	int ret;
-
-	ret = krdma_perf_alloc_buf(pf, &slot->buf, 0);
-	if (ret)
-		return ret;
-	if (pf->inline_data) {
-		/* Our buffer is a target here, not a source: the device's. */
-		pf->inline_data = false;
-		krdma_buf_to_device(slot->buf);
-	}
-	if (pt->op == KRDMA_OP_READ) {
-		krdma_buf_to_cpu(slot->buf);
-		krdma_pattern_fill(slot->buf, 0, pt->size,
-				   krdma_seed(pt->test_id, 0));
-		krdma_buf_to_device(slot->buf);
-	}
-	slot->reg = krdma_region_create(pf->sess->kdev, slot->buf, 0,
-					krdma_perf_data_len(pf), access);
-	if (IS_ERR(slot->reg)) {
-		ret = PTR_ERR(slot->reg);
-		slot->reg = NULL;
-		return ret;
-	}
-	if (slot->reg->nmrs > KRDMA_MAX_WIRE_REGIONS)
-		return -E2BIG;
-	return 0;
-}
-
-/* Registers the responder's region and lists it in the TEST_ACK @ack. */
-int krdma_perf_peer_publish(struct krdma_perf *pf, int access,
-			    struct krdma_msg_test *ack, u32 *nregions)
-{
-	struct krdma_peer_test *pt = pf->pt;
-	struct krdma_region *reg = pt->slots[0].reg;
-	int ret;
-
-	ret = krdma_region_post_fence(pf->sess);
-	if (!ret)
-		ret = krdma_region_post_reg(pf->sess, reg, &pt->reg_cqe, access);
-	pt->posted |= reg->registered;
-	if (ret)
-		return ret;
-	krdma_count(pf->sess, KRDMA_CNT_REG_MR_WRS, reg->nmrs);
-	krdma_region_to_wire(reg, ack->regions);
-	*nregions = reg->nmrs;
-	return 0;
-}
-
 /*
  * debug_dma: the test's buffers are about to be unmapped, so no message
  * that reads or writes them may be incomplete - unless the QP was
@@ -576,21 +461,4 @@ void krdma_perf_free(struct krdma_perf *pf)
 		kfree(pf->lanes);
 	}
 	kfree(pf);
-}
-
-void krdma_perf_test_finish(struct krdma_test *test)
-{
-	krdma_perf_finish(test->perf);
-}
-
-void krdma_perf_test_free(struct krdma_test *test)
-{
-	krdma_perf_free(test->perf);
-	test->perf = NULL;
-}
-
-void krdma_perf_peer_free(struct krdma_peer_test *pt)
-{
-	krdma_perf_free(pt->perf);
-	pt->perf = NULL;
 }

@@ -190,11 +190,6 @@ static inline void krdma_peer_progress(struct krdma_peer_test *pt)
 	WRITE_ONCE(pt->stamp, jiffies);
 }
 
-static inline u64 krdma_seed(u32 test_id, u64 iter)
-{
-	return ((u64)test_id << 40) ^ iter ^ 0x6b72646d61ULL;
-}
-
 /*
  * A test mode's engine: the driver's half runs our test, the responder's
  * half the peer's. test.c and peer.c own the lifecycle and call these; the
