@@ -4,10 +4,11 @@
  *
  * The driver keeps up to depth messages in flight on every QP of the test
  * (a lane each), in chains of up to chain messages per ib_post_send(), at
- * most rate bytes a second if the user gives a rate. Ops that consume the
- * peer's receives (send, send_imm, write_imm) are paced by credits - the
- * responder reports the receives it has reposted in a CREDIT - so a fast
- * driver never meets an RNR NAK; over several QPs (protocol version 3)
+ * most rate bytes a second if the user gives a rate (the pipeline's rate
+ * limiter, perf-run.c). Ops that consume the peer's receives (send,
+ * send_imm, write_imm) are paced by credits - the responder reports the
+ * receives it has reposted in a CREDIT - so a fast driver never meets an
+ * RNR NAK; over several QPs (protocol version 3)
  * each lane has its own credits, the responder a lane per QP for what
  * arrives on each, and every CREDIT names its QP and travels on the first
  * (krdma_bw_peer_rx_count()), KRDMA_CREDITS_PER_QP of them a lane at
@@ -16,19 +17,11 @@
  * sample of the sends, the target of the RDMA ops at the end); the driver
  * checks the data of its READs. A test reports what each QP moved.
  */
-#include <linux/math64.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
 
 #include "perf-test.h"
-
-/*
- * rate: the longest a burst may be worth. Longer, the sender would sit
- * idle past what a "test stop" should take, and toward the peer's stall
- * timer (stall_ms).
- */
-#define KRDMA_PERF_RATE_SPAN_NS	NSEC_PER_SEC
 
 /* How the pipeline runs a bw test, on either side. */
 static void krdma_bw_flags(struct krdma_perf *pf)
@@ -49,9 +42,7 @@ static int krdma_bw_check_params(struct krdma_session *sess,
 		NL_SET_ERR_MSG(extack, "burst must not exceed depth");
 		return -EINVAL;
 	}
-	if (p->rate && mul_u64_u64_div_u64((u64)p->burst * p->size * p->qps,
-					   NSEC_PER_SEC, p->rate) >
-		       KRDMA_PERF_RATE_SPAN_NS) {
+	if (!krdma_perf_rate_fits(p->rate, p->burst, p->size, p->qps)) {
 		NL_SET_ERR_MSG(extack, "rate too low: a burst (burst x size a QP) is 1 s at most");
 		return -EINVAL;
 	}
@@ -68,24 +59,6 @@ static int krdma_bw_check_params(struct krdma_session *sess,
 	return krdma_perf_check_params(sess, p,
 				       p->depth * krdma_perf_nchunks(sess, p),
 				       extack);
-}
-
-/*
- * bw, with a rate: perftest's software rate limiter. A lane posts a burst
- * of up to burst messages, then waits until its share of the rate (each
- * lane an equal one) has paid for them. rate_next, when the lane may post
- * again, runs ahead of the clock by what it posted. A lane that fell
- * behind - a late timer, a window full of messages the peer is slow to
- * take - catches up by one burst at most: the average holds, and no
- * flood follows a stall.
- */
-static void krdma_perf_rate_setup(struct krdma_perf *pf, u64 rate, u32 burst)
-{
-	pf->rate = rate;
-	pf->burst = burst;
-	if (rate)
-		pf->rate_span = mul_u64_u64_div_u64((u64)burst * pf->size *
-						    pf->nlanes, NSEC_PER_SEC, rate);
 }
 
 static int krdma_bw_setup(struct krdma_test *test)

@@ -193,6 +193,58 @@ bool krdma_perf_more(struct krdma_perf_lane *ln)
 }
 
 /*
+ * The rate limiter (bw, with a rate): perftest's software rate limiter. A
+ * lane posts a burst of up to burst messages, then waits until its share
+ * of the rate (each lane an equal one) has paid for them. rate_next, when
+ * the lane may post again, runs ahead of the clock by what it posted. A
+ * lane that fell behind - a late timer, a window full of messages the
+ * peer is slow to take - catches up by one burst at most: the average
+ * holds, and no flood follows a stall. A lane held back is pumped by its
+ * timer (krdma_perf_rate_timer()).
+ *
+ * The longest a burst may be worth: longer, the sender would sit idle past
+ * what a "test stop" should take, and toward the peer's stall timer
+ * (stall_ms).
+ */
+#define KRDMA_PERF_RATE_SPAN_NS	NSEC_PER_SEC
+
+/* What @n messages of @size on each of @lanes lanes are worth at @rate, ns. */
+static u64 krdma_perf_rate_ns(u64 rate, u32 n, u32 size, u32 lanes)
+{
+	return mul_u64_u64_div_u64((u64)n * size * lanes, NSEC_PER_SEC, rate);
+}
+
+/**
+ * krdma_perf_rate_fits - whether a rate's burst is worth a second at most
+ * @rate: bytes a second, over all lanes; 0: no limit, which fits
+ * @burst: messages a lane posts at once
+ * @size: a message's
+ * @lanes: the QPs the test spreads its messages over
+ *
+ * Return: true if the rate limiter takes it.
+ */
+bool krdma_perf_rate_fits(u64 rate, u32 burst, u32 size, u32 lanes)
+{
+	return !rate || krdma_perf_rate_ns(rate, burst, size, lanes) <=
+			KRDMA_PERF_RATE_SPAN_NS;
+}
+
+/**
+ * krdma_perf_rate_setup - the rate the driver's lanes send at
+ * @pf: the driver's pipeline, its lanes made
+ * @rate: bytes a second, over all lanes; 0: no limit
+ * @burst: messages a lane posts at once
+ */
+void krdma_perf_rate_setup(struct krdma_perf *pf, u64 rate, u32 burst)
+{
+	pf->rate = rate;
+	pf->burst = burst;
+	if (rate)
+		pf->rate_span = krdma_perf_rate_ns(rate, burst, pf->size,
+						   pf->nlanes);
+}
+
+/*
  * bw, rate: whether @ln may post now, @room held to a burst if so. If not,
  * the timer pumps it once the budget allows - or at the deadline, which
  * ends a timed test then, not a burst later. Completions may pump it
@@ -213,7 +265,7 @@ static bool krdma_perf_rate_allows(struct krdma_perf_lane *ln, u64 *room)
 	return false;
 }
 
-/* bw, rate: @n messages went out; see krdma_perf_rate_setup(), bw.c. */
+/* bw, rate: @n messages went out; @ln catches up by a burst at most. */
 static void krdma_perf_rate_charge(struct krdma_perf_lane *ln, u32 n)
 {
 	struct krdma_perf *pf = ln->pf;
@@ -221,8 +273,7 @@ static void krdma_perf_rate_charge(struct krdma_perf_lane *ln, u32 n)
 
 	if (now > pf->rate_span)
 		ln->rate_next = max(ln->rate_next, now - pf->rate_span);
-	ln->rate_next += mul_u64_u64_div_u64((u64)n * pf->size * pf->nlanes,
-					     NSEC_PER_SEC, pf->rate);
+	ln->rate_next += krdma_perf_rate_ns(pf->rate, n, pf->size, pf->nlanes);
 }
 
 /*

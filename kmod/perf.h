@@ -203,6 +203,8 @@ void krdma_perf_finish(struct krdma_perf *pf);
 void krdma_perf_free(struct krdma_perf *pf);
 
 /* perf-run.c: the pipeline */
+bool krdma_perf_rate_fits(u64 rate, u32 burst, u32 size, u32 lanes);
+void krdma_perf_rate_setup(struct krdma_perf *pf, u64 rate, u32 burst);
 int krdma_perf_start(struct krdma_perf *pf, u64 count, ktime_t deadline,
 		     const struct krdma_wire_region *remote, u32 nremote);
 void krdma_perf_pump_lanes(struct krdma_perf *pf);
