@@ -12,7 +12,7 @@
  * each lane has its own credits, the responder a lane per QP for what
  * arrives on each, and every CREDIT names its QP and travels on the first
  * (krdma_bw_peer_rx_count()), KRDMA_CREDITS_PER_QP of them a lane at
- * most (krdma_perf_peer_credit()), for which that QP has room on both
+ * most (krdma_bw_peer_credit()), for which that QP has room on both
  * sides (qp.c). The responder checks what arrives (a
  * sample of the sends, the target of the RDMA ops at the end); the driver
  * checks the data of its READs. A test reports what each QP moved.
@@ -139,7 +139,7 @@ static void krdma_bw_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 }
 
 /* What each QP moved, to show one that lags (perftest shows only the sum). */
-static int krdma_perf_fill_lanes(struct sk_buff *skb, struct krdma_perf *pf)
+static int krdma_bw_fill_lanes(struct sk_buff *skb, struct krdma_perf *pf)
 {
 	u64 start = ktime_to_ns(pf->test->start);
 	struct krdma_perf_lane *ln;
@@ -177,7 +177,7 @@ static int krdma_bw_fill(struct sk_buff *skb, struct krdma_test *test)
 	if (krdma_perf_test_fill(skb, test))
 		return -EMSGSIZE;
 	/* The figures exist once the test is over (krdma_perf_finish()). */
-	return pf->over ? krdma_perf_fill_lanes(skb, pf) : 0;
+	return pf->over ? krdma_bw_fill_lanes(skb, pf) : 0;
 }
 
 static void krdma_bw_peer_rx_end_done(struct ib_cq *cq, struct ib_wc *wc);
@@ -308,9 +308,9 @@ static int krdma_bw_peer_setup(struct krdma_session *sess,
  * KRDMA_CREDITS_PER_QP of a lane's outstanding at most: rounded down, a
  * window of 7 was a CREDIT a message, 7 of them.
  */
-static void krdma_perf_peer_credit(struct krdma_perf *pf, u8 qp, u64 received,
-				   u64 *credit_sent,
-				   struct krdma_recv_batch *held)
+static void krdma_bw_peer_credit(struct krdma_perf *pf, u8 qp, u64 received,
+				 u64 *credit_sent,
+				 struct krdma_recv_batch *held)
 {
 	u32 batch = max_t(u32, 1, DIV_ROUND_UP(pf->rx_window,
 					       KRDMA_CREDITS_PER_QP));
@@ -382,8 +382,8 @@ static void krdma_bw_peer_on_msg(struct krdma_session *sess,
 
 	if (!krdma_perf_peer_recv(sess, pt, rx, wc, hdr))
 		return;
-	krdma_perf_peer_credit(pf, 0, pf->received, &pf->credit_sent,
-			       &pf->rx_held);
+	krdma_bw_peer_credit(pf, 0, pf->received, &pf->credit_sent,
+			     &pf->rx_held);
 	krdma_bw_peer_rx_count(pf, false);
 	pf->cpu_ns += local_clock() - t0;
 }
@@ -409,8 +409,8 @@ static void krdma_bw_peer_on_channel_msg(struct krdma_conn *conn,
 	}
 	if (!krdma_perf_recv(pf, ln, rx, wc, hdr))
 		return;
-	krdma_perf_peer_credit(pf, conn->index, ln->received, &ln->credit_sent,
-			       &ln->rx_held);
+	krdma_bw_peer_credit(pf, conn->index, ln->received, &ln->credit_sent,
+			     &ln->rx_held);
 	WRITE_ONCE(ln->cpu_ns, ln->cpu_ns + local_clock() - t0);
 	krdma_bw_peer_rx_count(pf, true);
 }
@@ -454,12 +454,11 @@ static void krdma_bw_peer_free(struct krdma_peer_test *pt)
 /* bw: the target of the one-sided ops, nothing for sends; and the mirror. */
 static u64 krdma_bw_peer_bytes(const struct krdma_peer_test *pt)
 {
-	bool send = krdma_op_is_send(pt->op);
-	u32 len = krdma_op_data_len(pt->op, pt->size);
-	u64 bytes = send ? 0 : krdma_buf_bytes(len);
+	u64 buf = krdma_buf_bytes(krdma_perf_msg_len(pt->op, pt->size));
+	u64 bytes = krdma_op_is_send(pt->op) ? 0 : buf;
 
 	if (pt->bidir)
-		bytes += krdma_buf_bytes((send ? KRDMA_MSG_HDR_SIZE : 0) + len);
+		bytes += buf;
 	return bytes;
 }
 

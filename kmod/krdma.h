@@ -48,7 +48,7 @@
 #define KRDMA_QPS_SQ_DEPTH_MIN	(KRDMA_PERF_CTRL_WRS + 1)
 /*
  * The CREDITs a bw responder has outstanding for each QP's lane at most
- * (bw.c, krdma_perf_peer_credit()). Every lane's CREDITs travel on the
+ * (bw.c, krdma_bw_peer_credit()). Every lane's CREDITs travel on the
  * session's first QP, so that QP's receives, send queue and control
  * buffers get room for KRDMA_CREDITS_PER_QP a QP of the session on top
  * of rq_depth, sq_depth and KRDMA_CTRL_TX: krdma_session_credits().

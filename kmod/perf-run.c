@@ -169,7 +169,7 @@ void krdma_perf_sample(struct krdma_perf *pf, struct krdma_buf *buf,
 /* A received send: header first, then the data. */
 void krdma_perf_check_rx(struct krdma_perf *pf, struct krdma_recv *rx)
 {
-	krdma_perf_sample(pf, rx->buf, KRDMA_MSG_HDR_SIZE, pf->size, true);
+	krdma_perf_sample(pf, rx->buf, pf->data_off, pf->data_len, true);
 }
 
 /**
@@ -637,15 +637,15 @@ bool krdma_perf_recv(struct krdma_perf *pf, struct krdma_perf_lane *ln,
 			goto proto;
 		if (ln)
 			krdma_perf_sample_to(pf, &ln->received, &ln->checked,
-					     &ln->bad, rx->buf, KRDMA_MSG_HDR_SIZE,
-					     pf->size, true, true);
+					     &ln->bad, rx->buf, pf->data_off,
+					     pf->data_len, true, true);
 		else
 			krdma_perf_check_rx(pf, rx);
 	}
 	/*
 	 * Paced by CREDITs: the driver cannot send into this receive before
 	 * the next CREDIT, which posts it first, with the others of its
-	 * batch, in one chain (krdma_perf_peer_credit()).
+	 * batch, in one chain (krdma_bw_peer_credit()).
 	 */
 	if (pf->credits) {
 		krdma_recv_hold(ln ? &ln->rx_held : &pf->rx_held, rx);

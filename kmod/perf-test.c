@@ -81,10 +81,7 @@ int krdma_perf_check_params(struct krdma_session *sess,
 u32 krdma_perf_nchunks(struct krdma_session *sess,
 		       const struct krdma_test_params *p)
 {
-	bool hdr = krdma_op_is_send(p->op);
-
-	return krdma_chunks_for(sess->kdev, (hdr ? KRDMA_MSG_HDR_SIZE : 0) +
-				p->size);
+	return krdma_chunks_for(sess->kdev, krdma_perf_msg_len(p->op, p->size));
 }
 
 /* Our test, as the pipeline sees it: krdma_perf_test_ops. */
@@ -411,7 +408,7 @@ int krdma_perf_peer_target(struct krdma_perf *pf, int access)
 		krdma_buf_to_device(slot->buf);
 	}
 	slot->reg = krdma_region_create(pf->sess->kdev, slot->buf, 0,
-					krdma_perf_data_len(pf), access);
+					pf->data_len, access);
 	if (IS_ERR(slot->reg)) {
 		ret = PTR_ERR(slot->reg);
 		slot->reg = NULL;

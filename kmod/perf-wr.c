@@ -95,6 +95,9 @@ struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess, u8 op,
 	pf->sess = sess;
 	pf->op = op;
 	pf->size = size;
+	pf->data_off = krdma_perf_data_off(op);
+	pf->data_len = krdma_op_data_len(op, size);
+	pf->msg_len = pf->data_off + pf->data_len;
 	pf->depth = depth;
 	pf->window = depth;
 	if (op == KRDMA_OP_READ)
@@ -128,35 +131,10 @@ u32 krdma_perf_rx_window(const struct krdma_perf *pf)
 	return window;
 }
 
-/*
- * Buffer layout: a send is the whole buffer, header then payload; the RDMA
- * ops move the payload alone, so that a power-of-two size stays in one
- * chunk (and one MR) on each side.
- */
-static bool krdma_perf_has_hdr(const struct krdma_perf *pf)
-{
-	return krdma_op_is_send(pf->op);
-}
-
 /* RDMA WRITE, WRITE_WITH_IMM and READ: their WRs follow the remote regions. */
 static bool krdma_perf_rdma(const struct krdma_perf *pf)
 {
-	return !krdma_perf_has_hdr(pf) && !krdma_op_is_atomic(pf->op);
-}
-
-static u32 krdma_perf_data_off(const struct krdma_perf *pf)
-{
-	return krdma_perf_has_hdr(pf) ? KRDMA_MSG_HDR_SIZE : 0;
-}
-
-u32 krdma_perf_data_len(const struct krdma_perf *pf)
-{
-	return krdma_op_data_len(pf->op, pf->size);
-}
-
-static u32 krdma_perf_msg_len(const struct krdma_perf *pf)
-{
-	return krdma_perf_data_off(pf) + krdma_perf_data_len(pf);
+	return !krdma_op_is_send(pf->op) && !krdma_op_is_atomic(pf->op);
 }
 
 /*
@@ -168,17 +146,17 @@ static bool krdma_perf_can_inline(const struct krdma_perf *pf)
 	/* A READ's or an atomic's answer lands in our buffer: a sink. */
 	if (krdma_op_is_one_sided(pf->op))
 		return false;
-	return krdma_perf_msg_len(pf) <= pf->sess->max_inline &&
-	       krdma_perf_msg_len(pf) <= pf->sess->kdev->chunk_size;
+	return pf->msg_len <= pf->sess->max_inline &&
+	       pf->msg_len <= pf->sess->kdev->chunk_size;
 }
 
 /* The buffer we send from (@msg_type: its header, for sends). */
 int krdma_perf_alloc_buf(struct krdma_perf *pf, struct krdma_buf **bufp,
 			 u16 msg_type)
 {
-	u32 off = krdma_perf_data_off(pf), len = krdma_perf_data_len(pf);
+	u32 off = pf->data_off, len = pf->data_len;
 
-	*bufp = krdma_buf_alloc(pf->sess->kdev, off + len, "perf", 0);
+	*bufp = krdma_buf_alloc(pf->sess->kdev, pf->msg_len, "perf", 0);
 	if (!*bufp)
 		return -ENOMEM;
 	pf->buf = *bufp;
@@ -329,7 +307,7 @@ static int krdma_perf_build_lane(struct krdma_perf_lane *ln,
 		for (k = 0; k < pf->per; k++) {
 			union krdma_perf_wr *w = &ln->wr[m * pf->per + k];
 			struct ib_sge *sge = &ln->sge[(m * pf->per + k) * KRDMA_MAX_SGE];
-			u32 len = krdma_perf_msg_len(pf), taken;
+			u32 len = pf->msg_len, taken;
 
 			if (krdma_perf_rdma(pf))
 				len = be32_to_cpu(remote[r].len) - roff;

@@ -19,6 +19,24 @@
 /* lat: signaled sends in flight at most (they complete before the PONG). */
 #define KRDMA_PERF_LAT_SIGS	8
 
+/*
+ * A message of a bw or lat test, as it lies in its buffer: a send is the
+ * whole buffer, our header then the data; the RDMA ops move the data
+ * alone, so that a power-of-two size stays in one chunk (and one MR) on
+ * each side; an atomic moves 8 bytes. A test's is laid out once, by
+ * krdma_perf_alloc() (data_off, data_len, msg_len); a check or a charge
+ * made before the test has a pipeline takes it from here.
+ */
+static inline u32 krdma_perf_data_off(u8 op)
+{
+	return krdma_op_is_send(op) ? KRDMA_MSG_HDR_SIZE : 0;
+}
+
+static inline u32 krdma_perf_msg_len(u8 op, u32 size)
+{
+	return krdma_perf_data_off(op) + krdma_op_data_len(op, size);
+}
+
 struct krdma_perf_sig {
 	struct ib_cqe		cqe;
 	struct krdma_perf_lane	*lane;
@@ -111,7 +129,10 @@ struct krdma_perf {
 	bool			pumps;		/* completions refill the window */
 	bool			round_trips;	/* each completion is a timed one */
 	bool			polls;		/* a poller thread posts and times */
-	u32			size;
+	u32			size;		/* the test's: a message's data */
+	u32			data_off;	/* in the buffer: krdma_perf_msg_len() */
+	u32			data_len;
+	u32			msg_len;
 	u32			depth;
 	u32			window;		/* bw: in flight on a lane */
 	u32			signal_every;
@@ -189,7 +210,6 @@ static inline struct krdma_perf_lane *krdma_perf_lane_of(struct krdma_perf *pf,
 /* perf-wr.c: memory and WR templates */
 struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess, u8 op,
 				    u32 size, u32 depth, u32 test_id, u32 qps);
-u32 krdma_perf_data_len(const struct krdma_perf *pf);
 u32 krdma_perf_rx_window(const struct krdma_perf *pf);
 int krdma_perf_alloc_buf(struct krdma_perf *pf, struct krdma_buf **bufp,
 			 u16 msg_type);
