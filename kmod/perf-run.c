@@ -60,10 +60,14 @@ static void krdma_perf_count(struct krdma_perf *pf, u32 n)
 		krdma_count(pf->sess, op->byte_counter, (u64)n * pf->size);
 }
 
-/*
- * Posts the lane's messages posted .. posted + @n - 1 with one
- * ib_post_send(); the last one is signaled if @signal_last, and so is
- * every signal_every-th.
+/**
+ * krdma_perf_post - posts a lane's next messages, in one ib_post_send()
+ * @ln: the lane; its messages posted .. posted + @n - 1 go
+ * @n: how many, chain at most
+ * @signal_last: the last one asks for a completion (every signal_every-th
+ *	does anyway)
+ *
+ * Return: 0, -EOVERFLOW if no signal slot is free, or the post's error.
  */
 int krdma_perf_post(struct krdma_perf_lane *ln, u32 n, bool signal_last)
 {
@@ -158,7 +162,17 @@ static void krdma_perf_sample_to(struct krdma_perf *pf, u64 *received,
 	krdma_count(pf->sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
 }
 
-/* What arrived on the session's QP. */
+/**
+ * krdma_perf_sample - counts a message that arrived on the session's QP
+ * @pf: the pipeline
+ * @buf: where it landed
+ * @off: its data, from here
+ * @len: this long
+ * @cpu_owned: @buf is the CPU's; else it is borrowed from the device
+ *
+ * One in KRDMA_PERF_SAMPLE (and the first) is checked against the test's
+ * pattern, into pf->checked and pf->bad.
+ */
 void krdma_perf_sample(struct krdma_perf *pf, struct krdma_buf *buf,
 		       u32 off, u32 len, bool cpu_owned)
 {
@@ -166,7 +180,11 @@ void krdma_perf_sample(struct krdma_perf *pf, struct krdma_buf *buf,
 			     off, len, cpu_owned, false);
 }
 
-/* A received send: header first, then the data. */
+/**
+ * krdma_perf_check_rx - counts a received send, as krdma_perf_sample()
+ * @pf: the pipeline
+ * @rx: its receive: our header first, then the data
+ */
 void krdma_perf_check_rx(struct krdma_perf *pf, struct krdma_recv *rx)
 {
 	krdma_perf_sample(pf, rx->buf, pf->data_off, pf->data_len, true);
@@ -453,7 +471,12 @@ static enum hrtimer_restart krdma_perf_rate_timer(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
-/* bw: pumps a lane from any context. */
+/**
+ * krdma_perf_pump_lane - bw: fills a lane's window, from any context
+ * @ln: the lane
+ *
+ * The lane done, the last one ends the test (&krdma_perf_ops.end).
+ */
 void krdma_perf_pump_lane(struct krdma_perf_lane *ln)
 {
 	bool done;
@@ -490,6 +513,15 @@ static void krdma_perf_bw_retire(struct krdma_perf_lane *ln, u64 upto, u64 t0)
 		krdma_perf_lane_done(ln);
 }
 
+/**
+ * krdma_perf_sig_done - a lane's signaled WR completed
+ * @cq: its CQ
+ * @wc: the completion, of a struct krdma_perf_sig
+ *
+ * Retires every message of its lane up to the one it signals: with pumps,
+ * refilling the window; else, the last one in flight, calling
+ * &krdma_perf_ops.drained. Given to krdma_perf_build().
+ */
 void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct krdma_perf_sig *sig =
@@ -563,7 +595,12 @@ int krdma_perf_start(struct krdma_perf *pf, u64 count, ktime_t deadline,
 	return ret;
 }
 
-/* Every lane fills its window; their completions go on from there. */
+/**
+ * krdma_perf_pump_lanes - bw: every lane fills its window
+ * @pf: the driver's pipeline, started (krdma_perf_start())
+ *
+ * Their completions (and rate timers) go on from there.
+ */
 void krdma_perf_pump_lanes(struct krdma_perf *pf)
 {
 	u32 i;
@@ -577,7 +614,12 @@ void krdma_perf_pump_lanes(struct krdma_perf *pf)
 	}
 }
 
-/* The CPU time of @pf's handlers and pollers so far; 0 for no @pf. */
+/**
+ * krdma_perf_cpu_ns - the CPU time of a pipeline's handlers and pollers
+ * @pf: the pipeline, or NULL
+ *
+ * Return: nanoseconds so far; 0 for no @pf.
+ */
 u64 krdma_perf_cpu_ns(const struct krdma_perf *pf)
 {
 	u64 ns;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * krdma: the memory and work requests of a bw or lat test (perf.h): its
- * lanes, the buffer it sends from or that the peer targets, the regions
- * it exposes, the WR templates each lane posts from, and their end. Built
- * before the pipeline runs (perf-run.c), freed once it is over.
+ * krdma: the memory and work requests of the pipeline (perf.h): its
+ * lanes, the buffers it sends from or the peer reaches, the WR templates
+ * each lane posts from, and their end. Built before the pipeline runs
+ * (perf-run.c), freed once it is over; the regions a test exposes are
+ * its owner's (perf-test.c).
  */
 #include <linux/hrtimer.h>
 #include <linux/slab.h>
@@ -56,10 +57,21 @@ static u32 krdma_perf_iwarp_ctrl_clear(struct krdma_session *sess, u32 qps)
 	return qps > 1 && sess->kdev->iwarp;
 }
 
-/*
+/**
+ * krdma_perf_alloc - a test's pipeline and its lanes
+ * @sess: the session
+ * @op: the test's op
+ * @size: a message's data
+ * @depth: the messages a lane may have in flight at most
+ * @test_id: the test's
  * @qps: the QPs the test runs over, the session's first; the caller
- * checked their data channels are there. Lane i sends on QP i, but on
- * iWARP, see krdma_perf_iwarp_ctrl_clear().
+ *	checked their data channels are there. Lane i sends on QP i, but on
+ *	iWARP, see krdma_perf_iwarp_ctrl_clear().
+ *
+ * Lays out its messages once (data_off, data_len, msg_len); the owner
+ * sets its ops and flags.
+ *
+ * Return: the pipeline, or NULL: out of memory.
  */
 struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess, u8 op,
 				    u32 size, u32 depth, u32 test_id, u32 qps)
@@ -111,12 +123,16 @@ struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess, u8 op,
 	return pf;
 }
 
-/*
- * The messages a lane may have in flight past its credits: the peer's
- * receives on its QP, the smaller of both sides' sizes. The session's QP
- * keeps KRDMA_RQ_RESERVE of them for control messages; a data channel
- * keeps its share of rq_depth (krdma_channel_nr_recvs()), and a test over
- * several QPs holds all its lanes to the smaller window.
+/**
+ * krdma_perf_rx_window - a lane's messages in flight past its credits
+ * @pf: the pipeline, its lanes made
+ *
+ * The peer's receives on its QP, the smaller of both sides' sizes. The
+ * session's QP keeps KRDMA_RQ_RESERVE of them for control messages; a
+ * data channel keeps its share of rq_depth (krdma_channel_nr_recvs()),
+ * and a test over several QPs holds all its lanes to the smaller window.
+ *
+ * Return: the window, in messages.
  */
 u32 krdma_perf_rx_window(const struct krdma_perf *pf)
 {
@@ -150,7 +166,17 @@ static bool krdma_perf_can_inline(const struct krdma_perf *pf)
 	       pf->msg_len <= pf->sess->kdev->chunk_size;
 }
 
-/* The buffer we send from (@msg_type: its header, for sends). */
+/**
+ * krdma_perf_alloc_buf - the buffer a pipeline sends from
+ * @pf: the pipeline
+ * @bufp: set to it (the owner's slot frees it)
+ * @msg_type: a send's header's type
+ *
+ * A message's length (pf->msg_len), its data patterned; inline if the
+ * session allows (pf->inline_data), else the device's.
+ *
+ * Return: 0 or -ENOMEM.
+ */
 int krdma_perf_alloc_buf(struct krdma_perf *pf, struct krdma_buf **bufp,
 			 u16 msg_type)
 {
@@ -177,12 +203,15 @@ int krdma_perf_alloc_buf(struct krdma_perf *pf, struct krdma_buf **bufp,
 	return 0;
 }
 
-/*
+/**
+ * krdma_perf_iwarp_fences - whether a lane ends with a READ fence
+ * @pf: the driver's pipeline
+ *
  * iWARP, bw write over data channels: each lane's last act is an RDMA
  * READ of one byte of the peer's target (krdma_perf_iwarp_fence()),
- * which lands here, at the lane's index. Registered for remote write
- * with the test's other memory (krdma_perf_test_post_regs()), as a READ's
- * sink must be on iWARP.
+ * which lands in the fence sink (krdma_perf_alloc_fence_sink()).
+ *
+ * Return: true if the test needs a fence sink.
  */
 bool krdma_perf_iwarp_fences(const struct krdma_perf *pf)
 {
@@ -191,6 +220,17 @@ bool krdma_perf_iwarp_fences(const struct krdma_perf *pf)
 	       pf->sess->initiator_depth;
 }
 
+/**
+ * krdma_perf_alloc_fence_sink - where the lanes' READ fences land
+ * @pf: the driver's pipeline, krdma_perf_iwarp_fences()
+ * @bufp: set to it (the owner's slot frees it)
+ *
+ * A byte a lane, at the lane's index. Registered for remote write with
+ * the test's other memory (krdma_perf_test_post_regs()), as a READ's
+ * sink must be on iWARP.
+ *
+ * Return: 0 or -ENOMEM.
+ */
 int krdma_perf_alloc_fence_sink(struct krdma_perf *pf,
 				struct krdma_buf **bufp)
 {
@@ -202,6 +242,13 @@ int krdma_perf_alloc_fence_sink(struct krdma_perf *pf,
 	return 0;
 }
 
+/**
+ * krdma_perf_alloc_sigs - each lane's signal slots
+ * @pf: the pipeline
+ * @n: how many signaled WRs a lane may have in flight
+ *
+ * Return: 0 or -ENOMEM; what was made goes with krdma_perf_finish().
+ */
 int krdma_perf_alloc_sigs(struct krdma_perf *pf, u32 n)
 {
 	u32 i, l;
@@ -360,9 +407,19 @@ static int krdma_perf_build_lane(struct krdma_perf_lane *ln,
 	return 0;
 }
 
+/**
+ * krdma_perf_build - every lane's WR templates
+ * @pf: the pipeline, its buffer and signal slots made
+ * @remote: the peer's regions, a WR each (more where one spans more of our
+ *	chunks than a WR takes SGEs); NULL for sends
+ * @nremote: how many
+ * @done: the completion handler of the lanes' signaled WRs
+ *
+ * Return: 0 or a negative errno.
+ */
 int krdma_perf_build(struct krdma_perf *pf,
 		     const struct krdma_wire_region *remote, u32 nremote,
-			    void (*done)(struct ib_cq *cq, struct ib_wc *wc))
+		     void (*done)(struct ib_cq *cq, struct ib_wc *wc))
 {
 	u32 l;
 	int ret = 0;
@@ -398,7 +455,13 @@ static void krdma_perf_check_retired(struct krdma_perf *pf)
 		     pf->test_id, pf->lanes[i].posted - pf->lanes[i].retired, i);
 }
 
-/* The test is over: keep the figures, free the rest. */
+/**
+ * krdma_perf_finish - the test is over: keep the figures, free the rest
+ * @pf: the pipeline, or NULL
+ *
+ * Every way out of a test passes here (its end, a stop, teardown,
+ * unload): no lane pumps or arms its rate timer after it.
+ */
 void krdma_perf_finish(struct krdma_perf *pf)
 {
 	u32 i;
@@ -431,6 +494,10 @@ void krdma_perf_finish(struct krdma_perf *pf)
 	pf->buf = NULL;
 }
 
+/**
+ * krdma_perf_free - the pipeline goes, figures and all
+ * @pf: the pipeline, or NULL
+ */
 void krdma_perf_free(struct krdma_perf *pf)
 {
 	krdma_perf_finish(pf);

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * krdma: the pipeline below the bw and lat engines. perf-wr.c builds a
- * test's buffers, regions and WR templates and frees them; perf-run.c posts
- * them and retires their completions, lane by lane. The engines' half
- * that binds a test to it (perf-test.c, perf-test.h) sets how it runs
- * (the flags of struct krdma_perf) and what it calls up with (struct
- * krdma_perf_ops): the pipeline knows no test, ends none and calls no
- * engine, test.c or peer.c.
+ * test's lanes, buffers and WR templates and frees them; perf-run.c posts
+ * them and retires their completions, lane by lane. The engines set how
+ * it runs (the flags of struct krdma_perf); perf-test.c, which binds a
+ * test to it, what it calls up with (struct krdma_perf_ops). The
+ * pipeline knows no test, ends none and calls no engine, test.c or
+ * peer.c.
  */
 #ifndef _KRDMA_PERF_H
 #define _KRDMA_PERF_H

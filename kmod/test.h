@@ -5,7 +5,8 @@
  * dispatch.c hands them the session's control messages; an engine per
  * mode (struct krdma_engine_ops) moves the data: check.c and
  * check-peer.c the check mode, bw.c and lat.c the bw and lat modes over
- * the pipeline of perf.h (perf-run.c, perf-wr.c).
+ * the pipeline of perf.h (perf-run.c, perf-wr.c), to which perf-test.c
+ * binds their tests.
  */
 #ifndef _KRDMA_TEST_H
 #define _KRDMA_TEST_H
