@@ -417,8 +417,8 @@ static bool krdma_perf_iwarp_fence(struct krdma_perf_lane *ln)
  * a softirq; a rate timer) hands the end over with a zero-length RDMA
  * WRITE on the session's QP, signaled: it touches no memory on either
  * side (IBA C9-88), and its completion runs the end there. Once it is
- * posted, the test may end and be freed at
- * any time: nothing of it is touched here after.
+ * posted, the test may end and be freed at any time: nothing of it is
+ * touched here after.
  */
 static void __krdma_perf_lane_done(struct krdma_perf_lane *ln, bool in_sess_cq)
 {

@@ -109,7 +109,7 @@ struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess, u8 op,
 	pf->size = size;
 	pf->data_off = krdma_perf_data_off(op);
 	pf->data_len = krdma_op_data_len(op, size);
-	pf->msg_len = pf->data_off + pf->data_len;
+	pf->msg_len = krdma_perf_msg_len(op, size);
 	pf->depth = depth;
 	pf->window = depth;
 	if (op == KRDMA_OP_READ)
