@@ -4,31 +4,24 @@
  *
  * The driver keeps up to depth messages in flight on every QP of the test
  * (a lane each), in chains of up to chain messages per ib_post_send(), at
- * most rate bytes a second if the user gives a rate. Ops that consume the
- * peer's receives (send, send_imm, write_imm) are paced by credits - the
- * responder reports the receives it has reposted in a CREDIT - so a fast
- * driver never meets an RNR NAK; over several QPs (protocol version 3)
+ * most rate bytes a second if the user gives a rate (the pipeline's rate
+ * limiter, perf-run.c). Ops that consume the peer's receives (send,
+ * send_imm, write_imm) are paced by credits - the responder reports the
+ * receives it has reposted in a CREDIT - so a fast driver never meets an
+ * RNR NAK; over several QPs (protocol version 3)
  * each lane has its own credits, the responder a lane per QP for what
  * arrives on each, and every CREDIT names its QP and travels on the first
  * (krdma_bw_peer_rx_count()), KRDMA_CREDITS_PER_QP of them a lane at
- * most (krdma_perf_peer_credit()), for which that QP has room on both
+ * most (krdma_bw_peer_credit()), for which that QP has room on both
  * sides (qp.c). The responder checks what arrives (a
  * sample of the sends, the target of the RDMA ops at the end); the driver
  * checks the data of its READs. A test reports what each QP moved.
  */
-#include <linux/math64.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
 
-#include "perf.h"
-
-/*
- * rate: the longest a burst may be worth. Longer, the sender would sit
- * idle past what a "test stop" should take, and toward the peer's stall
- * timer (stall_ms).
- */
-#define KRDMA_PERF_RATE_SPAN_NS	NSEC_PER_SEC
+#include "perf-test.h"
 
 /* How the pipeline runs a bw test, on either side. */
 static void krdma_bw_flags(struct krdma_perf *pf)
@@ -49,9 +42,7 @@ static int krdma_bw_check_params(struct krdma_session *sess,
 		NL_SET_ERR_MSG(extack, "burst must not exceed depth");
 		return -EINVAL;
 	}
-	if (p->rate && mul_u64_u64_div_u64((u64)p->burst * p->size * p->qps,
-					   NSEC_PER_SEC, p->rate) >
-		       KRDMA_PERF_RATE_SPAN_NS) {
+	if (!krdma_perf_rate_fits(p->rate, p->burst, p->size, p->qps)) {
 		NL_SET_ERR_MSG(extack, "rate too low: a burst (burst x size a QP) is 1 s at most");
 		return -EINVAL;
 	}
@@ -70,30 +61,12 @@ static int krdma_bw_check_params(struct krdma_session *sess,
 				       extack);
 }
 
-/*
- * bw, with a rate: perftest's software rate limiter. A lane posts a burst
- * of up to burst messages, then waits until its share of the rate (each
- * lane an equal one) has paid for them. rate_next, when the lane may post
- * again, runs ahead of the clock by what it posted. A lane that fell
- * behind - a late timer, a window full of messages the peer is slow to
- * take - catches up by one burst at most: the average holds, and no
- * flood follows a stall.
- */
-static void krdma_perf_rate_setup(struct krdma_perf *pf, u64 rate, u32 burst)
-{
-	pf->rate = rate;
-	pf->burst = burst;
-	if (rate)
-		pf->rate_span = mul_u64_u64_div_u64((u64)burst * pf->size *
-						    pf->nlanes, NSEC_PER_SEC, rate);
-}
-
 static int krdma_bw_setup(struct krdma_test *test)
 {
 	struct krdma_perf *pf;
 	int ret;
 
-	ret = krdma_perf_setup(test);
+	ret = krdma_perf_test_setup(test);
 	if (ret)
 		return ret;
 	pf = test->perf;
@@ -114,9 +87,9 @@ static void krdma_bw_start(struct krdma_test *test)
 	u64 t0 = local_clock();
 	int ret;
 
-	ret = krdma_perf_start(test);
+	ret = krdma_perf_test_start(test);
 	if (ret) {
-		krdma_perf_start_failed(test, ret);
+		krdma_perf_test_start_failed(test, ret);
 		return;
 	}
 	krdma_perf_pump_lanes(pf);
@@ -158,7 +131,7 @@ static void krdma_bw_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 		spin_unlock_bh(&ln->lock);
 	}
 	if (!ok) {
-		krdma_perf_unexpected(test, type);
+		krdma_perf_test_unexpected(test, type);
 		return;
 	}
 	krdma_perf_pump_lane(ln);
@@ -166,7 +139,7 @@ static void krdma_bw_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 }
 
 /* What each QP moved, to show one that lags (perftest shows only the sum). */
-static int krdma_perf_fill_lanes(struct sk_buff *skb, struct krdma_perf *pf)
+static int krdma_bw_fill_lanes(struct sk_buff *skb, struct krdma_perf *pf)
 {
 	u64 start = ktime_to_ns(pf->test->start);
 	struct krdma_perf_lane *ln;
@@ -201,10 +174,10 @@ static int krdma_bw_fill(struct sk_buff *skb, struct krdma_test *test)
 
 	if (!pf)
 		return 0;
-	if (krdma_perf_fill(skb, test))
+	if (krdma_perf_test_fill(skb, test))
 		return -EMSGSIZE;
 	/* The figures exist once the test is over (krdma_perf_finish()). */
-	return pf->over ? krdma_perf_fill_lanes(skb, pf) : 0;
+	return pf->over ? krdma_bw_fill_lanes(skb, pf) : 0;
 }
 
 static void krdma_bw_peer_rx_end_done(struct ib_cq *cq, struct ib_wc *wc);
@@ -335,9 +308,9 @@ static int krdma_bw_peer_setup(struct krdma_session *sess,
  * KRDMA_CREDITS_PER_QP of a lane's outstanding at most: rounded down, a
  * window of 7 was a CREDIT a message, 7 of them.
  */
-static void krdma_perf_peer_credit(struct krdma_perf *pf, u8 qp, u64 received,
-				   u64 *credit_sent,
-				   struct krdma_recv_batch *held)
+static void krdma_bw_peer_credit(struct krdma_perf *pf, u8 qp, u64 received,
+				 u64 *credit_sent,
+				 struct krdma_recv_batch *held)
 {
 	u32 batch = max_t(u32, 1, DIV_ROUND_UP(pf->rx_window,
 					       KRDMA_CREDITS_PER_QP));
@@ -409,8 +382,8 @@ static void krdma_bw_peer_on_msg(struct krdma_session *sess,
 
 	if (!krdma_perf_peer_recv(sess, pt, rx, wc, hdr))
 		return;
-	krdma_perf_peer_credit(pf, 0, pf->received, &pf->credit_sent,
-			       &pf->rx_held);
+	krdma_bw_peer_credit(pf, 0, pf->received, &pf->credit_sent,
+			     &pf->rx_held);
 	krdma_bw_peer_rx_count(pf, false);
 	pf->cpu_ns += local_clock() - t0;
 }
@@ -434,10 +407,10 @@ static void krdma_bw_peer_on_channel_msg(struct krdma_conn *conn,
 				    conn->index);
 		return;
 	}
-	if (!krdma_perf_peer_recv_lane(sess, pt, ln, rx, wc, hdr))
+	if (!krdma_perf_recv(pf, ln, rx, wc, hdr))
 		return;
-	krdma_perf_peer_credit(pf, conn->index, ln->received, &ln->credit_sent,
-			       &ln->rx_held);
+	krdma_bw_peer_credit(pf, conn->index, ln->received, &ln->credit_sent,
+			     &ln->rx_held);
 	WRITE_ONCE(ln->cpu_ns, ln->cpu_ns + local_clock() - t0);
 	krdma_bw_peer_rx_count(pf, true);
 }
@@ -481,12 +454,11 @@ static void krdma_bw_peer_free(struct krdma_peer_test *pt)
 /* bw: the target of the one-sided ops, nothing for sends; and the mirror. */
 static u64 krdma_bw_peer_bytes(const struct krdma_peer_test *pt)
 {
-	bool send = krdma_op_is_send(pt->op);
-	u32 len = krdma_op_data_len(pt->op, pt->size);
-	u64 bytes = send ? 0 : krdma_buf_bytes(len);
+	u64 buf = krdma_buf_bytes(krdma_perf_msg_len(pt->op, pt->size));
+	u64 bytes = krdma_op_is_send(pt->op) ? 0 : buf;
 
 	if (pt->bidir)
-		bytes += krdma_buf_bytes((send ? KRDMA_MSG_HDR_SIZE : 0) + len);
+		bytes += buf;
 	return bytes;
 }
 
@@ -501,7 +473,7 @@ const struct krdma_engine_ops krdma_bw_engine = {
 	.peer_validates	= true,
 	.check_params	= krdma_bw_check_params,
 	.setup		= krdma_bw_setup,
-	.post_regs	= krdma_perf_post_regs,
+	.post_regs	= krdma_perf_test_post_regs,
 	.start		= krdma_bw_start,
 	.on_msg		= krdma_bw_on_msg,
 	.fill		= krdma_bw_fill,

@@ -59,7 +59,15 @@ static struct krdma_conn *krdma_conn_prev(struct krdma_session *sess, u32 *i)
 	return NULL;
 }
 
-/* Its fields but the CM id: the caller sets that, and stores it in conns[]. */
+/**
+ * krdma_conn_new - a connection of a session, not yet connected
+ * @sess: its session
+ * @index: its place in sess->conns: 0, or a data channel's
+ *
+ * Its fields but the CM id: the caller sets that, and stores it in conns[].
+ *
+ * Return: the connection, or NULL: out of memory.
+ */
 struct krdma_conn *krdma_conn_new(struct krdma_session *sess, u32 index)
 {
 	struct krdma_conn *conn;
@@ -75,10 +83,16 @@ struct krdma_conn *krdma_conn_new(struct krdma_session *sess, u32 index)
 	return conn;
 }
 
-/*
+/**
+ * krdma_conns_alloc - a session's connections, conn 0 made
+ * @sess: the session
+ * @qps: its QPs, conn 0 and the data channels
+ *
  * The session's array of @qps connections, and conn 0 in it: the data
  * channels are filled in as they connect. On failure the caller frees
  * what there is with krdma_conns_free().
+ *
+ * Return: 0 or -ENOMEM.
  */
 int krdma_conns_alloc(struct krdma_session *sess, u32 qps)
 {
@@ -91,7 +105,12 @@ int krdma_conns_alloc(struct krdma_session *sess, u32 qps)
 	return sess->conns[0] ? 0 : -ENOMEM;
 }
 
-/*
+/**
+ * krdma_channel_nr_recvs - the receives a data channel keeps posted
+ * @peer_proto: the peer's protocol version
+ * @rq_depth: the session's receive queue depth
+ * @qps: the session's QPs
+ *
  * The receives each data channel of a session of @qps QPs keeps posted,
  * with a peer of version @peer_proto: its share of @rq_depth. A test
  * spreads its depth over its QPs, so the session's receive memory
@@ -99,6 +118,8 @@ int krdma_conns_alloc(struct krdma_session *sess, u32 qps)
  * (rq_depth 80 of 1 MiB over 4 QPs: 140 MiB, not 320, under the
  * default max_session_mem_mb of 256). Both sides compute it, the
  * driver from the peer's rq_depth, to size its lanes' windows.
+ *
+ * Return: how many; 0 where channels post none.
  */
 u32 krdma_channel_nr_recvs(u32 peer_proto, u32 rq_depth, u32 qps)
 {
@@ -108,9 +129,17 @@ u32 krdma_channel_nr_recvs(u32 peer_proto, u32 rq_depth, u32 qps)
 		       min_t(u32, rq_depth, KRDMA_CHANNEL_MIN_RECVS), rq_depth);
 }
 
-/*
+/**
+ * krdma_channel_recv_bytes - what a session's data channels' receives pin
+ * @peer_proto: the peer's protocol version
+ * @channels: its data channels
+ * @rq_depth: the session's receive queue depth
+ * @max_msg_size: the largest message a receive takes
+ *
  * The receive buffers a session's @channels data channels pin, with a
  * peer of version @peer_proto (listener.c charges them to the peer).
+ *
+ * Return: bytes.
  */
 u64 krdma_channel_recv_bytes(u32 peer_proto, u32 channels, u32 rq_depth,
 			     u32 max_msg_size)
@@ -120,7 +149,10 @@ u64 krdma_channel_recv_bytes(u32 peer_proto, u32 channels, u32 rq_depth,
 	       krdma_buf_bytes(KRDMA_MSG_HDR_SIZE + max_msg_size);
 }
 
-/*
+/**
+ * krdma_conn_free_queues - frees a connection's queues
+ * @conn: the connection
+ *
  * Its QP, CQ and receives. The CM id stays (the CM destroys a refused
  * one); on iWARP's teardown it is gone already (krdma_conns_destroy_ids()).
  */
@@ -223,7 +255,10 @@ static int krdma_channel_create_qp(struct krdma_conn *conn,
 	return krdma_caps_create_qp(sess->kdev, conn->cm_id, attr);
 }
 
-/*
+/**
+ * krdma_conn_create_queues - a connection's CQ, QP and receives
+ * @conn: the connection, its CM id resolved
+ *
  * A connection's CQ, QP and receives, on the device its CM id resolved
  * to, every receive posted; conn 0's also the session's device, sizes
  * and control buffers. A data channel's receive queue holds its share
@@ -231,6 +266,8 @@ static int krdma_channel_create_qp(struct krdma_conn *conn,
  * drain's marker. Called from the CM handler (or a server's connection
  * request) with the session's cm_mutex held; a data channel's once conn
  * 0 is connected: peer_proto is known. On failure nothing is left.
+ *
+ * Return: 0 or a negative errno.
  */
 int krdma_conn_create_queues(struct krdma_conn *conn)
 {
@@ -314,7 +351,11 @@ err:
 	return ret;
 }
 
-/* The peer's test @pt takes @conn's receives from now on; NULL: none does. */
+/**
+ * krdma_conn_set_rx_test - which peer's test takes a data channel's receives
+ * @conn: the data channel
+ * @pt: the peer's test that takes them from now on; NULL: none does
+ */
 void krdma_conn_set_rx_test(struct krdma_conn *conn,
 			    struct krdma_peer_test *pt)
 {
@@ -323,7 +364,10 @@ void krdma_conn_set_rx_test(struct krdma_conn *conn,
 	spin_unlock_bh(&conn->rx_lock);
 }
 
-/*
+/**
+ * krdma_conns_quiesce - teardown's first step over every connection
+ * @sess: the session, closing
+ *
  * Teardown, first step, with cm_mutex held: nothing posts on any QP of
  * the session any more, every one is disconnected and drained, so that
  * no completion runs once the tests are ended. Conn 0's gate closes
@@ -350,7 +394,10 @@ void krdma_conns_quiesce(struct krdma_session *sess)
 	}
 }
 
-/*
+/**
+ * krdma_conns_free_queues - teardown: every connection's queues go
+ * @sess: the session, quiesced
+ *
  * Teardown, with cm_mutex held (on iWARP after the CM ids): the data
  * channels' queues, then conn 0's and the session's buffers, before the
  * device the channels share with it.
@@ -365,7 +412,10 @@ void krdma_conns_free_queues(struct krdma_session *sess)
 	krdma_session_put_queues(sess);
 }
 
-/*
+/**
+ * krdma_conns_destroy_ids - teardown: every connection's CM id goes
+ * @sess: the session, quiesced
+ *
  * Teardown, once the QPs are drained, without cm_mutex: rdma_destroy_id()
  * waits for a running handler of the connection, which takes cm_mutex
  * and then sees the session closing. On iWARP the QPs go after their

@@ -95,11 +95,19 @@ static int krdma_cq_poller(void *arg)
 	return 0;
 }
 
-/*
- * A CQ of @sess in the context cq_poll said when the session's first CQ
- * was made (sess->cq_poll records it), on completion vector @comp_vector.
- * @data_only: a data channel's, whose handlers never sleep. @name names
- * the poller thread. On failure the caller frees @cq.
+/**
+ * krdma_cq_create - a CQ of a session's connection
+ * @sess: the session
+ * @cq: where it goes
+ * @nr_cqe: its entries
+ * @comp_vector: its completion vector
+ * @data_only: a data channel's, whose handlers never sleep
+ * @name: names the poller thread
+ *
+ * In the context cq_poll said when the session's first CQ was made
+ * (sess->cq_poll records it). On failure the caller frees @cq.
+ *
+ * Return: 0 or a negative errno.
  */
 int krdma_cq_create(struct krdma_session *sess, struct krdma_cq *cq,
 		    u32 nr_cqe, int comp_vector, bool data_only,
@@ -139,7 +147,10 @@ int krdma_cq_create(struct krdma_session *sess, struct krdma_cq *cq,
 	return 0;
 }
 
-/*
+/**
+ * krdma_cq_stop - no completion is handled any more but by the drain
+ * @cq: the CQ
+ *
  * No completion is handled after this but by ib_drain_qp(), which polls a
  * direct CQ itself and must be its only poller.
  */
@@ -151,7 +162,12 @@ void krdma_cq_stop(struct krdma_cq *cq)
 	}
 }
 
-/* Once no QP uses it any more. */
+/**
+ * krdma_cq_free - frees a CQ
+ * @cq: the CQ
+ *
+ * Once no QP uses it any more.
+ */
 void krdma_cq_free(struct krdma_cq *cq)
 {
 	krdma_cq_stop(cq);

@@ -1,6 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * krdma: kernel-to-kernel RDMA test transport - internal interfaces.
+ * krdma: kernel-to-kernel RDMA test transport - the core every file
+ * shares: the module's limits, devices (device.c, caps.c), sessions and
+ * their life (session.c, session-end.c, qp.c's control messages,
+ * keepalive.c), the CM's two sides (cm.c, listener.c), what a peer may
+ * make us spend (limits.c) and netlink's helpers (netlink.c). What has a
+ * job of its own has its own header, included here: a session's
+ * connections (conn.h), memory (mem.h), counters (stats.h), faults on
+ * demand (fault.h), ops (op.h), the wire (proto.h).
  */
 #ifndef _KRDMA_H
 #define _KRDMA_H
@@ -9,21 +16,23 @@
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
-#include <linux/percpu.h>
 #include <linux/sizes.h>
 #include <linux/socket.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/workqueue.h>
-#include <asm/local64.h>
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 #include <uapi/linux/krdma.h>
 
 #include "krdma_params.h"
+#include "conn.h"
+#include "fault.h"
 #include "hostenv.h"
+#include "mem.h"
 #include "op.h"
 #include "proto.h"
+#include "stats.h"
 
 /* KRDMA_VERSION comes from the top-level VERSION file (kmod/Kbuild). */
 
@@ -36,8 +45,6 @@
  * and one for the peer's keepalive probe (proto.h).
  */
 #define KRDMA_RQ_RESERVE	3
-/* The fewest receives a data channel keeps posted (conn.c). */
-#define KRDMA_CHANNEL_MIN_RECVS	8
 #define KRDMA_CTRL_TX		64
 /*
  * Send WRs a test leaves for control messages (TEST_REQ, TEST_END, the
@@ -48,14 +55,12 @@
 #define KRDMA_QPS_SQ_DEPTH_MIN	(KRDMA_PERF_CTRL_WRS + 1)
 /*
  * The CREDITs a bw responder has outstanding for each QP's lane at most
- * (bw.c, krdma_perf_peer_credit()). Every lane's CREDITs travel on the
+ * (bw.c, krdma_bw_peer_credit()). Every lane's CREDITs travel on the
  * session's first QP, so that QP's receives, send queue and control
  * buffers get room for KRDMA_CREDITS_PER_QP a QP of the session on top
  * of rq_depth, sq_depth and KRDMA_CTRL_TX: krdma_session_credits().
  */
 #define KRDMA_CREDITS_PER_QP	4
-#define KRDMA_MAX_SGE		16
-#define KRDMA_CHUNK_MAX		SZ_1M
 /* Inline data asked of the QP: a 64 B message with its header fits. */
 #define KRDMA_MAX_INLINE	256
 
@@ -144,155 +149,6 @@ struct krdma_device {
 	struct ib_mr		*fence_mr;
 };
 
-/*
- * Memory the device reads or writes. It is owned either by the CPU or by
- * the device, and changes hands only through krdma_buf_to_device() and
- * krdma_buf_to_cpu(), which do the DMA syncs. With debug_dma set, every
- * post, completion and CPU access checks the owner and WARNs on a mismatch.
- */
-enum krdma_owner {
-	KRDMA_OWNER_CPU,
-	KRDMA_OWNER_DEVICE,
-};
-
-struct krdma_chunk {
-	void		*cpu;
-	void		*shadow;	/* shadow_dma: what the device sees */
-	u64		dma;
-	u32		len;
-};
-
-struct krdma_buf {
-	struct ib_device	*ibdev;
-	enum dma_data_direction	dir;		/* as mapped, and every sync */
-	const char		*name;
-	u32			index;
-	u32			len;
-	u32			nchunks;
-	enum krdma_owner	owner;
-	u32			cpu_off;	/* what the last hand-over */
-	u32			cpu_len;	/* to the CPU synced */
-	/* iWARP: the MRs READ responses land through, mr[i] on chunk[i]. */
-	struct krdma_region	*sink;
-	struct krdma_chunk	chunk[];
-};
-
-/* A slot range exposed to the peer through FRWR, one MR per chunk. */
-struct krdma_region {
-	u32		nmrs;
-	bool		registered;	/* REG_MR posted, LOCAL_INV not yet */
-	struct ib_mr	*mr[];
-};
-
-/* mem.c */
-struct krdma_buf *krdma_buf_alloc_dir(struct krdma_device *kdev, u32 len,
-				      const char *name, u32 index,
-				      enum dma_data_direction dir);
-struct krdma_buf *krdma_buf_alloc(struct krdma_device *kdev, u32 len,
-				  const char *name, u32 index);
-void krdma_buf_free(struct krdma_buf *buf);
-void krdma_buf_to_device(struct krdma_buf *buf);
-void krdma_buf_to_cpu(struct krdma_buf *buf);
-void krdma_buf_to_cpu_range(struct krdma_buf *buf, u32 off, u32 len);
-void krdma_buf_check(struct krdma_buf *buf, enum krdma_owner owner,
-		     const char *what);
-u8 krdma_buf_peek_byte(struct krdma_buf *buf, u32 off);
-int krdma_buf_sges_part(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
-			struct ib_sge *sge, int max_sge, u32 *taken);
-int krdma_buf_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
-		   struct ib_sge *sge, int max_sge);
-int krdma_buf_make_sink(struct krdma_session *sess, struct krdma_buf *buf,
-			struct ib_cqe *cqe);
-int krdma_buf_rdma_sges_part(struct krdma_session *sess,
-			     struct krdma_buf *buf, bool read, u32 off,
-			     u32 len, struct ib_sge *sge, u32 *taken);
-int krdma_buf_read_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
-			struct ib_sge *sge, int max_sge);
-void krdma_buf_copy_from(struct krdma_buf *buf, u32 off, const void *src,
-			 u32 len);
-void krdma_buf_copy_to(void *dst, struct krdma_buf *buf, u32 off, u32 len);
-bool krdma_fault_misaddress(void);
-bool krdma_fault_slot_sync(void);
-void krdma_pattern_fill(struct krdma_buf *buf, u32 off, u32 len, u64 seed);
-bool krdma_pattern_check(struct krdma_buf *buf, u32 off, u32 len, u64 seed);
-bool krdma_pattern_check_part(struct krdma_buf *buf, u32 off, u32 from,
-			      u32 n, u64 seed);
-u32 krdma_chunks_for(struct krdma_device *kdev, u32 len);
-struct krdma_region *krdma_region_create(struct krdma_device *kdev,
-					 struct krdma_buf *buf, u32 off,
-					 u32 len, int access);
-int krdma_region_post_reg(struct krdma_session *sess, struct krdma_region *reg,
-			  struct ib_cqe *cqe, int access);
-int krdma_region_post_fence(struct krdma_session *sess);
-int krdma_region_post_inv(struct krdma_session *sess, struct krdma_region *reg,
-			  struct ib_cqe *cqe);
-void krdma_region_to_wire(struct krdma_region *reg,
-			  struct krdma_wire_region *wire);
-void krdma_region_destroy(struct krdma_region *reg);
-
-/* Counters, module-wide and per session. */
-enum krdma_counter {
-	KRDMA_CNT_SESSIONS_OPENED,
-	KRDMA_CNT_SESSIONS_CLOSED,
-	KRDMA_CNT_CONNECT_ERRORS,
-	KRDMA_CNT_REJECTS_SENT,
-	KRDMA_CNT_TESTS_STARTED,
-	KRDMA_CNT_TESTS_FAILED,
-	KRDMA_CNT_SEND_WRS,
-	KRDMA_CNT_RECV_WRS,
-	KRDMA_CNT_WRITE_WRS,
-	KRDMA_CNT_READ_WRS,
-	KRDMA_CNT_ATOMIC_WRS,
-	KRDMA_CNT_REG_MR_WRS,
-	KRDMA_CNT_INV_WRS,
-	KRDMA_CNT_BYTES_TX,
-	KRDMA_CNT_BYTES_RX,
-	KRDMA_CNT_WC_ERRORS,
-	KRDMA_CNT_VALIDATION_ERRORS,
-	KRDMA_CNT_PROTOCOL_ERRORS,
-	KRDMA_CNT_SESSIONS_REFUSED,
-	KRDMA_CNT_MEM_REFUSED,
-	KRDMA_CNT_RESPONDER_TIMEOUTS,
-	KRDMA_CNT_QP_EVENTS,
-	KRDMA_CNT_POLLERS_REFUSED,
-	KRDMA_CNT_MAX,
-};
-
-/*
- * The counters, and what peers make us hold (limits.c): gauges, which a
- * reset leaves alone, and their peaks, which it sets to the gauge.
- */
-/*
- * The counters, a set per CPU summed when read: every post and every
- * completion counts, on every CPU that handles a CQ, and one atomic64
- * per counter bounced its cache line between them (local64_t: atomic
- * against the CPU's own interrupts, readable whole from another).
- */
-struct krdma_counters {
-	local64_t	cnt[KRDMA_CNT_MAX];
-};
-
-struct krdma_stats {
-	struct krdma_counters __percpu *pcpu;
-	atomic64_t	peer_mem;		/* bytes pinned for the peers */
-	atomic64_t	peer_mem_peak;
-	atomic_t	server_sessions;	/* module-wide only */
-	atomic_t	server_sessions_peak;
-	atomic64_t	peer_silence_max;	/* ms, keepalive.c */
-	atomic_t	responder_pollers;	/* module-wide only */
-};
-
-/* stats.c */
-extern struct krdma_stats krdma_global_stats;
-int krdma_stats_init(struct krdma_stats *s);
-void krdma_stats_free(struct krdma_stats *s);
-void krdma_stats_add(struct krdma_stats *s, enum krdma_counter c, u64 v);
-u64 krdma_stats_read(struct krdma_stats *s, enum krdma_counter c);
-void krdma_stats_reset(struct krdma_stats *s);
-void krdma_stats_peak(atomic64_t *peak, s64 v);
-void krdma_stats_peak32(atomic_t *peak, int v);
-int krdma_stats_fill(struct sk_buff *skb, struct krdma_stats *s);
-
 /* caps.c */
 int krdma_caps_init(struct krdma_device *kdev);
 int krdma_caps_create_qp(struct krdma_device *kdev, struct rdma_cm_id *cm_id,
@@ -315,17 +171,6 @@ int krdma_mem_charge(struct krdma_session *sess, u64 bytes);
 void krdma_mem_uncharge(struct krdma_session *sess, u64 bytes);
 int krdma_responder_poller_get(unsigned int *max);
 void krdma_responder_poller_put(void);
-
-/*
- * What a CM id's context points to, a listener or a connection: both
- * start with this tag (BUILD_BUG_ON in krdma_cm_kind_of(), cm.h),
- * which a listener's handler reads, as a connection request's id
- * inherits it from the listener's.
- */
-enum krdma_cm_kind {
-	KRDMA_CM_LISTENER = 1,
-	KRDMA_CM_CONN,
-};
 
 /*
  * Where a client's connect is: a connect that times out says which answer
@@ -354,82 +199,12 @@ struct krdma_listener {
 	bool			device_removed;
 };
 
-/* A receive: the message header, then room for the largest body. */
-struct krdma_recv {
-	struct ib_cqe		cqe;
-	struct krdma_conn	*conn;	/* whose QP it is posted on */
-	struct krdma_buf	*buf;
-	/* Built once: the buffer never moves (krdma_recvs_alloc()). */
-	struct ib_recv_wr	wr;
-	struct ib_sge		sge[KRDMA_MAX_SGE];
-};
-
-/*
- * Receives given back to the device but not yet posted, to go to their
- * QP in one ib_post_recv() (krdma_recv_post_held()): all of one QP.
- */
-struct krdma_recv_batch {
-	struct ib_recv_wr	*first;
-	struct ib_recv_wr	*last;
-	u32			n;
-};
-
-/*
- * What stands between a QP and every post on it (post.c): a lock of its
- * own, so the data path takes no session-wide lock, and the flag
- * teardown sets before it drains the QP.
- */
-struct krdma_post_gate {
-	spinlock_t		lock;		/* closed vs. posting */
-	bool			closed;
-};
-
 /* A control message being sent; from the session's pool. */
 struct krdma_ctrl_tx {
 	struct ib_cqe		cqe;
 	struct krdma_session	*sess;
 	struct krdma_buf	*buf;
 	struct list_head	free_node;
-};
-
-/* A completion queue and, with cq_poll direct, the thread that polls it. */
-struct krdma_cq {
-	struct ib_cq		*ib;
-	struct task_struct	*poller;
-	bool			softirq;	/* its handlers must not sleep */
-};
-
-/*
- * One connection of a session: an RC QP to the peer with its rdma_cm id,
- * its CQ, its post gate and its receives (conn.c), as rtrs has rtrs_con
- * and nvme-rdma nvme_rdma_queue. A session holds conns[0 .. qps - 1]:
- * conn 0 carries the control messages, the keepalive and the tests of a
- * single QP; conns 1 .. qps - 1, its data channels, the messages of bw
- * tests spread over several QPs. With a peer of protocol version 3 a
- * data channel keeps its share of rq_depth receives posted, for the
- * sends and write_imm of the peer's test.
- */
-struct krdma_conn {
-	enum krdma_cm_kind	kind;		/* KRDMA_CM_CONN: offset 0 */
-	struct krdma_session	*sess;
-	u32			index;		/* 0 .. sess->qps - 1 */
-	struct rdma_cm_id	*cm_id;
-	struct krdma_cq		cq;
-	struct ib_qp		*qp;
-	u32			peer_qpn;
-	bool			resolve_again;	/* see krdma_resolve_work() */
-	struct krdma_post_gate	gate;
-	struct krdma_recv	*recvs;		/* nr_recvs, or none */
-	u32			nr_recvs;
-	u64			mem;		/* data channel: charged for its queues */
-	/*
-	 * A data channel: the peer's test whose messages arrive here, if
-	 * any: set and cleared by its engine, in the session's CQ context;
-	 * the channel's receive handler runs under it (qp.c,
-	 * krdma_channel_recv()).
-	 */
-	spinlock_t		rx_lock;
-	struct krdma_peer_test	*rx_test;
 };
 
 struct krdma_session {
@@ -516,116 +291,21 @@ static inline struct krdma_conn *krdma_ctrl_conn(const struct krdma_session *ses
 	return sess->conns[0];
 }
 
+/*
+ * Whether teardown has begun closing @sess's QPs: conn 0's gate closes
+ * first (krdma_conns_quiesce()), so a data channel's refusing implies it.
+ */
+static inline bool krdma_session_gate_closed(const struct krdma_session *sess)
+{
+	return krdma_gate_closed(&krdma_ctrl_conn(sess)->gate);
+}
+
 static inline void krdma_count(struct krdma_session *sess,
 			       enum krdma_counter c, u64 v)
 {
 	krdma_stats_add(&sess->stats, c, v);
 	krdma_stats_add(&krdma_global_stats, c, v);
 }
-
-/*
- * fault.c: allocation failures on demand (debugfs krdma/fail_alloc) and
- * delays that widen race windows (krdma/delay_*_ms)
- */
-#ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
-bool krdma_alloc_fail(void);
-void krdma_fail_init_begin(void);
-void krdma_fail_init_end(void);
-#else
-static inline bool krdma_alloc_fail(void)
-{
-	return false;
-}
-
-static inline void krdma_fail_init_begin(void)
-{
-}
-
-static inline void krdma_fail_init_end(void)
-{
-}
-#endif
-
-#ifdef CONFIG_DEBUG_FS
-void krdma_fault_init(void);
-void krdma_fault_exit(void);
-void krdma_delay_publish(const struct krdma_session *sess);
-size_t krdma_sim_dma_max_mapping(void);
-void krdma_delay_test_req(const struct krdma_session *sess);
-void krdma_delay_late_msg(void);
-void krdma_delay_teardown(void);
-void krdma_delay_set_up(void);
-void krdma_delay_channel_rx(void);
-u16 krdma_hello_version_sent(void);
-bool krdma_fault_peer_reg(u32 test_id, u32 slot);
-bool krdma_fault_atomic_reg(void);
-u32 krdma_fault_lat_tail_first_ms(void);
-#else
-static inline void krdma_fault_init(void)
-{
-}
-
-static inline void krdma_fault_exit(void)
-{
-}
-
-static inline void krdma_delay_publish(const struct krdma_session *sess)
-{
-}
-
-static inline size_t krdma_sim_dma_max_mapping(void)
-{
-	return SIZE_MAX;
-}
-
-static inline void krdma_delay_test_req(const struct krdma_session *sess)
-{
-}
-
-static inline void krdma_delay_late_msg(void)
-{
-}
-
-static inline void krdma_delay_teardown(void)
-{
-}
-
-static inline void krdma_delay_set_up(void)
-{
-}
-
-static inline void krdma_delay_channel_rx(void)
-{
-}
-
-static inline u16 krdma_hello_version_sent(void)
-{
-	return KRDMA_PROTO_VERSION;
-}
-
-static inline bool krdma_fault_peer_reg(u32 test_id, u32 slot)
-{
-	return false;
-}
-
-static inline bool krdma_fault_atomic_reg(void)
-{
-	return false;
-}
-
-static inline u32 krdma_fault_lat_tail_first_ms(void)
-{
-	return 0;
-}
-#endif
-
-/*
- * Every allocation of the module goes through one of these, so that
- * krdma/fail_alloc can fail it: @call is not made when a fault is injected.
- */
-#define krdma_failable(call)	 (krdma_alloc_fail() ? NULL : (call))
-#define krdma_failable_ptr(call) (krdma_alloc_fail() ? ERR_PTR(-ENOMEM) : (call))
-#define krdma_failable_int(call) (krdma_alloc_fail() ? -ENOMEM : (call))
 
 /* device.c */
 /* Called as a device goes, to end what uses it, before it is let go. */
@@ -639,43 +319,6 @@ int krdma_device_fill(struct sk_buff *skb, struct krdma_device *kdev);
 int krdma_device_fill_lookup(struct sk_buff *msg, struct net *net,
 			     const struct nlattr *name);
 extern const struct krdma_nl_table krdma_device_table;
-
-/* cq.c: the completion context */
-int krdma_cq_create(struct krdma_session *sess, struct krdma_cq *cq,
-		    u32 nr_cqe, int comp_vector, bool data_only,
-		    const char *name);
-void krdma_cq_stop(struct krdma_cq *cq);
-void krdma_cq_free(struct krdma_cq *cq);
-
-/* post.c: every work request, behind teardown's gate */
-void krdma_gate_init(struct krdma_post_gate *gate);
-void krdma_gate_close(struct krdma_post_gate *gate);
-void krdma_gate_reopen(struct krdma_post_gate *gate);
-int krdma_gate_post(struct krdma_post_gate *gate, struct ib_qp *qp,
-		    const struct ib_send_wr *wr, const struct ib_recv_wr *rwr,
-		    const struct ib_send_wr **bad);
-
-/* Whether teardown has closed @gate: lock-free, for loops to stop early. */
-static inline bool krdma_gate_closed(const struct krdma_post_gate *gate)
-{
-	return READ_ONCE(gate->closed);
-}
-
-/*
- * Whether teardown has begun closing @sess's QPs: conn 0's gate closes
- * first (krdma_conns_quiesce()), so a data channel's refusing implies it.
- */
-static inline bool krdma_session_gate_closed(const struct krdma_session *sess)
-{
-	return krdma_gate_closed(&krdma_ctrl_conn(sess)->gate);
-}
-
-int krdma_conn_post_send_chain(struct krdma_conn *conn,
-			       const struct ib_send_wr *wr, bool *some_posted);
-int krdma_conn_post_send(struct krdma_conn *conn, const struct ib_send_wr *wr);
-int krdma_post_send_chain(struct krdma_session *sess,
-			  const struct ib_send_wr *wr, bool *some_posted);
-int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr);
 
 /* session.c: the session table, and each session's life */
 struct krdma_session_params {
@@ -715,7 +358,7 @@ void krdma_session_put(struct krdma_session *sess);
 void krdma_session_close(struct krdma_session *sess, const char *fmt, ...)
 	__printf(2, 3);
 
-/* qp.c: what a session's QPs carry: receives, control messages */
+/* qp.c: the session's control messages (a connection's receives: conn.h) */
 
 /*
  * What a session hands up to the layer above it (the tests), which
@@ -747,12 +390,6 @@ int krdma_ctrl_send(struct krdma_session *sess, enum krdma_msg_type type,
 		    u32 body_len);
 int krdma_ctrl_send_credit(struct krdma_session *sess, u32 test_id, u8 qp,
 			   u64 iter);
-int krdma_recv_repost(struct krdma_recv *rx);
-void krdma_recv_hold(struct krdma_recv_batch *batch, struct krdma_recv *rx);
-int krdma_recv_post_held(struct krdma_recv_batch *batch);
-int krdma_recvs_post_all(struct krdma_recv *recvs, u32 n);
-struct krdma_recv *krdma_recvs_alloc(struct krdma_conn *conn, u32 n, u32 len);
-void krdma_recvs_free(struct krdma_recv *recvs, u32 n);
 void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
 		    const char *what);
 void krdma_unsignaled_done(struct ib_cq *cq, struct ib_wc *wc);
@@ -817,20 +454,6 @@ static inline void krdma_reads_end(struct krdma_session *sess, int n)
 void krdma_keepalive_done(struct ib_cq *cq, struct ib_wc *wc);
 void krdma_keepalive_arm(struct krdma_session *sess);
 void krdma_keepalive_work(struct work_struct *work);
-
-/* conn.c: the connections of a session, conn 0 and its data channels */
-int krdma_conns_alloc(struct krdma_session *sess, u32 qps);
-struct krdma_conn *krdma_conn_new(struct krdma_session *sess, u32 index);
-int krdma_conn_create_queues(struct krdma_conn *conn);
-void krdma_conn_free_queues(struct krdma_conn *conn);
-void krdma_conn_set_rx_test(struct krdma_conn *conn,
-			    struct krdma_peer_test *pt);
-u32 krdma_channel_nr_recvs(u32 peer_proto, u32 rq_depth, u32 qps);
-u64 krdma_channel_recv_bytes(u32 peer_proto, u32 channels, u32 rq_depth,
-			     u32 max_msg_size);
-void krdma_conns_quiesce(struct krdma_session *sess);
-void krdma_conns_free_queues(struct krdma_session *sess);
-void krdma_conns_destroy_ids(struct krdma_session *sess);
 
 /* cm.c: rdma_cm connections, the active side */
 void krdma_resolve_work(struct work_struct *work);

@@ -23,7 +23,7 @@
 #include <linux/slab.h>
 #include <net/genetlink.h>
 
-#include "perf.h"
+#include "perf-test.h"
 
 /* write, write_imm: each side has a target the other writes into. */
 static bool krdma_lat_writes(u8 op)
@@ -62,7 +62,7 @@ static int krdma_lat_check_params(struct krdma_session *sess,
 }
 
 /* lat write: the last byte of iteration i's message; never 0. */
-static u8 krdma_perf_marker(u64 iter)
+static u8 krdma_lat_marker(u64 iter)
 {
 	return (u8)(iter % 255) + 1;
 }
@@ -71,8 +71,8 @@ static u8 krdma_perf_marker(u64 iter)
  * lat write: the zeroed buffer the peer writes into, and its region. The
  * poller watches its last byte, so it starts as no marker (0).
  */
-static int krdma_perf_alloc_target(struct krdma_perf *pf, struct krdma_buf **bufp,
-				   struct krdma_region **regp)
+static int krdma_lat_alloc_target(struct krdma_perf *pf, struct krdma_buf **bufp,
+				  struct krdma_region **regp)
 {
 	struct krdma_region *reg;
 
@@ -96,7 +96,7 @@ static int krdma_lat_setup(struct krdma_test *test)
 	struct krdma_perf *pf;
 	int ret;
 
-	ret = krdma_perf_setup(test);
+	ret = krdma_perf_test_setup(test);
 	if (ret)
 		return ret;
 	pf = test->perf;
@@ -105,8 +105,8 @@ static int krdma_lat_setup(struct krdma_test *test)
 	if (pf->round_trips)
 		pf->signal_every = 1;
 	if (krdma_lat_writes(pf->op)) {
-		ret = krdma_perf_alloc_target(pf, &test->slots[0].sink,
-					      &test->slots[0].sink_reg);
+		ret = krdma_lat_alloc_target(pf, &test->slots[0].sink,
+					     &test->slots[0].sink_reg);
 		if (ret)
 			return ret;
 	}
@@ -126,7 +126,7 @@ static int krdma_lat_setup(struct krdma_test *test)
  * either side (no rkey is checked, IBA C9-88) and, an RC send queue
  * completing in order, completes after every message before it.
  */
-static int krdma_perf_fence(struct krdma_perf_lane *ln)
+static int krdma_lat_fence(struct krdma_perf_lane *ln)
 {
 	struct ib_rdma_wr wr = {};
 	struct krdma_perf_sig *sig;
@@ -155,7 +155,7 @@ static int krdma_perf_fence(struct krdma_perf_lane *ln)
 }
 
 /* lat: the next round trip. */
-static void krdma_perf_ping(struct krdma_perf *pf)
+static void krdma_lat_ping(struct krdma_perf *pf)
 {
 	int ret;
 
@@ -169,7 +169,7 @@ static void krdma_perf_ping(struct krdma_perf *pf)
  * lat write: one turn of a poller's wait. It polls with the CPU, yielding
  * every 64 turns so that rxe and everything else on this CPU still run.
  */
-static void krdma_perf_relax(unsigned int *spins)
+static void krdma_lat_relax(unsigned int *spins)
 {
 	if (++*spins % 64)
 		cpu_relax();
@@ -226,7 +226,7 @@ static void krdma_perf_relax(unsigned int *spins)
 #define KRDMA_LAT_IDLE_FLOORS		8
 #define KRDMA_LAT_NAP_IDLE_MAX_NS	(1 * NSEC_PER_MSEC)
 
-static void krdma_perf_sleep_ns(u64 ns)
+static void krdma_lat_sleep_ns(u64 ns)
 {
 	unsigned long us = div_u64(ns, NSEC_PER_USEC);
 
@@ -238,7 +238,7 @@ static void krdma_perf_sleep_ns(u64 ns)
  * longer one by a sixteenth a wait, so a path that got slower is learnt
  * and one early arrival does not count for ever.
  */
-static void krdma_perf_note_wait(struct krdma_perf *pf, u64 ns)
+static void krdma_lat_note_wait(struct krdma_perf *pf, u64 ns)
 {
 	u64 floor = pf->wait_floor_ns;
 
@@ -246,7 +246,7 @@ static void krdma_perf_note_wait(struct krdma_perf *pf, u64 ns)
 }
 
 /* The nap after @waited ns, @nap while the wait is not far past the usual. */
-static u64 krdma_perf_nap_ns(const struct krdma_perf *pf, u64 waited, u64 nap)
+static u64 krdma_lat_nap_ns(const struct krdma_perf *pf, u64 waited, u64 nap)
 {
 	u64 idle = max_t(u64, KRDMA_LAT_IDLE_NS,
 			 KRDMA_LAT_IDLE_FLOORS * pf->wait_floor_ns);
@@ -261,9 +261,9 @@ static u64 krdma_perf_nap_ns(const struct krdma_perf *pf, u64 waited, u64 nap)
  * lat write: waits for iteration @iter's marker in the last byte of our
  * target.
  */
-static bool krdma_perf_poll_marker(struct krdma_perf *pf, u64 iter)
+static bool krdma_lat_poll_marker(struct krdma_perf *pf, u64 iter)
 {
-	u8 want = krdma_perf_marker(iter);
+	u8 want = krdma_lat_marker(iter);
 	u64 start = ktime_get_ns(), waited = 0;
 	u64 doze = min_t(u64, pf->wait_floor_ns / 4 * 3, KRDMA_LAT_DOZE_MAX_NS);
 	u64 nap = clamp_t(u64, pf->wait_floor_ns / 8,
@@ -277,16 +277,16 @@ static bool krdma_perf_poll_marker(struct krdma_perf *pf, u64 iter)
 				  READ_ONCE(pf->test->status))))
 			return false;
 		if (waited + KRDMA_LAT_SPIN_NS < doze)
-			krdma_perf_sleep_ns(doze - waited);
+			krdma_lat_sleep_ns(doze - waited);
 		else if (waited < doze + KRDMA_LAT_SPIN_NS)
-			krdma_perf_relax(&spins);
+			krdma_lat_relax(&spins);
 		else
-			krdma_perf_sleep_ns(krdma_perf_nap_ns(pf, waited, nap));
+			krdma_lat_sleep_ns(krdma_lat_nap_ns(pf, waited, nap));
 		waited = ktime_get_ns() - start;
 	}
 	/* The responder's first wait includes the driver's start. */
 	if (iter)
-		krdma_perf_note_wait(pf, waited);
+		krdma_lat_note_wait(pf, waited);
 	return true;
 }
 
@@ -326,11 +326,11 @@ static int krdma_lat_post_tail(struct krdma_perf *pf)
 }
 
 /* lat write: sends iteration @iter's message, its marker last. */
-static int krdma_perf_write_iter(struct krdma_perf *pf, u64 iter)
+static int krdma_lat_write_iter(struct krdma_perf *pf, u64 iter)
 {
 	int ret;
 
-	u8 marker = krdma_perf_marker(iter);
+	u8 marker = krdma_lat_marker(iter);
 	unsigned int spins = 0;
 
 	if (!pf->inline_data) {
@@ -338,7 +338,7 @@ static int krdma_perf_write_iter(struct krdma_perf *pf, u64 iter)
 		while (atomic_read(&krdma_perf_lane0(pf)->sig_pending)) {
 			if (kthread_should_stop() || krdma_session_gate_closed(pf->sess))
 				return -ENOTCONN;
-			krdma_perf_relax(&spins);
+			krdma_lat_relax(&spins);
 		}
 		krdma_buf_to_cpu(pf->buf);
 	}
@@ -388,7 +388,7 @@ static void krdma_lat_check_last(struct krdma_perf *pf)
  * here: krdma_test_finish() stops this thread); the responder is stopped
  * when TEST_END comes.
  */
-static int krdma_perf_poller(void *arg)
+static int krdma_lat_poller(void *arg)
 {
 	struct krdma_perf *pf = arg;
 	struct krdma_test *test = pf->test;
@@ -397,19 +397,19 @@ static int krdma_perf_poller(void *arg)
 
 	while (!kthread_should_stop() && !ret) {
 		if (!test) {
-			if (!krdma_perf_poll_marker(pf, iter))
+			if (!krdma_lat_poll_marker(pf, iter))
 				break;
 			/* The stall timer stops us if the driver stops (limits.c). */
 			krdma_peer_progress(pf->pt);
 			krdma_lat_check_landed(pf);
-			ret = krdma_perf_write_iter(pf, iter++);
+			ret = krdma_lat_write_iter(pf, iter++);
 			continue;
 		}
 		if (!krdma_perf_more(krdma_perf_lane0(pf)))
 			break;
 		t0 = ktime_get_ns();
-		ret = krdma_perf_write_iter(pf, iter);
-		if (ret || !krdma_perf_poll_marker(pf, iter))
+		ret = krdma_lat_write_iter(pf, iter);
+		if (ret || !krdma_lat_poll_marker(pf, iter))
 			break;
 		krdma_hist_record(&pf->hist, (ktime_get_ns() - t0) / 2);
 		krdma_lat_check_landed(pf);
@@ -444,11 +444,11 @@ static int krdma_perf_poller(void *arg)
 	return 0;
 }
 
-static int krdma_perf_start_poller(struct krdma_perf *pf)
+static int krdma_lat_start_poller(struct krdma_perf *pf)
 {
 	struct task_struct *t;
 
-	t = krdma_failable_ptr(kthread_create(krdma_perf_poller, pf, "krdma_lat/%u",
+	t = krdma_failable_ptr(kthread_create(krdma_lat_poller, pf, "krdma_lat/%u",
 					      pf->test_id));
 	if (IS_ERR(t))
 		return PTR_ERR(t);
@@ -457,7 +457,7 @@ static int krdma_perf_start_poller(struct krdma_perf *pf)
 	return 0;
 }
 
-static void krdma_perf_stop_poller(struct krdma_perf *pf)
+static void krdma_lat_stop_poller(struct krdma_perf *pf)
 {
 	if (pf && pf->poller) {
 		kthread_stop(pf->poller);
@@ -472,11 +472,11 @@ static void krdma_lat_start(struct krdma_test *test)
 	u64 t0 = local_clock();
 	int ret;
 
-	ret = krdma_perf_start(test);
+	ret = krdma_perf_test_start(test);
 	if (!ret && pf->polls)
-		ret = krdma_perf_start_poller(pf);
+		ret = krdma_lat_start_poller(pf);
 	if (ret) {
-		krdma_perf_start_failed(test, ret);
+		krdma_perf_test_start_failed(test, ret);
 		return;
 	}
 	if (pf->polls)
@@ -484,7 +484,7 @@ static void krdma_lat_start(struct krdma_test *test)
 	if (pf->pumps)
 		krdma_perf_pump_lanes(pf);
 	else
-		krdma_perf_ping(pf);
+		krdma_lat_ping(pf);
 	pf->cpu_ns += local_clock() - t0;
 }
 
@@ -518,10 +518,10 @@ static void krdma_lat_answered(struct krdma_test *test, struct krdma_recv *rx,
 		krdma_test_fail(test, -EBADMSG, "%s data differs from the pattern",
 				what);
 	if (krdma_perf_more(krdma_perf_lane0(pf))) {
-		krdma_perf_ping(pf);
+		krdma_lat_ping(pf);
 	} else {
 		/* Its buffers go with the test: wait for our sends. */
-		ret = krdma_perf_fence(krdma_perf_lane0(pf));
+		ret = krdma_lat_fence(krdma_perf_lane0(pf));
 		if (ret)
 			krdma_test_post_failed(pf->sess, test, test->id, ret);
 		else if (atomic_read(&krdma_perf_lane0(pf)->sig_pending))
@@ -541,7 +541,7 @@ static void krdma_lat_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 
 	if (!krdma_lat_answer_due(test) || type != KRDMA_MSG_PONG ||
 	    be32_to_cpu(hdr->len) != pf->size) {
-		krdma_perf_unexpected(test, type);
+		krdma_perf_test_unexpected(test, type);
 		return;
 	}
 	krdma_hist_record(&pf->hist, (t1 - pf->t0) / 2);
@@ -574,7 +574,7 @@ static int krdma_lat_fill(struct sk_buff *skb, struct krdma_test *test)
 {
 	if (!test->perf)
 		return 0;
-	if (krdma_perf_fill(skb, test))
+	if (krdma_perf_test_fill(skb, test))
 		return -EMSGSIZE;
 	return krdma_hist_fill(skb, &test->perf->hist, KRDMA_A_TEST_LAT);
 }
@@ -600,13 +600,13 @@ static void krdma_lat_on_result(struct krdma_test *test)
 
 static void krdma_lat_finish(struct krdma_test *test)
 {
-	krdma_perf_stop_poller(test->perf);
+	krdma_lat_stop_poller(test->perf);
 	krdma_perf_test_finish(test);
 }
 
 static void krdma_lat_free(struct krdma_test *test)
 {
-	krdma_perf_stop_poller(test->perf);
+	krdma_lat_stop_poller(test->perf);
 	krdma_perf_test_free(test);
 }
 
@@ -691,7 +691,7 @@ static int krdma_lat_peer_setup(struct krdma_session *sess,
 		return ret ?: krdma_perf_peer_publish(pf, access, ack, nregions);
 	}
 	/* slot->buf is where the driver writes, slot->sink our answer. */
-	ret = krdma_perf_alloc_target(pf, &slot->buf, &slot->reg);
+	ret = krdma_lat_alloc_target(pf, &slot->buf, &slot->reg);
 	if (!ret)
 		ret = krdma_perf_alloc_buf(pf, &slot->sink, 0);
 	if (!ret)
@@ -704,7 +704,7 @@ static int krdma_lat_peer_setup(struct krdma_session *sess,
 	if (!ret)
 		ret = krdma_perf_peer_publish(pf, access, ack, nregions);
 	/* Started last: on failure before this, nothing runs. */
-	return ret || !pf->polls ? ret : krdma_perf_start_poller(pf);
+	return ret || !pf->polls ? ret : krdma_lat_start_poller(pf);
 }
 
 /*
@@ -729,33 +729,33 @@ static void krdma_lat_peer_on_msg(struct krdma_session *sess,
 
 /*
  * TEST_END came: a lat write's poller has nothing more to answer, and
- * whatever we answered is covered by a signaled WR (krdma_perf_fence()):
- * the test ends once krdma_perf_peer_busy() says no more.
+ * whatever we answered is covered by a signaled WR (krdma_lat_fence()):
+ * the test ends once krdma_lat_peer_busy() says no more.
  */
-static void krdma_perf_peer_quiesce(struct krdma_peer_test *pt)
+static void krdma_lat_peer_quiesce(struct krdma_peer_test *pt)
 {
 	struct krdma_perf *pf = pt->perf;
 	int ret;
 
 	if (!pf)
 		return;
-	krdma_perf_stop_poller(pf);
+	krdma_lat_stop_poller(pf);
 	krdma_lat_check_last(pf);
-	ret = krdma_perf_fence(krdma_perf_lane0(pf));
+	ret = krdma_lat_fence(krdma_perf_lane0(pf));
 	if (ret)
 		krdma_session_close(pf->sess, "test %u: cannot fence its answers: %pe",
 				    pt->test_id, ERR_PTR(ret));
 }
 
 /* Work of the responder still to complete before TEST_END may proceed. */
-static bool krdma_perf_peer_busy(const struct krdma_peer_test *pt)
+static bool krdma_lat_peer_busy(const struct krdma_peer_test *pt)
 {
 	return pt->perf && atomic_read(&krdma_perf_lane0(pt->perf)->sig_pending);
 }
 
 static void krdma_lat_peer_free(struct krdma_peer_test *pt)
 {
-	krdma_perf_stop_poller(pt->perf);
+	krdma_lat_stop_poller(pt->perf);
 	if (pt->perf && pt->perf->polls)
 		krdma_responder_poller_put();
 	krdma_perf_peer_free(pt);
@@ -764,11 +764,9 @@ static void krdma_lat_peer_free(struct krdma_peer_test *pt)
 /* lat: a send's PONG, header and data; a write's target and answer. */
 static u64 krdma_lat_peer_bytes(const struct krdma_peer_test *pt)
 {
-	u32 len = krdma_op_data_len(pt->op, pt->size);
+	u64 buf = krdma_buf_bytes(krdma_perf_msg_len(pt->op, pt->size));
 
-	return krdma_op_is_send(pt->op) ?
-		krdma_buf_bytes(KRDMA_MSG_HDR_SIZE + len) :
-		2 * krdma_buf_bytes(len);
+	return krdma_op_is_send(pt->op) ? buf : 2 * buf;
 }
 
 /* lat: a PONG or a write back per iteration. */
@@ -782,7 +780,7 @@ const struct krdma_engine_ops krdma_lat_engine = {
 	.peer_validates	= true,
 	.check_params	= krdma_lat_check_params,
 	.setup		= krdma_lat_setup,
-	.post_regs	= krdma_perf_post_regs,
+	.post_regs	= krdma_perf_test_post_regs,
 	.start		= krdma_lat_start,
 	.on_msg		= krdma_lat_on_msg,
 	.on_imm		= krdma_lat_on_imm,
@@ -794,8 +792,8 @@ const struct krdma_engine_ops krdma_lat_engine = {
 	.peer_watched	= krdma_lat_peer_watched,
 	.peer_setup	= krdma_lat_peer_setup,
 	.peer_on_msg	= krdma_lat_peer_on_msg,
-	.peer_quiesce	= krdma_perf_peer_quiesce,
-	.peer_busy	= krdma_perf_peer_busy,
+	.peer_quiesce	= krdma_lat_peer_quiesce,
+	.peer_busy	= krdma_lat_peer_busy,
 	.peer_end	= krdma_perf_peer_end,
 	.peer_cpu_ns	= krdma_perf_peer_cpu_ns,
 	.peer_free	= krdma_lat_peer_free,

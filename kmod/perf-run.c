@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * krdma: the pipeline of the bw and lat engines (perf.h), which posts a
- * test's messages and retires their completions.
+ * test's messages and retires their completions; what they mean to the
+ * test - its figures, its failure, its end - it hands to the test's owner
+ * (struct krdma_perf_ops, perf-test.c).
  *
  * A lane keeps up to its window of messages in flight (READs: up to
  * read_window_kb) and posts them in chains of up to chain messages per
@@ -19,7 +21,7 @@
  * (krdma_perf_iwarp_ctrl_clear(), perf-wr.c) - with its own WR templates,
  * signals and window, and its share of a count. A lane is pumped by its
  * own completions, in its own CQ's context, under its lock; the lane that
- * finishes last has the test ended in the session's CQ context
+ * finishes last has the owner end the test in the session's CQ context
  * (krdma_perf_lane_done()). The peer's regions are registered on the
  * first QP and valid on all, being the protection domain's.
  *
@@ -45,8 +47,6 @@
  * size / 64 KiB times has had every byte of its messages checked.
  */
 #define KRDMA_PERF_ATOMIC_CHECK	SZ_64K
-/* A signaled completion at least this often (bytes), see krdma_perf_setup(). */
-#define KRDMA_PERF_SIGNAL_BYTES	SZ_1M
 
 static void krdma_perf_lane_done(struct krdma_perf_lane *ln);
 
@@ -60,10 +60,14 @@ static void krdma_perf_count(struct krdma_perf *pf, u32 n)
 		krdma_count(pf->sess, op->byte_counter, (u64)n * pf->size);
 }
 
-/*
- * Posts the lane's messages posted .. posted + @n - 1 with one
- * ib_post_send(); the last one is signaled if @signal_last, and so is
- * every signal_every-th.
+/**
+ * krdma_perf_post - posts a lane's next messages, in one ib_post_send()
+ * @ln: the lane; its messages posted .. posted + @n - 1 go
+ * @n: how many, chain at most
+ * @signal_last: the last one asks for a completion (every signal_every-th
+ *	does anyway)
+ *
+ * Return: 0, -EOVERFLOW if no signal slot is free, or the post's error.
  */
 int krdma_perf_post(struct krdma_perf_lane *ln, u32 n, bool signal_last)
 {
@@ -114,8 +118,8 @@ int krdma_perf_post(struct krdma_perf_lane *ln, u32 n, bool signal_last)
 
 static void krdma_perf_wc_error(struct krdma_perf *pf, struct ib_wc *wc)
 {
-	if (pf->test && wc->status != IB_WC_WR_FLUSH_ERR)
-		krdma_test_fail(pf->test, -EIO, "%s", ib_wc_status_msg(wc->status));
+	if (pf->ops->failed && wc->status != IB_WC_WR_FLUSH_ERR)
+		pf->ops->failed(pf, -EIO, ib_wc_status_msg(wc->status));
 	krdma_wc_error(pf->sess, wc, "perf");
 }
 
@@ -158,7 +162,17 @@ static void krdma_perf_sample_to(struct krdma_perf *pf, u64 *received,
 	krdma_count(pf->sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
 }
 
-/* What arrived on the session's QP. */
+/**
+ * krdma_perf_sample - counts a message that arrived on the session's QP
+ * @pf: the pipeline
+ * @buf: where it landed
+ * @off: its data, from here
+ * @len: this long
+ * @cpu_owned: @buf is the CPU's; else it is borrowed from the device
+ *
+ * One in KRDMA_PERF_SAMPLE (and the first) is checked against the test's
+ * pattern, into pf->checked and pf->bad.
+ */
 void krdma_perf_sample(struct krdma_perf *pf, struct krdma_buf *buf,
 		       u32 off, u32 len, bool cpu_owned)
 {
@@ -166,136 +180,86 @@ void krdma_perf_sample(struct krdma_perf *pf, struct krdma_buf *buf,
 			     off, len, cpu_owned, false);
 }
 
-/* A received send: header first, then the data. */
+/**
+ * krdma_perf_check_rx - counts a received send, as krdma_perf_sample()
+ * @pf: the pipeline
+ * @rx: its receive: our header first, then the data
+ */
 void krdma_perf_check_rx(struct krdma_perf *pf, struct krdma_recv *rx)
 {
-	krdma_perf_sample(pf, rx->buf, KRDMA_MSG_HDR_SIZE, pf->size, true);
+	krdma_perf_sample(pf, rx->buf, pf->data_off, pf->data_len, true);
 }
 
-/*
- * What bw and lat have in common; @wrs: the send WRs the engine's window
- * may take at once, but for control messages.
+/**
+ * krdma_perf_more - whether a lane of the driver may post more messages
+ * @ln: the lane
+ *
+ * Not once the owner stopped or failed (&krdma_perf_ops.running), nor past
+ * the lane's share of a count or, with no count, past the deadline.
+ *
+ * Return: true if @ln may post another message.
  */
-int krdma_perf_check_params(struct krdma_session *sess,
-			    struct krdma_test_params *p, u32 wrs,
-			    struct netlink_ext_ack *extack)
-{
-	u32 i;
-
-	if (p->op == KRDMA_OP_PING) {
-		NL_SET_ERR_MSG(extack, "ping runs in check mode only");
-		return -EOPNOTSUPP;
-	}
-	if (p->chain > p->depth) {
-		NL_SET_ERR_MSG(extack, "chain must not exceed depth");
-		return -EINVAL;
-	}
-	/* A send is one WR; an RDMA op is split where it needs (perf-wr.c). */
-	if (krdma_op_is_send(p->op) && krdma_perf_nchunks(sess, p) > sess->max_sge) {
-		NL_SET_ERR_MSG(extack, "size needs more SGEs than the device has");
-		return -E2BIG;
-	}
-	if (p->qps > sess->qps) {
-		NL_SET_ERR_MSG(extack, "qps exceeds the session's QPs (set qps at connect)");
-		return -EINVAL;
-	}
-	for (i = 1; i < p->qps; i++) {
-		if (!sess->conns[i]) {
-			NL_SET_ERR_MSG(extack, "data channels still connecting");
-			return -EAGAIN;
-		}
-	}
-	if (wrs + KRDMA_PERF_CTRL_WRS > sess->sq_depth) {
-		NL_SET_ERR_MSG(extack, "depth too large for the session's send queue");
-		return -ENOSPC;
-	}
-	if (krdma_op_peer_recvs(p->op) &&
-	    min(sess->rq_depth, sess->peer_rq_depth) <= KRDMA_RQ_RESERVE + 1) {
-		NL_SET_ERR_MSG(extack, "the receive queues are too small");
-		return -ENOSPC;
-	}
-	return 0;
-}
-
-/*
- * The chunks (and so the SGEs) a message takes on our side; it may need a
- * WR per chunk on the peer's too, checked again with the peer's regions
- * when they come (krdma_perf_start()).
- */
-u32 krdma_perf_nchunks(struct krdma_session *sess,
-		       const struct krdma_test_params *p)
-{
-	bool hdr = krdma_op_is_send(p->op);
-
-	return krdma_chunks_for(sess->kdev, (hdr ? KRDMA_MSG_HDR_SIZE : 0) +
-				p->size);
-}
-
-/*
- * The driver's buffers, before the TEST_REQ goes out: what bw and lat
- * have in common. The engine sets up the rest on test->perf.
- */
-int krdma_perf_setup(struct krdma_test *test)
-{
-	struct krdma_session *sess = test->sess;
-	struct krdma_perf *pf;
-
-	test->slots = krdma_failable(kcalloc(test->p.depth, sizeof(*test->slots),
-					     GFP_KERNEL));
-	if (!test->slots)
-		return -ENOMEM;
-	pf = krdma_perf_alloc(sess, test->p.op, test->p.size, test->p.depth,
-			      test->id, test->p.qps);
-	if (!pf)
-		return -ENOMEM;
-	test->perf = pf;
-	pf->test = test;
-	/*
-	 * At least one completion a MiB: completions are how the session
-	 * knows its peer is alive (krdma_peer_alive()), and 16 unsignaled
-	 * MiB crossing a lossy wire at 2 MB/s were 8 s of silence.
-	 */
-	pf->signal_every = clamp_t(u32, KRDMA_PERF_SIGNAL_BYTES / test->p.size,
-				   1, test->p.signal_every);
-	pf->chain = test->p.chain;
-	pf->rx_window = krdma_perf_rx_window(pf);
-	return krdma_perf_alloc_buf(pf, &test->slots[0].buf,
-				    krdma_op_is_send(pf->op) ? KRDMA_MSG_DATA : 0);
-}
-
 bool krdma_perf_more(struct krdma_perf_lane *ln)
 {
-	struct krdma_test *test = ln->pf->test;
+	struct krdma_perf *pf = ln->pf;
 
-	if (READ_ONCE(test->stop) || READ_ONCE(test->status))
+	if (!pf->ops->running(pf))
 		return false;
-	if (test->p.count)
+	if (pf->count)
 		return ln->posted < ln->quota;
-	return ktime_before(ktime_get(), test->deadline);
+	return ktime_before(ktime_get(), pf->deadline);
 }
 
 /*
- * bw: all posted work of every lane is done; the read data is checked
- * here, the rest by the responder.
+ * The rate limiter (bw, with a rate): perftest's software rate limiter. A
+ * lane posts a burst of up to burst messages, then waits until its share
+ * of the rate (each lane an equal one) has paid for them. rate_next, when
+ * the lane may post again, runs ahead of the clock by what it posted. A
+ * lane that fell behind - a late timer, a window full of messages the
+ * peer is slow to take - catches up by one burst at most: the average
+ * holds, and no flood follows a stall. A lane held back is pumped by its
+ * timer (krdma_perf_rate_timer()).
+ *
+ * The longest a burst may be worth: longer, the sender would sit idle past
+ * what a "test stop" should take, and toward the peer's stall timer
+ * (stall_ms).
  */
-static void krdma_perf_bw_end(struct krdma_perf *pf)
-{
-	struct krdma_test *test = pf->test;
-	u64 done = atomic64_read(&pf->retired);
+#define KRDMA_PERF_RATE_SPAN_NS	NSEC_PER_SEC
 
-	WRITE_ONCE(test->completed, done);
-	WRITE_ONCE(test->bytes, done * pf->size);
-	if (pf->op == KRDMA_OP_READ && done) {
-		krdma_buf_to_cpu(pf->buf);
-		if (krdma_pattern_check(pf->buf, 0, pf->size,
-					krdma_seed(test->id, 0))) {
-			WRITE_ONCE(test->validated, 1);
-		} else {
-			krdma_count(pf->sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
-			krdma_test_fail(test, -EBADMSG, "read data differs from the source");
-		}
-	}
-	krdma_test_send_end(test);
+/* What @n messages of @size on each of @lanes lanes are worth at @rate, ns. */
+static u64 krdma_perf_rate_ns(u64 rate, u32 n, u32 size, u32 lanes)
+{
+	return mul_u64_u64_div_u64((u64)n * size * lanes, NSEC_PER_SEC, rate);
+}
+
+/**
+ * krdma_perf_rate_fits - whether a rate's burst is worth a second at most
+ * @rate: bytes a second, over all lanes; 0: no limit, which fits
+ * @burst: messages a lane posts at once
+ * @size: a message's
+ * @lanes: the QPs the test spreads its messages over
+ *
+ * Return: true if the rate limiter takes it.
+ */
+bool krdma_perf_rate_fits(u64 rate, u32 burst, u32 size, u32 lanes)
+{
+	return !rate || krdma_perf_rate_ns(rate, burst, size, lanes) <=
+			KRDMA_PERF_RATE_SPAN_NS;
+}
+
+/**
+ * krdma_perf_rate_setup - the rate the driver's lanes send at
+ * @pf: the driver's pipeline, its lanes made
+ * @rate: bytes a second, over all lanes; 0: no limit
+ * @burst: messages a lane posts at once
+ */
+void krdma_perf_rate_setup(struct krdma_perf *pf, u64 rate, u32 burst)
+{
+	pf->rate = rate;
+	pf->burst = burst;
+	if (rate)
+		pf->rate_span = krdma_perf_rate_ns(rate, burst, pf->size,
+						   pf->nlanes);
 }
 
 /*
@@ -307,20 +271,19 @@ static void krdma_perf_bw_end(struct krdma_perf *pf)
 static bool krdma_perf_rate_allows(struct krdma_perf_lane *ln, u64 *room)
 {
 	struct krdma_perf *pf = ln->pf;
-	struct krdma_test *test = pf->test;
 	u64 at = ln->rate_next;
 
 	if (ktime_get_ns() >= at) {
 		*room = min_t(u64, *room, pf->burst);
 		return true;
 	}
-	if (!test->p.count)
-		at = min_t(u64, at, ktime_to_ns(test->deadline));
+	if (!pf->count)
+		at = min_t(u64, at, ktime_to_ns(pf->deadline));
 	hrtimer_start(&ln->rate_timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
 	return false;
 }
 
-/* bw, rate: @n messages went out; see krdma_perf_rate_setup(), bw.c. */
+/* bw, rate: @n messages went out; @ln catches up by a burst at most. */
 static void krdma_perf_rate_charge(struct krdma_perf_lane *ln, u32 n)
 {
 	struct krdma_perf *pf = ln->pf;
@@ -328,8 +291,7 @@ static void krdma_perf_rate_charge(struct krdma_perf_lane *ln, u32 n)
 
 	if (now > pf->rate_span)
 		ln->rate_next = max(ln->rate_next, now - pf->rate_span);
-	ln->rate_next += mul_u64_u64_div_u64((u64)n * pf->size * pf->nlanes,
-					     NSEC_PER_SEC, pf->rate);
+	ln->rate_next += krdma_perf_rate_ns(pf->rate, n, pf->size, pf->nlanes);
 }
 
 /*
@@ -339,7 +301,6 @@ static void krdma_perf_rate_charge(struct krdma_perf_lane *ln, u32 n)
 static bool krdma_perf_pump(struct krdma_perf_lane *ln)
 {
 	struct krdma_perf *pf = ln->pf;
-	struct krdma_test *test = pf->test;
 	u64 room, posted = ln->posted;
 	int ret = 0;
 
@@ -353,7 +314,7 @@ static bool krdma_perf_pump(struct krdma_perf_lane *ln)
 	room = pf->window - (ln->posted - ln->retired);
 	if (pf->credits)
 		room = min(room, ln->granted + pf->rx_window - ln->posted);
-	if (test->p.count)
+	if (pf->count)
 		room = min(room, ln->quota - ln->posted);
 	if (pf->rate && room && !krdma_perf_rate_allows(ln, &room))
 		return false;
@@ -369,7 +330,7 @@ static bool krdma_perf_pump(struct krdma_perf_lane *ln)
 	if (pf->rate && ln->posted != posted)
 		krdma_perf_rate_charge(ln, ln->posted - posted);
 	if (ret)
-		krdma_test_post_failed(pf->sess, test, pf->test_id, ret);
+		pf->ops->post_failed(pf, ret);
 	return false;
 }
 
@@ -384,7 +345,7 @@ static void krdma_perf_end_done(struct ib_cq *cq, struct ib_wc *wc)
 		return;
 	}
 	krdma_peer_acked(pf->sess);
-	krdma_perf_bw_end(pf);
+	pf->ops->end(pf);
 }
 
 static void krdma_perf_fence_done(struct ib_cq *cq, struct ib_wc *wc)
@@ -447,16 +408,17 @@ static bool krdma_perf_iwarp_fence(struct krdma_perf_lane *ln)
 
 /*
  * bw: @ln has nothing more to do; the last lane done ends the test. The
- * session's CQ context owns the test (test.c): the end - TEST_END, the
- * READ data checked, the test finished if TEST_END cannot go - runs
- * there, serialized with the test's messages and the peer's test, and
- * may sleep. The first QP's lane is in that context already (@in_sess_cq),
- * unless its rate timer ran it. Another (a data channel's lane in its own
- * CQ's context, maybe a softirq; a rate timer) hands the end
- * over with a zero-length RDMA WRITE on the session's QP, signaled: it
- * touches no memory on either side (IBA C9-88), and its completion runs
- * the end there. Once it is posted, the test may end and be freed at
- * any time: nothing of it is touched here after.
+ * session's CQ context owns the test (test.c): its end, the owner's
+ * (&krdma_perf_ops.end: the READ data checked, TEST_END, the test
+ * finished if TEST_END cannot go), runs there, serialized with the
+ * test's messages and the peer's test, and may sleep. The first QP's
+ * lane is in that context already (@in_sess_cq), unless its rate timer
+ * ran it. Another (a data channel's lane in its own CQ's context, maybe
+ * a softirq; a rate timer) hands the end over with a zero-length RDMA
+ * WRITE on the session's QP, signaled: it touches no memory on either
+ * side (IBA C9-88), and its completion runs the end there. Once it is
+ * posted, the test may end and be freed at any time: nothing of it is
+ * touched here after.
  */
 static void __krdma_perf_lane_done(struct krdma_perf_lane *ln, bool in_sess_cq)
 {
@@ -471,7 +433,7 @@ static void __krdma_perf_lane_done(struct krdma_perf_lane *ln, bool in_sess_cq)
 	if (!atomic_dec_and_test(&pf->lanes_running))
 		return;
 	if (in_sess_cq) {
-		krdma_perf_bw_end(pf);
+		pf->ops->end(pf);
 		return;
 	}
 	wr.wr.opcode = IB_WR_RDMA_WRITE;
@@ -479,7 +441,7 @@ static void __krdma_perf_lane_done(struct krdma_perf_lane *ln, bool in_sess_cq)
 	wr.wr.wr_cqe = &pf->end_cqe;
 	ret = krdma_post_send(pf->sess, &wr.wr);
 	if (ret)
-		krdma_test_post_failed(pf->sess, pf->test, pf->test_id, ret);
+		pf->ops->post_failed(pf, ret);
 }
 
 static void krdma_perf_lane_done(struct krdma_perf_lane *ln)
@@ -509,7 +471,12 @@ static enum hrtimer_restart krdma_perf_rate_timer(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
-/* bw: pumps a lane from any context. */
+/**
+ * krdma_perf_pump_lane - bw: fills a lane's window, from any context
+ * @ln: the lane
+ *
+ * The lane done, the last one ends the test (&krdma_perf_ops.end).
+ */
 void krdma_perf_pump_lane(struct krdma_perf_lane *ln)
 {
 	bool done;
@@ -529,18 +496,16 @@ void krdma_perf_pump_lane(struct krdma_perf_lane *ln)
 static void krdma_perf_bw_retire(struct krdma_perf_lane *ln, u64 upto, u64 t0)
 {
 	struct krdma_perf *pf = ln->pf;
-	struct krdma_test *test = pf->test;
 	u64 total;
 	bool done;
 
 	spin_lock_bh(&ln->lock);
 	if (pf->op == KRDMA_OP_READ && !ln->conn->index)
 		krdma_reads_end(pf->sess, upto - ln->retired);
-	/* Lanes add up in any order: the figure may lag, bw_end fixes it. */
+	/* Lanes add up in any order: the figure may lag, ops->end fixes it. */
 	total = atomic64_add_return(upto - ln->retired, &pf->retired);
 	ln->retired = upto;
-	WRITE_ONCE(test->completed, total);
-	WRITE_ONCE(test->bytes, total * pf->size);
+	pf->ops->retired(pf, total);
 	done = krdma_perf_pump(ln);
 	spin_unlock_bh(&ln->lock);
 	WRITE_ONCE(ln->cpu_ns, ln->cpu_ns + local_clock() - t0);
@@ -548,13 +513,21 @@ static void krdma_perf_bw_retire(struct krdma_perf_lane *ln, u64 upto, u64 t0)
 		krdma_perf_lane_done(ln);
 }
 
+/**
+ * krdma_perf_sig_done - a lane's signaled WR completed
+ * @cq: its CQ
+ * @wc: the completion, of a struct krdma_perf_sig
+ *
+ * Retires every message of its lane up to the one it signals: with pumps,
+ * refilling the window; else, the last one in flight, calling
+ * &krdma_perf_ops.drained. Given to krdma_perf_build().
+ */
 void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct krdma_perf_sig *sig =
 		container_of(wc->wr_cqe, struct krdma_perf_sig, cqe);
 	struct krdma_perf_lane *ln = sig->lane;
 	struct krdma_perf *pf = ln->pf;
-	struct krdma_test *test = pf->test;
 	u64 t0 = local_clock();
 	int pending;
 
@@ -568,7 +541,7 @@ void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_peer_alive(pf->sess);
 	else
 		krdma_peer_acked(pf->sess);
-	if (test && pf->pumps) {
+	if (pf->pumps && !pf->responder) {
 		if (pf->round_trips)
 			krdma_hist_record(&pf->hist, ktime_get_ns() - pf->t0);
 		krdma_perf_bw_retire(ln, sig->msg + 1, t0);
@@ -578,61 +551,56 @@ void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc)
 	/* A poller counts its own time, all of it. */
 	if (!pf->polls)
 		WRITE_ONCE(ln->cpu_ns, ln->cpu_ns + local_clock() - t0);
-	if (!test) {
-		/*
-		 * Responder's answers: the last one may let TEST_END proceed,
-		 * which sends the result and frees the peer test, @pf with it
-		 * (KASAN: a use-after-free here in perf.sh on the debug kernel).
-		 */
-		if (krdma_peer_in(pf->pt, KRDMA_PP_ENDING) && !pending)
-			krdma_peer_on_end(pf->sess, pf->pt);
-		return;
-	}
-	if (pf->end_deferred && !pending) {
-		pf->end_deferred = false;
-		krdma_test_send_end(test);
-	}
+	/*
+	 * The last one in flight may let the owner end the test: the
+	 * responder's last answer a TEST_END that came, which sends the
+	 * result and frees the peer test, @pf with it (KASAN: a
+	 * use-after-free here in perf.sh on the debug kernel); the driver's
+	 * last send the TEST_END it held back. Nothing of @pf after.
+	 */
+	if (!pending && pf->ops->drained)
+		pf->ops->drained(pf);
 }
 
-/*
- * The TEST_ACK came, with the peer's regions if the op needs them: the
- * lanes' WR templates, before the engine starts sending.
+/**
+ * krdma_perf_start - the driver's lanes, ready to send
+ * @pf: the driver's pipeline
+ * @count: the messages to send, shared out over the lanes; 0: until @deadline
+ * @deadline: when a test of no @count stops sending
+ * @remote: the peer's regions (from its TEST_ACK), NULL if the op needs none
+ * @nremote: how many
+ *
+ * Builds every lane's WR templates, before the engine starts sending.
+ *
+ * Return: 0, or a negative errno: -ENOSPC if a window does not fit the
+ * session's send queue.
  */
-int krdma_perf_start(struct krdma_test *test)
+int krdma_perf_start(struct krdma_perf *pf, u64 count, ktime_t deadline,
+		     const struct krdma_wire_region *remote, u32 nremote)
 {
-	struct krdma_perf *pf = test->perf;
 	u64 share;
 	u32 i, rest;
 	int ret;
 
+	pf->count = count;
+	pf->deadline = deadline;
 	/* A count is shared out; the first lanes take one more of the rest. */
-	share = div_u64_rem(test->p.count, pf->nlanes, &rest);
+	share = div_u64_rem(count, pf->nlanes, &rest);
 	for (i = 0; i < pf->nlanes; i++)
 		pf->lanes[i].quota = share + (i < rest);
 
-	ret = krdma_perf_build(pf, test->remote, test->remote_per_slot,
-			       krdma_perf_sig_done);
+	ret = krdma_perf_build(pf, remote, nremote, krdma_perf_sig_done);
 	if (!ret && pf->depth * pf->per + KRDMA_PERF_CTRL_WRS > pf->sess->sq_depth)
 		ret = -ENOSPC;
 	return ret;
 }
 
-/* A control message the engine does not expect now: the peer is broken. */
-void krdma_perf_unexpected(struct krdma_test *test, u16 type)
-{
-	krdma_count(test->sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
-	krdma_session_close(test->sess, "protocol error: unexpected message type %u",
-			    type);
-}
-
-void krdma_perf_start_failed(struct krdma_test *test, int ret)
-{
-	krdma_test_fail(test, ret, "cannot set up the send queue: %pe",
-			ERR_PTR(ret));
-	krdma_test_send_end(test);
-}
-
-/* Every lane fills its window; their completions go on from there. */
+/**
+ * krdma_perf_pump_lanes - bw: every lane fills its window
+ * @pf: the driver's pipeline, started (krdma_perf_start())
+ *
+ * Their completions (and rate timers) go on from there.
+ */
 void krdma_perf_pump_lanes(struct krdma_perf *pf)
 {
 	u32 i;
@@ -646,7 +614,13 @@ void krdma_perf_pump_lanes(struct krdma_perf *pf)
 	}
 }
 
-static u64 krdma_perf_cpu_ns(const struct krdma_perf *pf)
+/**
+ * krdma_perf_cpu_ns - the CPU time of a pipeline's handlers and pollers
+ * @pf: the pipeline, or NULL
+ *
+ * Return: nanoseconds so far; 0 for no @pf.
+ */
+u64 krdma_perf_cpu_ns(const struct krdma_perf *pf)
 {
 	u64 ns;
 	u32 i;
@@ -659,49 +633,35 @@ static u64 krdma_perf_cpu_ns(const struct krdma_perf *pf)
 	return ns;
 }
 
-/* What bw and lat report alike; the engine adds its own figures. */
-int krdma_perf_fill(struct sk_buff *skb, struct krdma_test *test)
-{
-	struct krdma_perf *pf = test->perf;
-
-	if (nla_put_u32(skb, KRDMA_A_TEST_SIGNAL_EVERY, pf->signal_every) ||
-	    nla_put_u32(skb, KRDMA_A_TEST_CHAIN, pf->chain) ||
-	    (pf->rate &&
-	     (nla_put_u64_64bit(skb, KRDMA_A_TEST_RATE, pf->rate, KRDMA_A_PAD) ||
-	      nla_put_u32(skb, KRDMA_A_TEST_BURST, pf->burst))) ||
-	    nla_put_u8(skb, KRDMA_A_TEST_INLINE, pf->inline_data) ||
-	    nla_put_u32(skb, KRDMA_A_TEST_QPS, test->p.qps) ||
-	    nla_put_u64_64bit(skb, KRDMA_A_TEST_CPU_NS, krdma_perf_cpu_ns(pf),
-			      KRDMA_A_PAD) ||
-	    nla_put_u64_64bit(skb, KRDMA_A_TEST_PEER_CPU_NS, test->peer_cpu_ns,
-			      KRDMA_A_PAD))
-		return -EMSGSIZE;
-	return 0;
-}
-
-/*
- * DATA (a send, or a write_imm without header) for the responder: checked
- * (a send, a lat write_imm's target: one in KRDMA_PERF_SAMPLE), counted
- * and its receive reposted; @ln: the lane of the data channel it
- * came on (its own counters), or NULL: the session's QP, which must carry
- * a lane. Returns false if the session is closing on it (a protocol
- * error, no receive to repost).
+/**
+ * krdma_perf_recv - a message of the driver's, for the responder
+ * @pf: the responder's pipeline
+ * @ln: the lane of the data channel it came on (its own counters), or
+ *	NULL: the session's QP, which must carry a lane
+ * @rx: its receive
+ * @wc: its completion
+ * @hdr: its header: DATA, a send; NULL: a write_imm, which has none
+ *
+ * Checks it (a send, a lat write_imm's target: one in KRDMA_PERF_SAMPLE),
+ * counts it and reposts its receive, or holds it for the next CREDIT.
+ *
+ * Return: false if the session is closing on it (a protocol error, no
+ * receive to repost).
  */
-bool krdma_perf_peer_recv_lane(struct krdma_session *sess,
-			       struct krdma_peer_test *pt,
-			       struct krdma_perf_lane *ln, struct krdma_recv *rx,
-			       struct ib_wc *wc, const struct krdma_msg_hdr *hdr)
+bool krdma_perf_recv(struct krdma_perf *pf, struct krdma_perf_lane *ln,
+		     struct krdma_recv *rx, struct ib_wc *wc,
+		     const struct krdma_msg_hdr *hdr)
 {
-	struct krdma_perf *pf = pt->perf;
+	struct krdma_session *sess = pf->sess;
 	u64 *received;
 
 	/* On iWARP over several QPs the session's QP carries no lane. */
-	if (!pf || (!ln && krdma_perf_lane0(pf)->conn->index))
+	if (!ln && krdma_perf_lane0(pf)->conn->index)
 		goto proto;
 	received = ln ? &ln->received : &pf->received;
 	if (!hdr) {
 		if (pf->op != KRDMA_OP_WRITE_IMM ||
-		    be32_to_cpu(wc->ex.imm_data) != pt->test_id)
+		    be32_to_cpu(wc->ex.imm_data) != pf->test_id)
 			goto proto;
 		/* lat (the session's QP): in our one target, sampled there. */
 		if (pf->target)
@@ -715,19 +675,19 @@ bool krdma_perf_peer_recv_lane(struct krdma_session *sess,
 			goto proto;
 		if (pf->op == KRDMA_OP_SEND_IMM &&
 		    (!(wc->wc_flags & IB_WC_WITH_IMM) ||
-		     be32_to_cpu(wc->ex.imm_data) != pt->test_id))
+		     be32_to_cpu(wc->ex.imm_data) != pf->test_id))
 			goto proto;
 		if (ln)
 			krdma_perf_sample_to(pf, &ln->received, &ln->checked,
-					     &ln->bad, rx->buf, KRDMA_MSG_HDR_SIZE,
-					     pf->size, true, true);
+					     &ln->bad, rx->buf, pf->data_off,
+					     pf->data_len, true, true);
 		else
 			krdma_perf_check_rx(pf, rx);
 	}
 	/*
 	 * Paced by CREDITs: the driver cannot send into this receive before
 	 * the next CREDIT, which posts it first, with the others of its
-	 * batch, in one chain (krdma_perf_peer_credit()).
+	 * batch, in one chain (krdma_bw_peer_credit()).
 	 */
 	if (pf->credits) {
 		krdma_recv_hold(ln ? &ln->rx_held : &pf->rx_held, rx);
@@ -741,57 +701,6 @@ bool krdma_perf_peer_recv_lane(struct krdma_session *sess,
 proto:
 	krdma_count(sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
 	krdma_session_close(sess, "protocol error: unexpected data for test %u",
-			    pt->test_id);
+			    pf->test_id);
 	return false;
-}
-
-bool krdma_perf_peer_recv(struct krdma_session *sess,
-			  struct krdma_peer_test *pt, struct krdma_recv *rx,
-			  struct ib_wc *wc, const struct krdma_msg_hdr *hdr)
-{
-	return krdma_perf_peer_recv_lane(sess, pt, NULL, rx, wc, hdr);
-}
-
-/* TEST_END: check what arrived; @pt->end_iters is what the driver did. */
-void krdma_perf_peer_end(struct krdma_peer_test *pt)
-{
-	struct krdma_perf *pf = pt->perf;
-	struct krdma_buf *buf = pt->slots ? pt->slots[0].buf : NULL;
-	bool ok = true;
-	u64 val;
-
-	if (!pf)
-		return;
-	pt->seen = pt->end_iters;
-	/* It counts what arrives: sends, write_imm, a lat write. */
-	if (krdma_op_peer_recvs(pf->op) || pf->polls) {
-		pt->seen = pf->received;
-		ok = pf->received == pt->end_iters;
-	}
-	pt->validated = pf->checked - pf->bad;
-	pt->errors = pf->bad;
-	if (buf && pf->pumps && pf->op != KRDMA_OP_READ &&
-	    pt->end_iters) {
-		krdma_buf_to_cpu(buf);
-		if (krdma_op_is_atomic(pf->op)) {
-			krdma_buf_copy_to(&val, buf, 0, sizeof(val));
-			/* Each fadd added one; cswap(0, 0) never changed it. */
-			ok &= val == (pf->op == KRDMA_OP_ATOMIC_FADD ?
-				      pt->end_iters : 0);
-		} else {
-			ok &= krdma_pattern_check(buf, 0, pf->size,
-						  krdma_seed(pt->test_id, 0));
-		}
-		krdma_buf_to_device(buf);
-		pt->validated += ok;
-	}
-	if (!ok) {
-		pt->errors++;
-		krdma_count(pf->sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
-	}
-}
-
-u64 krdma_perf_peer_cpu_ns(const struct krdma_peer_test *pt)
-{
-	return krdma_perf_cpu_ns(pt->perf);
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * krdma: the memory and work requests of a bw or lat test (perf.h): its
- * lanes, the buffer it sends from or that the peer targets, the regions
- * it exposes, the WR templates each lane posts from, and their end. Built
- * before the pipeline runs (perf-run.c), freed once it is over.
+ * krdma: the memory and work requests of the pipeline (perf.h): its
+ * lanes, the buffers it sends from or the peer reaches, the WR templates
+ * each lane posts from, and their end. Built before the pipeline runs
+ * (perf-run.c), freed once it is over; the regions a test exposes are
+ * its owner's (perf-test.c).
  */
 #include <linux/hrtimer.h>
 #include <linux/slab.h>
@@ -56,10 +57,21 @@ static u32 krdma_perf_iwarp_ctrl_clear(struct krdma_session *sess, u32 qps)
 	return qps > 1 && sess->kdev->iwarp;
 }
 
-/*
+/**
+ * krdma_perf_alloc - a test's pipeline and its lanes
+ * @sess: the session
+ * @op: the test's op
+ * @size: a message's data
+ * @depth: the messages a lane may have in flight at most
+ * @test_id: the test's
  * @qps: the QPs the test runs over, the session's first; the caller
- * checked their data channels are there. Lane i sends on QP i, but on
- * iWARP, see krdma_perf_iwarp_ctrl_clear().
+ *	checked their data channels are there. Lane i sends on QP i, but on
+ *	iWARP, see krdma_perf_iwarp_ctrl_clear().
+ *
+ * Lays out its messages once (data_off, data_len, msg_len); the owner
+ * sets its ops and flags.
+ *
+ * Return: the pipeline, or NULL: out of memory.
  */
 struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess, u8 op,
 				    u32 size, u32 depth, u32 test_id, u32 qps)
@@ -95,6 +107,9 @@ struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess, u8 op,
 	pf->sess = sess;
 	pf->op = op;
 	pf->size = size;
+	pf->data_off = krdma_perf_data_off(op);
+	pf->data_len = krdma_op_data_len(op, size);
+	pf->msg_len = krdma_perf_msg_len(op, size);
 	pf->depth = depth;
 	pf->window = depth;
 	if (op == KRDMA_OP_READ)
@@ -108,12 +123,16 @@ struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess, u8 op,
 	return pf;
 }
 
-/*
- * The messages a lane may have in flight past its credits: the peer's
- * receives on its QP, the smaller of both sides' sizes. The session's QP
- * keeps KRDMA_RQ_RESERVE of them for control messages; a data channel
- * keeps its share of rq_depth (krdma_channel_nr_recvs()), and a test over
- * several QPs holds all its lanes to the smaller window.
+/**
+ * krdma_perf_rx_window - a lane's messages in flight past its credits
+ * @pf: the pipeline, its lanes made
+ *
+ * The peer's receives on its QP, the smaller of both sides' sizes. The
+ * session's QP keeps KRDMA_RQ_RESERVE of them for control messages; a
+ * data channel keeps its share of rq_depth (krdma_channel_nr_recvs()),
+ * and a test over several QPs holds all its lanes to the smaller window.
+ *
+ * Return: the window, in messages.
  */
 u32 krdma_perf_rx_window(const struct krdma_perf *pf)
 {
@@ -128,35 +147,10 @@ u32 krdma_perf_rx_window(const struct krdma_perf *pf)
 	return window;
 }
 
-/*
- * Buffer layout: a send is the whole buffer, header then payload; the RDMA
- * ops move the payload alone, so that a power-of-two size stays in one
- * chunk (and one MR) on each side.
- */
-static bool krdma_perf_has_hdr(const struct krdma_perf *pf)
-{
-	return krdma_op_is_send(pf->op);
-}
-
 /* RDMA WRITE, WRITE_WITH_IMM and READ: their WRs follow the remote regions. */
 static bool krdma_perf_rdma(const struct krdma_perf *pf)
 {
-	return !krdma_perf_has_hdr(pf) && !krdma_op_is_atomic(pf->op);
-}
-
-static u32 krdma_perf_data_off(const struct krdma_perf *pf)
-{
-	return krdma_perf_has_hdr(pf) ? KRDMA_MSG_HDR_SIZE : 0;
-}
-
-u32 krdma_perf_data_len(const struct krdma_perf *pf)
-{
-	return krdma_op_data_len(pf->op, pf->size);
-}
-
-static u32 krdma_perf_msg_len(const struct krdma_perf *pf)
-{
-	return krdma_perf_data_off(pf) + krdma_perf_data_len(pf);
+	return !krdma_op_is_send(pf->op) && !krdma_op_is_atomic(pf->op);
 }
 
 /*
@@ -168,17 +162,27 @@ static bool krdma_perf_can_inline(const struct krdma_perf *pf)
 	/* A READ's or an atomic's answer lands in our buffer: a sink. */
 	if (krdma_op_is_one_sided(pf->op))
 		return false;
-	return krdma_perf_msg_len(pf) <= pf->sess->max_inline &&
-	       krdma_perf_msg_len(pf) <= pf->sess->kdev->chunk_size;
+	return pf->msg_len <= pf->sess->max_inline &&
+	       pf->msg_len <= pf->sess->kdev->chunk_size;
 }
 
-/* The buffer we send from (@msg_type: its header, for sends). */
+/**
+ * krdma_perf_alloc_buf - the buffer a pipeline sends from
+ * @pf: the pipeline
+ * @bufp: set to it (the owner's slot frees it)
+ * @msg_type: a send's header's type
+ *
+ * A message's length (pf->msg_len), its data patterned; inline if the
+ * session allows (pf->inline_data), else the device's.
+ *
+ * Return: 0 or -ENOMEM.
+ */
 int krdma_perf_alloc_buf(struct krdma_perf *pf, struct krdma_buf **bufp,
 			 u16 msg_type)
 {
-	u32 off = krdma_perf_data_off(pf), len = krdma_perf_data_len(pf);
+	u32 off = pf->data_off, len = pf->data_len;
 
-	*bufp = krdma_buf_alloc(pf->sess->kdev, off + len, "perf", 0);
+	*bufp = krdma_buf_alloc(pf->sess->kdev, pf->msg_len, "perf", 0);
 	if (!*bufp)
 		return -ENOMEM;
 	pf->buf = *bufp;
@@ -199,12 +203,15 @@ int krdma_perf_alloc_buf(struct krdma_perf *pf, struct krdma_buf **bufp,
 	return 0;
 }
 
-/*
+/**
+ * krdma_perf_iwarp_fences - whether a lane ends with a READ fence
+ * @pf: the driver's pipeline
+ *
  * iWARP, bw write over data channels: each lane's last act is an RDMA
  * READ of one byte of the peer's target (krdma_perf_iwarp_fence()),
- * which lands here, at the lane's index. Registered for remote write
- * with the test's other memory (krdma_perf_post_regs()), as a READ's
- * sink must be on iWARP.
+ * which lands in the fence sink (krdma_perf_alloc_fence_sink()).
+ *
+ * Return: true if the test needs a fence sink.
  */
 bool krdma_perf_iwarp_fences(const struct krdma_perf *pf)
 {
@@ -213,6 +220,17 @@ bool krdma_perf_iwarp_fences(const struct krdma_perf *pf)
 	       pf->sess->initiator_depth;
 }
 
+/**
+ * krdma_perf_alloc_fence_sink - where the lanes' READ fences land
+ * @pf: the driver's pipeline, krdma_perf_iwarp_fences()
+ * @bufp: set to it (the owner's slot frees it)
+ *
+ * A byte a lane, at the lane's index. Registered for remote write with
+ * the test's other memory (krdma_perf_test_post_regs()), as a READ's
+ * sink must be on iWARP.
+ *
+ * Return: 0 or -ENOMEM.
+ */
 int krdma_perf_alloc_fence_sink(struct krdma_perf *pf,
 				struct krdma_buf **bufp)
 {
@@ -224,6 +242,13 @@ int krdma_perf_alloc_fence_sink(struct krdma_perf *pf,
 	return 0;
 }
 
+/**
+ * krdma_perf_alloc_sigs - each lane's signal slots
+ * @pf: the pipeline
+ * @n: how many signaled WRs a lane may have in flight
+ *
+ * Return: 0 or -ENOMEM; what was made goes with krdma_perf_finish().
+ */
 int krdma_perf_alloc_sigs(struct krdma_perf *pf, u32 n)
 {
 	u32 i, l;
@@ -244,7 +269,8 @@ int krdma_perf_alloc_sigs(struct krdma_perf *pf, u32 n)
 /* A write_imm's immediate: the test, and whether it answers (lat). */
 static __be32 krdma_perf_imm(const struct krdma_perf *pf)
 {
-	return cpu_to_be32(pf->pt ? pf->test_id | KRDMA_IMM_ANSWER : pf->test_id);
+	return cpu_to_be32(pf->responder ? pf->test_id | KRDMA_IMM_ANSWER :
+			   pf->test_id);
 }
 
 /*
@@ -328,7 +354,7 @@ static int krdma_perf_build_lane(struct krdma_perf_lane *ln,
 		for (k = 0; k < pf->per; k++) {
 			union krdma_perf_wr *w = &ln->wr[m * pf->per + k];
 			struct ib_sge *sge = &ln->sge[(m * pf->per + k) * KRDMA_MAX_SGE];
-			u32 len = krdma_perf_msg_len(pf), taken;
+			u32 len = pf->msg_len, taken;
 
 			if (krdma_perf_rdma(pf))
 				len = be32_to_cpu(remote[r].len) - roff;
@@ -381,9 +407,19 @@ static int krdma_perf_build_lane(struct krdma_perf_lane *ln,
 	return 0;
 }
 
+/**
+ * krdma_perf_build - every lane's WR templates
+ * @pf: the pipeline, its buffer and signal slots made
+ * @remote: the peer's regions, a WR each (more where one spans more of our
+ *	chunks than a WR takes SGEs); NULL for sends
+ * @nremote: how many
+ * @done: the completion handler of the lanes' signaled WRs
+ *
+ * Return: 0 or a negative errno.
+ */
 int krdma_perf_build(struct krdma_perf *pf,
 		     const struct krdma_wire_region *remote, u32 nremote,
-			    void (*done)(struct ib_cq *cq, struct ib_wc *wc))
+		     void (*done)(struct ib_cq *cq, struct ib_wc *wc))
 {
 	u32 l;
 	int ret = 0;
@@ -400,122 +436,6 @@ int krdma_perf_build(struct krdma_perf *pf,
 	for (l = 0; l < pf->nlanes && !ret; l++)
 		ret = krdma_perf_build_lane(&pf->lanes[l], remote, done);
 	return ret;
-}
-
-/* lat write: our target goes into the TEST_REQ, valid from now on. */
-int krdma_perf_post_regs(struct krdma_test *test, struct krdma_msg_test *req,
-			 u32 *nregions)
-{
-	struct krdma_region *reg = test->slots[0].sink_reg;
-	int ret;
-
-	/* read: every READ lands in the one buffer (bw and lat). */
-	if (test->p.op == KRDMA_OP_READ)
-		return krdma_buf_make_sink(test->sess, test->perf->buf,
-					   &test->ctl_cqe);
-	if (test->perf->fence_sink)
-		return krdma_buf_make_sink(test->sess, test->perf->fence_sink,
-					   &test->ctl_cqe);
-	if (!reg)
-		return 0;
-	ret = krdma_region_post_fence(test->sess);
-	if (!ret)
-		ret = krdma_region_post_reg(test->sess, reg, &test->ctl_cqe,
-					    IB_ACCESS_LOCAL_WRITE |
-					    IB_ACCESS_REMOTE_WRITE);
-	if (ret)
-		return ret;
-	krdma_count(test->sess, KRDMA_CNT_REG_MR_WRS, reg->nmrs);
-	krdma_region_to_wire(reg, req->regions);
-	*nregions = reg->nmrs;
-	return 0;
-}
-
-/*
- * The responder's half of a bw or lat test: a lane a QP of @qps the
- * driver's messages arrive on (bw's receives over several QPs), else one
- * lane, the session's QP, which only the lat engine posts on (PONGs,
- * write answers).
- */
-struct krdma_perf *krdma_perf_peer_alloc_qps(struct krdma_session *sess,
-					     struct krdma_peer_test *pt, u32 qps)
-{
-	struct krdma_perf *pf;
-
-	pt->slots = krdma_failable(kcalloc(pt->depth, sizeof(*pt->slots), GFP_KERNEL));
-	if (!pt->slots)
-		return NULL;
-	pf = krdma_perf_alloc(sess, pt->op, pt->size, pt->depth, pt->test_id, qps);
-	if (!pf)
-		return NULL;
-	pt->perf = pf;
-	pf->pt = pt;
-	pf->signal_every = KRDMA_PERF_LAT_SIGS;
-	pf->chain = 1;
-	pf->rx_window = krdma_perf_rx_window(pf);
-	return pf;
-}
-
-struct krdma_perf *krdma_perf_peer_alloc(struct krdma_session *sess,
-					 struct krdma_peer_test *pt)
-{
-	return krdma_perf_peer_alloc_qps(sess, pt, 1);
-}
-
-/*
- * The responder's target of a one-sided op (a READ's source), in its
- * first slot, with the region the driver will reach it through.
- */
-int krdma_perf_peer_target(struct krdma_perf *pf, int access)
-{
-	struct krdma_peer_test *pt = pf->pt;
-	struct krdma_slot *slot = &pt->slots[0];
-	int ret;
-
-	ret = krdma_perf_alloc_buf(pf, &slot->buf, 0);
-	if (ret)
-		return ret;
-	if (pf->inline_data) {
-		/* Our buffer is a target here, not a source: the device's. */
-		pf->inline_data = false;
-		krdma_buf_to_device(slot->buf);
-	}
-	if (pt->op == KRDMA_OP_READ) {
-		krdma_buf_to_cpu(slot->buf);
-		krdma_pattern_fill(slot->buf, 0, pt->size,
-				   krdma_seed(pt->test_id, 0));
-		krdma_buf_to_device(slot->buf);
-	}
-	slot->reg = krdma_region_create(pf->sess->kdev, slot->buf, 0,
-					krdma_perf_data_len(pf), access);
-	if (IS_ERR(slot->reg)) {
-		ret = PTR_ERR(slot->reg);
-		slot->reg = NULL;
-		return ret;
-	}
-	if (slot->reg->nmrs > KRDMA_MAX_WIRE_REGIONS)
-		return -E2BIG;
-	return 0;
-}
-
-/* Registers the responder's region and lists it in the TEST_ACK @ack. */
-int krdma_perf_peer_publish(struct krdma_perf *pf, int access,
-			    struct krdma_msg_test *ack, u32 *nregions)
-{
-	struct krdma_peer_test *pt = pf->pt;
-	struct krdma_region *reg = pt->slots[0].reg;
-	int ret;
-
-	ret = krdma_region_post_fence(pf->sess);
-	if (!ret)
-		ret = krdma_region_post_reg(pf->sess, reg, &pt->reg_cqe, access);
-	pt->posted |= reg->registered;
-	if (ret)
-		return ret;
-	krdma_count(pf->sess, KRDMA_CNT_REG_MR_WRS, reg->nmrs);
-	krdma_region_to_wire(reg, ack->regions);
-	*nregions = reg->nmrs;
-	return 0;
 }
 
 /*
@@ -535,7 +455,13 @@ static void krdma_perf_check_retired(struct krdma_perf *pf)
 		     pf->test_id, pf->lanes[i].posted - pf->lanes[i].retired, i);
 }
 
-/* The test is over: keep the figures, free the rest. */
+/**
+ * krdma_perf_finish - the test is over: keep the figures, free the rest
+ * @pf: the pipeline, or NULL
+ *
+ * Every way out of a test passes here (its end, a stop, teardown,
+ * unload): no lane pumps or arms its rate timer after it.
+ */
 void krdma_perf_finish(struct krdma_perf *pf)
 {
 	u32 i;
@@ -568,6 +494,10 @@ void krdma_perf_finish(struct krdma_perf *pf)
 	pf->buf = NULL;
 }
 
+/**
+ * krdma_perf_free - the pipeline goes, figures and all
+ * @pf: the pipeline, or NULL
+ */
 void krdma_perf_free(struct krdma_perf *pf)
 {
 	krdma_perf_finish(pf);
@@ -576,21 +506,4 @@ void krdma_perf_free(struct krdma_perf *pf)
 		kfree(pf->lanes);
 	}
 	kfree(pf);
-}
-
-void krdma_perf_test_finish(struct krdma_test *test)
-{
-	krdma_perf_finish(test->perf);
-}
-
-void krdma_perf_test_free(struct krdma_test *test)
-{
-	krdma_perf_free(test->perf);
-	test->perf = NULL;
-}
-
-void krdma_perf_peer_free(struct krdma_peer_test *pt)
-{
-	krdma_perf_free(pt->perf);
-	pt->perf = NULL;
 }

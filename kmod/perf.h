@@ -1,19 +1,41 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
  * krdma: the pipeline below the bw and lat engines. perf-wr.c builds a
- * test's buffers, regions and WR templates and frees them; perf-run.c posts
- * them and retires their completions, lane by lane. bw.c and lat.c, the
- * engines, call down into both and set how the pipeline runs (the flags
- * of struct krdma_perf); the pipeline never calls up into an engine.
+ * test's lanes, buffers and WR templates and frees them; perf-run.c posts
+ * them and retires their completions, lane by lane. The engines set how
+ * it runs (the flags of struct krdma_perf); perf-test.c, which binds a
+ * test to it, what it calls up with (struct krdma_perf_ops). The
+ * pipeline knows no test, ends none and calls no engine, test.c or
+ * peer.c.
  */
 #ifndef _KRDMA_PERF_H
 #define _KRDMA_PERF_H
 
+#include <linux/ktime.h>
+
 #include "histogram.h"
-#include "test.h"
+#include "krdma.h"
 
 /* lat: signaled sends in flight at most (they complete before the PONG). */
 #define KRDMA_PERF_LAT_SIGS	8
+
+/*
+ * A message of a bw or lat test, as it lies in its buffer: a send is the
+ * whole buffer, our header then the data; the RDMA ops move the data
+ * alone, so that a power-of-two size stays in one chunk (and one MR) on
+ * each side; an atomic moves 8 bytes. A test's is laid out once, by
+ * krdma_perf_alloc() (data_off, data_len, msg_len); a check or a charge
+ * made before the test has a pipeline takes it from here.
+ */
+static inline u32 krdma_perf_data_off(u8 op)
+{
+	return krdma_op_is_send(op) ? KRDMA_MSG_HDR_SIZE : 0;
+}
+
+static inline u32 krdma_perf_msg_len(u8 op, u32 size)
+{
+	return krdma_perf_data_off(op) + krdma_op_data_len(op, size);
+}
 
 struct krdma_perf_sig {
 	struct ib_cqe		cqe;
@@ -63,18 +85,54 @@ struct krdma_perf_lane {
 	struct krdma_recv_batch	rx_held;	/* until the next CREDIT */
 };
 
+struct krdma_perf;
+
+/*
+ * What the pipeline calls up with, set by its owner (perf-test.c: our
+ * test's, the peer's test's); every end, and every figure of the test's,
+ * is the owner's. Each optional but where said.
+ */
+struct krdma_perf_ops {
+	/* The driver, any context: may the lanes post more? Required. */
+	bool	(*running)(const struct krdma_perf *pf);
+	/* A completion failed with @status, @reason (not a flush). */
+	void	(*failed)(struct krdma_perf *pf, int status, const char *reason);
+	/* The driver: a post failed with @ret. Required. */
+	void	(*post_failed)(struct krdma_perf *pf, int ret);
+	/* pumps: @total messages of all lanes retired, under a lane's lock. */
+	void	(*retired)(struct krdma_perf *pf, u64 total);
+	/*
+	 * pumps: every lane is done, in the session's CQ context; the test
+	 * may be freed by the time it returns. Required.
+	 */
+	void	(*end)(struct krdma_perf *pf);
+	/*
+	 * Not pumping: no signaled WR of lane 0 is in flight any more, in
+	 * the session's CQ context; @pf may be freed by the time it returns.
+	 */
+	void	(*drained)(struct krdma_perf *pf);
+};
+
 struct krdma_perf {
 	struct krdma_session	*sess;
+	const struct krdma_perf_ops *ops;
+	/* Its owner's, for ops: the pipeline never looks into them. */
 	struct krdma_test	*test;		/* driver */
 	struct krdma_peer_test	*pt;		/* responder */
+	bool			responder;	/* the peer's test's half */
 	u32			test_id;
 	u8			op;
+	u64			count;		/* driver: 0, until deadline */
+	ktime_t			deadline;
 	/* How the engine runs the pipeline, set before it starts. */
 	bool			credits;	/* paced by the peer's CREDITs */
 	bool			pumps;		/* completions refill the window */
 	bool			round_trips;	/* each completion is a timed one */
 	bool			polls;		/* a poller thread posts and times */
-	u32			size;
+	u32			size;		/* the test's: a message's data */
+	u32			data_off;	/* in the buffer: krdma_perf_msg_len() */
+	u32			data_len;
+	u32			msg_len;
 	u32			depth;
 	u32			window;		/* bw: in flight on a lane */
 	u32			signal_every;
@@ -152,7 +210,6 @@ static inline struct krdma_perf_lane *krdma_perf_lane_of(struct krdma_perf *pf,
 /* perf-wr.c: memory and WR templates */
 struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess, u8 op,
 				    u32 size, u32 depth, u32 test_id, u32 qps);
-u32 krdma_perf_data_len(const struct krdma_perf *pf);
 u32 krdma_perf_rx_window(const struct krdma_perf *pf);
 int krdma_perf_alloc_buf(struct krdma_perf *pf, struct krdma_buf **bufp,
 			 u16 msg_type);
@@ -162,31 +219,14 @@ int krdma_perf_alloc_sigs(struct krdma_perf *pf, u32 n);
 int krdma_perf_build(struct krdma_perf *pf,
 		     const struct krdma_wire_region *remote, u32 nremote,
 		     void (*done)(struct ib_cq *cq, struct ib_wc *wc));
-int krdma_perf_post_regs(struct krdma_test *test, struct krdma_msg_test *req,
-			 u32 *nregions);
-struct krdma_perf *krdma_perf_peer_alloc(struct krdma_session *sess,
-					 struct krdma_peer_test *pt);
-struct krdma_perf *krdma_perf_peer_alloc_qps(struct krdma_session *sess,
-					     struct krdma_peer_test *pt, u32 qps);
-int krdma_perf_peer_target(struct krdma_perf *pf, int access);
-int krdma_perf_peer_publish(struct krdma_perf *pf, int access,
-			    struct krdma_msg_test *ack, u32 *nregions);
 void krdma_perf_finish(struct krdma_perf *pf);
 void krdma_perf_free(struct krdma_perf *pf);
-void krdma_perf_test_finish(struct krdma_test *test);
-void krdma_perf_test_free(struct krdma_test *test);
-void krdma_perf_peer_free(struct krdma_peer_test *pt);
 
 /* perf-run.c: the pipeline */
-int krdma_perf_check_params(struct krdma_session *sess,
-			    struct krdma_test_params *p, u32 wrs,
-			    struct netlink_ext_ack *extack);
-u32 krdma_perf_nchunks(struct krdma_session *sess,
-		       const struct krdma_test_params *p);
-int krdma_perf_setup(struct krdma_test *test);
-int krdma_perf_start(struct krdma_test *test);
-void krdma_perf_start_failed(struct krdma_test *test, int ret);
-void krdma_perf_unexpected(struct krdma_test *test, u16 type);
+bool krdma_perf_rate_fits(u64 rate, u32 burst, u32 size, u32 lanes);
+void krdma_perf_rate_setup(struct krdma_perf *pf, u64 rate, u32 burst);
+int krdma_perf_start(struct krdma_perf *pf, u64 count, ktime_t deadline,
+		     const struct krdma_wire_region *remote, u32 nremote);
 void krdma_perf_pump_lanes(struct krdma_perf *pf);
 void krdma_perf_pump_lane(struct krdma_perf_lane *ln);
 bool krdma_perf_more(struct krdma_perf_lane *ln);
@@ -195,15 +235,9 @@ void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc);
 void krdma_perf_sample(struct krdma_perf *pf, struct krdma_buf *buf,
 		       u32 off, u32 len, bool cpu_owned);
 void krdma_perf_check_rx(struct krdma_perf *pf, struct krdma_recv *rx);
-int krdma_perf_fill(struct sk_buff *skb, struct krdma_test *test);
-bool krdma_perf_peer_recv(struct krdma_session *sess,
-			  struct krdma_peer_test *pt, struct krdma_recv *rx,
-			  struct ib_wc *wc, const struct krdma_msg_hdr *hdr);
-bool krdma_perf_peer_recv_lane(struct krdma_session *sess,
-			       struct krdma_peer_test *pt,
-			       struct krdma_perf_lane *ln, struct krdma_recv *rx,
-			       struct ib_wc *wc, const struct krdma_msg_hdr *hdr);
-void krdma_perf_peer_end(struct krdma_peer_test *pt);
-u64 krdma_perf_peer_cpu_ns(const struct krdma_peer_test *pt);
+bool krdma_perf_recv(struct krdma_perf *pf, struct krdma_perf_lane *ln,
+		     struct krdma_recv *rx, struct ib_wc *wc,
+		     const struct krdma_msg_hdr *hdr);
+u64 krdma_perf_cpu_ns(const struct krdma_perf *pf);
 
 #endif /* _KRDMA_PERF_H */

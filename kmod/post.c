@@ -11,13 +11,20 @@
  */
 #include "krdma.h"
 
+/**
+ * krdma_gate_init - a QP's gate, open
+ * @gate: the gate
+ */
 void krdma_gate_init(struct krdma_post_gate *gate)
 {
 	spin_lock_init(&gate->lock);
 	gate->closed = false;
 }
 
-/*
+/**
+ * krdma_gate_close - closes a QP's gate, before its drain
+ * @gate: the gate
+ *
  * From now on every post on the gate's QP is refused with -ENOTCONN.
  * Set under the lock the posts take, so every WR posted at all is ahead
  * of the drain's marker and has completed when ib_drain_qp() returns; a
@@ -31,7 +38,12 @@ void krdma_gate_close(struct krdma_post_gate *gate)
 	spin_unlock_bh(&gate->lock);
 }
 
-/* A QP whose setup failed and was drained, before it is used again. */
+/**
+ * krdma_gate_reopen - opens a QP's gate again
+ * @gate: the gate
+ *
+ * A QP whose setup failed and was drained, before it is used again.
+ */
 void krdma_gate_reopen(struct krdma_post_gate *gate)
 {
 	spin_lock_bh(&gate->lock);
@@ -39,11 +51,20 @@ void krdma_gate_reopen(struct krdma_post_gate *gate)
 	spin_unlock_bh(&gate->lock);
 }
 
-/*
+/**
+ * krdma_gate_post - posts work requests through a QP's gate
+ * @gate: the QP's gate
+ * @qp: the QP
+ * @wr: send work, or NULL
+ * @rwr: receive work, or NULL
+ * @bad: the refused send WR, if not NULL
+ *
  * The one place the module posts work requests, on any of its QPs. One of
  * @wr and @rwr is set. A send chain refused at its Nth WR went to the QP
  * up to it: *@bad (if not NULL) is the refused one, @wr when nothing was
  * posted.
+ *
+ * Return: 0, -ENOTCONN once the gate is closed, or the post's error.
  */
 int krdma_gate_post(struct krdma_post_gate *gate, struct ib_qp *qp,
 		    const struct ib_send_wr *wr, const struct ib_recv_wr *rwr,
@@ -66,10 +87,17 @@ int krdma_gate_post(struct krdma_post_gate *gate, struct ib_qp *qp,
 	return ret;
 }
 
-/*
+/**
+ * krdma_conn_post_send_chain - posts a chain of send work on a connection
+ * @conn: any connection of a session
+ * @wr: the chain
+ * @some_posted: set on failure, if not NULL
+ *
  * Posts send work on @conn, any QP of a session: refused with -ENOTCONN
  * once tearing down. On failure, *@some_posted (if not NULL) says
  * whether WRs of the chain ahead of the refused one went to the QP.
+ *
+ * Return: 0, -ENOTCONN once tearing down, or the post's error.
  */
 int krdma_conn_post_send_chain(struct krdma_conn *conn,
 			       const struct ib_send_wr *wr, bool *some_posted)
@@ -83,12 +111,28 @@ int krdma_conn_post_send_chain(struct krdma_conn *conn,
 	return ret;
 }
 
+/**
+ * krdma_conn_post_send - posts send work on a connection
+ * @conn: any connection of a session
+ * @wr: the work, a chain or one WR
+ *
+ * Return: as krdma_conn_post_send_chain().
+ */
 int krdma_conn_post_send(struct krdma_conn *conn, const struct ib_send_wr *wr)
 {
 	return krdma_conn_post_send_chain(conn, wr, NULL);
 }
 
-/* The same on conn 0, which carries the control messages. */
+/**
+ * krdma_post_send_chain - posts a chain of send work on conn 0
+ * @sess: the session
+ * @wr: the chain
+ * @some_posted: set on failure, if not NULL
+ *
+ * The same on conn 0, which carries the control messages.
+ *
+ * Return: as krdma_conn_post_send_chain().
+ */
 int krdma_post_send_chain(struct krdma_session *sess,
 			  const struct ib_send_wr *wr, bool *some_posted)
 {
@@ -96,6 +140,13 @@ int krdma_post_send_chain(struct krdma_session *sess,
 					  some_posted);
 }
 
+/**
+ * krdma_post_send - posts send work on conn 0
+ * @sess: the session
+ * @wr: the work
+ *
+ * Return: as krdma_conn_post_send_chain().
+ */
 int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr)
 {
 	return krdma_conn_post_send_chain(krdma_ctrl_conn(sess), wr, NULL);

@@ -137,7 +137,7 @@ int krdma_recv_repost(struct krdma_recv *rx)
 /*
  * Gives @rx back to the device, to be posted with the rest of @batch:
  * the caller knows the peer cannot send into it before then (a CREDIT
- * goes after it, krdma_perf_peer_credit()).
+ * goes after it, krdma_bw_peer_credit()).
  */
 void krdma_recv_hold(struct krdma_recv_batch *batch, struct krdma_recv *rx)
 {

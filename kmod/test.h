@@ -5,7 +5,8 @@
  * dispatch.c hands them the session's control messages; an engine per
  * mode (struct krdma_engine_ops) moves the data: check.c and
  * check-peer.c the check mode, bw.c and lat.c the bw and lat modes over
- * the pipeline of perf.h (perf-run.c, perf-wr.c).
+ * the pipeline of perf.h (perf-run.c, perf-wr.c), to which perf-test.c
+ * binds their tests.
  */
 #ifndef _KRDMA_TEST_H
 #define _KRDMA_TEST_H
@@ -188,11 +189,6 @@ static inline bool krdma_peer_in(const struct krdma_peer_test *pt,
 static inline void krdma_peer_progress(struct krdma_peer_test *pt)
 {
 	WRITE_ONCE(pt->stamp, jiffies);
-}
-
-static inline u64 krdma_seed(u32 test_id, u64 iter)
-{
-	return ((u64)test_id << 40) ^ iter ^ 0x6b72646d61ULL;
 }
 
 /*
