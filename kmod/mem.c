@@ -60,20 +60,28 @@ static bool krdma_fault_take(int bit)
 	       test_and_clear_bit(bit, &krdma_fault);
 }
 
-/*
+/**
+ * krdma_fault_misaddress() - is the next RDMA WRITE aimed past its region?
+ *
  * The next RDMA WRITE is aimed past the region it was given: the peer's
  * device must refuse it (an access error at its end, an async QP event on
  * iWARP).
+ *
+ * Return: true once for each fault asked of the module parameter.
  */
 bool krdma_fault_misaddress(void)
 {
 	return krdma_fault_take(KRDMA_FAULT_MISADDRESS);
 }
 
-/*
+/**
+ * krdma_fault_slot_sync() - does the next slot skip its sync for the CPU?
+ *
  * The next check-mode slot that completes goes to the CPU without its
  * sync (check.c): under shadow_dma the CPU then reads what it had, not
  * what the device wrote, and the data check must say so.
+ *
+ * Return: true once for each fault asked of the module parameter.
  */
 bool krdma_fault_slot_sync(void)
 {
@@ -85,6 +93,13 @@ static const char *const krdma_owner_names[] = {
 	[KRDMA_OWNER_DEVICE]	= "device",
 };
 
+/**
+ * krdma_chunks_for() - the chunks a buffer of @len bytes has on a device
+ * @kdev: the device, whose chunk_size one MR maps
+ * @len: the buffer's length
+ *
+ * Return: how many; 1 for an empty buffer.
+ */
 u32 krdma_chunks_for(struct krdma_device *kdev, u32 len)
 {
 	return max_t(u32, 1, DIV_ROUND_UP(len, kdev->chunk_size));
@@ -115,11 +130,6 @@ static void *krdma_alloc_pages(int node, size_t size)
 }
 
 /*
- * A buffer of @len bytes mapped for @dir: DMA_FROM_DEVICE where the
- * device only writes and the CPU only reads what it wrote (receives),
- * so that a sync for the device never writes back what the CPU holds.
- */
-/*
  * A chunk's pages, and its DMA mapping if @mapped (a chunk of the buffer's
  * nchunks): the one unwind of krdma_buf_alloc_dir() and krdma_buf_free().
  */
@@ -136,6 +146,22 @@ static void krdma_chunk_free(struct krdma_buf *buf, struct krdma_chunk *c,
 	c->cpu = NULL;
 }
 
+/**
+ * krdma_buf_alloc_dir() - a DMA buffer, mapped for one direction
+ * @kdev: the device it is mapped on, on whose NUMA node its pages are
+ * @len: its length
+ * @name: what debug_dma's warnings call it
+ * @index: and its index
+ * @dir: the direction it is mapped and synced for
+ *
+ * A buffer of @len bytes mapped for @dir: DMA_FROM_DEVICE where the
+ * device only writes and the CPU only reads what it wrote (receives),
+ * so that a sync for the device never writes back what the CPU holds.
+ * The CPU owns it.
+ *
+ * Context: process; it may sleep.
+ * Return: the buffer, or NULL.
+ */
 struct krdma_buf *krdma_buf_alloc_dir(struct krdma_device *kdev, u32 len,
 				      const char *name, u32 index,
 				      enum dma_data_direction dir)
@@ -190,12 +216,30 @@ err:
 	return NULL;
 }
 
+/**
+ * krdma_buf_alloc() - a DMA buffer both the CPU and the device write
+ * @kdev: the device it is mapped on
+ * @len: its length
+ * @name: what debug_dma's warnings call it
+ * @index: and its index
+ *
+ * krdma_buf_alloc_dir() with DMA_BIDIRECTIONAL.
+ *
+ * Context: process; it may sleep.
+ * Return: the buffer, or NULL.
+ */
 struct krdma_buf *krdma_buf_alloc(struct krdma_device *kdev, u32 len,
 				  const char *name, u32 index)
 {
 	return krdma_buf_alloc_dir(kdev, len, name, index, DMA_BIDIRECTIONAL);
 }
 
+/**
+ * krdma_buf_free() - frees a buffer, its sink's MRs and its mappings
+ * @buf: the buffer, or NULL; the device is done with it
+ *
+ * Context: process; it may sleep.
+ */
 void krdma_buf_free(struct krdma_buf *buf)
 {
 	u32 i;
@@ -208,6 +252,12 @@ void krdma_buf_free(struct krdma_buf *buf)
 	kfree(buf);
 }
 
+/**
+ * krdma_buf_check() - with debug_dma, WARNs unless @owner owns @buf
+ * @buf: the buffer
+ * @owner: who must own it
+ * @what: the access, for the warning
+ */
 void krdma_buf_check(struct krdma_buf *buf, enum krdma_owner owner,
 		     const char *what)
 {
@@ -232,7 +282,12 @@ static struct krdma_chunk *krdma_buf_seek(struct krdma_buf *buf, u32 *off)
 	return c;
 }
 
-/* CPU is done writing: make its stores visible to the device. */
+/**
+ * krdma_buf_to_device() - hands a buffer to the device
+ * @buf: the buffer, the CPU's
+ *
+ * CPU is done writing: make its stores visible to the device.
+ */
 void krdma_buf_to_device(struct krdma_buf *buf)
 {
 	u32 i;
@@ -250,7 +305,12 @@ void krdma_buf_to_device(struct krdma_buf *buf)
 	buf->owner = KRDMA_OWNER_DEVICE;
 }
 
-/*
+/**
+ * krdma_buf_to_cpu_range() - hands a buffer to the CPU, part of it synced
+ * @buf: the buffer, the device's
+ * @off: where the device wrote, from
+ * @len: and how much
+ *
  * The device is done with [@off, @off + @len) of @buf, and wrote nothing
  * outside it (a receive of byte_len bytes): only that range is synced, and
  * with debug_dma a CPU access outside it WARNs. The whole buffer changes
@@ -284,13 +344,22 @@ void krdma_buf_to_cpu_range(struct krdma_buf *buf, u32 off, u32 len)
 	buf->owner = KRDMA_OWNER_CPU;
 }
 
-/* Device is done: make all it may have written visible to the CPU. */
+/**
+ * krdma_buf_to_cpu() - hands a buffer to the CPU, all of it synced
+ * @buf: the buffer, the device's
+ *
+ * Device is done: make all it may have written visible to the CPU.
+ */
 void krdma_buf_to_cpu(struct krdma_buf *buf)
 {
 	krdma_buf_to_cpu_range(buf, 0, buf->len);
 }
 
-/*
+/**
+ * krdma_buf_peek_byte() - a byte the device may still be writing
+ * @buf: the buffer, the device's
+ * @off: the byte
+ *
  * Byte @off of a buffer the device owns and may be writing into, for a
  * poller: synced for the CPU and read; the buffer stays the device's. The
  * RDMA WRITE of a message places its last byte last in practice
@@ -301,6 +370,8 @@ void krdma_buf_to_cpu(struct krdma_buf *buf)
  * device may have written since (swiotlb's bounce buffer). No cache line
  * of the chunk is ever dirty while the device owns it, so reading it
  * leaves nothing to write back.
+ *
+ * Return: the byte; 0 past the buffer's end (a WARN).
  */
 u8 krdma_buf_peek_byte(struct krdma_buf *buf, u32 off)
 {
@@ -315,11 +386,21 @@ u8 krdma_buf_peek_byte(struct krdma_buf *buf, u32 off)
 	return READ_ONCE(*(u8 *)((c->shadow ?: c->cpu) + off));
 }
 
-/*
+/**
+ * krdma_buf_sges_part() - the SGEs of as much of a range as fits
+ * @buf: the buffer, the device's
+ * @off: the range, from
+ * @len: and its length
+ * @lkey: every SGE's
+ * @sge: filled in
+ * @max_sge: room in @sge
+ * @taken: the bytes the SGEs cover
+ *
  * Fills @sge with the pieces of [off, off + len), at most @max_sge of
- * them; returns their number, *@taken the bytes they cover: where a
- * device takes fewer SGEs than a message spans chunks (cxgb4: 4), an
- * RDMA WRITE or READ goes as several WRs.
+ * them: where a device takes fewer SGEs than a message spans chunks
+ * (cxgb4: 4), an RDMA WRITE or READ goes as several WRs.
+ *
+ * Return: the number of SGEs, or -EINVAL for a range outside @buf.
  */
 int krdma_buf_sges_part(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
 			struct ib_sge *sge, int max_sge, u32 *taken)
@@ -345,7 +426,20 @@ int krdma_buf_sges_part(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
 	return n;
 }
 
-/* All of [off, off + len) in @sge, or -E2BIG. */
+/**
+ * krdma_buf_sges() - the SGEs of a whole range
+ * @buf: the buffer, the device's
+ * @off: the range, from
+ * @len: and its length
+ * @lkey: every SGE's
+ * @sge: filled in
+ * @max_sge: room in @sge
+ *
+ * All of [off, off + len) in @sge.
+ *
+ * Return: the number of SGEs; -E2BIG if it takes more than @max_sge,
+ * -EINVAL for a range outside @buf.
+ */
 int krdma_buf_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
 		   struct ib_sge *sge, int max_sge)
 {
@@ -355,7 +449,12 @@ int krdma_buf_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
 	return n >= 0 && taken < len ? -E2BIG : n;
 }
 
-/*
+/**
+ * krdma_buf_make_sink() - lets RDMA READ responses land in a buffer
+ * @sess: the session whose QP registers it
+ * @buf: the buffer, whole
+ * @cqe: the registration's completion
+ *
  * Makes @buf a place RDMA READ responses may land in, on a device that
  * needs that (iWARP, see struct krdma_device): the whole buffer, one MR
  * per chunk, registered on the session's QP ahead of the READs posted
@@ -364,6 +463,9 @@ int krdma_buf_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
  * after the registration was answered). The MRs stay valid until the
  * buffer is freed. Elsewhere the local DMA lkey does, and nothing is
  * posted.
+ *
+ * Context: process; it may sleep.
+ * Return: 0, or the error of krdma_region_create() or of the post.
  */
 int krdma_buf_make_sink(struct krdma_session *sess, struct krdma_buf *buf,
 			struct ib_cqe *cqe)
@@ -405,10 +507,21 @@ static int krdma_buf_read_sges_part(struct krdma_buf *buf, u32 off, u32 len,
 	return n;
 }
 
-/*
+/**
+ * krdma_buf_rdma_sges_part() - our SGEs of one RDMA WR of a session
+ * @sess: the session, whose QP caps bound the SGEs
+ * @buf: the buffer, the device's
+ * @read: the WR is an RDMA READ: @buf is its sink
+ * @off: the range, from
+ * @len: and its length
+ * @sge: filled in, room for the session's max_sge or max_read_sge
+ * @taken: the bytes the SGEs cover
+ *
  * Our side of an RDMA op of @sess from byte @off of @buf, as far as one WR
  * takes it (*@taken bytes): a READ's sink through its sink MRs and up to
  * the device's max_sge_rd, the other ops up to max_send_sge.
+ *
+ * Return: as krdma_buf_sges_part().
  */
 int krdma_buf_rdma_sges_part(struct krdma_session *sess,
 			     struct krdma_buf *buf, bool read, u32 off,
@@ -423,6 +536,17 @@ int krdma_buf_rdma_sges_part(struct krdma_session *sess,
 				   taken);
 }
 
+/**
+ * krdma_buf_read_sges() - krdma_buf_sges() for the sink of an RDMA READ
+ * @buf: the buffer, the device's
+ * @off: the range, from
+ * @len: and its length
+ * @lkey: every SGE's, but where the buffer has sink MRs
+ * @sge: filled in
+ * @max_sge: room in @sge
+ *
+ * Return: as krdma_buf_sges().
+ */
 int krdma_buf_read_sges(struct krdma_buf *buf, u32 off, u32 len, u32 lkey,
 			struct ib_sge *sge, int max_sge)
 {
@@ -475,12 +599,30 @@ static bool krdma_copy_to_fn(void *p, u32 pos, u32 n, void *arg)
 	return true;
 }
 
+/**
+ * krdma_buf_copy_from() - copies into a buffer
+ * @buf: the buffer, the CPU's
+ * @off: where to, in @buf
+ * @src: what
+ * @len: how much
+ *
+ * A range outside @buf copies nothing.
+ */
 void krdma_buf_copy_from(struct krdma_buf *buf, u32 off, const void *src,
 			 u32 len)
 {
 	krdma_buf_walk(buf, off, len, krdma_copy_from_fn, (void *)src);
 }
 
+/**
+ * krdma_buf_copy_to() - copies out of a buffer
+ * @dst: where to
+ * @buf: the buffer, the CPU's
+ * @off: from where in @buf
+ * @len: how much
+ *
+ * A range outside @buf copies nothing.
+ */
 void krdma_buf_copy_to(void *dst, struct krdma_buf *buf, u32 off, u32 len)
 {
 	krdma_buf_walk(buf, off, len, krdma_copy_to_fn, dst);
@@ -532,6 +674,13 @@ static bool krdma_check_fn(void *p, u32 pos, u32 n, void *arg)
 	return true;
 }
 
+/**
+ * krdma_pattern_fill() - writes the message of @seed into a buffer
+ * @buf: the buffer, the CPU's
+ * @off: where the message starts
+ * @len: its length
+ * @seed: its seed (krdma_seed())
+ */
 void krdma_pattern_fill(struct krdma_buf *buf, u32 off, u32 len, u64 seed)
 {
 	krdma_buf_walk(buf, off, len, krdma_fill_fn, &seed);
@@ -551,7 +700,7 @@ static bool __krdma_pattern_check(struct krdma_buf *buf, u32 off, u32 len,
 }
 
 /**
- * krdma_pattern_check - is [@off, @off + @len) of @buf the message of @seed?
+ * krdma_pattern_check() - is [@off, @off + @len) of @buf the message of @seed?
  * @buf: the buffer, owned by the CPU
  * @off: where the message starts in @buf
  * @len: the message's length
@@ -561,6 +710,8 @@ static bool __krdma_pattern_check(struct krdma_buf *buf, u32 off, u32 len,
  * CPU as it goes (might_sleep() makes a debug kernel say so at once when
  * a caller holds a lock). A handler that cannot sleep checks a bounded
  * part with krdma_pattern_check_part().
+ *
+ * Return: whether every byte is right.
  */
 bool krdma_pattern_check(struct krdma_buf *buf, u32 off, u32 len, u64 seed)
 {
@@ -571,7 +722,7 @@ bool krdma_pattern_check(struct krdma_buf *buf, u32 off, u32 len, u64 seed)
 }
 
 /**
- * krdma_pattern_check_part - are bytes [@from, @from + @n) of a message right?
+ * krdma_pattern_check_part() - are bytes [@from, @from + @n) of a message right?
  * @buf: the buffer, owned by the CPU
  * @off: where the message starts in @buf
  * @from: the first byte checked, from the message's start
@@ -579,6 +730,8 @@ bool krdma_pattern_check(struct krdma_buf *buf, u32 off, u32 len, u64 seed)
  * @seed: the message's seed (krdma_seed())
  *
  * Never sleeps: for completion handlers under a spinlock or in a softirq.
+ *
+ * Return: whether every byte checked is right.
  */
 bool krdma_pattern_check_part(struct krdma_buf *buf, u32 off, u32 from,
 			      u32 n, u64 seed)
@@ -590,9 +743,19 @@ bool krdma_pattern_check_part(struct krdma_buf *buf, u32 off, u32 from,
 	return __krdma_pattern_check(buf, off + from, n, &w);
 }
 
-/*
+/**
+ * krdma_region_create() - the MRs that will expose part of a buffer
+ * @kdev: the device, whose PD they are in
+ * @buf: the buffer
+ * @off: the part, from
+ * @len: and its length, not 0
+ * @access: unused here: krdma_region_post_reg() grants it
+ *
  * FRWR: one MR per chunk covering [off, off + len) of @buf. The MRs are
  * mapped here; krdma_region_post_reg() makes them valid on the wire.
+ *
+ * Context: process; it may sleep.
+ * Return: the region, or an ERR_PTR().
  */
 struct krdma_region *krdma_region_create(struct krdma_device *kdev,
 					 struct krdma_buf *buf, u32 off,
@@ -644,7 +807,13 @@ struct krdma_region *krdma_region_create(struct krdma_device *kdev,
 	return reg;
 }
 
-/*
+/**
+ * krdma_region_post_reg() - registers a region's MRs on the session's QP
+ * @sess: the session
+ * @reg: the region
+ * @cqe: the last REG_MR's completion
+ * @access: what the peer may do through it
+ *
  * Posts one REG_MR per MR, only the last one signaled, with a fresh key.
  * On failure reg->registered says whether any of them went to the QP
  * (then only teardown, after its drain, may free @reg). A device that
@@ -652,6 +821,9 @@ struct krdma_region *krdma_region_create(struct krdma_device *kdev,
  * -EACCES: mlx5 does where its firmware forbids changing that access
  * (mlx5r_umr_can_reconfig(), typically on a VF), a refusal of one test's
  * and not a failure of the QP.
+ *
+ * Context: process; it may sleep.
+ * Return: 0, -ENOMEM, -EACCES, or the post's error.
  */
 int krdma_region_post_reg(struct krdma_session *sess, struct krdma_region *reg,
 			  struct ib_cqe *cqe, int access)
@@ -689,7 +861,21 @@ int krdma_region_post_reg(struct krdma_session *sess, struct krdma_region *reg,
 	return ret;
 }
 
-/*
+/* The fence of krdma_region_post_fence(): only an error is news. */
+static void krdma_fence_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_session *sess = cq->cq_context;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS))
+		krdma_wc_error(sess, wc, "registration fence");
+}
+
+static struct ib_cqe krdma_fence_cqe = { .done = krdma_fence_done };
+
+/**
+ * krdma_region_post_fence() - on rxe, a fence ahead of a batch of REG_MRs
+ * @sess: the session, whose QP the registrations go on
+ *
  * rxe runs a REG_MR a second time when it retransmits a message posted
  * before it (6.1, rxe_req.c): req_retry() restarts the requester at the
  * oldest unacknowledged WQE and skips the REG_MR, done but not completed
@@ -704,17 +890,10 @@ int krdma_region_post_reg(struct krdma_session *sess, struct krdma_region *reg,
  * free MR stays free). Nothing of a test's is in it: a test refused after
  * its fence was posted (its registration refused by the device) frees
  * its regions with the fence still queued.
+ *
+ * Return: 0 (nothing posted where the device has no fence MR), or the
+ * post's error.
  */
-static void krdma_fence_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct krdma_session *sess = cq->cq_context;
-
-	if (unlikely(wc->status != IB_WC_SUCCESS))
-		krdma_wc_error(sess, wc, "registration fence");
-}
-
-static struct ib_cqe krdma_fence_cqe = { .done = krdma_fence_done };
-
 int krdma_region_post_fence(struct krdma_session *sess)
 {
 	struct ib_send_wr wr = {
@@ -728,7 +907,18 @@ int krdma_region_post_fence(struct krdma_session *sess)
 	return krdma_post_send(sess, &wr);
 }
 
-/* Invalidates every MR of @reg: stale rkeys fail on the wire afterwards. */
+/**
+ * krdma_region_post_inv() - invalidates a region's MRs
+ * @sess: the session, whose QP registered them
+ * @reg: the region
+ * @cqe: the last LOCAL_INV's completion
+ *
+ * Invalidates every MR of @reg: stale rkeys fail on the wire afterwards.
+ * Nothing is posted for a region that is not registered.
+ *
+ * Context: process; it may sleep.
+ * Return: 0, -ENOMEM, or the post's error.
+ */
 int krdma_region_post_inv(struct krdma_session *sess, struct krdma_region *reg,
 			  struct ib_cqe *cqe)
 {
@@ -755,6 +945,11 @@ int krdma_region_post_inv(struct krdma_session *sess, struct krdma_region *reg,
 	return ret;
 }
 
+/**
+ * krdma_region_to_wire() - a region as the peer is told it
+ * @reg: the region, registered
+ * @wire: room for its nmrs MRs' address, rkey and length
+ */
 void krdma_region_to_wire(struct krdma_region *reg,
 			  struct krdma_wire_region *wire)
 {
@@ -767,6 +962,13 @@ void krdma_region_to_wire(struct krdma_region *reg,
 	}
 }
 
+/**
+ * krdma_region_destroy() - deregisters a region's MRs and frees it
+ * @reg: the region, or NULL or an ERR_PTR(); invalidated or never
+ *	registered, or its QP drained
+ *
+ * Context: process; it may sleep.
+ */
 void krdma_region_destroy(struct krdma_region *reg)
 {
 	u32 i;
