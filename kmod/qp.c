@@ -17,7 +17,11 @@
 /* Set once at load, before any session exists (krdma_session_set_client). */
 const struct krdma_session_client *krdma_session_client;
 
-/*
+/**
+ * krdma_unsignaled_done() - the completion of an unsignaled send WR
+ * @cq: its CQ
+ * @wc: the completion, of sess->unsignaled_cqe
+ *
  * Unsignaled send WRs (the bw and lat engines post many) point here: only
  * an error or a flush completes them on their own.
  */
@@ -29,6 +33,17 @@ void krdma_unsignaled_done(struct ib_cq *cq, struct ib_wc *wc)
 	krdma_wc_error(sess, wc, "unsignaled send");
 }
 
+/**
+ * krdma_wc_error() - a completion failed: the session ends
+ * @sess: the session
+ * @wc: the completion, its status not IB_WC_SUCCESS
+ * @what: the work it completed, for the reason
+ *
+ * A flush after the gate closed, or before the session is up, ends
+ * nothing: the reason is teardown's, or the CM's.
+ *
+ * Context: any completion handler's, a data channel's softirq too.
+ */
 void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
 		    const char *what)
 {
@@ -120,12 +135,25 @@ static void krdma_recv_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_session_client->recv(sess, rx, wc);
 }
 
+/**
+ * krdma_session_set_client() - the layer sessions hand their messages up to
+ * @client: the tests' (krdma_dispatch_client)
+ *
+ * Set once at load, before any session exists.
+ */
 void krdma_session_set_client(const struct krdma_session_client *client)
 {
 	krdma_session_client = client;
 }
 
-/* Gives @rx back to the device and posts it again, on its QP. */
+/**
+ * krdma_recv_repost() - posts a receive again
+ * @rx: the receive, the CPU's
+ *
+ * Gives @rx back to the device and posts it again, on its QP.
+ *
+ * Return: 0, -ENOTCONN once its QP's gate is closed, or the post's error.
+ */
 int krdma_recv_repost(struct krdma_recv *rx)
 {
 	struct krdma_recv_batch one = {};
@@ -134,7 +162,11 @@ int krdma_recv_repost(struct krdma_recv *rx)
 	return krdma_recv_post_held(&one);
 }
 
-/*
+/**
+ * krdma_recv_hold() - gives a receive back to the device, posted later
+ * @batch: the receives held so far, all of @rx's QP
+ * @rx: the receive, the CPU's
+ *
  * Gives @rx back to the device, to be posted with the rest of @batch:
  * the caller knows the peer cannot send into it before then (a CREDIT
  * goes after it, krdma_bw_peer_credit()).
@@ -151,7 +183,14 @@ void krdma_recv_hold(struct krdma_recv_batch *batch, struct krdma_recv *rx)
 	batch->n++;
 }
 
-/* Posts what @batch holds, in one chain; it is empty afterwards. */
+/**
+ * krdma_recv_post_held() - posts the receives held
+ * @batch: what krdma_recv_hold() held
+ *
+ * Posts what @batch holds, in one chain; it is empty afterwards.
+ *
+ * Return: as krdma_recv_repost(); 0 for an empty @batch.
+ */
 int krdma_recv_post_held(struct krdma_recv_batch *batch)
 {
 	struct krdma_conn *conn;
@@ -169,7 +208,17 @@ int krdma_recv_post_held(struct krdma_recv_batch *batch)
 	return ret;
 }
 
-/* @n receives of @len bytes for @conn, not posted yet. */
+/**
+ * krdma_recvs_alloc() - a connection's receives
+ * @conn: the connection, its device known
+ * @n: how many
+ * @len: the bytes each takes
+ *
+ * @n receives of @len bytes for @conn, not posted yet.
+ *
+ * Context: process; it may sleep.
+ * Return: the receives, or NULL.
+ */
 struct krdma_recv *krdma_recvs_alloc(struct krdma_conn *conn, u32 n, u32 len)
 {
 	struct krdma_session *sess = conn->sess;
@@ -210,7 +259,15 @@ err:
 	return NULL;
 }
 
-/* All @n receives of a new QP, in one chain. */
+/**
+ * krdma_recvs_post_all() - posts a new QP's receives
+ * @recvs: the receives, from krdma_recvs_alloc()
+ * @n: all of them
+ *
+ * All @n receives of a new QP, in one chain.
+ *
+ * Return: as krdma_recv_repost().
+ */
 int krdma_recvs_post_all(struct krdma_recv *recvs, u32 n)
 {
 	struct krdma_recv_batch all = {};
@@ -221,7 +278,15 @@ int krdma_recvs_post_all(struct krdma_recv *recvs, u32 n)
 	return krdma_recv_post_held(&all);
 }
 
-/* Once no completion can refer to them: their QP is destroyed. */
+/**
+ * krdma_recvs_free() - frees a connection's receives
+ * @recvs: the receives, or NULL
+ * @n: as many as were asked of krdma_recvs_alloc()
+ *
+ * Once no completion can refer to them: their QP is destroyed.
+ *
+ * Context: process; it may sleep.
+ */
 void krdma_recvs_free(struct krdma_recv *recvs, u32 n)
 {
 	u32 i;
@@ -310,6 +375,23 @@ err:
 	return ret;
 }
 
+/**
+ * krdma_ctrl_send() - sends a control message on conn 0
+ * @sess: the session
+ * @type: the message's type
+ * @test_id: the test it is about
+ * @iter: the header's iteration (TEST_END: the count; proto.h)
+ * @status: 0 or a negative errno, sent as a positive one
+ * @body: what follows the header, or NULL
+ * @body_len: its length, at most KRDMA_CTRL_BODY_MAX
+ *
+ * The buffer comes from the session's pool and goes back to it when the
+ * send completes.
+ *
+ * Context: does not sleep.
+ * Return: 0, -ENOBUFS with the pool empty, -EMSGSIZE, -ENOTCONN once
+ * tearing down, or the post's error.
+ */
 int krdma_ctrl_send(struct krdma_session *sess, enum krdma_msg_type type,
 		    u32 test_id, u64 iter, int status, const void *body,
 		    u32 body_len)
@@ -318,9 +400,17 @@ int krdma_ctrl_send(struct krdma_session *sess, enum krdma_msg_type type,
 				 body_len);
 }
 
-/*
+/**
+ * krdma_ctrl_send_credit() - sends a bw CREDIT
+ * @sess: the session
+ * @test_id: the peer's test
+ * @qp: the QP whose receives it counts
+ * @iter: how many
+ *
  * bw: @iter receives reposted so far on QP @qp for the peer's test
  * (proto.h); a peer before version 3 has them on QP 0 only.
+ *
+ * Return: as krdma_ctrl_send().
  */
 int krdma_ctrl_send_credit(struct krdma_session *sess, u32 test_id, u8 qp,
 			   u64 iter)
@@ -329,7 +419,14 @@ int krdma_ctrl_send_credit(struct krdma_session *sess, u32 test_id, u8 qp,
 				 NULL, 0);
 }
 
-/* Conn 0's pool of control buffers; on failure the caller frees it. */
+/**
+ * krdma_session_free_buffers() - frees conn 0's pool of control buffers
+ * @sess: the session; no send of the pool's is in flight
+ *
+ * Whatever krdma_session_alloc_buffers() made of it, failed or not.
+ *
+ * Context: process; it may sleep.
+ */
 void krdma_session_free_buffers(struct krdma_session *sess)
 {
 	u32 i;
@@ -344,6 +441,15 @@ void krdma_session_free_buffers(struct krdma_session *sess)
 	INIT_LIST_HEAD(&sess->ctrl_free);
 }
 
+/**
+ * krdma_session_alloc_buffers() - conn 0's pool of control buffers
+ * @sess: the session, its device and QPs known
+ *
+ * On failure the caller frees it (krdma_session_free_buffers()).
+ *
+ * Context: process; it may sleep.
+ * Return: 0 or -ENOMEM.
+ */
 int krdma_session_alloc_buffers(struct krdma_session *sess)
 {
 	struct krdma_device *kdev = sess->kdev;
@@ -371,12 +477,18 @@ int krdma_session_alloc_buffers(struct krdma_session *sess)
 	return 0;
 }
 
-/*
+/**
+ * krdma_qp_event() - an asynchronous event of a session's QP
+ * @ev: the event
+ * @ctx: the connection whose QP it is
+ *
  * Asynchronous events of a session's QPs (@ctx: the connection). Counted
  * and logged; one that leaves the QP in the error state ends the session
  * with it, from a work item: the handler may run in interrupt context.
  * Called until the QP is destroyed, which teardown does before it waits
  * for that work.
+ *
+ * Context: any, an interrupt too.
  */
 void krdma_qp_event(struct ib_event *ev, void *ctx)
 {
@@ -412,6 +524,12 @@ void krdma_qp_event(struct ib_event *ev, void *ctx)
 	}
 }
 
+/**
+ * krdma_qp_event_work() - ends a session whose QP failed
+ * @work: the session's qp_event_work, queued by krdma_qp_event()
+ *
+ * The first fatal event is the reason.
+ */
 void krdma_qp_event_work(struct work_struct *work)
 {
 	struct krdma_session *sess = container_of(work, struct krdma_session,
