@@ -84,7 +84,15 @@ static u32 krdma_listener_sessions(u32 listener_id)
 	return n;
 }
 
-/*
+/**
+ * krdma_session_alloc() - a new session, in the table but not yet found
+ * @role: client or server
+ * @net: its namespace
+ * @name: its name, or NULL or empty
+ * @listener_id: a server's listener
+ * @qps: its QPs, conn 0 and the data channels
+ * @extack: why not
+ *
  * Returns a new session with two references: the table's and the caller's.
  * An empty @name gets "s<id>". The id and the name are taken, but nothing
  * finds the session until krdma_session_publish(): a request that found
@@ -96,6 +104,10 @@ static u32 krdma_listener_sessions(u32 listener_id)
  * A server session (@listener_id its listener's) counts against the caps
  * of server sessions from here until teardown has freed it: -EMLINK for
  * its listener's, -EUSERS for all listeners'.
+ *
+ * Context: process; takes krdma_sessions_lock.
+ * Return: the session, or an ERR_PTR(): -EEXIST for a name taken in
+ * @net, -EMLINK or -EUSERS, else -ENOMEM or the table's error.
  */
 struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 					  struct net *net, const char *name,
@@ -174,13 +186,18 @@ err:
 	return ERR_PTR(ret);
 }
 
-/*
+/**
+ * krdma_session_publish() - lets requests find a session
+ * @sess: the session, whole
+ *
  * Lets requests find @sess: once its CM id and, on a server, its queues
  * are set, with cm_mutex held, so that a close from then on finds it whole
  * (teardown takes cm_mutex). Teardown removes it from the table.
  *
  * Not under krdma_sessions_lock: the release store is all the lookups
  * need, and the CM handler that publishes holds cm_mutex.
+ *
+ * Context: @sess->cm_mutex held.
  */
 void krdma_session_publish(struct krdma_session *sess)
 {
@@ -197,9 +214,17 @@ static bool krdma_session_published(struct krdma_session *sess)
 	return smp_load_acquire(&sess->published);
 }
 
-/*
+/**
+ * krdma_session_lookup_cookie() - the server session a data channel joins
+ * @net: the channel's namespace
+ * @listener_id: the listener the channel's request came to
+ * @cookie: what the channel's hello names the session by; 0 finds none
+ *
  * The server session of listener @listener_id whose first REP carried
- * @cookie: a data channel joins it. Referenced.
+ * @cookie: a data channel joins it.
+ *
+ * Context: process; takes krdma_sessions_lock.
+ * Return: the session, referenced, or NULL.
  */
 struct krdma_session *krdma_session_lookup_cookie(struct net *net,
 						  u32 listener_id, u32 cookie)
@@ -222,7 +247,17 @@ struct krdma_session *krdma_session_lookup_cookie(struct net *net,
 	return found;
 }
 
-/* Finds a session of @net by id, or by name when @name is set; referenced. */
+/**
+ * krdma_session_lookup() - a published session of a namespace
+ * @net: the namespace
+ * @id: the session's id, if no @name
+ * @name: its name, or NULL
+ *
+ * Finds a session of @net by id, or by name when @name is set.
+ *
+ * Context: process; takes krdma_sessions_lock.
+ * Return: the session, referenced, or NULL.
+ */
 struct krdma_session *krdma_session_lookup(struct net *net, u32 id,
 					   const char *name)
 {
@@ -258,6 +293,15 @@ static void krdma_notify_session(struct krdma_session *sess, enum krdma_event ev
 	krdma_event_send(sess->net, msg);
 }
 
+/**
+ * krdma_session_set_up() - a session that was connecting is up
+ * @sess: the session, all its QPs connected
+ *
+ * Samples the host's environment, arms the keepalive and tells the events
+ * group. A session no longer connecting (being closed) stays as it is.
+ *
+ * Context: the CM handler, @sess->cm_mutex held; it may sleep.
+ */
 void krdma_session_set_up(struct krdma_session *sess)
 {
 	bool up = false;
@@ -362,7 +406,14 @@ static void krdma_session_close_work(struct work_struct *work)
 	krdma_session_put(sess);	/* the work's */
 }
 
-/* ib_client.remove: every session on @kdev ends before the device goes. */
+/**
+ * krdma_sessions_close_device() - ends every session on a device
+ * @kdev: the device, going
+ *
+ * ib_client.remove: every session on @kdev ends before the device goes.
+ *
+ * Context: process; waits for their teardown.
+ */
 void krdma_sessions_close_device(struct krdma_device *kdev)
 {
 	struct krdma_session *sess;
@@ -377,9 +428,15 @@ void krdma_sessions_close_device(struct krdma_device *kdev)
 	flush_workqueue(krdma_wq);
 }
 
-/*
+/**
+ * krdma_sessions_close_net() - ends every session of a namespace
+ * @net: the namespace, going
+ * @reason: each session's
+ *
  * Ends every session of @net and waits for their teardown, which is the
  * last to use @net (its SESSION_DOWN event): see krdma_net_exit().
+ *
+ * Context: process; waits for their teardown.
  */
 void krdma_sessions_close_net(struct net *net, const char *reason)
 {
@@ -394,7 +451,15 @@ void krdma_sessions_close_net(struct net *net, const char *reason)
 	flush_workqueue(krdma_wq);
 }
 
-/* The identity of a session: enough for events, safe under any lock. */
+/**
+ * krdma_session_fill_id() - a session's identity, for netlink
+ * @skb: the message
+ * @sess: the session
+ *
+ * The identity of a session: enough for events, safe under any lock.
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
 int krdma_session_fill_id(struct sk_buff *skb, struct krdma_session *sess)
 {
 	enum krdma_session_state state;
@@ -470,7 +535,18 @@ static bool krdma_session_snap(struct krdma_session *sess,
 	return up;
 }
 
-/* Everything about a session; sleeps on nothing. */
+/**
+ * krdma_session_fill() - everything about a session, for netlink
+ * @skb: the message
+ * @sess: the session, referenced
+ * @stats: its counters too
+ *
+ * Everything about a session; sleeps on nothing. What the session has
+ * only while up (its device, QPs and what was negotiated) is left out
+ * otherwise.
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
 int krdma_session_fill(struct sk_buff *skb, struct krdma_session *sess,
 		       bool stats)
 {
