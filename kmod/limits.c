@@ -60,7 +60,14 @@ module_param_named(max_responder_pollers, krdma_max_responder_pollers, uint, 064
 MODULE_PARM_DESC(max_responder_pollers,
 		 "Most lat write tests of peers this host responds to at once, each with a thread polling for the peer's writes");
 
-/* The memory one buffer of @len bytes pins (alloc_pages_exact()). */
+/**
+ * krdma_buf_bytes() - what a buffer pins
+ * @len: its length
+ *
+ * The memory one buffer of @len bytes pins (alloc_pages_exact()).
+ *
+ * Return: bytes, whole pages.
+ */
 u64 krdma_buf_bytes(u32 len)
 {
 	return PAGE_ALIGN((u64)max_t(u32, len, 1));
@@ -98,7 +105,18 @@ static u64 krdma_ring_bytes(u32 entries, u32 entry_size)
 	return PAGE_ALIGN(slots * size) + PAGE_SIZE;
 }
 
-/* What a QP of these capabilities costs its provider, at most. */
+/**
+ * krdma_qp_est_bytes() - what a QP costs its provider, estimated
+ * @send_wr: its send queue's depth
+ * @send_sge: SGEs per send WR
+ * @max_inline: inline bytes per send WR
+ * @recv_wr: its receive queue's depth
+ * @recv_sge: SGEs per receive WR
+ *
+ * What a QP of these capabilities costs its provider, at most.
+ *
+ * Return: bytes.
+ */
 u64 krdma_qp_est_bytes(u32 send_wr, u32 send_sge, u32 max_inline,
 		       u32 recv_wr, u32 recv_sge)
 {
@@ -110,17 +128,31 @@ u64 krdma_qp_est_bytes(u32 send_wr, u32 send_sge, u32 max_inline,
 	       krdma_ring_bytes(recv_wr, recv);
 }
 
-/* What a CQ of @nr_cqe entries costs its provider and the core, at most. */
+/**
+ * krdma_cq_est_bytes() - what a CQ costs, estimated
+ * @nr_cqe: its entries
+ *
+ * What a CQ of @nr_cqe entries costs its provider and the core, at most.
+ *
+ * Return: bytes.
+ */
 u64 krdma_cq_est_bytes(u32 nr_cqe)
 {
 	return krdma_ring_bytes(nr_cqe, sizeof(struct ib_wc)) + PAGE_SIZE;
 }
 
-/*
+/**
+ * krdma_session_queues_bytes() - what a server session's conn 0 queues cost
+ * @sq_depth: the session's send queue depth, as the client asked
+ * @rq_depth: its receive queue depth, as asked
+ * @qps: its QPs in all
+ *
  * A server session's first QP and CQ of @qps QPs in all, as
  * krdma_conn_create_queues() asks for conn 0's (its SGEs and inline data
  * at most; the same sizes, krdma.h), before its depths are clamped to
  * the device's.
+ *
+ * Return: bytes, estimated.
  */
 u64 krdma_session_queues_bytes(u32 sq_depth, u32 rq_depth, u32 qps)
 {
@@ -132,9 +164,15 @@ u64 krdma_session_queues_bytes(u32 sq_depth, u32 rq_depth, u32 qps)
 	       krdma_cq_est_bytes(send_wrs + recvs);
 }
 
-/*
+/**
+ * krdma_channel_queues_bytes() - what a data channel's queues cost
+ * @sq_depth: the session's send queue depth
+ * @nr_recvs: the receives the channel keeps posted
+ *
  * A data channel's QP and CQ, as krdma_conn_create_queues() asks for
  * them, @nr_recvs being krdma_channel_nr_recvs().
+ *
+ * Return: bytes, estimated.
  */
 u64 krdma_channel_queues_bytes(u32 sq_depth, u32 nr_recvs)
 {
@@ -153,15 +191,27 @@ static u64 krdma_max_mem_bytes(void)
 	return mb << 20;
 }
 
+/**
+ * krdma_session_mem_fits() - may a session's peer make us pin this much?
+ * @bytes: all the peer would have pinned
+ *
+ * Return: whether @bytes is within max_session_mem_mb.
+ */
 bool krdma_session_mem_fits(u64 bytes)
 {
 	return bytes <= (u64)READ_ONCE(krdma_max_session_mem_mb) << 20;
 }
 
-/*
+/**
+ * krdma_sessions_admit() - may one more server session be made?
+ * @listener_sessions: the server sessions of its listener
+ *
  * May one more server session be made, @listener_sessions being those of
  * its listener? Called with the session table locked, which also keeps
  * the count of all of them (krdma_server_sessions_add()) from moving.
+ *
+ * Context: krdma_sessions_lock held.
+ * Return: 0, -EMLINK at max_listener_sessions, -EUSERS at max_sessions.
  */
 int krdma_sessions_admit(u32 listener_sessions)
 {
@@ -173,7 +223,12 @@ int krdma_sessions_admit(u32 listener_sessions)
 	return 0;
 }
 
-/* Under the session table's lock: @n server sessions more (or fewer). */
+/**
+ * krdma_server_sessions_add() - counts server sessions made or freed
+ * @n: how many more (or, negative, fewer)
+ *
+ * Context: krdma_sessions_lock held.
+ */
 void krdma_server_sessions_add(int n)
 {
 	int now = atomic_add_return(n, &krdma_global_stats.server_sessions);
@@ -181,12 +236,19 @@ void krdma_server_sessions_add(int n)
 	krdma_stats_peak32(&krdma_global_stats.server_sessions_peak, now);
 }
 
-/*
- * Charges @bytes that the peer of @sess asks us to pin. Returns -EDQUOT
- * over the session's cap, -ENOBUFS over the cap of all sessions; nothing
- * is charged then. A session charges from its CQ (the peer's tests) while
- * a data channel's CM handler charges its queues, and sessions charge
- * concurrently: each sum is taken first and given back if it went over.
+/**
+ * krdma_mem_charge() - charges what a session's peer makes us pin
+ * @sess: the session
+ * @bytes: what the peer asks for
+ *
+ * Charges @bytes that the peer of @sess asks us to pin; nothing is
+ * charged on failure. A session charges from its CQ (the peer's tests)
+ * while a data channel's CM handler charges its queues, and sessions
+ * charge concurrently: each sum is taken first and given back if it went
+ * over.
+ *
+ * Return: 0, -EDQUOT over the session's cap, -ENOBUFS over the cap of
+ * all sessions.
  */
 int krdma_mem_charge(struct krdma_session *sess, u64 bytes)
 {
@@ -208,10 +270,14 @@ int krdma_mem_charge(struct krdma_session *sess, u64 bytes)
 	return 0;
 }
 
-/*
- * One more responder's poller, or -EUSERS at max_responder_pollers (which
- * @max says). Never over the cap, even for a moment: the gauge that stats
- * report stays within it.
+/**
+ * krdma_responder_poller_get() - room for one more responder's poller
+ * @max: set to max_responder_pollers, for the refusal's message
+ *
+ * Never over the cap, even for a moment: the gauge that stats report
+ * stays within it. krdma_responder_poller_put() gives it back.
+ *
+ * Return: 0, or -EUSERS at max_responder_pollers.
  */
 int krdma_responder_poller_get(unsigned int *max)
 {
@@ -226,11 +292,19 @@ int krdma_responder_poller_get(unsigned int *max)
 	return 0;
 }
 
+/**
+ * krdma_responder_poller_put() - a responder's poller is gone
+ */
 void krdma_responder_poller_put(void)
 {
 	atomic_dec(&krdma_global_stats.responder_pollers);
 }
 
+/**
+ * krdma_mem_uncharge() - gives back what krdma_mem_charge() charged
+ * @sess: the session charged
+ * @bytes: as much as was charged, now freed
+ */
 void krdma_mem_uncharge(struct krdma_session *sess, u64 bytes)
 {
 	if (!bytes)
