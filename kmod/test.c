@@ -33,12 +33,24 @@ static u32 krdma_test_next_id;
 /* The engine of each mode, registered once at load (main.c). */
 static const struct krdma_engine_ops *krdma_engines[KRDMA_MODE_MAX + 1];
 
+/**
+ * krdma_engine_register() - the engine that runs a test mode
+ * @mode: the mode (enum krdma_test_mode)
+ * @ops: its engine
+ *
+ * Once at load (main.c), before any session exists.
+ */
 void krdma_engine_register(u8 mode, const struct krdma_engine_ops *ops)
 {
 	krdma_engines[mode] = ops;
 }
 
-/* NULL for a mode no engine runs: refused. */
+/**
+ * krdma_engine() - the engine of a test mode
+ * @mode: the mode, as asked (not yet checked)
+ *
+ * Return: the engine; NULL for a mode no engine runs: refused.
+ */
 const struct krdma_engine_ops *krdma_engine(u8 mode)
 {
 	return mode <= KRDMA_MODE_MAX ? krdma_engines[mode] : NULL;
@@ -47,6 +59,15 @@ const struct krdma_engine_ops *krdma_engine(u8 mode)
 /* ------------------------------------------------------------------ */
 /* Generic helpers for slots and regions                               */
 
+/**
+ * krdma_slots_free() - frees a test's slots, their buffers and regions
+ * @slots: the slots, or NULL
+ * @n: how many (the test's depth)
+ *
+ * Their regions are invalidated, or their QP drained.
+ *
+ * Context: process; it may sleep.
+ */
 void krdma_slots_free(struct krdma_slot *slots, u32 n)
 {
 	u32 i;
@@ -62,10 +83,20 @@ void krdma_slots_free(struct krdma_slot *slots, u32 n)
 	kfree(slots);
 }
 
-/*
+/**
+ * krdma_check_wire_regions() - checks the regions a peer described
+ * @r: the regions, slot by slot
+ * @n: how many
+ * @depth: the test's slots
+ * @size: the bytes each slot's regions must add up to
+ * @max_per: the most regions a slot may have
+ * @per_slot: set to the regions a slot has, when they pass
+ *
  * Checks the regions a peer described: @n regions, @per_slot for each of
  * @depth slots, at most @max_per a slot, each slot's regions adding up to
  * exactly @size bytes.
+ *
+ * Return: 0, or -EPROTO.
  */
 int krdma_check_wire_regions(const struct krdma_wire_region *r, u32 n,
 			     u32 depth, u32 size, u32 max_per, u32 *per_slot)
@@ -118,9 +149,14 @@ static void krdma_test_free(struct kref *ref)
 	kfree_rcu(test, rcu);
 }
 
-/*
+/**
+ * krdma_test_put() - drops a reference to our test
+ * @test: the test, or NULL
+ *
  * The last reference may be a CQ handler's: the session's own CQ, never a
  * softirq one, so freeing may sleep there.
+ *
+ * Context: process; it may sleep.
  */
 void krdma_test_put(struct krdma_test *test)
 {
@@ -128,7 +164,15 @@ void krdma_test_put(struct krdma_test *test)
 		kref_put(&test->ref, krdma_test_free);
 }
 
-/* The session's test, referenced: a new one may replace it meanwhile. */
+/**
+ * krdma_test_get_current() - the session's test, referenced
+ * @sess: the session
+ *
+ * The session's test, referenced: a new one may replace it meanwhile.
+ * krdma_test_put() lets it go.
+ *
+ * Return: the test, or NULL.
+ */
 struct krdma_test *krdma_test_get_current(struct krdma_session *sess)
 {
 	struct krdma_test *test;
@@ -225,7 +269,15 @@ static void krdma_test_notify(struct krdma_test *test, enum krdma_event ev)
 		krdma_event_send(test->sess->net, msg);
 }
 
-/* Records the first failure; the test ends once nothing is in flight. */
+/**
+ * krdma_test_fail() - records why a test failed
+ * @test: our test
+ * @status: a negative errno
+ * @fmt: the reason, printf-style
+ * @...: its arguments
+ *
+ * Records the first failure; the test ends once nothing is in flight.
+ */
 void krdma_test_fail(struct krdma_test *test, int status, const char *fmt, ...)
 {
 	va_list args;
@@ -240,7 +292,13 @@ void krdma_test_fail(struct krdma_test *test, int status, const char *fmt, ...)
 	spin_unlock_bh(&test->lock);
 }
 
-/*
+/**
+ * krdma_test_post_failed() - a post of a test's failed: its session ends
+ * @sess: the session
+ * @test: our test, or NULL for the peer's
+ * @test_id: the test's id, ours or the peer's
+ * @ret: the post's error
+ *
  * A post for @test, or for the peer's test @test_id when @test is NULL,
  * failed with @ret. Once teardown has begun (the QPs marked dead, which
  * refuses posts with -ENOTCONN) it is teardown that ends the test, with
@@ -278,7 +336,7 @@ static const u8 krdma_test_moves[] = {
 };
 
 /**
- * krdma_test_move - move @test to phase @to
+ * krdma_test_move() - move @test to phase @to
  * @test: our test
  * @to: the phase it moves to
  *
@@ -371,6 +429,15 @@ static void krdma_test_finish(struct krdma_test *test)
 		on_done(sess, id, iters, bytes);
 }
 
+/**
+ * krdma_test_send_end() - our test's data is done: TEST_END goes
+ * @test: our test, running, or accepted but unable to start
+ *
+ * The peer's TEST_RESULT ends it then. If TEST_END cannot be sent before
+ * teardown has begun, the test fails and ends here.
+ *
+ * Context: the session's CQ context.
+ */
 void krdma_test_send_end(struct krdma_test *test)
 {
 	int ret;
@@ -443,7 +510,18 @@ static void krdma_test_invalidate_and_finish(struct krdma_test *test)
 		krdma_test_finish(test);
 }
 
-/* The peer accepted or refused our TEST_REQ; accepted, the test starts. */
+/**
+ * krdma_test_on_ack() - the peer's TEST_ACK to our TEST_REQ
+ * @test: our test
+ * @hdr: the message's header
+ * @body: its body, the regions the peer exposes
+ * @body_len: its length, not yet checked
+ *
+ * The peer accepted or refused our TEST_REQ; accepted, the test starts.
+ * A malformed or unexpected one ends the session.
+ *
+ * Context: the session's CQ context.
+ */
 void krdma_test_on_ack(struct krdma_test *test, const struct krdma_msg_hdr *hdr,
 		       const struct krdma_msg_test *body, u32 body_len)
 {
@@ -528,7 +606,17 @@ proto:
 	krdma_session_close(test->sess, "protocol error: malformed TEST_ACK");
 }
 
-/* The peer's last word on our test: its figures, then the end. */
+/**
+ * krdma_test_on_result() - the peer's TEST_RESULT to our TEST_END
+ * @test: our test
+ * @hdr: the message's header
+ * @body: its body, the peer's figures
+ * @len: its length, not yet checked
+ *
+ * The peer's last word on our test: its figures, then the end.
+ *
+ * Context: the session's CQ context.
+ */
 void krdma_test_on_result(struct krdma_test *test,
 			  const struct krdma_msg_hdr *hdr,
 			  const struct krdma_msg_result *body, u32 len)
@@ -633,9 +721,21 @@ static int krdma_test_check_params(struct krdma_session *sess,
 	return engine->check_params(sess, p, extack);
 }
 
-/*
+/**
+ * krdma_test_start_locked() - starts a test of ours: TEST_REQ goes
+ * @sess: the session, up
+ * @p: the test's parameters, their defaults applied
+ * @on_done: told of its end; NULL for userspace's tests
+ * @test_id: set to the new test's id
+ * @extack: why not
+ *
  * Called with cm_mutex held: it keeps the queues from being torn down.
- * @on_done: see struct krdma_test.
+ * @on_done: see struct krdma_test. The session's previous test, finished,
+ * is replaced. A TEST_REQ that cannot be sent ends the session.
+ *
+ * Context: process, @sess->cm_mutex held; it may sleep.
+ * Return: 0; -EOPNOTSUPP, -ENOTCONN, -EBUSY with a test running, or the
+ * error of the parameters' check, of the setup or of the TEST_REQ's send.
  */
 int krdma_test_start_locked(struct krdma_session *sess,
 			    struct krdma_test_params *p,
@@ -765,6 +865,16 @@ err_free:
 	return ret;
 }
 
+/**
+ * krdma_test_start() - krdma_test_start_locked(), for userspace
+ * @sess: the session
+ * @p: the test's parameters, their defaults applied
+ * @test_id: set to the new test's id
+ * @extack: why not
+ *
+ * Context: process; takes @sess->cm_mutex.
+ * Return: as krdma_test_start_locked().
+ */
 int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,
 		     u32 *test_id, struct netlink_ext_ack *extack)
 {
@@ -776,6 +886,18 @@ int krdma_test_start(struct krdma_session *sess, struct krdma_test_params *p,
 	return ret;
 }
 
+/**
+ * krdma_test_stop() - asks a running test of ours to stop
+ * @net: the namespace asking
+ * @test_id: the test
+ * @extack: why not
+ *
+ * The data path sees it at its next completion; the test ends as it
+ * would at its count.
+ *
+ * Context: process; takes krdma_tests_lock.
+ * Return: 0, -ENOENT, or -EALREADY for a test that has ended.
+ */
 int krdma_test_stop(struct net *net, u32 test_id,
 		    struct netlink_ext_ack *extack)
 {
@@ -798,9 +920,14 @@ int krdma_test_stop(struct net *net, u32 test_id,
 	return ret;
 }
 
-/*
+/**
+ * krdma_test_session_down() - teardown ends the session's test of ours
+ * @sess: the session, its QPs drained
+ *
  * Session teardown, once the QP is drained (after peer.c's half): a test
  * still running ends with the session's reason.
+ *
+ * Context: teardown's work, @sess->cm_mutex held.
  */
 void krdma_test_session_down(struct krdma_session *sess)
 {
