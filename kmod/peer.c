@@ -107,7 +107,7 @@ static const u8 krdma_peer_moves[] = {
 };
 
 /**
- * krdma_peer_move - move the peer's test @pt to phase @to
+ * krdma_peer_move() - move the peer's test @pt to phase @to
  * @pt: the peer's test
  * @to: the phase it moves to
  *
@@ -315,7 +315,18 @@ static void krdma_peer_end_mirror(struct krdma_session *sess,
 	krdma_test_put(mirror);
 }
 
-/* TEST_REQ: set the peer's test up, or refuse it, and answer TEST_ACK. */
+/**
+ * krdma_peer_on_req() - the peer's TEST_REQ
+ * @sess: the session
+ * @hdr: the message's header
+ * @req: its body
+ * @body_len: its length, not yet checked
+ *
+ * TEST_REQ: set the peer's test up, or refuse it, and answer TEST_ACK.
+ * A bidir test's mirror, ours, starts first.
+ *
+ * Context: the session's CQ context.
+ */
 void krdma_peer_on_req(struct krdma_session *sess,
 		       const struct krdma_msg_hdr *hdr,
 		       const struct krdma_msg_test *req, u32 body_len)
@@ -397,7 +408,17 @@ void krdma_peer_on_req(struct krdma_session *sess,
 	kfree(ack);
 }
 
-/* TEST_END has come and no work of ours is in flight: invalidate, answer. */
+/**
+ * krdma_peer_on_end() - the peer's test is over: invalidate, answer
+ * @sess: the session
+ * @pt: its peer's test, ending
+ *
+ * TEST_END has come and no work of ours is in flight: invalidate, answer.
+ * TEST_RESULT goes once the invalidations complete (and, with bidir, our
+ * mirror is over).
+ *
+ * Context: the session's CQ context.
+ */
 void krdma_peer_on_end(struct krdma_session *sess, struct krdma_peer_test *pt)
 {
 	u32 s;
@@ -425,9 +446,17 @@ void krdma_peer_on_end(struct krdma_session *sess, struct krdma_peer_test *pt)
 		krdma_peer_invalidated(pt);
 }
 
-/*
+/**
+ * krdma_peer_on_msg() - a message of the peer's test, on conn 0
+ * @sess: the session
+ * @rx: its receive, which the engine or TEST_END reposts
+ * @wc: its completion
+ * @hdr: its header, checked; NULL for a write_imm
+ *
  * A message of the peer's test: TEST_END is the lifecycle's, the rest
  * the engine's. Nothing may follow TEST_END: the test's memory is going.
+ *
+ * Context: the session's CQ context.
  */
 void krdma_peer_on_msg(struct krdma_session *sess, struct krdma_recv *rx,
 		       struct ib_wc *wc, const struct krdma_msg_hdr *hdr)
@@ -465,7 +494,14 @@ proto:
 			    type);
 }
 
-/* Teardown, once the QP is drained: nothing of the peer's test is in flight. */
+/**
+ * krdma_peer_session_down() - teardown frees the peer's test
+ * @sess: the session, its QPs drained
+ *
+ * Teardown, once the QP is drained: nothing of the peer's test is in flight.
+ *
+ * Context: teardown's work, @sess->cm_mutex held.
+ */
 void krdma_peer_session_down(struct krdma_session *sess)
 {
 	krdma_peer_test_free(sess->peer_test);
