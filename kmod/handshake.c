@@ -79,18 +79,28 @@ static const char *const krdma_reject_reasons[] = {
 	[KRDMA_REJ_MEM_LIMIT]		= "over the peer's memory limit",
 };
 
-/* The words of a reject reason, or NULL for one this module lacks. */
+/**
+ * krdma_reject_reason() - the words of a reject reason
+ * @reason: an enum krdma_reject_reason, maybe a newer peer's
+ *
+ * Return: the words, or NULL for one this module lacks.
+ */
 const char *krdma_reject_reason(u16 reason)
 {
 	return reason < ARRAY_SIZE(krdma_reject_reasons) ?
 		krdma_reject_reasons[reason] : NULL;
 }
 
-/*
+/**
+ * krdma_ack_timeout_val() - the ACK timeout of a new session
+ * @asked: the session's own, or 0
+ *
  * The ACK timeout of a new session: its own (@asked, from the session's
  * or its listener's session-ack-timeout, already within
  * KRDMA_ACK_TIMEOUT_MIN..MAX), or with 0 the module parameter's as it is
  * now. The session keeps what this returns, for all its QPs.
+ *
+ * Return: the exponent, 4.096 us x 2^N.
  */
 u8 krdma_ack_timeout_val(u8 asked)
 {
@@ -100,12 +110,18 @@ u8 krdma_ack_timeout_val(u8 asked)
 		       KRDMA_ACK_TIMEOUT_MIN, KRDMA_ACK_TIMEOUT_MAX);
 }
 
-/*
+/**
+ * krdma_cm_set_timers() - a connection's transport timers
+ * @id: its CM id
+ * @ack_timeout: the session's
+ *
  * The transport timers of a connection: before rdma_connect() on the
  * active side, before rdma_accept() on the passive one, where rdma_cm
  * applies them to the QP (its INIT to RTR step sets the RNR timer, the
  * RTR to RTS one the ACK timeout). @ack_timeout is the session's
  * (krdma_ack_timeout_val()), the same for every QP of the session.
+ *
+ * Return: 0, or rdma_cm's error.
  */
 int krdma_cm_set_timers(struct rdma_cm_id *id, u8 ack_timeout)
 {
@@ -124,16 +140,36 @@ static u8 krdma_limit(u32 dev_limit)
 	return min_t(u32, dev_limit, U8_MAX);
 }
 
+/**
+ * krdma_max_rd_atom() - the READ/atomic credits we take as a responder
+ * @kdev: the device
+ *
+ * Return: the device's max_qp_rd_atom, lowered to rd_atom_limit if set.
+ */
 u8 krdma_max_rd_atom(struct krdma_device *kdev)
 {
 	return krdma_limit(kdev->caps.max_qp_rd_atom);
 }
 
+/**
+ * krdma_max_init_rd_atom() - the READ/atomic credits we issue as initiator
+ * @kdev: the device
+ *
+ * Return: the device's max_qp_init_rd_atom, lowered to rd_atom_limit if
+ * set.
+ */
 u8 krdma_max_init_rd_atom(struct krdma_device *kdev)
 {
 	return krdma_limit(kdev->caps.max_qp_init_rd_atom);
 }
 
+/**
+ * krdma_fill_hello() - our hello, from a session's settings
+ * @sess: the session, its device known
+ * @hello: filled in
+ *
+ * A data channel's flags and index are its caller's to add.
+ */
 void krdma_fill_hello(struct krdma_session *sess,
 		      struct krdma_cm_hello *hello)
 {
@@ -149,7 +185,14 @@ void krdma_fill_hello(struct krdma_session *sess,
 	hello->cookie = cpu_to_be32(sess->cookie);
 }
 
-/* Checks a peer's hello; returns 0 or an enum krdma_reject_reason. */
+/**
+ * krdma_check_hello() - checks a peer's hello
+ * @data: the CM's private data, or NULL
+ * @len: its length
+ * @out: set to the hello, if it passes
+ *
+ * Return: 0 or an enum krdma_reject_reason.
+ */
 int krdma_check_hello(const void *data, u8 len,
 		      struct krdma_cm_hello *out)
 {
@@ -179,7 +222,13 @@ int krdma_check_hello(const void *data, u8 len,
 	return 0;
 }
 
-/*
+/**
+ * krdma_versions() - the versions of a refusal, for its message
+ * @buf: where they go
+ * @len: its size
+ * @who: "peer" or "server"
+ * @v: the other side's version
+ *
  * " (peer 4, here 1..3)": the versions of a KRDMA_REJ_VERSION, for the
  * messages, so that a module of another version says which.
  */
@@ -189,12 +238,22 @@ void krdma_versions(char *buf, size_t len, const char *who, __be16 v)
 		 KRDMA_PROTO_VERSION_MIN, KRDMA_PROTO_VERSION);
 }
 
-/* The version of a hello refused as KRDMA_REJ_VERSION (magic, length good). */
+/**
+ * krdma_hello_version() - the version a hello announces
+ * @data: the hello, refused as KRDMA_REJ_VERSION (magic, length good)
+ *
+ * Return: the version, as on the wire.
+ */
 __be16 krdma_hello_version(const void *data)
 {
 	return ((const struct krdma_cm_hello *)data)->version;
 }
 
+/**
+ * krdma_take_peer_hello() - what the peer's hello says, into its session
+ * @sess: the session
+ * @h: the hello, checked (krdma_check_hello())
+ */
 void krdma_take_peer_hello(struct krdma_session *sess,
 			   const struct krdma_cm_hello *h)
 {
@@ -204,6 +263,11 @@ void krdma_take_peer_hello(struct krdma_session *sess,
 	sess->peer_max_msg_size = be32_to_cpu(h->max_msg_size);
 }
 
+/**
+ * krdma_reject() - refuses a connection request, saying why
+ * @id: the request's CM id
+ * @reason: what the peer is told
+ */
 void krdma_reject(struct rdma_cm_id *id, enum krdma_reject_reason reason)
 {
 	struct krdma_cm_reject rej = {
@@ -216,7 +280,13 @@ void krdma_reject(struct rdma_cm_id *id, enum krdma_reject_reason reason)
 	rdma_reject(id, &rej, sizeof(rej), IB_CM_REJ_CONSUMER_DEFINED);
 }
 
-/*
+/**
+ * krdma_conn_credits() - the READ/atomic credits of a connection event
+ * @kdev: the device, whose transport says how to read them
+ * @ev: a CONNECT_REQUEST or ESTABLISHED event
+ * @rr: set to those the peer may have in flight to us
+ * @id: set to those we may have in flight to it
+ *
  * The READ/atomic credits of a connection event in our perspective: @rr
  * the peer may have in flight to us, @id we may have in flight to it.
  * The IB CM swaps the peer's values into ours; the iWARP CM hands on the
@@ -232,6 +302,16 @@ void krdma_conn_credits(struct krdma_device *kdev,
 		swap(*rr, *id);
 }
 
+/**
+ * krdma_fill_conn_param() - the connection parameters of a connect or accept
+ * @param: filled in
+ * @hello: our hello, the private data; it must outlive the call @param is
+ *	given to
+ * @responder_resources: the READ/atomic credits we take
+ * @initiator_depth: those we issue
+ *
+ * With the retry counts of the comment on ack_timeout above.
+ */
 void krdma_fill_conn_param(struct rdma_conn_param *param,
 			   struct krdma_cm_hello *hello,
 			   u8 responder_resources, u8 initiator_depth)
