@@ -47,7 +47,19 @@ static int krdma_nl_dump_one(struct sk_buff *skb, struct netlink_callback *cb,
 	return 0;
 }
 
-/* A dump of @table in id order, resumed after the last object sent. */
+/**
+ * krdma_nl_xa_dump() - one round of a dump of a table of objects
+ * @skb: the round's message buffer
+ * @cb: the dump's state; cb->args[0] is its cursor
+ * @cmd: the command each message answers
+ * @table: the objects
+ *
+ * A dump of @table in id order, resumed after the last object sent. Only
+ * the objects the requester's namespace may see.
+ *
+ * Context: process; takes @table's lock.
+ * Return: the bytes put in @skb (0: the dump is over), or a negative errno.
+ */
 int krdma_nl_xa_dump(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd,
 		     const struct krdma_nl_table *table)
 {
@@ -72,7 +84,18 @@ int krdma_nl_xa_dump(struct sk_buff *skb, struct netlink_callback *cb, u8 cmd,
 	return ret ?: skb->len;
 }
 
-/* Puts object @id of @table into @msg, if @net may see it: else -ENOENT. */
+/**
+ * krdma_nl_fill_id() - one object of a table, into a message
+ * @msg: the message
+ * @table: the objects
+ * @net: the requester's namespace
+ * @id: the object's id
+ *
+ * Puts object @id of @table into @msg, if @net may see it.
+ *
+ * Context: process; takes @table's lock.
+ * Return: 0, -ENOENT, or the fill's error.
+ */
 int krdma_nl_fill_id(struct sk_buff *msg, const struct krdma_nl_table *table,
 		     struct net *net, u32 id)
 {
@@ -86,7 +109,16 @@ int krdma_nl_fill_id(struct sk_buff *msg, const struct krdma_nl_table *table,
 	return ret;
 }
 
-/* Ends @msg and sends it as the reply to @info. */
+/**
+ * krdma_genlmsg_reply() - sends a reply
+ * @info: the request
+ * @msg: the reply, from krdma_genlmsg_new_reply(); it is consumed
+ * @hdr: its header
+ *
+ * Ends @msg and sends it as the reply to @info.
+ *
+ * Return: 0 or genlmsg_reply()'s error.
+ */
 int krdma_genlmsg_reply(struct genl_info *info, struct sk_buff *msg,
 			void *hdr)
 {
@@ -94,6 +126,15 @@ int krdma_genlmsg_reply(struct genl_info *info, struct sk_buff *msg,
 	return genlmsg_reply(msg, info);
 }
 
+/**
+ * krdma_genlmsg_new_reply() - a reply to a request, its header put
+ * @info: the request
+ * @cmd: the command it answers
+ * @hdr: set to the reply's header
+ *
+ * Context: process; it may sleep.
+ * Return: the reply, or NULL.
+ */
 struct sk_buff *krdma_genlmsg_new_reply(struct genl_info *info, u8 cmd,
 					void **hdr)
 {
@@ -110,7 +151,16 @@ struct sk_buff *krdma_genlmsg_new_reply(struct genl_info *info, u8 cmd,
 	return msg;
 }
 
-/* Puts @ss as a nested krdma_addr_attr; nothing for an unset address. */
+/**
+ * krdma_put_addr() - an address, as a nested attribute
+ * @skb: the message
+ * @attrtype: the nest's attribute
+ * @ss: the address
+ *
+ * Puts @ss as a nested krdma_addr_attr; nothing for an unset address.
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
 int krdma_put_addr(struct sk_buff *skb, int attrtype,
 		   const struct sockaddr_storage *ss)
 {
@@ -142,6 +192,17 @@ err:
 	return -EMSGSIZE;
 }
 
+/**
+ * krdma_event_new() - an event message, its kind put
+ * @ev: the event
+ * @hdr: set to the message's header
+ *
+ * The caller fills it in and ends it, then sends it with
+ * krdma_event_send().
+ *
+ * Context: process; it may sleep.
+ * Return: the message, or NULL.
+ */
 struct sk_buff *krdma_event_new(enum krdma_event ev, void **hdr)
 {
 	struct sk_buff *msg;
@@ -158,7 +219,15 @@ struct sk_buff *krdma_event_new(enum krdma_event ev, void **hdr)
 	return msg;
 }
 
-/* Sends event @msg to the events group of @net. */
+/**
+ * krdma_event_send() - sends an event to a namespace's listeners
+ * @net: the namespace
+ * @msg: the event, ended; it is consumed
+ *
+ * Sends event @msg to the events group of @net.
+ *
+ * Context: process; it may sleep.
+ */
 void krdma_event_send(struct net *net, struct sk_buff *msg)
 {
 	/* Nobody listening (-ESRCH) is fine. */
@@ -183,11 +252,19 @@ static struct genl_family krdma_genl_family __ro_after_init = {
 	.n_mcgrps	= ARRAY_SIZE(krdma_nl_mcgrps),
 };
 
+/**
+ * krdma_netlink_init() - registers the family
+ *
+ * Return: 0 or genl_register_family()'s error.
+ */
 int __init krdma_netlink_init(void)
 {
 	return genl_register_family(&krdma_genl_family);
 }
 
+/**
+ * krdma_netlink_exit() - unregisters the family
+ */
 void krdma_netlink_exit(void)
 {
 	genl_unregister_family(&krdma_genl_family);
