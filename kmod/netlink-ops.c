@@ -129,6 +129,14 @@ static int krdma_reply_id(struct genl_info *info, struct sk_buff *msg,
 	return krdma_reply_or_free(info, msg, hdr, nla_put_u32(msg, attr, id));
 }
 
+/**
+ * krdma_nl_version_get_doit() - version-get: the module's and the ABI's
+ * @skb: the request
+ * @info: its attributes, none
+ *
+ * Context: genl_mutex held.
+ * Return: 0 or a negative errno.
+ */
 int krdma_nl_version_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
@@ -143,6 +151,14 @@ int krdma_nl_version_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return krdma_reply_or_free(info, msg, hdr, ret ? -EMSGSIZE : 0);
 }
 
+/**
+ * krdma_nl_dev_get_doit() - dev-get: one RDMA device, by name
+ * @skb: the request
+ * @info: its attributes
+ *
+ * Context: genl_mutex held.
+ * Return: 0, -ENODEV, or another negative errno, its reason in extack.
+ */
 int krdma_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *name = info->attrs[KRDMA_A_DEV_NAME];
@@ -161,6 +177,14 @@ int krdma_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return krdma_reply_or_free(info, msg, hdr, ret);
 }
 
+/**
+ * krdma_nl_dev_get_dumpit() - dev-get's dump: every RDMA device
+ * @skb: the round's message buffer
+ * @cb: the dump's state
+ *
+ * Context: genl_mutex held.
+ * Return: as krdma_nl_xa_dump().
+ */
 int krdma_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	return krdma_nl_xa_dump(skb, cb, KRDMA_CMD_DEV_GET, &krdma_device_table);
@@ -175,7 +199,6 @@ static_assert(KRDMA_ACK_TIMEOUT_MIN == 8 && KRDMA_ACK_TIMEOUT_MAX == 31);
  * default's spelling, and 1..7 are refused, as the module parameter is
  * clamped to 8 (1 ms): a timeout shorter would resend what is on its way.
  */
-
 static int krdma_attr_ack_timeout(struct genl_info *info, u8 *val)
 {
 	struct nlattr *a = info->attrs[KRDMA_A_SESSION_ACK_TIMEOUT];
@@ -189,6 +212,16 @@ static int krdma_attr_ack_timeout(struct genl_info *info, u8 *val)
 	return 0;
 }
 
+/**
+ * krdma_nl_listener_add_doit() - listener-add: listens on an address
+ * @skb: the request
+ * @info: its attributes
+ *
+ * The reply is the new listener, as listener-get shows it.
+ *
+ * Context: genl_mutex held.
+ * Return: 0 or a negative errno, its reason in extack.
+ */
 int krdma_nl_listener_add_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sockaddr_storage addr;
@@ -228,6 +261,14 @@ int krdma_nl_listener_add_doit(struct sk_buff *skb, struct genl_info *info)
 	return krdma_reply_or_free(info, msg, hdr, ret);
 }
 
+/**
+ * krdma_nl_listener_del_doit() - listener-del: stops listening
+ * @skb: the request
+ * @info: its attributes: the listener's id or name
+ *
+ * Context: genl_mutex held.
+ * Return: 0 or a negative errno, its reason in extack.
+ */
 int krdma_nl_listener_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *id = info->attrs[KRDMA_A_LISTENER_ID];
@@ -240,6 +281,14 @@ int krdma_nl_listener_del_doit(struct sk_buff *skb, struct genl_info *info)
 				  krdma_attr_name(info), info->extack);
 }
 
+/**
+ * krdma_nl_listener_get_doit() - listener-get: one listener, by id or name
+ * @skb: the request
+ * @info: its attributes
+ *
+ * Context: genl_mutex held.
+ * Return: 0, -ENOENT, or another negative errno, its reason in extack.
+ */
 int krdma_nl_listener_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *name = info->attrs[KRDMA_A_NAME];
@@ -263,6 +312,14 @@ int krdma_nl_listener_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return krdma_reply_or_free(info, msg, hdr, ret);
 }
 
+/**
+ * krdma_nl_listener_get_dumpit() - listener-get's dump: the namespace's
+ * @skb: the round's message buffer
+ * @cb: the dump's state
+ *
+ * Context: genl_mutex held.
+ * Return: as krdma_nl_xa_dump().
+ */
 int krdma_nl_listener_get_dumpit(struct sk_buff *skb,
 				 struct netlink_callback *cb)
 {
@@ -273,6 +330,18 @@ int krdma_nl_listener_get_dumpit(struct sk_buff *skb,
 /* The figure in session_new's refusal of a small sq_depth. */
 static_assert(KRDMA_QPS_SQ_DEPTH_MIN == 5);
 
+/**
+ * krdma_nl_session_new_doit() - session-new: connects to a peer
+ * @skb: the request
+ * @info: its attributes
+ *
+ * Answers with the session's id at once: the connect goes on in the
+ * background, and SESSION_UP (or SESSION_DOWN) on the events group says
+ * how it went.
+ *
+ * Context: genl_mutex held.
+ * Return: 0 or a negative errno, its reason in extack.
+ */
 int krdma_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct krdma_session_params p = {
@@ -367,6 +436,16 @@ static struct krdma_session *krdma_nl_session(struct genl_info *info)
 	return sess;
 }
 
+/**
+ * krdma_nl_session_del_doit() - session-del: ends a session
+ * @skb: the request
+ * @info: its attributes: the session's id or name
+ *
+ * Teardown runs in the background; SESSION_DOWN says when it is over.
+ *
+ * Context: genl_mutex held.
+ * Return: 0, -ENOENT, or -EINVAL, its reason in extack.
+ */
 int krdma_nl_session_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct krdma_session *sess = krdma_nl_session(info);
@@ -378,6 +457,14 @@ int krdma_nl_session_del_doit(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
+/**
+ * krdma_nl_session_get_doit() - session-get: one session, with its counters
+ * @skb: the request
+ * @info: its attributes: the session's id or name
+ *
+ * Context: genl_mutex held.
+ * Return: 0 or a negative errno, its reason in extack.
+ */
 int krdma_nl_session_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct krdma_session *sess = krdma_nl_session(info);
@@ -397,6 +484,14 @@ int krdma_nl_session_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return krdma_reply_or_free(info, msg, hdr, ret);
 }
 
+/**
+ * krdma_nl_session_get_dumpit() - session-get's dump: the namespace's
+ * @skb: the round's message buffer
+ * @cb: the dump's state
+ *
+ * Context: genl_mutex held.
+ * Return: as krdma_nl_xa_dump().
+ */
 int krdma_nl_session_get_dumpit(struct sk_buff *skb,
 				struct netlink_callback *cb)
 {
@@ -443,6 +538,17 @@ static u32 krdma_nl_u32(struct nlattr *attr)
 	return attr ? nla_get_u32(attr) : 0;
 }
 
+/**
+ * krdma_nl_test_start_doit() - test-start: a test of ours on a session
+ * @skb: the request
+ * @info: its attributes
+ *
+ * Answers with the test's id once its TEST_REQ is sent; the test runs in
+ * the background, and TEST_DONE on the events group says how it went.
+ *
+ * Context: genl_mutex held; waits for the session's cm_mutex.
+ * Return: 0 or a negative errno, its reason in extack.
+ */
 int krdma_nl_test_start_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr **tb = info->attrs;
@@ -512,6 +618,14 @@ int krdma_nl_test_start_doit(struct sk_buff *skb, struct genl_info *info)
 	return krdma_reply_id(info, msg, hdr, KRDMA_A_TEST_ID, id);
 }
 
+/**
+ * krdma_nl_test_stop_doit() - test-stop: asks a running test to stop
+ * @skb: the request
+ * @info: its attributes: the test's id
+ *
+ * Context: genl_mutex held.
+ * Return: as krdma_test_stop().
+ */
 int krdma_nl_test_stop_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	if (GENL_REQ_ATTR_CHECK(info, KRDMA_A_TEST_ID))
@@ -521,6 +635,14 @@ int krdma_nl_test_stop_doit(struct sk_buff *skb, struct genl_info *info)
 			       info->extack);
 }
 
+/**
+ * krdma_nl_test_get_doit() - test-get: one test of ours, by id
+ * @skb: the request
+ * @info: its attributes
+ *
+ * Context: genl_mutex held.
+ * Return: 0, -ENOENT, or another negative errno, its reason in extack.
+ */
 int krdma_nl_test_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
@@ -540,6 +662,14 @@ int krdma_nl_test_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return krdma_reply_or_free(info, msg, hdr, ret);
 }
 
+/**
+ * krdma_nl_test_get_dumpit() - test-get's dump: the namespace's tests
+ * @skb: the round's message buffer
+ * @cb: the dump's state
+ *
+ * Context: genl_mutex held.
+ * Return: as krdma_nl_xa_dump().
+ */
 int krdma_nl_test_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	return krdma_nl_xa_dump(skb, cb, KRDMA_CMD_TEST_GET, &krdma_test_table);
@@ -560,6 +690,15 @@ static int krdma_nl_stats_visible(struct genl_info *info)
 	return -EPERM;
 }
 
+/**
+ * krdma_nl_stats_get_doit() - stats-get: the module's counters
+ * @skb: the request
+ * @info: its attributes, none
+ *
+ * Context: genl_mutex held.
+ * Return: 0, -EPERM outside the initial namespace, or another negative
+ * errno.
+ */
 int krdma_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
@@ -577,6 +716,16 @@ int krdma_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return krdma_reply_or_free(info, msg, hdr, ret ? -EMSGSIZE : 0);
 }
 
+/**
+ * krdma_nl_stats_reset_doit() - stats-reset: the module's counters to 0
+ * @skb: the request
+ * @info: its attributes, none
+ *
+ * The gauges stay (krdma_stats_reset()).
+ *
+ * Context: genl_mutex held.
+ * Return: 0, or -EPERM outside the initial namespace.
+ */
 int krdma_nl_stats_reset_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	int ret = krdma_nl_stats_visible(info);
