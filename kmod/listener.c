@@ -430,6 +430,19 @@ static int krdma_bind_error(struct net *net, const struct sockaddr_storage *addr
 	return ret;
 }
 
+/**
+ * krdma_listener_add() - listens for sessions on an address
+ * @net: the namespace
+ * @name: its name, or NULL or empty: "l<id>"
+ * @addr: the address, with its port; no IP: any
+ * @ack_timeout: its sessions' ACK timeout; 0: the module parameter's
+ * @id: set to the new listener's id
+ * @extack: why not
+ *
+ * Context: process; takes krdma_listeners_lock.
+ * Return: 0; -EEXIST for a name taken in @net, -EADDRINUSE,
+ * -EADDRNOTAVAIL, -ENODEV, or another negative errno.
+ */
 int krdma_listener_add(struct net *net, const char *name,
 		       struct sockaddr_storage *addr, u8 ack_timeout, u32 *id,
 		       struct netlink_ext_ack *extack)
@@ -534,6 +547,18 @@ static void krdma_listener_destroy(struct krdma_listener *l,
 	krdma_listener_free(l);
 }
 
+/**
+ * krdma_listener_del() - stops a listener and frees it
+ * @net: the namespace
+ * @id: the listener's id, if no @name
+ * @name: its name, or NULL
+ * @extack: why not
+ *
+ * Its sessions go on.
+ *
+ * Context: process; waits for a running handler of its CM id.
+ * Return: 0 or -ENOENT.
+ */
 int krdma_listener_del(struct net *net, u32 id, const char *name,
 		       struct netlink_ext_ack *extack)
 {
@@ -553,7 +578,13 @@ int krdma_listener_del(struct net *net, u32 id, const char *name,
 	return 0;
 }
 
-/* Deletes every listener of @net; returns how many there were. */
+/**
+ * krdma_listeners_del_net() - deletes every listener of a namespace
+ * @net: the namespace, going
+ *
+ * Context: process; waits for running handlers of their CM ids.
+ * Return: how many there were.
+ */
 unsigned int krdma_listeners_del_net(struct net *net)
 {
 	struct rdma_cm_id *cm_id;
@@ -599,7 +630,18 @@ static int krdma_listener_fill(struct sk_buff *skb, struct krdma_listener *l)
 	return 0;
 }
 
-/* Puts listener @id, or the one named @name, into @msg: else -ENOENT. */
+/**
+ * krdma_listener_fill_lookup() - one listener, into a message
+ * @msg: the message
+ * @net: the requester's namespace
+ * @id: the listener's id, if no @name
+ * @name: its name, or NULL
+ *
+ * Puts listener @id, or the one named @name, into @msg.
+ *
+ * Context: process; takes krdma_listeners_lock.
+ * Return: 0, -ENOENT, or -EMSGSIZE.
+ */
 int krdma_listener_fill_lookup(struct sk_buff *msg, struct net *net, u32 id,
 			       const char *name)
 {
