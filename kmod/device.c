@@ -38,13 +38,21 @@ static void krdma_device_release(struct kref *ref)
 	kfree(kdev);
 }
 
+/**
+ * krdma_device_put() - drops a reference to a device
+ * @kdev: the device
+ *
+ * The last one frees its PD (and rxe's fence MR).
+ *
+ * Context: process; it may sleep.
+ */
 void krdma_device_put(struct krdma_device *kdev)
 {
 	kref_put(&kdev->ref, krdma_device_release);
 }
 
 /**
- * krdma_device_get - a reference to the krdma_device of @ibdev, into @user
+ * krdma_device_get() - a reference to the krdma_device of @ibdev, into @user
  * @ibdev: the RDMA device
  * @user: where its user keeps it (a session's kdev)
  *
@@ -199,6 +207,17 @@ static int krdma_port_fill(struct sk_buff *skb, struct ib_device *ibdev,
 	return 0;
 }
 
+/**
+ * krdma_device_fill() - a device, as dev-get shows it
+ * @skb: the message
+ * @kdev: the device
+ *
+ * Its attributes as krdma uses them (under caps_profile, the profile's)
+ * and each port's state.
+ *
+ * Context: process; it may sleep (ib_query_port()).
+ * Return: 0, -EMSGSIZE, or ib_query_port()'s error.
+ */
 int krdma_device_fill(struct sk_buff *skb, struct krdma_device *kdev)
 {
 	/* What krdma uses: under caps_profile, the profile's. */
@@ -228,7 +247,17 @@ int krdma_device_fill(struct sk_buff *skb, struct krdma_device *kdev)
 	return 0;
 }
 
-/* Puts the device named @name into @msg, if @net may see it: else -ENODEV. */
+/**
+ * krdma_device_fill_lookup() - one device, by name, into a message
+ * @msg: the message
+ * @net: the requester's namespace
+ * @name: the device's name attribute
+ *
+ * Puts the device named @name into @msg, if @net may see it.
+ *
+ * Context: process; takes krdma_devices_lock.
+ * Return: 0, -ENODEV, or krdma_device_fill()'s error.
+ */
 int krdma_device_fill_lookup(struct sk_buff *msg, struct net *net,
 			     const struct nlattr *name)
 {
@@ -269,12 +298,25 @@ const struct krdma_nl_table krdma_device_table = {
 	.fill		= krdma_device_table_fill,
 };
 
+/**
+ * krdma_device_init() - tracks RDMA devices from now on
+ * @close_users: ends the users of a device that goes
+ *
+ * Every device present is added at once.
+ *
+ * Return: 0 or ib_register_client()'s error.
+ */
 int krdma_device_init(krdma_device_remove_fn close_users)
 {
 	krdma_device_close_users = close_users;
 	return ib_register_client(&krdma_ib_client);
 }
 
+/**
+ * krdma_device_exit() - stops tracking RDMA devices
+ *
+ * Each one is removed as if it went: its users end first.
+ */
 void krdma_device_exit(void)
 {
 	ib_unregister_client(&krdma_ib_client);
