@@ -35,19 +35,40 @@ static const u16 krdma_counter_attr[KRDMA_CNT_MAX] = {
 	[KRDMA_CNT_POLLERS_REFUSED]	= KRDMA_STATS_A_POLLERS_REFUSED,
 };
 
-/* A session's counters; the module's are static. */
+/**
+ * krdma_stats_init() - a session's counters
+ * @s: the session's stats, zeroed
+ *
+ * A session's counters; the module's are static.
+ *
+ * Context: process; it may sleep.
+ * Return: 0 or -ENOMEM.
+ */
 int krdma_stats_init(struct krdma_stats *s)
 {
 	s->pcpu = krdma_failable(alloc_percpu(struct krdma_counters));
 	return s->pcpu ? 0 : -ENOMEM;
 }
 
+/**
+ * krdma_stats_free() - frees a session's counters
+ * @s: the session's stats
+ */
 void krdma_stats_free(struct krdma_stats *s)
 {
 	free_percpu(s->pcpu);
 	s->pcpu = NULL;
 }
 
+/**
+ * krdma_stats_add() - adds to a counter
+ * @s: the counters, a session's or the module's
+ * @c: the counter
+ * @v: how much
+ *
+ * On this CPU's set (struct krdma_counters): from any context, an
+ * interrupt's too.
+ */
 void krdma_stats_add(struct krdma_stats *s, enum krdma_counter c, u64 v)
 {
 	struct krdma_counters *mine = get_cpu_ptr(s->pcpu);
@@ -56,6 +77,13 @@ void krdma_stats_add(struct krdma_stats *s, enum krdma_counter c, u64 v)
 	put_cpu_ptr(s->pcpu);
 }
 
+/**
+ * krdma_stats_read() - a counter, summed over the CPUs
+ * @s: the counters
+ * @c: the counter
+ *
+ * Return: its value; an add on another CPU meanwhile may be in it or not.
+ */
 u64 krdma_stats_read(struct krdma_stats *s, enum krdma_counter c)
 {
 	u64 sum = 0;
@@ -66,7 +94,13 @@ u64 krdma_stats_read(struct krdma_stats *s, enum krdma_counter c)
 	return sum;
 }
 
-/* Raises @peak to @v if it is lower. */
+/**
+ * krdma_stats_peak() - raises a peak
+ * @peak: the peak
+ * @v: the gauge's value now
+ *
+ * Raises @peak to @v if it is lower.
+ */
 void krdma_stats_peak(atomic64_t *peak, s64 v)
 {
 	s64 old = atomic64_read(peak);
@@ -75,6 +109,11 @@ void krdma_stats_peak(atomic64_t *peak, s64 v)
 		;
 }
 
+/**
+ * krdma_stats_peak32() - krdma_stats_peak() for a 32-bit gauge
+ * @peak: the peak
+ * @v: the gauge's value now
+ */
 void krdma_stats_peak32(atomic_t *peak, int v)
 {
 	int old = atomic_read(peak);
@@ -83,7 +122,11 @@ void krdma_stats_peak32(atomic_t *peak, int v)
 		;
 }
 
-/*
+/**
+ * krdma_peer_silence_note() - a silence of the peer's, for peer_silence_max
+ * @sess: the session
+ * @gap: jiffies since the peer's answer before
+ *
  * The peer's answer came @gap jiffies after the one before: the margin an
  * alive peer left before peer_timeout_ms, kept per session and
  * module-wide (peer_silence_max). An idle session's gaps are the probes'
@@ -97,6 +140,13 @@ void krdma_peer_silence_note(struct krdma_session *sess, unsigned long gap)
 	krdma_stats_peak(&krdma_global_stats.peer_silence_max, ms);
 }
 
+/**
+ * krdma_stats_reset() - counters to 0, peaks down to their gauges
+ * @s: the counters
+ *
+ * The gauges stay: they are what peers make us hold now. The longest
+ * silence starts over.
+ */
 void krdma_stats_reset(struct krdma_stats *s)
 {
 	int i, cpu;
@@ -111,6 +161,13 @@ void krdma_stats_reset(struct krdma_stats *s)
 	atomic64_set(&s->peer_silence_max, 0);
 }
 
+/**
+ * krdma_stats_fill() - counters, gauges and peaks, nested in KRDMA_A_STATS
+ * @skb: the message
+ * @s: the counters, a session's or the module's
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
 int krdma_stats_fill(struct sk_buff *skb, struct krdma_stats *s)
 {
 	struct nlattr *nest;
