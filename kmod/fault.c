@@ -29,6 +29,13 @@ static struct dentry *krdma_debugfs_dir;
 #ifdef CONFIG_FAULT_INJECTION_DEBUG_FS
 static DECLARE_FAULT_ATTR(krdma_fail_alloc_attr);
 
+/**
+ * krdma_alloc_fail() - does krdma/fail_alloc fail this allocation?
+ *
+ * Asked by krdma_failable() and its kin, in any context.
+ *
+ * Return: true to fail it.
+ */
 bool krdma_alloc_fail(void)
 {
 	return should_fail(&krdma_fail_alloc_attr, 1);
@@ -47,6 +54,12 @@ module_param_named(fail_init_nth, krdma_fail_init_nth, uint, 0444);
 MODULE_PARM_DESC(fail_init_nth,
 		 "Testing: fail the Nth fault point of module init (0: none)");
 
+/**
+ * krdma_fail_init_begin() - arms fail_init_nth for module init
+ *
+ * The init task's fail-nth counts down from here: see fail_init_nth
+ * above.
+ */
 void krdma_fail_init_begin(void)
 {
 	if (!krdma_fail_init_nth)
@@ -56,6 +69,12 @@ void krdma_fail_init_begin(void)
 	WRITE_ONCE(current->fail_nth, krdma_fail_init_nth);
 }
 
+/**
+ * krdma_fail_init_end() - module init is past its last fault point
+ *
+ * A fail-nth not counted down to the end is cleared, and the sweep told
+ * that it has gone far enough.
+ */
 void krdma_fail_init_end(void)
 {
 	if (!krdma_fail_init_nth || !READ_ONCE(current->fail_nth))
@@ -120,23 +139,33 @@ static bool krdma_session_closing(const struct krdma_session *sess)
 	return READ_ONCE(sess->state) != KRDMA_SESSION_CONNECTING;
 }
 
-/*
+/**
+ * krdma_delay_publish() - holds a new server session open to a close
+ * @sess: the session, published
+ *
  * A server's CONNECT_REQUEST handler sleeps krdma/delay_publish_ms here,
  * once its new session can be found by id or name and before the
  * connection is accepted, so that a test can close the session there
  * every time (tests/guest/races.sh); it goes on as soon as it has.
+ *
+ * Context: process; sleeps while the knob is set.
  */
 void krdma_delay_publish(const struct krdma_session *sess)
 {
 	krdma_delay_until(&krdma_delay_publish_ms, krdma_session_closing, sess);
 }
 
-/*
+/**
+ * krdma_delay_test_req() - holds the responder's TEST_REQ open to teardown
+ * @sess: the session
+ *
  * The responder's TEST_REQ handler, in the session's CQ context, sleeps
  * krdma/delay_test_req_ms here before it registers the test's memory, so
  * that a test can tear the session down meanwhile: teardown's drain then
  * waits for the handler, whose posts come after the drain's marker
  * (tests/guest/races.sh).
+ *
+ * Context: process; sleeps while the knob is set.
  */
 void krdma_delay_test_req(const struct krdma_session *sess)
 {
@@ -145,11 +174,15 @@ void krdma_delay_test_req(const struct krdma_session *sess)
 			  sess);
 }
 
-/*
+/**
+ * krdma_delay_late_msg() - holds a late message's handler open to a new test
+ *
  * A message that comes while the session's own test is over - late, or
  * for the peer's test - sleeps krdma/delay_late_msg_ms here, in the CQ
  * context, once its handler has found that test: a "test start" then
  * replaces the test under the handler every time (tests/guest/races.sh).
+ *
+ * Context: process; sleeps while the knob is set.
  */
 void krdma_delay_late_msg(void)
 {
@@ -170,10 +203,14 @@ DEFINE_DEBUGFS_ATTRIBUTE(krdma_dma_cpu_sync_bytes_fops,
 
 static u32 krdma_sim_dma_max;
 
-/*
+/**
+ * krdma_sim_dma_max_mapping() - a simulated limit on DMA mappings
+ *
  * A DMA mapping limit for devices added from now on, as swiotlb or an
  * IOMMU would impose (rxe and siw have none): debugfs
  * krdma/sim_dma_max_mapping, in bytes, 0 for none.
+ *
+ * Return: the limit in bytes; SIZE_MAX for none.
  */
 size_t krdma_sim_dma_max_mapping(void)
 {
@@ -185,22 +222,30 @@ size_t krdma_sim_dma_max_mapping(void)
 static u32 krdma_delay_teardown_ms;
 static u32 krdma_delay_set_up_ms;
 
-/*
+/**
+ * krdma_delay_teardown() - holds teardown in its cm_mutex, after the drain
+ *
  * A session's teardown sleeps krdma/delay_teardown_ms here, holding its
  * cm_mutex after the drain, as a drain that waits long for the device
  * would: requests must not wait for it (tests/guest/races.sh).
+ *
+ * Context: process; sleeps while the knob is set.
  */
 void krdma_delay_teardown(void)
 {
 	krdma_delay(&krdma_delay_teardown_ms);
 }
 
-/*
+/**
+ * krdma_delay_set_up() - holds a session that just went up open to a close
+ *
  * A session that has just gone up sleeps krdma/delay_set_up_ms here, in
  * its CM handler (cm_mutex held), between making the session UP and the
  * rest of going up, where its keepalive was once armed: a close meanwhile
  * starts teardown, whose cancel of the keepalive must stay the last word
  * (tests/guest/races.sh).
+ *
+ * Context: process; sleeps while the knob is set.
  */
 void krdma_delay_set_up(void)
 {
@@ -209,12 +254,16 @@ void krdma_delay_set_up(void)
 
 static u32 krdma_delay_channel_rx_ms;
 
-/*
+/**
+ * krdma_delay_channel_rx() - holds back a data channel's message
+ *
  * A message received on a data channel sleeps krdma/delay_channel_rx_ms
  * here, before its handler runs, where the channel's CQ context may
  * sleep (not in a softirq): the TEST_END of a send test over several QPs,
  * on the session's QP, then overtakes the channels' last messages every
  * time, and the responder must wait for them (tests/guest/multi-qp.sh).
+ *
+ * Context: any; sleeps only in a task.
  */
 void krdma_delay_channel_rx(void)
 {
@@ -224,12 +273,16 @@ void krdma_delay_channel_rx(void)
 
 static u32 krdma_hello_version;
 
-/*
+/**
+ * krdma_hello_version_sent() - the version our hellos announce
+ *
  * The protocol version the hellos of new connections announce:
  * krdma/hello_version if it is one we accept (0: KRDMA_PROTO_VERSION),
  * so that a test can have a peer of an older version say what it does
  * not serve (tests/guest/multi-qp.sh). Only the announcement: the
  * module goes on serving what its peer asks for in its own version.
+ *
+ * Return: the version.
  */
 u16 krdma_hello_version_sent(void)
 {
@@ -241,7 +294,11 @@ u16 krdma_hello_version_sent(void)
 
 static u32 krdma_fail_peer_reg_test;
 
-/*
+/**
+ * krdma_fault_peer_reg() - is a peer's test's registration refused?
+ * @test_id: the peer's test
+ * @slot: the slot whose memory is registered
+ *
  * The peer's test whose id is krdma/fail_peer_reg_test fails its setup
  * half way: the registration of its second slot is refused once the
  * first slot's are posted, so that a test can prove what such a test
@@ -249,6 +306,8 @@ static u32 krdma_fail_peer_reg_test;
  * - against a TEST_END that follows at once (tests/hostile,
  * end_after_broken_setup). An id, not a count: other tests and sessions
  * are not touched however slow the guest.
+ *
+ * Return: true to refuse it.
  */
 bool krdma_fault_peer_reg(u32 test_id, u32 slot)
 {
@@ -257,12 +316,16 @@ bool krdma_fault_peer_reg(u32 test_id, u32 slot)
 
 static bool krdma_fail_atomic_reg;
 
-/*
+/**
+ * krdma_fault_atomic_reg() - are REG_MRs with remote atomic access refused?
+ *
  * While krdma/fail_atomic_reg is set, every REG_MR that grants remote
  * atomic access is refused at post with -EINVAL, as mlx5 refuses it where
  * its firmware forbids changing that access (typically on a VF,
  * mlx5r_umr_can_reconfig()): the responder must refuse such a test and
  * keep its session (tests/guest/transfer.sh).
+ *
+ * Return: true to refuse them.
  */
 bool krdma_fault_atomic_reg(void)
 {
@@ -271,16 +334,25 @@ bool krdma_fault_atomic_reg(void)
 
 static u32 krdma_lat_tail_first_ms;
 
-/*
+/**
+ * krdma_fault_lat_tail_first_ms() - how long a lat write's marker goes first
+ *
  * krdma/lat_tail_first_ms (at most 1000): a lat write's marker is
  * written alone that long before its message (lat.c,
  * krdma_lat_post_tail()); tests/guest/perf.sh.
+ *
+ * Return: milliseconds; 0 for none.
  */
 u32 krdma_fault_lat_tail_first_ms(void)
 {
 	return min_t(u32, READ_ONCE(krdma_lat_tail_first_ms), MSEC_PER_SEC);
 }
 
+/**
+ * krdma_fault_init() - debugfs krdma/ and its knobs
+ *
+ * A knob debugfs cannot make is not there; the module loads all the same.
+ */
 void krdma_fault_init(void)
 {
 	krdma_debugfs_dir = debugfs_create_dir("krdma", NULL);
@@ -311,6 +383,9 @@ void krdma_fault_init(void)
 			   &krdma_lat_tail_first_ms);
 }
 
+/**
+ * krdma_fault_exit() - removes debugfs krdma/
+ */
 void krdma_fault_exit(void)
 {
 	debugfs_remove_recursive(krdma_debugfs_dir);
