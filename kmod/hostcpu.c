@@ -14,10 +14,14 @@
 #include "hostcpu.h"
 #include "proto.h"
 
-/*
- * The clock goes in ->capacity; krdma_host_cpu_since() turns the
- * difference into capacity. CPUs that come and go meanwhile are not
- * followed: a test's figure is for the CPUs online at its end.
+/**
+ * krdma_host_cpu_sample() - the host's CPU counters now
+ * @s: the sample
+ *
+ * Now: the host's counters and the clock, in @s->capacity;
+ * krdma_host_cpu_since() turns the difference into capacity. CPUs that
+ * come and go meanwhile are not followed: a test's figure is for the CPUs
+ * online at its end.
  */
 void krdma_host_cpu_sample(struct krdma_host_cpu *s)
 {
@@ -35,6 +39,13 @@ void krdma_host_cpu_sample(struct krdma_host_cpu *s)
 	s->capacity = ktime_get_ns();
 }
 
+/**
+ * krdma_host_cpu_since() - what the host's CPUs did since a sample
+ * @from: the sample, or all zeroes
+ * @use: set to the use since
+ *
+ * What the host did since @from; @use is all zeroes if @from is.
+ */
 void krdma_host_cpu_since(const struct krdma_host_cpu *from,
 			  struct krdma_host_cpu *use)
 {
@@ -54,6 +65,14 @@ void krdma_host_cpu_since(const struct krdma_host_cpu *from,
 	use->irq = now.irq > from->irq ? now.irq - from->irq : 0;
 }
 
+/**
+ * krdma_host_cpu_fill() - a host's CPU use, nested in @attr
+ * @skb: the message
+ * @attr: the nest, of enum krdma_host_cpu_attr's attributes
+ * @use: the use; nothing is put if it is all zeroes
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
 int krdma_host_cpu_fill(struct sk_buff *skb, int attr,
 			const struct krdma_host_cpu *use)
 {
@@ -81,6 +100,11 @@ int krdma_host_cpu_fill(struct sk_buff *skb, int attr,
 	return 0;
 }
 
+/**
+ * krdma_host_cpu_to_wire() - the responder's figures, into TEST_RESULT
+ * @use: the host's CPU use over the peer's test
+ * @res: the TEST_RESULT
+ */
 void krdma_host_cpu_to_wire(const struct krdma_host_cpu *use,
 			    struct krdma_msg_result *res)
 {
@@ -91,6 +115,11 @@ void krdma_host_cpu_to_wire(const struct krdma_host_cpu *use,
 	res->host_irq = cpu_to_be64(use->irq);
 }
 
+/**
+ * krdma_host_cpu_from_wire() - the responder's figures, from TEST_RESULT
+ * @res: the TEST_RESULT, zeroes past what an older peer sent
+ * @use: set to the peer's host's CPU use (an older peer's: zeroes)
+ */
 void krdma_host_cpu_from_wire(const struct krdma_msg_result *res,
 			      struct krdma_host_cpu *use)
 {

@@ -19,14 +19,11 @@ struct krdma_host_cpu {
 	u64	irq;
 };
 
-/* Now: the host's counters and the clock, in @s->capacity. */
 void krdma_host_cpu_sample(struct krdma_host_cpu *s);
-/* What the host did since @from; @use is all zeroes if @from is. */
 void krdma_host_cpu_since(const struct krdma_host_cpu *from,
 			  struct krdma_host_cpu *use);
 int krdma_host_cpu_fill(struct sk_buff *skb, int attr,
 			const struct krdma_host_cpu *use);
-/* The responder's figures in TEST_RESULT (an older peer's: zeroes). */
 void krdma_host_cpu_to_wire(const struct krdma_host_cpu *use,
 			    struct krdma_msg_result *res);
 void krdma_host_cpu_from_wire(const struct krdma_msg_result *res,

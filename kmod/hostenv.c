@@ -50,6 +50,13 @@ static void krdma_env_copy(char *dst, const char *src, size_t len)
 		dst[i] = src[i] >= 0x20 && src[i] < 0x7f ? src[i] : '?';
 }
 
+/**
+ * krdma_host_env_sample() - this host and a session's port, now
+ * @sess: the session, its conn 0 resolved to its device
+ * @e: set to what was found; valid even where the device says nothing
+ *
+ * Context: process; it may sleep (ib_query_port()).
+ */
 void krdma_host_env_sample(struct krdma_session *sess,
 			   struct krdma_host_env *e)
 {
@@ -80,6 +87,11 @@ void krdma_host_env_sample(struct krdma_session *sess,
 	e->valid = true;
 }
 
+/**
+ * krdma_host_env_to_wire() - our environment, into TEST_RESULT
+ * @e: the session's, sampled
+ * @res: the TEST_RESULT, for a peer of version 4
+ */
 void krdma_host_env_to_wire(const struct krdma_host_env *e,
 			    struct krdma_msg_result *res)
 {
@@ -112,6 +124,15 @@ static bool krdma_env_width_ok(u8 w)
 	return w == 0 || w == 1 || w == 2 || w == 4 || w == 8 || w == 12;
 }
 
+/**
+ * krdma_host_env_from_wire() - the peer's environment, from TEST_RESULT
+ * @res: the TEST_RESULT of a peer of version 4, whole
+ * @e: set to the peer's, checked
+ *
+ * A peer's, checked: what no krdma sends is refused, a forged result.
+ *
+ * Return: 0, or -EPROTO (and @e invalid).
+ */
 int krdma_host_env_from_wire(const struct krdma_msg_result *res,
 			     struct krdma_host_env *e)
 {
@@ -131,6 +152,14 @@ int krdma_host_env_from_wire(const struct krdma_msg_result *res,
 	return 0;
 }
 
+/**
+ * krdma_host_env_fill() - an environment, nested in @attr
+ * @skb: the message
+ * @attr: the nest, of enum krdma_host_env_attr's attributes
+ * @e: the environment; nothing is put if it is not valid
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
 int krdma_host_env_fill(struct sk_buff *skb, int attr,
 			const struct krdma_host_env *e)
 {

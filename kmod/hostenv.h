@@ -21,15 +21,12 @@ struct krdma_host_env {
 	char	fw_ver[KRDMA_ENV_FW_LEN + 1];
 };
 
-/* This host and @sess's port, now (process context: it may sleep). */
 void krdma_host_env_sample(struct krdma_session *sess,
 			   struct krdma_host_env *e);
 void krdma_host_env_to_wire(const struct krdma_host_env *e,
 			    struct krdma_msg_result *res);
-/* A peer's, checked: -EPROTO (and @e invalid) for what no krdma sends. */
 int krdma_host_env_from_wire(const struct krdma_msg_result *res,
 			     struct krdma_host_env *e);
-/* The nest @attr (enum krdma_host_env_attr); nothing if @e is not valid. */
 int krdma_host_env_fill(struct sk_buff *skb, int attr,
 			const struct krdma_host_env *e);
 
