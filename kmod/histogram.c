@@ -24,6 +24,13 @@
 #define KRDMA_HIST_SUB		BIT(KRDMA_HIST_SUB_BITS)
 #define KRDMA_HIST_BUCKETS	(KRDMA_HIST_SUB * (64 - KRDMA_HIST_SUB_BITS + 1))
 
+/**
+ * krdma_hist_init() - an empty histogram, its buckets allocated
+ * @h: the histogram
+ *
+ * Context: process; it may sleep.
+ * Return: 0 or -ENOMEM.
+ */
 int krdma_hist_init(struct krdma_hist *h)
 {
 	memset(h, 0, sizeof(*h));
@@ -38,6 +45,10 @@ int krdma_hist_init(struct krdma_hist *h)
 	return 0;
 }
 
+/**
+ * krdma_hist_free() - frees a histogram's buckets
+ * @h: the histogram, initialized or zeroed
+ */
 void krdma_hist_free(struct krdma_hist *h)
 {
 	kvfree(h->fine);
@@ -73,6 +84,13 @@ static u64 krdma_hist_middle(u32 b)
 	return krdma_hist_lower(b) + ((1ULL << (b / KRDMA_HIST_SUB - 1)) >> 1);
 }
 
+/**
+ * krdma_hist_record() - one latency sample
+ * @h: the histogram, not yet summarized
+ * @ns: the sample
+ *
+ * No lock: the caller records a histogram's samples one at a time.
+ */
 void krdma_hist_record(struct krdma_hist *h, u64 ns)
 {
 	if (!h->samples || ns < h->stat[KRDMA_LAT_MIN])
@@ -191,6 +209,14 @@ static bool krdma_hist_export_at(struct krdma_hist *h, u32 rb)
 	return true;
 }
 
+/**
+ * krdma_hist_summarize() - the test is over: its figures and coarse buckets
+ * @h: the histogram
+ *
+ * The fine histogram becomes the figures and at most
+ * KRDMA_HIST_EXPORT_MAX buckets, and is freed; a second call does
+ * nothing.
+ */
 void krdma_hist_summarize(struct krdma_hist *h)
 {
 	u32 rb;
@@ -230,6 +256,16 @@ static int krdma_hist_fill_buckets(struct sk_buff *skb,
 	return 0;
 }
 
+/**
+ * krdma_hist_fill() - a histogram's figures and buckets, nested in @attr
+ * @skb: the message
+ * @h: the histogram
+ * @attr: the nest, of enum krdma_lat_attr's attributes
+ *
+ * The figures nested in @attr; nothing before krdma_hist_summarize().
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
 int krdma_hist_fill(struct sk_buff *skb, const struct krdma_hist *h,
 		    int attr)
 {

@@ -44,7 +44,6 @@ int krdma_hist_init(struct krdma_hist *h);
 void krdma_hist_record(struct krdma_hist *h, u64 ns);
 void krdma_hist_summarize(struct krdma_hist *h);
 void krdma_hist_free(struct krdma_hist *h);
-/* The figures nested in @attr; nothing before krdma_hist_summarize(). */
 int krdma_hist_fill(struct sk_buff *skb, const struct krdma_hist *h,
 		    int attr);
 
