@@ -44,6 +44,14 @@ module_param_named(peer_timeout_ms, krdma_peer_timeout_ms, uint, 0644);
 MODULE_PARM_DESC(peer_timeout_ms,
 		 "Close a session whose peer answers nothing for this long while the keepalive waits for it, in ms");
 
+/**
+ * krdma_keepalive_done() - the completion of a keepalive probe
+ * @cq: the session's CQ
+ * @wc: the completion, of sess->keepalive_cqe
+ *
+ * The next probe may go; on IB and RoCE a probe that completed is an
+ * answer (krdma_peer_acked()).
+ */
 void krdma_keepalive_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct krdma_session *sess =
@@ -59,6 +67,14 @@ void krdma_keepalive_done(struct ib_cq *cq, struct ib_wc *wc)
 	krdma_peer_acked(sess);
 }
 
+/**
+ * krdma_keepalive_arm() - the next look at the peer, keepalive_ms from now
+ * @sess: the session, up
+ *
+ * Nothing with keepalive_ms 0.
+ *
+ * Context: any; krdma_session_set_up() arms it under @sess->lock.
+ */
 void krdma_keepalive_arm(struct krdma_session *sess)
 {
 	unsigned int ms = READ_ONCE(krdma_keepalive_ms);
@@ -68,6 +84,14 @@ void krdma_keepalive_arm(struct krdma_session *sess)
 				   msecs_to_jiffies(ms));
 }
 
+/**
+ * krdma_keepalive_work() - probes the peer, or ends a silent one's session
+ * @work: the session's keepalive_work
+ *
+ * One probe at a time, and none while READs of ours stand in for it. A
+ * peer silent for peer_timeout_ms while the keepalive waits for it ends
+ * the session; otherwise the work arms itself again.
+ */
 void krdma_keepalive_work(struct work_struct *work)
 {
 	struct krdma_session *sess = container_of(to_delayed_work(work),
