@@ -64,6 +64,15 @@ static void krdma_caps_lower(u32 *v, u32 limit)
 		*v = limit;
 }
 
+/**
+ * krdma_caps_init() - what krdma uses of a new device's attributes
+ * @kdev: the device, its ibdev set
+ *
+ * The device's own, or lower where caps_profile makes it look like a
+ * hardware NIC.
+ *
+ * Return: 0, or -EINVAL for a caps_profile that names no profile.
+ */
 int krdma_caps_init(struct krdma_device *kdev)
 {
 	const struct ib_device_attr *a = &kdev->ibdev->attrs;
@@ -97,13 +106,21 @@ int krdma_caps_init(struct krdma_device *kdev)
 	return 0;
 }
 
-/*
+/**
+ * krdma_caps_create_qp() - a connection's QP, as the device answers
+ * @kdev: the device, whose PD it is in
+ * @cm_id: the connection's CM id
+ * @attr: what is asked; its cap is set to what was granted
+ *
  * rdma_create_qp(), as the profile's NIC would answer it. What it wrote
  * back in @attr->cap is then clamped to what was asked: a device may
  * return more SGEs or inline bytes than asked (mlx5 does), and krdma's SGE
  * arrays hold KRDMA_MAX_SGE, its buffers what it asked to inline. It
  * never returns fewer WRs than asked (it fails instead), so a CQ sized
  * for what was asked holds every completion of what krdma posts.
+ *
+ * Return: 0 or rdma_create_qp()'s error; -EINVAL for more inline data
+ * than the profile's NIC takes.
  */
 int krdma_caps_create_qp(struct krdma_device *kdev, struct rdma_cm_id *cm_id,
 			 struct ib_qp_init_attr *attr)
@@ -128,10 +145,18 @@ int krdma_caps_create_qp(struct krdma_device *kdev, struct rdma_cm_id *cm_id,
 	return 0;
 }
 
-/*
+/**
+ * krdma_caps_create_qp_inline() - a QP, inlining what the device takes
+ * @kdev: the device
+ * @cm_id: the connection's CM id
+ * @attr: what is asked, but its inline data; its cap is set to what was
+ *	granted
+ *
  * The session's QP, with as much inline data as the device takes: the
  * core has no attribute for it, and a device refuses a QP that asks more
  * (irdma: 101 bytes), so each size is tried down to none.
+ *
+ * Return: as krdma_caps_create_qp().
  */
 int krdma_caps_create_qp_inline(struct krdma_device *kdev,
 				struct rdma_cm_id *cm_id,
