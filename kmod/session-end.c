@@ -15,7 +15,10 @@
 
 #include "krdma.h"
 
-/*
+/**
+ * krdma_conns_free() - frees a session's connections
+ * @sess: the session, its last reference going (or its allocation failing)
+ *
  * The session's connections, whose queues and CM ids teardown has taken
  * apart (conn.c): with the session's last reference, so that whatever
  * still holds the session may ask conn 0's gate (krdma_session_gate_closed()).
@@ -41,12 +44,29 @@ static void krdma_session_release(struct kref *ref)
 	kfree(sess);
 }
 
+/**
+ * krdma_session_put() - drops a reference to a session
+ * @sess: the session
+ *
+ * The last one frees it, its connections and its counters.
+ */
 void krdma_session_put(struct krdma_session *sess)
 {
 	kref_put(&sess->ref, krdma_session_release);
 }
 
-/* Starts teardown once; the first reason given is the one reported. */
+/**
+ * krdma_session_close() - ends a session, with a reason
+ * @sess: the session
+ * @fmt: the reason, printf-style
+ * @...: its arguments
+ *
+ * Starts teardown once; the first reason given is the one reported.
+ * Teardown runs from close_work: nothing here waits for it.
+ *
+ * Context: any but a hard interrupt (it takes @sess->lock with bottom
+ * halves off).
+ */
 void krdma_session_close(struct krdma_session *sess, const char *fmt, ...)
 {
 	va_list args;
