@@ -186,7 +186,10 @@ out:
 	return id;
 }
 
-/*
+/**
+ * krdma_resolve_work() - resolves again the addresses of timed-out attempts
+ * @work: the session's resolve_work
+ *
  * Not under cm_mutex: rdma_resolve_addr() on an id that resolved before
  * cancels its last request synchronously (rdma_addr_cancel()), and a
  * request's work runs our CM handler, which takes cm_mutex, under the
@@ -416,10 +419,18 @@ static void krdma_conn_route_resolved(struct krdma_conn *conn,
 				    ERR_PTR(ret));
 }
 
-/*
+/**
+ * krdma_cm_handler() - the CM events of a connection
+ * @id: the connection's CM id
+ * @ev: the event
+ *
  * The CM events of a connection, conn 0 or a data channel, on either
  * side: the id's context is the connection. A server's ids come from a
  * listener and inherit its handler, which hands them on here.
+ *
+ * Context: the CM's handler context, which may sleep; takes the
+ * session's cm_mutex.
+ * Return: 0: teardown destroys the id, never the CM.
  */
 int krdma_cm_handler(struct rdma_cm_id *id, struct rdma_cm_event *ev)
 {
@@ -458,6 +469,19 @@ out:
 	return 0;
 }
 
+/**
+ * krdma_connect() - a client session: its connect starts
+ * @p: the session's parameters
+ * @id: set to the new session's id
+ * @extack: why not
+ *
+ * Returns once address resolution has started; the CM handler goes on
+ * from there, and a connect that fails or times out closes the session.
+ * A session made that fails here is closed already: teardown frees it.
+ *
+ * Context: process; it may sleep.
+ * Return: 0, or a negative errno.
+ */
 int krdma_connect(struct krdma_session_params *p, u32 *id,
 		  struct netlink_ext_ack *extack)
 {
