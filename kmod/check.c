@@ -25,12 +25,24 @@ static bool krdma_check_more(struct krdma_test *test)
 	return ktime_before(ktime_get(), test->deadline);
 }
 
-/*
+/**
+ * krdma_post_rdma() - moves a slot's payload to or from the peer's regions
+ * @sess: the session, whose conn 0 they go on
+ * @buf: the slot's buffer, the device's; its payload follows our header
+ * @remote: the peer's regions, as many as the payload needs
+ * @nremote: how many
+ * @opcode: RDMA READ, WRITE or WRITE with immediate
+ * @cqe: every WR's completion
+ * @imm: a write_imm's immediate
+ * @signal_last: the last WR asks for a completion
+ *
  * Posts the RDMA READs or WRITEs moving a slot's payload to or from the
  * peer's regions, a WR per region - or more, where a region spans more
  * of our chunks than a WR takes SGEs (cxgb4: 4); only the last one may
  * be signaled, and only the last one of a write_imm carries the
  * immediate.
+ *
+ * Return: 0, or the error of the SGEs or of a post (WRs before it went).
  */
 int krdma_post_rdma(struct krdma_session *sess, struct krdma_buf *buf,
 		    const struct krdma_wire_region *remote, u32 nremote,
