@@ -86,6 +86,24 @@ static void krdma_check_peer_read_done(struct ib_cq *cq, struct ib_wc *wc)
 	krdma_check_peer_ack(sess, pt, slot->iter, status);
 }
 
+/**
+ * krdma_check_peer_setup() - the check engine's peer_setup: the peer's test
+ * @sess: the session
+ * @pt: the peer's test, its parameters checked
+ * @req: its TEST_REQ
+ * @body_len: the TEST_REQ's length
+ * @ack: our TEST_ACK, whose regions are filled in
+ * @ack_regions: set to how many
+ *
+ * The slots the driver's data lands in or is read from, registered for
+ * its op's access; a ping's the sinks its READs land in too. Everything
+ * is allocated before anything is posted; on failure pt->posted says
+ * whether something was (then only teardown frees @pt).
+ *
+ * Context: the session's CQ context; it may sleep.
+ * Return: 0; -EPROTO for a malformed request, -ENOSPC or -EMSGSIZE for
+ * one our session has no room for, -E2BIG, -ENOMEM, or a post's error.
+ */
 int krdma_check_peer_setup(struct krdma_session *sess,
 			   struct krdma_peer_test *pt,
 			   const struct krdma_msg_test *req, u32 body_len,
@@ -232,7 +250,19 @@ static bool krdma_check_peer_next(struct krdma_peer_test *pt, u64 iter)
 	return true;
 }
 
-/* An iteration's message: the data checked where it landed, then acked. */
+/**
+ * krdma_check_peer_on_msg() - the check engine's peer_on_msg
+ * @sess: the session
+ * @pt: the peer's test
+ * @rx: the message's receive, reposted here
+ * @wc: its completion
+ * @hdr: its header, or NULL for a write_imm
+ *
+ * An iteration's message: the data checked where it landed, then acked.
+ * A PING's data is READ first, and acked once checked.
+ *
+ * Context: the session's CQ context.
+ */
 void krdma_check_peer_on_msg(struct krdma_session *sess,
 			     struct krdma_peer_test *pt, struct krdma_recv *rx,
 			     struct ib_wc *wc, const struct krdma_msg_hdr *hdr)
@@ -318,7 +348,14 @@ proto:
 			    type);
 }
 
-/* A PING's READ still in flight: TEST_END cannot have come yet. */
+/**
+ * krdma_check_peer_may_end() - the check engine's peer_may_end
+ * @pt: the peer's test
+ *
+ * A PING's READ still in flight: TEST_END cannot have come yet.
+ *
+ * Return: false while one is.
+ */
 bool krdma_check_peer_may_end(const struct krdma_peer_test *pt)
 {
 	u32 s;
@@ -329,19 +366,40 @@ bool krdma_check_peer_may_end(const struct krdma_peer_test *pt)
 	return true;
 }
 
-/* Ping write-backs in flight: the last one ends the test. */
+/**
+ * krdma_check_peer_busy() - the check engine's peer_busy
+ * @pt: the peer's test
+ *
+ * Ping write-backs in flight: the last one ends the test.
+ *
+ * Return: whether there are any.
+ */
 bool krdma_check_peer_busy(const struct krdma_peer_test *pt)
 {
 	return pt->writes;
 }
 
+/**
+ * krdma_check_peer_end() - the check engine's peer_end
+ * @pt: the peer's test, ending
+ *
+ * The atomics are checked only now: their final values, against what
+ * the driver's TEST_END count of them makes.
+ */
 void krdma_check_peer_end(struct krdma_peer_test *pt)
 {
 	if (krdma_op_is_atomic(pt->op))
 		krdma_check_peer_atomics(pt, pt->end_iters);
 }
 
-/* Sends land in the receive buffers; a slot is header and data. */
+/**
+ * krdma_check_peer_bytes() - the check engine's peer_bytes
+ * @pt: the peer's test
+ *
+ * Sends land in the receive buffers; a slot is header and data.
+ *
+ * Return: what the test's slots pin, in bytes.
+ */
 u64 krdma_check_peer_bytes(const struct krdma_peer_test *pt)
 {
 	return krdma_op_is_send(pt->op) ? 0 : pt->depth *
@@ -349,7 +407,14 @@ u64 krdma_check_peer_bytes(const struct krdma_peer_test *pt)
 				krdma_op_data_len(pt->op, pt->size));
 }
 
-/* We see every iteration but the atomics'. */
+/**
+ * krdma_check_peer_watched() - the check engine's peer_watched
+ * @pt: the peer's test
+ *
+ * We see every iteration but the atomics'.
+ *
+ * Return: whether the stall timer watches it.
+ */
 bool krdma_check_peer_watched(const struct krdma_peer_test *pt)
 {
 	return !krdma_op_is_atomic(pt->op);
