@@ -722,7 +722,7 @@ bool krdma_pattern_check(struct krdma_buf *buf, u32 off, u32 len, u64 seed)
 }
 
 /**
- * krdma_pattern_check_part() - are bytes [@from, @from + @n) of a message right?
+ * krdma_pattern_check_part() - a message's bytes [@from, @from + @n) right?
  * @buf: the buffer, owned by the CPU
  * @off: where the message starts in @buf
  * @from: the first byte checked, from the message's start
