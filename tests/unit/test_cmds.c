@@ -132,6 +132,234 @@ static void check_refusals(fake_kernel_fn kernel, const struct refusal *t,
 
 #define CHECK_REFUSALS(kernel, t)	check_refusals(kernel, t, ARRAY_SIZE(t))
 
+/* ---- a table of command lines ---- */
+
+/*
+ * What a request must carry, for struct cmd_case: attribute @type (its
+ * name @name, for a failure) in request @req (0, the first, unless
+ * SENT_IN()), with the number @num (whatever its width), the string
+ * @str, an endpoint of port @num, or not at all.
+ */
+struct sent {
+	int type;		/* KRDMA_A_*; 0 ends the list */
+	const char *name;
+	int req;
+	enum { SENT_NUM, SENT_STRING, SENT_ENDPOINT_PORT, SENT_NOTHING } how;
+	uint64_t num;
+	const char *str;
+};
+
+#define SENT_IN(i, t, v)						\
+	{ .type = (t), .name = #t, .req = (i), .how = SENT_NUM, .num = (v) }
+#define SENT(t, v)		SENT_IN(0, t, v)
+#define SENT_STR(t, s)							\
+	{ .type = (t), .name = #t, .how = SENT_STRING, .str = (s) }
+#define SENT_PORT(t, p)							\
+	{ .type = (t), .name = #t, .how = SENT_ENDPOINT_PORT, .num = (p) }
+#define NOT_SENT(t)		{ .type = (t), .name = #t, .how = SENT_NOTHING }
+
+/*
+ * A command line and what it must give. It runs against @kernel (-j with
+ * @json, -M with @mib, -s with @stats), @setup(@mode) called once the
+ * fake kernel has begun, ^C (or @signal) at the @sigint-th wait for
+ * events when that is not 0. Checked: the exit status @rc always; stdout
+ * and stderr exactly where @out and @err are not NULL, their starts where
+ * @out_starts and @err_starts are; each of @out_has and @err_has in them
+ * and none of @out_lacks and @err_lacks; with REQS(n), that the kernel
+ * heard n requests; each command @req_cmds names, request i's; the
+ * command of the last request, where @last_req names one; each attribute
+ * @sent names; that @signal was caught; last @also, for what only this
+ * case checks.
+ */
+struct cmd_case {
+	const char *what;	/* a name, where the line alone is not one */
+	fake_kernel_fn kernel;
+	void (*setup)(int mode);
+	int mode;
+	const char *line;
+	bool json, mib, stats;
+	int sigint, signal;
+	int rc;
+	const char *out, *err, *out_starts, *err_starts;
+	const char *out_has[8], *out_lacks[3], *err_has[3], *err_lacks[2];
+	bool check_nreqs;
+	int nreqs;
+	uint8_t req_cmds[4];	/* 0: not checked */
+	uint8_t last_req;	/* the last request's command; 0: not checked */
+	struct sent sent[8];
+	void (*also)(const char *what, const struct run *r);
+};
+
+#define REQS(n)		.check_nreqs = true, .nreqs = (n)
+
+/* "-j -M -s what: line", as a failure names the case. */
+static void case_name(const struct cmd_case *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s%s%s", c->json ? "-j " : "",
+		 c->mib ? "-M " : "", c->stats ? "-s " : "",
+		 c->what ? c->what : "", c->what ? ": " : "",
+		 c->line ? c->line : "");
+}
+
+static void check_has(const char *what, const char *stream, const char *s,
+		      const char *const *has, size_t nhas,
+		      const char *const *lacks, size_t nlacks)
+{
+	size_t i;
+
+	for (i = 0; i < nhas && has[i]; i++)
+		if (!strstr(s, has[i]))
+			unit_fail_case(__FILE__, __LINE__, what,
+				       "%s lacks \"%s\"; it is:\n%s", stream,
+				       has[i], s);
+	for (i = 0; i < nlacks && lacks[i]; i++)
+		if (strstr(s, lacks[i]))
+			unit_fail_case(__FILE__, __LINE__, what,
+				       "%s has \"%s\"; it is:\n%s", stream,
+				       lacks[i], s);
+}
+
+static void check_starts(const char *what, const char *stream, const char *s,
+			 const char *start)
+{
+	if (start && strncmp(s, start, strlen(start)))
+		unit_fail_case(__FILE__, __LINE__, what,
+			       "%s does not start \"%s\"; it is:\n%s", stream,
+			       start, s);
+}
+
+/* The number in @a, whatever its width; false if it is no number. */
+static bool attr_num(const struct nlattr *a, uint64_t *v)
+{
+	switch (nla_len(a)) {
+	case 1:
+		*v = nla_get_u8(a);
+		return true;
+	case 2:
+		*v = nla_get_u16(a);
+		return true;
+	case 4:
+		*v = nla_get_u32(a);
+		return true;
+	case 8:
+		*v = nla_get_u64(a);
+		return true;
+	}
+	return false;
+}
+
+static void check_sent(const char *what, const struct sent *s)
+{
+	struct nlattr *tb[KRDMA_A_MAX + 1];
+	struct endpoint ep;
+	uint64_t v;
+
+	if (fake_req_attrs(s->req, tb)) {
+		unit_fail_case(__FILE__, __LINE__, what,
+			       "no request %d to find %s in (%d sent)",
+			       s->req, s->name, fake_nreqs());
+		return;
+	}
+	if (s->how == SENT_NOTHING) {
+		if (tb[s->type])
+			unit_fail_case(__FILE__, __LINE__, what,
+				       "request %d: %s sent", s->req, s->name);
+		return;
+	}
+	if (!tb[s->type]) {
+		unit_fail_case(__FILE__, __LINE__, what,
+			       "request %d: no %s", s->req, s->name);
+		return;
+	}
+	switch (s->how) {
+	case SENT_NUM:
+		if (!attr_num(tb[s->type], &v) || v != s->num)
+			unit_fail_case(__FILE__, __LINE__, what,
+				       "request %d: %s is %llu, want %llu",
+				       s->req, s->name, (unsigned long long)v,
+				       (unsigned long long)s->num);
+		break;
+	case SENT_STRING:
+		CHECK_STR_CASE(what, nla_get_string(tb[s->type]), s->str);
+		break;
+	case SENT_ENDPOINT_PORT:
+		if (get_endpoint(tb[s->type], &ep) || ep.port != (int)s->num)
+			unit_fail_case(__FILE__, __LINE__, what,
+				       "request %d: %s's port is %d, want %llu",
+				       s->req, s->name, ep.port,
+				       (unsigned long long)s->num);
+		break;
+	case SENT_NOTHING:
+		break;
+	}
+}
+
+/* What @r, the run of @c (named @what), gave: @c's checks. */
+static void check_result(const char *what, const struct run *r,
+			 const struct cmd_case *c)
+{
+	size_t i;
+
+	CHECK_INT_CASE(what, r->rc, c->rc);
+	if (c->out)
+		CHECK_STR_CASE(what, r->out.buf, c->out);
+	if (c->err)
+		CHECK_STR_CASE(what, r->err, c->err);
+	check_starts(what, "stdout", r->out.buf, c->out_starts);
+	check_starts(what, "stderr", r->err, c->err_starts);
+	check_has(what, "stdout", r->out.buf, c->out_has,
+		  ARRAY_SIZE(c->out_has), c->out_lacks,
+		  ARRAY_SIZE(c->out_lacks));
+	check_has(what, "stderr", r->err, c->err_has, ARRAY_SIZE(c->err_has),
+		  c->err_lacks, ARRAY_SIZE(c->err_lacks));
+	if (c->check_nreqs)
+		CHECK_INT_CASE(what, fake_nreqs(), c->nreqs);
+	for (i = 0; i < ARRAY_SIZE(c->req_cmds); i++)
+		if (c->req_cmds[i])
+			CHECK_INT_CASE(what, fake_req_cmd((int)i),
+				       c->req_cmds[i]);
+	if (c->last_req)
+		CHECK_INT_CASE(what, fake_req_cmd(fake_nreqs() - 1),
+			       c->last_req);
+	for (i = 0; i < ARRAY_SIZE(c->sent) && c->sent[i].type; i++)
+		check_sent(what, &c->sent[i]);
+	if (c->signal)
+		CHECK_INT_CASE(what, fake_signal_uncaught(), 0);
+	if (c->also)
+		c->also(what, r);
+}
+
+/* Run case @c and check what it gave. */
+static void check_cmd(const struct cmd_case *c)
+{
+	char what[600];
+	struct run r;
+
+	case_name(c, what, sizeof(what));
+	fake_begin(c->kernel);
+	if (c->setup)
+		c->setup(c->mode);
+	if (c->sigint && c->signal)
+		fake_signal_on_wait(c->sigint, c->signal);
+	else if (c->sigint)
+		fake_sigint_on_wait(c->sigint);
+	opts.mib = c->mib;
+	opts.stats = c->stats;
+	run(&r, c->json, c->line);
+	opts.mib = false;
+	opts.stats = false;
+	check_result(what, &r, c);
+	run_end(&r);
+}
+
+static void check_cmds(const struct cmd_case *c, size_t n)
+{
+	for (; n--; c++)
+		check_cmd(c);
+}
+
+#define CHECK_CMDS(t)	check_cmds(t, ARRAY_SIZE(t))
+
 /* ---- building replies ---- */
 
 static uint32_t tb_u32(struct nlattr **tb, int type)
@@ -250,8 +478,81 @@ static void k_listener_add(uint8_t cmd, struct nlattr **tb,
 	fake_ack();
 }
 
+/*
+ * A "listener add" line and what k_listener_add saw of it: the ACK
+ * timeout (-1: none), an address (of @family) or none, the port, the
+ * scope (the index of interface @scope_if; without one, 0); what it
+ * printed, where @out is not NULL. With @resolve, host names and zones
+ * are resolved (getaddrinfo()).
+ */
+struct listener_case {
+	const char *line;
+	bool json, resolve;
+	const char *out;
+	int ack_timeout;
+	bool has_addr;
+	int family, port;
+	const char *scope_if;
+};
+
+static void check_listener_cases(const struct listener_case *c, size_t n)
+{
+	char what[256];
+	struct run r;
+
+	for (; n--; c++) {
+		snprintf(what, sizeof(what), "%s%s", c->json ? "-j " : "",
+			 c->line);
+		parse_resolver = c->resolve ? resolve_host : NULL;
+		fake_begin(k_listener_add);
+		run(&r, c->json, c->line);
+		parse_resolver = NULL;
+		CHECK_INT_CASE(what, r.rc, 0);
+		if (c->out)
+			CHECK_STR_CASE(what, r.out.buf, c->out);
+		CHECK_INT_CASE(what, seen_ack_timeout, c->ack_timeout);
+		CHECK_CASE(what, seen_ep.has_addr == c->has_addr);
+		if (c->has_addr)
+			CHECK_INT_CASE(what, seen_ep.addr.family, c->family);
+		CHECK_INT_CASE(what, seen_ep.port, c->port);
+		CHECK_INT_CASE(what, seen_ep.addr.scope_id,
+			       c->scope_if ? if_nametoindex(c->scope_if) : 0);
+		run_end(&r);
+	}
+}
+
+#define CHECK_LISTENER_CASES(t)	check_listener_cases(t, ARRAY_SIZE(t))
+
 TEST(cmd_listener_add)
 {
+	static const struct listener_case cases[] = {
+		/* the ACK timeout of the sessions it accepts: sent, and shown */
+		{ "listener add name l1 port 4791 ack_timeout 14",
+		  .out = "listener 3 name l1 ack_timeout 14\n",
+		  .ack_timeout = 14, .port = 4791 },
+		{ "listener add name l1 port 4791 ack_timeout 14", .json = true,
+		  .out = "{\"listener_id\":3,\"name\":\"l1\",\"ack_timeout\":14}\n",
+		  .ack_timeout = 14, .port = 4791 },
+		{ "listener add port 4791 ack_timeout 0",
+		  .out = "listener 3 name listener3\n", .ack_timeout = 0,
+		  .port = 4791 },
+		/* any address; v6 with the port inside addr */
+		{ "listener add port 18515", .json = true,
+		  .out = "{\"listener_id\":3,\"name\":\"listener3\"}\n",
+		  .ack_timeout = -1, .port = 18515 },
+		{ "listener a addr [fd00::1]:5000", .ack_timeout = -1,
+		  .has_addr = true, .family = AF_INET6, .port = 5000 },
+		/* link-local: the interface goes along as the scope */
+		{ "listener a addr [fe80::1%lo]:5000", .resolve = true,
+		  .ack_timeout = -1, .has_addr = true, .family = AF_INET6,
+		  .port = 5000, .scope_if = "lo" },
+	};
+	static const struct refusal refused[] = {
+		{ "listener add port 4791 ack_timeout 5",
+		  "ack_timeout '5' out of range: must be 8..31, or 0 for the module's" },
+		{ "listener add port 4791 ack_timeout 32",
+		  "ack_timeout '32' out of range: must be 0..31" },
+	};
 	struct run r;
 	struct ip_addr want;
 
@@ -271,58 +572,8 @@ TEST(cmd_listener_add)
 	CHECK_INT(seen_ack_timeout, -1);
 	run_end(&r);
 
-	/* the ACK timeout of the sessions it accepts: sent, and shown */
-	fake_begin(k_listener_add);
-	run(&r, false, "listener add name l1 port 4791 ack_timeout 14");
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(seen_ack_timeout, 14);
-	CHECK_STR(r.out.buf, "listener 3 name l1 ack_timeout 14\n");
-	run_end(&r);
-	fake_begin(k_listener_add);
-	run(&r, true, "listener add name l1 port 4791 ack_timeout 14");
-	CHECK_INT(r.rc, 0);
-	CHECK_STR(r.out.buf,
-		  "{\"listener_id\":3,\"name\":\"l1\",\"ack_timeout\":14}\n");
-	run_end(&r);
-	fake_begin(k_listener_add);
-	run(&r, false, "listener add port 4791 ack_timeout 0");
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(seen_ack_timeout, 0);
-	CHECK_STR(r.out.buf, "listener 3 name listener3\n");
-	run_end(&r);
-	check_refused(k_listener_add, "listener add port 4791 ack_timeout 5",
-		      EXIT_USAGE,
-		      "ack_timeout '5' out of range: must be 8..31, or 0 for the module's");
-	check_refused(k_listener_add, "listener add port 4791 ack_timeout 32",
-		      EXIT_USAGE, "ack_timeout '32' out of range: must be 0..31");
-
-	/* any address; v6 with the port inside addr */
-	fake_begin(k_listener_add);
-	run(&r, true, "listener add port 18515");
-	CHECK_INT(r.rc, 0);
-	CHECK(!seen_ep.has_addr);
-	CHECK_INT(seen_ep.port, 18515);
-	CHECK_STR(r.out.buf, "{\"listener_id\":3,\"name\":\"listener3\"}\n");
-	run_end(&r);
-
-	fake_begin(k_listener_add);
-	run(&r, false, "listener a addr [fd00::1]:5000");
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(seen_ep.addr.family, AF_INET6);
-	CHECK_INT(seen_ep.port, 5000);
-	CHECK_INT(seen_ep.addr.scope_id, 0);
-	run_end(&r);
-
-	/* link-local: the interface goes along as the scope */
-	parse_resolver = resolve_host;
-	fake_begin(k_listener_add);
-	run(&r, false, "listener a addr [fe80::1%lo]:5000");
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(seen_ep.addr.family, AF_INET6);
-	CHECK_INT(seen_ep.addr.scope_id, (int)if_nametoindex("lo"));
-	CHECK_INT(seen_ep.port, 5000);
-	run_end(&r);
-	parse_resolver = NULL;
+	CHECK_LISTENER_CASES(cases);
+	CHECK_REFUSALS(k_listener_add, refused);
 }
 
 /* A listener bound to a device, and one whose device went away. */
@@ -354,12 +605,11 @@ TEST(cmd_listener_show_reason)
 	struct json_object *o, *v;
 	struct run r;
 
-	fake_begin(k_listeners);
-	run(&r, false, "listener show");
-	CHECK_INT(r.rc, 0);
-	CHECK_STR(r.out.buf, "listener 1 name a dev rxe0\n"
-			     "listener 2 name b reason \"RDMA device removed\"\n");
-	run_end(&r);
+	check_cmd(&(const struct cmd_case){
+		.kernel = k_listeners, .line = "listener show",
+		.out = "listener 1 name a dev rxe0\n"
+		       "listener 2 name b reason \"RDMA device removed\"\n",
+	});
 
 	fake_begin(k_listeners);
 	run(&r, true, "listener");
@@ -383,14 +633,11 @@ static void k_eperm(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 
 TEST(cmd_errno_error)
 {
-	struct run r;
-
-	fake_begin(k_eperm);
-	run(&r, false, "listener del name l1");
-	CHECK_INT(r.rc, 1);
-	CHECK_STR(r.out.buf, "");
-	CHECK_STR(r.err, "krdmactl: listener del: Operation not permitted (CAP_NET_ADMIN is required)\n");
-	run_end(&r);
+	check_cmd(&(const struct cmd_case){
+		.kernel = k_eperm, .line = "listener del name l1", .rc = 1,
+		.out = "",
+		.err = "krdmactl: listener del: Operation not permitted (CAP_NET_ADMIN is required)\n",
+	});
 }
 
 static void k_bad_size(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
@@ -406,19 +653,15 @@ static void k_bad_size(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 
 TEST(cmd_extack_message)
 {
-	struct nlattr *tb[KRDMA_A_MAX + 1];
-	struct run r;
-
-	fake_begin(k_bad_size);
-	run(&r, false, "test start session s1 op atomic_fadd size 16");
-	CHECK_INT(r.rc, 1);
-	CHECK_STR(r.out.buf, "");
-	CHECK_STR(r.err, "krdmactl: size must be 8 for atomics (attribute size)\n"
-		  "Try \"krdmactl test start help\".\n");
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK_STR(nla_get_string(tb[KRDMA_A_NAME]), "s1");
-	CHECK(!tb[KRDMA_A_SESSION_ID]);
-	run_end(&r);
+	check_cmd(&(const struct cmd_case){
+		.kernel = k_bad_size,
+		.line = "test start session s1 op atomic_fadd size 16", .rc = 1,
+		.out = "",
+		.err = "krdmactl: size must be 8 for atomics (attribute size)\n"
+		       "Try \"krdmactl test start help\".\n",
+		.sent = { SENT_STR(KRDMA_A_NAME, "s1"),
+			  NOT_SENT(KRDMA_A_SESSION_ID) },
+	});
 }
 
 /* ---- session connect ---- */
@@ -459,6 +702,14 @@ static void k_connect(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 	fake_error(-ENOENT, NULL, 0);
 }
 
+static void set_connect_mode(int mode)
+{
+	connect_mode = mode;
+}
+
+/* k_connect, its peer doing @m (0 up, 1 down, 2 overrun, 3 silent). */
+#define CONNECT(m)	.kernel = k_connect, .setup = set_connect_mode, .mode = (m)
+
 TEST(cmd_session_connect_up)
 {
 	struct nlattr *tb[KRDMA_A_MAX + 1];
@@ -487,13 +738,10 @@ TEST(cmd_session_connect_up)
 	CHECK_STR(nla_get_string(tb[KRDMA_A_NAME]), "s1");
 	run_end(&r);
 
-	fake_begin(k_connect);
-	run(&r, false, "session connect addr 10.0.0.2 port 4791 tos 96");
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK(tb[KRDMA_A_SESSION_TOS] &&
-	      nla_get_u8(tb[KRDMA_A_SESSION_TOS]) == 96);
-	run_end(&r);
+	check_cmd(&(const struct cmd_case){
+		CONNECT(0), .line = "session connect addr 10.0.0.2 port 4791 tos 96",
+		.sent = { SENT(KRDMA_A_SESSION_TOS, 96) },
+	});
 	check_refused(k_connect, "session connect addr 10.0.0.2 port 4791 tos 256",
 		      EXIT_USAGE, "tos '256' out of range: must be 0..255");
 }
@@ -513,38 +761,27 @@ TEST(cmd_session_connect_ack_timeout)
 		{ "test run addr 10.0.0.2 op write count 1 ack_timeout 4",
 		  "ack_timeout '4' out of range: must be 8..31" },
 	};
-	static const struct {
-		const char *arg;
-		int want;	/* -1: no attribute */
-	} ok[] = {
-		{ "", -1 },
-		{ " ack_timeout 14", 14 },	/* perftest's */
-		{ " ack_timeout 8", 8 },
-		{ " ack_timeout 31", 31 },
-		{ " ack_timeout 0", 0 },	/* said: the module's */
+	static const struct cmd_case ok[] = {
+		{ CONNECT(0), .line = "session connect addr 10.0.0.2 port 4791",
+		  .sent = { NOT_SENT(KRDMA_A_SESSION_ACK_TIMEOUT) } },
+		/* perftest's */
+		{ CONNECT(0),
+		  .line = "session connect addr 10.0.0.2 port 4791 ack_timeout 14",
+		  .sent = { SENT(KRDMA_A_SESSION_ACK_TIMEOUT, 14) } },
+		{ CONNECT(0),
+		  .line = "session connect addr 10.0.0.2 port 4791 ack_timeout 8",
+		  .sent = { SENT(KRDMA_A_SESSION_ACK_TIMEOUT, 8) } },
+		{ CONNECT(0),
+		  .line = "session connect addr 10.0.0.2 port 4791 ack_timeout 31",
+		  .sent = { SENT(KRDMA_A_SESSION_ACK_TIMEOUT, 31) } },
+		/* said: the module's */
+		{ CONNECT(0),
+		  .line = "session connect addr 10.0.0.2 port 4791 ack_timeout 0",
+		  .sent = { SENT(KRDMA_A_SESSION_ACK_TIMEOUT, 0) } },
 	};
-	struct nlattr *tb[KRDMA_A_MAX + 1];
-	char line[128];
-	struct run r;
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(ok); i++) {
-		snprintf(line, sizeof(line),
-			 "session connect addr 10.0.0.2 port 4791%s", ok[i].arg);
-		connect_mode = 0;
-		fake_begin(k_connect);
-		run(&r, false, line);
-		CHECK_INT_CASE(line, r.rc, 0);
-		CHECK_INT_CASE(line, fake_req_attrs(0, tb), 0);
-		if (ok[i].want < 0)
-			CHECK_INT_CASE(line, !!tb[KRDMA_A_SESSION_ACK_TIMEOUT], 0);
-		else
-			CHECK_INT_CASE(line, tb[KRDMA_A_SESSION_ACK_TIMEOUT] ?
-				       nla_get_u8(tb[KRDMA_A_SESSION_ACK_TIMEOUT]) : -1,
-				       ok[i].want);
-		run_end(&r);
-	}
-	check_refusals(k_connect, bad, ARRAY_SIZE(bad));
+	CHECK_CMDS(ok);
+	CHECK_REFUSALS(k_connect, bad);
 }
 
 TEST(cmd_session_connect_qps)
@@ -556,57 +793,34 @@ TEST(cmd_session_connect_qps)
 		{ "qps 2 qps 4", "duplicate keyword 'qps'" },
 		{ "qps", "keyword 'qps' needs a value (qps N)" },
 	};
-	/* both ends of the range; a unique prefix of the keyword */
-	static const struct {
-		const char *line;
-		uint32_t qps;
-	} good[] = {
-		{ "session connect addr 10.0.0.2:4791 qps 16", KRDMA_QPS_MAX },
-		{ "session connect addr 10.0.0.2:4791 q 1", 1 },
+	static const struct cmd_case good[] = {
+		{ CONNECT(0),
+		  .line = "session connect addr 10.0.0.2 port 4791 qps 4 sq_depth 64",
+		  .out = "session 5 name s1 up\n", .err = "", REQS(1),
+		  .req_cmds = { KRDMA_CMD_SESSION_NEW },
+		  .sent = { SENT(KRDMA_A_SESSION_QPS, 4),
+			    SENT(KRDMA_A_SESSION_SQ_DEPTH, 64) } },
+		/* both ends of the range; a unique prefix of the keyword */
+		{ CONNECT(0), .line = "session connect addr 10.0.0.2:4791 qps 16",
+		  .sent = { SENT(KRDMA_A_SESSION_QPS, KRDMA_QPS_MAX) } },
+		{ CONNECT(0), .line = "session connect addr 10.0.0.2:4791 q 1",
+		  .sent = { SENT(KRDMA_A_SESSION_QPS, 1) } },
 	};
-	struct nlattr *tb[KRDMA_A_MAX + 1];
-	char line[256];
-	struct run r;
+	char line[256], want[256];
 	size_t i;
 
-	connect_mode = 0;
-	fake_begin(k_connect);
-	run(&r, false, "session connect addr 10.0.0.2 port 4791 qps 4 sq_depth 64");
-	CHECK_INT(r.rc, 0);
-	CHECK_STR(r.out.buf, "session 5 name s1 up\n");
-	CHECK_STR(r.err, "");
-	CHECK_INT(fake_nreqs(), 1);
-	CHECK_INT(fake_req_cmd(0), KRDMA_CMD_SESSION_NEW);
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_QPS), 4);
-	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_SQ_DEPTH), 64);
-	run_end(&r);
-
-	for (i = 0; i < ARRAY_SIZE(good); i++) {
-		fake_begin(k_connect);
-		run(&r, false, good[i].line);
-		CHECK_INT_CASE(good[i].line, r.rc, 0);
-		CHECK_INT_CASE(good[i].line, fake_req_attrs(0, tb), 0);
-		CHECK_INT_CASE(good[i].line, tb_u32(tb, KRDMA_A_SESSION_QPS),
-			       good[i].qps);
-		run_end(&r);
-	}
+	CHECK_CMDS(good);
 
 	/* refused by the command line: nothing is sent */
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		snprintf(line, sizeof(line),
 			 "session connect addr 10.0.0.2:4791 %s", bad[i][0]);
-		fake_begin(k_connect);
-		run(&r, false, line);
-		CHECK_INT_CASE(bad[i][0], r.rc, EXIT_USAGE);
-		CHECK_STR_CASE(bad[i][0], r.out.buf, "");
-		snprintf(line, sizeof(line),
+		snprintf(want, sizeof(want),
 			 "krdmactl: session connect: %s\n", bad[i][1]);
-		if (strncmp(r.err, line, strlen(line)))
-			unit_fail(__FILE__, __LINE__, "\"%s\": stderr \"%s\"",
-				  bad[i][0], r.err);
-		CHECK_INT_CASE(bad[i][0], fake_nreqs(), 0);
-		run_end(&r);
+		check_cmd(&(const struct cmd_case){
+			.kernel = k_connect, .line = line, .rc = EXIT_USAGE,
+			.out = "", .err_starts = want, REQS(0),
+		});
 	}
 }
 
@@ -615,14 +829,13 @@ TEST(cmd_session_connect_down)
 	struct json_object *o, *v;
 	struct run r;
 
-	connect_mode = 1;
-	fake_begin(k_connect);
-	run(&r, false, "session connect addr 10.0.0.2:4791");
-	CHECK_INT(r.rc, 1);
-	CHECK_STR(r.out.buf, "");
-	CHECK_STR(r.err, "krdmactl: session 5 name s1 failed to connect: rejected by peer\n");
-	run_end(&r);
+	check_cmd(&(const struct cmd_case){
+		CONNECT(1), .line = "session connect addr 10.0.0.2:4791", .rc = 1,
+		.out = "",
+		.err = "krdmactl: session 5 name s1 failed to connect: rejected by peer\n",
+	});
 
+	connect_mode = 1;
 	fake_begin(k_connect);
 	run(&r, true, "session connect addr 10.0.0.2:4791");
 	CHECK_INT(r.rc, 1);
@@ -637,42 +850,32 @@ TEST(cmd_session_connect_down)
 
 TEST(cmd_session_connect_lost_events)
 {
-	struct run r;
-
 	/* the event queue overruns: the outcome is asked for instead */
-	connect_mode = 2;
-	fake_begin(k_connect);
-	run(&r, false, "session connect addr 10.0.0.2 port 4791");
-	CHECK_INT(r.rc, 0);
-	CHECK_STR(r.out.buf, "session 5 name s1 up\n");
-	CHECK_INT(fake_nreqs(), 2);
-	CHECK_INT(fake_req_cmd(1), KRDMA_CMD_SESSION_GET);
-	run_end(&r);
+	check_cmd(&(const struct cmd_case){
+		CONNECT(2), .line = "session connect addr 10.0.0.2 port 4791",
+		.out = "session 5 name s1 up\n", REQS(2),
+		.req_cmds = { [1] = KRDMA_CMD_SESSION_GET },
+	});
 }
 
 TEST(cmd_session_connect_no_event)
 {
-	struct run r;
-
-	connect_mode = 3;
-	fake_begin(k_connect);
-	run(&r, false, "session connect addr 10.0.0.2 port 4791 timeout 100ms");
-	CHECK_INT(r.rc, 1);
-	CHECK(strstr(r.err, "session 5: no up/down event within 5100 ms") != NULL);
-	CHECK_INT(fake_req_cmd(1), KRDMA_CMD_SESSION_GET);
-	run_end(&r);
+	check_cmd(&(const struct cmd_case){
+		CONNECT(3),
+		.line = "session connect addr 10.0.0.2 port 4791 timeout 100ms",
+		.rc = 1,
+		.err_has = { "session 5: no up/down event within 5100 ms" },
+		.req_cmds = { [1] = KRDMA_CMD_SESSION_GET },
+	});
 }
 
 TEST(cmd_session_show_help)
 {
-	struct run r;
-
-	fake_begin(k_none);
-	run(&r, true, "session show help");
-	CHECK_INT(r.rc, 0);
-	CHECK(strstr(r.out.buf, "Usage: krdmactl session show [ ID | name NAME ]") == r.out.buf);
-	CHECK_INT(fake_nreqs(), 0);
-	run_end(&r);
+	check_cmd(&(const struct cmd_case){
+		.kernel = k_none, .json = true, .line = "session show help",
+		.out_starts = "Usage: krdmactl session show [ ID | name NAME ]",
+		REQS(0),
+	});
 }
 
 static void k_sessions(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
@@ -701,12 +904,11 @@ TEST(cmd_session_show_all)
 	struct json_object *o, *v;
 	struct run r;
 
-	fake_begin(k_sessions);
-	run(&r, false, "session");
-	CHECK_INT(r.rc, 0);
-	CHECK_STR(r.out.buf, "session 1 name a state up ack_timeout 14\n"
-			     "session 2 name b state down reason \"peer closed\"\n");
-	run_end(&r);
+	check_cmd(&(const struct cmd_case){
+		.kernel = k_sessions, .line = "session",
+		.out = "session 1 name a state up ack_timeout 14\n"
+		       "session 2 name b state down reason \"peer closed\"\n",
+	});
 
 	fake_begin(k_sessions);
 	run(&r, true, "session show");
@@ -879,24 +1081,29 @@ TEST(cmd_test_run_ok)
 
 TEST(cmd_test_run_perf_figures)
 {
-	struct nlattr *tb[KRDMA_A_MAX + 1];
+	static const struct cmd_case texts[] = {
+		{ .kernel = k_test_perf,
+		  .line = "test run session 5 op write mode bw size 64K count 1000 signal_every 4 chain 2 bidir",
+		  .sent = { SENT(KRDMA_A_TEST_MODE, KRDMA_MODE_BW),
+			    SENT(KRDMA_A_TEST_SIGNAL_EVERY, 4),
+			    SENT(KRDMA_A_TEST_CHAIN, 2),
+			    SENT(KRDMA_A_TEST_BIDIR, 1) },
+		  .out_has = {
+			" mode bw bidir 1 size 65536",
+			/* 65.536 MB one way, 32.768 MB back, in 1 s */
+			" peer_iters 500 peer_bytes 32768000 both ways 98.30 MB/s",
+			" lat samples 3 min 1.00us p50 2.50us p99.9 9.00us cpu 250.000ms",
+		  } },
+		/* -M: the record's bandwidths in MiB/s; JSON keeps MB/s and bytes */
+		{ .kernel = k_test_perf, .mib = true,
+		  .line = "test run session 5 op write mode bw size 64K count 1000 bidir",
+		  .out_has = { " 62.50 MiB/s ", " both ways 93.75 MiB/s" },
+		  .out_lacks = { "MB/s" } },
+	};
 	struct json_object *o, *v, *lat;
 	struct run r;
 
-	fake_begin(k_test_perf);
-	run(&r, false, "test run session 5 op write mode bw size 64K count 1000 signal_every 4 chain 2 bidir");
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK(tb[KRDMA_A_TEST_MODE] &&
-	      nla_get_u8(tb[KRDMA_A_TEST_MODE]) == KRDMA_MODE_BW);
-	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_SIGNAL_EVERY), 4);
-	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_CHAIN), 2);
-	CHECK(tb[KRDMA_A_TEST_BIDIR] && nla_get_u8(tb[KRDMA_A_TEST_BIDIR]) == 1);
-	CHECK(strstr(r.out.buf, " mode bw bidir 1 size 65536") != NULL);
-	/* 65.536 MB one way, 32.768 MB back, in 1 s */
-	CHECK(strstr(r.out.buf, " peer_iters 500 peer_bytes 32768000 both ways 98.30 MB/s") != NULL);
-	CHECK(strstr(r.out.buf, " lat samples 3 min 1.00us p50 2.50us p99.9 9.00us cpu 250.000ms") != NULL);
-	run_end(&r);
+	CHECK_CMDS(texts);
 
 	fake_begin(k_test_perf);
 	run(&r, true, "test run session 5 op write mode bw size 64K count 1000 bidir");
@@ -911,14 +1118,7 @@ TEST(cmd_test_run_perf_figures)
 	json_object_put(o);
 	run_end(&r);
 
-	/* -M: the record's bandwidths in MiB/s; JSON keeps MB/s and bytes */
-	opts.mib = true;
-	fake_begin(k_test_perf);
-	run(&r, false, "test run session 5 op write mode bw size 64K count 1000 bidir");
-	CHECK(strstr(r.out.buf, " 62.50 MiB/s ") != NULL);
-	CHECK(strstr(r.out.buf, " both ways 93.75 MiB/s") != NULL);
-	CHECK(strstr(r.out.buf, "MB/s") == NULL);
-	run_end(&r);
+	/* -M: JSON keeps MB/s and bytes */
 	opts.mib = true;
 	fake_begin(k_test_perf);
 	run(&r, true, "test run session 5 op write mode bw size 64K count 1000 bidir");
@@ -958,117 +1158,85 @@ TEST(cmd_test_qps)
 		{ "qps 4 qps 4", "duplicate keyword 'qps'" },
 	};
 	static const char *const cmds[] = { "run", "start" };
-	struct nlattr *tb[KRDMA_A_MAX + 1];
+	static const struct cmd_case cases[] = {
+		/* run: each test of a sweep asks for the same QPs */
+		{ .kernel = k_test_qps,
+		  .line = "test run session 5 op write mode bw size 4K-8K count 1000 depth 16 qps 4",
+		  .err = "", REQS(2),
+		  .sent = { SENT_IN(0, KRDMA_A_TEST_QPS, 4),
+			    SENT_IN(0, KRDMA_A_TEST_DEPTH, 16),
+			    SENT_IN(0, KRDMA_A_TEST_MODE, KRDMA_MODE_BW),
+			    SENT_IN(1, KRDMA_A_TEST_QPS, 4),
+			    SENT_IN(1, KRDMA_A_TEST_DEPTH, 16),
+			    SENT_IN(1, KRDMA_A_TEST_MODE, KRDMA_MODE_BW) } },
+		/* start */
+		{ .kernel = k_test_qps,
+		  .line = "test start session s4 op read mode bw qps 16",
+		  .out = "test 9\n",
+		  .sent = { SENT(KRDMA_A_TEST_QPS, KRDMA_QPS_MAX),
+			    SENT_STR(KRDMA_A_NAME, "s4") } },
+		/* the kernel's word on qps outside bw, pointing at the attribute */
+		{ .kernel = k_test_qps,
+		  .line = "test start session 5 op write qps 2", .rc = 1,
+		  .out = "",
+		  .err = "krdmactl: qps is for the bw mode (attribute qps)\n"
+			 "Try \"krdmactl test start help\".\n",
+		  REQS(1), .sent = { SENT(KRDMA_A_TEST_QPS, 2) } },
+	};
 	char line[256], want[256];
-	struct run r;
 	size_t i, j;
 
-	/* run: each test of a sweep asks for the same QPs */
-	fake_begin(k_test_qps);
-	run(&r, false, "test run session 5 op write mode bw size 4K-8K count 1000 depth 16 qps 4");
-	CHECK_INT(r.rc, 0);
-	CHECK_STR(r.err, "");
-	CHECK_INT(fake_nreqs(), 2);
-	for (i = 0; i < 2; i++) {
-		CHECK_INT(fake_req_attrs((int)i, tb), 0);
-		CHECK_INT(tb_u32(tb, KRDMA_A_TEST_QPS), 4);
-		CHECK_INT(tb_u32(tb, KRDMA_A_TEST_DEPTH), 16);
-		CHECK(tb[KRDMA_A_TEST_MODE] &&
-		      nla_get_u8(tb[KRDMA_A_TEST_MODE]) == KRDMA_MODE_BW);
-	}
-	run_end(&r);
-
-	/* start */
-	fake_begin(k_test_qps);
-	run(&r, false, "test start session s4 op read mode bw qps 16");
-	CHECK_INT(r.rc, 0);
-	CHECK_STR(r.out.buf, "test 9\n");
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_QPS), KRDMA_QPS_MAX);
-	CHECK_STR(nla_get_string(tb[KRDMA_A_NAME]), "s4");
-	run_end(&r);
-
-	/* the kernel's word on qps outside bw, pointing at the attribute */
-	fake_begin(k_test_qps);
-	run(&r, false, "test start session 5 op write qps 2");
-	CHECK_INT(r.rc, 1);
-	CHECK_STR(r.out.buf, "");
-	CHECK_STR(r.err, "krdmactl: qps is for the bw mode (attribute qps)\n"
-		  "Try \"krdmactl test start help\".\n");
-	CHECK_INT(fake_nreqs(), 1);
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_QPS), 2);
-	run_end(&r);
+	CHECK_CMDS(cases);
 
 	/* refused by the command line: nothing is sent */
-	for (j = 0; j < sizeof(cmds) / sizeof(cmds[0]); j++) {
-		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (j = 0; j < ARRAY_SIZE(cmds); j++) {
+		for (i = 0; i < ARRAY_SIZE(bad); i++) {
 			snprintf(line, sizeof(line),
 				 "test %s session 5 op write mode bw %s",
 				 cmds[j], bad[i][0]);
-			fake_begin(k_test_qps);
-			run(&r, false, line);
-			CHECK_INT_CASE(line, r.rc, EXIT_USAGE);
-			CHECK_STR_CASE(line, r.out.buf, "");
 			snprintf(want, sizeof(want), "krdmactl: test %s: %s",
 				 cmds[j], bad[i][1]);
-			if (strncmp(r.err, want, strlen(want)))
-				unit_fail(__FILE__, __LINE__,
-					  "\"%s\": stderr \"%s\"", line, r.err);
-			CHECK_INT_CASE(line, fake_nreqs(), 0);
-			run_end(&r);
+			check_cmd(&(const struct cmd_case){
+				.kernel = k_test_qps, .line = line,
+				.rc = EXIT_USAGE, .out = "", .err_starts = want,
+				REQS(0),
+			});
 		}
 	}
 }
 
 TEST(cmd_qps_in_help)
 {
-	static const struct {
-		const char *line;
-		const char *shows;
-	} helps[] = {
-		{ "session connect help", "[ qps N ]" },
-		{ "test run help", "[ bidir ] [ qps N ]" },
+	static const struct cmd_case helps[] = {
+		{ .kernel = k_none, .line = "session connect help",
+		  .out_has = { "[ qps N ]" } },
+		{ .kernel = k_none, .line = "test run help",
+		  .out_has = { "[ bidir ] [ qps N ]" } },
 	};
-	struct run r;
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(helps); i++) {
-		fake_begin(k_none);
-		run(&r, false, helps[i].line);
-		CHECK_INT_CASE(helps[i].line, r.rc, 0);
-		CHECK_CASE(helps[i].line,
-			   strstr(r.out.buf, helps[i].shows) != NULL);
-		run_end(&r);
-	}
+	CHECK_CMDS(helps);
 }
 
 TEST(cmd_test_run_sweep)
 {
-	struct nlattr *tb[KRDMA_A_MAX + 1];
-	struct run r;
-	int i;
+	/* start takes one size only, and a range of one is a range */
+	static const struct refusal refused[] = {
+		{ "test start session 5 op write size 2-8",
+		  "a size range is for \"test run\"" },
+		{ "test start session 5 op write size 4K-4K",
+		  "a size range is for \"test run\"" },
+	};
 
 	/* One test per power of two: 2, 4 and 8 bytes. */
-	fake_begin(k_test_passes);
-	run(&r, false, "test run session 5 op write mode bw size 2-8 count 10");
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(fake_nreqs(), 3);
-	for (i = 0; i < 3; i++) {
-		CHECK_INT(fake_req_attrs(i, tb), 0);
-		CHECK_INT(tb_u32(tb, KRDMA_A_TEST_SIZE), 2 << i);
-	}
-	run_end(&r);
-
-	/* start takes one size only, and a range of one is a range */
-	fake_begin(k_test_passes);
-	run(&r, false, "test start session 5 op write size 2-8");
-	CHECK_INT(r.rc, EXIT_USAGE);
-	CHECK(strstr(r.err, "a size range is for \"test run\"") != NULL);
-	CHECK_INT(fake_nreqs(), 0);
-	run_end(&r);
-	check_refused(k_test_passes, "test start session 5 op write size 4K-4K",
-		      EXIT_USAGE, "a size range is for \"test run\"");
+	check_cmd(&(const struct cmd_case){
+		.kernel = k_test_passes,
+		.line = "test run session 5 op write mode bw size 2-8 count 10",
+		REQS(3),
+		.sent = { SENT_IN(0, KRDMA_A_TEST_SIZE, 2),
+			  SENT_IN(1, KRDMA_A_TEST_SIZE, 4),
+			  SENT_IN(2, KRDMA_A_TEST_SIZE, 8) },
+	});
+	CHECK_REFUSALS(k_test_passes, refused);
 }
 
 static void k_test_report(uint8_t cmd, struct nlattr **tb, struct nl_msg *req);
@@ -1137,13 +1305,12 @@ TEST(cmd_test_run_shape)
 	run_end(&r);
 
 	/* one size, the sweep's table: a range of one */
-	fake_begin(k_test_report);
-	run(&r, false, "test run session 5 op write mode bw size 32K-32K count 10");
-	CHECK_INT(r.rc, 0);
-	CHECK_STR(r.out.buf,
-		  "  #bytes     #iters     BW[MB/s]   BW[Gb/s]  MsgRate[Mpps]\n"
-		  "     32K       1000        32.77      0.262       0.001000\n");
-	run_end(&r);
+	check_cmd(&(const struct cmd_case){
+		.kernel = k_test_report,
+		.line = "test run session 5 op write mode bw size 32K-32K count 10",
+		.out = "  #bytes     #iters     BW[MB/s]   BW[Gb/s]  MsgRate[Mpps]\n"
+		       "     32K       1000        32.77      0.262       0.001000\n",
+	});
 }
 
 /*
@@ -1236,43 +1403,29 @@ static void k_test_report(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 
 TEST(cmd_test_run_sweep_table)
 {
-	static const struct {
-		const char *what;
-		bool mib;
-		const char *out;
-	} texts[] = {
+	static const struct cmd_case texts[] = {
 		/* text: one header, a row per size, sizes in units */
-		{ "without -M", false,
-		  "  #bytes     #iters     BW[MB/s]   BW[Gb/s]  MsgRate[Mpps]\n"
-		  "     32K       1000        32.77      0.262       0.001000\n"
-		  "     64K       1000        65.54      0.524       0.001000\n" },
+		{ .kernel = k_test_report,
+		  .line = "test run session 5 op write mode bw size 32K-64K count 10",
+		  .out = "  #bytes     #iters     BW[MB/s]   BW[Gb/s]  MsgRate[Mpps]\n"
+			 "     32K       1000        32.77      0.262       0.001000\n"
+			 "     64K       1000        65.54      0.524       0.001000\n" },
 		/* -M: perftest's MiB/s, named in the header (65536000 B/s) */
-		{ "-M", true,
-		  "  #bytes     #iters    BW[MiB/s]   BW[Gb/s]  MsgRate[Mpps]\n"
-		  "     32K       1000        31.25      0.262       0.001000\n"
-		  "     64K       1000        62.50      0.524       0.001000\n" },
+		{ .kernel = k_test_report, .mib = true,
+		  .line = "test run session 5 op write mode bw size 32K-64K count 10",
+		  .out = "  #bytes     #iters    BW[MiB/s]   BW[Gb/s]  MsgRate[Mpps]\n"
+			 "     32K       1000        31.25      0.262       0.001000\n"
+			 "     64K       1000        62.50      0.524       0.001000\n" },
+		/* lat: the latency columns, in microseconds */
+		{ .kernel = k_test_report,
+		  .line = "test run session 5 op send mode lat size 64-128 count 10",
+		  .out_has = { "t_p99.9[us]",
+			       "\n      64       1000       1.00       1.50          -       3.00       3.50       3.90       0.40\n" } },
 	};
 	struct json_object *o, *v, *e;
 	struct run r;
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(texts); i++) {
-		fake_begin(k_test_report);
-		opts.mib = texts[i].mib;
-		run(&r, false, "test run session 5 op write mode bw size 32K-64K count 10");
-		opts.mib = false;
-		CHECK_INT_CASE(texts[i].what, r.rc, 0);
-		CHECK_STR_CASE(texts[i].what, r.out.buf, texts[i].out);
-		run_end(&r);
-	}
-
-	/* lat: the latency columns, in microseconds */
-	fake_begin(k_test_report);
-	run(&r, false, "test run session 5 op send mode lat size 64-128 count 10");
-	CHECK_INT(r.rc, 0);
-	CHECK(strstr(r.out.buf, "t_p99.9[us]") != NULL);
-	CHECK(strstr(r.out.buf, "\n      64       1000       1.00       1.50          -       3.00       3.50       3.90       0.40\n") != NULL);
-	run_end(&r);
+	CHECK_CMDS(texts);
 
 	/* JSON: one document, an array of the results */
 	fake_begin(k_test_report);
@@ -1311,16 +1464,18 @@ TEST(cmd_test_run_histogram)
 	run_end(&r);
 
 	/* text: a bar per bucket, the fullest PLOT_WIDTH wide */
-	fake_begin(k_test_report);
-	run(&r, false, "test run session 5 op send mode lat size 64 count 10 histogram");
-	CHECK_INT(r.rc, 0);
-	CHECK(strstr(r.out.buf, " stdev 0.40us") != NULL);
-	CHECK(strstr(r.out.buf, "test 9: latency histogram, 1000 samples\n") != NULL);
-	/* each column in the unit its header names */
-	CHECK(strstr(r.out.buf, "    from[us]       to[us]   #samples\n") != NULL);
-	CHECK(strstr(r.out.buf, "       900 |##################################################\n") != NULL);
-	CHECK(strstr(r.out.buf, "       100 |######\n") != NULL);
-	run_end(&r);
+	check_cmd(&(const struct cmd_case){
+		.kernel = k_test_report,
+		.line = "test run session 5 op send mode lat size 64 count 10 histogram",
+		.out_has = {
+			" stdev 0.40us",
+			"test 9: latency histogram, 1000 samples\n",
+			/* each column in the unit its header names */
+			"    from[us]       to[us]   #samples\n",
+			"       900 |##################################################\n",
+			"       100 |######\n",
+		},
+	});
 
 	/* histogram and expect belong to run */
 	check_refused(k_test_report, "test start session 5 op send mode lat histogram",
@@ -1329,6 +1484,30 @@ TEST(cmd_test_run_histogram)
 
 TEST(cmd_test_run_expect)
 {
+	static const struct cmd_case cases[] = {
+		/* missed: exit 4 (the data was right), and which, by how much */
+		{ .kernel = k_test_report,
+		  .line = "test run session 5 op send mode lat size 64 count 10 expect p99<=2.5us",
+		  .rc = EXIT_EXPECT,
+		  .err = "krdmactl: test 9 (size 64): expect p99<=2.5us missed: p99 was 3.00us\n" },
+		/* every size of a sweep: 32K moves 32.77 MB/s, 64K 65.54 */
+		{ .kernel = k_test_report,
+		  .line = "test run session 5 op write mode bw size 32K-64K count 10 expect bw>=50",
+		  .rc = EXIT_EXPECT,
+		  .err_has = { "(size 32K): expect bw>=50 missed: bw was 32.77 MB/s" },
+		  .err_lacks = { "64K" } },
+		/* the hosts' CPUs: of all their CPUs' time, split */
+		{ .kernel = k_test_report,
+		  .line = "test run session 5 op write mode bw size 64K count 10",
+		  .out_has = { " host_cpu 40.0% (user 5.0% sys 20.0% softirq 15.0% irq 0.0%) peer_host_cpu 25.0% (user 0.0% sys 0.0% softirq 25.0% irq 0.0%)" } },
+		/* the slowest QP: 4 QPs, the last at half the rate of the others */
+		{ .kernel = k_test_report,
+		  .line = "test run session 5 op write mode bw size 64K qps 4 count 10 expect min_qp_bw>=8MB/s",
+		  .out_has = { " qp_min 8.19 MB/s qp_max 16.38 MB/s" } },
+		{ .kernel = k_test_report,
+		  .line = "test run session 5 op write mode bw size 64K qps 4 count 10 expect min_qp_bw>=0.1Gb/s",
+		  .rc = EXIT_EXPECT, .err_has = { "min_qp_bw was 8.19 MB/s" } },
+	};
 	/* a figure the mode does not have is refused before anything runs */
 	static const struct refusal refused[] = {
 		{ "test run session 5 op write mode bw expect p99<=1ms",
@@ -1355,26 +1534,9 @@ TEST(cmd_test_run_expect)
 	json_object_put(o);
 	run_end(&r);
 
-	/* missed: exit 4 (the data was right), and which, by how much */
-	fake_begin(k_test_report);
-	run(&r, false, "test run session 5 op send mode lat size 64 count 10 expect p99<=2.5us");
-	CHECK_INT(r.rc, EXIT_EXPECT);
-	CHECK_STR(r.err, "krdmactl: test 9 (size 64): expect p99<=2.5us missed: p99 was 3.00us\n");
-	run_end(&r);
+	CHECK_CMDS(cases);
 
-	/* every size of a sweep: 32K moves 32.77 MB/s, 64K 65.54 */
-	fake_begin(k_test_report);
-	run(&r, false, "test run session 5 op write mode bw size 32K-64K count 10 expect bw>=50");
-	CHECK_INT(r.rc, EXIT_EXPECT);
-	CHECK(strstr(r.err, "(size 32K): expect bw>=50 missed: bw was 32.77 MB/s") != NULL);
-	CHECK(strstr(r.err, "64K") == NULL);
-	run_end(&r);
-
-	/* the hosts' CPUs: of all their CPUs' time, split */
-	fake_begin(k_test_report);
-	run(&r, false, "test run session 5 op write mode bw size 64K count 10");
-	CHECK(strstr(r.out.buf, " host_cpu 40.0% (user 5.0% sys 20.0% softirq 15.0% irq 0.0%) peer_host_cpu 25.0% (user 0.0% sys 0.0% softirq 25.0% irq 0.0%)") != NULL);
-	run_end(&r);
+	/* the hosts' CPUs in JSON: the peer's softirqs, its busy share */
 	fake_begin(k_test_report);
 	run(&r, true, "test run session 5 op write mode bw size 64K count 10");
 	o = run_result(r.out.buf, 0);
@@ -1384,18 +1546,6 @@ TEST(cmd_test_run_expect)
 	      json_object_object_get_ex(ex, "busy_pct", &v) &&
 	      json_object_get_double(v) == 25.0);
 	json_object_put(o);
-	run_end(&r);
-
-	/* the slowest QP: 4 QPs, the last at half the rate of the others */
-	fake_begin(k_test_report);
-	run(&r, false, "test run session 5 op write mode bw size 64K qps 4 count 10 expect min_qp_bw>=8MB/s");
-	CHECK_INT(r.rc, 0);
-	CHECK(strstr(r.out.buf, " qp_min 8.19 MB/s qp_max 16.38 MB/s") != NULL);
-	run_end(&r);
-	fake_begin(k_test_report);
-	run(&r, false, "test run session 5 op write mode bw size 64K qps 4 count 10 expect min_qp_bw>=0.1Gb/s");
-	CHECK_INT(r.rc, EXIT_EXPECT);
-	CHECK(strstr(r.err, "min_qp_bw was 8.19 MB/s") != NULL);
 	run_end(&r);
 
 	CHECK_REFUSALS(k_test_report, refused);
@@ -1506,12 +1656,20 @@ static const char *json_str(struct json_object *o, const char *key)
 	       json_object_get_string(v) : NULL;
 }
 
-static void ping_begin(int mode)
+static void ping_setup(int mode)
 {
 	ping_ncmds = 0;
 	ping_mode = mode;
+}
+
+static void ping_begin(int mode)
+{
+	ping_setup(mode);
 	fake_begin(k_ping);
 }
+
+/* k_ping in mode @m: 0 as it should, 1 bad data, 2 no latency, 3 down. */
+#define PING(m)		.kernel = k_ping, .setup = ping_setup, .mode = (m)
 
 /*
  * ping as ping(8): the connect time on its own, each round trip the
@@ -1520,6 +1678,54 @@ static void ping_begin(int mode)
  */
 TEST(cmd_ping)
 {
+	static const struct cmd_case cases[] = {
+		/* text: a line for the session, one per round trip, the summary */
+		{ PING(0), .line = "ping 10.0.0.2:7471 count 2 size 128 interval 0ms",
+		  .out_has = {
+			"ping 10.0.0.2:7471: session 6 connected in ",
+			"\n128 B from 10.0.0.2:7471: seq=1 rtt=40.000 us validated\n"
+			"128 B from 10.0.0.2:7471: seq=2 rtt=42.000 us validated\n"
+			"--- 10.0.0.2:7471 krdma ping statistics ---\n"
+			"2 round trips, 2 validated, time ",
+			"\nrtt min/avg/max/mdev = 40.000/41.000/42.000/1.000 us\n",
+		  } },
+		/* the default count is ping's few, not one */
+		{ PING(0), .line = "ping 10.0.0.2:7471",
+		  .out_has = { "seq=5 ", "5 round trips, 5 validated" },
+		  .out_lacks = { "seq=6 " } },
+		/* data that came back wrong: said on its line, exit 3 */
+		{ PING(1), .line = "ping 10.0.0.2:7471 count 2",
+		  .rc = EXIT_TEST_FAIL,
+		  .out_has = { "seq=2 rtt=42.000 us NOT validated\n" } },
+		/* no latency figure from the kernel: no time made up, exit 1 */
+		{ PING(2), .line = "ping 10.0.0.2:7471 count 3", .rc = EXIT_ERR,
+		  .err_has = { "the kernel's result of test 9 has no latency figure" },
+		  .out_has = { "0 round trips, 0 validated" },
+		  .out_lacks = { "rtt min/avg/max/mdev" },
+		  REQS(3), .req_cmds = { [2] = KRDMA_CMD_SESSION_DEL } },
+		/* the session goes down between round trips: said, exit 1 */
+		{ PING(3), .line = "ping 10.0.0.2:7471 count 3", .rc = EXIT_ERR,
+		  .err_has = { "ping 10.0.0.2:7471: the session went down" },
+		  .out_has = { "1 round trips, 1 validated" } },
+		/* ^C between round trips: the summary of those done, exit 130 */
+		{ PING(0), .what = "^C", .sigint = 1,
+		  .line = "ping 10.0.0.2:7471 count 3", .rc = EXIT_INTR,
+		  .out_has = { "1 round trips, 1 validated",
+			       "rtt min/avg/max/mdev = 40.000/40.000/40.000/0.000 us" },
+		  .last_req = KRDMA_CMD_SESSION_DEL },
+		/* a real SIGHUP there: caught as ^C is, the session deleted */
+		{ PING(0), .what = "SIGHUP", .sigint = 1, .signal = SIGHUP,
+		  .line = "ping 10.0.0.2:7471 count 3", .rc = EXIT_INTR,
+		  .last_req = KRDMA_CMD_SESSION_DEL },
+		/* no listener there: exit 1, the reason, nothing left behind */
+		{ CONNECT(1), .line = "ping 10.0.0.2 port 7471", .rc = EXIT_ERR,
+		  .err_has = { "ping 10.0.0.2:7471: no krdma session: rejected by peer" } },
+	};
+	static const struct refusal refused[] = {
+		{ "ping 10.0.0.2:7471 port 7472",
+		  "conflicting ports in 'addr' and 'port'" },
+		{ "ping 10.0.0.2:7471 interval 2m", "interval '2m' out of range" },
+	};
 	struct json_object *o, *v;
 	struct run r;
 	int i;
@@ -1565,26 +1771,7 @@ TEST(cmd_ping)
 	json_object_put(o);
 	run_end(&r);
 
-	/* text: a line for the session, one per round trip, the summary */
-	ping_begin(0);
-	run(&r, false, "ping 10.0.0.2:7471 count 2 size 128 interval 0ms");
-	CHECK_INT(r.rc, 0);
-	CHECK(strstr(r.out.buf, "ping 10.0.0.2:7471: session 6 connected in ") != NULL);
-	CHECK(strstr(r.out.buf, "\n128 B from 10.0.0.2:7471: seq=1 rtt=40.000 us validated\n"
-			     "128 B from 10.0.0.2:7471: seq=2 rtt=42.000 us validated\n"
-			     "--- 10.0.0.2:7471 krdma ping statistics ---\n"
-			     "2 round trips, 2 validated, time ") != NULL);
-	CHECK(strstr(r.out.buf, "\nrtt min/avg/max/mdev = 40.000/41.000/42.000/1.000 us\n") != NULL);
-	run_end(&r);
-
-	/* the default count is ping's few, not one */
-	ping_begin(0);
-	run(&r, false, "ping 10.0.0.2:7471");
-	CHECK_INT(r.rc, 0);
-	CHECK(strstr(r.out.buf, "seq=5 ") != NULL);
-	CHECK(strstr(r.out.buf, "seq=6 ") == NULL);
-	CHECK(strstr(r.out.buf, "5 round trips, 5 validated") != NULL);
-	run_end(&r);
+	CHECK_CMDS(cases);
 
 	/* data that came back wrong: said, the others still run, exit 3 */
 	ping_begin(1);
@@ -1598,48 +1785,6 @@ TEST(cmd_ping)
 	CHECK(o && json_object_object_get_ex(o, "ok", &v) &&
 	      !json_object_get_boolean(v));
 	json_object_put(o);
-	CHECK_INT(ping_cmds[ping_ncmds - 1], KRDMA_CMD_SESSION_DEL);
-	run_end(&r);
-	ping_begin(1);
-	run(&r, false, "ping 10.0.0.2:7471 count 2");
-	CHECK(strstr(r.out.buf, "seq=2 rtt=42.000 us NOT validated\n") != NULL);
-	run_end(&r);
-
-	/* no latency figure from the kernel: no time made up, exit 1 */
-	ping_begin(2);
-	run(&r, false, "ping 10.0.0.2:7471 count 3");
-	CHECK_INT(r.rc, EXIT_ERR);
-	CHECK(strstr(r.err, "the kernel's result of test 9 has no latency figure") != NULL);
-	CHECK(strstr(r.out.buf, "0 round trips, 0 validated") != NULL);
-	CHECK(strstr(r.out.buf, "rtt min/avg/max/mdev") == NULL);
-	CHECK_INT(ping_ncmds, 3);
-	CHECK_INT(ping_cmds[2], KRDMA_CMD_SESSION_DEL);
-	run_end(&r);
-
-	/* the session goes down between round trips: said, exit 1 */
-	ping_begin(3);
-	run(&r, false, "ping 10.0.0.2:7471 count 3");
-	CHECK_INT(r.rc, EXIT_ERR);
-	CHECK(strstr(r.err, "ping 10.0.0.2:7471: the session went down") != NULL);
-	CHECK(strstr(r.out.buf, "1 round trips, 1 validated") != NULL);
-	run_end(&r);
-
-	/* ^C between round trips: the summary of those done, exit 130 */
-	ping_begin(0);
-	fake_sigint_on_wait(1);
-	run(&r, false, "ping 10.0.0.2:7471 count 3");
-	CHECK_INT(r.rc, EXIT_INTR);
-	CHECK(strstr(r.out.buf, "1 round trips, 1 validated") != NULL);
-	CHECK(strstr(r.out.buf, "rtt min/avg/max/mdev = 40.000/40.000/40.000/0.000 us") != NULL);
-	CHECK_INT(ping_cmds[ping_ncmds - 1], KRDMA_CMD_SESSION_DEL);
-	run_end(&r);
-
-	/* a real SIGHUP there: caught as ^C is, the session deleted */
-	ping_begin(0);
-	fake_signal_on_wait(1, SIGHUP);
-	run(&r, false, "ping 10.0.0.2:7471 count 3");
-	CHECK_INT(fake_signal_uncaught(), 0);
-	CHECK_INT(r.rc, EXIT_INTR);
 	CHECK_INT(ping_cmds[ping_ncmds - 1], KRDMA_CMD_SESSION_DEL);
 	run_end(&r);
 
@@ -1668,19 +1813,7 @@ TEST(cmd_ping)
 		}
 	}
 
-	/* no listener there: exit 1, the reason, nothing left behind */
-	connect_mode = 1;
-	ping_ncmds = 0;
-	fake_begin(k_connect);
-	run(&r, false, "ping 10.0.0.2 port 7471");
-	CHECK_INT(r.rc, EXIT_ERR);
-	CHECK(strstr(r.err, "ping 10.0.0.2:7471: no krdma session: rejected by peer") != NULL);
-	run_end(&r);
-
-	check_refused(k_ping, "ping 10.0.0.2:7471 port 7472", EXIT_USAGE,
-		      "conflicting ports in 'addr' and 'port'");
-	check_refused(k_ping, "ping 10.0.0.2:7471 interval 2m", EXIT_USAGE,
-		      "interval '2m' out of range");
+	CHECK_REFUSALS(k_ping, refused);
 }
 
 /*
