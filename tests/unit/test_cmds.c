@@ -156,7 +156,9 @@ struct sent {
 	{ .type = (t), .name = #t, .how = SENT_STRING, .str = (s) }
 #define SENT_PORT(t, p)							\
 	{ .type = (t), .name = #t, .how = SENT_ENDPOINT_PORT, .num = (p) }
-#define NOT_SENT(t)		{ .type = (t), .name = #t, .how = SENT_NOTHING }
+#define NOT_SENT_IN(i, t)						\
+	{ .type = (t), .name = #t, .req = (i), .how = SENT_NOTHING }
+#define NOT_SENT(t)		NOT_SENT_IN(0, t)
 
 /*
  * A command line and what it must give. It runs against @kernel (-j with
@@ -300,7 +302,10 @@ static void check_result(const char *what, const struct run *r,
 {
 	size_t i;
 
-	CHECK_INT_CASE(what, r->rc, c->rc);
+	if (r->rc != c->rc)
+		unit_fail_case(__FILE__, __LINE__, what,
+			       "exit status %d, want %d; stderr: %s", r->rc,
+			       c->rc, r->err);
 	if (c->out)
 		CHECK_STR_CASE(what, r->out.buf, c->out);
 	if (c->err)
@@ -1822,59 +1827,30 @@ TEST(cmd_ping)
  */
 TEST(cmd_default_port)
 {
-	static const struct {
-		const char *line;
-		bool has_addr;
-		int port;
-	} listeners[] = {
-		{ "listener add name l1", false, 7362 },
-		{ "listener add addr 10.0.0.1", true, 7362 },
+	static const struct listener_case listeners[] = {
+		{ "listener add name l1", .ack_timeout = -1, .port = 7362 },
+		{ "listener add addr 10.0.0.1", .ack_timeout = -1,
+		  .has_addr = true, .family = AF_INET, .port = 7362 },
 		/* a port given still wins, in addr or on its own */
-		{ "listener add addr 10.0.0.1:7471", true, 7471 },
+		{ "listener add addr 10.0.0.1:7471", .ack_timeout = -1,
+		  .has_addr = true, .family = AF_INET, .port = 7471 },
 	};
-	struct nlattr *tb[KRDMA_A_MAX + 1];
-	struct endpoint ep;
-	struct run r;
-	size_t i;
+	static const struct cmd_case cases[] = {
+		{ CONNECT(0), .line = "session connect addr 10.0.0.2 name s1",
+		  .sent = { SENT_PORT(KRDMA_A_PEER_ADDR, 7362) } },
+		{ PING(0), .line = "ping 10.0.0.2",
+		  .sent = { SENT_PORT(KRDMA_A_PEER_ADDR, 7362) },
+		  .out_has = { "ping 10.0.0.2:7362:" } },
+		/* and the help says which */
+		{ .kernel = k_none, .line = "listener help",
+		  .out_has = { "[ port PORT ]", "default 7362" } },
+	};
 
 	CHECK_INT(KRDMACTL_PORT_DFLT, 7362);
-	for (i = 0; i < ARRAY_SIZE(listeners); i++) {
-		const char *what = listeners[i].line;
-
-		fake_begin(k_listener_add);
-		run(&r, false, what);
-		CHECK_INT_CASE(what, r.rc, 0);
-		CHECK_CASE(what, seen_ep.has_addr == listeners[i].has_addr);
-		CHECK_INT_CASE(what, seen_ep.port, listeners[i].port);
-		run_end(&r);
-	}
-
-	connect_mode = 0;
-	fake_begin(k_connect);
-	run(&r, false, "session connect addr 10.0.0.2 name s1");
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK(tb[KRDMA_A_PEER_ADDR] && !get_endpoint(tb[KRDMA_A_PEER_ADDR], &ep));
-	CHECK_INT(ep.port, 7362);
-	run_end(&r);
+	CHECK_LISTENER_CASES(listeners);
+	CHECK_CMDS(cases);
 	check_refused(k_connect, "session connect addr 10.0.0.2:1 port 2",
 		      EXIT_USAGE, "conflicting ports");
-
-	ping_begin(0);
-	run(&r, false, "ping 10.0.0.2");
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK(tb[KRDMA_A_PEER_ADDR] && !get_endpoint(tb[KRDMA_A_PEER_ADDR], &ep));
-	CHECK_INT(ep.port, 7362);
-	CHECK(strstr(r.out.buf, "ping 10.0.0.2:7362:") != NULL);
-	run_end(&r);
-
-	/* and the help says which */
-	fake_begin(k_none);
-	run(&r, false, "listener help");
-	CHECK(strstr(r.out.buf, "[ port PORT ]") != NULL);
-	CHECK(strstr(r.out.buf, "default 7362") != NULL);
-	run_end(&r);
 }
 
 /*
@@ -1924,39 +1900,146 @@ static void k_oneshot(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 	k_test_ending(oneshot_done, cmd, tb);
 }
 
-/* The signal of run_oneshot()'s sigint_wait: 0 SIGINT, as fake_nl has it. */
-static int oneshot_sig;
-
-/* Run @line against k_oneshot, the session coming up as @connect. */
-static void run_oneshot(struct run *r, const char *line, int connect,
-			struct nl_msg *(*done)(void), int start_err,
-			int sigint_wait)
-{
-	oneshot_connect = connect;
-	oneshot_done = done;
-	oneshot_start_err = start_err;
-	os_ncmds = 0;
-	os_del_id = os_test_session = 0;
-	fake_begin(k_oneshot);
-	if (sigint_wait && oneshot_sig)
-		fake_signal_on_wait(sigint_wait, oneshot_sig);
-	else if (sigint_wait)
-		fake_sigint_on_wait(sigint_wait);
-	run(r, false, line);
-}
-
 /* The session was deleted, last: whatever happened, nothing is left. */
-static void check_deleted(const struct run *r, const char *line)
+static void check_deleted(const char *what, const struct run *r)
 {
 	if (!os_ncmds || os_cmds[os_ncmds - 1] != KRDMA_CMD_SESSION_DEL ||
 	    os_del_id != 7)
 		unit_fail(__FILE__, __LINE__, "\"%s\" (rc %d): session 7 not deleted last (%u requests, deleted %u): %s",
-			  line, r->rc, os_ncmds, os_del_id, r->err);
+			  what, r->rc, os_ncmds, os_del_id, r->err);
+}
+
+/* ... and named run-SOMETHING when it was made. */
+static void check_named_and_deleted(const char *what, const struct run *r)
+{
+	struct nlattr *tb[KRDMA_A_MAX + 1];
+
+	CHECK_INT_CASE(what, fake_req_attrs(0, tb), 0);
+	CHECK_CASE(what, tb[KRDMA_A_NAME] &&
+		   !strncmp(nla_get_string(tb[KRDMA_A_NAME]), "run-", 4));
+	check_deleted(what, r);
+}
+
+/*
+ * ... after a hangup; and whoever read stdout gone too: the writes fail,
+ * reported, instead of SIGPIPE killing it before the delete.
+ */
+static void check_deleted_sigpipe_ignored(const char *what,
+					  const struct run *r)
+{
+	struct sigaction sa;
+
+	check_deleted(what, r);
+	CHECK_CASE(what, sigaction(SIGPIPE, NULL, &sa) == 0 &&
+		   sa.sa_handler == SIG_IGN);
+}
+
+/*
+ * A one-shot run against k_oneshot: the session comes up as @connect,
+ * the test ends with @done, or the kernel refuses it with @start_err;
+ * @want is the command line and what it must give.
+ */
+struct oneshot_case {
+	int connect;
+	struct nl_msg *(*done)(void);
+	int start_err;
+	struct cmd_case want;
+};
+
+static void check_oneshot_cases(const struct oneshot_case *c, size_t n)
+{
+	for (; n--; c++) {
+		oneshot_connect = c->connect;
+		oneshot_done = c->done;
+		oneshot_start_err = c->start_err;
+		os_ncmds = 0;
+		os_del_id = os_test_session = 0;
+		check_cmd(&c->want);
+	}
 }
 
 /* "test run addr HOST ..." connects, runs, prints and deletes. */
 TEST(cmd_test_run_oneshot)
 {
+	static const struct oneshot_case cases[] = {
+		/* success: a session sized for the test, the test over it */
+		{ OS_UP, test_passes_done, 0, {
+		  .kernel = k_oneshot,
+		  .line = "test run addr 10.0.0.2 op send size 1M qps 2 depth 100 count 10",
+		  REQS(3), .req_cmds = { KRDMA_CMD_SESSION_NEW,
+					 KRDMA_CMD_TEST_START },
+		  .out_has = { "test 9 " }, .err = "",
+		  .sent = { SENT_IN(1, KRDMA_A_SESSION_ID, 7),
+			    SENT_PORT(KRDMA_A_PEER_ADDR, 7362),
+			    SENT(KRDMA_A_SESSION_MAX_MSG_SIZE, 1 << 20),
+			    SENT(KRDMA_A_SESSION_QPS, 2),
+			    SENT(KRDMA_A_SESSION_RQ_DEPTH, 103),
+			    SENT(KRDMA_A_SESSION_SQ_DEPTH, 2002),
+			    /* the test names the session by id */
+			    NOT_SENT_IN(1, KRDMA_A_NAME) },
+		  .also = check_named_and_deleted } },
+		/* a WRITE of the defaults needs nothing of the session; what
+		 * the user gives is sent as given */
+		{ OS_UP, test_passes_done, 0, {
+		  .kernel = k_oneshot,
+		  .line = "test run addr 10.0.0.2:7471 op write tos 96 rq_depth 8 count 10 ack_timeout 14",
+		  .sent = { SENT_PORT(KRDMA_A_PEER_ADDR, 7471),
+			    NOT_SENT(KRDMA_A_SESSION_MAX_MSG_SIZE),
+			    NOT_SENT(KRDMA_A_SESSION_QPS),
+			    NOT_SENT(KRDMA_A_SESSION_SQ_DEPTH),
+			    SENT(KRDMA_A_SESSION_RQ_DEPTH, 8),
+			    SENT(KRDMA_A_SESSION_TOS, 96),
+			    SENT(KRDMA_A_SESSION_ACK_TIMEOUT, 14) },
+		  .also = check_deleted } },
+		/* a failed test, data that failed validation: deleted all the same */
+		{ OS_UP, test_fails_done, 0, {
+		  .kernel = k_oneshot,
+		  .line = "test run addr 10.0.0.2 op write count 10",
+		  .rc = EXIT_ERR, .also = check_deleted } },
+		{ OS_UP, test_data_mismatch_done, 0, {
+		  .kernel = k_oneshot,
+		  .line = "test run addr 10.0.0.2 op write count 10",
+		  .rc = EXIT_TEST_FAIL, .also = check_deleted } },
+		/* an error: the kernel refuses the test */
+		{ OS_UP, test_passes_done, -EMSGSIZE, {
+		  .kernel = k_oneshot,
+		  .line = "test run addr 10.0.0.2 op send size 2M count 10",
+		  .rc = EXIT_ERR, .err_has = { "max_msg" },
+		  .also = check_deleted } },
+		/* an error: the session goes down instead of up */
+		{ OS_DOWN, test_passes_done, 0, {
+		  .kernel = k_oneshot,
+		  .line = "test run addr 10.0.0.2 op send size 2M count 10",
+		  .rc = EXIT_ERR,
+		  .err_has = { "no session to 10.0.0.2:7362: rejected by peer" },
+		  REQS(2),	/* no test */
+		  .also = check_deleted } },
+		/* ^C while the test runs: stopped, its result, deleted, 130 */
+		{ OS_UP, NULL, 0, {
+		  .kernel = k_oneshot, .what = "^C, running", .sigint = 1,
+		  .line = "test run addr 10.0.0.2 op write duration 1h",
+		  .rc = EXIT_INTR, .err_has = { "stopping test 9" },
+		  .out_has = { "test 9 " }, .also = check_deleted } },
+		/* ^C while connecting: deleted, and not said to be left behind */
+		{ OS_SILENT, NULL, 0, {
+		  .kernel = k_oneshot, .what = "^C, connecting", .sigint = 1,
+		  .line = "test run addr 10.0.0.2 op write duration 1h",
+		  .rc = EXIT_INTR, .err_has = { "deleting session 7" },
+		  .err_lacks = { "left as it is" }, .also = check_deleted } },
+		/* The terminal (or ssh) gone, a real SIGHUP, while connecting
+		 * and while the test runs: caught, the session deleted all the
+		 * same. */
+		{ OS_SILENT, NULL, 0, {
+		  .kernel = k_oneshot, .what = "hangup, connecting",
+		  .sigint = 1, .signal = SIGHUP,
+		  .line = "test run addr 10.0.0.2 op write duration 1h",
+		  .rc = EXIT_INTR, .also = check_deleted_sigpipe_ignored } },
+		{ OS_UP, NULL, 0, {
+		  .kernel = k_oneshot, .what = "hangup, running",
+		  .sigint = 1, .signal = SIGHUP,
+		  .line = "test run addr 10.0.0.2 op write duration 1h",
+		  .rc = EXIT_INTR, .also = check_deleted_sigpipe_ignored } },
+	};
 	/* the command line, checked before the kernel hears anything */
 	static const struct refusal refused[] = {
 		{ "test run op write count 10",
@@ -1972,117 +2055,8 @@ TEST(cmd_test_run_oneshot)
 		{ "test run addr 10.0.0.2 op write name x",
 		  "unknown keyword 'name'" },
 	};
-	const char *line;
-	struct nlattr *tb[KRDMA_A_MAX + 1];
-	struct sigaction sa;
-	struct endpoint ep;
-	struct run r;
-	int i;
 
-	/* success: a session sized for the test, the test over it */
-	line = "test run addr 10.0.0.2 op send size 1M qps 2 depth 100 count 10";
-	run_oneshot(&r, line, OS_UP, test_passes_done, 0, 0);
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(os_ncmds, 3);
-	CHECK_INT(os_cmds[0], KRDMA_CMD_SESSION_NEW);
-	CHECK_INT(os_cmds[1], KRDMA_CMD_TEST_START);
-	CHECK_INT(os_test_session, 7);
-	check_deleted(&r, line);
-	CHECK(strstr(r.out.buf, "test 9 ") != NULL);
-	CHECK_STR(r.err, "");
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK(tb[KRDMA_A_PEER_ADDR] && !get_endpoint(tb[KRDMA_A_PEER_ADDR], &ep));
-	CHECK_INT(ep.port, 7362);
-	CHECK(tb[KRDMA_A_NAME] &&
-	      !strncmp(nla_get_string(tb[KRDMA_A_NAME]), "run-", 4));
-	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_MAX_MSG_SIZE), 1 << 20);
-	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_QPS), 2);
-	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_RQ_DEPTH), 103);
-	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_SQ_DEPTH), 2002);
-	CHECK_INT(fake_req_attrs(1, tb), 0);
-	CHECK(!tb[KRDMA_A_NAME]);	/* the test names the session by id */
-	run_end(&r);
-
-	/* a WRITE of the defaults needs nothing of the session; what the
-	 * user gives is sent as given */
-	line = "test run addr 10.0.0.2:7471 op write tos 96 rq_depth 8 count 10 ack_timeout 14";
-	run_oneshot(&r, line, OS_UP, test_passes_done, 0, 0);
-	CHECK_INT(r.rc, 0);
-	check_deleted(&r, line);
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK(tb[KRDMA_A_PEER_ADDR] && !get_endpoint(tb[KRDMA_A_PEER_ADDR], &ep));
-	CHECK_INT(ep.port, 7471);
-	CHECK(!tb[KRDMA_A_SESSION_MAX_MSG_SIZE]);
-	CHECK(!tb[KRDMA_A_SESSION_QPS]);
-	CHECK(!tb[KRDMA_A_SESSION_SQ_DEPTH]);
-	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_RQ_DEPTH), 8);
-	CHECK(tb[KRDMA_A_SESSION_TOS] &&
-	      nla_get_u8(tb[KRDMA_A_SESSION_TOS]) == 96);
-	CHECK(tb[KRDMA_A_SESSION_ACK_TIMEOUT] &&
-	      nla_get_u8(tb[KRDMA_A_SESSION_ACK_TIMEOUT]) == 14);
-	run_end(&r);
-
-	/* a failed test, data that failed validation: deleted all the same */
-	line = "test run addr 10.0.0.2 op write count 10";
-	run_oneshot(&r, line, OS_UP, test_fails_done, 0, 0);
-	CHECK_INT(r.rc, EXIT_ERR);
-	check_deleted(&r, line);
-	run_end(&r);
-	run_oneshot(&r, line, OS_UP, test_data_mismatch_done, 0, 0);
-	CHECK_INT(r.rc, EXIT_TEST_FAIL);
-	check_deleted(&r, line);
-	run_end(&r);
-
-	/* an error: the kernel refuses the test */
-	line = "test run addr 10.0.0.2 op send size 2M count 10";
-	run_oneshot(&r, line, OS_UP, test_passes_done, -EMSGSIZE, 0);
-	CHECK_INT(r.rc, EXIT_ERR);
-	CHECK(strstr(r.err, "max_msg") != NULL);
-	check_deleted(&r, line);
-	run_end(&r);
-
-	/* an error: the session goes down instead of up */
-	run_oneshot(&r, line, OS_DOWN, test_passes_done, 0, 0);
-	CHECK_INT(r.rc, EXIT_ERR);
-	CHECK(strstr(r.err, "no session to 10.0.0.2:7362: rejected by peer") != NULL);
-	CHECK_INT(os_ncmds, 2);		/* no test */
-	check_deleted(&r, line);
-	run_end(&r);
-
-	/* ^C while the test runs: stopped, its result, deleted, 130 */
-	line = "test run addr 10.0.0.2 op write duration 1h";
-	run_oneshot(&r, line, OS_UP, NULL, 0, 1);
-	CHECK_INT(r.rc, EXIT_INTR);
-	CHECK(strstr(r.err, "stopping test 9") != NULL);
-	CHECK(strstr(r.out.buf, "test 9 ") != NULL);
-	check_deleted(&r, line);
-	run_end(&r);
-
-	/* ^C while connecting: deleted, and not said to be left behind */
-	run_oneshot(&r, line, OS_SILENT, NULL, 0, 1);
-	CHECK_INT(r.rc, EXIT_INTR);
-	CHECK(strstr(r.err, "deleting session 7") != NULL);
-	CHECK(strstr(r.err, "left as it is") == NULL);
-	check_deleted(&r, line);
-	run_end(&r);
-
-	/* The terminal (or ssh) gone, a real SIGHUP, while connecting and
-	 * while the test runs: caught, the session deleted all the same. */
-	for (i = 0; i < 2; i++) {
-		oneshot_sig = SIGHUP;
-		run_oneshot(&r, line, i ? OS_UP : OS_SILENT, NULL, 0, 1);
-		oneshot_sig = 0;
-		CHECK_INT_CASE(i ? "hangup, running" : "hangup, connecting",
-			       fake_signal_uncaught(), 0);
-		CHECK_INT(r.rc, EXIT_INTR);
-		check_deleted(&r, line);
-		/* and whoever read stdout gone: the writes fail, reported,
-		 * instead of SIGPIPE killing it before the delete */
-		CHECK(sigaction(SIGPIPE, NULL, &sa) == 0 &&
-		      sa.sa_handler == SIG_IGN);
-		run_end(&r);
-	}
-
+	check_oneshot_cases(cases, ARRAY_SIZE(cases));
 	CHECK_REFUSALS(k_oneshot, refused);
 }
 
@@ -2291,47 +2265,125 @@ TEST(cmd_test_run_env)
 	CHECK_INT(system(cmd), 0);
 }
 
+/* A file of @text, for compare; its name in @path (a mkstemp template). */
+static void put_json(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+	FILE *f;
+
+	if (fd < 0) {
+		unit_fail(__FILE__, __LINE__, "mkstemp %s failed", path);
+		return;
+	}
+	f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+}
+
+/* @in, its words @res and @base replaced by the names @res and @base. */
+static void subst_files(char *out, size_t len, const char *in,
+			const char *res, const char *base)
+{
+	size_t n = 0;
+
+	while (*in && n + 1 < len) {
+		if (!strncmp(in, "@res", 4)) {
+			n += snprintf(out + n, len - n, "%s", res);
+			in += 4;
+		} else if (!strncmp(in, "@base", 5)) {
+			n += snprintf(out + n, len - n, "%s", base);
+			in += 5;
+		} else {
+			out[n++] = *in++;
+		}
+	}
+	out[n < len ? n : len - 1] = '\0';
+}
+
+/*
+ * A compare of two files, their texts @res and @base: @want's line and
+ * err name them @res and @base; it runs with k_none.
+ */
+struct compare_case {
+	const char *res, *base;
+	struct cmd_case want;
+};
+
+static void check_compare_cases(const struct compare_case *c, size_t n)
+{
+	char res[] = "/tmp/krdma-unit-res.XXXXXX";
+	char base[] = "/tmp/krdma-unit-base.XXXXXX";
+	char line[512], err[512];
+	struct cmd_case want;
+
+	for (; n--; c++) {
+		strcpy(res, "/tmp/krdma-unit-res.XXXXXX");
+		strcpy(base, "/tmp/krdma-unit-base.XXXXXX");
+		put_json(res, c->res);
+		put_json(base, c->base);
+		want = c->want;
+		want.kernel = k_none;
+		if (!want.what)
+			want.what = want.line;
+		subst_files(line, sizeof(line), want.line, res, base);
+		want.line = line;
+		if (want.err) {
+			subst_files(err, sizeof(err), want.err, res, base);
+			want.err = err;
+		}
+		check_cmd(&want);
+		unlink(res);
+		unlink(base);
+	}
+}
+
+#define CHECK_COMPARE_CASES(t)	check_compare_cases(t, ARRAY_SIZE(t))
+
 TEST(cmd_compare)
 {
+	static const char res_text[] =
+		"[{\"op\":\"write\",\"mode\":\"bw\",\"size\":65536,\"qps\":1,\"mb_per_s\":80,\"status\":0,\"env\":{\"timestamp\":\"2026-11-29T07:01:33Z\",\"host\":\"a\",\"kernel\":\"6.12\",\"dev\":\"rxe0\",\"governor\":null,\"idle_driver\":null}},"
+		"{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,\"lat\":{\"p50_ns\":1000,\"p99_ns\":5000}},"
+		"{\"op\":\"read\",\"mode\":\"bw\",\"size\":64,\"status\":0,\"mb_per_s\":1}]";
+	/* the failed run of a test is no baseline for it */
+	static const char base_text[] =
+		"[{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":-5,\"lat\":{\"p99_ns\":1}},"
+		"{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,\"lat\":{\"p50_ns\":1050,\"p99_ns\":4000}},"
+		"{\"op\":\"write\",\"mode\":\"bw\",\"size\":65536,\"qps\":1,\"mb_per_s\":100,\"status\":0,\"env\":{\"timestamp\":\"2026-11-22T07:00:00Z\",\"host\":\"b\",\"kernel\":\"6.1\",\"dev\":\"rxe0\",\"governor\":\"performance\"}}]";
+	static const struct compare_case cases[] = {
+		{ res_text, base_text, {
+		  .line = "compare @res baseline @base", .rc = EXIT_REGRESSION,
+		  .out_has = {
+			"write bw 64K: mb_per_s 80.00 vs 100.00 (-20.0%) worse\n",
+			"send lat 64: p99_ns 5000.00 vs 4000.00 (+25.0%) worse\n",
+			"env: kernel 6.12 vs 6.1\n",
+			/* null (sysfs had none) is not the word "null" */
+			"env: governor - vs performance\n",
+			/* another host is a difference; another day is not */
+			"env: host a vs b\n",
+			"3 figures compared, 2 worse, 0 better than the baseline by more than 10%; 1 results without a baseline\n",
+		  },
+		  .out_lacks = {
+			/* p50 moved 4.8%: within the tolerance */
+			"p50_ns",
+			"idle_driver",
+			"timestamp",
+		  } } },
+		/* the baseline's own figures: nothing moved */
+		{ res_text, base_text, {
+		  .line = "compare @base baseline @base" } },
+		{ res_text, base_text, {
+		  .line = "compare /nonexistent/x.json baseline @base",
+		  .rc = EXIT_ERR, .err_has = { "/nonexistent/x.json" } } },
+	};
 	char res[] = "/tmp/krdma-unit-res.XXXXXX", base[] = "/tmp/krdma-unit-base.XXXXXX";
 	struct json_object *o, *v, *m;
 	struct run r;
-	FILE *f;
-	int fd;
 
-	fd = mkstemp(res);
-	CHECK(fd >= 0);
-	f = fdopen(fd, "w");
-	fputs("[{\"op\":\"write\",\"mode\":\"bw\",\"size\":65536,\"qps\":1,\"mb_per_s\":80,\"status\":0,\"env\":{\"timestamp\":\"2026-11-29T07:01:33Z\",\"host\":\"a\",\"kernel\":\"6.12\",\"dev\":\"rxe0\",\"governor\":null,\"idle_driver\":null}},"
-	      "{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,\"lat\":{\"p50_ns\":1000,\"p99_ns\":5000}},"
-	      "{\"op\":\"read\",\"mode\":\"bw\",\"size\":64,\"status\":0,\"mb_per_s\":1}]", f);
-	fclose(f);
-	fd = mkstemp(base);
-	CHECK(fd >= 0);
-	f = fdopen(fd, "w");
-	/* the failed run of a test is no baseline for it */
-	fputs("[{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":-5,\"lat\":{\"p99_ns\":1}},"
-	      "{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,\"lat\":{\"p50_ns\":1050,\"p99_ns\":4000}},"
-	      "{\"op\":\"write\",\"mode\":\"bw\",\"size\":65536,\"qps\":1,\"mb_per_s\":100,\"status\":0,\"env\":{\"timestamp\":\"2026-11-22T07:00:00Z\",\"host\":\"b\",\"kernel\":\"6.1\",\"dev\":\"rxe0\",\"governor\":\"performance\"}}]", f);
-	fclose(f);
+	CHECK_COMPARE_CASES(cases);
 
-	fake_begin(k_none);
-	run_fmt(&r, false, "compare %s baseline %s", res, base);
-	CHECK_INT(r.rc, EXIT_REGRESSION);
-	CHECK(strstr(r.out.buf, "write bw 64K: mb_per_s 80.00 vs 100.00 (-20.0%) worse\n") != NULL);
-	CHECK(strstr(r.out.buf, "send lat 64: p99_ns 5000.00 vs 4000.00 (+25.0%) worse\n") != NULL);
-	/* p50 moved 4.8%: within the tolerance */
-	CHECK(strstr(r.out.buf, "p50_ns") == NULL);
-	CHECK(strstr(r.out.buf, "env: kernel 6.12 vs 6.1\n") != NULL);
-	/* null (sysfs had none) is not the word "null" */
-	CHECK(strstr(r.out.buf, "env: governor - vs performance\n") != NULL);
-	CHECK(strstr(r.out.buf, "idle_driver") == NULL);
-	/* another host is a difference; another day is not */
-	CHECK(strstr(r.out.buf, "env: host a vs b\n") != NULL);
-	CHECK(strstr(r.out.buf, "timestamp") == NULL);
-	CHECK(strstr(r.out.buf, "3 figures compared, 2 worse, 0 better than the baseline by more than 10%; 1 results without a baseline\n") != NULL);
-	run_end(&r);
-
+	put_json(res, res_text);
+	put_json(base, base_text);
 	fake_begin(k_none);
 	run_fmt(&r, true, "compare %s baseline %s tolerance 30", res, base);
 	CHECK_INT(r.rc, 0);
@@ -2352,108 +2404,106 @@ TEST(cmd_compare)
 	      json_object_get_double(v) == 30);
 	json_object_put(o);
 	run_end(&r);
-
-	/* the baseline's own figures: nothing moved */
-	fake_begin(k_none);
-	run_fmt(&r, false, "compare %s baseline %s", base, base);
-	CHECK_INT(r.rc, 0);
-	run_end(&r);
-
-	fake_begin(k_none);
-	run_fmt(&r, false, "compare /nonexistent/x.json baseline %s", base);
-	CHECK_INT(r.rc, EXIT_ERR);
-	CHECK(strstr(r.err, "/nonexistent/x.json") != NULL);
-	run_end(&r);
 	unlink(res);
 	unlink(base);
 }
 
 TEST(cmd_test_run_failed)
 {
-	struct run r;
+	static const struct cmd_case cases[] = {
+		{ .kernel = k_test_fails,
+		  .line = "test run session 5 op read size 4K duration 10s interval 500ms",
+		  .rc = 1,
+		  .out_starts = "test 9 session 5 op write size 65536 iters 1000",
+		  .out_has = { " status -5 (Input/output error) reason \"data mismatch at 4096\"\n" },
+		  .err = "krdmactl: test 9 failed: data mismatch at 4096\n" },
+		/* it ran, and its data was wrong: 3, not a runtime error */
+		{ .kernel = k_test_data_mismatch,
+		  .line = "test run session 5 op read size 4K count 10",
+		  .rc = EXIT_TEST_FAIL,
+		  .err = "krdmactl: test 9 failed: data mismatch\n" },
+		/* the same in a sweep: the other sizes passed */
+		{ .kernel = k_test_data_mismatch,
+		  .line = "test run session 5 op read size 4K-8K count 10",
+		  .rc = EXIT_TEST_FAIL },
+	};
 
-	fake_begin(k_test_fails);
-	run(&r, false, "test run session 5 op read size 4K duration 10s interval 500ms");
-	CHECK_INT(r.rc, 1);
-	CHECK(strstr(r.out.buf, "test 9 session 5 op write size 65536 iters 1000") == r.out.buf);
-	CHECK(strstr(r.out.buf, " status -5 (Input/output error) reason \"data mismatch at 4096\"\n") != NULL);
-	CHECK_STR(r.err, "krdmactl: test 9 failed: data mismatch at 4096\n");
-	run_end(&r);
-
-	/* it ran, and its data was wrong: 3, not a runtime error */
-	fake_begin(k_test_data_mismatch);
-	run(&r, false, "test run session 5 op read size 4K count 10");
-	CHECK_INT(r.rc, EXIT_TEST_FAIL);
-	CHECK_STR(r.err, "krdmactl: test 9 failed: data mismatch\n");
-	run_end(&r);
-	/* the same in a sweep: the other sizes passed */
-	fake_begin(k_test_data_mismatch);
-	run(&r, false, "test run session 5 op read size 4K-8K count 10");
-	CHECK_INT(r.rc, EXIT_TEST_FAIL);
-	run_end(&r);
+	CHECK_CMDS(cases);
 }
 
 TEST(cmd_test_run_interrupted)
 {
-	struct nlattr *tb[KRDMA_A_MAX + 1];
-	struct run r;
-
 	/* ^C while waiting: TEST_STOP, then the result from DONE */
-	fake_begin(k_test_silent);
-	fake_sigint_on_wait(1);
-	run(&r, false, "test run session 5 op write size 1M");
-	CHECK_INT(r.rc, EXIT_INTR);
-	CHECK(strstr(r.err, "stopping test 9") != NULL);
-	CHECK_INT(fake_nreqs(), 2);
-	CHECK_INT(fake_req_cmd(1), KRDMA_CMD_TEST_STOP);
-	CHECK_INT(fake_req_attrs(1, tb), 0);
-	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_ID), 9);
-	CHECK(strstr(r.out.buf, "test 9 ") == r.out.buf);
-	run_end(&r);
+	check_cmd(&(const struct cmd_case){
+		.kernel = k_test_silent, .sigint = 1,
+		.line = "test run session 5 op write size 1M", .rc = EXIT_INTR,
+		.err_has = { "stopping test 9" }, REQS(2),
+		.req_cmds = { [1] = KRDMA_CMD_TEST_STOP },
+		.sent = { SENT_IN(1, KRDMA_A_TEST_ID, 9) },
+		.out_starts = "test 9 ",
+	});
 }
 
 TEST(cmd_test_run_no_events)
 {
-	struct run r;
-
 	/* no DONE event: the test's state is asked for */
-	fake_begin(k_test_silent);
-	run(&r, false, "test run session 5 op atomic_cswap");
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(fake_req_cmd(1), KRDMA_CMD_TEST_GET);
-	CHECK_STR(r.out.buf, "test 9 iters 7 status ok\n");
-	run_end(&r);
+	check_cmd(&(const struct cmd_case){
+		.kernel = k_test_silent,
+		.line = "test run session 5 op atomic_cswap",
+		.req_cmds = { [1] = KRDMA_CMD_TEST_GET },
+		.out = "test 9 iters 7 status ok\n",
+	});
 }
 
 TEST(cmd_test_rate)
 {
-	/* the rate and the burst sent (0: none) */
-	static const struct {
-		const char *line;
-		uint64_t bytes_per_s;
-		uint32_t burst;
-	} cases[] = {
-		{ "test start session s1 op write mode bw rate 2 burst 4",
-		  2000000, 4 },
+	/* the rate and the burst sent (none: the kernel's default) */
+	static const struct cmd_case cases[] = {
+		{ .kernel = k_test_silent,
+		  .line = "test start session s1 op write mode bw rate 2 burst 4",
+		  .sent = { SENT(KRDMA_A_TEST_RATE, 2000000),
+			    SENT(KRDMA_A_TEST_BURST, 4) } },
 		/* a unit; no burst given, none sent: the kernel's default */
-		{ "test start session s1 op write mode bw rate 10Gb/s",
-		  1250000000, 0 },
+		{ .kernel = k_test_silent,
+		  .line = "test start session s1 op write mode bw rate 10Gb/s",
+		  .sent = { SENT(KRDMA_A_TEST_RATE, 1250000000),
+			    NOT_SENT(KRDMA_A_TEST_BURST) } },
 		/* without a rate, neither goes */
-		{ "test start session s1 op write mode bw", 0, 0 },
+		{ .kernel = k_test_silent,
+		  .line = "test start session s1 op write mode bw",
+		  .sent = { NOT_SENT(KRDMA_A_TEST_RATE),
+			    NOT_SENT(KRDMA_A_TEST_BURST) } },
 		/* perftest's units: Mb/s, MiB/s, and packets/s times the size */
-		{ "test start session s1 op write mode bw rate 100Mb/s",
-		  12500000, 0 },
-		{ "test start session s1 op write mode bw rate 100MiB/s",
-		  104857600, 0 },
-		{ "test start session s1 op write mode bw rate 1.5GB/s",
-		  1500000000, 0 },
-		{ "test start session s1 op write mode bw size 4K rate 1000pps",
-		  4096000, 0 },
-		{ "test start session s1 op write mode bw size 64 rate 1.5Mpps",
-		  96000000, 0 },
+		{ .kernel = k_test_silent,
+		  .line = "test start session s1 op write mode bw rate 100Mb/s",
+		  .sent = { SENT(KRDMA_A_TEST_RATE, 12500000),
+			    NOT_SENT(KRDMA_A_TEST_BURST) } },
+		{ .kernel = k_test_silent,
+		  .line = "test start session s1 op write mode bw rate 100MiB/s",
+		  .sent = { SENT(KRDMA_A_TEST_RATE, 104857600),
+			    NOT_SENT(KRDMA_A_TEST_BURST) } },
+		{ .kernel = k_test_silent,
+		  .line = "test start session s1 op write mode bw rate 1.5GB/s",
+		  .sent = { SENT(KRDMA_A_TEST_RATE, 1500000000),
+			    NOT_SENT(KRDMA_A_TEST_BURST) } },
+		{ .kernel = k_test_silent,
+		  .line = "test start session s1 op write mode bw size 4K rate 1000pps",
+		  .sent = { SENT(KRDMA_A_TEST_RATE, 4096000),
+			    NOT_SENT(KRDMA_A_TEST_BURST) } },
+		{ .kernel = k_test_silent,
+		  .line = "test start session s1 op write mode bw size 64 rate 1.5Mpps",
+		  .sent = { SENT(KRDMA_A_TEST_RATE, 96000000),
+			    NOT_SENT(KRDMA_A_TEST_BURST) } },
 		/* an atomic is 8 bytes, whatever the size */
-		{ "test start session s1 op atomic_fadd mode bw rate 1kpps",
-		  8000, 0 },
+		{ .kernel = k_test_silent,
+		  .line = "test start session s1 op atomic_fadd mode bw rate 1kpps",
+		  .sent = { SENT(KRDMA_A_TEST_RATE, 8000),
+			    NOT_SENT(KRDMA_A_TEST_BURST) } },
+		/* a packet rate over a sweep: each size's own bytes/s */
+		{ .kernel = k_test_passes,
+		  .line = "test run session s1 op write mode bw size 1K-2K rate 10kpps count 10",
+		  .sent = { SENT_IN(0, KRDMA_A_TEST_RATE, 10240000),
+			    SENT_IN(1, KRDMA_A_TEST_RATE, 20480000) } },
 	};
 	static const struct refusal refused[] = {
 		{ "test start session s1 op write mode bw rate 1kpps",
@@ -2464,76 +2514,34 @@ TEST(cmd_test_rate)
 		  "burst '0' out of range: must be 1..128" },
 		{ "test start session s1 op write mode bw rate", "rate" },
 	};
-	struct nlattr *tb[KRDMA_A_MAX + 1];
-	uint64_t rate;
-	uint32_t burst;
-	struct run r;
-	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		const char *what = cases[i].line;
-
-		fake_begin(k_test_silent);
-		run(&r, false, what);
-		CHECK_INT_CASE(what, r.rc, 0);
-		CHECK_INT_CASE(what, fake_req_attrs(0, tb), 0);
-		rate = tb[KRDMA_A_TEST_RATE] ?
-		       nla_get_u64(tb[KRDMA_A_TEST_RATE]) : 0;
-		burst = tb[KRDMA_A_TEST_BURST] ?
-			nla_get_u32(tb[KRDMA_A_TEST_BURST]) : 0;
-		CHECK_U64_CASE(what, rate, cases[i].bytes_per_s);
-		CHECK_INT_CASE(what, burst, cases[i].burst);
-		run_end(&r);
-	}
-	/* a packet rate over a sweep: each size's own bytes/s */
-	fake_begin(k_test_passes);
-	run(&r, false, "test run session s1 op write mode bw size 1K-2K rate 10kpps count 10");
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK(tb[KRDMA_A_TEST_RATE] &&
-	      nla_get_u64(tb[KRDMA_A_TEST_RATE]) == 10240000);
-	CHECK_INT(fake_req_attrs(1, tb), 0);
-	CHECK(tb[KRDMA_A_TEST_RATE] &&
-	      nla_get_u64(tb[KRDMA_A_TEST_RATE]) == 20480000);
-	run_end(&r);
+	CHECK_CMDS(cases);
 	CHECK_REFUSALS(k_test_silent, refused);
 }
 
 TEST(cmd_test_start_sends_only_what_is_given)
 {
-	struct nlattr *tb[KRDMA_A_MAX + 1];
-	struct run r;
+	static const struct cmd_case cases[] = {
+		/* The kernel alone decides defaults: no size given, none sent. */
+		{ .kernel = k_test_silent,
+		  .line = "test start session s1 op atomic_f", .out = "test 9\n",
+		  .sent = { NOT_SENT(KRDMA_A_TEST_SIZE),
+			    NOT_SENT(KRDMA_A_TEST_DEPTH),
+			    NOT_SENT(KRDMA_A_TEST_COUNT),
+			    NOT_SENT(KRDMA_A_TEST_MODE),
+			    SENT_STR(KRDMA_A_NAME, "s1") } },
+		{ .kernel = k_test_silent,
+		  .line = "test start session s1 op write",
+		  .sent = { NOT_SENT(KRDMA_A_TEST_SIZE) } },
+		/* test run without a size runs once, at the kernel's default. */
+		{ .kernel = k_test_silent,
+		  .line = "test run session s1 op write count 5",
+		  REQS(2),	/* one start, then its state */
+		  .req_cmds = { KRDMA_CMD_TEST_START, KRDMA_CMD_TEST_GET },
+		  .sent = { NOT_SENT(KRDMA_A_TEST_SIZE) } },
+	};
 
-	fake_begin(k_test_silent);
-	run(&r, false, "test start session s1 op atomic_f");
-	CHECK_INT(r.rc, 0);
-	CHECK_STR(r.out.buf, "test 9\n");
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	/* The kernel alone decides defaults: no size given, none sent. */
-	CHECK(tb[KRDMA_A_TEST_SIZE] == NULL);
-	CHECK(tb[KRDMA_A_TEST_DEPTH] == NULL);
-	CHECK(tb[KRDMA_A_TEST_COUNT] == NULL);
-	CHECK(tb[KRDMA_A_TEST_MODE] == NULL);
-	CHECK_STR(nla_get_string(tb[KRDMA_A_NAME]), "s1");
-	run_end(&r);
-
-	fake_begin(k_test_silent);
-	run(&r, false, "test start session s1 op write");
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK(tb[KRDMA_A_TEST_SIZE] == NULL);
-	run_end(&r);
-
-	/* test run without a size runs once, at the kernel's default. */
-	fake_begin(k_test_silent);
-	run(&r, false, "test run session s1 op write count 5");
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(fake_nreqs(), 2);	/* one start, then its state */
-	CHECK_INT(fake_req_cmd(0), KRDMA_CMD_TEST_START);
-	CHECK_INT(fake_req_cmd(1), KRDMA_CMD_TEST_GET);
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK(tb[KRDMA_A_TEST_SIZE] == NULL);
-	run_end(&r);
+	CHECK_CMDS(cases);
 }
 
 /* ---- monitor, version, dev, stats ---- */
@@ -2564,11 +2572,14 @@ static void k_monitor(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 
 /*
  * Events of sessions 4, 5 and 7 (named "later", which the kernel does
- * not know yet), their tests 2 (of 5) and 3 (of 7), one of no session.
+ * not know yet), their tests 2 (of 5) and 3 (of 7), one of no session
+ * (a struct cmd_case's setup: @mode unused).
  */
-static void queue_monitor_events(void)
+static void queue_monitor_events(int mode)
 {
 	struct nl_msg *m;
+
+	(void)mode;
 
 	fake_event(session_event(KRDMA_EVENT_SESSION_UP, 4, "s4", NULL));
 	fake_event(sess_test_event(KRDMA_EVENT_TEST_PROGRESS, 2, 5));
@@ -2596,40 +2607,46 @@ static bool is_timestamp(const char *s, size_t len)
 	return true;
 }
 
+/* k_monitor, the events of queue_monitor_events() queued, ^C after them */
+#define MONITOR		.kernel = k_monitor, .setup = queue_monitor_events, \
+			.sigint = 1
+
 TEST(cmd_monitor)
 {
-	static const struct {
-		const char *line;
-		const char *out;
-		int nreqs;
-	} cases[] = {
-		{ "monitor",
-		  "session_up session 4 name s4\n"
-		  "test_progress test 2 session 5\n"
-		  "session_up session 7 name later\n"
-		  "test_done test 3 session 7\n"
-		  "unknown(99) listener 1\n"
-		  "test_done test 2 session 5\n"
-		  "session_down session 5 name s5 reason \"bye\"\n", 0 },
+	static const struct cmd_case cases[] = {
+		{ MONITOR, .line = "monitor",
+		  .out = "session_up session 4 name s4\n"
+			 "test_progress test 2 session 5\n"
+			 "session_up session 7 name later\n"
+			 "test_done test 3 session 7\n"
+			 "unknown(99) listener 1\n"
+			 "test_done test 2 session 5\n"
+			 "session_down session 5 name s5 reason \"bye\"\n",
+		  REQS(0) },
 		/* by id: the session's events and its tests' */
-		{ "monitor session 5",
-		  "test_progress test 2 session 5\n"
-		  "test_done test 2 session 5\n"
-		  "session_down session 5 name s5 reason \"bye\"\n", 0 },
+		{ MONITOR, .line = "monitor session 5",
+		  .out = "test_progress test 2 session 5\n"
+			 "test_done test 2 session 5\n"
+			 "session_down session 5 name s5 reason \"bye\"\n",
+		  REQS(0) },
 		/* by the name of a session that exists: asked, then by id */
-		{ "monitor session s5",
-		  "test_progress test 2 session 5\n"
-		  "test_done test 2 session 5\n"
-		  "session_down session 5 name s5 reason \"bye\"\n", 1 },
+		{ MONITOR, .line = "monitor session s5",
+		  .out = "test_progress test 2 session 5\n"
+			 "test_done test 2 session 5\n"
+			 "session_down session 5 name s5 reason \"bye\"\n",
+		  REQS(1) },
 		/* by the name of one that comes later: from its first event */
-		{ "monitor session later",
-		  "session_up session 7 name later\n"
-		  "test_done test 3 session 7\n", 1 },
-		{ "monitor test 2",
-		  "test_progress test 2 session 5\n"
-		  "test_done test 2 session 5\n", 0 },
-		{ "monitor test 2 session 7", "", 0 },
-		{ "monitor session nosuch", "", 1 },
+		{ MONITOR, .line = "monitor session later",
+		  .out = "session_up session 7 name later\n"
+			 "test_done test 3 session 7\n",
+		  REQS(1) },
+		{ MONITOR, .line = "monitor test 2",
+		  .out = "test_progress test 2 session 5\n"
+			 "test_done test 2 session 5\n",
+		  REQS(0) },
+		{ MONITOR, .line = "monitor test 2 session 7", .out = "",
+		  REQS(0) },
+		{ MONITOR, .line = "monitor session nosuch", .out = "", REQS(1) },
 	};
 	static const struct refusal refused[] = {
 		{ "monitor session", "needs a value" },
@@ -2639,20 +2656,8 @@ TEST(cmd_monitor)
 	struct json_object *o, *v;
 	const char *nl;
 	struct run r;
-	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		fake_begin(k_monitor);
-		queue_monitor_events();
-		fake_sigint_on_wait(1);
-		run(&r, false, cases[i].line);
-		CHECK_INT_CASE(cases[i].line, r.rc, 0);
-		if (strcmp(r.out.buf, cases[i].out))
-			unit_fail(__FILE__, __LINE__, "\"%s\" printed:\n%s", cases[i].line,
-				  r.out.buf);
-		CHECK_INT_CASE(cases[i].line, fake_nreqs(), cases[i].nreqs);
-		run_end(&r);
-	}
+	CHECK_CMDS(cases);
 
 	/* timestamp: the time each event came, first on its line */
 	fake_begin(k_none);
@@ -2706,16 +2711,13 @@ static void k_version(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 TEST(cmd_version)
 {
 	char want[128];
-	struct run r;
 
-	fake_begin(k_version);
-	run(&r, false, "version");
-	CHECK_INT(r.rc, 0);
 	snprintf(want, sizeof(want), "krdmactl %s (abi %d), module 1.2.3, abi %d\n",
 		 KRDMACTL_VERSION, KRDMA_ABI_VERSION, KRDMA_ABI_VERSION + 1);
-	CHECK_STR(r.out.buf, want);
-	CHECK(strstr(r.err, "warning: module ABI") != NULL);
-	run_end(&r);
+	check_cmd(&(const struct cmd_case){
+		.kernel = k_version, .line = "version", .out = want,
+		.err_has = { "warning: module ABI" },
+	});
 }
 
 static void k_dev(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
@@ -2740,20 +2742,15 @@ static void k_dev(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 
 TEST(cmd_dev_show_one)
 {
-	struct run r;
+	static const struct cmd_case cases[] = {
+		{ .kernel = k_dev, .line = "dev show rxe0", .out = "2: rxe0\n" },
+		{ .kernel = k_dev, .json = true, .line = "dev show name mlx9",
+		  .rc = 1,
+		  .out = "",	/* no half-built JSON on errors */
+		  .err = "krdmactl: no such RDMA device (attribute dev)\n" },
+	};
 
-	fake_begin(k_dev);
-	run(&r, false, "dev show rxe0");
-	CHECK_INT(r.rc, 0);
-	CHECK_STR(r.out.buf, "2: rxe0\n");
-	run_end(&r);
-
-	fake_begin(k_dev);
-	run(&r, true, "dev show name mlx9");
-	CHECK_INT(r.rc, 1);
-	CHECK_STR(r.out.buf, "");	/* no half-built JSON on errors */
-	CHECK_STR(r.err, "krdmactl: no such RDMA device (attribute dev)\n");
-	run_end(&r);
+	CHECK_CMDS(cases);
 }
 
 static void k_stats(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
@@ -2779,32 +2776,25 @@ static void k_stats(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 
 TEST(cmd_stats)
 {
-	struct run r;
-	char want[128];
+	char text[128], json[128];
 
 	/* The unknown counter is named by its number, one past the last. */
-	fake_begin(k_stats);
-	run(&r, false, "stats");
-	CHECK_INT(r.rc, 0);
-	snprintf(want, sizeof(want), "sessions_opened 3\nwc_errors 0\nstat_%d 42\n",
+	snprintf(text, sizeof(text), "sessions_opened 3\nwc_errors 0\nstat_%d 42\n",
 		 KRDMA_STATS_A_MAX + 1);
-	CHECK_STR(r.out.buf, want);
-	run_end(&r);
-
-	fake_begin(k_stats);
-	run(&r, true, "stats show");
-	snprintf(want, sizeof(want),
+	snprintf(json, sizeof(json),
 		 "{\"sessions_opened\":3,\"wc_errors\":0,\"stat_%d\":42}\n",
 		 KRDMA_STATS_A_MAX + 1);
-	CHECK_STR(r.out.buf, want);
-	run_end(&r);
+	{
+		const struct cmd_case cases[] = {
+			{ .kernel = k_stats, .line = "stats", .out = text },
+			{ .kernel = k_stats, .json = true, .line = "stats show",
+			  .out = json },
+			{ .kernel = k_stats, .line = "stats reset", .out = "",
+			  .req_cmds = { KRDMA_CMD_STATS_RESET } },
+		};
 
-	fake_begin(k_stats);
-	run(&r, false, "stats reset");
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(fake_req_cmd(0), KRDMA_CMD_STATS_RESET);
-	CHECK_STR(r.out.buf, "");
-	run_end(&r);
+		CHECK_CMDS(cases);
+	}
 }
 
 TEST(cmd_help_everywhere)
@@ -2815,19 +2805,13 @@ TEST(cmd_help_everywhere)
 		"listener add help", "session connect help", "test run help",
 		"test stop help", "stats reset help", "dev show help",
 	};
-	struct run r;
 	size_t i;
 
-	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
-		fake_begin(k_none);
-		run(&r, false, lines[i]);
-		CHECK_INT_CASE(lines[i], r.rc, 0);
-		if (!strstr(r.out.buf, "Usage: krdmactl "))
-			unit_fail(__FILE__, __LINE__, "no usage for \"%s\"",
-				  lines[i]);
-		CHECK_INT_CASE(lines[i], fake_nreqs(), 0);
-		run_end(&r);
-	}
+	for (i = 0; i < ARRAY_SIZE(lines); i++)
+		check_cmd(&(const struct cmd_case){
+			.kernel = k_none, .line = lines[i],
+			.out_has = { "Usage: krdmactl " }, REQS(0),
+		});
 }
 
 TEST(cmd_usage_errors_exit_2)
@@ -2877,33 +2861,25 @@ TEST(cmd_parse_only)
 		{ "compare /nonexistent/a.json baseline /nonexistent/b.json", 0 },
 		{ "compare a.json", EXIT_USAGE },
 	};
-	struct run r;
 	size_t i;
 
 	knl_parse_only = true;
 	parse_resolver = resolve_unchecked;
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		fake_begin(k_none);
-		run(&r, false, cases[i].line);
-		if (r.rc != cases[i].rc)
-			unit_fail(__FILE__, __LINE__, "\"%s\": rc %d, want %d (%s)",
-				  cases[i].line, r.rc, cases[i].rc, r.err);
-		CHECK_INT_CASE(cases[i].line, fake_nreqs(), 0);
-		/* nothing printed but a usage error */
-		CHECK_STR_CASE(cases[i].line, r.out.buf, "");
-		if (!cases[i].rc)
-			CHECK_STR_CASE(cases[i].line, r.err, "");
-		run_end(&r);
-	}
+	for (i = 0; i < ARRAY_SIZE(cases); i++)
+		check_cmd(&(const struct cmd_case){
+			.kernel = k_none, .line = cases[i].line,
+			.rc = cases[i].rc, REQS(0),
+			/* nothing printed but a usage error */
+			.out = "", .err = cases[i].rc ? NULL : "",
+		});
 	knl_parse_only = false;
 	parse_resolver = NULL;
 
 	/* without it, the same line does reach the kernel */
-	fake_begin(k_none);
-	run(&r, false, "stats show");
-	CHECK_INT(r.rc, EXIT_ERR);
-	CHECK(fake_nreqs() > 0);
-	run_end(&r);
+	check_cmd(&(const struct cmd_case){
+		.kernel = k_none, .line = "stats show", .rc = EXIT_ERR,
+		REQS(1),
+	});
 }
 
 /*
@@ -2914,58 +2890,41 @@ TEST(cmd_parse_only)
  */
 TEST(cmd_exit_codes)
 {
-	static const struct {
-		fake_kernel_fn kernel;
-		const char *line;
-		int rc;
-		bool sigint;
-	} cases[] = {
-		{ k_test_passes, "test run session 5 op write count 10", 0, false },
-		{ k_test_fails, "test run session 5 op write count 10", 1, false },
-		{ k_none, "test run session 5 op write count 10", 1, false },
-		{ k_none, "test run session 5 op frob", 2, false },
-		{ k_test_data_mismatch, "test run session 5 op read count 10", 3, false },
+	static const struct cmd_case cases[] = {
+		{ .kernel = k_test_passes,
+		  .line = "test run session 5 op write count 10", .rc = 0 },
+		{ .kernel = k_test_fails,
+		  .line = "test run session 5 op write count 10", .rc = 1 },
+		{ .kernel = k_none,
+		  .line = "test run session 5 op write count 10", .rc = 1 },
+		{ .kernel = k_none, .line = "test run session 5 op frob", .rc = 2 },
+		{ .kernel = k_test_data_mismatch,
+		  .line = "test run session 5 op read count 10", .rc = 3 },
 		/* 65.54 MB/s, right data */
-		{ k_test_passes, "test run session 5 op write count 10 expect bw>=1000", 4, false },
-		{ k_test_passes, "test run session 5 op write count 10 expect bw>=10", 0, false },
+		{ .kernel = k_test_passes,
+		  .line = "test run session 5 op write count 10 expect bw>=1000",
+		  .rc = 4 },
+		{ .kernel = k_test_passes,
+		  .line = "test run session 5 op write count 10 expect bw>=10",
+		  .rc = 0 },
 		/* wrong data and a threshold missed: the data */
-		{ k_test_data_mismatch, "test run session 5 op read count 10 expect bw>=1000", 3, false },
+		{ .kernel = k_test_data_mismatch,
+		  .line = "test run session 5 op read count 10 expect bw>=1000",
+		  .rc = 3 },
 		/* broken and a threshold missed: broken */
-		{ k_test_fails, "test run session 5 op read count 10 expect bw>=1000", 1, false },
+		{ .kernel = k_test_fails,
+		  .line = "test run session 5 op read count 10 expect bw>=1000",
+		  .rc = 1 },
 		/* interrupted: the result is partial, whatever it says */
-		{ k_test_silent, "test run session 5 op write expect bw>=1000", 130, true },
+		{ .kernel = k_test_silent, .sigint = 1,
+		  .line = "test run session 5 op write expect bw>=1000",
+		  .rc = 130 },
 	};
-	struct run r;
-	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		fake_begin(cases[i].kernel);
-		if (cases[i].sigint)
-			fake_sigint_on_wait(1);
-		run(&r, false, cases[i].line);
-		if (r.rc != cases[i].rc)
-			unit_fail(__FILE__, __LINE__, "\"%s\": rc %d, want %d (%s)",
-				  cases[i].line, r.rc, cases[i].rc, r.err);
-		run_end(&r);
-	}
+	CHECK_CMDS(cases);
 	CHECK_INT(EXIT_TEST_FAIL, 3);
 	CHECK_INT(EXIT_EXPECT, 4);
 	CHECK_INT(EXIT_REGRESSION, 5);
-}
-
-/* A file of @text, for compare; its name in @path (a mkstemp template). */
-static void put_json(char *path, const char *text)
-{
-	int fd = mkstemp(path);
-	FILE *f;
-
-	if (fd < 0) {
-		unit_fail(__FILE__, __LINE__, "mkstemp %s failed", path);
-		return;
-	}
-	f = fdopen(fd, "w");
-	fputs(text, f);
-	fclose(f);
 }
 
 /* compare reads no file it cannot trust: schemas, bad JSON, tolerance. */
@@ -3020,46 +2979,86 @@ TEST(cmd_compare_trust)
 		{ "{\"schema_version\":2,\"tolerance_pct\":10.0,\"moved\":[]}",
 		  "no test results in it (records with an op, from krdmactl -j test run)\n" },
 	};
+	/* schema 1 (no schema_version): p99.9_ns is read as p99_9_ns */
+	static const char schema1[] =
+		"[{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,"
+		"\"lat\":{\"p50_ns\":1000,\"p99.9_ns\":6000}}]";
+	static const char p50_1030[] =
+		"[{\"schema_version\":2,\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,"
+		"\"lat\":{\"p50_ns\":1030,\"p99_9_ns\":9000}}]";
+	static const char schema4[] =
+		"{\"schema_version\":4,\"results\":[{\"op\":\"send\"}]}";
+	/* today's document: one env for all its records */
+	static const char schema3[] =
+		"{\"schema_version\":3,\"results\":[{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,"
+		"\"lat\":{\"p50_ns\":1000,\"p99_9_ns\":6000}},{\"op\":\"write\",\"mode\":\"bw\",\"size\":64,\"status\":0,\"mb_per_s\":5}],"
+		"\"env\":{\"host\":\"b\",\"peer_host\":\"c\"}}";
+	static const char p50_null[] =
+		"[{\"schema_version\":2,\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,"
+		"\"lat\":{\"p50_ns\":null,\"p99_9_ns\":9000}}]";
+	static const struct compare_case cases[] = {
+		/* schema 1: p99.9_ns compared as p99_9_ns - not silently
+		 * dropped */
+		{ res_text, schema1, {
+		  .line = "compare @res baseline @base tolerance 5%", .rc = 5,
+		  .out_has = { "send lat 64: p99_9_ns 9000.00 vs 6000.00 (+50.0%) worse\n",
+			       "2 figures compared, 1 worse, 0 better than the baseline by more than 5%;" },
+		  .err_has = { "1 record of schema 1 (no schema_version) read as schema 3\n" } } },
+		/* fractional tolerances */
+		{ res_text, p50_1030, {
+		  .line = "compare @res baseline @base tolerance 2.5%",
+		  .out_has = { "p50_ns 1000.00 vs 1030.00 (-2.9%) better\n",
+			       "by more than 2.5%;" },
+		  .err = "" } },
+		{ res_text, p50_1030, {
+		  .line = "compare @res baseline @base tolerance 3%",
+		  .out_lacks = { "p50_ns" } } },
+		/* the result is checked as the baseline is: a newer one refused */
+		{ res_text, schema4, {
+		  .line = "compare @base baseline @res", .rc = 1,
+		  .err_has = { "schema_version 4 is newer than the 3 this krdmactl reads" } } },
+		/*
+		 * Today's document against the older shapes, both ways: its
+		 * records matched with a schema 2 array's, its env (once, for
+		 * all its records) compared with each record's own.
+		 */
+		{ res_text, schema3, {
+		  .line = "compare @res baseline @base", .rc = 5,
+		  .out_has = { "send lat 64: p99_9_ns 9000.00 vs 6000.00 (+50.0%) worse\n" },
+		  .err = "" } },
+		{ res_text, schema3, {
+		  .line = "compare @base baseline @res",
+		  .out_has = { "p99_9_ns 6000.00 vs 9000.00 (-33.3%) better\n" } } },
+		/*
+		 * A figure null in one file is not measured there: not
+		 * compared, and said so - not read as 0 and reported as a
+		 * fall of 100%.
+		 */
+		{ res_text, p50_null, {
+		  .line = "compare @res baseline @base",
+		  .out_lacks = { "p50_ns" },
+		  .out_has = { "1 figures compared, 0 worse, 0 better" },
+		  .err = "krdmactl: compare: send lat 64: p50_ns is null in @base: not compared\n" } },
+		{ res_text, p50_null, {
+		  .json = true, .line = "compare @base baseline @res",
+		  .out_has = { "\"moved\":[]" },
+		  .err_has = { "p50_ns is null in" } } },
+	};
 	char res[] = "/tmp/krdma-unit-res.XXXXXX", base[] = "/tmp/krdma-unit-base.XXXXXX";
+	char old[] = "/tmp/krdma-unit-old.XXXXXX";
 	struct run r;
 	size_t i;
 
-	put_json(res, res_text);
-	/* schema 1 (no schema_version): p99.9_ns is read as p99_9_ns, and
-	 * compared - not silently dropped */
-	put_json(base, "[{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,"
-		       "\"lat\":{\"p50_ns\":1000,\"p99.9_ns\":6000}}]");
-	fake_begin(k_none);
-	run_fmt(&r, false, "compare %s baseline %s tolerance 5%%", res, base);
-	CHECK_INT(r.rc, 5);
-	CHECK(strstr(r.out.buf, "send lat 64: p99_9_ns 9000.00 vs 6000.00 (+50.0%) worse\n") != NULL);
-	CHECK(strstr(r.out.buf, "2 figures compared, 1 worse, 0 better than the baseline by more than 5%;") != NULL);
-	CHECK(strstr(r.err, "1 record of schema 1 (no schema_version) read as schema 3\n") != NULL);
-	run_end(&r);
-	unlink(base);
+	CHECK_COMPARE_CASES(cases);
 
-	/* fractional tolerances; a bad one is a usage error */
-	strcpy(base, "/tmp/krdma-unit-base.XXXXXX");
-	put_json(base, "[{\"schema_version\":2,\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,"
-		       "\"lat\":{\"p50_ns\":1030,\"p99_9_ns\":9000}}]");
-	fake_begin(k_none);
-	run_fmt(&r, false, "compare %s baseline %s tolerance 2.5%%", res, base);
-	CHECK_INT(r.rc, 0);
-	CHECK(strstr(r.out.buf, "p50_ns 1000.00 vs 1030.00 (-2.9%) better\n") != NULL);
-	CHECK(strstr(r.out.buf, "by more than 2.5%;") != NULL);
-	CHECK_STR(r.err, "");
-	run_end(&r);
-	fake_begin(k_none);
-	run_fmt(&r, false, "compare %s baseline %s tolerance 3%%", res, base);
-	CHECK(strstr(r.out.buf, "p50_ns") == NULL);
-	run_end(&r);
+	/* a bad tolerance is a usage error */
 	check_refused(k_none, "compare a baseline b tolerance 5%%",
 		      EXIT_USAGE, "invalid tolerance '5%%': expected a percentage such as 5, 5% or 2.5%");
 	check_refused(k_none, "compare a baseline b tolerance 1001",
 		      EXIT_USAGE, "tolerance '1001' out of range: must be 0%..1000%");
-	unlink(base);
 
 	/* one clean line each, nothing of json-c's own text, exit 1 */
+	put_json(res, res_text);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char want[512];
 
@@ -3074,82 +3073,23 @@ TEST(cmd_compare_trust)
 		run_end(&r);
 		unlink(base);
 	}
-
-	/* the result is checked as the baseline is: a newer one refused */
-	strcpy(base, "/tmp/krdma-unit-base.XXXXXX");
-	put_json(base, "{\"schema_version\":4,\"results\":[{\"op\":\"send\"}]}");
-	fake_begin(k_none);
-	run_fmt(&r, false, "compare %s baseline %s", base, res);
-	CHECK_INT(r.rc, 1);
-	CHECK(strstr(r.err, "schema_version 4 is newer than the 3 this krdmactl reads") != NULL);
-	run_end(&r);
-	unlink(base);
-
-	/*
-	 * Today's document against the older shapes, both ways: its records
-	 * matched with a schema 2 array's and a schema 2 object, its env
-	 * (once, for all its records) compared with each record's own.
-	 */
-	strcpy(base, "/tmp/krdma-unit-base.XXXXXX");
-	put_json(base, "{\"schema_version\":3,\"results\":[{\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,"
-		       "\"lat\":{\"p50_ns\":1000,\"p99_9_ns\":6000}},{\"op\":\"write\",\"mode\":\"bw\",\"size\":64,\"status\":0,\"mb_per_s\":5}],"
-		       "\"env\":{\"host\":\"b\",\"peer_host\":\"c\"}}");
-	fake_begin(k_none);
-	run_fmt(&r, false, "compare %s baseline %s", res, base);
-	CHECK_INT(r.rc, 5);
-	CHECK(strstr(r.out.buf, "send lat 64: p99_9_ns 9000.00 vs 6000.00 (+50.0%) worse\n") != NULL);
-	CHECK_STR(r.err, "");
-	run_end(&r);
-	fake_begin(k_none);
-	run_fmt(&r, false, "compare %s baseline %s", base, res);
-	CHECK_INT(r.rc, 0);
-	CHECK(strstr(r.out.buf, "p99_9_ns 6000.00 vs 9000.00 (-33.3%) better\n") != NULL);
-	run_end(&r);
-	{
-		char old[] = "/tmp/krdma-unit-old.XXXXXX";
-
-		put_json(old, "{\"schema_version\":2,\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,"
-			      "\"lat\":{\"p50_ns\":1000,\"p99_9_ns\":6000},\"env\":{\"host\":\"a\",\"peer_host\":null}}");
-		fake_begin(k_none);
-		run_fmt(&r, false, "compare %s baseline %s", base, old);
-		CHECK_INT(r.rc, 0);
-		CHECK(strstr(r.out.buf, "1 figures compared") != NULL ||
-		      strstr(r.out.buf, "2 figures compared") != NULL);
-		CHECK(strstr(r.out.buf, "env: host b vs a\n") != NULL);
-		CHECK(strstr(r.out.buf, "env: peer_host c vs -\n") != NULL);
-		run_end(&r);
-		unlink(old);
-	}
-	unlink(base);
-
-	/*
-	 * A figure null in one file is not measured there: not compared,
-	 * and said so - not read as 0 and reported as a fall of 100%.
-	 */
-	strcpy(base, "/tmp/krdma-unit-base.XXXXXX");
-	put_json(base, "[{\"schema_version\":2,\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,"
-		       "\"lat\":{\"p50_ns\":null,\"p99_9_ns\":9000}}]");
-	fake_begin(k_none);
-	run_fmt(&r, false, "compare %s baseline %s", res, base);
-	CHECK_INT(r.rc, 0);
-	CHECK(strstr(r.out.buf, "p50_ns") == NULL);
-	CHECK(strstr(r.out.buf, "1 figures compared, 0 worse, 0 better") != NULL);
-	{
-		char want[256];
-
-		snprintf(want, sizeof(want), "krdmactl: compare: send lat 64: p50_ns is null in %s: not compared\n",
-			 base);
-		CHECK_STR(r.err, want);
-	}
-	run_end(&r);
-	fake_begin(k_none);
-	run_fmt(&r, true, "compare %s baseline %s", base, res);
-	CHECK_INT(r.rc, 0);
-	CHECK(strstr(r.out.buf, "\"moved\":[]") != NULL);
-	CHECK(strstr(r.err, "p50_ns is null in") != NULL);
-	run_end(&r);
-	unlink(base);
 	unlink(res);
+
+	/* today's document against a schema 2 object and its env */
+	strcpy(base, "/tmp/krdma-unit-base.XXXXXX");
+	put_json(base, schema3);
+	put_json(old, "{\"schema_version\":2,\"op\":\"send\",\"mode\":\"lat\",\"size\":64,\"status\":0,"
+		      "\"lat\":{\"p50_ns\":1000,\"p99_9_ns\":6000},\"env\":{\"host\":\"a\",\"peer_host\":null}}");
+	fake_begin(k_none);
+	run_fmt(&r, false, "compare %s baseline %s", base, old);
+	CHECK_INT(r.rc, 0);
+	CHECK(strstr(r.out.buf, "1 figures compared") != NULL ||
+	      strstr(r.out.buf, "2 figures compared") != NULL);
+	CHECK(strstr(r.out.buf, "env: host b vs a\n") != NULL);
+	CHECK(strstr(r.out.buf, "env: peer_host c vs -\n") != NULL);
+	run_end(&r);
+	unlink(old);
+	unlink(base);
 }
 
 /* Numbers as people write them reach the kernel as the exact integers. */
@@ -3187,26 +3127,18 @@ TEST(cmd_number_grammar)
 		{ "session connect addr 10.0.0.2 port 7471 timeout 2.5ms",
 		  "not a whole number of milliseconds" },
 	};
-	struct nlattr *tb[KRDMA_A_MAX + 1];
-	struct run r;
+	static const struct cmd_case cases[] = {
+		{ .kernel = k_test_silent,
+		  .line = "test start session s1 op write mode bw size 1.5M count 1M interval 1.5s",
+		  .sent = { SENT(KRDMA_A_TEST_COUNT, 1000000),
+			    SENT(KRDMA_A_TEST_SIZE, 1572864),
+			    SENT(KRDMA_A_TEST_INTERVAL_MS, 1500) } },
+		{ .kernel = k_test_silent,
+		  .line = "test start session s1 op write duration 2000us",
+		  .sent = { SENT(KRDMA_A_TEST_DURATION_MS, 2) } },
+	};
 
-	fake_begin(k_test_silent);
-	run(&r, false, "test start session s1 op write mode bw size 1.5M count 1M interval 1.5s");
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK(tb[KRDMA_A_TEST_COUNT] &&
-	      nla_get_u64(tb[KRDMA_A_TEST_COUNT]) == 1000000);
-	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_SIZE), 1572864);
-	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_INTERVAL_MS), 1500);
-	run_end(&r);
-
-	fake_begin(k_test_silent);
-	run(&r, false, "test start session s1 op write duration 2000us");
-	CHECK_INT(r.rc, 0);
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK_INT(tb_u32(tb, KRDMA_A_TEST_DURATION_MS), 2);
-	run_end(&r);
-
+	CHECK_CMDS(cases);
 	CHECK_REFUSALS(k_test_silent, refused);
 	CHECK_REFUSALS(k_ping, refused_ping);
 }
@@ -3397,34 +3329,26 @@ TEST(tables_make_help_and_completion)
 /* What the help must say, now made from the tables. */
 TEST(help_from_tables)
 {
-	static const char *const test_kws[] = {
-		" rate RATE ", " burst N ", " tos N ", "[ expect COND ]...",
-		"[ histogram ]", "{ session { ID | NAME } | addr HOST[:PORT] }",
-		"OP := { ping | send |", "MODE := { check | bw | lat }",
+	static const struct cmd_case helps[] = {
+		{ .kernel = k_none, .line = "test help",
+		  .out_has = { " rate RATE ", " burst N ", " tos N ",
+			       "[ expect COND ]...", "[ histogram ]",
+			       "{ session { ID | NAME } | addr HOST[:PORT] }",
+			       "OP := { ping | send |",
+			       "MODE := { check | bw | lat }" } },
+		/* ADDR: host names and IPv6 zones, which work */
+		{ .kernel = k_none, .line = "session help",
+		  .out_has = { "ADDR := { HOST | IPV4 | IPV6 | IPV6%IFACE }",
+			       "[IPV6%IFACE]:PORT" } },
 	};
 	char syn[2048];
-	struct run r;
-	size_t i;
 
-	fake_begin(k_none);
-	run(&r, false, "test help");
-	for (i = 0; i < sizeof(test_kws) / sizeof(test_kws[0]); i++)
-		if (!strstr(r.out.buf, test_kws[i]))
-			unit_fail(__FILE__, __LINE__, "test help lacks '%s'",
-				  test_kws[i]);
-	run_end(&r);
+	CHECK_CMDS(helps);
 	/* test start takes no run-only keyword, so shows none */
 	synopsis_of(&test_obj, &test_obj.cmds[1], syn, sizeof(syn));
 	CHECK(strstr(syn, "krdmactl test start session { ID | NAME } op OP") != NULL);
 	CHECK(!strstr(syn, "expect") && !strstr(syn, "histogram") &&
 	      !strstr(syn, "addr") && !strstr(syn, "tos"));
-
-	/* ADDR: host names and IPv6 zones, which work */
-	fake_begin(k_none);
-	run(&r, false, "session help");
-	CHECK(strstr(r.out.buf, "ADDR := { HOST | IPV4 | IPV6 | IPV6%IFACE }") != NULL);
-	CHECK(strstr(r.out.buf, "[IPV6%IFACE]:PORT") != NULL);
-	run_end(&r);
 
 	/* "show" takes an id or a name, not both */
 	check_refused(k_sessions, "session show 1 name a", EXIT_USAGE,
