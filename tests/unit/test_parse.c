@@ -670,131 +670,144 @@ TEST(units_in_messages)
 			   ARRAY_SIZE(durations));
 }
 
+/* The names fake_resolver() knows, and their addresses. */
+static const struct {
+	const char *host;
+	struct ip_addr a;
+} fake_hosts[] = {
+	{ "peer-a", { .family = AF_INET, .bytes = { 192, 0, 0, 7 } } },
+	{ "fe80::1%eth0", { .family = AF_INET6,
+			    .bytes = { 0xfe, 0x80, [15] = 1 }, .scope_id = 7 } },
+};
+
 static int fake_resolver(const char *host, struct ip_addr *a, char *err,
 			 size_t errlen)
 {
-	if (strcmp(host, "peer-a")) {
-		snprintf(err, errlen, "cannot resolve '%s': not found", host);
-		return -ENOENT;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fake_hosts); i++) {
+		if (!strcmp(host, fake_hosts[i].host)) {
+			*a = fake_hosts[i].a;
+			return 0;
+		}
 	}
-	memset(a, 0, sizeof(*a));
-	a->family = AF_INET;
-	a->bytes[0] = 192;
-	a->bytes[3] = 7;
-	return 0;
+	snprintf(err, errlen, "cannot resolve '%s': not found", host);
+	return -ENOENT;
 }
 
-/* What parse_host_endpoint() returns for a string, and says (if not NULL). */
+/*
+ * What parse_host_endpoint() returns for a string, and says (if not
+ * NULL); when it is 0, the address (if @addr is not NULL: a literal),
+ * its family (0: either), the port (-1: none) and the scope (the index
+ * of interface @scope_if, if not NULL).
+ */
 struct host_case {
 	const char *in;
 	int rc;
 	const char *err;
+	const char *addr;
+	int family;
+	int port;
+	uint32_t scope;
+	const char *scope_if;
 };
 
-static void check_host_cases(const struct host_case *c, size_t n)
+/* Each row with @resolver (NULL: names refused). */
+static void check_host_cases(resolver_fn resolver, const struct host_case *c,
+			     size_t n)
 {
-	struct ip_addr a;
+	struct ip_addr a, want;
 	uint16_t port;
 	bool has_port;
 	char err[128];
 
+	parse_resolver = resolver;
 	for (; n--; c++) {
+		port = 0;
+		has_port = true;
 		CHECK_INT_CASE(c->in, parse_host_endpoint(c->in, &a, &port,
 							  &has_port, err,
 							  sizeof(err)),
 			       c->rc);
 		if (c->err)
 			CHECK_STR_CASE(c->in, err, c->err);
+		if (c->rc)
+			continue;
+		if (c->family)
+			CHECK_INT_CASE(c->in, a.family, c->family);
+		else
+			CHECK_CASE(c->in, a.family == AF_INET ||
+				   a.family == AF_INET6);
+		if (c->addr)
+			CHECK_CASE(c->in, !parse_ip_addr(c->addr, &want) &&
+				   want.family == a.family &&
+				   !memcmp(want.bytes, a.bytes, sizeof(a.bytes)));
+		CHECK_CASE(c->in, has_port == (c->port >= 0));
+		if (has_port)
+			CHECK_INT_CASE(c->in, port, c->port);
+		CHECK_INT_CASE(c->in, a.scope_id,
+			       c->scope_if ? if_nametoindex(c->scope_if) :
+			       c->scope);
 	}
+	parse_resolver = NULL;
 }
+
+#define CHECK_HOST_CASES(resolver, t)					\
+	check_host_cases(resolver, t, ARRAY_SIZE(t))
 
 TEST(host_names)
 {
-	static const struct host_case refused[] = {
+	/* without a resolver (the default), names are refused */
+	static const struct host_case unresolved[] = {
+		{ "peer-a", .rc = -EINVAL },
+	};
+	static const struct host_case cases[] = {
+		{ "peer-a", 0, .addr = "192.0.0.7", .family = AF_INET,
+		  .port = -1 },
+		{ "peer-a:7471", 0, .addr = "192.0.0.7", .family = AF_INET,
+		  .port = 7471 },
 		{ "peer-a:0", .rc = -ERANGE },
 		{ "peer-a:x", .rc = -EINVAL },
-		{ "peer-b", -ENOENT, "cannot resolve 'peer-b': not found" },
+		{ "peer-b", -ENOENT, .err = "cannot resolve 'peer-b': not found" },
 		/* not names: a bracket, two colons, nothing */
 		{ "[peer-a]:1", .rc = -EINVAL },
 		{ "a:b:c", .rc = -EINVAL },
 		{ ":1", .rc = -EINVAL },
 	};
-	struct ip_addr a;
-	uint16_t port = 0;
-	bool has_port = true;
-	char err[128];
-
-	/* without a resolver (the default), names are refused */
-	parse_resolver = NULL;
-	CHECK_INT(parse_host_endpoint("peer-a", &a, &port, &has_port, err,
-				      sizeof(err)), -EINVAL);
-	parse_resolver = fake_resolver;
-	CHECK_INT(parse_host_endpoint("peer-a", &a, &port, &has_port, err,
-				      sizeof(err)), 0);
-	CHECK(a.family == AF_INET && a.bytes[0] == 192 && a.bytes[3] == 7);
-	CHECK(!has_port);
-	CHECK_INT(parse_host_endpoint("peer-a:7471", &a, &port, &has_port, err,
-				      sizeof(err)), 0);
-	CHECK(has_port);
-	CHECK_U64(port, 7471);
-	check_host_cases(refused, ARRAY_SIZE(refused));
 	/* the real getaddrinfo(): localhost is in every /etc/hosts */
-	parse_resolver = resolve_host;
-	CHECK_INT(parse_host_endpoint("localhost:9", &a, &port, &has_port, err,
-				      sizeof(err)), 0);
-	CHECK(a.family == AF_INET || a.family == AF_INET6);
-	CHECK_U64(port, 9);
-	parse_resolver = NULL;
-}
+	static const struct host_case real[] = {
+		{ "localhost:9", 0, .port = 9 },
+	};
 
-static int fake_zone_resolver(const char *host, struct ip_addr *a, char *err,
-			      size_t errlen)
-{
-	if (strcmp(host, "fe80::1%eth0")) {
-		snprintf(err, errlen, "cannot resolve '%s'", host);
-		return -ENOENT;
-	}
-	memset(a, 0, sizeof(*a));
-	a->family = AF_INET6;
-	a->bytes[0] = 0xfe;
-	a->bytes[1] = 0x80;
-	a->bytes[15] = 1;
-	a->scope_id = 7;
-	return 0;
+	CHECK_HOST_CASES(NULL, unresolved);
+	CHECK_HOST_CASES(fake_resolver, cases);
+	CHECK_HOST_CASES(resolve_host, real);
 }
 
 TEST(ipv6_zones)
 {
-	/* brackets or many colons without a zone are not names */
-	static const struct host_case refused[] = {
+	static const struct host_case cases[] = {
+		{ "fe80::1%eth0", 0, .addr = "fe80::1", .family = AF_INET6,
+		  .port = -1, .scope = 7 },
+		{ "[fe80::1%eth0]:7471", 0, .addr = "fe80::1",
+		  .family = AF_INET6, .port = 7471, .scope = 7 },
+		/* brackets or many colons without a zone are not names */
 		{ "[fe80::1]:7471", .rc = -EINVAL },
 		{ "fe80::1", .rc = -EINVAL },
 		{ "[fe80::1%eth0]x", .rc = -EINVAL },
 	};
+	/* getaddrinfo() turns the interface into its index */
+	static const struct host_case real[] = {
+		{ "fe80::1%lo", 0, .addr = "fe80::1", .family = AF_INET6,
+		  .port = -1, .scope_if = "lo" },
+		{ "[fe80::1%nosuchif0]:1", .rc = -ENOENT },
+	};
 	struct ip_addr a;
-	uint16_t port = 0;
-	bool has_port = true;
-	char err[128];
 
 	/* a literal does not take a zone: that is the resolver's */
 	CHECK_INT(parse_ip_addr("fe80::1%eth0", &a), -EINVAL);
-	parse_resolver = fake_zone_resolver;
-	CHECK_INT(parse_host_endpoint("fe80::1%eth0", &a, &port, &has_port, err,
-				      sizeof(err)), 0);
-	CHECK(a.family == AF_INET6 && a.scope_id == 7 && !has_port);
-	CHECK_INT(parse_host_endpoint("[fe80::1%eth0]:7471", &a, &port,
-				      &has_port, err, sizeof(err)), 0);
-	CHECK(a.scope_id == 7 && has_port);
-	CHECK_U64(port, 7471);
-	check_host_cases(refused, ARRAY_SIZE(refused));
-	/* getaddrinfo() turns the interface into its index */
-	parse_resolver = resolve_host;
-	CHECK_INT(parse_host_endpoint("fe80::1%lo", &a, &port, &has_port, err,
-				      sizeof(err)), 0);
-	CHECK(a.family == AF_INET6 && a.scope_id == if_nametoindex("lo"));
-	CHECK_INT(parse_host_endpoint("[fe80::1%nosuchif0]:1", &a, &port,
-				      &has_port, err, sizeof(err)), -ENOENT);
-	parse_resolver = NULL;
+	CHECK_HOST_CASES(fake_resolver, cases);
+	CHECK_HOST_CASES(resolve_host, real);
 }
 
 /* Failures leave the output alone (check_u64_cases() sees to it). */
