@@ -40,6 +40,58 @@ static int parse_t(struct targs *t, char *err, size_t errlen, int argc,
 #define PARSE(t, err, ...) \
 	parse_t(t, err, sizeof(err), ARGC(__VA_ARGS__), ARGV(__VA_ARGS__))
 
+/*
+ * A command line (its words, up to the first NULL) and what a parser
+ * returns for it; what it says: exactly @err, or with @err_has in it,
+ * where not NULL.
+ */
+struct args_case {
+	const char *argv[12];
+	int rc;
+	const char *err, *err_has;
+};
+
+/* Each row through @parse; a failure names the row by its words. */
+static void check_args_cases(int (*parse)(char *err, size_t errlen,
+					  int argc, char **argv),
+			     const struct args_case *c, size_t n)
+{
+	char *argv[ARRAY_SIZE(c->argv) + 1], err[256], what[256];
+	int argc;
+	size_t len;
+
+	for (; n--; c++) {
+		what[0] = '\0';
+		for (argc = 0; argc < (int)ARRAY_SIZE(c->argv) && c->argv[argc];
+		     argc++) {
+			argv[argc] = (char *)c->argv[argc];
+			len = strlen(what);
+			snprintf(what + len, sizeof(what) - len, "%s%s",
+				 argc ? " " : "", c->argv[argc]);
+		}
+		argv[argc] = NULL;
+		err[0] = '\0';
+		CHECK_INT_CASE(what, parse(err, sizeof(err), argc, argv), c->rc);
+		if (c->err)
+			CHECK_STR_CASE(what, err, c->err);
+		if (c->err_has && !strstr(err, c->err_has))
+			unit_fail_case(__FILE__, __LINE__, what,
+				       "said \"%s\", not \"%s\"", err,
+				       c->err_has);
+	}
+}
+
+/* parse_t() into a table of its own, for check_args_cases(). */
+static int parse_targs(char *err, size_t errlen, int argc, char **argv)
+{
+	struct targs t;
+
+	return parse_t(&t, err, errlen, argc, argv);
+}
+
+#define CHECK_TARGS_CASES(t)						\
+	check_args_cases(parse_targs, t, ARRAY_SIZE(t))
+
 TEST(args_full_line)
 {
 	struct targs t;
@@ -60,6 +112,12 @@ TEST(args_full_line)
 
 TEST(args_flag_and_mode)
 {
+	static const struct args_case refused[] = {
+		{ { "session", "1", "op", "write", "bidir", "bidir" }, -EINVAL,
+		  .err_has = "duplicate keyword 'bidir'" },
+		{ { "session", "1", "op", "write", "mode", "fast" }, -EINVAL,
+		  .err_has = "unknown mode 'fast' (valid: check, bw, lat" },
+	};
 	struct targs t;
 	char err[256];
 
@@ -72,12 +130,7 @@ TEST(args_flag_and_mode)
 	CHECK(t.bidir.set);
 	CHECK_INT(PARSE(&t, err, "session", "1", "op", "write"), 0);
 	CHECK(!t.bidir.set);
-	CHECK_INT(PARSE(&t, err, "session", "1", "op", "write", "bidir",
-			"bidir"), -EINVAL);
-	CHECK(strstr(err, "duplicate keyword 'bidir'") != NULL);
-	CHECK_INT(PARSE(&t, err, "session", "1", "op", "write", "mode",
-			"fast"), -EINVAL);
-	CHECK(strstr(err, "unknown mode 'fast' (valid: check, bw, lat") != NULL);
+	CHECK_TARGS_CASES(refused);
 }
 
 TEST(args_prefixes_and_ids)
@@ -99,84 +152,86 @@ TEST(args_prefixes_and_ids)
 
 TEST(args_missing_required)
 {
-	struct targs t;
-	char err[256];
+	static const struct args_case refused[] = {
+		{ { "session", "1", "size", "4K" }, -EINVAL,
+		  .err_has = "missing required keyword 'op'" },
+		{ { NULL }, -EINVAL,
+		  .err_has = "missing required keyword 'session'" },
+	};
 
-	CHECK_INT(PARSE(&t, err, "session", "1", "size", "4K"), -EINVAL);
-	CHECK(strstr(err, "missing required keyword 'op'") != NULL);
-	CHECK_INT(parse_t(&t, err, sizeof(err), 0, ARGV(NULL)), -EINVAL);
-	CHECK(strstr(err, "missing required keyword 'session'") != NULL);
+	CHECK_TARGS_CASES(refused);
 }
 
 TEST(args_duplicate)
 {
-	struct targs t;
-	char err[256];
+	static const struct args_case refused[] = {
+		{ { "session", "1", "op", "read", "size", "1", "size", "2" },
+		  -EINVAL, .err = "duplicate keyword 'size'" },
+		/* a prefix of an already given keyword is the same keyword */
+		{ { "op", "read", "o", "write", "session", "1" }, -EINVAL,
+		  .err = "duplicate keyword 'op'" },
+	};
 
-	CHECK_INT(PARSE(&t, err, "session", "1", "op", "read", "size", "1",
-			"size", "2"), -EINVAL);
-	CHECK_STR(err, "duplicate keyword 'size'");
-	/* a prefix of an already given keyword is the same keyword */
-	CHECK_INT(PARSE(&t, err, "op", "read", "o", "write", "session", "1"),
-		  -EINVAL);
-	CHECK_STR(err, "duplicate keyword 'op'");
+	CHECK_TARGS_CASES(refused);
 }
 
 TEST(args_unknown_and_ambiguous)
 {
-	struct targs t;
-	char err[256];
+	static const struct args_case refused[] = {
+		{ { "session", "1", "op", "read", "bogus", "1" }, -EINVAL,
+		  .err = "unknown keyword 'bogus' (valid keywords: session, op, size, count, duration, depth, mode, bidir)" },
+		{ { "s", "1", "op", "read" }, -EINVAL,
+		  .err = "ambiguous keyword 's' (could be: session, size)" },
+		{ { "d", "1", "op", "read" }, -EINVAL,
+		  .err = "ambiguous keyword 'd' (could be: duration, depth)" },
+	};
 
-	CHECK_INT(PARSE(&t, err, "session", "1", "op", "read", "bogus", "1"),
-		  -EINVAL);
-	CHECK_STR(err, "unknown keyword 'bogus' (valid keywords: session, op, size, count, duration, depth, mode, bidir)");
-	CHECK_INT(PARSE(&t, err, "s", "1", "op", "read"), -EINVAL);
-	CHECK_STR(err, "ambiguous keyword 's' (could be: session, size)");
-	CHECK_INT(PARSE(&t, err, "d", "1", "op", "read"), -EINVAL);
-	CHECK_STR(err, "ambiguous keyword 'd' (could be: duration, depth)");
+	CHECK_TARGS_CASES(refused);
 }
 
 TEST(args_values)
 {
-	struct targs t;
-	char err[256];
+	static const struct args_case refused[] = {
+		{ { "session", "1", "op", "read", "size" }, -EINVAL,
+		  .err = "keyword 'size' needs a value (size SIZE)" },
+		{ { "session", "1", "op", "read", "size", "4Q" }, -EINVAL,
+		  .err_has = "invalid size '4Q'" },
+		{ { "session", "1", "op", "read", "size", "9M" }, -EINVAL,
+		  .err = "size '9M' out of range: must be 1..8M" },
+		{ { "session", "1", "op", "read", "depth", "0" }, -EINVAL,
+		  .err = "depth '0' out of range: must be 1..128" },
+		{ { "session", "1", "op", "atomic" }, -EINVAL,
+		  .err = "ambiguous op 'atomic' (could be: atomic_fadd, atomic_cswap)" },
+		{ { "session", "1", "op", "recv" }, -EINVAL,
+		  .err_has = "unknown op 'recv' (valid: ping, send," },
+		{ { "session", "a b", "op", "read" }, -EINVAL,
+		  .err_has = "invalid session 'a b'" },
+	};
 
-	CHECK_INT(PARSE(&t, err, "session", "1", "op", "read", "size"), -EINVAL);
-	CHECK_STR(err, "keyword 'size' needs a value (size SIZE)");
-	CHECK_INT(PARSE(&t, err, "session", "1", "op", "read", "size", "4Q"),
-		  -EINVAL);
-	CHECK(strstr(err, "invalid size '4Q'") != NULL);
-	CHECK_INT(PARSE(&t, err, "session", "1", "op", "read", "size", "9M"),
-		  -EINVAL);
-	CHECK_STR(err, "size '9M' out of range: must be 1..8M");
-	CHECK_INT(PARSE(&t, err, "session", "1", "op", "read", "depth", "0"),
-		  -EINVAL);
-	CHECK_STR(err, "depth '0' out of range: must be 1..128");
-	CHECK_INT(PARSE(&t, err, "session", "1", "op", "atomic"), -EINVAL);
-	CHECK_STR(err, "ambiguous op 'atomic' (could be: atomic_fadd, atomic_cswap)");
-	CHECK_INT(PARSE(&t, err, "session", "1", "op", "recv"), -EINVAL);
-	CHECK(strstr(err, "unknown op 'recv' (valid: ping, send,") != NULL);
-	CHECK_INT(PARSE(&t, err, "session", "a b", "op", "read"), -EINVAL);
-	CHECK(strstr(err, "invalid session 'a b'") != NULL);
+	CHECK_TARGS_CASES(refused);
 }
 
 TEST(args_exclusive_group)
 {
-	struct targs t;
-	char err[256];
+	static const struct args_case refused[] = {
+		{ { "session", "1", "op", "read", "count", "5", "duration",
+		    "1s" }, -EINVAL,
+		  .err = "'count' and 'duration' cannot be used together" },
+	};
 
-	CHECK_INT(PARSE(&t, err, "session", "1", "op", "read", "count", "5",
-			"duration", "1s"), -EINVAL);
-	CHECK_STR(err, "'count' and 'duration' cannot be used together");
+	CHECK_TARGS_CASES(refused);
 }
 
 TEST(args_help)
 {
+	static const struct args_case helps[] = {
+		{ { "help" }, .rc = ARGS_HELP },
+		{ { "session", "1", "help" }, .rc = ARGS_HELP },
+	};
 	struct targs t;
 	char err[256];
 
-	CHECK_INT(PARSE(&t, err, "help"), ARGS_HELP);
-	CHECK_INT(PARSE(&t, err, "session", "1", "help"), ARGS_HELP);
+	CHECK_TARGS_CASES(helps);
 	/* as a value it is just a value */
 	CHECK_INT(PARSE(&t, err, "session", "help", "op", "read"), 0);
 	CHECK_STR(t.session.str, "help");
@@ -203,8 +258,24 @@ static int parse_ref(struct refargs *r, char *err, size_t errlen, int argc,
 #define PARSE_REF(r, err, ...) \
 	parse_ref(r, err, sizeof(err), ARGC(__VA_ARGS__), ARGV(__VA_ARGS__))
 
+/* parse_ref() into a table of its own, for check_args_cases(). */
+static int parse_refargs(char *err, size_t errlen, int argc, char **argv)
+{
+	struct refargs r;
+
+	return parse_ref(&r, err, errlen, argc, argv);
+}
+
 TEST(args_positional_and_one_of)
 {
+	static const struct args_case refused[] = {
+		{ { NULL }, -EINVAL, .err = "one of 'id', 'name' is required" },
+		{ { "3", "name", "x" }, -EINVAL,
+		  .err = "'id' and 'name' cannot be used together" },
+		/* a positional value only in first place */
+		{ { "name", "x", "3" }, -EINVAL,
+		  .err_has = "unknown keyword '3'" },
+	};
 	struct refargs r;
 	char err[256];
 
@@ -218,13 +289,7 @@ TEST(args_positional_and_one_of)
 	CHECK_STR(r.name.str, "l1");
 	CHECK_INT(PARSE_REF(&r, err, "srv"), 0);	/* positional name */
 	CHECK_STR(r.id.str, "srv");
-	CHECK_INT(parse_ref(&r, err, sizeof(err), 0, ARGV(NULL)), -EINVAL);
-	CHECK_STR(err, "one of 'id', 'name' is required");
-	CHECK_INT(PARSE_REF(&r, err, "3", "name", "x"), -EINVAL);
-	CHECK_STR(err, "'id' and 'name' cannot be used together");
-	/* a positional value only in first place */
-	CHECK_INT(PARSE_REF(&r, err, "name", "x", "3"), -EINVAL);
-	CHECK(strstr(err, "unknown keyword '3'") != NULL);
+	check_args_cases(parse_refargs, refused, ARRAY_SIZE(refused));
 }
 
 TEST(args_addr)
@@ -257,15 +322,16 @@ TEST(args_addr)
 
 TEST(args_durations_need_units)
 {
+	static const struct args_case refused[] = {
+		{ { "session", "s1", "op", "write", "duration", "5" }, -EINVAL,
+		  .err = "invalid duration '5': a time needs a unit: 5ms, 5s, 5m or 5h" },
+		{ { "session", "s1", "op", "write", "duration", "2h" }, -EINVAL,
+		  .err = "duration '2h' out of range: must be 1ms..1h" },
+	};
 	struct targs t;
 	char err[256];
 
-	CHECK_INT(PARSE(&t, err, "session", "s1", "op", "write", "duration",
-			"5"), -EINVAL);
-	CHECK_STR(err, "invalid duration '5': a time needs a unit: 5ms, 5s, 5m or 5h");
-	CHECK_INT(PARSE(&t, err, "session", "s1", "op", "write", "duration",
-			"2h"), -EINVAL);
-	CHECK_STR(err, "duration '2h' out of range: must be 1ms..1h");
+	CHECK_TARGS_CASES(refused);
 	CHECK_INT(PARSE(&t, err, "session", "s1", "op", "write", "duration",
 			"5s"), 0);
 	CHECK_U64(t.duration.num, 5000);
