@@ -161,41 +161,6 @@ struct sent {
 #define NOT_SENT(t)		NOT_SENT_IN(0, t)
 
 /*
- * What a -j case's document must hold at @path: keys and array indexes,
- * "/" between them ("results/0/lat/p99_9_ns"; "" the document itself).
- */
-struct json_want {
-	const char *path;	/* NULL ends the list */
-	enum {
-		JSON_IS_INT,	/* @i */
-		JSON_IS_AT_LEAST,	/* @i or more */
-		JSON_IS_STRING,	/* @s */
-		JSON_IS_BOOL,	/* @i: 1 true, 0 false */
-		JSON_IS_DOUBLE,	/* @lo exactly */
-		JSON_IS_BETWEEN,	/* more than @lo, less than @hi */
-		JSON_IS_ARRAY,	/* of @i elements */
-		JSON_IS_NULL,
-		JSON_IS_THERE,	/* whatever it is, null too */
-		JSON_IS_ABSENT,
-	} is;
-	int64_t i;
-	const char *s;
-	double lo, hi;
-};
-
-#define JSON_NUM(p, v)	{ .path = (p), .is = JSON_IS_INT, .i = (v) }
-#define JSON_MIN(p, v)	{ .path = (p), .is = JSON_IS_AT_LEAST, .i = (v) }
-#define JSON_STRING(p, v)	{ .path = (p), .is = JSON_IS_STRING, .s = (v) }
-#define JSON_TRUE(p)	{ .path = (p), .is = JSON_IS_BOOL, .i = 1 }
-#define JSON_FALSE(p)	{ .path = (p), .is = JSON_IS_BOOL, .i = 0 }
-#define JSON_DOUBLE(p, v)	{ .path = (p), .is = JSON_IS_DOUBLE, .lo = (v) }
-#define JSON_BETWEEN(p, l, h)						\
-	{ .path = (p), .is = JSON_IS_BETWEEN, .lo = (l), .hi = (h) }
-#define JSON_LEN(p, n)	{ .path = (p), .is = JSON_IS_ARRAY, .i = (n) }
-#define JSON_NULL(p)	{ .path = (p), .is = JSON_IS_NULL }
-#define JSON_HAS(p)	{ .path = (p), .is = JSON_IS_THERE }
-#define JSON_NO(p)	{ .path = (p), .is = JSON_IS_ABSENT }
-/*
  * -j test run's one document is {"schema_version": 3, "results": [...],
  * "env"}: of this krdmactl's schema (its results "results/0/...").
  */
@@ -243,24 +208,6 @@ static void case_name(const struct cmd_case *c, char *buf, size_t len)
 		 c->mib ? "-M " : "", c->stats ? "-s " : "",
 		 c->what ? c->what : "", c->what ? ": " : "",
 		 c->line ? c->line : "");
-}
-
-static void check_has(const char *what, const char *stream, const char *s,
-		      const char *const *has, size_t nhas,
-		      const char *const *lacks, size_t nlacks)
-{
-	size_t i;
-
-	for (i = 0; i < nhas && has[i]; i++)
-		if (!strstr(s, has[i]))
-			unit_fail_case(__FILE__, __LINE__, what,
-				       "%s lacks \"%s\"; it is:\n%s", stream,
-				       has[i], s);
-	for (i = 0; i < nlacks && lacks[i]; i++)
-		if (strstr(s, lacks[i]))
-			unit_fail_case(__FILE__, __LINE__, what,
-				       "%s has \"%s\"; it is:\n%s", stream,
-				       lacks[i], s);
 }
 
 static void check_starts(const char *what, const char *stream, const char *s,
@@ -338,139 +285,6 @@ static void check_sent(const char *what, const struct sent *s)
 	}
 }
 
-/*
- * The value at @path in @o (json-c's NULL for a JSON null); false if
- * there is none.
- */
-static bool json_at(struct json_object *o, const char *path,
-		    struct json_object **v)
-{
-	char key[64];
-	size_t n;
-	char *end;
-	long i;
-
-	while (*path) {
-		n = strcspn(path, "/");
-		if (!o || n >= sizeof(key))
-			return false;
-		memcpy(key, path, n);
-		key[n] = '\0';
-		path += n + (path[n] == '/');
-		if (json_object_is_type(o, json_type_array)) {
-			i = strtol(key, &end, 10);
-			if (*end || end == key || i < 0 ||
-			    (size_t)i >= json_object_array_length(o))
-				return false;
-			o = json_object_array_get_idx(o, (size_t)i);
-		} else if (!json_object_is_type(o, json_type_object) ||
-			   !json_object_object_get_ex(o, key, &o)) {
-			return false;
-		}
-	}
-	*v = o;
-	return true;
-}
-
-static bool json_holds(struct json_object *doc, const struct json_want *w)
-{
-	struct json_object *v;
-	bool there = json_at(doc, w->path, &v);
-
-	if (w->is == JSON_IS_ABSENT)
-		return !there;
-	if (!there)
-		return false;
-	switch (w->is) {
-	case JSON_IS_INT:
-		return v && json_object_get_int64(v) == w->i;
-	case JSON_IS_AT_LEAST:
-		return v && json_object_get_int64(v) >= w->i;
-	case JSON_IS_STRING:
-		return v && !strcmp(json_object_get_string(v), w->s);
-	case JSON_IS_BOOL:
-		return v && json_object_get_boolean(v) == !!w->i;
-	case JSON_IS_DOUBLE:
-		return v && json_object_get_double(v) == w->lo;
-	case JSON_IS_BETWEEN:
-		return v && json_object_get_double(v) > w->lo &&
-		       json_object_get_double(v) < w->hi;
-	case JSON_IS_ARRAY:
-		return v && json_object_is_type(v, json_type_array) &&
-		       json_object_array_length(v) == (size_t)w->i;
-	case JSON_IS_NULL:
-		return !v;
-	case JSON_IS_THERE:
-	case JSON_IS_ABSENT:
-		break;
-	}
-	return true;
-}
-
-/* What @w wants, in words. */
-static void json_want_str(const struct json_want *w, char *buf, size_t len)
-{
-	switch (w->is) {
-	case JSON_IS_INT:
-		snprintf(buf, len, "%lld", (long long)w->i);
-		break;
-	case JSON_IS_AT_LEAST:
-		snprintf(buf, len, "at least %lld", (long long)w->i);
-		break;
-	case JSON_IS_STRING:
-		snprintf(buf, len, "\"%s\"", w->s);
-		break;
-	case JSON_IS_BOOL:
-		snprintf(buf, len, "%s", w->i ? "true" : "false");
-		break;
-	case JSON_IS_DOUBLE:
-		snprintf(buf, len, "%g", w->lo);
-		break;
-	case JSON_IS_BETWEEN:
-		snprintf(buf, len, "between %g and %g", w->lo, w->hi);
-		break;
-	case JSON_IS_ARRAY:
-		snprintf(buf, len, "an array of %lld", (long long)w->i);
-		break;
-	case JSON_IS_NULL:
-		snprintf(buf, len, "null");
-		break;
-	case JSON_IS_THERE:
-		snprintf(buf, len, "anything");
-		break;
-	case JSON_IS_ABSENT:
-		snprintf(buf, len, "nothing");
-		break;
-	}
-}
-
-/* Each of @want (up to @n) in the JSON document @out. */
-static void check_json(const char *what, const char *out,
-		       const struct json_want *want, size_t n)
-{
-	struct json_object *doc, *v;
-	char w[128];
-	size_t i;
-
-	if (!n || !want->path)
-		return;
-	doc = json_tokener_parse(out);
-	if (!doc) {
-		unit_fail_case(__FILE__, __LINE__, what, "not JSON: %s", out);
-		return;
-	}
-	for (i = 0; i < n && want[i].path; i++) {
-		if (json_holds(doc, &want[i]))
-			continue;
-		json_want_str(&want[i], w, sizeof(w));
-		unit_fail_case(__FILE__, __LINE__, what,
-			       "JSON \"%s\": got %s, want %s", want[i].path,
-			       json_at(doc, want[i].path, &v) ?
-			       json_object_to_json_string(v) : "nothing", w);
-	}
-	json_object_put(doc);
-}
-
 /* What @r, the run of @c (named @what), gave: @c's checks. */
 static void check_result(const char *what, const struct run *r,
 			 const struct cmd_case *c)
@@ -487,11 +301,14 @@ static void check_result(const char *what, const struct run *r,
 		CHECK_STR_CASE(what, r->err, c->err);
 	check_starts(what, "stdout", r->out.buf, c->out_starts);
 	check_starts(what, "stderr", r->err, c->err_starts);
-	check_has(what, "stdout", r->out.buf, c->out_has,
-		  ARRAY_SIZE(c->out_has), c->out_lacks,
-		  ARRAY_SIZE(c->out_lacks));
-	check_has(what, "stderr", r->err, c->err_has, ARRAY_SIZE(c->err_has),
-		  c->err_lacks, ARRAY_SIZE(c->err_lacks));
+	for (i = 0; i < ARRAY_SIZE(c->out_has); i++)
+		CHECK_HAS_CASE(what, r->out.buf, c->out_has[i]);
+	for (i = 0; i < ARRAY_SIZE(c->out_lacks); i++)
+		CHECK_LACKS_CASE(what, r->out.buf, c->out_lacks[i]);
+	for (i = 0; i < ARRAY_SIZE(c->err_has); i++)
+		CHECK_HAS_CASE(what, r->err, c->err_has[i]);
+	for (i = 0; i < ARRAY_SIZE(c->err_lacks); i++)
+		CHECK_LACKS_CASE(what, r->err, c->err_lacks[i]);
 	if (c->check_nreqs)
 		CHECK_INT_CASE(what, fake_nreqs(), c->nreqs);
 	for (i = 0; i < ARRAY_SIZE(c->req_cmds); i++)

@@ -22,13 +22,22 @@
 /* The framework itself must notice a failed check. */
 TEST(framework_counts_failures)
 {
+	static const struct json_want wrong[] = {
+		JSON_NUM("a/1", 2),		/* it is */
+		JSON_STRING("a/1", "2"),	/* a number, not a string */
+		JSON_NO("a"),
+	};
 	int before = unit_failures();
 
 	unit_set_quiet(true);
 	CHECK_INT(1 + 1, 3);
 	CHECK_INT_CASE("row", 1 + 1, 3);
+	CHECK_HAS_CASE("row", "abc", "b");	/* it has */
+	CHECK_HAS_CASE("row", "abc", "x");
+	CHECK_LACKS_CASE("row", "abc", "b");
+	check_json("row", "{\"a\": [1, 2]}", wrong, ARRAY_SIZE(wrong));
 	unit_set_quiet(false);
-	if (unit_failures() == before + 2)
+	if (unit_failures() == before + 6)
 		unit_set_failures(before);	/* detected: undo it */
 	else
 		unit_set_failures(before + 1);	/* not detected: fail */

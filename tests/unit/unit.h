@@ -60,6 +60,9 @@ void unit_set_quiet(bool q);
 #define CHECK_U64_CASE(what, a, b) UNIT_CHECK_U64(what, a, b, #a, #b)
 #define CHECK_STR(a, b)		UNIT_CHECK_STR(NULL, a, b, #a, #b)
 #define CHECK_STR_CASE(what, a, b) UNIT_CHECK_STR(what, a, b, #a, #b)
+/* String @s has @part in it (or lacks it); a NULL @part is not checked. */
+#define CHECK_HAS_CASE(what, s, part)	UNIT_CHECK_HAS(what, s, part, true, #s)
+#define CHECK_LACKS_CASE(what, s, part)	UNIT_CHECK_HAS(what, s, part, false, #s)
 
 #define UNIT_CHECK(what, cond, s)					\
 	do {								\
@@ -95,9 +98,64 @@ void unit_set_quiet(bool q);
 				       b_ ? b_ : "(null)");		\
 	} while (0)
 
+#define UNIT_CHECK_HAS(what, s, part, has, ss)				\
+	do {								\
+		const char *s_ = (s), *p_ = (part);			\
+		if (p_ && (strstr(s_, p_) != NULL) != (has))		\
+			unit_fail_case(__FILE__, __LINE__, what,	\
+				       "%s %s \"%s\": it is \"%s\"", ss,	\
+				       (has) ? "lacks" : "has", p_, s_); \
+	} while (0)
+
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #endif
+
+/*
+ * What a JSON document must hold at @path: keys and array indexes,
+ * "/" between them ("results/0/lat/p99_9_ns"; "" the document itself).
+ */
+struct json_want {
+	const char *path;	/* NULL ends the list */
+	enum {
+		JSON_IS_INT,	/* an integer, @i */
+		JSON_IS_AT_LEAST,	/* an integer, @i or more */
+		JSON_IS_STRING,	/* a string, @s */
+		JSON_IS_BOOL,	/* a boolean, @i: 1 true, 0 false */
+		JSON_IS_DOUBLE,	/* a number, @lo exactly */
+		JSON_IS_BETWEEN,	/* a number, more than @lo, less than @hi */
+		JSON_IS_ARRAY,	/* of @i elements */
+		JSON_IS_OBJECT,	/* of @i keys */
+		JSON_IS_NULL,
+		JSON_IS_THERE,	/* whatever it is, null too */
+		JSON_IS_ABSENT,
+	} is;
+	int64_t i;
+	const char *s;
+	double lo, hi;
+};
+
+#define JSON_NUM(p, v)	{ .path = (p), .is = JSON_IS_INT, .i = (v) }
+#define JSON_MIN(p, v)	{ .path = (p), .is = JSON_IS_AT_LEAST, .i = (v) }
+#define JSON_STRING(p, v)	{ .path = (p), .is = JSON_IS_STRING, .s = (v) }
+#define JSON_TRUE(p)	{ .path = (p), .is = JSON_IS_BOOL, .i = 1 }
+#define JSON_FALSE(p)	{ .path = (p), .is = JSON_IS_BOOL, .i = 0 }
+#define JSON_DOUBLE(p, v)	{ .path = (p), .is = JSON_IS_DOUBLE, .lo = (v) }
+#define JSON_BETWEEN(p, l, h)						\
+	{ .path = (p), .is = JSON_IS_BETWEEN, .lo = (l), .hi = (h) }
+#define JSON_LEN(p, n)	{ .path = (p), .is = JSON_IS_ARRAY, .i = (n) }
+#define JSON_NULL(p)	{ .path = (p), .is = JSON_IS_NULL }
+#define JSON_HAS(p)	{ .path = (p), .is = JSON_IS_THERE }
+#define JSON_NO(p)	{ .path = (p), .is = JSON_IS_ABSENT }
+#define JSON_KEYS(p, n)	{ .path = (p), .is = JSON_IS_OBJECT, .i = (n) }
+
+/*
+ * Each of @want (up to @n, or its first with no path) in the JSON
+ * document @out; a failure names @what, the path, what is there and what
+ * was wanted.
+ */
+void check_json(const char *what, const char *out,
+		const struct json_want *want, size_t n);
 
 /* Capture what the output layer (tools/output.c) writes. */
 struct capture {
