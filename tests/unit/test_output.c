@@ -191,91 +191,105 @@ static int feed(struct nl_msg *msg, knl_msg_fn fn)
 	return fn(tb, nlmsg_hdr(msg), NULL);
 }
 
+/*
+ * What a printer makes of a message: with -j (@json) and -s (@stats),
+ * the text exactly (@text) or with @has in it, the values @json_has
+ * names in its JSON.
+ */
+struct print_case {
+	const char *name;	/* the printer's */
+	knl_msg_fn print;
+	bool json, stats;
+	const char *text, *has;
+	struct json_want json_has[16];
+};
+
+#define PRINTER(fn)	.name = #fn, .print = fn
+
+/* Each row's printer fed @msg; a failure names the row's printer. */
+static void check_prints(struct nl_msg *msg, const struct print_case *c,
+			 size_t n)
+{
+	struct capture cap;
+	char what[64];
+	const char *s;
+
+	for (; n--; c++) {
+		snprintf(what, sizeof(what), "%s%s%s", c->json ? "-j " : "",
+			 c->stats ? "-s " : "", c->name);
+		opts.stats = c->stats;
+		capture_start(&cap, c->json, false);
+		CHECK_INT_CASE(what, feed(msg, c->print), 0);
+		s = capture_end(&cap);
+		opts.stats = false;
+		if (c->text)
+			CHECK_STR_CASE(what, s, c->text);
+		CHECK_HAS_CASE(what, s, c->has);
+		check_json(what, s, c->json_has, ARRAY_SIZE(c->json_has));
+		capture_free(&cap);
+	}
+}
+
+#define CHECK_PRINTS(msg, t)	check_prints(msg, t, ARRAY_SIZE(t))
+
 TEST(dev_record_text)
 {
-	struct nl_msg *msg = dev_msg(2);
-	struct capture c;
-
-	capture_start(&c, false, false);
-	CHECK_INT(feed(msg, dev_print), 0);
-	CHECK_STR(capture_end(&c),
-		  "0: rxe0 port 1 state ACTIVE mtu 1024 max_qp_rd_atom 128 max_qp_init_rd_atom 128 max_fast_reg_pages 512 max_sge 32 atomic hca node_guid 5054:00ff:fe00:0001\n"
-		  "0: rxe0 port 2 state DOWN mtu 4096 max_qp_rd_atom 128 max_qp_init_rd_atom 128 max_fast_reg_pages 512 max_sge 32 atomic hca node_guid 5054:00ff:fe00:0001\n");
-	capture_free(&c);
-	nlmsg_free(msg);
-
+	static const struct print_case two_ports[] = {
+		{ PRINTER(dev_print),
+		  .text = "0: rxe0 port 1 state ACTIVE mtu 1024 max_qp_rd_atom 128 max_qp_init_rd_atom 128 max_fast_reg_pages 512 max_sge 32 atomic hca node_guid 5054:00ff:fe00:0001\n"
+			  "0: rxe0 port 2 state DOWN mtu 4096 max_qp_rd_atom 128 max_qp_init_rd_atom 128 max_fast_reg_pages 512 max_sge 32 atomic hca node_guid 5054:00ff:fe00:0001\n" },
+	};
 	/* no port: still one line for the device */
+	static const struct print_case no_port[] = {
+		{ PRINTER(dev_print),
+		  .text = "0: rxe0 max_qp_rd_atom 128 max_qp_init_rd_atom 128 max_fast_reg_pages 512 max_sge 32 atomic hca node_guid 5054:00ff:fe00:0001\n" },
+	};
+	struct nl_msg *msg = dev_msg(2);
+
+	CHECK_PRINTS(msg, two_ports);
+	nlmsg_free(msg);
 	msg = dev_msg(0);
-	capture_start(&c, false, false);
-	CHECK_INT(feed(msg, dev_print), 0);
-	CHECK_STR(capture_end(&c),
-		  "0: rxe0 max_qp_rd_atom 128 max_qp_init_rd_atom 128 max_fast_reg_pages 512 max_sge 32 atomic hca node_guid 5054:00ff:fe00:0001\n");
-	capture_free(&c);
+	CHECK_PRINTS(msg, no_port);
 	nlmsg_free(msg);
 }
 
-static int64_t get_int(struct json_object *o, const char *key)
+/* dev_print() inside an array, as "dev show" dumps. */
+static int dev_print_array(struct nlattr **tb, struct nlmsghdr *nlh, void *arg)
 {
-	struct json_object *v;
+	int rc;
 
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_int)) {
-		unit_fail(__FILE__, __LINE__, "no integer \"%s\"", key);
-		return -1;
-	}
-	return json_object_get_int64(v);
-}
-
-static const char *get_str(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string)) {
-		unit_fail(__FILE__, __LINE__, "no string \"%s\"", key);
-		return "";
-	}
-	return json_object_get_string(v);
+	open_json_array(NULL);
+	rc = dev_print(tb, nlh, arg);
+	close_json_array();
+	return rc;
 }
 
 TEST(dev_record_json)
 {
+	static const struct print_case cases[] = {
+		{ PRINTER(dev_print_array), .json = true,
+		  .json_has = {
+			JSON_LEN("", 2),
+			JSON_NUM("0/dev_index", 0),
+			JSON_STRING("0/dev", "rxe0"),
+			JSON_NUM("0/port", 1),
+			JSON_STRING("0/state", "ACTIVE"),
+			JSON_NUM("0/mtu", 1024),
+			JSON_NUM("0/max_qp_rd_atom", 128),
+			JSON_NUM("0/max_qp_init_rd_atom", 128),
+			JSON_NUM("0/max_fast_reg_pages", 512),
+			JSON_NUM("0/max_sge", 32),
+			JSON_STRING("0/atomic", "hca"),
+			JSON_STRING("0/node_guid", "5054:00ff:fe00:0001"),
+			JSON_KEYS("0", 11),
+			JSON_NUM("1/port", 2),
+			JSON_STRING("1/state", "DOWN"),
+			JSON_NUM("1/mtu", 4096),
+		  } },
+	};
 	struct nl_msg *msg = dev_msg(2);
-	struct json_object *root, *o;
-	struct capture c;
-	const char *s;
 
-	capture_start(&c, true, false);
-	open_json_array(NULL);
-	CHECK_INT(feed(msg, dev_print), 0);
-	close_json_array();
-	s = capture_end(&c);
-	root = json_tokener_parse(s);
-	if (!root || !json_object_is_type(root, json_type_array) ||
-	    json_object_array_length(root) != 2) {
-		unit_fail(__FILE__, __LINE__, "bad JSON: %s", s);
-		goto out;
-	}
-	o = json_object_array_get_idx(root, 0);
-	CHECK_INT(get_int(o, "dev_index"), 0);
-	CHECK_STR(get_str(o, "dev"), "rxe0");
-	CHECK_INT(get_int(o, "port"), 1);
-	CHECK_STR(get_str(o, "state"), "ACTIVE");
-	CHECK_INT(get_int(o, "mtu"), 1024);
-	CHECK_INT(get_int(o, "max_qp_rd_atom"), 128);
-	CHECK_INT(get_int(o, "max_qp_init_rd_atom"), 128);
-	CHECK_INT(get_int(o, "max_fast_reg_pages"), 512);
-	CHECK_INT(get_int(o, "max_sge"), 32);
-	CHECK_STR(get_str(o, "atomic"), "hca");
-	CHECK_STR(get_str(o, "node_guid"), "5054:00ff:fe00:0001");
-	CHECK_INT(json_object_object_length(o), 11);
-	o = json_object_array_get_idx(root, 1);
-	CHECK_INT(get_int(o, "port"), 2);
-	CHECK_STR(get_str(o, "state"), "DOWN");
-	CHECK_INT(get_int(o, "mtu"), 4096);
-out:
-	json_object_put(root);
-	capture_free(&c);
+	CHECK_PRINTS(msg, cases);
 	nlmsg_free(msg);
 }
 
@@ -317,51 +331,50 @@ static struct nl_msg *session_msg(void)
 
 TEST(session_record)
 {
+	static const struct print_case cases[] = {
+		{ PRINTER(session_print),
+		  .text = "session 3 name s1 state up role client dev rxe0 local 10.0.0.1:40000 peer [fe80::2]:4791 qpn 17 responder_resources 16\n" },
+		{ PRINTER(session_print), .stats = true,
+		  .text = "session 3 name s1 state up role client dev rxe0 local 10.0.0.1:40000 peer [fe80::2]:4791 qpn 17 responder_resources 16\n"
+			  "    stats send_wrs 10 bytes_tx 40960\n" },
+		{ PRINTER(session_print), .stats = true, .json = true,
+		  .json_has = {
+			JSON_NUM("session_id", 3),
+			JSON_STRING("state", "up"),
+			JSON_STRING("local_addr", "10.0.0.1"),
+			JSON_NUM("local_port", 40000),
+			JSON_STRING("peer_addr", "fe80::2"),
+			JSON_NUM("peer_port", 4791),
+			JSON_NUM("stats/send_wrs", 10),
+			JSON_NUM("stats/bytes_tx", 40960),
+			JSON_NO("reason"),
+		  } },
+	};
 	struct nl_msg *msg = session_msg();
-	struct json_object *root, *v;
-	struct capture c;
-	const char *s;
 
-	capture_start(&c, false, false);
-	CHECK_INT(feed(msg, session_print), 0);
-	CHECK_STR(capture_end(&c),
-		  "session 3 name s1 state up role client dev rxe0 local 10.0.0.1:40000 peer [fe80::2]:4791 qpn 17 responder_resources 16\n");
-	capture_free(&c);
-
-	opts.stats = true;
-	capture_start(&c, false, false);
-	CHECK_INT(feed(msg, session_print), 0);
-	CHECK_STR(capture_end(&c),
-		  "session 3 name s1 state up role client dev rxe0 local 10.0.0.1:40000 peer [fe80::2]:4791 qpn 17 responder_resources 16\n"
-		  "    stats send_wrs 10 bytes_tx 40960\n");
-	capture_free(&c);
-
-	capture_start(&c, true, false);
-	CHECK_INT(feed(msg, session_print), 0);
-	s = capture_end(&c);
-	root = json_tokener_parse(s);
-	CHECK(root != NULL);
-	CHECK_INT(get_int(root, "session_id"), 3);
-	CHECK_STR(get_str(root, "state"), "up");
-	CHECK_STR(get_str(root, "local_addr"), "10.0.0.1");
-	CHECK_INT(get_int(root, "local_port"), 40000);
-	CHECK_STR(get_str(root, "peer_addr"), "fe80::2");
-	CHECK_INT(get_int(root, "peer_port"), 4791);
-	CHECK(json_object_object_get_ex(root, "stats", &v) &&
-	      get_int(v, "send_wrs") == 10 && get_int(v, "bytes_tx") == 40960);
-	CHECK(!json_object_object_get_ex(root, "reason", &v));
-	json_object_put(root);
-	capture_free(&c);
-	opts.stats = false;
+	CHECK_PRINTS(msg, cases);
 	nlmsg_free(msg);
 }
 
 /* An up session with data channels: qps after the queue pair numbers. */
 TEST(session_record_qps)
 {
+	static const struct print_case session[] = {
+		{ PRINTER(session_print),
+		  .text = "session 4 state up qpn 17 peer_qpn 18 qps 4 sq_depth 256\n" },
+		{ PRINTER(session_print), .json = true,
+		  .json_has = { JSON_NUM("qps", 4), JSON_NUM("qpn", 17),
+				JSON_NUM("sq_depth", 256) } },
+	};
+	/* a session event carries it too (monitor) */
+	static const struct print_case event[] = {
+		{ PRINTER(event_print),
+		  .text = "session_up session 4 name s4 qps 16\n" },
+		{ PRINTER(event_print), .json = true,
+		  .json_has = { JSON_STRING("event", "session_up"),
+				JSON_NUM("qps", 16) } },
+	};
 	struct nl_msg *msg = new_msg(KRDMA_CMD_SESSION_GET);
-	struct json_object *root;
-	struct capture c;
 
 	nla_put_u32(msg, KRDMA_A_SESSION_ID, 4);
 	nla_put_u8(msg, KRDMA_A_SESSION_STATE, KRDMA_SESSION_UP);
@@ -369,65 +382,34 @@ TEST(session_record_qps)
 	nla_put_u32(msg, KRDMA_A_SESSION_PEER_QPN, 18);
 	nla_put_u32(msg, KRDMA_A_SESSION_QPS, 4);
 	nla_put_u32(msg, KRDMA_A_SESSION_SQ_DEPTH, 256);
-	capture_start(&c, false, false);
-	CHECK_INT(feed(msg, session_print), 0);
-	CHECK_STR(capture_end(&c),
-		  "session 4 state up qpn 17 peer_qpn 18 qps 4 sq_depth 256\n");
-	capture_free(&c);
-
-	capture_start(&c, true, false);
-	CHECK_INT(feed(msg, session_print), 0);
-	root = json_tokener_parse(capture_end(&c));
-	CHECK(root != NULL);
-	CHECK_INT(get_int(root, "qps"), 4);
-	CHECK_INT(get_int(root, "qpn"), 17);
-	CHECK_INT(get_int(root, "sq_depth"), 256);
-	json_object_put(root);
-	capture_free(&c);
+	CHECK_PRINTS(msg, session);
 	nlmsg_free(msg);
 
-	/* a session event carries it too (monitor) */
 	msg = new_msg(KRDMA_CMD_EVENT_NTF);
 	nla_put_u8(msg, KRDMA_A_EVENT, KRDMA_EVENT_SESSION_UP);
 	nla_put_u32(msg, KRDMA_A_SESSION_ID, 4);
 	nla_put_string(msg, KRDMA_A_NAME, "s4");
 	nla_put_u32(msg, KRDMA_A_SESSION_QPS, 16);
-	capture_start(&c, false, false);
-	CHECK_INT(feed(msg, event_print), 0);
-	CHECK_STR(capture_end(&c), "session_up session 4 name s4 qps 16\n");
-	capture_free(&c);
-	capture_start(&c, true, false);
-	CHECK_INT(feed(msg, event_print), 0);
-	root = json_tokener_parse(capture_end(&c));
-	CHECK_STR(get_str(root, "event"), "session_up");
-	CHECK_INT(get_int(root, "qps"), 16);
-	json_object_put(root);
-	capture_free(&c);
+	CHECK_PRINTS(msg, event);
 	nlmsg_free(msg);
 }
 
 TEST(listener_any_address)
 {
+	static const struct print_case cases[] = {
+		{ PRINTER(listener_print),
+		  .text = "listener 1 name l1 local *:4791\n" },
+		{ PRINTER(listener_print), .json = true,
+		  .json_has = { JSON_NUM("listener_id", 1),
+				JSON_NUM("local_port", 4791),
+				JSON_NO("local_addr") } },
+	};
 	struct nl_msg *msg = new_msg(KRDMA_CMD_LISTENER_GET);
-	struct json_object *root, *v;
-	struct capture c;
 
 	nla_put_u32(msg, KRDMA_A_LISTENER_ID, 1);
 	nla_put_string(msg, KRDMA_A_NAME, "l1");
 	put_endpoint(msg, KRDMA_A_LOCAL_ADDR, NULL, 4791);
-	capture_start(&c, false, false);
-	CHECK_INT(feed(msg, listener_print), 0);
-	CHECK_STR(capture_end(&c), "listener 1 name l1 local *:4791\n");
-	capture_free(&c);
-
-	capture_start(&c, true, false);
-	CHECK_INT(feed(msg, listener_print), 0);
-	root = json_tokener_parse(capture_end(&c));
-	CHECK_INT(get_int(root, "listener_id"), 1);
-	CHECK_INT(get_int(root, "local_port"), 4791);
-	CHECK(!json_object_object_get_ex(root, "local_addr", &v));
-	json_object_put(root);
-	capture_free(&c);
+	CHECK_PRINTS(msg, cases);
 	nlmsg_free(msg);
 }
 
@@ -460,142 +442,106 @@ static int print_result_fn(struct nlattr **tb, struct nlmsghdr *nlh,
 
 TEST(test_result)
 {
+	static const struct print_case passed[] = {
+		/* 65536000 bytes in 0.5 s: 131.072 MB/s, 1.049 Gb/s, 2000 msgs/s */
+		{ PRINTER(print_result_fn),
+		  .text = "test 5 session 3 op write size 65536 iters 1000 bytes 65536000 elapsed 500.000ms 131.07 MB/s 1.049 Gb/s 2000 msgs/s validated 1000 status ok\n" },
+		{ PRINTER(print_result_fn), .json = true,
+		  .json_has = { JSON_NUM("test_id", 5),
+				JSON_STRING("op", "write"),
+				JSON_NUM("elapsed_ns", 500000000),
+				JSON_NUM("status", 0),
+				JSON_BETWEEN("mb_per_s", 131.06, 131.08),
+				JSON_DOUBLE("msgs_per_s", 2000.0) } },
+	};
+	static const struct print_case failed[] = {
+		{ PRINTER(print_result_fn),
+		  .has = " status -110 (Connection timed out) reason \"peer went away\"\n" },
+	};
 	struct nl_msg *msg = done_msg(0);
-	struct json_object *root, *v;
-	struct capture c;
 
-	capture_start(&c, false, false);
-	CHECK_INT(feed(msg, print_result_fn), 0);
-	/* 65536000 bytes in 0.5 s: 131.072 MB/s, 1.049 Gb/s, 2000 msgs/s */
-	CHECK_STR(capture_end(&c),
-		  "test 5 session 3 op write size 65536 iters 1000 bytes 65536000 elapsed 500.000ms 131.07 MB/s 1.049 Gb/s 2000 msgs/s validated 1000 status ok\n");
-	capture_free(&c);
-
-	capture_start(&c, true, false);
-	CHECK_INT(feed(msg, print_result_fn), 0);
-	root = json_tokener_parse(capture_end(&c));
-	CHECK_INT(get_int(root, "test_id"), 5);
-	CHECK_STR(get_str(root, "op"), "write");
-	CHECK_INT(get_int(root, "elapsed_ns"), 500000000);
-	CHECK_INT(get_int(root, "status"), 0);
-	CHECK(json_object_object_get_ex(root, "mb_per_s", &v) &&
-	      json_object_get_double(v) > 131.06 &&
-	      json_object_get_double(v) < 131.08);
-	CHECK(json_object_object_get_ex(root, "msgs_per_s", &v) &&
-	      json_object_get_double(v) == 2000.0);
-	json_object_put(root);
-	capture_free(&c);
+	CHECK_PRINTS(msg, passed);
 	nlmsg_free(msg);
-
 	msg = done_msg(-110);
-	capture_start(&c, false, false);
-	CHECK_INT(feed(msg, print_result_fn), 0);
-	CHECK(strstr(capture_end(&c),
-		     " status -110 (Connection timed out) reason \"peer went away\"\n") != NULL);
-	capture_free(&c);
+	CHECK_PRINTS(msg, failed);
 	nlmsg_free(msg);
 }
 
 /* A bw test over 4 QPs: qps next to depth (per QP), in every printer. */
 TEST(test_record_qps)
 {
+	static const struct print_case cases[] = {
+		/* the result of test run */
+		{ PRINTER(print_result_fn),
+		  .text = "test 5 session 3 op write mode bw size 65536 depth 16 qps 4 iters 1000 bytes 65536000 elapsed 500.000ms 131.07 MB/s 1.049 Gb/s 2000 msgs/s validated 1000 status ok\n" },
+		{ PRINTER(print_result_fn), .json = true,
+		  .json_has = { JSON_NUM("qps", 4), JSON_NUM("depth", 16) } },
+		/* test show */
+		{ PRINTER(test_print),
+		  .has = " size 65536 depth 16 qps 4 state done " },
+		{ PRINTER(test_print), .json = true,
+		  .json_has = { JSON_NUM("qps", 4) } },
+		/* monitor */
+		{ PRINTER(event_print),
+		  .has = "test_done test 5 session 3 op write size 65536 depth 16 qps 4 state done " },
+		{ PRINTER(event_print), .json = true,
+		  .json_has = { JSON_STRING("event", "test_done"),
+				JSON_NUM("qps", 4) } },
+	};
 	struct nl_msg *msg = done_msg(0);
-	struct json_object *root;
-	struct capture c;
 
 	nla_put_u8(msg, KRDMA_A_TEST_MODE, KRDMA_MODE_BW);
 	nla_put_u32(msg, KRDMA_A_TEST_DEPTH, 16);
 	nla_put_u32(msg, KRDMA_A_TEST_QPS, 4);
 	nla_put_u8(msg, KRDMA_A_TEST_STATE, KRDMA_TEST_DONE);
-
-	/* the result of test run */
-	capture_start(&c, false, false);
-	CHECK_INT(feed(msg, print_result_fn), 0);
-	CHECK_STR(capture_end(&c),
-		  "test 5 session 3 op write mode bw size 65536 depth 16 qps 4 iters 1000 bytes 65536000 elapsed 500.000ms 131.07 MB/s 1.049 Gb/s 2000 msgs/s validated 1000 status ok\n");
-	capture_free(&c);
-	capture_start(&c, true, false);
-	CHECK_INT(feed(msg, print_result_fn), 0);
-	root = json_tokener_parse(capture_end(&c));
-	CHECK(root != NULL);
-	CHECK_INT(get_int(root, "qps"), 4);
-	CHECK_INT(get_int(root, "depth"), 16);
-	json_object_put(root);
-	capture_free(&c);
-
-	/* test show */
-	capture_start(&c, false, false);
-	CHECK_INT(feed(msg, test_print), 0);
-	CHECK(strstr(capture_end(&c), " size 65536 depth 16 qps 4 state done ") != NULL);
-	capture_free(&c);
-	capture_start(&c, true, false);
-	CHECK_INT(feed(msg, test_print), 0);
-	root = json_tokener_parse(capture_end(&c));
-	CHECK_INT(get_int(root, "qps"), 4);
-	json_object_put(root);
-	capture_free(&c);
-
-	/* monitor */
-	capture_start(&c, false, false);
-	CHECK_INT(feed(msg, event_print), 0);
-	CHECK(strstr(capture_end(&c), "test_done test 5 session 3 op write size 65536 depth 16 qps 4 state done ") != NULL);
-	capture_free(&c);
-	capture_start(&c, true, false);
-	CHECK_INT(feed(msg, event_print), 0);
-	root = json_tokener_parse(capture_end(&c));
-	CHECK_STR(get_str(root, "event"), "test_done");
-	CHECK_INT(get_int(root, "qps"), 4);
-	json_object_put(root);
-	capture_free(&c);
+	CHECK_PRINTS(msg, cases);
 	nlmsg_free(msg);
 }
 
 TEST(event_lines)
 {
+	static const struct print_case cases[] = {
+		{ PRINTER(event_print),
+		  .text = "session_down session 9 name s9 reason \"rejected by peer\"\n" },
+	};
+	static const struct json_want first[] = {
+		JSON_STRING("event", "session_down"),
+		JSON_NUM("session_id", 9),
+		JSON_STRING("reason", "rejected by peer"),
+	};
 	struct nl_msg *msg = new_msg(KRDMA_CMD_EVENT_NTF);
-	struct json_object *root;
 	struct capture c;
+	const char *s, *nl;
 
 	nla_put_u8(msg, KRDMA_A_EVENT, KRDMA_EVENT_SESSION_DOWN);
 	nla_put_u32(msg, KRDMA_A_SESSION_ID, 9);
 	nla_put_string(msg, KRDMA_A_NAME, "s9");
 	nla_put_string(msg, KRDMA_A_REASON, "rejected by peer");
-	capture_start(&c, false, false);
-	CHECK_INT(feed(msg, event_print), 0);
-	CHECK_STR(capture_end(&c),
-		  "session_down session 9 name s9 reason \"rejected by peer\"\n");
-	capture_free(&c);
+	CHECK_PRINTS(msg, cases);
 
+	/* -j, two events: one object per line */
 	capture_start(&c, true, false);
 	CHECK_INT(feed(msg, event_print), 0);
 	CHECK_INT(feed(msg, event_print), 0);
-	{
-		const char *s = capture_end(&c);
-		const char *nl = strchr(s, '\n');
-
-		/* one object per line */
-		CHECK(nl && strchr(nl + 1, '\n') && !strchr(strchr(nl + 1, '\n') + 1, '\n'));
-		root = json_tokener_parse(s);
-		CHECK_STR(get_str(root, "event"), "session_down");
-		CHECK_INT(get_int(root, "session_id"), 9);
-		CHECK_STR(get_str(root, "reason"), "rejected by peer");
-		json_object_put(root);
-	}
+	s = capture_end(&c);
+	nl = strchr(s, '\n');
+	CHECK(nl && strchr(nl + 1, '\n') && !strchr(strchr(nl + 1, '\n') + 1, '\n'));
+	check_json("-j event_print, twice", s, first, ARRAY_SIZE(first));
 	capture_free(&c);
 	nlmsg_free(msg);
 }
 
 TEST(unknown_enum_values)
 {
+	static const struct print_case cases[] = {
+		{ PRINTER(session_print),
+		  .text = "session 1 state unknown(77)\n" },
+	};
 	struct nl_msg *msg = new_msg(KRDMA_CMD_SESSION_GET);
-	struct capture c;
 
 	nla_put_u32(msg, KRDMA_A_SESSION_ID, 1);
 	nla_put_u8(msg, KRDMA_A_SESSION_STATE, 77);
-	capture_start(&c, false, false);
-	CHECK_INT(feed(msg, session_print), 0);
-	CHECK_STR(capture_end(&c), "session 1 state unknown(77)\n");
-	capture_free(&c);
+	CHECK_PRINTS(msg, cases);
 	nlmsg_free(msg);
 }
 
