@@ -98,40 +98,6 @@ static void run_end(struct run *r)
 	fake_end();
 }
 
-/*
- * A command line refused before the kernel is asked anything: exit status
- * @rc, @err (if not NULL) in what it says.
- */
-static void check_refused(fake_kernel_fn kernel, const char *line, int rc,
-			  const char *err)
-{
-	struct run r;
-
-	fake_begin(kernel);
-	run(&r, false, line);
-	if (r.rc != rc || (err && !strstr(r.err, err)))
-		unit_fail(__FILE__, __LINE__, "\"%s\": rc %d (want %d), said: %s",
-			  line, r.rc, rc, r.err);
-	CHECK_INT_CASE(line, fake_nreqs(), 0);
-	run_end(&r);
-}
-
-/* A command line refused (EXIT_USAGE), and what it says of why. */
-struct refusal {
-	const char *line;
-	const char *err;
-};
-
-/* Each row through check_refused() with @kernel. */
-static void check_refusals(fake_kernel_fn kernel, const struct refusal *t,
-			   size_t n)
-{
-	for (; n--; t++)
-		check_refused(kernel, t->line, EXIT_USAGE, t->err);
-}
-
-#define CHECK_REFUSALS(kernel, t)	check_refusals(kernel, t, ARRAY_SIZE(t))
-
 /* ---- a table of command lines ---- */
 
 /*
@@ -176,8 +142,9 @@ struct sent {
  * and none of @out_lacks and @err_lacks; with REQS(n), that the kernel
  * heard n requests; each command @req_cmds names, request i's; the
  * command of the last request, where @last_req names one; each attribute
- * @sent names; that @signal was caught; each value @json names in the
- * JSON document it printed; last @also, for what only this case checks.
+ * @sent names; that @signal was caught; each value @json_has names in
+ * the JSON document it printed; last @also, for what only this case
+ * checks.
  */
 struct cmd_case {
 	const char *what;	/* a name, where the line alone is not one */
@@ -243,7 +210,7 @@ static void check_sent(const char *what, const struct sent *s)
 {
 	struct nlattr *tb[KRDMA_A_MAX + 1];
 	struct endpoint ep;
-	uint64_t v;
+	uint64_t v = 0;
 
 	if (fake_req_attrs(s->req, tb)) {
 		unit_fail_case(__FILE__, __LINE__, what,
@@ -357,6 +324,35 @@ static void check_cmds(const struct cmd_case *c, size_t n)
 }
 
 #define CHECK_CMDS(t)	check_cmds(t, ARRAY_SIZE(t))
+
+/*
+ * A command line refused before the kernel is asked anything: exit status
+ * @rc, @err (if not NULL) in what it says.
+ */
+static void check_refused(fake_kernel_fn kernel, const char *line, int rc,
+			  const char *err)
+{
+	check_cmd(&(const struct cmd_case){
+		.kernel = kernel, .line = line, .rc = rc, .err_has = { err },
+		REQS(0),
+	});
+}
+
+/* A command line refused (EXIT_USAGE), and what it says of why. */
+struct refusal {
+	const char *line;
+	const char *err;
+};
+
+/* Each row through check_refused() with @kernel. */
+static void check_refusals(fake_kernel_fn kernel, const struct refusal *t,
+			   size_t n)
+{
+	for (; n--; t++)
+		check_refused(kernel, t->line, EXIT_USAGE, t->err);
+}
+
+#define CHECK_REFUSALS(kernel, t)	check_refusals(kernel, t, ARRAY_SIZE(t))
 
 /* ---- building replies ---- */
 
