@@ -3,6 +3,9 @@
  * Whole krdmactl commands against the scripted kernel of fake_nl.c:
  * what each command sends, and how it handles replies, errors (extended
  * ACK), events, lost events and ^C.
+ *
+ * Most are tables of struct cmd_case: a command line and what it must
+ * give; check_cmd() runs one, and a failure names its line.
  */
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -104,15 +107,20 @@ static void run_end(struct run *r)
  * What a request must carry, for struct cmd_case: attribute @type (its
  * name @name, for a failure) in request @req (0, the first, unless
  * SENT_IN()), with the number @num (whatever its width), the string
- * @str, an endpoint of port @num, or not at all.
+ * @str, an endpoint of port @port (-1: none), the same with the address
+ * @str (a literal; NULL: none), or not at all.
  */
 struct sent {
 	int type;		/* KRDMA_A_*; 0 ends the list */
 	const char *name;
 	int req;
-	enum { SENT_NUM, SENT_STRING, SENT_ENDPOINT_PORT, SENT_NOTHING } how;
+	enum {
+		SENT_NUM, SENT_STRING, SENT_ENDPOINT_PORT, SENT_ENDPOINT,
+		SENT_NOTHING,
+	} how;
 	uint64_t num;
 	const char *str;
+	int port;
 };
 
 #define SENT_IN(i, t, v)						\
@@ -121,7 +129,10 @@ struct sent {
 #define SENT_STR(t, s)							\
 	{ .type = (t), .name = #t, .how = SENT_STRING, .str = (s) }
 #define SENT_PORT(t, p)							\
-	{ .type = (t), .name = #t, .how = SENT_ENDPOINT_PORT, .num = (p) }
+	{ .type = (t), .name = #t, .how = SENT_ENDPOINT_PORT, .port = (p) }
+#define SENT_EP(t, a, p)						\
+	{ .type = (t), .name = #t, .how = SENT_ENDPOINT, .str = (a),	\
+	  .port = (p) }
 #define NOT_SENT_IN(i, t)						\
 	{ .type = (t), .name = #t, .req = (i), .how = SENT_NOTHING }
 #define NOT_SENT(t)		NOT_SENT_IN(0, t)
@@ -210,6 +221,7 @@ static void check_sent(const char *what, const struct sent *s)
 {
 	struct nlattr *tb[KRDMA_A_MAX + 1];
 	struct endpoint ep;
+	struct ip_addr want;
 	uint64_t v = 0;
 
 	if (fake_req_attrs(s->req, tb)) {
@@ -241,11 +253,21 @@ static void check_sent(const char *what, const struct sent *s)
 		CHECK_STR_CASE(what, nla_get_string(tb[s->type]), s->str);
 		break;
 	case SENT_ENDPOINT_PORT:
-		if (get_endpoint(tb[s->type], &ep) || ep.port != (int)s->num)
+		if (get_endpoint(tb[s->type], &ep) || ep.port != s->port)
 			unit_fail_case(__FILE__, __LINE__, what,
-				       "request %d: %s's port is %d, want %llu",
-				       s->req, s->name, ep.port,
-				       (unsigned long long)s->num);
+				       "request %d: %s's port is %d, want %d",
+				       s->req, s->name, ep.port, s->port);
+		break;
+	case SENT_ENDPOINT:
+		memset(&want, 0, sizeof(want));
+		if (get_endpoint(tb[s->type], &ep) || ep.port != s->port ||
+		    ep.has_addr != !!s->str ||
+		    (s->str && (parse_ip_addr(s->str, &want) ||
+				memcmp(&ep.addr, &want, sizeof(want)))))
+			unit_fail_case(__FILE__, __LINE__, what,
+				       "request %d: %s is not %s port %d",
+				       s->req, s->name,
+				       s->str ? s->str : "no address", s->port);
 		break;
 	case SENT_NOTHING:
 		break;
@@ -517,6 +539,13 @@ static void check_listener_cases(const struct listener_case *c, size_t n)
 
 #define CHECK_LISTENER_CASES(t)	check_listener_cases(t, ARRAY_SIZE(t))
 
+/* k_listener_add saw the address as a nested attribute. */
+static void check_nested_addr(const char *what, const struct run *r)
+{
+	(void)r;
+	CHECK_CASE(what, seen_nested_flag);
+}
+
 TEST(cmd_listener_add)
 {
 	static const struct listener_case cases[] = {
@@ -547,25 +576,17 @@ TEST(cmd_listener_add)
 		{ "listener add port 4791 ack_timeout 32",
 		  "ack_timeout '32' out of range: must be 0..31" },
 	};
-	struct run r;
-	struct ip_addr want;
 
-	fake_begin(k_listener_add);
-	run(&r, false, "listener add name l1 addr 10.0.0.1 port 4791");
-	CHECK_INT(r.rc, 0);
-	CHECK_STR(r.out.buf, "listener 3 name l1\n");
-	CHECK_STR(r.err, "");
-	CHECK_INT(fake_nreqs(), 1);
-	CHECK_INT(fake_req_cmd(0), KRDMA_CMD_LISTENER_ADD);
-	CHECK_STR(seen_name, "l1");
-	CHECK(seen_nested_flag);
-	CHECK(seen_ep.has_addr);
-	parse_ip_addr("10.0.0.1", &want);
-	CHECK(!memcmp(&seen_ep.addr, &want, sizeof(want)));
-	CHECK_INT(seen_ep.port, 4791);
-	CHECK_INT(seen_ack_timeout, -1);
-	run_end(&r);
-
+	check_cmd(&(const struct cmd_case){
+		.kernel = k_listener_add,
+		.line = "listener add name l1 addr 10.0.0.1 port 4791",
+		.out = "listener 3 name l1\n", .err = "", REQS(1),
+		.req_cmds = { KRDMA_CMD_LISTENER_ADD },
+		.sent = { SENT_STR(KRDMA_A_NAME, "l1"),
+			  SENT_EP(KRDMA_A_LOCAL_ADDR, "10.0.0.1", 4791),
+			  NOT_SENT(KRDMA_A_SESSION_ACK_TIMEOUT) },
+		.also = check_nested_addr,
+	});
 	CHECK_LISTENER_CASES(cases);
 	CHECK_REFUSALS(k_listener_add, refused);
 }
@@ -697,36 +718,27 @@ static void set_connect_mode(int mode)
 
 TEST(cmd_session_connect_up)
 {
-	struct nlattr *tb[KRDMA_A_MAX + 1];
-	struct endpoint ep;
-	struct run r;
+	static const struct cmd_case cases[] = {
+		{ CONNECT(0),
+		  .line = "session connect addr 10.0.0.2 port 4791 name s1 timeout 2s src 10.0.0.1 sq_depth 64",
+		  .out = "session 5 name s1 up\n", .err = "", REQS(1),
+		  .sent = { SENT_EP(KRDMA_A_PEER_ADDR, "10.0.0.2", 4791),
+			    SENT_EP(KRDMA_A_LOCAL_ADDR, "10.0.0.1", -1),
+			    SENT(KRDMA_A_TIMEOUT_MS, 2000),
+			    SENT(KRDMA_A_SESSION_SQ_DEPTH, 64),
+			    NOT_SENT(KRDMA_A_SESSION_RQ_DEPTH),
+			    /* the kernel's default, 1 */
+			    NOT_SENT(KRDMA_A_SESSION_QPS),
+			    /* the device's default */
+			    NOT_SENT(KRDMA_A_SESSION_TOS),
+			    /* the module's */
+			    NOT_SENT(KRDMA_A_SESSION_ACK_TIMEOUT),
+			    SENT_STR(KRDMA_A_NAME, "s1") } },
+		{ CONNECT(0), .line = "session connect addr 10.0.0.2 port 4791 tos 96",
+		  .sent = { SENT(KRDMA_A_SESSION_TOS, 96) } },
+	};
 
-	connect_mode = 0;
-	fake_begin(k_connect);
-	run(&r, false, "session connect addr 10.0.0.2 port 4791 name s1 timeout 2s src 10.0.0.1 sq_depth 64");
-	CHECK_INT(r.rc, 0);
-	CHECK_STR(r.out.buf, "session 5 name s1 up\n");
-	CHECK_STR(r.err, "");
-	CHECK_INT(fake_nreqs(), 1);
-	CHECK_INT(fake_req_attrs(0, tb), 0);
-	CHECK(tb[KRDMA_A_PEER_ADDR] && !get_endpoint(tb[KRDMA_A_PEER_ADDR], &ep));
-	CHECK(ep.has_addr && ep.addr.family == AF_INET && ep.port == 4791);
-	CHECK(ep.addr.bytes[3] == 2);
-	CHECK(tb[KRDMA_A_LOCAL_ADDR] && !get_endpoint(tb[KRDMA_A_LOCAL_ADDR], &ep));
-	CHECK(ep.has_addr && ep.addr.bytes[3] == 1 && ep.port == -1);
-	CHECK_INT(tb_u32(tb, KRDMA_A_TIMEOUT_MS), 2000);
-	CHECK_INT(tb_u32(tb, KRDMA_A_SESSION_SQ_DEPTH), 64);
-	CHECK(!tb[KRDMA_A_SESSION_RQ_DEPTH]);
-	CHECK(!tb[KRDMA_A_SESSION_QPS]);	/* the kernel's default, 1 */
-	CHECK(!tb[KRDMA_A_SESSION_TOS]);	/* the device's default */
-	CHECK(!tb[KRDMA_A_SESSION_ACK_TIMEOUT]);	/* the module's */
-	CHECK_STR(nla_get_string(tb[KRDMA_A_NAME]), "s1");
-	run_end(&r);
-
-	check_cmd(&(const struct cmd_case){
-		CONNECT(0), .line = "session connect addr 10.0.0.2 port 4791 tos 96",
-		.sent = { SENT(KRDMA_A_SESSION_TOS, 96) },
-	});
+	CHECK_CMDS(cases);
 	check_refused(k_connect, "session connect addr 10.0.0.2 port 4791 tos 256",
 		      EXIT_USAGE, "tos '256' out of range: must be 0..255");
 }
