@@ -275,6 +275,11 @@ vm_join() {
 	for f in "$tmp"/case.*; do
 		[ -f "$f" ] || continue
 		cat "$f"
+		# Each case says ok or FAIL once; a case that said neither
+		# (its subshell died) must not pass by being left out.
+		if [ "$(grep -c -e '^ok   - ' -e '^FAIL - ' "$f")" -ne 1 ]; then
+			notok "case ${f##*.}: no single verdict"
+		fi
 		pass=$((pass + $(grep -c '^ok   - ' "$f")))
 		failn=$((failn + $(grep -c '^FAIL - ' "$f")))
 		rm -f "$f"
