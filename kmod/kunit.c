@@ -115,6 +115,9 @@ static void krdma_kunit_test_moves(struct kunit *t)
 	KUNIT_EXPECT_FALSE(t, krdma_test_move(test, KRDMA_TP_RUNNING));
 	KUNIT_EXPECT_FALSE(t, krdma_test_move(test, KRDMA_TP_CLOSING));
 	KUNIT_EXPECT_TRUE(t, krdma_test_in(test, KRDMA_TP_FINISHED));
+	KUNIT_EXPECT_TRUE(t, krdma_test_move(test, KRDMA_TP_DONE));
+	KUNIT_EXPECT_FALSE(t, krdma_test_move(test, KRDMA_TP_FINISHED));
+	KUNIT_EXPECT_TRUE(t, krdma_test_in(test, KRDMA_TP_DONE));
 
 	/* A refused test closes from REQ_SENT, never having run. */
 	test->phase = KRDMA_TP_REQ_SENT;
@@ -122,7 +125,7 @@ static void krdma_kunit_test_moves(struct kunit *t)
 	KUNIT_EXPECT_FALSE(t, krdma_test_accepted(test));
 }
 
-/* The peer's test: ACTIVE, ENDING, CLOSING, in that order only. */
+/* The peer's test: ACTIVE, ENDING, CLOSING, CLOSED, in that order only. */
 static void krdma_kunit_peer_moves(struct kunit *t)
 {
 	struct krdma_peer_test *pt = kunit_kzalloc(t, sizeof(*pt), GFP_KERNEL);
@@ -133,6 +136,8 @@ static void krdma_kunit_peer_moves(struct kunit *t)
 	KUNIT_EXPECT_TRUE(t, krdma_peer_in(pt, KRDMA_PP_ENDING));
 	KUNIT_EXPECT_TRUE(t, krdma_peer_move(pt, KRDMA_PP_CLOSING));
 	KUNIT_EXPECT_TRUE(t, krdma_peer_in(pt, KRDMA_PP_CLOSING));
+	KUNIT_EXPECT_TRUE(t, krdma_peer_move(pt, KRDMA_PP_CLOSED));
+	KUNIT_EXPECT_TRUE(t, krdma_peer_in(pt, KRDMA_PP_CLOSED));
 }
 
 /*

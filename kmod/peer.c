@@ -68,24 +68,22 @@ static void krdma_peer_watch(struct krdma_peer_test *pt)
 
 	if (!ms || !pt->engine->peer_watched(pt))
 		return;
-	INIT_DELAYED_WORK(&pt->stall_work, krdma_peer_stall_work);
-	pt->watched = true;
 	krdma_peer_progress(pt);
 	queue_delayed_work(krdma_timer_wq, &pt->stall_work, msecs_to_jiffies(ms));
 }
 
-/* Before @pt is freed; the timer only ever closes the session. */
-static void krdma_peer_unwatch(struct krdma_peer_test *pt)
+/*
+ * The last reference went, in the session's CQ context or teardown's
+ * work: nothing of @pt is in flight. The stall timer only ever closes the
+ * session, never drops a reference, so it can be waited for here.
+ */
+static void krdma_peer_release(struct kref *ref)
 {
-	if (pt->watched)
-		cancel_delayed_work_sync(&pt->stall_work);
-}
+	struct krdma_peer_test *pt = container_of(ref, struct krdma_peer_test,
+						  ref);
 
-static void krdma_peer_test_free(struct krdma_peer_test *pt)
-{
-	if (!pt)
-		return;
-	krdma_peer_unwatch(pt);
+	might_sleep();
+	cancel_delayed_work_sync(&pt->stall_work);
 	if (pt->engine && pt->engine->peer_free)
 		pt->engine->peer_free(pt);
 	krdma_slots_free(pt->slots, pt->depth);
@@ -94,15 +92,58 @@ static void krdma_peer_test_free(struct krdma_peer_test *pt)
 	kfree(pt);
 }
 
+/**
+ * krdma_peer_put() - drop a reference to the peer's test
+ * @pt: the peer's test, or NULL
+ *
+ * Context: process context (the last one frees its memory and may wait
+ * for the stall timer).
+ */
+void krdma_peer_put(struct krdma_peer_test *pt)
+{
+	if (pt)
+		kref_put(&pt->ref, krdma_peer_release);
+}
+
+/**
+ * krdma_peer_get_current() - the peer's test of @sess, referenced
+ * @sess: the session
+ *
+ * Context: the session's CQ context, which alone sets sess->peer_test
+ * while the session is up (teardown clears it once the QP is drained).
+ *
+ * Return: the peer's test with a reference for the caller
+ * (krdma_peer_put()), or NULL if the peer runs none.
+ */
+struct krdma_peer_test *krdma_peer_get_current(struct krdma_session *sess)
+{
+	struct krdma_peer_test *pt = sess->peer_test;
+
+	if (pt)
+		kref_get(&pt->ref);
+	return pt;
+}
+
+/* The session lets go of its peer's test: TEST_RESULT went, or teardown. */
+static void krdma_peer_detach(struct krdma_session *sess)
+{
+	struct krdma_peer_test *pt = sess->peer_test;
+
+	sess->peer_test = NULL;
+	krdma_peer_put(pt);
+}
+
 /*
  * The moves of Documentation/design.rst, "A test's phases": TEST_END
- * moves an active test on, the end of our work closes it; a test set up
- * half way is broken from the start and only teardown frees it.
+ * moves an active test on, the end of our work closes it, the last
+ * invalidation's completion makes it closed; a test set up half way is
+ * broken from the start and only teardown frees it.
  */
 static const u8 krdma_peer_moves[] = {
 	[KRDMA_PP_ACTIVE]	= BIT(KRDMA_PP_ENDING),
 	[KRDMA_PP_ENDING]	= BIT(KRDMA_PP_CLOSING),
-	[KRDMA_PP_CLOSING]	= 0,
+	[KRDMA_PP_CLOSING]	= BIT(KRDMA_PP_CLOSED),
+	[KRDMA_PP_CLOSED]	= 0,
 	[KRDMA_PP_BROKEN]	= 0,
 };
 
@@ -198,8 +239,10 @@ static int krdma_peer_charge(struct krdma_session *sess,
 }
 
 /*
- * The responder's last word on a test. With bidir, it waits for our
- * mirror test to be over, so that it can carry the mirror's figures.
+ * The responder's last word on a test, once it is closed. With bidir, it
+ * waits for our mirror test to be over, so that it can carry the
+ * mirror's figures. The session lets go of the test: its caller's
+ * reference is the last.
  */
 static void krdma_peer_send_result(struct krdma_session *sess,
 				   struct krdma_peer_test *pt)
@@ -216,27 +259,26 @@ static void krdma_peer_send_result(struct krdma_session *sess,
 	};
 
 	/* krdma_peer_mirror_done() calls again, with the mirror's figures. */
-	if (pt->mirror_id && !pt->mirror_done)
+	if (!krdma_peer_in(pt, KRDMA_PP_CLOSED) || pt->mirror_id)
 		return;
 	krdma_host_cpu_since(&pt->host_start, &host);
 	krdma_host_cpu_to_wire(&host, &res);
 	/* Our host and port to a peer that reads them, none to another. */
 	if (sess->peer_proto >= 4)
 		krdma_host_env_to_wire(&sess->env, &res);
-	sess->peer_test = NULL;
 	if (krdma_ctrl_send(sess, KRDMA_MSG_TEST_RESULT, pt->test_id, 0,
 			    pt->errors ? -EBADMSG : 0, &res,
 			    sess->peer_proto >= 4 ? sizeof(res) :
 			    KRDMA_RESULT_V3_LEN))
 		krdma_session_close(sess, "cannot send TEST_RESULT");
-	krdma_peer_test_free(pt);
+	krdma_peer_detach(sess);
 }
 
 /* Every invalidation of @pt has completed: TEST_RESULT can go. */
 static void krdma_peer_invalidated(struct krdma_peer_test *pt)
 {
-	pt->result_ready = true;
-	krdma_peer_send_result(pt->sess, pt);
+	if (krdma_peer_move(pt, KRDMA_PP_CLOSED))
+		krdma_peer_send_result(pt->sess, pt);
 }
 
 /* Found from its own cqe, as the driver's are (krdma_test_inv_done()). */
@@ -250,8 +292,12 @@ static void krdma_peer_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_wc_error(pt->sess, wc, "peer invalidation");
 		return;
 	}
-	if (--pt->inv_pending == 0)
-		krdma_peer_invalidated(pt);
+	if (--pt->inv_pending)
+		return;
+	/* The session's reference goes with TEST_RESULT: this one is last. */
+	kref_get(&pt->ref);
+	krdma_peer_invalidated(pt);
+	krdma_peer_put(pt);
 }
 
 /*
@@ -261,15 +307,15 @@ static void krdma_peer_inv_done(struct ib_cq *cq, struct ib_wc *wc)
 static void krdma_peer_mirror_done(struct krdma_session *sess, u32 test_id,
 				   u64 iters, u64 bytes)
 {
-	struct krdma_peer_test *pt = sess->peer_test;
+	struct krdma_peer_test *pt = krdma_peer_get_current(sess);
 
-	if (!pt || pt->mirror_id != test_id)
-		return;
-	pt->mirror_iters = iters;
-	pt->mirror_bytes = bytes;
-	pt->mirror_done = true;
-	if (pt->result_ready)
+	if (pt && pt->mirror_id == test_id) {
+		pt->mirror_iters = iters;
+		pt->mirror_bytes = bytes;
+		pt->mirror_id = 0;
 		krdma_peer_send_result(sess, pt);
+	}
+	krdma_peer_put(pt);
 }
 
 /*
@@ -302,9 +348,9 @@ static void krdma_peer_end_mirror(struct krdma_session *sess,
 {
 	struct krdma_test *mirror;
 
-	if (!pt->mirror_id || pt->mirror_done)
+	if (!pt->mirror_id)
 		return;
-	/* Not done: it is still running, so it is still sess->test. */
+	/* Not over: it is still running, so it is still sess->test. */
 	mirror = krdma_test_get_current(sess);
 	/* A count: it ends by itself, unless the peer's was cut short. */
 	if (mirror && mirror->id == pt->mirror_id &&
@@ -347,8 +393,10 @@ void krdma_peer_on_req(struct krdma_session *sess,
 		krdma_session_close(sess, "out of memory for a test request");
 		return;
 	}
+	kref_init(&pt->ref);	/* the session's, once it is accepted */
 	pt->sess = sess;
 	pt->test_id = test_id;
+	INIT_DELAYED_WORK(&pt->stall_work, krdma_peer_stall_work);
 	krdma_host_cpu_sample(&pt->host_start);
 	pt->reg_cqe.done = krdma_peer_reg_done;
 
@@ -358,7 +406,7 @@ void krdma_peer_on_req(struct krdma_session *sess,
 	 */
 	if (sess->peer_test) {
 		kfree(ack);
-		kfree(pt);
+		krdma_peer_put(pt);
 		krdma_count(sess, KRDMA_CNT_PROTOCOL_ERRORS, 1);
 		krdma_session_close(sess, "protocol error: TEST_REQ %u during test %u",
 				    test_id, sess->peer_test->test_id);
@@ -395,7 +443,7 @@ void krdma_peer_on_req(struct krdma_session *sess,
 		return;
 	}
 	if (ret) {
-		krdma_peer_test_free(pt);
+		krdma_peer_put(pt);
 		nregions = 0;
 	} else {
 		sess->peer_test = pt;
@@ -408,23 +456,12 @@ void krdma_peer_on_req(struct krdma_session *sess,
 	kfree(ack);
 }
 
-/**
- * krdma_peer_on_end() - the peer's test is over: invalidate, answer
- * @sess: the session
- * @pt: its peer's test, ending
- *
- * TEST_END has come and no work of ours is in flight: invalidate, answer.
- * TEST_RESULT goes once the invalidations complete (and, with bidir, our
- * mirror is over).
- *
- * Context: the session's CQ context.
- */
-void krdma_peer_on_end(struct krdma_session *sess, struct krdma_peer_test *pt)
+/* Closing: the engine checks the data, our regions are invalidated. */
+static void krdma_peer_invalidate(struct krdma_session *sess,
+				  struct krdma_peer_test *pt)
 {
 	u32 s;
 
-	if (!krdma_peer_move(pt, KRDMA_PP_CLOSING))
-		return;
 	if (pt->engine->peer_end)
 		pt->engine->peer_end(pt);
 
@@ -447,21 +484,31 @@ void krdma_peer_on_end(struct krdma_session *sess, struct krdma_peer_test *pt)
 }
 
 /**
- * krdma_peer_on_msg() - a message of the peer's test, on conn 0
+ * krdma_peer_on_end() - the peer's test is over: invalidate, answer
  * @sess: the session
- * @rx: its receive, which the engine or TEST_END reposts
- * @wc: its completion
- * @hdr: its header, checked; NULL for a write_imm
+ * @pt: its peer's test, ending
  *
- * A message of the peer's test: TEST_END is the lifecycle's, the rest
- * the engine's. Nothing may follow TEST_END: the test's memory is going.
+ * TEST_END has come and no work of ours is in flight: invalidate, answer.
+ * TEST_RESULT goes once the invalidations complete (and, with bidir, our
+ * mirror is over); it may go before this returns, and free @pt then, but
+ * for a reference the caller holds.
  *
  * Context: the session's CQ context.
  */
-void krdma_peer_on_msg(struct krdma_session *sess, struct krdma_recv *rx,
-		       struct ib_wc *wc, const struct krdma_msg_hdr *hdr)
+void krdma_peer_on_end(struct krdma_session *sess, struct krdma_peer_test *pt)
 {
-	struct krdma_peer_test *pt = sess->peer_test;
+	if (!krdma_peer_move(pt, KRDMA_PP_CLOSING))
+		return;
+	kref_get(&pt->ref);
+	krdma_peer_invalidate(sess, pt);
+	krdma_peer_put(pt);
+}
+
+static void krdma_peer_handle_msg(struct krdma_session *sess,
+				  struct krdma_peer_test *pt,
+				  struct krdma_recv *rx, struct ib_wc *wc,
+				  const struct krdma_msg_hdr *hdr)
+{
 	u16 type = hdr ? be16_to_cpu(hdr->type) : KRDMA_MSG_DATA;
 
 	/* TEST_END and the data come while it is active, and only then. */
@@ -495,6 +542,27 @@ proto:
 }
 
 /**
+ * krdma_peer_on_msg() - a message of the peer's test, on conn 0
+ * @sess: the session
+ * @rx: its receive, which the engine or TEST_END reposts
+ * @wc: its completion
+ * @hdr: its header, checked; NULL for a write_imm
+ *
+ * A message of the peer's test: TEST_END is the lifecycle's, the rest
+ * the engine's. Nothing may follow TEST_END: the test's memory is going.
+ *
+ * Context: the session's CQ context.
+ */
+void krdma_peer_on_msg(struct krdma_session *sess, struct krdma_recv *rx,
+		       struct ib_wc *wc, const struct krdma_msg_hdr *hdr)
+{
+	struct krdma_peer_test *pt = krdma_peer_get_current(sess);
+
+	krdma_peer_handle_msg(sess, pt, rx, wc, hdr);
+	krdma_peer_put(pt);
+}
+
+/**
  * krdma_peer_session_down() - teardown frees the peer's test
  * @sess: the session, its QPs drained
  *
@@ -504,6 +572,5 @@ proto:
  */
 void krdma_peer_session_down(struct krdma_session *sess)
 {
-	krdma_peer_test_free(sess->peer_test);
-	sess->peer_test = NULL;
+	krdma_peer_detach(sess);
 }

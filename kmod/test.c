@@ -195,9 +195,9 @@ static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
 	int status;
 
 	spin_lock_bh(&test->lock);
-	finished = test->phase == KRDMA_TP_FINISHED;
+	finished = krdma_test_over(test->phase);
 	state = finished ? KRDMA_TEST_DONE : test->state;
-	figures_ok = !finished || test->figures_final;
+	figures_ok = test->phase != KRDMA_TP_FINISHED;
 	status = test->status;
 	end = finished ? test->end : ktime_get();
 	strscpy(reason, test->reason, sizeof(reason));
@@ -332,7 +332,8 @@ static const u8 krdma_test_moves[] = {
 	[KRDMA_TP_RUNNING]	= BIT(KRDMA_TP_END_SENT) | BIT(KRDMA_TP_FINISHED),
 	[KRDMA_TP_END_SENT]	= BIT(KRDMA_TP_CLOSING) | BIT(KRDMA_TP_FINISHED),
 	[KRDMA_TP_CLOSING]	= BIT(KRDMA_TP_FINISHED),
-	[KRDMA_TP_FINISHED]	= 0,
+	[KRDMA_TP_FINISHED]	= BIT(KRDMA_TP_DONE),
+	[KRDMA_TP_DONE]		= 0,
 };
 
 /**
@@ -343,8 +344,9 @@ static const u8 krdma_test_moves[] = {
  * What a peer sends is checked against the phase before it moves a test
  * (a protocol error otherwise): a move refused here is krdma's own bug,
  * and WARNs - but for a test that teardown has finished meanwhile, which
- * takes no move any more. The lock orders the CQ context's moves against
- * the lat poller's (TEST_END) and netlink's readers.
+ * takes no move any more but the finish's own to DONE. The lock orders
+ * the CQ context's moves against the lat poller's (TEST_END) and
+ * netlink's readers.
  *
  * Return: whether the test moved.
  */
@@ -360,7 +362,7 @@ bool krdma_test_move(struct krdma_test *test, enum krdma_test_phase to)
 		WRITE_ONCE(test->phase, to);
 	spin_unlock_bh(&test->lock);
 	/* Teardown may finish a test under the lat poller's feet. */
-	WARN_ONCE(!ok && from != KRDMA_TP_FINISHED,
+	WARN_ONCE(!ok && !krdma_test_over(from),
 		  "krdma: test %u: no move from phase %u to %u\n", test->id,
 		  from, to);
 	return ok;
@@ -384,7 +386,7 @@ static void krdma_test_finish(struct krdma_test *test)
 	krdma_host_cpu_since(&test->host_start, &host_use);
 	spin_lock_bh(&test->lock);
 	/* Teardown after a failed TEST_END: finished already. */
-	if (test->phase == KRDMA_TP_FINISHED) {
+	if (krdma_test_over(test->phase)) {
 		spin_unlock_bh(&test->lock);
 		return;
 	}
@@ -406,9 +408,7 @@ static void krdma_test_finish(struct krdma_test *test)
 	/* Buffers go now; the record stays for "test show". */
 	if (test->engine->finish)
 		test->engine->finish(test);
-	spin_lock_bh(&test->lock);
-	test->figures_final = true;
-	spin_unlock_bh(&test->lock);
+	krdma_test_move(test, KRDMA_TP_DONE);
 	krdma_slots_free(test->slots, test->p.depth);
 	test->slots = NULL;
 	iters = test->completed;

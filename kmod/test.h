@@ -56,7 +56,8 @@ enum krdma_test_phase {
 	KRDMA_TP_RUNNING,	/* accepted: the engine moves the data */
 	KRDMA_TP_END_SENT,	/* TEST_END out: TEST_RESULT next */
 	KRDMA_TP_CLOSING,	/* our regions being invalidated */
-	KRDMA_TP_FINISHED,	/* krdma_test_finish() ran */
+	KRDMA_TP_FINISHED,	/* krdma_test_finish() runs: the engine's */
+	KRDMA_TP_DONE,		/* figures final, its buffers gone */
 };
 
 /*
@@ -107,7 +108,6 @@ struct krdma_test {
 	unsigned long		progress_jiffies;
 
 	struct krdma_perf	*perf;		/* bw and lat modes */
-	bool			figures_final;	/* the engine's figures are final */
 	bool			stop_quiet;	/* stopped with its original: no error */
 	u64			peer_cpu_ns;	/* from TEST_RESULT */
 	struct krdma_host_cpu	host_start;	/* a sample at the start */
@@ -122,11 +122,23 @@ struct krdma_test {
 enum krdma_peer_phase {
 	KRDMA_PP_ACTIVE,	/* accepted: its data and TEST_END may come */
 	KRDMA_PP_ENDING,	/* TEST_END came: our work in flight ends it */
-	KRDMA_PP_CLOSING,	/* its regions being invalidated, then TEST_RESULT */
+	KRDMA_PP_CLOSING,	/* its regions being invalidated */
+	KRDMA_PP_CLOSED,	/* invalidated: TEST_RESULT waits for the mirror */
 	KRDMA_PP_BROKEN,	/* set up half way: only teardown frees it */
 };
 
+/*
+ * The peer's test. The session's CQ context runs it (peer.c);
+ * references: the session's (sess->peer_test, dropped when TEST_RESULT
+ * goes or at teardown), and a handler's in that context for as long as
+ * it looks at it (krdma_peer_on_msg(), krdma_peer_on_end()), so that
+ * the TEST_RESULT that a handler sends cannot free the test under it.
+ * A data channel's handler holds none: it runs under the channel's
+ * rx_lock, which the engine takes to let go of the test first
+ * (krdma_conn_set_rx_test()).
+ */
 struct krdma_peer_test {
+	struct kref		ref;
 	struct krdma_session	*sess;
 	enum krdma_peer_phase	phase;
 	const struct krdma_engine_ops *engine;
@@ -152,15 +164,12 @@ struct krdma_peer_test {
 	struct krdma_perf	*perf;		/* bw and lat modes */
 	bool			bidir;
 	u8			qps;		/* bw: the driver's QPs */
-	u32			mirror_id;	/* our test that mirrors this one */
-	bool			mirror_done;	/* and its figures: */
-	u64			mirror_iters;
+	u32			mirror_id;	/* our mirror, while it runs */
+	u64			mirror_iters;	/* its figures, once it is over */
 	u64			mirror_bytes;
 	struct krdma_host_cpu	host_start;	/* a sample at TEST_REQ */
-	bool			result_ready;	/* TEST_RESULT waits for the mirror */
 	u64			mem;		/* charged to the session (limits.c) */
-	bool			watched;	/* by the stall timer: */
-	struct delayed_work	stall_work;
+	struct delayed_work	stall_work;	/* krdma_peer_watch() */
 	unsigned long		stamp;		/* the driver's last sign, jiffies */
 };
 
@@ -169,6 +178,12 @@ static inline bool krdma_test_in(const struct krdma_test *test,
 				 enum krdma_test_phase phase)
 {
 	return READ_ONCE(test->phase) == phase;
+}
+
+/* Finished, or done: no move but FINISHED's to DONE is left. */
+static inline bool krdma_test_over(enum krdma_test_phase phase)
+{
+	return phase >= KRDMA_TP_FINISHED;
 }
 
 /* Accepted by the peer and not yet closing: its data messages may come. */
@@ -315,6 +330,8 @@ void krdma_peer_on_req(struct krdma_session *sess,
 void krdma_peer_on_msg(struct krdma_session *sess, struct krdma_recv *rx,
 		       struct ib_wc *wc, const struct krdma_msg_hdr *hdr);
 bool krdma_peer_move(struct krdma_peer_test *pt, enum krdma_peer_phase to);
+struct krdma_peer_test *krdma_peer_get_current(struct krdma_session *sess);
+void krdma_peer_put(struct krdma_peer_test *pt);
 void krdma_peer_on_end(struct krdma_session *sess, struct krdma_peer_test *pt);
 void krdma_peer_session_down(struct krdma_session *sess);
 
