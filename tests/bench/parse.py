@@ -32,7 +32,9 @@
 # bench took more than IDLE_BOUND of one CPU on that side, or, for the
 # idle control where nothing else runs, when that side's CPUs were.
 # cpu_check (krdma's points): krdma's own host_cpu and peer_host_cpu
-# beside the bench's figure of the same side (cpu_check()).
+# beside the bench's figure of the same side, and the two as busy
+# CPU-seconds, whose difference is what ran outside the test
+# (cpu_check()).
 import json, os, re, sys
 import percpu  # tests/bench/percpu.py, beside this file
 
@@ -119,19 +121,38 @@ def cpu_check(rec):
     """krdma's own host_cpu/peer_host_cpu against this bench's /proc/stat
     figures of the same side, both in % of all that side's CPUs: the
     bench's window is the whole krdmactl command (the test's setup and
-    end with it), krdma's the test alone, so the two differ by what ran
-    outside the test (krdmactl, the rendezvous) over the point's length."""
-    own = rec.get("krdma_cpu_pct")
+    end with it), krdma's the test alone, so the two percentages differ
+    by the point's length outside the test. As busy CPU-seconds the two
+    count the same thing (every CPU's user, system, irq, softirq and
+    steal time: kmod/hostcpu.c reads the kernel's own per-CPU counters,
+    /proc/stat prints them), over windows one inside the other: krdma's
+    is the smaller, and the difference is what ran outside the test
+    (krdmactl, the session's setup, the rendezvous), whose share of
+    those seconds (outside_pct) is the check. krdma's seconds more than
+    the bench's by over a tick's rounding would be an error in one of
+    them."""
+    own = rec.get("krdma_cpu")
     if not own:
         return
     out = {}
-    for side, pct in sorted(own.items()):
+    for side, k in sorted(own.items()):
         fig = (rec.get("cpu") or {}).get(side) or {}
         if not fig.get("secs") or not fig.get("cpus"):
             continue
         bench = 100.0 * fig["busy_s"] / (fig["secs"] * fig["cpus"])
-        out[side] = {"krdma_pct": pct, "bench_pct": round(bench, 1),
-                     "diff_pts": round(bench - pct, 1)}
+        c = {"krdma_pct": k["pct"], "bench_pct": round(bench, 1),
+             "diff_pts": round(bench - k["pct"], 1)}
+        if k.get("capacity_ns"):
+            own_s = k["pct"] / 100.0 * k["capacity_ns"] / 1e9
+            out_secs = fig["secs"] - k["capacity_ns"] / 1e9 / fig["cpus"]
+            c["krdma_busy_s"] = round(own_s, 3)
+            c["bench_busy_s"] = round(fig["busy_s"], 3)
+            c["outside_busy_s"] = round(fig["busy_s"] - own_s, 3)
+            c["outside_secs"] = round(out_secs, 3)
+            if out_secs > 0.05:
+                c["outside_pct"] = round(100.0 * (fig["busy_s"] - own_s) /
+                                         (out_secs * fig["cpus"]), 1)
+        out[side] = c
     if out:
         rec["cpu_check"] = out
 
@@ -202,11 +223,12 @@ try:
         rec["peer_cpu_ns"] = d.get("peer_cpu_ns")
         # krdma's own figure of each host's CPUs over the test, in % of
         # all of that host's CPUs: host_cpu the driver's (this side),
-        # peer_host_cpu the responder's; cross-checked in cpu().
+        # peer_host_cpu the responder's; cross-checked in cpu_check().
         for side, key in (("client", "host_cpu"), ("server", "peer_host_cpu")):
             v = d.get(key)
             if isinstance(v, dict) and v.get("busy_pct") is not None:
-                rec.setdefault("krdma_cpu_pct", {})[side] = v["busy_pct"]
+                rec.setdefault("krdma_cpu", {})[side] = {
+                    "pct": v["busy_pct"], "capacity_ns": v.get("capacity_ns")}
         # check mode compares every iteration, bw and lat sample the data.
         if rec["mode"] == "check":
             checked = d["validated"] == d["iters"]

@@ -294,7 +294,8 @@ def analyse(run, netem=""):
 
 
 CPU_CHECK_KEYS = tuple("%s_%s" % (side, k) for side in ("client", "server")
-                       for k in ("krdma_pct", "bench_pct", "diff_pts"))
+                       for k in ("krdma_pct", "bench_pct", "diff_pts", "krdma_busy_s",
+                                 "bench_busy_s", "outside_busy_s", "outside_pct"))
 
 
 def cpu_check_rows(recs):
@@ -323,15 +324,30 @@ def cpu_check_lines(rows, series=False):
     lines = ["", "krdma's own CPU figures (host_cpu, the client's; peer_host_cpu, the "
              "server's) beside the bench's /proc/stat of the same side, both in %% of all "
              "that side's CPUs; the bench's window is the whole krdmactl command, the "
-             "test's setup and end too, krdma's the test alone%s:" % (
+             "test's setup and end too, krdma's the test alone. Outside: the bench's busy "
+             "CPU-seconds less krdma's, over the seconds of the bench's window outside "
+             "the test (the same counters, one window inside the other)%s:" % (
                  "; the median of the runs" if series else ""), "",
-             "| point | client: krdma | client: bench | server: krdma | server: bench |",
-             "| --- | ---: | ---: | ---: | ---: |"] + [
-                 "| %s | %s | %s | %s | %s |" % (
+             "| point | client: krdma | client: bench | client: outside | "
+             "server: krdma | server: bench | server: outside |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"] + [
+                 "| %s | %s | %s | %s | %s | %s | %s |" % (
                      r["id"], f(r["client_krdma_pct"]), f(r["client_bench_pct"]),
-                     f(r["server_krdma_pct"]), f(r["server_bench_pct"])) for r in rows]
+                     f(r.get("client_outside_pct")), f(r["server_krdma_pct"]),
+                     f(r["server_bench_pct"]), f(r.get("server_outside_pct")))
+                 for r in rows]
     if diffs:
         lines += ["", "Largest difference: %.1f points (%s, the %s side)." % max(diffs)]
+    # As CPU-seconds krdma's window is inside the bench's: its figure may
+    # not exceed the bench's by more than /proc/stat's tick (10 ms a CPU).
+    secs = [(r[s + "_krdma_busy_s"], r[s + "_bench_busy_s"]) for r in rows
+            for s in ("client", "server")
+            if r.get(s + "_krdma_busy_s") is not None and r.get(s + "_bench_busy_s") is not None]
+    if secs:
+        within = sum(1 for k, b in secs if k <= b + 0.02)
+        lines += ["As busy CPU-seconds, krdma's figure is within the bench's (its window "
+                  "inside the bench's, 20 ms of ticks allowed) at %d of %d sides." % (
+                      within, len(secs))]
     return lines
 
 

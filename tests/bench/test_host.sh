@@ -276,11 +276,15 @@ for l in open(sys.argv[1]):
         assert cc.get("client", {"krdma_pct": 12.5})["krdma_pct"] == 12.5, r["id"]
         for side, c in cc.items():
             assert abs(c["diff_pts"] - (c["bench_pct"] - c["krdma_pct"])) < 0.11, (r["id"], side)
+            # The stub says 2 CPU-s of capacity: 1 s on each of 2 CPUs.
+            assert abs(c["krdma_busy_s"] - c["krdma_pct"] / 100 * 2) < 0.001, (r["id"], side)
+            assert abs(c["outside_busy_s"] - (c["bench_busy_s"] - c["krdma_busy_s"])) < 0.002, (r["id"], side)
         n += 1
 sys.exit(n < 21)' "$tmp/all.cli/bench-raw.jsonl"
 check "the table: krdma's own CPU figures against the bench's" \
-	sh -c "grep -q '^| write.65536 | 12.5 | [0-9.]* | 20.0 | [0-9.]* |\$' '$tmp/all.cli/table.md' &&
-		grep -q '^Largest difference: [0-9.]* points' '$tmp/all.cli/table.md'"
+	sh -c "grep -q '^| write.65536 | 12.5 | [0-9.]* | [-0-9.n/a]* | 20.0 | [0-9.]* | [-0-9.n/a]* |\$' '$tmp/all.cli/table.md' &&
+		grep -q '^Largest difference: [0-9.]* points' '$tmp/all.cli/table.md' &&
+		grep -q '^As busy CPU-seconds, krdma.s figure is within the bench.s .* at [0-9]* of [0-9]* sides' '$tmp/all.cli/table.md'"
 check "the table: CPU per byte of both tools, the control, the waiting side" \
 	sh -c "grep -q '^| write 64 KiB MB per CPU-s | [0-9.]* | [0-9.]* ([0-9.]* + [0-9.]*) | [0-9.]* | ' '$tmp/all.cli/table.md' &&
 		grep -q '^Idle-only control (a sleep, nothing running): the waiting side.s CPUs busy [0-9.]* of one CPU (bound 0.050)' '$tmp/all.cli/table.md' &&
