@@ -7,7 +7,7 @@
  * handshake.c's, listeners listener.c's.
  *
  * A session of several QPs connects conn 0, then one more connection
- * per data channel (conn.c), each carrying the session's cookie; it is
+ * per data channel (conns.c), each carrying the session's cookie; it is
  * up once all of them are. A data channel's credits are negotiated
  * alike, within those of its session.
  */
@@ -24,6 +24,8 @@
 #include <rdma/rdma_cm.h>
 
 #include "cm.h"
+#include "conn.h"
+#include "mem.h"
 
 /*
  * Before route resolution, which turns it into the path's traffic class

@@ -10,6 +10,7 @@
 
 #include <rdma/rdma_cm.h>
 
+#include "conn.h"
 #include "handshake.h"
 
 /* cm.c */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause */
 /*
- * krdma: a session's connections (struct krdma_conn, conn.c): each one's
+ * krdma: a session's connections (struct krdma_conn, conns.c): each one's
  * RC QP with its rdma_cm id, its completion context (cq.c), the gate every
  * post goes through (post.c) and its receives (qp.c). The session that
- * holds them is krdma.h's; this needs nothing of it but its name.
+ * holds them is krdma.h's, which knows them by name only: this header
+ * sits above it.
  */
 #ifndef _KRDMA_CONN_H
 #define _KRDMA_CONN_H
@@ -13,6 +14,8 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/rdma_cm.h>
 
+#include "krdma.h"
+
 struct krdma_buf;
 struct krdma_conn;
 struct krdma_peer_test;
@@ -20,19 +23,8 @@ struct krdma_session;
 
 /* The SGEs of a WR at most: a receive's, a test message's. */
 #define KRDMA_MAX_SGE		16
-/* The fewest receives a data channel keeps posted (conn.c). */
+/* The fewest receives a data channel keeps posted (conns.c). */
 #define KRDMA_CHANNEL_MIN_RECVS	8
-
-/*
- * What a CM id's context points to, a listener or a connection: both
- * start with this tag (BUILD_BUG_ON in krdma_cm_kind_of(), cm.h),
- * which a listener's handler reads, as a connection request's id
- * inherits it from the listener's.
- */
-enum krdma_cm_kind {
-	KRDMA_CM_LISTENER = 1,
-	KRDMA_CM_CONN,
-};
 
 /* A receive: the message header, then room for the largest body. */
 struct krdma_recv {
@@ -73,7 +65,7 @@ struct krdma_cq {
 
 /*
  * One connection of a session: an RC QP to the peer with its rdma_cm id,
- * its CQ, its post gate and its receives (conn.c), as rtrs has rtrs_con
+ * its CQ, its post gate and its receives (conns.c), as rtrs has rtrs_con
  * and nvme-rdma nvme_rdma_queue. A session holds conns[0 .. qps - 1]:
  * conn 0 carries the control messages, the keepalive and the tests of a
  * single QP; conns 1 .. qps - 1, its data channels, the messages of bw
@@ -104,7 +96,7 @@ struct krdma_conn {
 	struct krdma_peer_test	*rx_test;
 };
 
-/* conn.c: the connections of a session, conn 0 and its data channels */
+/* conns.c: the connections of a session, conn 0 and its data channels */
 int krdma_conns_alloc(struct krdma_session *sess, u32 qps);
 struct krdma_conn *krdma_conn_new(struct krdma_session *sess, u32 index);
 int krdma_conn_create_queues(struct krdma_conn *conn);
@@ -139,12 +131,23 @@ static inline bool krdma_gate_closed(const struct krdma_post_gate *gate)
 	return READ_ONCE(gate->closed);
 }
 
+/*
+ * Whether teardown has begun closing @sess's QPs: conn 0's gate closes
+ * first (krdma_conns_quiesce()), so a data channel's refusing implies it.
+ */
+static inline bool krdma_session_gate_closed(const struct krdma_session *sess)
+{
+	return krdma_gate_closed(&krdma_ctrl_conn(sess)->gate);
+}
+
 int krdma_conn_post_send_chain(struct krdma_conn *conn,
 			       const struct ib_send_wr *wr, bool *some_posted);
 int krdma_conn_post_send(struct krdma_conn *conn, const struct ib_send_wr *wr);
 int krdma_post_send_chain(struct krdma_session *sess,
 			  const struct ib_send_wr *wr, bool *some_posted);
 int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr);
+void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
+		    const char *what);
 
 /* qp.c: a connection's receives */
 int krdma_recv_repost(struct krdma_recv *rx);

@@ -15,7 +15,7 @@
  *              that spins while there is work and for a while after,
  *              then sleeps 50-100 us between polls: the lowest latency,
  *              at the price of a CPU per busy QP.
- *   softirq    IB_POLL_SOFTIRQ for the data channels' CQs (conn.c),
+ *   softirq    IB_POLL_SOFTIRQ for the data channels' CQs (conns.c),
  *              whose completions are only bw messages and their
  *              receives, under spinlocks: handled
  *              in the softirq that the completion interrupt raises, with
@@ -31,6 +31,7 @@
 #include <linux/module.h>
 #include <linux/string.h>
 
+#include "conn.h"
 #include "krdma.h"
 
 /* Completions handled per poll, as the core's own pollers do. */

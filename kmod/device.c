@@ -19,6 +19,7 @@
 #include <uapi/linux/krdma.h>
 
 #include "krdma.h"
+#include "mem.h"
 
 /* By ib_device index, so that a dump lists them as "rdma dev" does. */
 static DEFINE_XARRAY(krdma_devices);

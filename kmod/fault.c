@@ -22,6 +22,7 @@
 #include <linux/delay.h>
 #include <linux/fault-inject.h>
 
+#include "conn.h"
 #include "krdma.h"
 
 static struct dentry *krdma_debugfs_dir;

@@ -18,6 +18,7 @@
 #include <rdma/rdma_cm.h>
 #include <uapi/linux/krdma.h>
 
+#include "conn.h"
 #include "hostenv.h"
 #include "krdma.h"
 

@@ -32,6 +32,7 @@
  */
 #include <linux/module.h>
 
+#include "conn.h"
 #include "krdma.h"
 
 static unsigned int krdma_keepalive_ms = 500;

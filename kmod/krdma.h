@@ -26,10 +26,8 @@
 #include <uapi/linux/krdma.h>
 
 #include "krdma_params.h"
-#include "conn.h"
 #include "fault.h"
 #include "hostenv.h"
-#include "mem.h"
 #include "op.h"
 #include "proto.h"
 #include "stats.h"
@@ -96,7 +94,9 @@ static inline u32 krdma_session_nr_send_wrs(u32 sq_depth, u32 qps)
 struct genl_info;
 struct netlink_callback;
 struct sk_buff;
+struct krdma_buf;
 struct krdma_conn;
+struct krdma_recv;
 struct krdma_session;
 struct krdma_test;
 struct krdma_peer_test;
@@ -181,6 +181,17 @@ enum krdma_connect_stage {
 	KRDMA_CONNECT_ROUTE,	/* rdma_resolve_route() */
 	KRDMA_CONNECT_REPLY,	/* rdma_connect(): the server's REP */
 	KRDMA_CONNECT_CHANNELS,	/* the data channels' connects */
+};
+
+/*
+ * What a CM id's context points to, a listener or a connection (conn.h):
+ * both start with this tag (BUILD_BUG_ON in krdma_cm_kind_of(), cm.h),
+ * which a listener's handler reads, as a connection request's id
+ * inherits it from the listener's.
+ */
+enum krdma_cm_kind {
+	KRDMA_CM_LISTENER = 1,
+	KRDMA_CM_CONN,
 };
 
 /*
@@ -291,15 +302,6 @@ static inline struct krdma_conn *krdma_ctrl_conn(const struct krdma_session *ses
 	return sess->conns[0];
 }
 
-/*
- * Whether teardown has begun closing @sess's QPs: conn 0's gate closes
- * first (krdma_conns_quiesce()), so a data channel's refusing implies it.
- */
-static inline bool krdma_session_gate_closed(const struct krdma_session *sess)
-{
-	return krdma_gate_closed(&krdma_ctrl_conn(sess)->gate);
-}
-
 static inline void krdma_count(struct krdma_session *sess,
 			       enum krdma_counter c, u64 v)
 {
@@ -390,8 +392,6 @@ int krdma_ctrl_send(struct krdma_session *sess, enum krdma_msg_type type,
 		    u32 body_len);
 int krdma_ctrl_send_credit(struct krdma_session *sess, u32 test_id, u8 qp,
 			   u64 iter);
-void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
-		    const char *what);
 void krdma_unsignaled_done(struct ib_cq *cq, struct ib_wc *wc);
 void krdma_qp_event(struct ib_event *ev, void *ctx);
 void krdma_qp_event_work(struct work_struct *work);

@@ -19,6 +19,7 @@
 #include <linux/module.h>
 #include <rdma/ib_verbs.h>
 
+#include "conn.h"
 #include "krdma.h"
 
 static unsigned int krdma_max_sessions = 256;

@@ -17,6 +17,8 @@
 #include <rdma/rdma_cm.h>
 
 #include "cm.h"
+#include "conn.h"
+#include "mem.h"
 
 #define KRDMA_LISTEN_BACKLOG	128
 
@@ -181,7 +183,7 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	if (be16_to_cpu(h.flags) & KRDMA_HELLO_F_CHANNEL)
 		return krdma_channel_accept(l, child, ev, &h);
 	/*
-	 * What the client's sizes make us pin (qp.c and conn.c allocate
+	 * What the client's sizes make us pin (qp.c and conns.c allocate
 	 * it), and what its queues cost the provider: the first QP's charged
 	 * now, each data channel's as it connects, all within the session's
 	 * cap from here. The first QP has room for every QP's CREDITs.

@@ -14,7 +14,9 @@
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 
+#include "conn.h"
 #include "krdma.h"
+#include "mem.h"
 
 bool krdma_debug_dma;
 module_param_named(debug_dma, krdma_debug_dma, bool, 0644);

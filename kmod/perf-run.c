@@ -17,7 +17,7 @@
  * so (credits), and by a rate when the user gives one (the rate limiter).
  *
  * Several QPs: each QP is a lane - the session's own QP and its data
- * channels (conn.c); on iWARP the data channels alone
+ * channels (conns.c); on iWARP the data channels alone
  * (krdma_perf_iwarp_ctrl_clear(), perf-wr.c) - with its own WR templates,
  * signals and window, and its share of a count. A lane is pumped by its
  * own completions, in its own CQ's context, under its lock; the lane that

@@ -14,7 +14,9 @@
 #include <linux/ktime.h>
 
 #include "histogram.h"
+#include "conn.h"
 #include "krdma.h"
+#include "mem.h"
 
 /* lat: signaled sends in flight at most (they complete before the PONG). */
 #define KRDMA_PERF_LAT_SIGS	8

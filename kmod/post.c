@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
- * krdma: posting work requests. Every WR the module posts, on any of a
+ * krdma: posting work requests, and what a failed completion of one
+ * means for the session. Every WR the module posts, on any of a
  * session's connections (struct krdma_conn: conn 0 or a data channel),
  * goes through that QP's gate (struct krdma_post_gate), which teardown
  * closes before it drains the QP.
@@ -9,6 +10,7 @@
  * takes the session's lock (sess->lock), which the control path holds
  * for its own state.
  */
+#include "conn.h"
 #include "krdma.h"
 
 /**
@@ -150,4 +152,57 @@ int krdma_post_send_chain(struct krdma_session *sess,
 int krdma_post_send(struct krdma_session *sess, const struct ib_send_wr *wr)
 {
 	return krdma_conn_post_send_chain(krdma_ctrl_conn(sess), wr, NULL);
+}
+
+/**
+ * krdma_wc_error() - a completion failed: the session ends
+ * @sess: the session
+ * @wc: the completion, its status not IB_WC_SUCCESS
+ * @what: the work it completed, for the reason
+ *
+ * A flush after the gate closed, or before the session is up, ends
+ * nothing: the reason is teardown's, or the CM's.
+ *
+ * Context: any completion handler's, a data channel's softirq too.
+ */
+void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
+		    const char *what)
+{
+	/*
+	 * Flushes are how a draining QP returns its work: not an error. But
+	 * a flush nobody asked for means the QP went to the error state on
+	 * its own - e.g. the peer broke an access rule on one of our regions
+	 * (remote access error at our end) - and nothing will ever complete
+	 * again: the session is dead, say so now.
+	 */
+	if (wc->status == IB_WC_WR_FLUSH_ERR) {
+		/*
+		 * The rest of the work is flushed too: say it once. Before the
+		 * session is up, a flush means the CM is failing the connection
+		 * (a REJ, say): its event brings the real reason.
+		 */
+		if (krdma_session_gate_closed(sess) ||
+		    READ_ONCE(sess->state) != KRDMA_SESSION_UP)
+			return;
+		/*
+		 * iWARP: a peer that disconnects closes its TCP connections,
+		 * and siw flushes our QP at once (siw_qp_llp_close()), while
+		 * the CM's DISCONNECTED comes later through the iWARP CM's
+		 * work queue. A QP that fails on its own raises a fatal QP
+		 * event first (krdma_qp_event()); without one, the flush is
+		 * the connection's end, not an error of ours. The session
+		 * ends all the same.
+		 */
+		if (sess->kdev->iwarp && !READ_ONCE(sess->qp_event)) {
+			krdma_session_close(sess, "connection closed: %s flushed",
+					    what);
+			return;
+		}
+		krdma_count(sess, KRDMA_CNT_WC_ERRORS, 1);
+		krdma_session_close(sess, "queue pair failed: %s flushed", what);
+		return;
+	}
+	krdma_count(sess, KRDMA_CNT_WC_ERRORS, 1);
+	krdma_session_close(sess, "%s completion failed: %s (vendor err %u)",
+			    what, ib_wc_status_msg(wc->status), wc->vendor_err);
 }

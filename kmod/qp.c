@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * krdma: what a session's QPs carry - the receives of every connection
- * (conn.c makes the QPs) and each message received, handed up to the
+ * (conns.c makes the QPs) and each message received, handed up to the
  * session's client (the tests); conn 0's pool of control message
- * buffers and the control messages sent from it; what a failed
- * completion or an asynchronous QP event means for the session.
+ * buffers and the control messages sent from it; what an asynchronous
+ * QP event means for the session (a failed completion: post.c).
  *
  * The QPs are made while the session connects (cm.c) and freed by its
  * teardown (session.c); in between, whatever goes wrong on one ends the
@@ -12,7 +12,9 @@
  */
 #include <linux/slab.h>
 
+#include "conn.h"
 #include "krdma.h"
+#include "mem.h"
 
 /* Set once at load, before any session exists (krdma_session_set_client). */
 const struct krdma_session_client *krdma_session_client;
@@ -33,62 +35,9 @@ void krdma_unsignaled_done(struct ib_cq *cq, struct ib_wc *wc)
 	krdma_wc_error(sess, wc, "unsignaled send");
 }
 
-/**
- * krdma_wc_error() - a completion failed: the session ends
- * @sess: the session
- * @wc: the completion, its status not IB_WC_SUCCESS
- * @what: the work it completed, for the reason
- *
- * A flush after the gate closed, or before the session is up, ends
- * nothing: the reason is teardown's, or the CM's.
- *
- * Context: any completion handler's, a data channel's softirq too.
- */
-void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
-		    const char *what)
-{
-	/*
-	 * Flushes are how a draining QP returns its work: not an error. But
-	 * a flush nobody asked for means the QP went to the error state on
-	 * its own - e.g. the peer broke an access rule on one of our regions
-	 * (remote access error at our end) - and nothing will ever complete
-	 * again: the session is dead, say so now.
-	 */
-	if (wc->status == IB_WC_WR_FLUSH_ERR) {
-		/*
-		 * The rest of the work is flushed too: say it once. Before the
-		 * session is up, a flush means the CM is failing the connection
-		 * (a REJ, say): its event brings the real reason.
-		 */
-		if (krdma_session_gate_closed(sess) ||
-		    READ_ONCE(sess->state) != KRDMA_SESSION_UP)
-			return;
-		/*
-		 * iWARP: a peer that disconnects closes its TCP connections,
-		 * and siw flushes our QP at once (siw_qp_llp_close()), while
-		 * the CM's DISCONNECTED comes later through the iWARP CM's
-		 * work queue. A QP that fails on its own raises a fatal QP
-		 * event first (krdma_qp_event()); without one, the flush is
-		 * the connection's end, not an error of ours. The session
-		 * ends all the same.
-		 */
-		if (sess->kdev->iwarp && !READ_ONCE(sess->qp_event)) {
-			krdma_session_close(sess, "connection closed: %s flushed",
-					    what);
-			return;
-		}
-		krdma_count(sess, KRDMA_CNT_WC_ERRORS, 1);
-		krdma_session_close(sess, "queue pair failed: %s flushed", what);
-		return;
-	}
-	krdma_count(sess, KRDMA_CNT_WC_ERRORS, 1);
-	krdma_session_close(sess, "%s completion failed: %s (vendor err %u)",
-			    what, ib_wc_status_msg(wc->status), wc->vendor_err);
-}
-
 /*
  * A message arrived on data channel @conn: for the peer's test that took
- * the channel's receives (conn.c). Under rx_lock, so that the test
+ * the channel's receives (conns.c). Under rx_lock, so that the test
  * cannot go while its handler runs: its engine lets go of the channel
  * under it (krdma_conn_set_rx_test()) before it frees anything.
  */

@@ -20,7 +20,7 @@
  * @sess: the session, its last reference going (or its allocation failing)
  *
  * The session's connections, whose queues and CM ids teardown has taken
- * apart (conn.c): with the session's last reference, so that whatever
+ * apart (conns.c): with the session's last reference, so that whatever
  * still holds the session may ask conn 0's gate (krdma_session_gate_closed()).
  */
 void krdma_conns_free(struct krdma_session *sess)

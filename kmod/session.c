@@ -3,7 +3,7 @@
  * krdma: sessions - the table of every session, and each one's life: made
  * and named, found by requests once it is whole, up, and torn down once.
  *
- * A session is one or more RC connections to a peer krdma (conn.c):
+ * A session is one or more RC connections to a peer krdma (conns.c):
  * conn 0 with its control messages (qp.c), for bw tests over several
  * QPs its data channels; and the keepalive that tells whether its peer still answers
  * (keepalive.c). Those parts know nothing of the table: whichever finds
@@ -20,6 +20,7 @@
 #include <net/genetlink.h>
 #include <net/net_namespace.h>
 
+#include "conn.h"
 #include "krdma.h"
 
 static DEFINE_XARRAY_ALLOC1(krdma_sessions);

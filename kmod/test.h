@@ -14,7 +14,9 @@
 #include <linux/ktime.h>
 
 #include "hostcpu.h"
+#include "conn.h"
 #include "krdma.h"
+#include "mem.h"
 
 struct krdma_perf;
 struct krdma_test;

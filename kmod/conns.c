@@ -28,7 +28,9 @@
  */
 #include <linux/slab.h>
 
+#include "conn.h"
 #include "krdma.h"
+#include "mem.h"
 
 /* The next connection of @sess made so far, from index *@i on; or NULL. */
 static struct krdma_conn *krdma_conn_next(struct krdma_session *sess, u32 *i)
