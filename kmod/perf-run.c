@@ -124,27 +124,27 @@ static void krdma_perf_wc_error(struct krdma_perf *pf, struct ib_wc *wc)
 }
 
 /*
- * Counts a message received in @buf into *@received and checks one in
+ * Counts a message received in @buf into @in and checks one in
  * KRDMA_PERF_SAMPLE (and the first): [off, off + len) against the test's
- * pattern, into *@checked and *@bad - in @atomic context, a window of it
+ * pattern, into its checked and bad - in @atomic context, a window of it
  * (KRDMA_PERF_ATOMIC_CHECK). @buf is the CPU's when @cpu_owned, else it
  * is borrowed from the device.
  */
-static void krdma_perf_sample_to(struct krdma_perf *pf, u64 *received,
-				 u64 *checked, u64 *bad, struct krdma_buf *buf,
+static void krdma_perf_sample_to(struct krdma_perf *pf,
+				 struct krdma_perf_rx *in, struct krdma_buf *buf,
 				 u32 off, u32 len, bool cpu_owned, bool atomic)
 {
 	u64 seed = krdma_seed(pf->test_id, 0);
 	u32 window, from;
 	bool ok;
 
-	if ((*received)++ % KRDMA_PERF_SAMPLE)
+	if (in->received++ % KRDMA_PERF_SAMPLE)
 		return;
-	(*checked)++;
+	in->checked++;
 	if (!cpu_owned)
 		krdma_buf_to_cpu(buf);
 	if (atomic) {
-		div_u64_rem(*checked - 1,
+		div_u64_rem(in->checked - 1,
 			    DIV_ROUND_UP(len, KRDMA_PERF_ATOMIC_CHECK), &window);
 		from = window * KRDMA_PERF_ATOMIC_CHECK;
 		ok = krdma_pattern_check_part(buf, off, from,
@@ -158,7 +158,7 @@ static void krdma_perf_sample_to(struct krdma_perf *pf, u64 *received,
 		krdma_buf_to_device(buf);
 	if (ok)
 		return;
-	(*bad)++;
+	in->bad++;
 	krdma_count(pf->sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
 }
 
@@ -171,13 +171,12 @@ static void krdma_perf_sample_to(struct krdma_perf *pf, u64 *received,
  * @cpu_owned: @buf is the CPU's; else it is borrowed from the device
  *
  * One in KRDMA_PERF_SAMPLE (and the first) is checked against the test's
- * pattern, into pf->checked and pf->bad.
+ * pattern, into pf->rx.checked and pf->rx.bad.
  */
 void krdma_perf_sample(struct krdma_perf *pf, struct krdma_buf *buf,
 		       u32 off, u32 len, bool cpu_owned)
 {
-	krdma_perf_sample_to(pf, &pf->received, &pf->checked, &pf->bad, buf,
-			     off, len, cpu_owned, false);
+	krdma_perf_sample_to(pf, &pf->rx, buf, off, len, cpu_owned, false);
 }
 
 /**
@@ -653,12 +652,12 @@ bool krdma_perf_recv(struct krdma_perf *pf, struct krdma_perf_lane *ln,
 		     const struct krdma_msg_hdr *hdr)
 {
 	struct krdma_session *sess = pf->sess;
-	u64 *received;
+	struct krdma_perf_rx *in;
 
 	/* On iWARP over several QPs the session's QP carries no lane. */
 	if (!ln && krdma_perf_lane0(pf)->conn->index)
 		goto proto;
-	received = ln ? &ln->received : &pf->received;
+	in = ln ? &ln->rx : &pf->rx;
 	if (!hdr) {
 		if (pf->op != KRDMA_OP_WRITE_IMM ||
 		    be32_to_cpu(wc->ex.imm_data) != pf->test_id)
@@ -667,7 +666,7 @@ bool krdma_perf_recv(struct krdma_perf *pf, struct krdma_perf_lane *ln,
 		if (pf->target)
 			krdma_perf_sample(pf, pf->target, 0, pf->size, false);
 		else
-			(*received)++;
+			in->received++;
 	} else {
 		if (be16_to_cpu(hdr->type) != KRDMA_MSG_DATA ||
 		    !krdma_op_is_send(pf->op) ||
@@ -678,8 +677,7 @@ bool krdma_perf_recv(struct krdma_perf *pf, struct krdma_perf_lane *ln,
 		     be32_to_cpu(wc->ex.imm_data) != pf->test_id))
 			goto proto;
 		if (ln)
-			krdma_perf_sample_to(pf, &ln->received, &ln->checked,
-					     &ln->bad, rx->buf, pf->data_off,
+			krdma_perf_sample_to(pf, in, rx->buf, pf->data_off,
 					     pf->data_len, true, true);
 		else
 			krdma_perf_check_rx(pf, rx);
@@ -690,7 +688,7 @@ bool krdma_perf_recv(struct krdma_perf *pf, struct krdma_perf_lane *ln,
 	 * batch, in one chain (krdma_bw_peer_credit()).
 	 */
 	if (pf->credits) {
-		krdma_recv_hold(ln ? &ln->rx_held : &pf->rx_held, rx);
+		krdma_recv_hold(&in->held, rx);
 		return true;
 	}
 	if (krdma_recv_repost(rx)) {

@@ -488,11 +488,11 @@ void krdma_perf_peer_end(struct krdma_peer_test *pt)
 	pt->seen = pt->end_iters;
 	/* It counts what arrives: sends, write_imm, a lat write. */
 	if (krdma_op_peer_recvs(pf->op) || pf->polls) {
-		pt->seen = pf->received;
-		ok = pf->received == pt->end_iters;
+		pt->seen = pf->rx.received;
+		ok = pf->rx.received == pt->end_iters;
 	}
-	pt->validated = pf->checked - pf->bad;
-	pt->errors = pf->bad;
+	pt->validated = pf->rx.checked - pf->rx.bad;
+	pt->errors = pf->rx.bad;
 	if (buf && pf->pumps && pf->op != KRDMA_OP_READ &&
 	    pt->end_iters) {
 		krdma_buf_to_cpu(buf);
