@@ -63,14 +63,11 @@ static int krdma_bw_check_params(struct krdma_session *sess,
 
 static int krdma_bw_setup(struct krdma_test *test)
 {
-	struct krdma_perf *pf;
+	struct krdma_perf *pf = krdma_perf_test_setup(test, krdma_bw_flags);
 	int ret;
 
-	ret = krdma_perf_test_setup(test);
-	if (ret)
-		return ret;
-	pf = test->perf;
-	krdma_bw_flags(pf);
+	if (IS_ERR(pf))
+		return PTR_ERR(pf);
 	krdma_perf_rate_setup(pf, test->p.rate, test->p.burst);
 	if (krdma_perf_iwarp_fences(pf)) {
 		ret = krdma_perf_alloc_fence_sink(pf, &test->slots[0].sink);

@@ -93,14 +93,11 @@ static int krdma_lat_alloc_target(struct krdma_perf *pf, struct krdma_buf **bufp
 
 static int krdma_lat_setup(struct krdma_test *test)
 {
-	struct krdma_perf *pf;
+	struct krdma_perf *pf = krdma_perf_test_setup(test, krdma_lat_flags);
 	int ret;
 
-	ret = krdma_perf_test_setup(test);
-	if (ret)
-		return ret;
-	pf = test->perf;
-	krdma_lat_flags(pf);
+	if (IS_ERR(pf))
+		return PTR_ERR(pf);
 	/* A one-sided round trip ends at its own completion. */
 	if (pf->round_trips)
 		pf->signal_every = 1;

@@ -152,27 +152,31 @@ static const struct krdma_perf_ops krdma_perf_test_ops = {
 };
 
 /**
- * krdma_perf_test_setup - the driver's pipeline and buffer
+ * krdma_perf_test_setup() - the driver's pipeline and buffer
  * @test: our bw or lat test, before its TEST_REQ goes out
+ * @flags: the engine's, sets how the pipeline runs (struct krdma_perf)
  *
- * What bw and lat have in common; the engine sets up the rest on
- * test->perf.
+ * What bw and lat have in common; the engine sets up the rest on the
+ * pipeline returned, test->perf.
  *
- * Return: 0 or a negative errno; what was made is freed with the test.
+ * Return: the pipeline, or an ERR_PTR(); what was made is freed with
+ * the test.
  */
-int krdma_perf_test_setup(struct krdma_test *test)
+struct krdma_perf *krdma_perf_test_setup(struct krdma_test *test,
+					 void (*flags)(struct krdma_perf *pf))
 {
 	struct krdma_session *sess = test->sess;
 	struct krdma_perf *pf;
+	int ret;
 
 	test->slots = krdma_failable(kcalloc(test->p.depth, sizeof(*test->slots),
 					     GFP_KERNEL));
 	if (!test->slots)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	pf = krdma_perf_alloc(sess, test->p.op, test->p.size, test->p.depth,
 			      test->id, test->p.qps);
 	if (!pf)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	test->perf = pf;
 	pf->test = test;
 	pf->ops = &krdma_perf_test_ops;
@@ -185,8 +189,12 @@ int krdma_perf_test_setup(struct krdma_test *test)
 				   1, test->p.signal_every);
 	pf->chain = test->p.chain;
 	pf->rx_window = krdma_perf_rx_window(pf);
-	return krdma_perf_alloc_buf(pf, &test->slots[0].buf,
-				    krdma_op_is_send(pf->op) ? KRDMA_MSG_DATA : 0);
+	ret = krdma_perf_alloc_buf(pf, &test->slots[0].buf,
+				   krdma_op_is_send(pf->op) ? KRDMA_MSG_DATA : 0);
+	if (ret)
+		return ERR_PTR(ret);
+	flags(pf);
+	return pf;
 }
 
 /**
