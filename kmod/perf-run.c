@@ -61,7 +61,7 @@ static void krdma_perf_count(struct krdma_perf *pf, u32 n)
 }
 
 /**
- * krdma_perf_post - posts a lane's next messages, in one ib_post_send()
+ * krdma_perf_post() - posts a lane's next messages, in one ib_post_send()
  * @ln: the lane; its messages posted .. posted + @n - 1 go
  * @n: how many, chain at most
  * @signal_last: the last one asks for a completion (every signal_every-th
@@ -163,7 +163,7 @@ static void krdma_perf_sample_to(struct krdma_perf *pf,
 }
 
 /**
- * krdma_perf_sample - counts a message that arrived on the session's QP
+ * krdma_perf_sample() - counts a message that arrived on the session's QP
  * @pf: the pipeline
  * @buf: where it landed
  * @off: its data, from here
@@ -180,7 +180,7 @@ void krdma_perf_sample(struct krdma_perf *pf, struct krdma_buf *buf,
 }
 
 /**
- * krdma_perf_check_rx - counts a received send, as krdma_perf_sample()
+ * krdma_perf_check_rx() - counts a received send, as krdma_perf_sample()
  * @pf: the pipeline
  * @rx: its receive: our header first, then the data
  */
@@ -190,7 +190,7 @@ void krdma_perf_check_rx(struct krdma_perf *pf, struct krdma_recv *rx)
 }
 
 /**
- * krdma_perf_more - whether a lane of the driver may post more messages
+ * krdma_perf_more() - whether a lane of the driver may post more messages
  * @ln: the lane
  *
  * Not once the owner stopped or failed (&krdma_perf_ops.running), nor past
@@ -232,7 +232,7 @@ static u64 krdma_perf_rate_ns(u64 rate, u32 n, u32 size, u32 lanes)
 }
 
 /**
- * krdma_perf_rate_fits - whether a rate's burst is worth a second at most
+ * krdma_perf_rate_fits() - whether a rate's burst is worth a second at most
  * @rate: bytes a second, over all lanes; 0: no limit, which fits
  * @burst: messages a lane posts at once
  * @size: a message's
@@ -247,7 +247,7 @@ bool krdma_perf_rate_fits(u64 rate, u32 burst, u32 size, u32 lanes)
 }
 
 /**
- * krdma_perf_rate_setup - the rate the driver's lanes send at
+ * krdma_perf_rate_setup() - the rate the driver's lanes send at
  * @pf: the driver's pipeline, its lanes made
  * @rate: bytes a second, over all lanes; 0: no limit
  * @burst: messages a lane posts at once
@@ -471,7 +471,7 @@ static enum hrtimer_restart krdma_perf_rate_timer(struct hrtimer *timer)
 }
 
 /**
- * krdma_perf_pump_lane - bw: fills a lane's window, from any context
+ * krdma_perf_pump_lane() - bw: fills a lane's window, from any context
  * @ln: the lane
  *
  * The lane done, the last one ends the test (&krdma_perf_ops.end).
@@ -513,7 +513,7 @@ static void krdma_perf_bw_retire(struct krdma_perf_lane *ln, u64 upto, u64 t0)
 }
 
 /**
- * krdma_perf_sig_done - a lane's signaled WR completed
+ * krdma_perf_sig_done() - a lane's signaled WR completed
  * @cq: its CQ
  * @wc: the completion, of a struct krdma_perf_sig
  *
@@ -562,7 +562,7 @@ void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 /**
- * krdma_perf_start - the driver's lanes, ready to send
+ * krdma_perf_start() - the driver's lanes, ready to send
  * @pf: the driver's pipeline
  * @count: the messages to send, shared out over the lanes; 0: until @deadline
  * @deadline: when a test of no @count stops sending
@@ -595,7 +595,7 @@ int krdma_perf_start(struct krdma_perf *pf, u64 count, ktime_t deadline,
 }
 
 /**
- * krdma_perf_pump_lanes - bw: every lane fills its window
+ * krdma_perf_pump_lanes() - bw: every lane fills its window
  * @pf: the driver's pipeline, started (krdma_perf_start())
  *
  * Their completions (and rate timers) go on from there.
@@ -614,7 +614,7 @@ void krdma_perf_pump_lanes(struct krdma_perf *pf)
 }
 
 /**
- * krdma_perf_cpu_ns - the CPU time of a pipeline's handlers and pollers
+ * krdma_perf_cpu_ns() - the CPU time of a pipeline's handlers and pollers
  * @pf: the pipeline, or NULL
  *
  * Return: nanoseconds so far; 0 for no @pf.
@@ -633,7 +633,7 @@ u64 krdma_perf_cpu_ns(const struct krdma_perf *pf)
 }
 
 /**
- * krdma_perf_recv - a message of the driver's, for the responder
+ * krdma_perf_recv() - a message of the driver's, for the responder
  * @pf: the responder's pipeline
  * @ln: the lane of the data channel it came on (its own counters), or
  *	NULL: the session's QP, which must carry a lane

@@ -18,7 +18,7 @@
 #define KRDMA_PERF_SIGNAL_BYTES	SZ_1M
 
 /**
- * krdma_perf_check_params - what bw and lat check of a test alike
+ * krdma_perf_check_params() - what bw and lat check of a test alike
  * @sess: the session it would run on
  * @p: its parameters
  * @wrs: the send WRs the engine's window may take at once, but for control
@@ -69,7 +69,7 @@ int krdma_perf_check_params(struct krdma_session *sess,
 }
 
 /**
- * krdma_perf_nchunks - the chunks (and so the SGEs) a message takes here
+ * krdma_perf_nchunks() - the chunks (and so the SGEs) a message takes here
  * @sess: the session
  * @p: the test's parameters
  *
@@ -198,7 +198,7 @@ struct krdma_perf *krdma_perf_test_setup(struct krdma_test *test,
 }
 
 /**
- * krdma_perf_test_post_regs - what the peer may reach of our test
+ * krdma_perf_test_post_regs() - what the peer may reach of our test
  * @test: our bw or lat test
  * @req: its TEST_REQ, which lists a lat write's target
  * @nregions: set to how many regions @req lists
@@ -237,7 +237,7 @@ int krdma_perf_test_post_regs(struct krdma_test *test,
 }
 
 /**
- * krdma_perf_test_start - the TEST_ACK came: the lanes, ready to send
+ * krdma_perf_test_start() - the TEST_ACK came: the lanes, ready to send
  * @test: our bw or lat test, its peer's regions in test->remote
  *
  * Return: 0, or a negative errno for krdma_perf_test_start_failed().
@@ -249,7 +249,7 @@ int krdma_perf_test_start(struct krdma_test *test)
 }
 
 /**
- * krdma_perf_test_start_failed - the test cannot start sending
+ * krdma_perf_test_start_failed() - the test cannot start sending
  * @test: our bw or lat test
  * @ret: why, a negative errno
  *
@@ -263,7 +263,7 @@ void krdma_perf_test_start_failed(struct krdma_test *test, int ret)
 }
 
 /**
- * krdma_perf_test_unexpected - a control message the engine does not expect
+ * krdma_perf_test_unexpected() - a control message the engine does not expect
  * @test: our bw or lat test
  * @type: the message's type
  *
@@ -277,7 +277,7 @@ void krdma_perf_test_unexpected(struct krdma_test *test, u16 type)
 }
 
 /**
- * krdma_perf_test_fill - what bw and lat report alike
+ * krdma_perf_test_fill() - what bw and lat report alike
  * @skb: the message
  * @test: our bw or lat test, with its pipeline
  *
@@ -305,7 +305,7 @@ int krdma_perf_test_fill(struct sk_buff *skb, struct krdma_test *test)
 }
 
 /**
- * krdma_perf_test_finish - our test is over: its buffers go
+ * krdma_perf_test_finish() - our test is over: its buffers go
  * @test: our bw or lat test
  *
  * The figures stay for "test show" until krdma_perf_test_free().
@@ -316,7 +316,7 @@ void krdma_perf_test_finish(struct krdma_test *test)
 }
 
 /**
- * krdma_perf_test_free - our test's pipeline goes
+ * krdma_perf_test_free() - our test's pipeline goes
  * @test: our bw or lat test
  */
 void krdma_perf_test_free(struct krdma_test *test)
@@ -342,7 +342,7 @@ static const struct krdma_perf_ops krdma_perf_peer_ops = {
 };
 
 /**
- * krdma_perf_peer_alloc_qps - the responder's half of a bw or lat test
+ * krdma_perf_peer_alloc_qps() - the responder's half of a bw or lat test
  * @sess: the session
  * @pt: the peer's test
  * @qps: the QPs the driver's messages arrive on (bw's receives over
@@ -373,7 +373,7 @@ struct krdma_perf *krdma_perf_peer_alloc_qps(struct krdma_session *sess,
 }
 
 /**
- * krdma_perf_peer_alloc - the responder's half, on the session's QP
+ * krdma_perf_peer_alloc() - the responder's half, on the session's QP
  * @sess: the session
  * @pt: the peer's test
  *
@@ -386,7 +386,7 @@ struct krdma_perf *krdma_perf_peer_alloc(struct krdma_session *sess,
 }
 
 /**
- * krdma_perf_peer_target - the responder's target of a one-sided op
+ * krdma_perf_peer_target() - the responder's target of a one-sided op
  * @pf: the responder's pipeline
  * @access: what the driver may do to it
  *
@@ -428,7 +428,7 @@ int krdma_perf_peer_target(struct krdma_perf *pf, int access)
 }
 
 /**
- * krdma_perf_peer_publish - registers the responder's region
+ * krdma_perf_peer_publish() - registers the responder's region
  * @pf: the responder's pipeline
  * @access: what the driver may do to it
  * @ack: the TEST_ACK, which lists it
@@ -456,7 +456,7 @@ int krdma_perf_peer_publish(struct krdma_perf *pf, int access,
 }
 
 /**
- * krdma_perf_peer_recv - the driver's DATA or write_imm on the session's QP
+ * krdma_perf_peer_recv() - the driver's DATA or write_imm on the session's QP
  * @sess: the session
  * @pt: the peer's test it is for
  * @rx: its receive
@@ -479,7 +479,7 @@ bool krdma_perf_peer_recv(struct krdma_session *sess,
 }
 
 /**
- * krdma_perf_peer_end - TEST_END: the responder checks what arrived
+ * krdma_perf_peer_end() - TEST_END: the responder checks what arrived
  * @pt: the peer's test; pt->end_iters is what the driver did
  *
  * Sets the figures its TEST_RESULT reports.
@@ -523,7 +523,7 @@ void krdma_perf_peer_end(struct krdma_peer_test *pt)
 }
 
 /**
- * krdma_perf_peer_cpu_ns - the responder's CPU time in the test
+ * krdma_perf_peer_cpu_ns() - the responder's CPU time in the test
  * @pt: the peer's test
  *
  * Return: nanoseconds, for its TEST_RESULT.
@@ -534,7 +534,7 @@ u64 krdma_perf_peer_cpu_ns(const struct krdma_peer_test *pt)
 }
 
 /**
- * krdma_perf_peer_free - the responder's pipeline goes
+ * krdma_perf_peer_free() - the responder's pipeline goes
  * @pt: the peer's test
  */
 void krdma_perf_peer_free(struct krdma_peer_test *pt)

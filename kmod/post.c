@@ -12,7 +12,7 @@
 #include "krdma.h"
 
 /**
- * krdma_gate_init - a QP's gate, open
+ * krdma_gate_init() - a QP's gate, open
  * @gate: the gate
  */
 void krdma_gate_init(struct krdma_post_gate *gate)
@@ -22,7 +22,7 @@ void krdma_gate_init(struct krdma_post_gate *gate)
 }
 
 /**
- * krdma_gate_close - closes a QP's gate, before its drain
+ * krdma_gate_close() - closes a QP's gate, before its drain
  * @gate: the gate
  *
  * From now on every post on the gate's QP is refused with -ENOTCONN.
@@ -39,7 +39,7 @@ void krdma_gate_close(struct krdma_post_gate *gate)
 }
 
 /**
- * krdma_gate_reopen - opens a QP's gate again
+ * krdma_gate_reopen() - opens a QP's gate again
  * @gate: the gate
  *
  * A QP whose setup failed and was drained, before it is used again.
@@ -52,7 +52,7 @@ void krdma_gate_reopen(struct krdma_post_gate *gate)
 }
 
 /**
- * krdma_gate_post - posts work requests through a QP's gate
+ * krdma_gate_post() - posts work requests through a QP's gate
  * @gate: the QP's gate
  * @qp: the QP
  * @wr: send work, or NULL
@@ -88,7 +88,7 @@ int krdma_gate_post(struct krdma_post_gate *gate, struct ib_qp *qp,
 }
 
 /**
- * krdma_conn_post_send_chain - posts a chain of send work on a connection
+ * krdma_conn_post_send_chain() - posts a chain of send work on a connection
  * @conn: any connection of a session
  * @wr: the chain
  * @some_posted: set on failure, if not NULL
@@ -112,7 +112,7 @@ int krdma_conn_post_send_chain(struct krdma_conn *conn,
 }
 
 /**
- * krdma_conn_post_send - posts send work on a connection
+ * krdma_conn_post_send() - posts send work on a connection
  * @conn: any connection of a session
  * @wr: the work, a chain or one WR
  *
@@ -124,7 +124,7 @@ int krdma_conn_post_send(struct krdma_conn *conn, const struct ib_send_wr *wr)
 }
 
 /**
- * krdma_post_send_chain - posts a chain of send work on conn 0
+ * krdma_post_send_chain() - posts a chain of send work on conn 0
  * @sess: the session
  * @wr: the chain
  * @some_posted: set on failure, if not NULL
@@ -141,7 +141,7 @@ int krdma_post_send_chain(struct krdma_session *sess,
 }
 
 /**
- * krdma_post_send - posts send work on conn 0
+ * krdma_post_send() - posts send work on conn 0
  * @sess: the session
  * @wr: the work
  *
