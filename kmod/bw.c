@@ -63,14 +63,11 @@ static int krdma_bw_check_params(struct krdma_session *sess,
 
 static int krdma_bw_setup(struct krdma_test *test)
 {
-	struct krdma_perf *pf;
+	struct krdma_perf *pf = krdma_perf_test_setup(test, krdma_bw_flags);
 	int ret;
 
-	ret = krdma_perf_test_setup(test);
-	if (ret)
-		return ret;
-	pf = test->perf;
-	krdma_bw_flags(pf);
+	if (IS_ERR(pf))
+		return PTR_ERR(pf);
 	krdma_perf_rate_setup(pf, test->p.rate, test->p.burst);
 	if (krdma_perf_iwarp_fences(pf)) {
 		ret = krdma_perf_alloc_fence_sink(pf, &test->slots[0].sink);
@@ -255,10 +252,10 @@ static void krdma_bw_peer_drop_channels(struct krdma_perf *pf)
 			continue;
 		krdma_conn_set_rx_test(ln->conn, NULL);
 		/* No handler of the channel's runs on the lane any more. */
-		krdma_bw_peer_post_held(pf, &ln->rx_held);
-		pf->received += ln->received;
-		pf->checked += ln->checked;
-		pf->bad += ln->bad;
+		krdma_bw_peer_post_held(pf, &ln->rx.held);
+		pf->rx.received += ln->rx.received;
+		pf->rx.checked += ln->rx.checked;
+		pf->rx.bad += ln->rx.bad;
 	}
 }
 
@@ -302,28 +299,27 @@ static int krdma_bw_peer_setup(struct krdma_session *sess,
 }
 
 /*
- * Credits for QP @qp, @received messages so far, on the session's QP.
+ * Credits for QP @qp, what @in received so far, on the session's QP.
  * The driver posts at most rx_window past the last CREDIT it took, so a
  * batch of at least rx_window / KRDMA_CREDITS_PER_QP, rounded up, keeps
  * KRDMA_CREDITS_PER_QP of a lane's outstanding at most: rounded down, a
  * window of 7 was a CREDIT a message, 7 of them.
  */
-static void krdma_bw_peer_credit(struct krdma_perf *pf, u8 qp, u64 received,
-				 u64 *credit_sent,
-				 struct krdma_recv_batch *held)
+static void krdma_bw_peer_credit(struct krdma_perf *pf, u8 qp,
+				 struct krdma_perf_rx *in)
 {
 	u32 batch = max_t(u32, 1, DIV_ROUND_UP(pf->rx_window,
 					       KRDMA_CREDITS_PER_QP));
 
-	if (received - *credit_sent < batch)
+	if (in->received - in->credit_sent < batch)
 		return;
 	/* The receives the CREDIT grants go first: one post for the batch. */
-	if (krdma_recv_post_held(held)) {
+	if (krdma_recv_post_held(&in->held)) {
 		krdma_session_close(pf->sess, "cannot repost receive");
 		return;
 	}
-	*credit_sent = received;
-	if (krdma_ctrl_send_credit(pf->sess, pf->test_id, qp, received))
+	in->credit_sent = in->received;
+	if (krdma_ctrl_send_credit(pf->sess, pf->test_id, qp, in->received))
 		krdma_session_close(pf->sess, "cannot send CREDIT");
 }
 
@@ -382,8 +378,7 @@ static void krdma_bw_peer_on_msg(struct krdma_session *sess,
 
 	if (!krdma_perf_peer_recv(sess, pt, rx, wc, hdr))
 		return;
-	krdma_bw_peer_credit(pf, 0, pf->received, &pf->credit_sent,
-			     &pf->rx_held);
+	krdma_bw_peer_credit(pf, 0, &pf->rx);
 	krdma_bw_peer_rx_count(pf, false);
 	pf->cpu_ns += local_clock() - t0;
 }
@@ -409,8 +404,7 @@ static void krdma_bw_peer_on_channel_msg(struct krdma_conn *conn,
 	}
 	if (!krdma_perf_recv(pf, ln, rx, wc, hdr))
 		return;
-	krdma_bw_peer_credit(pf, conn->index, ln->received, &ln->credit_sent,
-			     &ln->rx_held);
+	krdma_bw_peer_credit(pf, conn->index, &ln->rx);
 	WRITE_ONCE(ln->cpu_ns, ln->cpu_ns + local_clock() - t0);
 	krdma_bw_peer_rx_count(pf, true);
 }
@@ -439,7 +433,7 @@ static void krdma_bw_peer_end(struct krdma_peer_test *pt)
 {
 	krdma_bw_peer_drop_channels(pt->perf);
 	if (pt->perf)
-		krdma_bw_peer_post_held(pt->perf, &pt->perf->rx_held);
+		krdma_bw_peer_post_held(pt->perf, &pt->perf->rx.held);
 	krdma_perf_peer_end(pt);
 }
 
@@ -447,7 +441,7 @@ static void krdma_bw_peer_free(struct krdma_peer_test *pt)
 {
 	krdma_bw_peer_drop_channels(pt->perf);
 	if (pt->perf)
-		krdma_bw_peer_post_held(pt->perf, &pt->perf->rx_held);
+		krdma_bw_peer_post_held(pt->perf, &pt->perf->rx.held);
 	krdma_perf_peer_free(pt);
 }
 

@@ -62,7 +62,7 @@ static struct krdma_conn *krdma_conn_prev(struct krdma_session *sess, u32 *i)
 }
 
 /**
- * krdma_conn_new - a connection of a session, not yet connected
+ * krdma_conn_new() - a connection of a session, not yet connected
  * @sess: its session
  * @index: its place in sess->conns: 0, or a data channel's
  *
@@ -86,7 +86,7 @@ struct krdma_conn *krdma_conn_new(struct krdma_session *sess, u32 index)
 }
 
 /**
- * krdma_conns_alloc - a session's connections, conn 0 made
+ * krdma_conns_alloc() - a session's connections, conn 0 made
  * @sess: the session
  * @qps: its QPs, conn 0 and the data channels
  *
@@ -108,7 +108,7 @@ int krdma_conns_alloc(struct krdma_session *sess, u32 qps)
 }
 
 /**
- * krdma_channel_nr_recvs - the receives a data channel keeps posted
+ * krdma_channel_nr_recvs() - the receives a data channel keeps posted
  * @peer_proto: the peer's protocol version
  * @rq_depth: the session's receive queue depth
  * @qps: the session's QPs
@@ -132,7 +132,7 @@ u32 krdma_channel_nr_recvs(u32 peer_proto, u32 rq_depth, u32 qps)
 }
 
 /**
- * krdma_channel_recv_bytes - what a session's data channels' receives pin
+ * krdma_channel_recv_bytes() - what a session's data channels' receives pin
  * @peer_proto: the peer's protocol version
  * @channels: its data channels
  * @rq_depth: the session's receive queue depth
@@ -152,7 +152,7 @@ u64 krdma_channel_recv_bytes(u32 peer_proto, u32 channels, u32 rq_depth,
 }
 
 /**
- * krdma_conn_free_queues - frees a connection's queues
+ * krdma_conn_free_queues() - frees a connection's queues
  * @conn: the connection
  *
  * Its QP, CQ and receives. The CM id stays (the CM destroys a refused
@@ -258,7 +258,7 @@ static int krdma_channel_create_qp(struct krdma_conn *conn,
 }
 
 /**
- * krdma_conn_create_queues - a connection's CQ, QP and receives
+ * krdma_conn_create_queues() - a connection's CQ, QP and receives
  * @conn: the connection, its CM id resolved
  *
  * A connection's CQ, QP and receives, on the device its CM id resolved
@@ -354,7 +354,7 @@ err:
 }
 
 /**
- * krdma_conn_set_rx_test - which peer's test takes a data channel's receives
+ * krdma_conn_set_rx_test() - which peer's test takes a data channel's receives
  * @conn: the data channel
  * @pt: the peer's test that takes them from now on; NULL: none does
  */
@@ -367,7 +367,7 @@ void krdma_conn_set_rx_test(struct krdma_conn *conn,
 }
 
 /**
- * krdma_conns_quiesce - teardown's first step over every connection
+ * krdma_conns_quiesce() - teardown's first step over every connection
  * @sess: the session, closing
  *
  * Teardown, first step, with cm_mutex held: nothing posts on any QP of
@@ -397,7 +397,7 @@ void krdma_conns_quiesce(struct krdma_session *sess)
 }
 
 /**
- * krdma_conns_free_queues - teardown: every connection's queues go
+ * krdma_conns_free_queues() - teardown: every connection's queues go
  * @sess: the session, quiesced
  *
  * Teardown, with cm_mutex held (on iWARP after the CM ids): the data
@@ -415,7 +415,7 @@ void krdma_conns_free_queues(struct krdma_session *sess)
 }
 
 /**
- * krdma_conns_destroy_ids - teardown: every connection's CM id goes
+ * krdma_conns_destroy_ids() - teardown: every connection's CM id goes
  * @sess: the session, quiesced
  *
  * Teardown, once the QPs are drained, without cm_mutex: rdma_destroy_id()

@@ -97,7 +97,7 @@ static int krdma_cq_poller(void *arg)
 }
 
 /**
- * krdma_cq_create - a CQ of a session's connection
+ * krdma_cq_create() - a CQ of a session's connection
  * @sess: the session
  * @cq: where it goes
  * @nr_cqe: its entries
@@ -149,7 +149,7 @@ int krdma_cq_create(struct krdma_session *sess, struct krdma_cq *cq,
 }
 
 /**
- * krdma_cq_stop - no completion is handled any more but by the drain
+ * krdma_cq_stop() - no completion is handled any more but by the drain
  * @cq: the CQ
  *
  * No completion is handled after this but by ib_drain_qp(), which polls a
@@ -164,7 +164,7 @@ void krdma_cq_stop(struct krdma_cq *cq)
 }
 
 /**
- * krdma_cq_free - frees a CQ
+ * krdma_cq_free() - frees a CQ
  * @cq: the CQ
  *
  * Once no QP uses it any more.

@@ -356,32 +356,33 @@ u32 krdma_fault_lat_tail_first_ms(void)
  */
 void krdma_fault_init(void)
 {
+	/* The u32 knobs, root's to read and write. */
+	static const struct {
+		const char	*name;
+		u32		*val;
+	} knobs[] = {
+		{ "delay_publish_ms",		&krdma_delay_publish_ms },
+		{ "sim_dma_max_mapping",	&krdma_sim_dma_max },
+		{ "delay_test_req_ms",		&krdma_delay_test_req_ms },
+		{ "delay_late_msg_ms",		&krdma_delay_late_msg_ms },
+		{ "delay_teardown_ms",		&krdma_delay_teardown_ms },
+		{ "delay_set_up_ms",		&krdma_delay_set_up_ms },
+		{ "delay_channel_rx_ms",	&krdma_delay_channel_rx_ms },
+		{ "hello_version",		&krdma_hello_version },
+		{ "fail_peer_reg_test",		&krdma_fail_peer_reg_test },
+		{ "lat_tail_first_ms",		&krdma_lat_tail_first_ms },
+	};
+	int i;
+
 	krdma_debugfs_dir = debugfs_create_dir("krdma", NULL);
 	krdma_fail_alloc_init();
-	debugfs_create_u32("delay_publish_ms", 0600, krdma_debugfs_dir,
-			   &krdma_delay_publish_ms);
-	debugfs_create_u32("sim_dma_max_mapping", 0600, krdma_debugfs_dir,
-			   &krdma_sim_dma_max);
-	debugfs_create_file_unsafe("dma_cpu_sync_bytes", 0400, krdma_debugfs_dir,
-				   NULL, &krdma_dma_cpu_sync_bytes_fops);
-	debugfs_create_u32("delay_test_req_ms", 0600, krdma_debugfs_dir,
-			   &krdma_delay_test_req_ms);
-	debugfs_create_u32("delay_late_msg_ms", 0600, krdma_debugfs_dir,
-			   &krdma_delay_late_msg_ms);
-	debugfs_create_u32("delay_teardown_ms", 0600, krdma_debugfs_dir,
-			   &krdma_delay_teardown_ms);
-	debugfs_create_u32("delay_set_up_ms", 0600, krdma_debugfs_dir,
-			   &krdma_delay_set_up_ms);
-	debugfs_create_u32("delay_channel_rx_ms", 0600, krdma_debugfs_dir,
-			   &krdma_delay_channel_rx_ms);
-	debugfs_create_u32("hello_version", 0600, krdma_debugfs_dir,
-			   &krdma_hello_version);
-	debugfs_create_u32("fail_peer_reg_test", 0600, krdma_debugfs_dir,
-			   &krdma_fail_peer_reg_test);
+	for (i = 0; i < ARRAY_SIZE(knobs); i++)
+		debugfs_create_u32(knobs[i].name, 0600, krdma_debugfs_dir,
+				   knobs[i].val);
 	debugfs_create_bool("fail_atomic_reg", 0600, krdma_debugfs_dir,
 			    &krdma_fail_atomic_reg);
-	debugfs_create_u32("lat_tail_first_ms", 0600, krdma_debugfs_dir,
-			   &krdma_lat_tail_first_ms);
+	debugfs_create_file_unsafe("dma_cpu_sync_bytes", 0400, krdma_debugfs_dir,
+				   NULL, &krdma_dma_cpu_sync_bytes_fops);
 }
 
 /**

@@ -93,14 +93,11 @@ static int krdma_lat_alloc_target(struct krdma_perf *pf, struct krdma_buf **bufp
 
 static int krdma_lat_setup(struct krdma_test *test)
 {
-	struct krdma_perf *pf;
+	struct krdma_perf *pf = krdma_perf_test_setup(test, krdma_lat_flags);
 	int ret;
 
-	ret = krdma_perf_test_setup(test);
-	if (ret)
-		return ret;
-	pf = test->perf;
-	krdma_lat_flags(pf);
+	if (IS_ERR(pf))
+		return PTR_ERR(pf);
 	/* A one-sided round trip ends at its own completion. */
 	if (pf->round_trips)
 		pf->signal_every = 1;
@@ -377,7 +374,7 @@ static void krdma_lat_check_landed(struct krdma_perf *pf)
 /* An ordered message came: the last marker's iteration has landed whole. */
 static void krdma_lat_check_last(struct krdma_perf *pf)
 {
-	if (pf->polls && pf->received < pf->landed)
+	if (pf->polls && pf->rx.received < pf->landed)
 		krdma_perf_sample(pf, pf->target, 0, pf->size - 1, false);
 }
 
@@ -416,9 +413,9 @@ static int krdma_lat_poller(void *arg)
 		iter++;
 		WRITE_ONCE(test->completed, iter);
 		WRITE_ONCE(test->bytes, iter * pf->size);
-		WRITE_ONCE(test->validated, pf->checked - pf->bad);
+		WRITE_ONCE(test->validated, pf->rx.checked - pf->rx.bad);
 	}
-	if (test && pf->bad)
+	if (test && pf->rx.bad)
 		krdma_test_fail(test, -EBADMSG, "written data differs from the pattern");
 	/* Stopped in the middle of an iteration: the test is ending anyway. */
 	if (ret && !kthread_should_stop()) {
@@ -494,7 +491,7 @@ static bool krdma_lat_answer_due(struct krdma_test *test)
 	struct krdma_perf *pf = test->perf;
 
 	return pf && krdma_test_in(test, KRDMA_TP_RUNNING) &&
-	       pf->received < krdma_perf_lane0(pf)->posted;
+	       pf->rx.received < krdma_perf_lane0(pf)->posted;
 }
 
 /*
@@ -511,10 +508,10 @@ static void krdma_lat_answered(struct krdma_test *test, struct krdma_recv *rx,
 		krdma_session_close(pf->sess, "cannot repost receive");
 		return;
 	}
-	WRITE_ONCE(test->completed, pf->received);
-	WRITE_ONCE(test->bytes, pf->received * pf->size);
-	WRITE_ONCE(test->validated, pf->checked - pf->bad);
-	if (pf->bad)
+	WRITE_ONCE(test->completed, pf->rx.received);
+	WRITE_ONCE(test->bytes, pf->rx.received * pf->size);
+	WRITE_ONCE(test->validated, pf->rx.checked - pf->rx.bad);
+	if (pf->rx.bad)
 		krdma_test_fail(test, -EBADMSG, "%s data differs from the pattern",
 				what);
 	if (krdma_perf_more(krdma_perf_lane0(pf))) {
@@ -591,10 +588,10 @@ static void krdma_lat_on_result(struct krdma_test *test)
 
 	if (!pf || !pf->polls)
 		return;
-	bad = pf->bad;
+	bad = pf->rx.bad;
 	krdma_lat_check_last(pf);
-	WRITE_ONCE(test->validated, pf->checked - pf->bad);
-	if (pf->bad > bad)
+	WRITE_ONCE(test->validated, pf->rx.checked - pf->rx.bad);
+	if (pf->rx.bad > bad)
 		krdma_test_fail(test, -EBADMSG, "written data differs from the pattern");
 }
 

@@ -91,11 +91,11 @@ const struct krdma_op_info krdma_op_table[KRDMA_OP_MAX + 1] = {
 };
 
 /**
- * krdma_op_supported() - Can @kdev run @op at all?
- * @kdev: the device of the session the test runs on.
- * @op: the test's op (enum krdma_op).
+ * krdma_op_supported() - can @kdev run @op at all?
+ * @kdev: the device of the session the test runs on
+ * @op: the test's op (enum krdma_op)
  * @extack: where the reason goes, or NULL (the responder, which answers
- *   with the error alone).
+ *	with the error alone)
  *
  * The driving side asks before it sends TEST_REQ, the responder before
  * it sets the peer's test up: one answer, whichever side's device lacks

@@ -17,27 +17,27 @@ struct krdma_device;
 struct netlink_ext_ack;
 
 /**
- * struct krdma_op_info - What one op of enum krdma_op means.
- * @name: as the CLI and the spec spell it.
+ * struct krdma_op_info - what one op of enum krdma_op means
+ * @name: as the CLI and the spec spell it
  * @opcode: the WR that ends one of its messages (a one-WR message's only
- *   one).
+ *	one)
  * @lead_opcode: the WRs of a message before its last: a write_imm spread
- *   over several WRs carries its immediate on the last one only, the
- *   others are plain WRITEs; a ping's responder READs before it writes
- *   back.
+ *	over several WRs carries its immediate on the last one only, the
+ *	others are plain WRITEs; a ping's responder READs before it writes
+ *	back
  * @peer_access: what the responder's target grants; 0: it exposes none
- *   (a send lands in its receives, a ping in the driver's regions).
- * @wr_counter: the enum krdma_counter of @opcode's WRs.
+ *	(a send lands in its receives, a ping in the driver's regions)
+ * @wr_counter: the enum krdma_counter of @opcode's WRs
  * @byte_counter: the enum krdma_counter of the bytes it moves, or
- *   KRDMA_CNT_MAX: none (an atomic's 8 bytes are not counted).
+ *	KRDMA_CNT_MAX: none (an atomic's 8 bytes are not counted)
  * @peer_recvs: every message consumes a receive the peer posted (the bw
- *   and lat pipeline then paces it by the peer's credits).
- * @send: a two-sided send, whose message starts with our header.
+ *	and lat pipeline then paces it by the peer's credits)
+ * @send: a two-sided send, whose message starts with our header
  * @one_sided: a round trip by itself: the peer's device answers into
- *   our buffer, its CPU takes no part (a WRITE answers nothing).
- * @imm: carries immediate data.
- * @rd_credits: needs the session's READ/atomic credits (initiator depth).
- * @atomic: an 8-byte atomic on the responder's target.
+ *	our buffer, its CPU takes no part (a WRITE answers nothing)
+ * @imm: carries immediate data
+ * @rd_credits: needs the session's READ/atomic credits (initiator depth)
+ * @atomic: an 8-byte atomic on the responder's target
  */
 struct krdma_op_info {
 	const char		*name;

@@ -61,7 +61,7 @@ static void krdma_perf_count(struct krdma_perf *pf, u32 n)
 }
 
 /**
- * krdma_perf_post - posts a lane's next messages, in one ib_post_send()
+ * krdma_perf_post() - posts a lane's next messages, in one ib_post_send()
  * @ln: the lane; its messages posted .. posted + @n - 1 go
  * @n: how many, chain at most
  * @signal_last: the last one asks for a completion (every signal_every-th
@@ -124,27 +124,27 @@ static void krdma_perf_wc_error(struct krdma_perf *pf, struct ib_wc *wc)
 }
 
 /*
- * Counts a message received in @buf into *@received and checks one in
+ * Counts a message received in @buf into @in and checks one in
  * KRDMA_PERF_SAMPLE (and the first): [off, off + len) against the test's
- * pattern, into *@checked and *@bad - in @atomic context, a window of it
+ * pattern, into its checked and bad - in @atomic context, a window of it
  * (KRDMA_PERF_ATOMIC_CHECK). @buf is the CPU's when @cpu_owned, else it
  * is borrowed from the device.
  */
-static void krdma_perf_sample_to(struct krdma_perf *pf, u64 *received,
-				 u64 *checked, u64 *bad, struct krdma_buf *buf,
+static void krdma_perf_sample_to(struct krdma_perf *pf,
+				 struct krdma_perf_rx *in, struct krdma_buf *buf,
 				 u32 off, u32 len, bool cpu_owned, bool atomic)
 {
 	u64 seed = krdma_seed(pf->test_id, 0);
 	u32 window, from;
 	bool ok;
 
-	if ((*received)++ % KRDMA_PERF_SAMPLE)
+	if (in->received++ % KRDMA_PERF_SAMPLE)
 		return;
-	(*checked)++;
+	in->checked++;
 	if (!cpu_owned)
 		krdma_buf_to_cpu(buf);
 	if (atomic) {
-		div_u64_rem(*checked - 1,
+		div_u64_rem(in->checked - 1,
 			    DIV_ROUND_UP(len, KRDMA_PERF_ATOMIC_CHECK), &window);
 		from = window * KRDMA_PERF_ATOMIC_CHECK;
 		ok = krdma_pattern_check_part(buf, off, from,
@@ -158,12 +158,12 @@ static void krdma_perf_sample_to(struct krdma_perf *pf, u64 *received,
 		krdma_buf_to_device(buf);
 	if (ok)
 		return;
-	(*bad)++;
+	in->bad++;
 	krdma_count(pf->sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
 }
 
 /**
- * krdma_perf_sample - counts a message that arrived on the session's QP
+ * krdma_perf_sample() - counts a message that arrived on the session's QP
  * @pf: the pipeline
  * @buf: where it landed
  * @off: its data, from here
@@ -171,17 +171,16 @@ static void krdma_perf_sample_to(struct krdma_perf *pf, u64 *received,
  * @cpu_owned: @buf is the CPU's; else it is borrowed from the device
  *
  * One in KRDMA_PERF_SAMPLE (and the first) is checked against the test's
- * pattern, into pf->checked and pf->bad.
+ * pattern, into pf->rx.checked and pf->rx.bad.
  */
 void krdma_perf_sample(struct krdma_perf *pf, struct krdma_buf *buf,
 		       u32 off, u32 len, bool cpu_owned)
 {
-	krdma_perf_sample_to(pf, &pf->received, &pf->checked, &pf->bad, buf,
-			     off, len, cpu_owned, false);
+	krdma_perf_sample_to(pf, &pf->rx, buf, off, len, cpu_owned, false);
 }
 
 /**
- * krdma_perf_check_rx - counts a received send, as krdma_perf_sample()
+ * krdma_perf_check_rx() - counts a received send, as krdma_perf_sample()
  * @pf: the pipeline
  * @rx: its receive: our header first, then the data
  */
@@ -191,7 +190,7 @@ void krdma_perf_check_rx(struct krdma_perf *pf, struct krdma_recv *rx)
 }
 
 /**
- * krdma_perf_more - whether a lane of the driver may post more messages
+ * krdma_perf_more() - whether a lane of the driver may post more messages
  * @ln: the lane
  *
  * Not once the owner stopped or failed (&krdma_perf_ops.running), nor past
@@ -233,7 +232,7 @@ static u64 krdma_perf_rate_ns(u64 rate, u32 n, u32 size, u32 lanes)
 }
 
 /**
- * krdma_perf_rate_fits - whether a rate's burst is worth a second at most
+ * krdma_perf_rate_fits() - whether a rate's burst is worth a second at most
  * @rate: bytes a second, over all lanes; 0: no limit, which fits
  * @burst: messages a lane posts at once
  * @size: a message's
@@ -248,7 +247,7 @@ bool krdma_perf_rate_fits(u64 rate, u32 burst, u32 size, u32 lanes)
 }
 
 /**
- * krdma_perf_rate_setup - the rate the driver's lanes send at
+ * krdma_perf_rate_setup() - the rate the driver's lanes send at
  * @pf: the driver's pipeline, its lanes made
  * @rate: bytes a second, over all lanes; 0: no limit
  * @burst: messages a lane posts at once
@@ -472,7 +471,7 @@ static enum hrtimer_restart krdma_perf_rate_timer(struct hrtimer *timer)
 }
 
 /**
- * krdma_perf_pump_lane - bw: fills a lane's window, from any context
+ * krdma_perf_pump_lane() - bw: fills a lane's window, from any context
  * @ln: the lane
  *
  * The lane done, the last one ends the test (&krdma_perf_ops.end).
@@ -514,7 +513,7 @@ static void krdma_perf_bw_retire(struct krdma_perf_lane *ln, u64 upto, u64 t0)
 }
 
 /**
- * krdma_perf_sig_done - a lane's signaled WR completed
+ * krdma_perf_sig_done() - a lane's signaled WR completed
  * @cq: its CQ
  * @wc: the completion, of a struct krdma_perf_sig
  *
@@ -563,7 +562,7 @@ void krdma_perf_sig_done(struct ib_cq *cq, struct ib_wc *wc)
 }
 
 /**
- * krdma_perf_start - the driver's lanes, ready to send
+ * krdma_perf_start() - the driver's lanes, ready to send
  * @pf: the driver's pipeline
  * @count: the messages to send, shared out over the lanes; 0: until @deadline
  * @deadline: when a test of no @count stops sending
@@ -596,7 +595,7 @@ int krdma_perf_start(struct krdma_perf *pf, u64 count, ktime_t deadline,
 }
 
 /**
- * krdma_perf_pump_lanes - bw: every lane fills its window
+ * krdma_perf_pump_lanes() - bw: every lane fills its window
  * @pf: the driver's pipeline, started (krdma_perf_start())
  *
  * Their completions (and rate timers) go on from there.
@@ -615,7 +614,7 @@ void krdma_perf_pump_lanes(struct krdma_perf *pf)
 }
 
 /**
- * krdma_perf_cpu_ns - the CPU time of a pipeline's handlers and pollers
+ * krdma_perf_cpu_ns() - the CPU time of a pipeline's handlers and pollers
  * @pf: the pipeline, or NULL
  *
  * Return: nanoseconds so far; 0 for no @pf.
@@ -634,7 +633,7 @@ u64 krdma_perf_cpu_ns(const struct krdma_perf *pf)
 }
 
 /**
- * krdma_perf_recv - a message of the driver's, for the responder
+ * krdma_perf_recv() - a message of the driver's, for the responder
  * @pf: the responder's pipeline
  * @ln: the lane of the data channel it came on (its own counters), or
  *	NULL: the session's QP, which must carry a lane
@@ -653,12 +652,12 @@ bool krdma_perf_recv(struct krdma_perf *pf, struct krdma_perf_lane *ln,
 		     const struct krdma_msg_hdr *hdr)
 {
 	struct krdma_session *sess = pf->sess;
-	u64 *received;
+	struct krdma_perf_rx *in;
 
 	/* On iWARP over several QPs the session's QP carries no lane. */
 	if (!ln && krdma_perf_lane0(pf)->conn->index)
 		goto proto;
-	received = ln ? &ln->received : &pf->received;
+	in = ln ? &ln->rx : &pf->rx;
 	if (!hdr) {
 		if (pf->op != KRDMA_OP_WRITE_IMM ||
 		    be32_to_cpu(wc->ex.imm_data) != pf->test_id)
@@ -667,7 +666,7 @@ bool krdma_perf_recv(struct krdma_perf *pf, struct krdma_perf_lane *ln,
 		if (pf->target)
 			krdma_perf_sample(pf, pf->target, 0, pf->size, false);
 		else
-			(*received)++;
+			in->received++;
 	} else {
 		if (be16_to_cpu(hdr->type) != KRDMA_MSG_DATA ||
 		    !krdma_op_is_send(pf->op) ||
@@ -678,8 +677,7 @@ bool krdma_perf_recv(struct krdma_perf *pf, struct krdma_perf_lane *ln,
 		     be32_to_cpu(wc->ex.imm_data) != pf->test_id))
 			goto proto;
 		if (ln)
-			krdma_perf_sample_to(pf, &ln->received, &ln->checked,
-					     &ln->bad, rx->buf, pf->data_off,
+			krdma_perf_sample_to(pf, in, rx->buf, pf->data_off,
 					     pf->data_len, true, true);
 		else
 			krdma_perf_check_rx(pf, rx);
@@ -690,7 +688,7 @@ bool krdma_perf_recv(struct krdma_perf *pf, struct krdma_perf_lane *ln,
 	 * batch, in one chain (krdma_bw_peer_credit()).
 	 */
 	if (pf->credits) {
-		krdma_recv_hold(ln ? &ln->rx_held : &pf->rx_held, rx);
+		krdma_recv_hold(&in->held, rx);
 		return true;
 	}
 	if (krdma_recv_repost(rx)) {

@@ -18,7 +18,7 @@
 #define KRDMA_PERF_SIGNAL_BYTES	SZ_1M
 
 /**
- * krdma_perf_check_params - what bw and lat check of a test alike
+ * krdma_perf_check_params() - what bw and lat check of a test alike
  * @sess: the session it would run on
  * @p: its parameters
  * @wrs: the send WRs the engine's window may take at once, but for control
@@ -69,7 +69,7 @@ int krdma_perf_check_params(struct krdma_session *sess,
 }
 
 /**
- * krdma_perf_nchunks - the chunks (and so the SGEs) a message takes here
+ * krdma_perf_nchunks() - the chunks (and so the SGEs) a message takes here
  * @sess: the session
  * @p: the test's parameters
  *
@@ -152,27 +152,31 @@ static const struct krdma_perf_ops krdma_perf_test_ops = {
 };
 
 /**
- * krdma_perf_test_setup - the driver's pipeline and buffer
+ * krdma_perf_test_setup() - the driver's pipeline and buffer
  * @test: our bw or lat test, before its TEST_REQ goes out
+ * @flags: the engine's, sets how the pipeline runs (struct krdma_perf)
  *
- * What bw and lat have in common; the engine sets up the rest on
- * test->perf.
+ * What bw and lat have in common; the engine sets up the rest on the
+ * pipeline returned, test->perf.
  *
- * Return: 0 or a negative errno; what was made is freed with the test.
+ * Return: the pipeline, or an ERR_PTR(); what was made is freed with
+ * the test.
  */
-int krdma_perf_test_setup(struct krdma_test *test)
+struct krdma_perf *krdma_perf_test_setup(struct krdma_test *test,
+					 void (*flags)(struct krdma_perf *pf))
 {
 	struct krdma_session *sess = test->sess;
 	struct krdma_perf *pf;
+	int ret;
 
 	test->slots = krdma_failable(kcalloc(test->p.depth, sizeof(*test->slots),
 					     GFP_KERNEL));
 	if (!test->slots)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	pf = krdma_perf_alloc(sess, test->p.op, test->p.size, test->p.depth,
 			      test->id, test->p.qps);
 	if (!pf)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	test->perf = pf;
 	pf->test = test;
 	pf->ops = &krdma_perf_test_ops;
@@ -185,12 +189,16 @@ int krdma_perf_test_setup(struct krdma_test *test)
 				   1, test->p.signal_every);
 	pf->chain = test->p.chain;
 	pf->rx_window = krdma_perf_rx_window(pf);
-	return krdma_perf_alloc_buf(pf, &test->slots[0].buf,
-				    krdma_op_is_send(pf->op) ? KRDMA_MSG_DATA : 0);
+	ret = krdma_perf_alloc_buf(pf, &test->slots[0].buf,
+				   krdma_op_is_send(pf->op) ? KRDMA_MSG_DATA : 0);
+	if (ret)
+		return ERR_PTR(ret);
+	flags(pf);
+	return pf;
 }
 
 /**
- * krdma_perf_test_post_regs - what the peer may reach of our test
+ * krdma_perf_test_post_regs() - what the peer may reach of our test
  * @test: our bw or lat test
  * @req: its TEST_REQ, which lists a lat write's target
  * @nregions: set to how many regions @req lists
@@ -229,7 +237,7 @@ int krdma_perf_test_post_regs(struct krdma_test *test,
 }
 
 /**
- * krdma_perf_test_start - the TEST_ACK came: the lanes, ready to send
+ * krdma_perf_test_start() - the TEST_ACK came: the lanes, ready to send
  * @test: our bw or lat test, its peer's regions in test->remote
  *
  * Return: 0, or a negative errno for krdma_perf_test_start_failed().
@@ -241,7 +249,7 @@ int krdma_perf_test_start(struct krdma_test *test)
 }
 
 /**
- * krdma_perf_test_start_failed - the test cannot start sending
+ * krdma_perf_test_start_failed() - the test cannot start sending
  * @test: our bw or lat test
  * @ret: why, a negative errno
  *
@@ -255,7 +263,7 @@ void krdma_perf_test_start_failed(struct krdma_test *test, int ret)
 }
 
 /**
- * krdma_perf_test_unexpected - a control message the engine does not expect
+ * krdma_perf_test_unexpected() - a control message the engine does not expect
  * @test: our bw or lat test
  * @type: the message's type
  *
@@ -269,7 +277,7 @@ void krdma_perf_test_unexpected(struct krdma_test *test, u16 type)
 }
 
 /**
- * krdma_perf_test_fill - what bw and lat report alike
+ * krdma_perf_test_fill() - what bw and lat report alike
  * @skb: the message
  * @test: our bw or lat test, with its pipeline
  *
@@ -297,7 +305,7 @@ int krdma_perf_test_fill(struct sk_buff *skb, struct krdma_test *test)
 }
 
 /**
- * krdma_perf_test_finish - our test is over: its buffers go
+ * krdma_perf_test_finish() - our test is over: its buffers go
  * @test: our bw or lat test
  *
  * The figures stay for "test show" until krdma_perf_test_free().
@@ -308,7 +316,7 @@ void krdma_perf_test_finish(struct krdma_test *test)
 }
 
 /**
- * krdma_perf_test_free - our test's pipeline goes
+ * krdma_perf_test_free() - our test's pipeline goes
  * @test: our bw or lat test
  */
 void krdma_perf_test_free(struct krdma_test *test)
@@ -334,7 +342,7 @@ static const struct krdma_perf_ops krdma_perf_peer_ops = {
 };
 
 /**
- * krdma_perf_peer_alloc_qps - the responder's half of a bw or lat test
+ * krdma_perf_peer_alloc_qps() - the responder's half of a bw or lat test
  * @sess: the session
  * @pt: the peer's test
  * @qps: the QPs the driver's messages arrive on (bw's receives over
@@ -365,7 +373,7 @@ struct krdma_perf *krdma_perf_peer_alloc_qps(struct krdma_session *sess,
 }
 
 /**
- * krdma_perf_peer_alloc - the responder's half, on the session's QP
+ * krdma_perf_peer_alloc() - the responder's half, on the session's QP
  * @sess: the session
  * @pt: the peer's test
  *
@@ -378,7 +386,7 @@ struct krdma_perf *krdma_perf_peer_alloc(struct krdma_session *sess,
 }
 
 /**
- * krdma_perf_peer_target - the responder's target of a one-sided op
+ * krdma_perf_peer_target() - the responder's target of a one-sided op
  * @pf: the responder's pipeline
  * @access: what the driver may do to it
  *
@@ -420,7 +428,7 @@ int krdma_perf_peer_target(struct krdma_perf *pf, int access)
 }
 
 /**
- * krdma_perf_peer_publish - registers the responder's region
+ * krdma_perf_peer_publish() - registers the responder's region
  * @pf: the responder's pipeline
  * @access: what the driver may do to it
  * @ack: the TEST_ACK, which lists it
@@ -448,7 +456,7 @@ int krdma_perf_peer_publish(struct krdma_perf *pf, int access,
 }
 
 /**
- * krdma_perf_peer_recv - the driver's DATA or write_imm on the session's QP
+ * krdma_perf_peer_recv() - the driver's DATA or write_imm on the session's QP
  * @sess: the session
  * @pt: the peer's test it is for
  * @rx: its receive
@@ -471,7 +479,7 @@ bool krdma_perf_peer_recv(struct krdma_session *sess,
 }
 
 /**
- * krdma_perf_peer_end - TEST_END: the responder checks what arrived
+ * krdma_perf_peer_end() - TEST_END: the responder checks what arrived
  * @pt: the peer's test; pt->end_iters is what the driver did
  *
  * Sets the figures its TEST_RESULT reports.
@@ -488,11 +496,11 @@ void krdma_perf_peer_end(struct krdma_peer_test *pt)
 	pt->seen = pt->end_iters;
 	/* It counts what arrives: sends, write_imm, a lat write. */
 	if (krdma_op_peer_recvs(pf->op) || pf->polls) {
-		pt->seen = pf->received;
-		ok = pf->received == pt->end_iters;
+		pt->seen = pf->rx.received;
+		ok = pf->rx.received == pt->end_iters;
 	}
-	pt->validated = pf->checked - pf->bad;
-	pt->errors = pf->bad;
+	pt->validated = pf->rx.checked - pf->rx.bad;
+	pt->errors = pf->rx.bad;
 	if (buf && pf->pumps && pf->op != KRDMA_OP_READ &&
 	    pt->end_iters) {
 		krdma_buf_to_cpu(buf);
@@ -515,7 +523,7 @@ void krdma_perf_peer_end(struct krdma_peer_test *pt)
 }
 
 /**
- * krdma_perf_peer_cpu_ns - the responder's CPU time in the test
+ * krdma_perf_peer_cpu_ns() - the responder's CPU time in the test
  * @pt: the peer's test
  *
  * Return: nanoseconds, for its TEST_RESULT.
@@ -526,7 +534,7 @@ u64 krdma_perf_peer_cpu_ns(const struct krdma_peer_test *pt)
 }
 
 /**
- * krdma_perf_peer_free - the responder's pipeline goes
+ * krdma_perf_peer_free() - the responder's pipeline goes
  * @pt: the peer's test
  */
 void krdma_perf_peer_free(struct krdma_peer_test *pt)

@@ -19,7 +19,8 @@ u32 krdma_perf_nchunks(struct krdma_session *sess,
 		       const struct krdma_test_params *p);
 
 /* Our test: the driver's half. */
-int krdma_perf_test_setup(struct krdma_test *test);
+struct krdma_perf *krdma_perf_test_setup(struct krdma_test *test,
+					 void (*flags)(struct krdma_perf *pf));
 int krdma_perf_test_post_regs(struct krdma_test *test,
 			      struct krdma_msg_test *req, u32 *nregions);
 int krdma_perf_test_start(struct krdma_test *test);

@@ -58,7 +58,7 @@ static u32 krdma_perf_iwarp_ctrl_clear(struct krdma_session *sess, u32 qps)
 }
 
 /**
- * krdma_perf_alloc - a test's pipeline and its lanes
+ * krdma_perf_alloc() - a test's pipeline and its lanes
  * @sess: the session
  * @op: the test's op
  * @size: a message's data
@@ -124,7 +124,7 @@ struct krdma_perf *krdma_perf_alloc(struct krdma_session *sess, u8 op,
 }
 
 /**
- * krdma_perf_rx_window - a lane's messages in flight past its credits
+ * krdma_perf_rx_window() - a lane's messages in flight past its credits
  * @pf: the pipeline, its lanes made
  *
  * The peer's receives on its QP, the smaller of both sides' sizes. The
@@ -167,7 +167,7 @@ static bool krdma_perf_can_inline(const struct krdma_perf *pf)
 }
 
 /**
- * krdma_perf_alloc_buf - the buffer a pipeline sends from
+ * krdma_perf_alloc_buf() - the buffer a pipeline sends from
  * @pf: the pipeline
  * @bufp: set to it (the owner's slot frees it)
  * @msg_type: a send's header's type
@@ -204,7 +204,7 @@ int krdma_perf_alloc_buf(struct krdma_perf *pf, struct krdma_buf **bufp,
 }
 
 /**
- * krdma_perf_iwarp_fences - whether a lane ends with a READ fence
+ * krdma_perf_iwarp_fences() - whether a lane ends with a READ fence
  * @pf: the driver's pipeline
  *
  * iWARP, bw write over data channels: each lane's last act is an RDMA
@@ -221,7 +221,7 @@ bool krdma_perf_iwarp_fences(const struct krdma_perf *pf)
 }
 
 /**
- * krdma_perf_alloc_fence_sink - where the lanes' READ fences land
+ * krdma_perf_alloc_fence_sink() - where the lanes' READ fences land
  * @pf: the driver's pipeline, krdma_perf_iwarp_fences()
  * @bufp: set to it (the owner's slot frees it)
  *
@@ -243,7 +243,7 @@ int krdma_perf_alloc_fence_sink(struct krdma_perf *pf,
 }
 
 /**
- * krdma_perf_alloc_sigs - each lane's signal slots
+ * krdma_perf_alloc_sigs() - each lane's signal slots
  * @pf: the pipeline
  * @n: how many signaled WRs a lane may have in flight
  *
@@ -408,7 +408,7 @@ static int krdma_perf_build_lane(struct krdma_perf_lane *ln,
 }
 
 /**
- * krdma_perf_build - every lane's WR templates
+ * krdma_perf_build() - every lane's WR templates
  * @pf: the pipeline, its buffer and signal slots made
  * @remote: the peer's regions, a WR each (more where one spans more of our
  *	chunks than a WR takes SGEs); NULL for sends
@@ -456,7 +456,7 @@ static void krdma_perf_check_retired(struct krdma_perf *pf)
 }
 
 /**
- * krdma_perf_finish - the test is over: keep the figures, free the rest
+ * krdma_perf_finish() - the test is over: keep the figures, free the rest
  * @pf: the pipeline, or NULL
  *
  * Every way out of a test passes here (its end, a stop, teardown,
@@ -495,7 +495,7 @@ void krdma_perf_finish(struct krdma_perf *pf)
 }
 
 /**
- * krdma_perf_free - the pipeline goes, figures and all
+ * krdma_perf_free() - the pipeline goes, figures and all
  * @pf: the pipeline, or NULL
  */
 void krdma_perf_free(struct krdma_perf *pf)

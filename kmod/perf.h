@@ -52,6 +52,19 @@ union krdma_perf_wr {
 	struct ib_atomic_wr	atomic;
 };
 
+/*
+ * What arrived on one QP of a test: messages, those checked against the
+ * pattern and those found bad; a bw responder's, the count its last
+ * CREDIT granted and the receives held back for the next one.
+ */
+struct krdma_perf_rx {
+	u64			received;
+	u64			checked;
+	u64			bad;
+	u64			credit_sent;
+	struct krdma_recv_batch	held;		/* until the next CREDIT */
+};
+
 /* One QP's share of a test's sending. */
 struct krdma_perf_lane {
 	struct krdma_perf	*pf;
@@ -80,11 +93,7 @@ struct krdma_perf_lane {
 	 * bw responder, a data channel's lane: what arrived on it, in its
 	 * CQ's context under its rx_lock (the session's QP: in pf).
 	 */
-	u64			received;
-	u64			checked;
-	u64			bad;
-	u64			credit_sent;
-	struct krdma_recv_batch	rx_held;	/* until the next CREDIT */
+	struct krdma_perf_rx	rx;
 };
 
 struct krdma_perf;
@@ -162,11 +171,7 @@ struct krdma_perf {
 	bool			end_deferred;	/* lat: TEST_END after completions */
 
 	/* Receiving: sends in bw, PONGs in lat. */
-	u64			received;
-	u64			checked;
-	u64			bad;
-	u64			credit_sent;
-	struct krdma_recv_batch	rx_held;	/* until the next CREDIT */
+	struct krdma_perf_rx	rx;
 	/*
 	 * bw responder over data channels too (krdma_bw_peer_rx_count()):
 	 * messages of every lane, TEST_END's count (S64_MAX before it), who

@@ -14,7 +14,7 @@
 #include "krdma.h"
 
 /**
- * krdma_gate_init - a QP's gate, open
+ * krdma_gate_init() - a QP's gate, open
  * @gate: the gate
  */
 void krdma_gate_init(struct krdma_post_gate *gate)
@@ -24,7 +24,7 @@ void krdma_gate_init(struct krdma_post_gate *gate)
 }
 
 /**
- * krdma_gate_close - closes a QP's gate, before its drain
+ * krdma_gate_close() - closes a QP's gate, before its drain
  * @gate: the gate
  *
  * From now on every post on the gate's QP is refused with -ENOTCONN.
@@ -41,7 +41,7 @@ void krdma_gate_close(struct krdma_post_gate *gate)
 }
 
 /**
- * krdma_gate_reopen - opens a QP's gate again
+ * krdma_gate_reopen() - opens a QP's gate again
  * @gate: the gate
  *
  * A QP whose setup failed and was drained, before it is used again.
@@ -54,7 +54,7 @@ void krdma_gate_reopen(struct krdma_post_gate *gate)
 }
 
 /**
- * krdma_gate_post - posts work requests through a QP's gate
+ * krdma_gate_post() - posts work requests through a QP's gate
  * @gate: the QP's gate
  * @qp: the QP
  * @wr: send work, or NULL
@@ -90,7 +90,7 @@ int krdma_gate_post(struct krdma_post_gate *gate, struct ib_qp *qp,
 }
 
 /**
- * krdma_conn_post_send_chain - posts a chain of send work on a connection
+ * krdma_conn_post_send_chain() - posts a chain of send work on a connection
  * @conn: any connection of a session
  * @wr: the chain
  * @some_posted: set on failure, if not NULL
@@ -114,7 +114,7 @@ int krdma_conn_post_send_chain(struct krdma_conn *conn,
 }
 
 /**
- * krdma_conn_post_send - posts send work on a connection
+ * krdma_conn_post_send() - posts send work on a connection
  * @conn: any connection of a session
  * @wr: the work, a chain or one WR
  *
@@ -126,7 +126,7 @@ int krdma_conn_post_send(struct krdma_conn *conn, const struct ib_send_wr *wr)
 }
 
 /**
- * krdma_post_send_chain - posts a chain of send work on conn 0
+ * krdma_post_send_chain() - posts a chain of send work on conn 0
  * @sess: the session
  * @wr: the chain
  * @some_posted: set on failure, if not NULL
@@ -143,7 +143,7 @@ int krdma_post_send_chain(struct krdma_session *sess,
 }
 
 /**
- * krdma_post_send - posts send work on conn 0
+ * krdma_post_send() - posts send work on conn 0
  * @sess: the session
  * @wr: the work
  *

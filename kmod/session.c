@@ -222,7 +222,7 @@ static bool krdma_session_published(struct krdma_session *sess)
  * @cookie: what the channel's hello names the session by; 0 finds none
  *
  * The server session of listener @listener_id whose first REP carried
- * @cookie: a data channel joins it.
+ * that @cookie: a data channel joins it.
  *
  * Context: process; takes krdma_sessions_lock.
  * Return: the session, referenced, or NULL.

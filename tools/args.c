@@ -94,23 +94,50 @@ struct errbuf {
 	size_t used;
 };
 
+static void eb_vadd(struct errbuf *eb, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 static void eb_add(struct errbuf *eb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+static int eb_invalid(struct errbuf *eb, const struct arg_spec *sp,
+		      const char *value, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
 
-static void eb_add(struct errbuf *eb, const char *fmt, ...)
+static void eb_vadd(struct errbuf *eb, const char *fmt, va_list ap)
 {
-	va_list ap;
 	int n;
 
 	if (!eb->buf || eb->used >= eb->len)
 		return;
-	va_start(ap, fmt);
 	n = vsnprintf(eb->buf + eb->used, eb->len - eb->used, fmt, ap);
-	va_end(ap);
 	if (n > 0)
 		eb->used += (size_t)n;
 	if (eb->used >= eb->len)
 		eb->used = eb->len;
+}
+
+static void eb_add(struct errbuf *eb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	eb_vadd(eb, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * "invalid KW 'VALUE': " and what fmt says of it; returns rc, so that a
+ * value's check ends in one "return eb_invalid(...)".
+ */
+static int eb_invalid(struct errbuf *eb, const struct arg_spec *sp,
+		      const char *value, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	eb_add(eb, "invalid %s '%s': ", sp->kw, value);
+	va_start(ap, fmt);
+	eb_vadd(eb, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 /* Append "a, b, c" of the names in table that start with prefix. */
@@ -151,17 +178,14 @@ static int check_number(struct errbuf *eb, const struct arg_spec *sp,
 
 	if (!max)
 		max = sp->type == ARG_U32 ? UINT32_MAX : UINT64_MAX;
-	if (rc == -EINVAL) {
-		eb_add(eb, "invalid %s '%s': %s", sp->kw, value, expected);
-		return rc;
-	}
+	if (rc == -EINVAL)
+		return eb_invalid(eb, sp, value, rc, "%s", expected);
 	if (rc == -EDOM) {
 		/* "1.5" bytes, "1500us" of a module that counts ms: say so
 		 * rather than round behind the user's back. */
-		eb_add(eb, "invalid %s '%s': not a whole number of %s", sp->kw,
-		       value, sp->type == ARG_DURATION ? "milliseconds (the unit krdma counts times in)" :
-		       sp->type == ARG_COUNT ? "iterations" : "bytes");
-		return -EINVAL;
+		return eb_invalid(eb, sp, value, -EINVAL, "not a whole number of %s",
+				  sp->type == ARG_DURATION ? "milliseconds (the unit krdma counts times in)" :
+				  sp->type == ARG_COUNT ? "iterations" : "bytes");
 	}
 	if (rc || lo < sp->min || hi > max) {
 		/* In the units the user writes the value in. */
@@ -254,11 +278,10 @@ static int convert(const struct arg_spec *sp, const char *value,
 		return 0;
 	case ARG_NAME:
 		rc = check_name(value);
-		if (rc) {
-			eb_add(eb, "invalid %s '%s': use 1..%d printable characters without spaces, not all digits",
-			       sp->kw, value, KRDMA_NAME_MAX - 1);
-			return rc;
-		}
+		if (rc)
+			return eb_invalid(eb, sp, value, rc,
+					  "use 1..%d printable characters without spaces, not all digits",
+					  KRDMA_NAME_MAX - 1);
 		v->str = value;
 		return 0;
 	case ARG_U32:
@@ -271,13 +294,10 @@ static int convert(const struct arg_spec *sp, const char *value,
 				    "not a number", num, num);
 	case ARG_COUNT:
 		rc = parse_count(value, &num);
-		if (rc == -EINVAL && count_with_K(value)) {
-			size_t len = strlen(value);
-
-			eb_add(eb, "invalid %s '%s': K is 1024, in sizes; a count's thousands are k: %.*sk",
-			       sp->kw, value, (int)(len - 1), value);
-			return rc;
-		}
+		if (rc == -EINVAL && count_with_K(value))
+			return eb_invalid(eb, sp, value, rc,
+					  "K is 1024, in sizes; a count's thousands are k: %.*sk",
+					  (int)strlen(value) - 1, value);
 		return check_number(eb, sp, value, rc,
 				    "expected a count such as 1000, 10k, 1.5M or 2G",
 				    num, num);
@@ -288,11 +308,9 @@ static int convert(const struct arg_spec *sp, const char *value,
 				    num, num);
 	case ARG_SIZES:
 		rc = parse_size_range(value, &num, &hi);
-		if (rc == -ERANGE && strchr(value, '-')) {
-			eb_add(eb, "invalid %s '%s': a range goes from a power of two up to a larger size",
-			       sp->kw, value);
-			return rc;
-		}
+		if (rc == -ERANGE && strchr(value, '-'))
+			return eb_invalid(eb, sp, value, rc,
+					  "a range goes from a power of two up to a larger size");
 		/* What the output's shape follows: "4K-4K" is a sweep of one. */
 		v->range = strchr(value, '-') != NULL;
 		return check_number(eb, sp, value, rc,
@@ -311,11 +329,10 @@ static int convert(const struct arg_spec *sp, const char *value,
 	case ARG_DURATION:
 		rc = parse_duration_ms(value, &num);
 		if (rc == -EINVAL && *value &&
-		    strspn(value, "0123456789.") == strlen(value)) {
-			eb_add(eb, "invalid %s '%s': a time needs a unit: %sms, %ss, %sm or %sh",
-			       sp->kw, value, value, value, value, value);
-			return rc;
-		}
+		    strspn(value, "0123456789.") == strlen(value))
+			return eb_invalid(eb, sp, value, rc,
+					  "a time needs a unit: %sms, %ss, %sm or %sh",
+					  value, value, value, value);
 		return check_number(eb, sp, value, rc,
 				    "expected a duration such as 500ms, 1.5s, 2m, 1h",
 				    num, num);
@@ -323,35 +340,26 @@ static int convert(const struct arg_spec *sp, const char *value,
 		char why[128];
 
 		rc = parse_endpoint(value, &v->addr, &v->port, &v->has_port);
+		/* fe80::/10 exists on every interface: which one? */
 		if (!rc && v->addr.family == AF_INET6 && v->addr.bytes[0] == 0xfe &&
-		    (v->addr.bytes[1] & 0xc0) == 0x80) {
-			/* fe80::/10 exists on every interface: which one? */
-			eb_add(eb, "invalid %s '%s': a link-local address needs its interface, ADDR6%%IFACE",
-			       sp->kw, value);
-			return -EINVAL;
-		}
+		    (v->addr.bytes[1] & 0xc0) == 0x80)
+			return eb_invalid(eb, sp, value, -EINVAL,
+					  "a link-local address needs its interface, ADDR6%%IFACE");
 		if (!rc)
 			return 0;
 		rc = parse_host_endpoint(value, &v->addr, &v->port,
 					 &v->has_port, why, sizeof(why));
-		if (rc == -ENOENT) {
-			eb_add(eb, "invalid %s '%s': %s", sp->kw, value, why);
-			return -EINVAL;
-		}
-		if (rc) {
-			eb_add(eb, "invalid %s '%s': expected a host name or an IPv4 or IPv6 address, optionally as HOST:PORT, ADDR4:PORT or [ADDR6]:PORT",
-			       sp->kw, value);
-			return -EINVAL;
-		}
+		if (rc == -ENOENT)
+			return eb_invalid(eb, sp, value, -EINVAL, "%s", why);
+		if (rc)
+			return eb_invalid(eb, sp, value, -EINVAL,
+					  "expected a host name or an IPv4 or IPv6 address, optionally as HOST:PORT, ADDR4:PORT or [ADDR6]:PORT");
 		return 0;
 	}
 	case ARG_PORT:
 		rc = parse_port(value, &port);
-		if (rc) {
-			eb_add(eb, "invalid %s '%s': expected 1..65535", sp->kw,
-			       value);
-			return rc;
-		}
+		if (rc)
+			return eb_invalid(eb, sp, value, rc, "expected 1..65535");
 		v->num = port;
 		return 0;
 	case ARG_FLAG:
@@ -371,11 +379,9 @@ static int convert(const struct arg_spec *sp, const char *value,
 			return -EINVAL;
 		}
 		rc = parse_expect(value, &v->expect[v->nexpect]);
-		if (rc) {
-			eb_add(eb, "invalid %s '%s': expected METRIC>=VALUE or METRIC<=VALUE, e.g. 'bw>=500', 'min_qp_bw>=100MB/s', 'msg_rate>=1M', 'p99<=2ms' (quoted for the shell)",
-			       sp->kw, value);
-			return rc;
-		}
+		if (rc)
+			return eb_invalid(eb, sp, value, rc,
+					  "expected METRIC>=VALUE or METRIC<=VALUE, e.g. 'bw>=500', 'min_qp_bw>=100MB/s', 'msg_rate>=1M', 'p99<=2ms' (quoted for the shell)");
 		v->nexpect++;
 		return 0;
 	case ARG_REF:
@@ -390,11 +396,9 @@ static int convert(const struct arg_spec *sp, const char *value,
 			v->num = num;
 			return 0;
 		}
-		if (check_name(value)) {
-			eb_add(eb, "invalid %s '%s': expected an id or a name",
-			       sp->kw, value);
-			return -EINVAL;
-		}
+		if (check_name(value))
+			return eb_invalid(eb, sp, value, -EINVAL,
+					  "expected an id or a name");
 		v->str = value;
 		return 0;
 	}

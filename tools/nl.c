@@ -541,6 +541,15 @@ int knl_events_open(struct knl_ctx *c)
 	return 0;
 }
 
+struct knl_ctx *knl_get_events(void)
+{
+	struct knl_ctx *c = knl_get();
+
+	if (!c || knl_events_open(c))
+		return NULL;
+	return c;
+}
+
 int knl_events_subscribe(struct knl_ctx *c, const char *family,
 			 const char *group)
 {

@@ -81,6 +81,12 @@ int knl_call(struct knl_ctx *c, struct nl_msg *msg, knl_msg_fn fn, void *arg,
 
 /* Subscribe to the "events" group; must precede the triggering request. */
 int knl_events_open(struct knl_ctx *c);
+/*
+ * knl_get() subscribed to the events group (knl_events_open()), for a
+ * command that follows what its request sets off; NULL (error printed)
+ * on failure.
+ */
+struct knl_ctx *knl_get_events(void);
 /* Same for any family and group (the unit tests use nlctrl's). */
 int knl_events_subscribe(struct knl_ctx *c, const char *family,
 			 const char *group);

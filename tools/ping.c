@@ -283,7 +283,7 @@ static int ping_run(int argc, char **argv)
 	if (p < 0)
 		return EXIT_USAGE;
 	/* The whole command line is checked before the kernel is asked. */
-	c = knl_get();
+	c = knl_get_events();
 	if (!c)
 		return EXIT_ERR;
 	format_endpoint(peer, sizeof(peer), &addr.addr, p);
@@ -291,8 +291,6 @@ static int ping_run(int argc, char **argv)
 	/* A name of its own, so that a ping is told apart in session show. */
 	snprintf(name, sizeof(name), "ping-%d", (int)getpid());
 
-	if (knl_events_open(c))
-		return EXIT_ERR;
 	/* The session is ours to delete, whatever stops us (session.h). */
 	sig_install_owner();
 	msg = knl_req(c, KRDMA_CMD_SESSION_NEW, 0);

@@ -318,12 +318,10 @@ static int session_connect(int argc, char **argv)
 	if (p < 0)
 		return EXIT_USAGE;
 
-	c = knl_get();
-	if (!c)
-		return 1;
 	/* Subscribe first: the outcome may be multicast before we read the
 	 * reply to SESSION_NEW. */
-	if (knl_events_open(c))
+	c = knl_get_events();
+	if (!c)
 		return 1;
 	msg = session_new_msg(c, &s, p);
 	if (!msg)

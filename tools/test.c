@@ -563,12 +563,10 @@ static int test_run(int argc, char **argv)
 		if (port < 0)
 			return EXIT_USAGE;
 	}
-	c = knl_get();
-	if (!c)
-		return 1;
 	/* Subscribe before starting: a short test may be over (a session
 	 * up) before the reply to TEST_START (SESSION_NEW) is read. */
-	if (knl_events_open(c))
+	c = knl_get_events();
+	if (!c)
 		return 1;
 	if (a.conn.addr.set)
 		return test_run_oneshot(c, &a, port);
