@@ -725,13 +725,14 @@ static int krdma_test_check_params(struct krdma_session *sess,
  * krdma_test_start_locked() - starts a test of ours: TEST_REQ goes
  * @sess: the session, up
  * @p: the test's parameters, their defaults applied
- * @on_done: told of its end; NULL for userspace's tests
+ * @on_done: told of its end (see struct krdma_test); NULL for
+ *	userspace's tests
  * @test_id: set to the new test's id
  * @extack: why not
  *
  * Called with cm_mutex held: it keeps the queues from being torn down.
- * @on_done: see struct krdma_test. The session's previous test, finished,
- * is replaced. A TEST_REQ that cannot be sent ends the session.
+ * The session's previous test, finished, is replaced. A TEST_REQ that
+ * cannot be sent ends the session.
  *
  * Context: process, @sess->cm_mutex held; it may sleep.
  * Return: 0; -EOPNOTSUPP, -ENOTCONN, -EBUSY with a test running, or the
