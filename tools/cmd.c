@@ -26,7 +26,7 @@ static struct {
 
 const struct object *const objects[] = {
 	&dev_obj, &listener_obj, &session_obj, &test_obj, &stats_obj,
-	&monitor_obj, &version_obj, &ping_obj, &compare_obj,
+	&monitor_obj, &version_obj, &ping_obj, &compare_obj, &conform_obj,
 };
 const size_t nobjects = ARRAY_SIZE(objects);
 

@@ -27,6 +27,8 @@
 #define EXIT_TEST_FAIL	3	/* a test ran; its data failed validation */
 #define EXIT_EXPECT	4	/* test run: the data was right, an expect missed */
 #define EXIT_REGRESSION	5	/* compare: a figure got worse than the baseline's */
+#define EXIT_CONFORM_FAIL 6	/* conform: a case failed (its test's outcome was
+				 * not the one the verbs contract gives) */
 #define EXIT_INTR	130	/* stopped by SIGINT/SIGTERM (128 + SIGINT) */
 
 /*
@@ -69,7 +71,7 @@ struct object {
 };
 
 extern const struct object dev_obj, listener_obj, session_obj, test_obj,
-	stats_obj, monitor_obj, version_obj, ping_obj, compare_obj;
+	stats_obj, monitor_obj, version_obj, ping_obj, compare_obj, conform_obj;
 /* Every object, in the order "krdmactl help" lists them. */
 extern const struct object *const objects[];
 extern const size_t nobjects;

@@ -10,6 +10,7 @@
 #include <netlink/genl/genl.h>
 
 #include "cmd.h"
+#include "conform.h"
 #include "nl-gen.h"
 
 struct comp {
@@ -24,12 +25,20 @@ static void offer(struct comp *cp, const char *word)
 		fprintf(cp->out, "%s\n", word);
 }
 
-static void offer_names(struct comp *cp, const char *const *names, size_t n)
+/* The names of a table whose rows start with one (as match_table()'s). */
+static void offer_table(struct comp *cp, const void *table, size_t n,
+			size_t stride)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		offer(cp, names[i]);
+		offer(cp, *(const char *const *)((const char *)table +
+						 i * stride));
+}
+
+static void offer_names(struct comp *cp, const char *const *names, size_t n)
+{
+	offer_table(cp, names, n, sizeof(*names));
 }
 
 /* The units a NUMBER typed so far may take: "10" -> "10ms", "10s", ... */
@@ -126,7 +135,11 @@ static void offer_values(struct comp *cp, const struct object *obj,
 		return;
 	}
 	/* Names of what is there (a new object's name is ARG_NAME). */
-	if (sp->meta && !strcmp(sp->meta, "FILE"))
+	if (obj == &conform_obj && !strcmp(sp->kw, "case")) {
+		offer_table(cp, conform_cases, conform_ncases,
+			    sizeof(conform_cases[0]));
+		offer(cp, "list");
+	} else if (sp->meta && !strcmp(sp->meta, "FILE"))
 		fprintf(cp->out, "@files\n");
 	else if (!strcmp(sp->kw, "session") || obj == &session_obj)
 		offer_live(cp, KRDMA_CMD_SESSION_GET);

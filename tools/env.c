@@ -74,8 +74,8 @@ static int env_session_reply(struct nlattr **tb, struct nlmsghdr *nlh,
 	return 0;
 }
 
-/* The active MTU of the device's first active port. */
-static void env_dev_port(struct nlattr **p, void *arg)
+/* env.h */
+void env_dev_port(struct nlattr **p, void *arg)
 {
 	struct run_env *e = arg;
 
@@ -147,15 +147,21 @@ static void env_sysfs_link(struct run_env *e)
 	}
 }
 
+bool env_dev_iwarp(const char *dev)
+{
+	char buf[64];
+
+	read_sysfs(buf, sizeof(buf), "class/infiniband/%s/node_type", dev);
+	return strstr(buf, "RNIC") != NULL;
+}
+
 /* What sysfs says of the device, its netdev and the CPUs. */
 static void env_sysfs(struct run_env *e)
 {
 	char buf[64];
 
 	if (e->dev[0]) {
-		read_sysfs(buf, sizeof(buf), "class/infiniband/%s/node_type",
-			   e->dev);
-		if (strstr(buf, "RNIC")) {
+		if (env_dev_iwarp(e->dev)) {
 			snprintf(e->transport, sizeof(e->transport), "iwarp");
 		} else {
 			read_sysfs(buf, sizeof(buf),

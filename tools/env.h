@@ -5,6 +5,7 @@
 #ifndef KRDMACTL_ENV_H
 #define KRDMACTL_ENV_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "nl.h"
@@ -46,6 +47,15 @@ extern const char *env_sysfs_root;
  * its 10^6 bits/s and lanes. -EINVAL if it is not of that form.
  */
 int env_parse_rate(const char *s, uint64_t *mbit, uint32_t *width);
+
+/*
+ * For each_nested() over a device's ports (@arg a struct run_env): the
+ * active MTU and index of its first active port, into @arg's.
+ */
+void env_dev_port(struct nlattr **p, void *arg);
+
+/* Whether RDMA device @dev is an iWARP RNIC (its sysfs node_type). */
+bool env_dev_iwarp(const char *dev);
 
 /* Asks the kernel (session, device, versions) and sysfs; the time, the
  * host's name. */

@@ -430,6 +430,8 @@ void report_result(struct nlattr **tb, struct nlmsghdr *nlh,
 	test_result_get(tb, nlh, &res);
 	ro->last = res;
 	ro->last_status = passed ? 0 : (int32_t)nla_get_u32(tb[KRDMA_A_TEST_STATUS]);
+	snprintf(ro->last_reason, sizeof(ro->last_reason), "%s",
+		 tb[KRDMA_A_REASON] ? nla_get_string(tb[KRDMA_A_REASON]) : "");
 	if (ro->env)
 		env_take_peer(ro->env, tb[KRDMA_A_TEST_PEER_ENV]);
 	if (ro->quiet)

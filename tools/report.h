@@ -60,6 +60,7 @@ struct report_opts {
 	unsigned int missed;		/* thresholds missed so far */
 	struct test_result last;	/* the latest test's */
 	int32_t last_status;
+	char last_reason[256];		/* why it failed, the kernel's; "" */
 };
 
 /*

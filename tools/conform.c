@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * krdmactl conform: is this device's kernel verbs implementation right?
+ * A table of cases, each a check-mode test of its own over a session
+ * (the module's check engine compares every iteration's data byte by
+ * byte at the other side), reported pass, fail (with what came instead)
+ * or skip (the device or the session cannot take the case).
+ *
+ * This first slice has the positive cases only: every op the device
+ * supports at 1 byte, around the path MTU, across page boundaries and
+ * at the session's largest message (Documentation/conformance.rst).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <netlink/genl/genl.h>
+
+#include "attrs.h"
+#include "cmd.h"
+#include "conform.h"
+#include "env.h"
+#include "output.h"
+#include "test.h"
+
+/* The version of "conform -j"'s document; bumped on a change that breaks
+ * a reader (a key renamed or removed, a unit changed). */
+#define CONFORM_SCHEMA_VERSION	1
+
+/* The sizes of an op that moves messages of any length. */
+#define CONFORM_SIZES(op, name)						\
+	{ name ".1_byte", op, CONFORM_ONE_BYTE },			\
+	{ name ".mtu_minus_1", op, CONFORM_MTU_MINUS_1 },		\
+	{ name ".mtu", op, CONFORM_MTU },				\
+	{ name ".mtu_plus_1", op, CONFORM_MTU_PLUS_1 },			\
+	{ name ".page_plus_1", op, CONFORM_PAGE_PLUS_1 },		\
+	{ name ".two_pages_plus_7", op, CONFORM_TWO_PAGES_PLUS_7 },	\
+	{ name ".max_msg", op, CONFORM_MAX_MSG }
+
+const struct conform_case conform_cases[] = {
+	CONFORM_SIZES(KRDMA_OP_WRITE, "write"),
+	CONFORM_SIZES(KRDMA_OP_READ, "read"),
+	CONFORM_SIZES(KRDMA_OP_SEND, "send"),
+	CONFORM_SIZES(KRDMA_OP_SEND_IMM, "send_imm"),
+	CONFORM_SIZES(KRDMA_OP_WRITE_IMM, "write_imm"),
+	{ "atomic_fadd.8_bytes", KRDMA_OP_ATOMIC_FADD, CONFORM_ATOMIC },
+	{ "atomic_cswap.8_bytes", KRDMA_OP_ATOMIC_CSWAP, CONFORM_ATOMIC },
+};
+const size_t conform_ncases = ARRAY_SIZE(conform_cases);
+
+const char *conform_size_text(enum conform_size s)
+{
+	static const char *const texts[] = {
+		[CONFORM_ONE_BYTE] = "1",
+		[CONFORM_MTU_MINUS_1] = "MTU-1",
+		[CONFORM_MTU] = "MTU",
+		[CONFORM_MTU_PLUS_1] = "MTU+1",
+		[CONFORM_PAGE_PLUS_1] = "PAGE+1",
+		[CONFORM_TWO_PAGES_PLUS_7] = "2*PAGE+7",
+		[CONFORM_MAX_MSG] = "max_msg",
+		[CONFORM_ATOMIC] = "8",
+	};
+
+	return (unsigned int)s < ARRAY_SIZE(texts) ? texts[s] : "?";
+}
+
+int conform_find(const char *name)
+{
+	/* An exact name wins: "write.mtu" is a prefix of "write.mtu_plus_1". */
+	return match_table(name, conform_cases, conform_ncases,
+			   sizeof(conform_cases[0]));
+}
+
+static bool op_atomic(uint8_t op)
+{
+	return op == KRDMA_OP_ATOMIC_FADD || op == KRDMA_OP_ATOMIC_CSWAP;
+}
+
+/* What the device and the session allow of @op: NULL, or why not. */
+static const char *conform_op_skip(uint8_t op, const struct conform_target *t)
+{
+	bool imm = op == KRDMA_OP_SEND_IMM || op == KRDMA_OP_WRITE_IMM;
+
+	/* As the module refuses them (krdma_op_supported()). */
+	if (op_atomic(op) && t->iwarp)
+		return "iWARP has no RDMA atomics";
+	if (imm && t->iwarp)
+		return "iWARP has no immediate data";
+	if (op_atomic(op) && t->atomic_cap == 0 /* IB_ATOMIC_NONE */)
+		return "the device has no atomics (atomic_cap none)";
+	if ((op_atomic(op) || op == KRDMA_OP_READ) && !t->initiator_depth)
+		return "the session negotiated no READ/atomic credits";
+	return NULL;
+}
+
+uint64_t conform_size(const struct conform_case *cc,
+		      const struct conform_target *t, const char **why)
+{
+	bool mtu = cc->size >= CONFORM_MTU_MINUS_1 &&
+		   cc->size <= CONFORM_MTU_PLUS_1;
+	uint64_t size = 0;
+
+	*why = conform_op_skip(cc->op, t);
+	if (*why)
+		return 0;
+	if (mtu && !t->mtu) {
+		*why = "the device reports no active MTU";
+		return 0;
+	}
+	switch (cc->size) {
+	case CONFORM_ONE_BYTE:
+		size = 1;
+		break;
+	case CONFORM_MTU_MINUS_1:
+		size = t->mtu - 1;
+		break;
+	case CONFORM_MTU:
+		size = t->mtu;
+		break;
+	case CONFORM_MTU_PLUS_1:
+		size = (uint64_t)t->mtu + 1;
+		break;
+	case CONFORM_PAGE_PLUS_1:
+		size = (uint64_t)t->page_size + 1;
+		break;
+	case CONFORM_TWO_PAGES_PLUS_7:
+		size = 2 * (uint64_t)t->page_size + 7;
+		break;
+	case CONFORM_MAX_MSG:
+		size = t->max_msg;
+		break;
+	case CONFORM_ATOMIC:
+		return 8;
+	}
+	if (!size) {
+		*why = "the size comes to 0 bytes, which no krdma test has";
+		return 0;
+	}
+	if (size > t->max_msg) {
+		*why = "larger than the session's max_msg";
+		return 0;
+	}
+	return size;
+}
+
+/* ---- the session and its device, as "session show" and "dev show" ---- */
+
+struct conform_info {
+	struct conform_target t;
+	bool up;
+	uint32_t id;
+	char name[KRDMA_NAME_MAX];
+	char dev[64];
+};
+
+static int conform_session_reply(struct nlattr **tb, struct nlmsghdr *nlh,
+				 void *arg)
+{
+	struct conform_info *in = arg;
+
+	(void)nlh;
+	in->up = tb[KRDMA_A_SESSION_STATE] &&
+		 nla_get_u8(tb[KRDMA_A_SESSION_STATE]) == KRDMA_SESSION_UP;
+	if (tb[KRDMA_A_SESSION_ID])
+		in->id = nla_get_u32(tb[KRDMA_A_SESSION_ID]);
+	if (tb[KRDMA_A_NAME])
+		snprintf(in->name, sizeof(in->name), "%s",
+			 nla_get_string(tb[KRDMA_A_NAME]));
+	if (tb[KRDMA_A_DEV_NAME])
+		snprintf(in->dev, sizeof(in->dev), "%s",
+			 nla_get_string(tb[KRDMA_A_DEV_NAME]));
+	if (tb[KRDMA_A_SESSION_MAX_MSG_SIZE])
+		in->t.max_msg = nla_get_u32(tb[KRDMA_A_SESSION_MAX_MSG_SIZE]);
+	if (tb[KRDMA_A_SESSION_INITIATOR_DEPTH])
+		in->t.initiator_depth =
+			nla_get_u8(tb[KRDMA_A_SESSION_INITIATOR_DEPTH]);
+	return 0;
+}
+
+static int conform_dev_reply(struct nlattr **tb, struct nlmsghdr *nlh,
+			     void *arg)
+{
+	struct conform_info *in = arg;
+	struct run_env e;
+
+	memset(&e, 0, sizeof(e));
+	if (tb[KRDMA_A_DEV_ATOMIC_CAP])
+		in->t.atomic_cap = nla_get_u8(tb[KRDMA_A_DEV_ATOMIC_CAP]);
+	each_nested(nlh, KRDMA_A_DEV_PORT, KRDMA_PORT_A_MAX, krdma_port_policy,
+		    env_dev_port, &e);
+	in->t.mtu = e.active_mtu;
+	return 0;
+}
+
+/* What the cases are decided on; EXIT_OK, or EXIT_ERR said. */
+static int conform_info_get(struct knl_ctx *c, const struct arg_val *sess,
+			    struct conform_info *in)
+{
+	struct nl_msg *msg = knl_req(c, KRDMA_CMD_SESSION_GET, 0);
+	long page = sysconf(_SC_PAGESIZE);
+
+	memset(in, 0, sizeof(*in));
+	in->t.page_size = page > 0 ? (uint32_t)page : 4096;
+	if (!msg || put_ref(msg, KRDMA_A_SESSION_ID, sess, NULL)) {
+		nlmsg_free(msg);
+		return msg_error();
+	}
+	if (knl_call(c, msg, conform_session_reply, in, "session show"))
+		return EXIT_ERR;
+	if (!in->up || !in->dev[0]) {
+		fprintf(stderr, "krdmactl: %s: session %u is not up\n",
+			cmd_what(), in->id);
+		return EXIT_ERR;
+	}
+	msg = knl_req(c, KRDMA_CMD_DEV_GET, 0);
+	if (!msg || nla_put_string(msg, KRDMA_A_DEV_NAME, in->dev)) {
+		nlmsg_free(msg);
+		return msg_error();
+	}
+	if (knl_call(c, msg, conform_dev_reply, in, "dev show"))
+		return EXIT_ERR;
+	in->t.iwarp = env_dev_iwarp(in->dev);
+	return EXIT_OK;
+}
+
+/* ---- running the cases ---- */
+
+struct conform_tally {
+	unsigned int pass, fail, skip;
+};
+
+/* A row: "CASE OP SIZE RESULT", the detail after it. */
+static void conform_row_start(const struct conform_case *cc, uint64_t size,
+			      const char *result)
+{
+	char sz[24];
+
+	if (size)
+		snprintf(sz, sizeof(sz), "%" PRIu64, size);
+	else
+		snprintf(sz, sizeof(sz), "%s", conform_size_text(cc->size));
+	print_text("%-28s %-12s %8s  %-4s ", cc->name, op_name(cc->op), sz,
+		   result);
+	print_string(PRINT_JSON, "case", NULL, cc->name);
+	print_string(PRINT_JSON, "op", NULL, op_name(cc->op));
+	if (size)
+		print_uint(PRINT_JSON, "size", NULL, size);
+	print_string(PRINT_JSON, "result", NULL, result);
+}
+
+/*
+ * Case @cc over the session: skipped, or a check-mode test of
+ * CONFORM_COUNT iterations that passes if every one completed and was
+ * validated, with status 0.
+ */
+static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
+			const struct conform_info *in,
+			struct conform_tally *tally, bool *stopped)
+{
+	struct report_opts ro = { .quiet = true };
+	const char *why = NULL;
+	uint64_t size = conform_size(cc, &in->t, &why);
+	struct test_args a;
+	char reason[320];
+	bool ran, pass;
+	int rc;
+
+	open_json_object(NULL);
+	if (!size) {
+		tally->skip++;
+		conform_row_start(cc, 0, "skip");
+		print_string(PRINT_ANY, "reason", "%s", why);
+		print_nl();
+		close_json_object();
+		return;
+	}
+	memset(&a, 0, sizeof(a));
+	a.session.set = a.session.is_num = true;
+	a.session.num = in->id;
+	a.op.set = a.mode.set = a.count.set = true;
+	a.op.num = cc->op;
+	a.mode.num = KRDMA_MODE_CHECK;
+	a.count.num = CONFORM_COUNT;
+	/* The atomics' 8 bytes are the kernel's default, the only size. */
+	c->ext_msg[0] = '\0';
+	rc = test_run_one(c, &a, op_atomic(cc->op) ? 0 : size, &ro, stopped);
+	ran = ro.last.id != 0;
+	pass = rc == EXIT_OK && ran && !ro.last_status &&
+	       ro.last.iters == CONFORM_COUNT &&
+	       ro.last.validated == ro.last.iters;
+	if (pass)
+		tally->pass++;
+	else
+		tally->fail++;
+	conform_row_start(cc, size, pass ? "pass" : "fail");
+	if (ran) {
+		print_uint(PRINT_JSON, "test_id", NULL, ro.last.id);
+		print_int(PRINT_JSON, "status", NULL, ro.last_status);
+		print_uint(PRINT_ANY, "validated", "%" PRIu64, ro.last.validated);
+		print_uint(PRINT_ANY, "iters", " validated of %" PRIu64,
+			   ro.last.iters);
+		print_uint(PRINT_ANY, "count", " iterations of %" PRIu64,
+			   CONFORM_COUNT);
+	}
+	if (!pass) {
+		if (ran && ro.last_status)
+			snprintf(reason, sizeof(reason), "status %d (%s)%s%s",
+				 ro.last_status, strerror(-ro.last_status),
+				 ro.last_reason[0] ? ": " : "",
+				 ro.last_reason);
+		else if (ran)
+			snprintf(reason, sizeof(reason),
+				 "status 0, but not every iteration completed and validated");
+		else
+			snprintf(reason, sizeof(reason), "not run: %s",
+				 c->ext_msg[0] ? c->ext_msg :
+				 "no result from the kernel");
+		print_text("%s%s", ran ? "; " : "", reason);
+		print_string(PRINT_JSON, "reason", NULL, reason);
+	}
+	print_nl();
+	close_json_object();
+	if (!out_json())
+		out_flush();
+}
+
+static void conform_list(void)
+{
+	size_t i;
+
+	print_text("%-28s %-12s %8s\n", "CASE", "OP", "SIZE");
+	open_json_array(NULL);
+	for (i = 0; i < conform_ncases; i++) {
+		const struct conform_case *cc = &conform_cases[i];
+
+		open_json_object(NULL);
+		print_string(PRINT_ANY, "case", "%-28s", cc->name);
+		print_string(PRINT_ANY, "op", " %-12s", op_name(cc->op));
+		print_string(PRINT_ANY, "size", " %8s",
+			     conform_size_text(cc->size));
+		print_nl();
+		close_json_object();
+	}
+	close_json_array();
+}
+
+static int conform_run(int argc, char **argv)
+{
+	struct arg_val sess, cas;
+	const struct arg_spec specs[] = {
+		{ "session", ARG_REF, ARG_REQUIRED, 0, 0, 0, &sess,
+		  "{ ID | NAME }" },
+		{ "case", ARG_STR, 0, 0, 0, 63, &cas, "{ CASE | list }" },
+	};
+	struct conform_tally tally = { 0, 0, 0 };
+	struct conform_info in;
+	bool stopped = false;
+	struct knl_ctx *c;
+	int rc, k = -1;
+	size_t i;
+
+	rc = cmd_args(specs, ARRAY_SIZE(specs), argc, argv);
+	if (rc)
+		return rc == ARGS_HELP ? EXIT_OK : EXIT_USAGE;
+	if (cas.set && !strcmp(cas.str, "list")) {
+		conform_list();
+		return EXIT_OK;
+	}
+	if (cas.set) {
+		k = conform_find(cas.str);
+		if (k < 0)
+			return usage_error("%s case '%s' (\"case list\" lists them)",
+					   k == MATCH_AMBIGUOUS ? "ambiguous" :
+					   "unknown", cas.str);
+	}
+	/* Subscribed before the first test starts: a short one may be
+	 * over before the reply to TEST_START is read. */
+	c = knl_get_events();
+	if (!c)
+		return EXIT_ERR;
+	rc = conform_info_get(c, &sess, &in);
+	if (rc)
+		return rc;
+	sig_install();
+	open_json_object(NULL);
+	print_uint(PRINT_JSON, "schema_version", NULL, CONFORM_SCHEMA_VERSION);
+	print_uint(PRINT_ANY, "session_id", "conform session %" PRIu64, in.id);
+	print_string(PRINT_ANY, "session", " (%s)", in.name);
+	print_string(PRINT_ANY, "dev", ": dev %s", in.dev);
+	print_uint(PRINT_ANY, "mtu", " mtu %" PRIu64, in.t.mtu);
+	print_uint(PRINT_ANY, "max_msg", " max_msg %" PRIu64, in.t.max_msg);
+	print_uint(PRINT_ANY, "page_size", " page %" PRIu64, in.t.page_size);
+	print_uint(PRINT_ANY, "count", ", %" PRIu64 " iterations a case",
+		   CONFORM_COUNT);
+	print_nl();
+	print_text("%-28s %-12s %8s  %-4s %s\n", "CASE", "OP", "SIZE",
+		   "RESULT", "DETAIL");
+	if (!out_json())
+		out_flush();
+	open_json_array("cases");
+	for (i = 0; i < conform_ncases && !stopped; i++)
+		if (k < 0 || (size_t)k == i)
+			conform_one(c, &conform_cases[i], &in, &tally,
+				    &stopped);
+	close_json_array();
+	print_uint(PRINT_ANY, "passed", "%" PRIu64 " passed", tally.pass);
+	print_uint(PRINT_ANY, "failed", ", %" PRIu64 " failed", tally.fail);
+	print_uint(PRINT_ANY, "skipped", ", %" PRIu64 " skipped", tally.skip);
+	print_bool(PRINT_JSON, "interrupted", NULL, stopped);
+	print_nl();
+	close_json_object();
+	out_flush();
+	if (stopped)
+		return EXIT_INTR;
+	return tally.fail ? EXIT_CONFORM_FAIL : EXIT_OK;
+}
+
+const struct object conform_obj = {
+	.name = "conform",
+	.desc = "conformance cases of the device's kernel verbs over a session",
+	.fn = conform_run,
+	.notes =
+	"Runs each case of a table over an up session: a check-mode test of\n"
+	KRDMACTL_STR(CONFORM_COUNT) " iterations (every one acknowledged and its data compared byte by\n"
+	"byte at the other side), reported pass, fail (the test's status and\n"
+	"reason, validated/iterations) or skip (the device lacks the op: no\n"
+	"atomics, iWARP; or the session cannot take it: max_msg too small, no\n"
+	"READ/atomic credits). The cases: write, read, send, send_imm and\n"
+	"write_imm at 1 byte, MTU-1, MTU, MTU+1 (the active MTU of the device's\n"
+	"port), PAGE+1, 2*PAGE+7 (this host's page size) and max_msg (the\n"
+	"session's); atomic_fadd and atomic_cswap at 8 bytes. Positive cases\n"
+	"only for now (Documentation/conformance.rst).\n"
+	"CASE: a case's name (a unique prefix will do), to run it alone;\n"
+	"      \"case list\" lists them, with no module needed.\n"
+	"-j: one object, a record per case in \"cases\". Exit 0 if no case\n"
+	"failed, 6 if one did, 1 if the session is not there or not up.\n"
+	"  $ krdmactl conform session s1 case write.mtu_plus_1\n",
+};

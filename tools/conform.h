@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * krdmactl conform: the table of conformance cases, and what decides
+ * whether a case runs on a session or is skipped (exported for the unit
+ * tests; conform.c runs them).
+ */
+#ifndef KRDMACTL_CONFORM_H
+#define KRDMACTL_CONFORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Iterations of a case's check-mode test: each one checked, and quick. */
+#define CONFORM_COUNT	8
+
+/* The message size of a case, resolved against the session (conform_size()). */
+enum conform_size {
+	CONFORM_ONE_BYTE,
+	CONFORM_MTU_MINUS_1,
+	CONFORM_MTU,
+	CONFORM_MTU_PLUS_1,
+	CONFORM_PAGE_PLUS_1,		/* one page boundary crossed */
+	CONFORM_TWO_PAGES_PLUS_7,	/* two, ending off a word */
+	CONFORM_MAX_MSG,		/* the session's max_msg */
+	CONFORM_ATOMIC,			/* 8 bytes, the atomics' */
+};
+
+struct conform_case {
+	const char *name;	/* "write.mtu_plus_1" */
+	uint8_t op;		/* enum krdma_op */
+	enum conform_size size;
+};
+
+extern const struct conform_case conform_cases[];
+extern const size_t conform_ncases;
+
+/* How a size is written in the case list: "MTU+1", "max_msg". */
+const char *conform_size_text(enum conform_size s);
+
+/* The case named @name (a unique prefix will do): its index, or MATCH_*. */
+int conform_find(const char *name);
+
+/*
+ * What decides a case: the device's attributes as "dev show" gets them,
+ * the session's as "session show" does, and this host's page size.
+ */
+struct conform_target {
+	uint8_t atomic_cap;	/* enum ib_atomic_cap */
+	bool iwarp;		/* no atomics, no immediate data */
+	uint32_t mtu;		/* the port's active MTU; 0 unknown */
+	uint32_t max_msg;	/* the session's */
+	uint32_t initiator_depth;	/* READ/atomic credits negotiated */
+	uint32_t page_size;
+};
+
+/*
+ * The message size of case @cc on @t, or 0 if the case is skipped there,
+ * *@why then saying why (the device lacks the op, the session's max_msg
+ * is smaller than the case's message, ...).
+ */
+uint64_t conform_size(const struct conform_case *cc,
+		      const struct conform_target *t, const char **why);
+
+#endif /* KRDMACTL_CONFORM_H */
