@@ -290,11 +290,15 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 	pass = rc == EXIT_OK && ran && !ro.last_status &&
 	       ro.last.iters == CONFORM_COUNT &&
 	       ro.last.validated == ro.last.iters;
-	if (pass)
+	/* ^C: neither a pass nor the device's failure. */
+	if (*stopped)
+		pass = false;
+	else if (pass)
 		tally->pass++;
 	else
 		tally->fail++;
-	conform_row_start(cc, size, pass ? "pass" : "fail");
+	conform_row_start(cc, size, *stopped ? "stopped" : pass ? "pass" :
+			  "fail");
 	if (ran) {
 		print_uint(PRINT_JSON, "test_id", NULL, ro.last.id);
 		print_int(PRINT_JSON, "status", NULL, ro.last_status);
@@ -304,7 +308,7 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 		print_uint(PRINT_ANY, "count", " iterations of %" PRIu64,
 			   CONFORM_COUNT);
 	}
-	if (!pass) {
+	if (!pass && !*stopped) {
 		if (ran && ro.last_status)
 			snprintf(reason, sizeof(reason), "status %d (%s)%s%s",
 				 ro.last_status, strerror(-ro.last_status),
@@ -352,7 +356,7 @@ static int conform_run(int argc, char **argv)
 	const struct arg_spec specs[] = {
 		{ "session", ARG_REF, ARG_REQUIRED, 0, 0, 0, &sess,
 		  "{ ID | NAME }" },
-		{ "case", ARG_STR, 0, 0, 0, 63, &cas, "{ CASE | list }" },
+		{ "case", ARG_STR, 0, 0, 0, 63, &cas, "CASE" },
 	};
 	struct conform_tally tally = { 0, 0, 0 };
 	struct conform_info in;
@@ -432,8 +436,8 @@ const struct object conform_obj = {
 	"port), PAGE+1, 2*PAGE+7 (this host's page size) and max_msg (the\n"
 	"session's); atomic_fadd and atomic_cswap at 8 bytes. Positive cases\n"
 	"only for now (Documentation/conformance.rst).\n"
-	"CASE: a case's name (a unique prefix will do), to run it alone;\n"
-	"      \"case list\" lists them, with no module needed.\n"
+	"CASE: a case's name (a unique prefix will do), to run it alone; or list:\n"
+	"      \"case list\" lists the cases, with no module needed.\n"
 	"-j: one object, a record per case in \"cases\". Exit 0 if no case\n"
 	"failed, 6 if one did, 1 if the session is not there or not up.\n"
 	"  $ krdmactl conform session s1 case write.mtu_plus_1\n",

@@ -72,8 +72,12 @@ trap 'rm -rf "$tmp"' EXIT
 # In an empty directory: compare's FILE completes none.
 cd "$tmp" || exit 1
 for obj in $objects; do
+	# The commands, each on a line of its own with its description
+	# ("  show     list ..."): a keyword opening the synopsis of an
+	# object without commands ("krdmactl conform session ...") is none.
 	cmds=$(krdmactl "$obj" help | sed -n 's/^ *\(Usage:\)\? *krdmactl [^ ]* \([a-z][a-z_]*\).*/\2/p' |
-	       grep -vx help | sort -u)
+	       grep -vx help | sort -u |
+	       while read -r c; do krdmactl "$obj" help | grep -q "^  $c  " && echo "$c"; done)
 	if [ -z "$cmds" ]; then
 		check "$(usage_keywords "$obj")" krdmactl "$obj" ""
 		continue
@@ -102,6 +106,12 @@ check "10GB/s 10GiB/s 10Gb/s" krdmactl test run session s1 op write rate 10G
 check "5ms 5s 5m 5h" krdmactl test run session s1 op write duration 5
 check "2K 2M 2G" krdmactl test run session s1 op write size 2
 check "10k 10M 10G" krdmactl ping 10.0.0.2:7471 count 10
+# conform's cases, from its own list, and "list"
+cases=$(krdmactl conform session s1 case list | sed 1d | awk '{ print $1 }' | tr '\n' ' ')
+[ -n "$cases" ] || { echo "FAIL: no cases in krdmactl conform session s1 case list"; exit 1; }
+check "$cases list" krdmactl conform session s1 case ""
+check "$(tr ' ' '\n' <<<"$cases" | grep '^write\.mtu')" krdmactl conform session s1 case write.mtu
+check "case" krdmactl conform session s1 ""
 
 # ---- files after compare ----
 touch base.json today.json

@@ -3333,3 +3333,289 @@ TEST(docs_state_the_code)
 	free(readme);
 	free(tools);
 }
+
+/* ---- conform ---- */
+
+/*
+ * The conformance kernel: session 5 "s1" on rxe0, up (unless CF_DOWN),
+ * max_msg conform_max_msg, READ credits; rxe0's port 1 active at MTU
+ * 1024, atomics only with CF_ATOMICS. Each TEST_START is a test (ids
+ * from 20) of the count asked for, all of it validated, but a read's
+ * that fails with CF_READ_FAILS (-EIO), a send refused with
+ * CF_SEND_REFUSED, and a write_imm one short of validated with
+ * CF_IMM_SHORT; with CF_SLOW, each runs until stopped (3 iterations).
+ */
+#define CF_DOWN		0x1
+#define CF_ATOMICS	0x2
+#define CF_READ_FAILS	0x4
+#define CF_SEND_REFUSED	0x8
+#define CF_IMM_SHORT	0x10
+#define CF_SLOW		0x20	/* no DONE until TEST_STOP */
+
+static int conform_mode;
+static uint32_t conform_max_msg, conform_next_test;
+
+static void conform_setup(int mode)
+{
+	conform_mode = mode;
+	conform_next_test = 20;
+	if (!conform_max_msg)
+		conform_max_msg = 65536;
+}
+
+static void k_conform_test(struct nlattr **tb)
+{
+	uint8_t op = tb[KRDMA_A_TEST_OP] ? nla_get_u8(tb[KRDMA_A_TEST_OP]) : 0;
+	uint64_t n = tb[KRDMA_A_TEST_COUNT] ?
+		     nla_get_u64(tb[KRDMA_A_TEST_COUNT]) : 1000;
+	bool fails = (conform_mode & CF_READ_FAILS) && op == KRDMA_OP_READ;
+	bool shy = (conform_mode & CF_IMM_SHORT) && op == KRDMA_OP_WRITE_IMM;
+	uint32_t id = conform_next_test++;
+	struct nl_msg *m;
+
+	if ((conform_mode & CF_SEND_REFUSED) && op == KRDMA_OP_SEND) {
+		fake_error(-E2BIG, "size needs more SGEs than the device has", 0);
+		return;
+	}
+	if (tb[KRDMA_A_TEST_OP]) {
+		m = fake_msg(KRDMA_CMD_TEST_START);
+		nla_put_u32(m, KRDMA_A_TEST_ID, id);
+		fake_reply(m);
+		fake_ack();
+		if (conform_mode & CF_SLOW)
+			return;
+	} else {
+		/* TEST_STOP: its DONE, 3 iterations in */
+		id = tb_u32(tb, KRDMA_A_TEST_ID);
+		conform_next_test--;
+		fake_ack();
+		n = 0;
+	}
+	m = fake_msg(KRDMA_CMD_EVENT_NTF);
+	nla_put_u32(m, KRDMA_A_TEST_ID, id);
+	nla_put_u8(m, KRDMA_A_EVENT, KRDMA_EVENT_TEST_DONE);
+	nla_put_u8(m, KRDMA_A_TEST_OP, op);
+	nla_put_u8(m, KRDMA_A_TEST_MODE, KRDMA_MODE_CHECK);
+	nla_put_u64(m, KRDMA_A_TEST_ITERS, fails || !n ? 3 : n);
+	nla_put_u64(m, KRDMA_A_TEST_VALIDATED, fails ? 2 : !n ? 3 :
+						shy ? n - 1 : n);
+	nla_put_u32(m, KRDMA_A_TEST_STATUS, fails ? (uint32_t)-EIO : 0);
+	if (fails)
+		nla_put_string(m, KRDMA_A_REASON, "peer reports iteration 3: -EIO");
+	fake_event(m);
+}
+
+static void k_conform(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
+{
+	struct nlattr *nest;
+	struct nl_msg *m;
+
+	(void)req;
+	switch (cmd) {
+	case KRDMA_CMD_SESSION_GET:
+		m = session_msg(cmd, 5, "s1");
+		nla_put_u8(m, KRDMA_A_SESSION_STATE, conform_mode & CF_DOWN ?
+			   KRDMA_SESSION_CONNECTING : KRDMA_SESSION_UP);
+		nla_put_u32(m, KRDMA_A_SESSION_MAX_MSG_SIZE, conform_max_msg);
+		nla_put_u8(m, KRDMA_A_SESSION_INITIATOR_DEPTH, 16);
+		if (!(conform_mode & CF_DOWN))
+			nla_put_string(m, KRDMA_A_DEV_NAME, "rxe0");
+		break;
+	case KRDMA_CMD_DEV_GET:
+		m = fake_msg(cmd);
+		nla_put_u8(m, KRDMA_A_DEV_ATOMIC_CAP,
+			   conform_mode & CF_ATOMICS ? 1 : 0);
+		nest = nla_nest_start(m, KRDMA_A_DEV_PORT);
+		nla_put_u32(m, KRDMA_PORT_A_ACTIVE_MTU, 1024);
+		nla_put_u8(m, KRDMA_PORT_A_STATE, 4 /* IB_PORT_ACTIVE */);
+		nla_put_u32(m, KRDMA_PORT_A_INDEX, 1);
+		nla_nest_end(m, nest);
+		break;
+	case KRDMA_CMD_TEST_START:
+	case KRDMA_CMD_TEST_STOP:
+		k_conform_test(tb);
+		return;
+	default:
+		fake_error(-EOPNOTSUPP, NULL, 0);
+		return;
+	}
+	fake_reply(m);
+	fake_ack();
+}
+
+TEST(cmd_conform_one_case)
+{
+	check_cmd(&(const struct cmd_case){
+		.kernel = k_conform, .setup = conform_setup, .json = true,
+		.line = "conform session s1 case write.mtu_plus_1",
+		.err = "", .rc = EXIT_OK, REQS(3),
+		.req_cmds = { KRDMA_CMD_SESSION_GET, KRDMA_CMD_DEV_GET,
+			      KRDMA_CMD_TEST_START },
+		.sent = { SENT_STR(KRDMA_A_NAME, "s1"),
+			  SENT_IN(2, KRDMA_A_SESSION_ID, 5),
+			  SENT_IN(2, KRDMA_A_TEST_OP, KRDMA_OP_WRITE),
+			  SENT_IN(2, KRDMA_A_TEST_MODE, KRDMA_MODE_CHECK),
+			  SENT_IN(2, KRDMA_A_TEST_SIZE, 1025),
+			  SENT_IN(2, KRDMA_A_TEST_COUNT, 8) },
+		.json_has = { JSON_NUM("schema_version", 1),
+			      JSON_STRING("dev", "rxe0"),
+			      JSON_NUM("mtu", 1024),
+			      JSON_NUM("max_msg", 65536),
+			      JSON_LEN("cases", 1),
+			      JSON_STRING("cases/0/case", "write.mtu_plus_1"),
+			      JSON_STRING("cases/0/op", "write"),
+			      JSON_NUM("cases/0/size", 1025),
+			      JSON_STRING("cases/0/result", "pass"),
+			      JSON_NUM("cases/0/test_id", 20),
+			      JSON_NUM("cases/0/status", 0),
+			      JSON_NUM("cases/0/iters", 8),
+			      JSON_NUM("cases/0/validated", 8),
+			      JSON_NO("cases/0/reason"),
+			      JSON_NUM("passed", 1), JSON_NUM("failed", 0),
+			      JSON_NUM("skipped", 0),
+			      JSON_FALSE("interrupted") },
+	});
+}
+
+TEST(cmd_conform_all_cases)
+{
+	/* 5 ops at 7 sizes, 2 atomics. */
+	const struct cmd_case cases[] = {
+		{ .what = "no atomics", .kernel = k_conform,
+		  .setup = conform_setup, .json = true,
+		  .line = "conform session s1", .err = "", .rc = EXIT_OK,
+		  .json_has = { JSON_LEN("cases", 37),
+				JSON_STRING("cases/0/case", "write.1_byte"),
+				JSON_NUM("cases/0/size", 1),
+				JSON_NUM("cases/1/size", 1023),
+				JSON_NUM("cases/2/size", 1024),
+				JSON_NUM("cases/6/size", 65536),
+				JSON_STRING("cases/35/case", "atomic_fadd.8_bytes"),
+				JSON_STRING("cases/35/result", "skip"),
+				JSON_STRING("cases/35/reason",
+					    "the device has no atomics (atomic_cap none)"),
+				JSON_NO("cases/35/test_id"),
+				JSON_NUM("passed", 35), JSON_NUM("failed", 0),
+				JSON_NUM("skipped", 2) } },
+		{ .what = "atomics", .kernel = k_conform,
+		  .setup = conform_setup, .mode = CF_ATOMICS, .json = true,
+		  .line = "conform session s1", .err = "", .rc = EXIT_OK,
+		  .json_has = { JSON_STRING("cases/36/case", "atomic_cswap.8_bytes"),
+				JSON_STRING("cases/36/result", "pass"),
+				JSON_NUM("cases/36/size", 8),
+				JSON_NUM("passed", 37), JSON_NUM("skipped", 0) } },
+		{ .what = "text", .kernel = k_conform, .setup = conform_setup,
+		  .line = "conform session s1", .rc = EXIT_OK,
+		  .out_starts = "conform session 5 (s1): dev rxe0 mtu 1024 max_msg 65536 page ",
+		  .out_has = { "write.mtu_plus_1             write            1025  pass 8 validated of 8 iterations of 8\n",
+			       "atomic_fadd.8_bytes          atomic_fadd         8  skip the device has no atomics",
+			       "35 passed, 0 failed, 2 skipped\n" } },
+		{ .what = "cases that fail", .kernel = k_conform,
+		  .setup = conform_setup, .json = true,
+		  .mode = CF_ATOMICS | CF_READ_FAILS | CF_SEND_REFUSED | CF_IMM_SHORT,
+		  .line = "conform session s1", .rc = EXIT_CONFORM_FAIL,
+		  .err_has = { "size needs more SGEs than the device has" },
+		  .json_has = { JSON_STRING("cases/7/case", "read.1_byte"),
+				JSON_STRING("cases/7/result", "fail"),
+				JSON_NUM("cases/7/status", -EIO),
+				JSON_NUM("cases/7/iters", 3),
+				JSON_NUM("cases/7/validated", 2),
+				JSON_STRING("cases/7/reason",
+					    "status -5 (Input/output error): peer reports iteration 3: -EIO"),
+				JSON_STRING("cases/14/case", "send.1_byte"),
+				JSON_STRING("cases/14/result", "fail"),
+				JSON_NO("cases/14/status"),
+				JSON_STRING("cases/14/reason",
+					    "not run: size needs more SGEs than the device has"),
+				JSON_STRING("cases/28/case", "write_imm.1_byte"),
+				JSON_STRING("cases/28/result", "fail"),
+				JSON_NUM("cases/28/status", 0),
+				JSON_STRING("cases/28/reason",
+					    "status 0, but not every iteration completed and validated"),
+				/* the others, and those after, all run */
+				JSON_STRING("cases/21/result", "pass"),
+				JSON_STRING("cases/36/result", "pass"),
+				JSON_NUM("passed", 16), JSON_NUM("failed", 21),
+				JSON_NUM("skipped", 0) } },
+		{ .what = "^C", .kernel = k_conform, .setup = conform_setup,
+		  .mode = CF_SLOW, .json = true, .sigint = 1,
+		  .line = "conform session s1", .rc = EXIT_INTR,
+		  .last_req = KRDMA_CMD_TEST_STOP,
+		  .json_has = { JSON_LEN("cases", 1), JSON_TRUE("interrupted"),
+				JSON_STRING("cases/0/result", "stopped"),
+				JSON_NUM("cases/0/iters", 3),
+				JSON_NO("cases/0/reason"),
+				JSON_NUM("passed", 0), JSON_NUM("failed", 0) } },
+		{ .what = "a session not up", .kernel = k_conform,
+		  .setup = conform_setup, .mode = CF_DOWN,
+		  .line = "conform session s1", .rc = EXIT_ERR, REQS(1),
+		  .err = "krdmactl: conform: session 5 is not up\n" },
+	};
+
+	CHECK_CMDS(cases);
+}
+
+TEST(cmd_conform_max_msg)
+{
+	/* A session of max_msg 1000: none of the MTU's sizes fit. */
+	conform_max_msg = 1000;
+	check_cmd(&(const struct cmd_case){
+		.kernel = k_conform, .setup = conform_setup, .json = true,
+		.line = "conform session 5", .rc = EXIT_OK,
+		.json_has = { JSON_NUM("max_msg", 1000),
+			      JSON_STRING("cases/0/result", "pass"),
+			      JSON_STRING("cases/1/case", "write.mtu_minus_1"),
+			      JSON_STRING("cases/1/result", "skip"),
+			      JSON_STRING("cases/1/reason",
+					  "larger than the session's max_msg"),
+			      JSON_NO("cases/1/size"),
+			      JSON_STRING("cases/6/result", "pass"),
+			      JSON_NUM("cases/6/size", 1000),
+			      /* 1 byte and max_msg of 5 ops */
+			      JSON_NUM("passed", 10),
+			      JSON_NUM("skipped", 27) },
+	});
+	conform_max_msg = 0;
+}
+
+TEST(cmd_conform_refused)
+{
+	static const struct refusal refused[] = {
+		{ "conform", "missing required keyword 'session'" },
+		{ "conform case write.mtu", "missing required keyword 'session'" },
+		{ "conform session", "keyword 'session' needs a value" },
+		{ "conform session s1 case", "keyword 'case' needs a value" },
+		{ "conform session s1 case nope",
+		  "unknown case 'nope' (\"case list\" lists them)" },
+		{ "conform session s1 case write",
+		  "ambiguous case 'write'" },
+		{ "conform session s1 case write.mtu case read.mtu",
+		  "duplicate keyword 'case'" },
+		{ "conform session s1 op write", "unknown keyword 'op'" },
+	};
+
+	CHECK_REFUSALS(k_conform, refused);
+}
+
+TEST(cmd_conform_list)
+{
+	static const struct cmd_case cases[] = {
+		/* no module needed: nothing is asked */
+		{ .kernel = k_none, .line = "conform session s1 case list",
+		  .rc = EXIT_OK, REQS(0), .err = "",
+		  .out_starts = "CASE                         OP               SIZE\n"
+				"write.1_byte                 write               1\n",
+		  .out_has = { "\nsend_imm.mtu_plus_1          send_imm        MTU+1\n",
+			       "\nread.two_pages_plus_7        read         2*PAGE+7\n",
+			       "\natomic_cswap.8_bytes         atomic_cswap        8\n" } },
+		{ .kernel = k_none, .json = true,
+		  .line = "conform session s1 case list", .rc = EXIT_OK,
+		  REQS(0),
+		  .json_has = { JSON_LEN("", 37),
+				JSON_STRING("3/case", "write.mtu_plus_1"),
+				JSON_STRING("3/op", "write"),
+				JSON_STRING("3/size", "MTU+1") } },
+	};
+
+	CHECK_CMDS(cases);
+}

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The table of "krdmactl conform": its case names, and which cases a
+ * device and a session take (the commands themselves: test_cmds.c).
+ */
+#include <string.h>
+
+#include <linux/krdma.h>
+
+#include "conform.h"
+#include "parse.h"
+#include "unit.h"
+
+/* rxe under a 1500-byte netdev, a session of the defaults. */
+static const struct conform_target rxe = {
+	.atomic_cap = 1 /* IB_ATOMIC_HCA */, .mtu = 1024, .max_msg = 65536,
+	.initiator_depth = 16, .page_size = 4096,
+};
+
+TEST(conform_names_unique_and_found)
+{
+	size_t i, j;
+
+	CHECK(conform_ncases >= 37);
+	for (i = 0; i < conform_ncases; i++) {
+		const char *name = conform_cases[i].name;
+
+		/* "op.size", the op's own name first */
+		CHECK_CASE(name, !strncmp(name, op_name(conform_cases[i].op),
+					  strlen(op_name(conform_cases[i].op))));
+		CHECK_CASE(name, name[strlen(op_name(conform_cases[i].op))] == '.');
+		for (j = i + 1; j < conform_ncases; j++)
+			CHECK_CASE(name, strcmp(name, conform_cases[j].name));
+		/* each runs alone by its name */
+		CHECK_INT_CASE(name, conform_find(name), (int)i);
+	}
+	CHECK_INT(conform_find("write.mtu"), 2);
+	CHECK_INT(conform_find("write.mtu_p"), 3);
+	CHECK_INT(conform_find("atomic_f"), (int)conform_ncases - 2);
+	CHECK_INT(conform_find("write"), MATCH_AMBIGUOUS);
+	CHECK_INT(conform_find("nope"), MATCH_NONE);
+	CHECK_INT(conform_find(""), MATCH_NONE);
+}
+
+TEST(conform_sizes_on_rxe)
+{
+	static const struct {
+		const char *name;
+		uint64_t size;
+	} want[] = {
+		{ "write.1_byte", 1 },
+		{ "write.mtu_minus_1", 1023 },
+		{ "read.mtu", 1024 },
+		{ "send.mtu_plus_1", 1025 },
+		{ "send_imm.page_plus_1", 4097 },
+		{ "write_imm.two_pages_plus_7", 8199 },
+		{ "send.max_msg", 65536 },
+		{ "atomic_fadd.8_bytes", 8 },
+		{ "atomic_cswap.8_bytes", 8 },
+	};
+	const char *why;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		int k = conform_find(want[i].name);
+
+		CHECK_CASE(want[i].name, k >= 0);
+		if (k < 0)
+			continue;
+		why = "unset";
+		CHECK_U64_CASE(want[i].name,
+			       conform_size(&conform_cases[k], &rxe, &why),
+			       want[i].size);
+		CHECK_CASE(want[i].name, why == NULL);
+	}
+	/* On rxe, with the defaults, nothing is skipped. */
+	for (i = 0; i < conform_ncases; i++)
+		CHECK_CASE(conform_cases[i].name,
+			   conform_size(&conform_cases[i], &rxe, &why) > 0);
+}
+
+/* The cases of op @op skipped on @t, each for @reason. */
+static void check_op_skipped(const struct conform_target *t, uint8_t op,
+			     const char *reason, bool skipped)
+{
+	const char *why;
+	size_t i;
+
+	for (i = 0; i < conform_ncases; i++) {
+		if (conform_cases[i].op != op)
+			continue;
+		why = NULL;
+		CHECK_CASE(conform_cases[i].name,
+			   (conform_size(&conform_cases[i], t, &why) == 0) ==
+			   skipped);
+		if (skipped && why)
+			CHECK_STR_CASE(conform_cases[i].name, why, reason);
+	}
+}
+
+TEST(conform_skips_what_the_device_lacks)
+{
+	struct conform_target t = rxe;
+
+	t.atomic_cap = 0;	/* IB_ATOMIC_NONE: siw, some NICs */
+	check_op_skipped(&t, KRDMA_OP_ATOMIC_FADD,
+			 "the device has no atomics (atomic_cap none)", true);
+	check_op_skipped(&t, KRDMA_OP_ATOMIC_CSWAP,
+			 "the device has no atomics (atomic_cap none)", true);
+	check_op_skipped(&t, KRDMA_OP_WRITE, NULL, false);
+	check_op_skipped(&t, KRDMA_OP_SEND_IMM, NULL, false);
+
+	t = rxe;
+	t.atomic_cap = 2;	/* IB_ATOMIC_GLOB */
+	check_op_skipped(&t, KRDMA_OP_ATOMIC_CSWAP, NULL, false);
+
+	t = rxe;
+	t.iwarp = true;		/* whatever atomic_cap says */
+	check_op_skipped(&t, KRDMA_OP_ATOMIC_FADD, "iWARP has no RDMA atomics",
+			 true);
+	check_op_skipped(&t, KRDMA_OP_SEND_IMM, "iWARP has no immediate data",
+			 true);
+	check_op_skipped(&t, KRDMA_OP_WRITE_IMM, "iWARP has no immediate data",
+			 true);
+	check_op_skipped(&t, KRDMA_OP_READ, NULL, false);
+	check_op_skipped(&t, KRDMA_OP_SEND, NULL, false);
+
+	t = rxe;
+	t.initiator_depth = 0;
+	check_op_skipped(&t, KRDMA_OP_READ,
+			 "the session negotiated no READ/atomic credits", true);
+	check_op_skipped(&t, KRDMA_OP_ATOMIC_FADD,
+			 "the session negotiated no READ/atomic credits", true);
+	check_op_skipped(&t, KRDMA_OP_WRITE, NULL, false);
+}
+
+TEST(conform_skips_what_the_session_cannot_take)
+{
+	struct conform_target t = rxe;
+	const char *why;
+	int k;
+
+	/* max_msg between the MTU and a page: the page cases skipped */
+	t.max_msg = 2048;
+	k = conform_find("send.mtu_plus_1");
+	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 1025);
+	k = conform_find("send.page_plus_1");
+	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 0);
+	CHECK_STR(why, "larger than the session's max_msg");
+	k = conform_find("write.max_msg");
+	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 2048);
+	/* the atomics move 8 bytes whatever max_msg is */
+	t.max_msg = 1;
+	k = conform_find("atomic_fadd.8_bytes");
+	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 8);
+	k = conform_find("write.1_byte");
+	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 1);
+
+	/* no active port: the MTU's cases, and only those */
+	t = rxe;
+	t.mtu = 0;
+	k = conform_find("read.mtu_minus_1");
+	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 0);
+	CHECK_STR(why, "the device reports no active MTU");
+	k = conform_find("read.page_plus_1");
+	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 4097);
+
+	/* a 64K page (arm64, ppc64) */
+	t = rxe;
+	t.page_size = 65536;
+	t.max_msg = 1 << 20;
+	k = conform_find("write.two_pages_plus_7");
+	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 131079);
+	/* an MTU of 1: MTU-1 would be no message, not a 0-byte one faked */
+	t = rxe;
+	t.mtu = 1;
+	k = conform_find("write.mtu_minus_1");
+	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 0);
+	CHECK_STR(why, "the size comes to 0 bytes, which no krdma test has");
+}
