@@ -308,6 +308,38 @@ def rate_plan(doc):
             'burst': burst, 'count': count}
 
 
+# ---- conformance -------------------------------------------------------------
+
+def conform_table(doc, ncases, skip_ops):
+    """`krdmactl -j conform`'s document DOC holds the table expected: NCASES
+    cases, each `pass` but those of an op of SKIP_OPS (what the device
+    lacks), each `skip`; a case that ran validated every one of its
+    iterations; and the totals agree. (ok, what it found: a line per case
+    that is not as expected, then the totals)."""
+    cases = doc['cases']
+    bad = []
+    for c in cases:
+        want = 'skip' if c['op'] in skip_ops else 'pass'
+        if c['result'] != want:
+            bad.append(f"{c['case']}: {c['result']}, want {want}"
+                       f"{': ' + c['reason'] if c.get('reason') else ''}")
+        elif want == 'pass' and not (c['status'] == 0 and
+                                     c['validated'] == c['iters'] == c['count'] > 0):
+            bad.append(f"{c['case']}: pass with status {c['status']}, "
+                       f"{c['validated']} validated of {c['iters']} of {c['count']}")
+    tally = {r: len([c for c in cases if c['result'] == r]) for r in ('pass', 'fail', 'skip')}
+    if len(cases) != ncases:
+        bad.append(f'{len(cases)} cases, want {ncases}')
+    if (doc['passed'], doc['failed'], doc['skipped']) != (tally['pass'], tally['fail'],
+                                                         tally['skip']):
+        bad.append('the totals are not the table\'s')
+    if doc.get('interrupted'):
+        bad.append('interrupted')
+    bad.append(f"{len(cases)} cases: {tally['pass']} passed, {tally['fail']} failed, "
+               f"{tally['skip']} skipped")
+    return len(bad) == 1, bad
+
+
 # ---- command line -----------------------------------------------------------
 
 def dump(obj, path=None):
@@ -367,6 +399,11 @@ def main(argv=None):
     p = sub.add_parser('rate-plan', help='"UNLIMITED RATE MBPS BURST COUNT" to hold the '
                        'bw test of the result IN to (rate_plan())')
     p.add_argument('inp')
+    p = sub.add_parser('conform-table', help='the krdmactl -j conform document IN has '
+                       'NCASES cases, each pass but those of SKIP_OPS, each skip')
+    p.add_argument('inp')
+    p.add_argument('ncases', type=int)
+    p.add_argument('skip_ops', nargs='*')
     args = ap.parse_args(argv)
 
     try:
@@ -401,6 +438,10 @@ def main(argv=None):
             with open(args.monitor_out, encoding='utf-8') as f:
                 events = [json.loads(line) for line in f if line.strip()]
             dump(events_summary(events, args.test_ids))
+        elif args.cmd == 'conform-table':
+            ok, lines = conform_table(load(args.inp), args.ncases, set(args.skip_ops))
+            print('\n'.join(lines))
+            return 0 if ok else 1
         elif args.cmd == 'rate-plan':
             r = rate_plan(load(args.inp))
             print(r['unlimited'], r['rate'], r['mbps'], r['burst'], r['count'])

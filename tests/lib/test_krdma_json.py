@@ -144,6 +144,63 @@ expect('rate-plan: the older shape is refused',
        ['rate-plan', write('old', {'schema_version': 2, 'status': 0, 'bytes': 1, 'elapsed_ns': 1,
                                    'size': 1, 'qps': 1, 'depth': 1})], 2)
 
+
+
+# ---- conform-table ----
+
+def conform_doc(ops, skip=(), change=None):
+    """krdmactl -j conform's document: two cases of each of OPS, those of
+    SKIP skipped, the others passed; CHANGE(cases, doc) doctors it."""
+    cases = []
+    for op in ops:
+        for size in ('1_byte', 'mtu'):
+            if op in skip:
+                cases.append({'case': f'{op}.{size}', 'op': op, 'result': 'skip',
+                              'reason': 'the device has no atomics (atomic_cap none)'})
+            else:
+                cases.append({'case': f'{op}.{size}', 'op': op, 'size': 1, 'result': 'pass',
+                              'test_id': 1, 'status': 0, 'validated': 8, 'iters': 8,
+                              'count': 8})
+    doc = {'schema_version': 1, 'cases': cases, 'interrupted': False,
+           'passed': len([c for c in cases if c['result'] == 'pass']), 'failed': 0,
+           'skipped': len([c for c in cases if c['result'] == 'skip'])}
+    if change:
+        change(cases, doc)
+    return write('conform', doc)
+
+
+def conform_fail(cases, doc):
+    cases[1].update(result='fail', status=-5, validated=2, iters=3,
+                    reason='status -5 (Input/output error): peer reports iteration 3')
+    doc['passed'] -= 1
+    doc['failed'] += 1
+
+
+expect('conform-table: all pass', ['conform-table', conform_doc(['write', 'read']), '4'], 0,
+       '4 cases: 4 passed, 0 failed, 0 skipped')
+expect('conform-table: the skips expected',
+       ['conform-table', conform_doc(['write', 'atomic_fadd'], {'atomic_fadd'}), '4',
+        'atomic_fadd'], 0, '4 cases: 2 passed, 0 failed, 2 skipped')
+expect('conform-table: a skip not expected',
+       ['conform-table', conform_doc(['write', 'atomic_fadd'], {'atomic_fadd'}), '4'], 1)
+expect('conform-table: a skip expected that passed',
+       ['conform-table', conform_doc(['write', 'atomic_fadd']), '4', 'atomic_fadd'], 1)
+expect('conform-table: a failure, with what came instead',
+       ['conform-table', conform_doc(['write', 'read'], change=conform_fail), '4'], 1,
+       'write.mtu: fail, want pass: status -5 (Input/output error): peer reports iteration 3\n'
+       '4 cases: 3 passed, 1 failed, 0 skipped')
+expect('conform-table: a pass short of validated',
+       ['conform-table', conform_doc(['write'], change=lambda c, d: c[0].update(validated=7)),
+        '2'], 1)
+expect('conform-table: a case missing',
+       ['conform-table', conform_doc(['write']), '3'], 1)
+expect('conform-table: totals that are not the table\'s',
+       ['conform-table', conform_doc(['write'], change=lambda c, d: d.update(passed=3)), '2'], 1)
+expect('conform-table: interrupted',
+       ['conform-table', conform_doc(['write'], change=lambda c, d: d.update(interrupted=True)),
+        '2'], 1)
+expect('conform-table: not its document', ['conform-table', write('x', {'results': []}), '2'], 2)
+
 subprocess.run(['rm', '-rf', TMP], check=False)
 print(f'{passed} passed, {failed} failed')
 sys.exit(1 if failed else 0)

@@ -1441,6 +1441,9 @@ TEST(cmd_test_run_expect)
  * figure, 3 takes the session down after round trip 1.
  */
 static void k_env(uint8_t cmd, struct nlattr **tb, struct nl_msg *req);
+static void k_conform(uint8_t cmd, struct nlattr **tb, struct nl_msg *req);
+static void k_conform_fails(uint8_t cmd, struct nlattr **tb,
+			    struct nl_msg *req);
 
 static uint8_t ping_cmds[12];
 static unsigned int ping_ncmds;
@@ -3018,6 +3021,8 @@ TEST(json_keys_documented)
 		{ k_test_fails, "test run session 5 op write count 10" },
 		{ k_env, "test run session 5 op write mode bw size 4K-8K count 10" },
 		{ k_ping, "ping 10.0.0.2:7471 count 3" },
+		{ k_conform, "conform session s1" },
+		{ k_conform_fails, "conform session s1" },
 	};
 	char root[] = "/tmp/krdma-unit-sysfs.XXXXXX", cmd[128], *doc = NULL;
 	struct json_object *keys = json_object_new_object(), *o;
@@ -3326,6 +3331,9 @@ TEST(docs_state_the_code)
 	snprintf(want, sizeof(want), "| %d | `compare`: a figure got worse",
 		 EXIT_REGRESSION);
 	CHECK_DOC_SAYS(tools, "tools/README.md", want);
+	snprintf(want, sizeof(want), "| %d | `conform`: a case failed",
+		 EXIT_CONFORM_FAIL);
+	CHECK_DOC_SAYS(tools, "tools/README.md", want);
 	snprintf(want, sizeof(want), "| %d | interrupted", EXIT_INTR);
 	CHECK_DOC_SAYS(tools, "tools/README.md", want);
 	free(proto);
@@ -3353,14 +3361,12 @@ TEST(docs_state_the_code)
 #define CF_SLOW		0x20	/* no DONE until TEST_STOP */
 
 static int conform_mode;
-static uint32_t conform_max_msg, conform_next_test;
+static uint32_t conform_max_msg, conform_ntests;	/* max_msg 0: 65536 */
 
 static void conform_setup(int mode)
 {
 	conform_mode = mode;
-	conform_next_test = 20;
-	if (!conform_max_msg)
-		conform_max_msg = 65536;
+	conform_ntests = 0;
 }
 
 static void k_conform_test(struct nlattr **tb)
@@ -3370,7 +3376,7 @@ static void k_conform_test(struct nlattr **tb)
 		     nla_get_u64(tb[KRDMA_A_TEST_COUNT]) : 1000;
 	bool fails = (conform_mode & CF_READ_FAILS) && op == KRDMA_OP_READ;
 	bool shy = (conform_mode & CF_IMM_SHORT) && op == KRDMA_OP_WRITE_IMM;
-	uint32_t id = conform_next_test++;
+	uint32_t id = 20 + conform_ntests++;
 	struct nl_msg *m;
 
 	if ((conform_mode & CF_SEND_REFUSED) && op == KRDMA_OP_SEND) {
@@ -3387,7 +3393,7 @@ static void k_conform_test(struct nlattr **tb)
 	} else {
 		/* TEST_STOP: its DONE, 3 iterations in */
 		id = tb_u32(tb, KRDMA_A_TEST_ID);
-		conform_next_test--;
+		conform_ntests--;
 		fake_ack();
 		n = 0;
 	}
@@ -3416,7 +3422,8 @@ static void k_conform(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 		m = session_msg(cmd, 5, "s1");
 		nla_put_u8(m, KRDMA_A_SESSION_STATE, conform_mode & CF_DOWN ?
 			   KRDMA_SESSION_CONNECTING : KRDMA_SESSION_UP);
-		nla_put_u32(m, KRDMA_A_SESSION_MAX_MSG_SIZE, conform_max_msg);
+		nla_put_u32(m, KRDMA_A_SESSION_MAX_MSG_SIZE,
+			    conform_max_msg ? conform_max_msg : 65536);
 		nla_put_u8(m, KRDMA_A_SESSION_INITIATOR_DEPTH, 16);
 		if (!(conform_mode & CF_DOWN))
 			nla_put_string(m, KRDMA_A_DEV_NAME, "rxe0");
@@ -3441,6 +3448,15 @@ static void k_conform(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 	}
 	fake_reply(m);
 	fake_ack();
+}
+
+/* k_conform with every case of its failures (json_keys_documented). */
+static void k_conform_fails(uint8_t cmd, struct nlattr **tb,
+			    struct nl_msg *req)
+{
+	conform_mode = CF_READ_FAILS | CF_SEND_REFUSED;
+	k_conform(cmd, tb, req);
+	conform_mode = 0;
 }
 
 TEST(cmd_conform_one_case)
