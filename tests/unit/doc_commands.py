@@ -3,7 +3,7 @@
 """Every krdmactl command line the documentation shows works when pasted.
 
 Extracts the krdmactl command lines of README.md, Documentation/usage.rst,
-Documentation/troubleshooting.rst, the EXAMPLES (every .EX block) of
+Documentation/troubleshooting.rst, Documentation/conformance.rst, the EXAMPLES (every .EX block) of
 Documentation/krdmactl.8 and the examples ("$ krdmactl ...") of
 "krdmactl [OBJECT] help"; splits each as sh would, failing on anything sh
 would take for a redirection, a pipe, a glob or an expansion in the middle
@@ -25,7 +25,8 @@ import sys
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 DOCS = ['README.md', 'Documentation/usage.rst',
-        'Documentation/troubleshooting.rst', 'Documentation/krdmactl.8']
+        'Documentation/troubleshooting.rst', 'Documentation/conformance.rst',
+        'Documentation/krdmactl.8']
 # A command line: the tool's name, a prompt before it, sudo.
 CMD_RE = re.compile(r'^(?:[$#] )?(?:sudo )?(krdmactl\s.*)$')
 
