@@ -165,12 +165,10 @@ static int conform_session_reply(struct nlattr **tb, struct nlmsghdr *nlh,
 		 nla_get_u8(tb[KRDMA_A_SESSION_STATE]) == KRDMA_SESSION_UP;
 	if (tb[KRDMA_A_SESSION_ID])
 		in->id = nla_get_u32(tb[KRDMA_A_SESSION_ID]);
-	if (tb[KRDMA_A_NAME])
-		snprintf(in->name, sizeof(in->name), "%s",
-			 nla_get_string(tb[KRDMA_A_NAME]));
-	if (tb[KRDMA_A_DEV_NAME])
-		snprintf(in->dev, sizeof(in->dev), "%s",
-			 nla_get_string(tb[KRDMA_A_DEV_NAME]));
+	snprintf(in->name, sizeof(in->name), "%s",
+		 tb[KRDMA_A_NAME] ? nla_get_string(tb[KRDMA_A_NAME]) : "");
+	snprintf(in->dev, sizeof(in->dev), "%s",
+		 tb[KRDMA_A_DEV_NAME] ? nla_get_string(tb[KRDMA_A_DEV_NAME]) : "");
 	if (tb[KRDMA_A_SESSION_MAX_MSG_SIZE])
 		in->t.max_msg = nla_get_u32(tb[KRDMA_A_SESSION_MAX_MSG_SIZE]);
 	if (tb[KRDMA_A_SESSION_INITIATOR_DEPTH])

@@ -136,45 +136,55 @@ TEST(conform_skips_what_the_device_lacks)
 
 TEST(conform_skips_what_the_session_cannot_take)
 {
-	struct conform_target t = rxe;
-	const char *why;
-	int k;
+	/* rxe's target but for mtu, max_msg and page_size (0: rxe's). */
+	static const struct {
+		const char *what;
+		uint32_t mtu, max_msg, page_size;
+		const char *name;
+		uint64_t size;		/* 0: skipped, for @why */
+		const char *why;
+	} t[] = {
+		/* max_msg between the MTU and a page: the pages' cases skip */
+		{ "max_msg 2K", 0, 2048, 0, "send.mtu_plus_1", 1025, NULL },
+		{ "max_msg 2K", 0, 2048, 0, "send.page_plus_1", 0,
+		  "larger than the session's max_msg" },
+		{ "max_msg 2K", 0, 2048, 0, "write.max_msg", 2048, NULL },
+		/* the atomics move 8 bytes whatever max_msg is */
+		{ "max_msg 1", 0, 1, 0, "atomic_fadd.8_bytes", 8, NULL },
+		{ "max_msg 1", 0, 1, 0, "write.1_byte", 1, NULL },
+		/* no active port: the MTU's cases, and only those */
+		{ "no MTU", 1u << 31, 0, 0, "read.mtu_minus_1", 0,
+		  "the device reports no active MTU" },
+		{ "no MTU", 1u << 31, 0, 0, "read.page_plus_1", 4097, NULL },
+		/* a 64K page (arm64, ppc64) */
+		{ "64K pages", 0, 1 << 20, 65536, "write.two_pages_plus_7",
+		  131079, NULL },
+		/* an MTU of 1: MTU-1 is no message, not a 0-byte one faked */
+		{ "MTU 1", 1, 0, 0, "write.mtu_minus_1", 0,
+		  "the size comes to 0 bytes, which no krdma test has" },
+	};
+	size_t i;
 
-	/* max_msg between the MTU and a page: the page cases skipped */
-	t.max_msg = 2048;
-	k = conform_find("send.mtu_plus_1");
-	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 1025);
-	k = conform_find("send.page_plus_1");
-	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 0);
-	CHECK_STR(why, "larger than the session's max_msg");
-	k = conform_find("write.max_msg");
-	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 2048);
-	/* the atomics move 8 bytes whatever max_msg is */
-	t.max_msg = 1;
-	k = conform_find("atomic_fadd.8_bytes");
-	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 8);
-	k = conform_find("write.1_byte");
-	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 1);
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		struct conform_target tg = rxe;
+		const char *why = NULL;
+		int k = conform_find(t[i].name);
 
-	/* no active port: the MTU's cases, and only those */
-	t = rxe;
-	t.mtu = 0;
-	k = conform_find("read.mtu_minus_1");
-	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 0);
-	CHECK_STR(why, "the device reports no active MTU");
-	k = conform_find("read.page_plus_1");
-	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 4097);
-
-	/* a 64K page (arm64, ppc64) */
-	t = rxe;
-	t.page_size = 65536;
-	t.max_msg = 1 << 20;
-	k = conform_find("write.two_pages_plus_7");
-	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 131079);
-	/* an MTU of 1: MTU-1 would be no message, not a 0-byte one faked */
-	t = rxe;
-	t.mtu = 1;
-	k = conform_find("write.mtu_minus_1");
-	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 0);
-	CHECK_STR(why, "the size comes to 0 bytes, which no krdma test has");
+		/* 1 << 31 stands for 0, which is rxe's */
+		if (t[i].mtu)
+			tg.mtu = t[i].mtu == 1u << 31 ? 0 : t[i].mtu;
+		if (t[i].max_msg)
+			tg.max_msg = t[i].max_msg;
+		if (t[i].page_size)
+			tg.page_size = t[i].page_size;
+		CHECK_CASE(t[i].what, k >= 0);
+		if (k < 0)
+			continue;
+		CHECK_U64_CASE(t[i].what, conform_size(&conform_cases[k], &tg, &why),
+			       t[i].size);
+		if (t[i].why && why)
+			CHECK_STR_CASE(t[i].what, why, t[i].why);
+		else
+			CHECK_CASE(t[i].what, !why == !t[i].why);
+	}
 }
