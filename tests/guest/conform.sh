@@ -8,6 +8,10 @@
 # and only they. A case runs alone by its name, at the port's MTU + 1;
 # a session whose max_msg is below the MTU skips the cases larger than
 # it, and runs the others; a case that is not one is a usage error.
+# The run leaves nothing behind on either node: after it, with the
+# sessions still up, each node's RDMA resources (rdma resource: QPs, CQs,
+# PDs, MRs, CM ids) are what they were after a first case (which sets up
+# whatever a session keeps from its first test on).
 # Expected guest time: 2 x 37 + 1 check-mode tests of 8 tiny iterations,
 # well under a minute under TCG.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
@@ -22,6 +26,17 @@ OUT=/tmp/conform.json
 if [ "$KRDMA_NODE" = 1 ]; then
 	expect_ok listener.add krdmactl listener add name main port $PORT
 	barrier listening
+	barrier warmed 600
+	rdma_snap /tmp/conform.rdma.base
+	barrier conformed 900
+	if rdma_snap /tmp/conform.rdma.after &&
+	   rdma_cmp /tmp/conform.rdma.base /tmp/conform.rdma.after same; then
+		result server.rdma_same ok "$(cat /tmp/conform.rdma.after)"
+	else
+		rdma_show before /tmp/conform.rdma.base
+		rdma_show after /tmp/conform.rdma.after
+		result server.rdma_same fail
+	fi
 	barrier "done" 600
 	no_data_errors server.no_data_errors
 	exit 0
@@ -30,6 +45,12 @@ fi
 barrier listening
 expect_ok connect krdmactl session connect addr "$KRDMA_PEER_IP" port $PORT name c1
 expect_ok connect.small krdmactl session connect addr "$KRDMA_PEER_IP" port $PORT name c2 max_msg 1000
+
+# A first case on each session, then what the node holds.
+expect_ok warm.c1 krdmactl conform session c1 case write.1_byte
+expect_ok warm.c2 krdmactl conform session c2 case write.1_byte
+rdma_snap /tmp/conform.rdma.base
+barrier warmed
 
 # The table, without asking the module: NCASES names, each unique.
 json_check conform.list "krdmactl -j conform session c1 case list" \
@@ -82,6 +103,17 @@ json_check conform.small_max_msg "krdmactl -j conform session c2" \
 
 # Not a case: the command line's error, nothing run.
 expect_rc_msg conform.unknown_case 2 "unknown case 'nope'" krdmactl conform session c1 case nope
+
+# Nothing left behind by the cases, the sessions still up.
+if rdma_snap /tmp/conform.rdma.after &&
+   rdma_cmp /tmp/conform.rdma.base /tmp/conform.rdma.after same; then
+	result client.rdma_same ok "$(cat /tmp/conform.rdma.after)"
+else
+	rdma_show before /tmp/conform.rdma.base
+	rdma_show after /tmp/conform.rdma.after
+	result client.rdma_same fail
+fi
+barrier conformed
 
 no_data_errors client.no_data_errors
 expect_ok session.del krdmactl session del name c1
