@@ -37,6 +37,8 @@ if [ "$KRDMA_NODE" = 1 ]; then
 		rdma_show after /tmp/conform.rdma.after
 		result server.rdma_same fail
 	fi
+	# Until here the client keeps its sessions up.
+	barrier checked
 	barrier "done" 600
 	no_data_errors server.no_data_errors
 	exit 0
@@ -114,6 +116,7 @@ else
 	result client.rdma_same fail
 fi
 barrier conformed
+barrier checked
 
 no_data_errors client.no_data_errors
 expect_ok session.del krdmactl session del name c1
