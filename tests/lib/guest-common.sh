@@ -382,7 +382,8 @@ rdma_snap() { krdma_json rdma-snap "$1"; }
 # rdma_cmp BEFORE NOW MODE: MODE "same": everything equal to BEFORE;
 # "unloaded": krdma owns nothing and the totals are BEFORE minus what krdma
 # owned then; "no_queues": krdma owns no QP or CQ, and no MR beyond
-# BEFORE's (a device's own: rxe's registration fence, kmod/mem.c).
+# BEFORE's (a device's own: rxe's registration fence, kmod/mem.c);
+# "no_more": no count of any kind above BEFORE's.
 rdma_cmp() { krdma_json rdma-cmp "$1" "$2" "$3"; }
 
 # rdma_show LABEL FILE: logs an rdma_snap.

@@ -80,9 +80,14 @@ def rdma_cmp(before, after, mode):
     """same: everything as BEFORE; unloaded: krdma owns nothing and the
     totals are BEFORE's minus what krdma owned then; no_queues: krdma owns
     no QP or CQ, and no MR beyond BEFORE's (a device's own, held from its
-    add: rxe's registration fence; listeners may still exist)."""
+    add: rxe's registration fence; listeners may still exist); no_more:
+    nothing of any kind, krdma's or in all, beyond BEFORE's (what a run
+    leaves behind grows a count; what an earlier test held may have gone)."""
     if mode == 'same':
         return after == before
+    if mode == 'no_more':
+        return all(after[part].get(k, 0) <= before[part].get(k, 0)
+                   for part in ('krdma', 'totals') for k in after[part])
     if mode == 'unloaded':
         want = {k: v - before['krdma'].get(k, 0) for k, v in before['totals'].items()}
         return all(v == 0 for v in after['krdma'].values()) and after['totals'] == want
@@ -358,10 +363,10 @@ def main(argv=None):
     p = sub.add_parser('rdma-snap', help='RDMA resources now, into OUT')
     p.add_argument('out')
     p = sub.add_parser('rdma-cmp', help='two rdma-snap files agree (MODE: same, '
-                       'unloaded, no_queues)')
+                       'unloaded, no_queues, no_more)')
     p.add_argument('before')
     p.add_argument('after')
-    p.add_argument('mode', choices=('same', 'unloaded', 'no_queues'))
+    p.add_argument('mode', choices=('same', 'unloaded', 'no_queues', 'no_more'))
     p = sub.add_parser('cqs-in', help='CQs polled in CTX (stdin: rdma -j resource show cq)')
     p.add_argument('ctx')
     sub.add_parser('rc-qps', help='RC QPs (stdin: rdma -j resource show qp)')

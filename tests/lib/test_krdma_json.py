@@ -59,6 +59,13 @@ expect('rdma-cmp unloaded: another QP gone too fails',
        ['rdma-cmp', base, write('more', snap(0, 0)), 'unloaded'], 1)
 expect('rdma-cmp no_queues: a krdma QP fails',
        ['rdma-cmp', base, write('q', snap(1, 2)), 'no_queues'], 1)
+expect('rdma-cmp no_more: equal', ['rdma-cmp', base, base, 'no_more'], 0)
+expect('rdma-cmp no_more: an MR of krdma\'s gone', ['rdma-cmp', write('mr1', snap(2, 3, krdma_mr=1)),
+                                                   base, 'no_more'], 0)
+expect('rdma-cmp no_more: a QP more in all fails', ['rdma-cmp', base, write('qp5', snap(2, 5)),
+                                                    'no_more'], 1)
+expect('rdma-cmp no_more: a krdma QP more fails', ['rdma-cmp', base, write('kq', snap(3, 3)),
+                                                   'no_more'], 1)
 fenced = write('fenced', snap(2, 3, krdma_mr=1))
 expect('rdma-cmp no_queues: the device\'s own MR, as before, passes',
        ['rdma-cmp', fenced, write('f1', snap(0, 1, krdma_mr=1)), 'no_queues'], 0)
