@@ -26,20 +26,26 @@ SKIP_OPS=
 iwarp && SKIP_OPS="atomic_fadd atomic_cswap send_imm write_imm"
 OUT=/tmp/conform.json
 
+# nothing_left NAME: no RDMA resource count of this node above what it
+# was at rdma_snap /tmp/conform.rdma.base.
+nothing_left() {
+	if rdma_snap /tmp/conform.rdma.after &&
+	   rdma_cmp /tmp/conform.rdma.base /tmp/conform.rdma.after no_more; then
+		result "$1" ok "$(cat /tmp/conform.rdma.after)"
+	else
+		rdma_show before /tmp/conform.rdma.base
+		rdma_show after /tmp/conform.rdma.after
+		result "$1" fail
+	fi
+}
+
 if [ "$KRDMA_NODE" = 1 ]; then
 	expect_ok listener.add krdmactl listener add name main port $PORT
 	barrier listening
 	barrier warmed 600
 	rdma_snap /tmp/conform.rdma.base
 	barrier conformed 900
-	if rdma_snap /tmp/conform.rdma.after &&
-	   rdma_cmp /tmp/conform.rdma.base /tmp/conform.rdma.after no_more; then
-		result server.rdma_same ok "$(cat /tmp/conform.rdma.after)"
-	else
-		rdma_show before /tmp/conform.rdma.base
-		rdma_show after /tmp/conform.rdma.after
-		result server.rdma_same fail
-	fi
+	nothing_left server.rdma_same
 	# Until here the client keeps its sessions up.
 	barrier checked
 	barrier "done" 600
@@ -110,14 +116,7 @@ json_check conform.small_max_msg "krdmactl -j conform session c2" \
 expect_rc_msg conform.unknown_case 2 "unknown case 'nope'" krdmactl conform session c1 case nope
 
 # Nothing left behind by the cases, the sessions still up.
-if rdma_snap /tmp/conform.rdma.after &&
-   rdma_cmp /tmp/conform.rdma.base /tmp/conform.rdma.after no_more; then
-	result client.rdma_same ok "$(cat /tmp/conform.rdma.after)"
-else
-	rdma_show before /tmp/conform.rdma.base
-	rdma_show after /tmp/conform.rdma.after
-	result client.rdma_same fail
-fi
+nothing_left client.rdma_same
 barrier conformed
 barrier checked
 
