@@ -114,6 +114,12 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	barrier bidir_lossy
 	barrier bidir_done 900
 	log "server after bidir: $(rxe_counters)"
+	# The client deletes its session now. Its DREQ crosses a lossy wire:
+	# a lost one is sent again by the CM seconds later, so this side's
+	# end of it goes only then (the per-session check below counts
+	# what is up, and once found this end still up).
+	wait_for -t 180 no_sessions && result server.peer_closed ok ||
+		result server.peer_closed fail
 	# The REG_MR rxe ran twice says so (rxe_reg_fast_mr(), a pr_warn).
 	n=$(dmesg | grep -c 'rxe_reg_fast_mr.*not free')
 	[ "$n" = 0 ] && result server.reg_mr_once ok ||
@@ -129,7 +135,7 @@ if [ "$KRDMA_NODE" = 1 ]; then
 		"sorted((l['name'], l.get('ack_timeout')) for l in d) == [('l', None), ('l2', 15)]"
 	L1=$(krdmactl -j listener show name l | json_get "d[0]['listener_id']")
 	L2=$(krdmactl -j listener show name l2 | json_get "d[0]['listener_id']")
-	barrier per_session_ready
+	barrier per_session_ready 300
 	barrier per_session_connected 600
 	# A later change of the parameter is not theirs.
 	echo 20 >"$ACK_PARAM"
@@ -200,7 +206,7 @@ wait_for -t 60 no_sessions && result session.gone ok || result session.gone fail
 tc qdisc change dev "$IF" root netem $IMPAIR && result netem.per_session ok ||
 	result netem.per_session fail
 echo 18 >"$ACK_PARAM"
-barrier per_session_ready
+barrier per_session_ready 300
 expect_ok connect.ack14 timeout 120 krdmactl session connect addr "$KRDMA_PEER_IP" \
 	port $PORT name a14 ack_timeout 14 timeout 60s
 expect_ok connect.module timeout 120 krdmactl session connect addr "$KRDMA_PEER_IP" \
