@@ -101,6 +101,72 @@ int krdma_post_rdma(struct krdma_session *sess, struct krdma_buf *buf,
 
 static void krdma_check_issue(struct krdma_test *test, struct krdma_slot *slot);
 
+/*
+ * Our slots' WRs are READs: a read test's, but for a conformance case
+ * that WRITEs into its read-only region instead (test-violate no-access).
+ */
+static bool krdma_check_reads(const struct krdma_test *test)
+{
+	return test->p.op == KRDMA_OP_READ &&
+	       test->p.violate != KRDMA_VIOLATE_NO_ACCESS;
+}
+
+/**
+ * krdma_check_violated() - the peer's region as a conformance case aims
+ * @test: the test, with test-violate (a test of one iteration)
+ * @remote: the peer's first region of the slot
+ * @bad: where the changed copy goes
+ *
+ * out-of-bounds: the first byte past the region's end; stale-rkey: the
+ * key the MR had before the peer's REG_MR gave it a new one
+ * (ib_inc_rkey() moves the key's low byte by one). Anything else aims as
+ * the test would.
+ *
+ * Return: @bad, or @remote.
+ */
+static const struct krdma_wire_region *
+krdma_check_violated(const struct krdma_test *test,
+		     const struct krdma_wire_region *remote,
+		     struct krdma_wire_region *bad)
+{
+	u32 rkey = be32_to_cpu(remote->rkey);
+
+	*bad = *remote;
+	switch (test->p.violate) {
+	case KRDMA_VIOLATE_OUT_OF_BOUNDS:
+		bad->addr = cpu_to_be64(be64_to_cpu(remote->addr) +
+					be32_to_cpu(remote->len));
+		return bad;
+	case KRDMA_VIOLATE_STALE_RKEY:
+		bad->rkey = cpu_to_be32((rkey & ~0xffU) | ((rkey - 1) & 0xff));
+		return bad;
+	default:
+		return remote;
+	}
+}
+
+/*
+ * A slot's RDMA WRITEs or READs; a conformance case's go to the one
+ * region it breaks a rule of (the iteration fails at the peer's device,
+ * whatever else the slot spans).
+ */
+static int krdma_check_post_rdma(struct krdma_test *test, struct krdma_slot *slot,
+				 const struct krdma_wire_region *remote,
+				 enum ib_wr_opcode opcode, u32 imm)
+{
+	struct krdma_wire_region bad;
+	u32 nremote = test->remote_per_slot;
+
+	if (test->p.violate) {
+		remote = krdma_check_violated(test, remote, &bad);
+		nremote = 1;
+		if (test->p.violate == KRDMA_VIOLATE_NO_ACCESS)
+			opcode = IB_WR_RDMA_WRITE;
+	}
+	return krdma_post_rdma(test->sess, slot->buf, remote, nremote, opcode,
+			       &slot->cqe, imm, true);
+}
+
 static void krdma_slot_complete(struct krdma_test *test, struct krdma_slot *slot)
 {
 	slot->busy = false;
@@ -149,7 +215,7 @@ static void krdma_check_slot_done(struct ib_cq *cq, struct ib_wc *wc)
 	struct krdma_test *test = slot->test;
 	u64 orig;
 
-	if (test->p.op == KRDMA_OP_READ)
+	if (krdma_check_reads(test))
 		krdma_reads_end(sess, 1);
 	/* Injected: the hand-over syncs nothing (fault bit 8, mem.c). */
 	if (krdma_fault_slot_sync())
@@ -158,9 +224,11 @@ static void krdma_check_slot_done(struct ib_cq *cq, struct ib_wc *wc)
 		krdma_buf_to_cpu(slot->buf);
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
 		/* A flush is teardown's doing: its reason is the session's. */
-		if (wc->status != IB_WC_WR_FLUSH_ERR)
+		if (wc->status != IB_WC_WR_FLUSH_ERR) {
+			WRITE_ONCE(test->wc_status, wc->status);
 			krdma_test_fail(test, -EIO, "iteration %llu: %s", slot->iter,
 					ib_wc_status_msg(wc->status));
+		}
 		krdma_wc_error(sess, wc, "test");
 		return;
 	}
@@ -203,9 +271,13 @@ static int krdma_check_post_atomic(struct krdma_test *test,
 {
 	struct krdma_session *sess = test->sess;
 	const struct krdma_wire_region *r = &test->remote[slot - test->slots];
+	struct krdma_wire_region bad;
 	struct ib_atomic_wr wr = {};
 	struct ib_sge sge;
 	int ret;
+
+	if (test->p.violate)
+		r = krdma_check_violated(test, r, &bad);
 
 	ret = krdma_buf_sges(slot->buf, KRDMA_MSG_HDR_SIZE, sizeof(u64),
 			     sess->kdev->pd->local_dma_lkey, &sge, 1);
@@ -242,6 +314,17 @@ static int krdma_check_post_send(struct krdma_test *test, struct krdma_slot *slo
 			   sess->max_sge);
 	if (n < 0)
 		return n;
+	/*
+	 * A conformance case's SEND is a byte longer than the peer's
+	 * receive (its size is the session's max_msg, krdma_check_params()):
+	 * the buffer's first byte again.
+	 */
+	if (test->p.violate == KRDMA_VIOLATE_LONG_SEND) {
+		if (n >= sess->max_sge)
+			return -E2BIG;
+		sge[n] = sge[0];
+		sge[n++].length = 1;
+	}
 	wr.wr_cqe = &slot->cqe;
 	wr.sg_list = sge;
 	wr.num_sge = n;
@@ -292,9 +375,9 @@ static void krdma_check_issue(struct krdma_test *test, struct krdma_slot *slot)
 		krdma_pattern_fill(slot->buf, KRDMA_MSG_HDR_SIZE, test->p.size, seed);
 		slot->pending = KRDMA_SLOT_WC | KRDMA_SLOT_ACK;
 		krdma_buf_to_device(slot->buf);
-		ret = krdma_post_rdma(sess, slot->buf, remote, test->remote_per_slot,
-				      krdma_op(test->p.op)->opcode, &slot->cqe,
-				      krdma_check_imm(slot->iter), true);
+		ret = krdma_check_post_rdma(test, slot, remote,
+					    krdma_op(test->p.op)->opcode,
+					    krdma_check_imm(slot->iter));
 		/* Same QP, so the notice arrives after the data has landed. */
 		if (!ret && test->p.op == KRDMA_OP_WRITE)
 			ret = krdma_ctrl_send(sess, KRDMA_MSG_NOTIFY, test->id,
@@ -303,8 +386,7 @@ static void krdma_check_issue(struct krdma_test *test, struct krdma_slot *slot)
 	case KRDMA_OP_READ:
 		slot->pending = KRDMA_SLOT_WC | KRDMA_SLOT_ACK;
 		krdma_buf_to_device(slot->buf);
-		ret = krdma_post_rdma(sess, slot->buf, remote, test->remote_per_slot,
-				      IB_WR_RDMA_READ, &slot->cqe, 0, true);
+		ret = krdma_check_post_rdma(test, slot, remote, IB_WR_RDMA_READ, 0);
 		break;
 	case KRDMA_OP_PING:
 		krdma_pattern_fill(slot->buf, KRDMA_MSG_HDR_SIZE, test->p.size, seed);
@@ -372,6 +454,13 @@ static int krdma_check_params(struct krdma_session *sess,
 	if (nchunks + 1 > sess->max_sge && krdma_op_is_send(p->op)) {
 		NL_SET_ERR_MSG(extack, "size needs more SGEs than the device has");
 		return -E2BIG;
+	}
+	/* One byte more than the peer's receive takes: an SGE more. */
+	if (p->violate == KRDMA_VIOLATE_LONG_SEND &&
+	    (p->size != sess->max_msg_size || nchunks + 2 > sess->max_sge)) {
+		NL_SET_ERR_MSG(extack,
+			       "long-send needs size = the session's max_msg and an SGE to spare");
+		return -EINVAL;
 	}
 	/*
 	 * Worst case work requests in flight: a region per chunk, plus a

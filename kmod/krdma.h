@@ -486,6 +486,7 @@ struct krdma_test_params {
 	u32	qps;		/* bw: QPs the messages are spread over */
 	u64	rate;		/* bw: bytes/s at most, 0: no limit */
 	u32	burst;		/* bw, with a rate: messages posted at once */
+	u8	violate;	/* check: enum krdma_violation, or 0 */
 	u32	mirror_of;	/* the peer's test this one mirrors, or 0 */
 };
 

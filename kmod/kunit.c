@@ -417,9 +417,64 @@ static void krdma_kunit_params_check(struct kunit *t)
 	}
 }
 
+/* A conformance case's test: one iteration, an op with the rule to break. */
+static void krdma_kunit_violation(struct kunit *t)
+{
+	static const struct {
+		u8 mode, op, violate;
+		u64 count;
+		u32 depth, duration_ms;
+		int want;
+	} cases[] = {
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, KRDMA_VIOLATE_OUT_OF_BOUNDS, 1, 1 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_READ, KRDMA_VIOLATE_OUT_OF_BOUNDS, 1, 1 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_ATOMIC_FADD, KRDMA_VIOLATE_STALE_RKEY, 1, 1 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE_IMM, KRDMA_VIOLATE_STALE_RKEY, 1, 1 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_READ, KRDMA_VIOLATE_NO_ACCESS, 1, 1 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_SEND, KRDMA_VIOLATE_LONG_SEND, 1, 1 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_SEND_IMM, KRDMA_VIOLATE_LONG_SEND, 1, 1 },
+		/* One iteration, and only one. */
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, KRDMA_VIOLATE_OUT_OF_BOUNDS, 2, 1,
+		  .want = -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, KRDMA_VIOLATE_OUT_OF_BOUNDS, 1, 2,
+		  .want = -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, KRDMA_VIOLATE_OUT_OF_BOUNDS, 0, 1,
+		  1000, .want = -EINVAL },
+		/* An op without the rule. */
+		{ KRDMA_MODE_CHECK, KRDMA_OP_SEND, KRDMA_VIOLATE_OUT_OF_BOUNDS, 1, 1,
+		  .want = -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_PING, KRDMA_VIOLATE_STALE_RKEY, 1, 1,
+		  .want = -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, KRDMA_VIOLATE_NO_ACCESS, 1, 1,
+		  .want = -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, KRDMA_VIOLATE_LONG_SEND, 1, 1,
+		  .want = -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, KRDMA_VIOLATE_MAX + 1, 1, 1,
+		  .want = -EINVAL },
+		/* The check mode's only. */
+		{ KRDMA_MODE_BW, KRDMA_OP_WRITE, KRDMA_VIOLATE_OUT_OF_BOUNDS, 1, 1,
+		  .want = -EINVAL },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct krdma_test_params p = {
+			.mode = cases[i].mode, .op = cases[i].op,
+			.violate = cases[i].violate, .count = cases[i].count,
+			.depth = cases[i].depth,
+			.duration_ms = cases[i].duration_ms,
+		};
+
+		krdma_test_params_defaults(&p);
+		KUNIT_EXPECT_EQ_MSG(t, krdma_test_params_check(&p, NULL),
+				    cases[i].want, "case %u", i);
+	}
+}
+
 static struct kunit_case krdma_kunit_cases[] = {
 	KUNIT_CASE(krdma_kunit_params_defaults),
 	KUNIT_CASE(krdma_kunit_params_check),
+	KUNIT_CASE(krdma_kunit_violation),
 	KUNIT_CASE(krdma_kunit_op_table),
 	KUNIT_CASE(krdma_kunit_op_supported),
 	KUNIT_CASE(krdma_kunit_sges_part),

@@ -582,6 +582,8 @@ int krdma_nl_test_start_doit(struct sk_buff *skb, struct genl_info *info)
 	p.duration_ms = krdma_nl_u32(tb[KRDMA_A_TEST_DURATION_MS]);
 	if (tb[KRDMA_A_TEST_BIDIR])
 		p.bidir = nla_get_u8(tb[KRDMA_A_TEST_BIDIR]);
+	if (tb[KRDMA_A_TEST_VIOLATE])
+		p.violate = nla_get_u8(tb[KRDMA_A_TEST_VIOLATE]);
 	ret = krdma_nl_test_rate(tb, &p, info->extack);
 	if (ret)
 		return ret;

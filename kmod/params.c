@@ -98,6 +98,8 @@ static u64 krdma_test_param(const struct krdma_test_params *p, u16 attr)
 		return p->rate;
 	case KRDMA_A_TEST_BURST:
 		return p->burst;
+	case KRDMA_A_TEST_VIOLATE:
+		return p->violate;
 	}
 	/* The spec gave "modes:" to an attribute this does not know. */
 	WARN_ON_ONCE(1);
@@ -146,6 +148,48 @@ void krdma_test_params_defaults(struct krdma_test_params *p)
 static bool krdma_param_in(u64 val, u64 min, u64 max)
 {
 	return val >= min && val <= max;
+}
+
+/*
+ * A conformance case's test (test-violate): one iteration, which the
+ * peer's device refuses, and an op that has the rule it breaks. What the
+ * session must have for it (long-send's size) is the check engine's.
+ */
+static int krdma_test_violation_check(const struct krdma_test_params *p,
+				      struct netlink_ext_ack *extack)
+{
+	const struct krdma_op_info *info = krdma_op(p->op);
+	bool fits;
+
+	if (!p->violate)
+		return 0;
+	if (p->count != 1 || p->duration_ms || p->depth != 1) {
+		NL_SET_ERR_MSG(extack,
+			       "violate runs one iteration: count 1, depth 1, no duration");
+		return -EINVAL;
+	}
+	switch (p->violate) {
+	case KRDMA_VIOLATE_OUT_OF_BOUNDS:
+	case KRDMA_VIOLATE_STALE_RKEY:
+		/* An access to a region the peer registered. */
+		fits = info->peer_access;
+		break;
+	case KRDMA_VIOLATE_NO_ACCESS:
+		fits = p->op == KRDMA_OP_READ;
+		break;
+	case KRDMA_VIOLATE_LONG_SEND:
+		fits = info->send;
+		break;
+	default:
+		fits = false;
+		break;
+	}
+	if (!fits) {
+		NL_SET_ERR_MSG(extack,
+			       "this op has no such rule to break (out-of-bounds, stale-rkey: write, write_imm, read, atomics; no-access: read; long-send: send, send_imm)");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /**
@@ -206,5 +250,5 @@ int krdma_test_params_check(const struct krdma_test_params *p,
 		NL_SET_ERR_MSG(extack, "atomics operate on 8 bytes: size must be 8");
 		return -EINVAL;
 	}
-	return 0;
+	return krdma_test_violation_check(p, extack);
 }

@@ -233,6 +233,11 @@ static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
 		return -EMSGSIZE;
 	if (reason[0] && nla_put_string(skb, KRDMA_A_REASON, reason))
 		return -EMSGSIZE;
+	if ((test->p.violate &&
+	     nla_put_u8(skb, KRDMA_A_TEST_VIOLATE, test->p.violate)) ||
+	    (READ_ONCE(test->wc_status) &&
+	     nla_put_u32(skb, KRDMA_A_TEST_WC_STATUS, READ_ONCE(test->wc_status))))
+		return -EMSGSIZE;
 	if (state == KRDMA_TEST_DONE &&
 	    (krdma_host_cpu_fill(skb, KRDMA_A_TEST_HOST_CPU, &test->host_use) ||
 	     krdma_host_cpu_fill(skb, KRDMA_A_TEST_PEER_HOST_CPU,

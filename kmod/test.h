@@ -86,6 +86,7 @@ struct krdma_test {
 	enum krdma_test_state	state;
 	int			status;
 	char			reason[96];
+	u32			wc_status;	/* the completion that failed it */
 
 	enum krdma_test_phase	phase;		/* krdma_test_move() */
 	bool			stop;		/* userspace asked to stop */

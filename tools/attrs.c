@@ -67,6 +67,28 @@ const char *lat_stat_name(unsigned int v)
 	return STRMAP_NAME(names, v);
 }
 
+/*
+ * A completion's status as the kernel (ib_wc_status_msg()) words it;
+ * libibverbs numbers its ibv_wc_status the same.
+ */
+const char *wc_status_name(uint32_t status)
+{
+	static const char *const names[] = {
+		"success", "local length error", "local QP operation error",
+		"local EE context operation error", "local protection error",
+		"WR flushed", "memory bind operation error",
+		"bad response error", "local access error",
+		"remote invalid request error", "remote access error",
+		"remote operation error", "transport retry counter exceeded",
+		"RNR retry counter exceeded", "local RDD violation error",
+		"remote invalid RD request", "operation aborted",
+		"invalid EE context number", "invalid EE context state",
+		"fatal error", "response timeout error", "general error",
+	};
+
+	return status < ARRAY_SIZE(names) ? names[status] : "unknown";
+}
+
 enum attr_kind {
 	K_NONE,		/* not printed generically */
 	K_SPEC,		/* as the spec types it: a number of its width,
@@ -76,6 +98,7 @@ enum attr_kind {
 	K_ENDPOINT,
 	K_ELAPSED,	/* u64 ns */
 	K_ERRNO,	/* s32: 0 or -errno */
+	K_WC_STATUS,	/* u32: enum ib_wc_status */
 	K_STATS,
 	K_LAT,		/* latency figures, nested */
 };
@@ -161,6 +184,8 @@ static const struct attr_desc descs[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_RATE] = { "rate_bytes_per_s", "rate_bytes_per_s",
 				K_SPEC },
 	[KRDMA_A_TEST_BURST] = { "burst", "burst", K_SPEC },
+	[KRDMA_A_TEST_VIOLATE] = { "violate", "violate", K_SPEC },
+	[KRDMA_A_TEST_WC_STATUS] = { "wc_status", "wc_status", K_WC_STATUS },
 	[KRDMA_A_SESSION_ACK_TIMEOUT] = { "ack_timeout", "ack_timeout",
 					  K_SPEC },
 };
@@ -483,6 +508,11 @@ void print_attr(struct nlattr **tb, int type)
 			print_string(PRINT_ANY, "error", " (%s)",
 				     strerror(s < 0 ? -s : s));
 		}
+		break;
+	case K_WC_STATUS:
+		print_uint(PRINT_ANY, d->json, "%" PRIu64, nla_get_u32(nla));
+		print_string(PRINT_TEXT, NULL, " (%s)",
+			     wc_status_name(nla_get_u32(nla)));
 		break;
 	case K_NONE:
 	case K_STATS:

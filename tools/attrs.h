@@ -70,6 +70,9 @@ int get_endpoint(const struct nlattr *nest, struct endpoint *ep);
  * KRDMA_A_STATS prints its counters (see print_stats()).
  */
 void print_attr(struct nlattr **tb, int type);
+
+/* A completion's status (enum ib_wc_status) in the kernel's words. */
+const char *wc_status_name(uint32_t status);
 /*
  * The attributes @types of @tb, in that order (a reply's or an event's
  * list of tools/nl-gen.c), but for KRDMA_A_EVENT and KRDMA_A_STATS, which

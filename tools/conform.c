@@ -6,9 +6,14 @@
  * byte at the other side), reported pass, fail (with what came instead)
  * or skip (the device or the session cannot take the case).
  *
- * This first slice has the positive cases only: every op the device
- * supports at 1 byte, around the path MTU, across page boundaries and
- * at the session's largest message (Documentation/conformance.rst).
+ * The positive cases: every op the device supports at 1 byte, around
+ * the path MTU, across page boundaries and at the session's largest
+ * message. The negative ones break a rule of the verbs (test-violate)
+ * over a session of their own, connected to the peer's listener for the
+ * case and deleted after it, since the case sends that session's QP to
+ * the error state: the case passes if the failed completion's status is
+ * the one the specification names, and the session conform runs on is
+ * still up (Documentation/conformance.rst).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,6 +28,7 @@
 #include "conform.h"
 #include "env.h"
 #include "output.h"
+#include "session.h"
 #include "test.h"
 
 /* The version of "conform -j"'s document; bumped on a change that breaks
@@ -31,13 +37,21 @@
 
 /* The sizes of an op that moves messages of any length. */
 #define CONFORM_SIZES(op, name)						\
-	{ name ".1_byte", op, CONFORM_ONE_BYTE },			\
-	{ name ".mtu_minus_1", op, CONFORM_MTU_MINUS_1 },		\
-	{ name ".mtu", op, CONFORM_MTU },				\
-	{ name ".mtu_plus_1", op, CONFORM_MTU_PLUS_1 },			\
-	{ name ".page_plus_1", op, CONFORM_PAGE_PLUS_1 },		\
-	{ name ".two_pages_plus_7", op, CONFORM_TWO_PAGES_PLUS_7 },	\
-	{ name ".max_msg", op, CONFORM_MAX_MSG }
+	CONFORM_POSITIVE(op, name ".1_byte", CONFORM_ONE_BYTE),		\
+	CONFORM_POSITIVE(op, name ".mtu_minus_1", CONFORM_MTU_MINUS_1),	\
+	CONFORM_POSITIVE(op, name ".mtu", CONFORM_MTU),			\
+	CONFORM_POSITIVE(op, name ".mtu_plus_1", CONFORM_MTU_PLUS_1),	\
+	CONFORM_POSITIVE(op, name ".page_plus_1", CONFORM_PAGE_PLUS_1),	\
+	CONFORM_POSITIVE(op, name ".two_pages_plus_7", CONFORM_TWO_PAGES_PLUS_7), \
+	CONFORM_POSITIVE(op, name ".max_msg", CONFORM_MAX_MSG)
+
+/* A case of the data moved right. */
+#define CONFORM_POSITIVE(op_, name_, size_)				\
+	{ .name = name_, .op = op_, .size = size_ }
+/* A negative case: @violate, and the status our completion must have. */
+#define CONFORM_NEGATIVE(op_, name_, size_, violate_, wc_)		\
+	{ .name = name_, .op = op_, .size = size_, .violate = violate_,	\
+	  .expect_wc = wc_ }
 
 const struct conform_case conform_cases[] = {
 	CONFORM_SIZES(KRDMA_OP_WRITE, "write"),
@@ -45,8 +59,32 @@ const struct conform_case conform_cases[] = {
 	CONFORM_SIZES(KRDMA_OP_SEND, "send"),
 	CONFORM_SIZES(KRDMA_OP_SEND_IMM, "send_imm"),
 	CONFORM_SIZES(KRDMA_OP_WRITE_IMM, "write_imm"),
-	{ "atomic_fadd.8_bytes", KRDMA_OP_ATOMIC_FADD, CONFORM_ATOMIC },
-	{ "atomic_cswap.8_bytes", KRDMA_OP_ATOMIC_CSWAP, CONFORM_ATOMIC },
+	CONFORM_POSITIVE(KRDMA_OP_ATOMIC_FADD, "atomic_fadd.8_bytes", CONFORM_ATOMIC),
+	CONFORM_POSITIVE(KRDMA_OP_ATOMIC_CSWAP, "atomic_cswap.8_bytes", CONFORM_ATOMIC),
+	/*
+	 * The responder NAKs: a Remote Access Error for an access outside
+	 * what the peer's MR grants, an Invalid Request for a message its
+	 * receive cannot hold (IBTA vol. 1, the responder's errors).
+	 */
+	CONFORM_NEGATIVE(KRDMA_OP_WRITE, "write.out_of_bounds", CONFORM_ONE_BYTE,
+			 KRDMA_VIOLATE_OUT_OF_BOUNDS, CONFORM_WC_REM_ACCESS_ERR),
+	CONFORM_NEGATIVE(KRDMA_OP_READ, "read.out_of_bounds", CONFORM_ONE_BYTE,
+			 KRDMA_VIOLATE_OUT_OF_BOUNDS, CONFORM_WC_REM_ACCESS_ERR),
+	CONFORM_NEGATIVE(KRDMA_OP_ATOMIC_FADD, "atomic_fadd.out_of_bounds",
+			 CONFORM_ATOMIC, KRDMA_VIOLATE_OUT_OF_BOUNDS,
+			 CONFORM_WC_REM_ACCESS_ERR),
+	CONFORM_NEGATIVE(KRDMA_OP_WRITE, "write.stale_rkey", CONFORM_ONE_BYTE,
+			 KRDMA_VIOLATE_STALE_RKEY, CONFORM_WC_REM_ACCESS_ERR),
+	CONFORM_NEGATIVE(KRDMA_OP_READ, "read.stale_rkey", CONFORM_ONE_BYTE,
+			 KRDMA_VIOLATE_STALE_RKEY, CONFORM_WC_REM_ACCESS_ERR),
+	CONFORM_NEGATIVE(KRDMA_OP_ATOMIC_CSWAP, "atomic_cswap.stale_rkey",
+			 CONFORM_ATOMIC, KRDMA_VIOLATE_STALE_RKEY,
+			 CONFORM_WC_REM_ACCESS_ERR),
+	CONFORM_NEGATIVE(KRDMA_OP_READ, "write.read_only_region", CONFORM_ONE_BYTE,
+			 KRDMA_VIOLATE_NO_ACCESS, CONFORM_WC_REM_ACCESS_ERR),
+	CONFORM_NEGATIVE(KRDMA_OP_SEND, "send.longer_than_receive",
+			 CONFORM_MAX_MSG, KRDMA_VIOLATE_LONG_SEND,
+			 CONFORM_WC_REM_INV_REQ_ERR),
 };
 const size_t conform_ncases = ARRAY_SIZE(conform_cases);
 
@@ -64,6 +102,12 @@ const char *conform_size_text(enum conform_size s)
 	};
 
 	return (unsigned int)s < ARRAY_SIZE(texts) ? texts[s] : "?";
+}
+
+uint8_t conform_wr_op(const struct conform_case *cc)
+{
+	/* A read test's region, written into. */
+	return cc->violate == KRDMA_VIOLATE_NO_ACCESS ? KRDMA_OP_WRITE : cc->op;
 }
 
 int conform_find(const char *name)
@@ -105,6 +149,15 @@ uint64_t conform_size(const struct conform_case *cc,
 	*why = conform_op_skip(cc->op, t);
 	if (*why)
 		return 0;
+	if (cc->violate && !t->client) {
+		*why = "a negative case connects a session of its own to the peer's listener: run conform on the side that connected";
+		return 0;
+	}
+	/* A SEND a byte longer than the peer's receive: an SGE to spare. */
+	if (cc->violate == KRDMA_VIOLATE_LONG_SEND && t->max_sge < 4) {
+		*why = "the device takes fewer than 4 SGEs a WR";
+		return 0;
+	}
 	if (mtu && !t->mtu) {
 		*why = "the device reports no active MTU";
 		return 0;
@@ -129,7 +182,8 @@ uint64_t conform_size(const struct conform_case *cc,
 		size = 2 * (uint64_t)t->page_size + 7;
 		break;
 	case CONFORM_MAX_MSG:
-		size = t->max_msg;
+		/* A negative case's session is connected at its own. */
+		size = cc->violate ? CONFORM_NEG_MAX_MSG : t->max_msg;
 		break;
 	case CONFORM_ATOMIC:
 		return 8;
@@ -138,7 +192,7 @@ uint64_t conform_size(const struct conform_case *cc,
 		*why = "the size comes to 0 bytes, which no krdma test has";
 		return 0;
 	}
-	if (size > t->max_msg) {
+	if (size > (cc->violate ? CONFORM_NEG_MAX_MSG : t->max_msg)) {
 		*why = "larger than the session's max_msg";
 		return 0;
 	}
@@ -153,6 +207,9 @@ struct conform_info {
 	uint32_t id;
 	char name[KRDMA_NAME_MAX];
 	char dev[64];
+	/* The session's ends: a negative case connects from the one to the
+	 * other's listener. */
+	struct endpoint local, peer;
 };
 
 static int conform_session_reply(struct nlattr **tb, struct nlmsghdr *nlh,
@@ -174,6 +231,13 @@ static int conform_session_reply(struct nlattr **tb, struct nlmsghdr *nlh,
 	if (tb[KRDMA_A_SESSION_INITIATOR_DEPTH])
 		in->t.initiator_depth =
 			nla_get_u8(tb[KRDMA_A_SESSION_INITIATOR_DEPTH]);
+	in->t.client = tb[KRDMA_A_SESSION_ROLE] &&
+		       nla_get_u8(tb[KRDMA_A_SESSION_ROLE]) == KRDMA_ROLE_CLIENT &&
+		       tb[KRDMA_A_LOCAL_ADDR] && tb[KRDMA_A_PEER_ADDR] &&
+		       !get_endpoint(tb[KRDMA_A_LOCAL_ADDR], &in->local) &&
+		       !get_endpoint(tb[KRDMA_A_PEER_ADDR], &in->peer) &&
+		       in->local.has_addr && in->peer.has_addr &&
+		       in->peer.port > 0;
 	return 0;
 }
 
@@ -186,6 +250,8 @@ static int conform_dev_reply(struct nlattr **tb, struct nlmsghdr *nlh,
 	memset(&e, 0, sizeof(e));
 	if (tb[KRDMA_A_DEV_ATOMIC_CAP])
 		in->t.atomic_cap = nla_get_u8(tb[KRDMA_A_DEV_ATOMIC_CAP]);
+	if (tb[KRDMA_A_DEV_MAX_SGE])
+		in->t.max_sge = nla_get_u32(tb[KRDMA_A_DEV_MAX_SGE]);
 	each_nested(nlh, KRDMA_A_DEV_PORT, KRDMA_PORT_A_MAX, krdma_port_policy,
 		    env_dev_port, &e);
 	in->t.mtu = e.active_mtu;
@@ -239,19 +305,161 @@ static void conform_row_start(const struct conform_case *cc, uint64_t size,
 		snprintf(sz, sizeof(sz), "%" PRIu64, size);
 	else
 		snprintf(sz, sizeof(sz), "%s", conform_size_text(cc->size));
-	print_text("%-28s %-12s %8s  %-4s ", cc->name, op_name(cc->op), sz,
-		   result);
+	print_text("%-28s %-12s %8s  %-4s ", cc->name, op_name(conform_wr_op(cc)),
+		   sz, result);
 	print_string(PRINT_JSON, "case", NULL, cc->name);
-	print_string(PRINT_JSON, "op", NULL, op_name(cc->op));
+	print_string(PRINT_JSON, "op", NULL, op_name(conform_wr_op(cc)));
 	if (size)
 		print_uint(PRINT_JSON, "size", NULL, size);
 	print_string(PRINT_JSON, "result", NULL, result);
 }
 
+/* A check-mode test of @cc's op over session @id: @count iterations. */
+static void conform_test_args(struct test_args *a, const struct conform_case *cc,
+			      uint32_t id, uint64_t count)
+{
+	memset(a, 0, sizeof(*a));
+	a->session.set = a->session.is_num = true;
+	a->session.num = id;
+	a->op.set = a->mode.set = a->count.set = true;
+	a->op.num = cc->op;
+	a->mode.num = KRDMA_MODE_CHECK;
+	a->count.num = count;
+}
+
+/*
+ * A negative case's session: connected from the session's local address
+ * to its peer's listener, named conform-PID-N. Returns 0 with its id in
+ * *@id (0 if the kernel never named one), or why not in @why.
+ */
+static int conform_neg_connect(struct knl_ctx *c, const struct conform_info *in,
+			       uint32_t *id, char *why, size_t len)
+{
+	static unsigned int n;
+	char name[KRDMA_NAME_MAX];
+	struct connect_state st;
+	struct session_args s;
+	struct nl_msg *msg;
+	int rc;
+
+	snprintf(name, sizeof(name), "conform-%d-%u", (int)getpid(), ++n);
+	memset(&s, 0, sizeof(s));
+	s.addr.set = s.src.set = s.name.set = s.maxmsg.set = true;
+	s.addr.addr = in->peer.addr;
+	s.src.addr = in->local.addr;
+	s.name.str = name;
+	s.maxmsg.num = CONFORM_NEG_MAX_MSG;
+	msg = session_new_msg(c, &s, in->peer.port);
+	if (!msg) {
+		snprintf(why, len, "out of memory");
+		return EXIT_ERR;
+	}
+	memset(&st, 0, sizeof(st));
+	st.owned = true;
+	rc = session_connect_wait(c, msg, session_timeout_ms(&s), &st);
+	*id = st.have_id ? st.id : 0;
+	if (!rc && !st.up) {
+		snprintf(why, len, "no session to the peer's listener: %s",
+			 st.reason[0] ? st.reason : "no reason given");
+		rc = EXIT_ERR;
+	} else if (rc) {
+		snprintf(why, len, "no session to the peer's listener");
+	}
+	return rc;
+}
+
+/* Is session @id still up? */
+static bool conform_session_up(struct knl_ctx *c, uint32_t id)
+{
+	struct nl_msg *msg = knl_req(c, KRDMA_CMD_SESSION_GET, 0);
+	struct conform_info in;
+
+	memset(&in, 0, sizeof(in));
+	if (!msg || nla_put_u32(msg, KRDMA_A_SESSION_ID, id)) {
+		nlmsg_free(msg);
+		return false;
+	}
+	return !knl_call(c, msg, conform_session_reply, &in, "session show") &&
+	       in.up;
+}
+
+/*
+ * Negative case @cc: over a session of its own, one iteration breaking
+ * the case's rule; it passes if the test failed on a completion of the
+ * status the specification names, and the session conform runs on is
+ * still up (the failure stayed where it was made). The case's session is
+ * deleted whatever happened.
+ */
+static void conform_negative(struct knl_ctx *c, const struct conform_case *cc,
+			     const struct conform_info *in, uint64_t size,
+			     struct conform_tally *tally, bool *stopped)
+{
+	struct report_opts ro = {
+		.quiet = true, .failure_expected = true, .last_wc_status = -1,
+	};
+	char reason[400] = "";
+	struct test_args a;
+	bool pass = false;
+	uint32_t id = 0;
+
+	if (!conform_neg_connect(c, in, &id, reason, sizeof(reason))) {
+		conform_test_args(&a, cc, id, 1);
+		a.depth.set = a.violate.set = true;
+		a.depth.num = 1;
+		a.violate.num = cc->violate;
+		c->ext_msg[0] = '\0';
+		test_run_one(c, &a, op_atomic(cc->op) ? 0 : size, &ro, stopped);
+		if (!ro.last.id)
+			snprintf(reason, sizeof(reason), "not run: %s",
+				 c->ext_msg[0] ? c->ext_msg :
+				 "no result from the kernel");
+		else if (!ro.last_status)
+			snprintf(reason, sizeof(reason),
+				 "the device did it: status 0, %" PRIu64 " validated",
+				 ro.last.validated);
+		else if (ro.last_wc_status != cc->expect_wc)
+			snprintf(reason, sizeof(reason), "%s%s",
+				 ro.last_wc_status < 0 ? "no completion failed: " : "",
+				 ro.last_reason);
+		else if (!conform_session_up(c, in->id))
+			snprintf(reason, sizeof(reason),
+				 "session %s went down too", in->name);
+		else
+			pass = true;
+	}
+	if (id && session_del_id(c, id))
+		pass = false;
+	if (*stopped)
+		pass = false;
+	else if (pass)
+		tally->pass++;
+	else
+		tally->fail++;
+	conform_row_start(cc, size, *stopped ? "stopped" : pass ? "pass" : "fail");
+	print_string(PRINT_JSON, "violate", NULL,
+		     STRMAP_NAME(krdma_violation_strmap, cc->violate));
+	print_uint(PRINT_JSON, "expect_wc_status", NULL, cc->expect_wc);
+	print_string(PRINT_TEXT, NULL, "expect %s", wc_status_name(cc->expect_wc));
+	if (ro.last_wc_status >= 0) {
+		print_uint(PRINT_JSON, "wc_status", NULL, (uint64_t)ro.last_wc_status);
+		print_string(PRINT_ANY, "wc_status_name", ", got %s",
+			     wc_status_name((uint32_t)ro.last_wc_status));
+	}
+	if (ro.last.id) {
+		print_uint(PRINT_JSON, "test_id", NULL, ro.last.id);
+		print_int(PRINT_JSON, "status", NULL, ro.last_status);
+	}
+	if (!pass && !*stopped && reason[0]) {
+		print_text("; %s", reason);
+		print_string(PRINT_JSON, "reason", NULL, reason);
+	}
+	print_nl();
+}
+
 /*
  * Case @cc over the session: skipped, or a check-mode test of
  * CONFORM_COUNT iterations that passes if every one completed and was
- * validated, with status 0.
+ * validated, with status 0; or a negative case.
  */
 static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 			const struct conform_info *in,
@@ -274,13 +482,14 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 		close_json_object();
 		return;
 	}
-	memset(&a, 0, sizeof(a));
-	a.session.set = a.session.is_num = true;
-	a.session.num = in->id;
-	a.op.set = a.mode.set = a.count.set = true;
-	a.op.num = cc->op;
-	a.mode.num = KRDMA_MODE_CHECK;
-	a.count.num = CONFORM_COUNT;
+	if (cc->violate) {
+		conform_negative(c, cc, in, size, tally, stopped);
+		close_json_object();
+		if (!out_json())
+			out_flush();
+		return;
+	}
+	conform_test_args(&a, cc, in->id, CONFORM_COUNT);
 	/* The atomics' 8 bytes are the kernel's default, the only size. */
 	c->ext_msg[0] = '\0';
 	rc = test_run_one(c, &a, op_atomic(cc->op) ? 0 : size, &ro, stopped);
@@ -332,16 +541,27 @@ static void conform_list(void)
 {
 	size_t i;
 
-	print_text("%-28s %-12s %8s\n", "CASE", "OP", "SIZE");
+	print_text("%-28s %-12s %8s  %s\n", "CASE", "OP", "SIZE", "EXPECT");
 	open_json_array(NULL);
 	for (i = 0; i < conform_ncases; i++) {
 		const struct conform_case *cc = &conform_cases[i];
 
 		open_json_object(NULL);
 		print_string(PRINT_ANY, "case", "%-28s", cc->name);
-		print_string(PRINT_ANY, "op", " %-12s", op_name(cc->op));
+		print_string(PRINT_ANY, "op", " %-12s", op_name(conform_wr_op(cc)));
 		print_string(PRINT_ANY, "size", " %8s",
 			     conform_size_text(cc->size));
+		if (cc->violate) {
+			print_string(PRINT_JSON, "violate", NULL,
+				     STRMAP_NAME(krdma_violation_strmap,
+						 cc->violate));
+			print_uint(PRINT_JSON, "expect_wc_status", NULL,
+				   cc->expect_wc);
+			print_string(PRINT_TEXT, NULL, "  %s",
+				     wc_status_name(cc->expect_wc));
+		} else {
+			print_string(PRINT_TEXT, NULL, "  %s", "data validated");
+		}
 		print_nl();
 		close_json_object();
 	}
@@ -432,8 +652,14 @@ const struct object conform_obj = {
 	"READ/atomic credits). The cases: write, read, send, send_imm and\n"
 	"write_imm at 1 byte, MTU-1, MTU, MTU+1 (the active MTU of the device's\n"
 	"port), PAGE+1, 2*PAGE+7 (this host's page size) and max_msg (the\n"
-	"session's); atomic_fadd and atomic_cswap at 8 bytes. Positive cases\n"
-	"only for now (Documentation/conformance.rst).\n"
+	"session's); atomic_fadd and atomic_cswap at 8 bytes. The negative\n"
+	"cases break a rule of the verbs once - an access past the peer's\n"
+	"region, under its MR's previous key, a WRITE into a region registered\n"
+	"for READ, a SEND a byte longer than the receive - each over a session\n"
+	"of its own to the peer's listener (run conform on the side that\n"
+	"connected), deleted after it: pass if the test failed on the\n"
+	"completion status the specification names and the session is still\n"
+	"up (Documentation/conformance.rst).\n"
 	"CASE: a case's name (a unique prefix will do), to run it alone; or list:\n"
 	"      \"case list\" lists the cases, with no module needed.\n"
 	"-j: one object, a record per case in \"cases\". Exit 0 if no case\n"

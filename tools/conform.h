@@ -30,13 +30,35 @@ struct conform_case {
 	const char *name;	/* "write.mtu_plus_1" */
 	uint8_t op;		/* enum krdma_op */
 	enum conform_size size;
+	/*
+	 * A negative case: the rule of the verbs its one iteration breaks
+	 * (enum krdma_violation; 0 for a positive case), over a session of
+	 * its own, and the status (enum ib_wc_status) the specification
+	 * names for our failed completion.
+	 */
+	uint8_t violate;
+	uint32_t expect_wc;
 };
+
+/* The statuses the negative cases expect (enum ib_wc_status). */
+#define CONFORM_WC_REM_INV_REQ_ERR	9
+#define CONFORM_WC_REM_ACCESS_ERR	10
+
+/*
+ * A negative case's session: max_msg small enough that a SEND of it and
+ * a byte more takes few SGEs anywhere.
+ */
+#define CONFORM_NEG_MAX_MSG	4096
 
 extern const struct conform_case conform_cases[];
 extern const size_t conform_ncases;
 
 /* How a size is written in the case list: "MTU+1", "max_msg". */
 const char *conform_size_text(enum conform_size s);
+
+/* The op of the WR a case posts: its test's, but for a read-only region
+ * WRITten into. */
+uint8_t conform_wr_op(const struct conform_case *cc);
 
 /* The case named @name (a unique prefix will do): its index, or MATCH_*. */
 int conform_find(const char *name);
@@ -52,6 +74,8 @@ struct conform_target {
 	uint32_t max_msg;	/* the session's */
 	uint32_t initiator_depth;	/* READ/atomic credits negotiated */
 	uint32_t page_size;
+	uint32_t max_sge;	/* the device's */
+	bool client;		/* the session connected: its peer listens */
 };
 
 /*

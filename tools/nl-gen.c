@@ -76,6 +76,8 @@ struct nla_policy krdma_policy[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_BURST] = { .type = NLA_U32 },
 	[KRDMA_A_SESSION_ACK_TIMEOUT] = { .type = NLA_U8 },
 	[KRDMA_A_TEST_PEER_ENV] = { .type = NLA_NESTED },
+	[KRDMA_A_TEST_VIOLATE] = { .type = NLA_U8 },
+	[KRDMA_A_TEST_WC_STATUS] = { .type = NLA_U32 },
 };
 
 /* host-env: krdma_host_env_attr */
@@ -249,7 +251,7 @@ const int krdma_test_start_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_TEST_GET - do and dump reply */
-const int krdma_test_get_rsp_attrs[32] = {
+const int krdma_test_get_rsp_attrs[34] = {
 	KRDMA_A_TEST_ID,
 	KRDMA_A_SESSION_ID,
 	KRDMA_A_TEST_OP,
@@ -282,6 +284,8 @@ const int krdma_test_get_rsp_attrs[32] = {
 	KRDMA_A_TEST_HOST_CPU,
 	KRDMA_A_TEST_PEER_HOST_CPU,
 	KRDMA_A_TEST_PEER_ENV,
+	KRDMA_A_TEST_VIOLATE,
+	KRDMA_A_TEST_WC_STATUS,
 };
 
 /* KRDMA_CMD_STATS_GET - do reply */
@@ -290,7 +294,7 @@ const int krdma_stats_get_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_EVENT_NTF - event */
-const int krdma_event_ntf_attrs[40] = {
+const int krdma_event_ntf_attrs[42] = {
 	KRDMA_A_EVENT,
 	KRDMA_A_TEST_ID,
 	KRDMA_A_SESSION_ID,
@@ -331,6 +335,8 @@ const int krdma_event_ntf_attrs[40] = {
 	KRDMA_A_TEST_HOST_CPU,
 	KRDMA_A_TEST_PEER_HOST_CPU,
 	KRDMA_A_TEST_PEER_ENV,
+	KRDMA_A_TEST_VIOLATE,
+	KRDMA_A_TEST_WC_STATUS,
 };
 
 /* enum ib_port_state */
@@ -382,6 +388,14 @@ const char *const krdma_op_strmap[9] = {
 	[KRDMA_OP_READ] = "read",
 	[KRDMA_OP_ATOMIC_FADD] = "atomic_fadd",
 	[KRDMA_OP_ATOMIC_CSWAP] = "atomic_cswap",
+};
+
+/* enum krdma_violation */
+const char *const krdma_violation_strmap[5] = {
+	[KRDMA_VIOLATE_OUT_OF_BOUNDS] = "out_of_bounds",
+	[KRDMA_VIOLATE_STALE_RKEY] = "stale_rkey",
+	[KRDMA_VIOLATE_NO_ACCESS] = "no_access",
+	[KRDMA_VIOLATE_LONG_SEND] = "long_send",
 };
 
 /* enum krdma_test_mode */
@@ -509,4 +523,5 @@ const struct krdma_strmap krdma_attr_enums[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_EVENT] = { krdma_event_strmap, 5 },
 	[KRDMA_A_TEST_MODE] = { krdma_test_mode_strmap, 4 },
 	[KRDMA_A_SESSION_CQ_POLL] = { krdma_cq_poll_strmap, 5 },
+	[KRDMA_A_TEST_VIOLATE] = { krdma_violation_strmap, 5 },
 };

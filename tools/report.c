@@ -129,6 +129,8 @@ static const int result_cpu[] = {
 static const int result_tail[] = {
 	KRDMA_A_TEST_VALIDATED,
 	KRDMA_A_TEST_STATUS,
+	KRDMA_A_TEST_VIOLATE,
+	KRDMA_A_TEST_WC_STATUS,
 	KRDMA_A_REASON,
 };
 
@@ -432,6 +434,8 @@ void report_result(struct nlattr **tb, struct nlmsghdr *nlh,
 	ro->last_status = passed ? 0 : (int32_t)nla_get_u32(tb[KRDMA_A_TEST_STATUS]);
 	snprintf(ro->last_reason, sizeof(ro->last_reason), "%s",
 		 tb[KRDMA_A_REASON] ? nla_get_string(tb[KRDMA_A_REASON]) : "");
+	ro->last_wc_status = tb[KRDMA_A_TEST_WC_STATUS] ?
+			     (int64_t)nla_get_u32(tb[KRDMA_A_TEST_WC_STATUS]) : -1;
 	if (ro->env)
 		env_take_peer(ro->env, tb[KRDMA_A_TEST_PEER_ENV]);
 	if (ro->quiet)

@@ -55,12 +55,15 @@ struct report_opts {
 	struct run_env *env;		/* the run's, or NULL; the peer's
 					 * part from the first result */
 	bool quiet;			/* no record: the caller reports */
+	bool failure_expected;		/* a failed test is no news (conform's
+					 * negative cases) */
 	bool header_shown;
 	bool env_shown;
 	unsigned int missed;		/* thresholds missed so far */
 	struct test_result last;	/* the latest test's */
 	int32_t last_status;
 	char last_reason[256];		/* why it failed, the kernel's; "" */
+	int64_t last_wc_status;		/* the completion that failed it, -1 */
 };
 
 /*

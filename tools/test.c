@@ -110,8 +110,10 @@ static int test_parse(struct test_args *a, bool run, int argc, char **argv)
 	const char *mode;
 	int rc;
 
-	/* conn.name and conn.qps are no keywords: args_parse() leaves them. */
+	/* conn.name and conn.qps are no keywords: args_parse() leaves them,
+	 * and violate, which only conform sets. */
 	memset(&a->conn, 0, sizeof(a->conn));
+	memset(&a->violate, 0, sizeof(a->violate));
 	memcpy(specs, test_specs, sizeof(test_specs));
 	/* A one-shot run: "addr ADDR" and the session's keywords, but its
 	 * name and qps are the test's. */
@@ -177,6 +179,8 @@ static struct nl_msg *test_start_msg(struct knl_ctx *c,
 	     nla_put_u64(msg, KRDMA_A_TEST_RATE, rate_bytes(a, size))) ||
 	    (a->burst.set &&
 	     nla_put_u32(msg, KRDMA_A_TEST_BURST, (uint32_t)a->burst.num)) ||
+	    (a->violate.set &&
+	     nla_put_u8(msg, KRDMA_A_TEST_VIOLATE, (uint8_t)a->violate.num)) ||
 	    (size && nla_put_u32(msg, KRDMA_A_TEST_SIZE, (uint32_t)size)) ||
 	    (a->count.set &&
 	     nla_put_u64(msg, KRDMA_A_TEST_COUNT, a->count.num)) ||
@@ -389,8 +393,9 @@ int test_run_one(struct knl_ctx *c, const struct test_args *a, uint64_t size,
 		}
 	}
 	if (st.status) {
-		fprintf(stderr, "krdmactl: test %u failed: %s\n", st.id,
-			st.reason[0] ? st.reason : strerror(-st.status));
+		if (!ro->failure_expected)
+			fprintf(stderr, "krdmactl: test %u failed: %s\n", st.id,
+				st.reason[0] ? st.reason : strerror(-st.status));
 		/* The kernel's status for data that is not what was sent. */
 		return st.status == -EBADMSG ? EXIT_TEST_FAIL : EXIT_ERR;
 	}

@@ -17,6 +17,8 @@
 struct test_args {
 	struct arg_val session, op, mode, size, count, duration, depth, interval;
 	struct arg_val signal_every, chain, bidir, qps, rate, burst;
+	/* conform only: the rule of the verbs its one iteration breaks */
+	struct arg_val violate;
 	/* run only: what the CLI does with the result */
 	struct arg_val expect, hist;
 	/* run only: "addr ADDR" instead of "session", a one-shot run over a

@@ -315,21 +315,33 @@ def rate_plan(doc):
 
 # ---- conformance -------------------------------------------------------------
 
-def conform_table(doc, ncases, skip_ops):
+def conform_table(doc, ncases, skip_ops, deviations=None):
     """`krdmactl -j conform`'s document DOC holds the table expected: NCASES
     cases, each `pass` but those of an op of SKIP_OPS (what the device
-    lacks), each `skip`; a case that ran validated every one of its
-    iterations; and the totals agree. (ok, what it found: a line per case
-    that is not as expected, then the totals)."""
+    lacks), each `skip`, and the device's known DEVIATIONS ({case: the
+    completion status it gives instead}), each `fail` with that status;
+    a positive case that ran validated every one of its iterations, a
+    negative one failed on the status the specification names; and the
+    totals agree. (ok, what it found: a line per case that is not as
+    expected, then the totals)."""
+    deviations = deviations or {}
     cases = doc['cases']
     bad = []
     for c in cases:
-        want = 'skip' if c['op'] in skip_ops else 'pass'
+        want = ('skip' if c['op'] in skip_ops else
+                'fail' if c['case'] in deviations else 'pass')
         if c['result'] != want:
             bad.append(f"{c['case']}: {c['result']}, want {want}"
                        f"{': ' + c['reason'] if c.get('reason') else ''}")
-        elif want == 'pass' and not (c['status'] == 0 and
-                                     c['validated'] == c['iters'] == c['count'] > 0):
+        elif want == 'fail' and c.get('wc_status') != deviations[c['case']]:
+            bad.append(f"{c['case']}: fail with status {c.get('wc_status')}, "
+                       f"the deviation known is {deviations[c['case']]}")
+        elif want == 'pass' and 'violate' in c and not (
+                c['status'] != 0 and c.get('wc_status') == c['expect_wc_status']):
+            bad.append(f"{c['case']}: pass with status {c['status']}, "
+                       f"completion {c.get('wc_status')}, want {c['expect_wc_status']}")
+        elif want == 'pass' and 'violate' not in c and not (
+                c['status'] == 0 and c['validated'] == c['iters'] == c['count'] > 0):
             bad.append(f"{c['case']}: pass with status {c['status']}, "
                        f"{c['validated']} validated of {c['iters']} of {c['count']}")
     tally = {r: len([c for c in cases if c['result'] == r]) for r in ('pass', 'fail', 'skip')}
@@ -409,6 +421,8 @@ def main(argv=None):
     p.add_argument('inp')
     p.add_argument('ncases', type=int)
     p.add_argument('skip_ops', nargs='*')
+    p.add_argument('--deviation', action='append', default=[], metavar='CASE=WC_STATUS',
+                   help='a case the device is known to fail, and the status it gives')
     args = ap.parse_args(argv)
 
     try:
@@ -444,7 +458,8 @@ def main(argv=None):
                 events = [json.loads(line) for line in f if line.strip()]
             dump(events_summary(events, args.test_ids))
         elif args.cmd == 'conform-table':
-            ok, lines = conform_table(load(args.inp), args.ncases, set(args.skip_ops))
+            devs = {d.split('=')[0]: int(d.split('=')[1]) for d in args.deviation}
+            ok, lines = conform_table(load(args.inp), args.ncases, set(args.skip_ops), devs)
             print('\n'.join(lines))
             return 0 if ok else 1
         elif args.cmd == 'rate-plan':

@@ -206,6 +206,31 @@ expect('conform-table: totals that are not the table\'s',
 expect('conform-table: interrupted',
        ['conform-table', conform_doc(['write'], change=lambda c, d: d.update(interrupted=True)),
         '2'], 1)
+def conform_neg(wc, expect_wc=10, result='pass'):
+    """A negative case appended: the device answered WC."""
+    def change(cases, doc):
+        cases.append({'case': 'write.out_of_bounds', 'op': 'write', 'size': 1,
+                      'result': result, 'violate': 'out_of_bounds',
+                      'expect_wc_status': expect_wc, 'wc_status': wc, 'test_id': 2,
+                      'status': -5})
+        doc['passed' if result == 'pass' else 'failed'] += 1
+    return change
+
+
+expect('conform-table: a negative case as specified',
+       ['conform-table', conform_doc(['write'], change=conform_neg(10)), '3'], 0,
+       '3 cases: 3 passed, 0 failed, 0 skipped')
+expect('conform-table: a negative case passed on another status',
+       ['conform-table', conform_doc(['write'], change=conform_neg(11)), '3'], 1)
+expect('conform-table: a known deviation',
+       ['conform-table', conform_doc(['write'], change=conform_neg(11, result='fail')), '3',
+        '--deviation', 'write.out_of_bounds=11'], 0, '3 cases: 2 passed, 1 failed, 0 skipped')
+expect('conform-table: a known deviation, another status',
+       ['conform-table', conform_doc(['write'], change=conform_neg(4, result='fail')), '3',
+        '--deviation', 'write.out_of_bounds=11'], 1)
+expect('conform-table: a known deviation fixed',
+       ['conform-table', conform_doc(['write'], change=conform_neg(10)), '3',
+        '--deviation', 'write.out_of_bounds=11'], 1)
 expect('conform-table: not its document', ['conform-table', write('x', {'results': []}), '2'], 2)
 
 subprocess.run(['rm', '-rf', TMP], check=False)

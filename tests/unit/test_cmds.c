@@ -3359,14 +3359,93 @@ TEST(docs_state_the_code)
 #define CF_SEND_REFUSED	0x8
 #define CF_IMM_SHORT	0x10
 #define CF_SLOW		0x20	/* no DONE until TEST_STOP */
+/*
+ * The negative cases (test-violate), each over a session of its own
+ * (ids from 30, up; a connect refused with CF_NEG_REFUSED): its test
+ * fails on a remote access error, or a remote invalid request for the
+ * long SEND; but with CF_NEG_DONE the device lets the out-of-bounds
+ * WRITE through, and with CF_NEG_WRONG answers every other one with a
+ * local protection error. CF_SERVER: session 5 is the server's end.
+ */
+#define CF_NEG_REFUSED	0x40
+#define CF_NEG_DONE	0x80
+#define CF_NEG_WRONG	0x100
+#define CF_SERVER	0x200
+
+/* Session 5's ends: 10.0.0.1, the peer's listener 10.0.0.2:7471. */
+static const struct ip_addr conform_local = {
+	.family = AF_INET, .bytes = { 10, 0, 0, 1 },
+};
+static const struct ip_addr conform_peer = {
+	.family = AF_INET, .bytes = { 10, 0, 0, 2 },
+};
 
 static int conform_mode;
 static uint32_t conform_max_msg, conform_ntests;	/* max_msg 0: 65536 */
+static uint32_t conform_nsessions, conform_ndels;
 
 static void conform_setup(int mode)
 {
 	conform_mode = mode;
 	conform_ntests = 0;
+	conform_nsessions = 0;
+	conform_ndels = 0;
+}
+
+/* A negative case's TEST_START: its id, then its DONE. */
+static void k_conform_violate(struct nlattr **tb)
+{
+	uint8_t v = nla_get_u8(tb[KRDMA_A_TEST_VIOLATE]);
+	uint32_t id = 20 + conform_ntests++;
+	bool done = (conform_mode & CF_NEG_DONE) &&
+		    v == KRDMA_VIOLATE_OUT_OF_BOUNDS &&
+		    nla_get_u8(tb[KRDMA_A_TEST_OP]) == KRDMA_OP_WRITE;
+	uint32_t wc = v == KRDMA_VIOLATE_LONG_SEND ? 9 : 10;
+	struct nl_msg *m;
+
+	if (conform_mode & CF_NEG_WRONG)
+		wc = 4;		/* IB_WC_LOC_PROT_ERR */
+	m = fake_msg(KRDMA_CMD_TEST_START);
+	nla_put_u32(m, KRDMA_A_TEST_ID, id);
+	fake_reply(m);
+	fake_ack();
+	m = fake_msg(KRDMA_CMD_EVENT_NTF);
+	nla_put_u32(m, KRDMA_A_TEST_ID, id);
+	nla_put_u8(m, KRDMA_A_EVENT, KRDMA_EVENT_TEST_DONE);
+	nla_put_u8(m, KRDMA_A_TEST_OP, nla_get_u8(tb[KRDMA_A_TEST_OP]));
+	nla_put_u8(m, KRDMA_A_TEST_MODE, KRDMA_MODE_CHECK);
+	nla_put_u8(m, KRDMA_A_TEST_VIOLATE, v);
+	nla_put_u64(m, KRDMA_A_TEST_ITERS, done);
+	nla_put_u64(m, KRDMA_A_TEST_VALIDATED, done);
+	nla_put_u32(m, KRDMA_A_TEST_STATUS, done ? 0 : (uint32_t)-EIO);
+	if (!done) {
+		nla_put_u32(m, KRDMA_A_TEST_WC_STATUS, wc);
+		nla_put_string(m, KRDMA_A_REASON, wc == 9 ?
+			       "iteration 0: remote invalid request error" :
+			       wc == 10 ? "iteration 0: remote access error" :
+			       "iteration 0: local protection error");
+	}
+	fake_event(m);
+}
+
+/* A negative case's session to the peer's listener. */
+static void k_conform_session(uint8_t cmd, struct nlattr **tb)
+{
+	uint32_t id = 30 + conform_nsessions;
+
+	if (cmd == KRDMA_CMD_SESSION_DEL) {
+		conform_ndels++;
+		fake_ack();
+		return;
+	}
+	conform_nsessions++;
+	fake_reply(session_msg(cmd, id, nla_get_string(tb[KRDMA_A_NAME])));
+	fake_ack();
+	if (conform_mode & CF_NEG_REFUSED)
+		fake_event(session_event(KRDMA_EVENT_SESSION_DOWN, id, NULL,
+					 "rejected by peer"));
+	else
+		fake_event(session_event(KRDMA_EVENT_SESSION_UP, id, NULL, NULL));
 }
 
 static void k_conform_test(struct nlattr **tb)
@@ -3379,6 +3458,10 @@ static void k_conform_test(struct nlattr **tb)
 	uint32_t id = 20 + conform_ntests++;
 	struct nl_msg *m;
 
+	if (tb[KRDMA_A_TEST_VIOLATE]) {
+		k_conform_violate(tb);
+		return;
+	}
 	if ((conform_mode & CF_SEND_REFUSED) && op == KRDMA_OP_SEND) {
 		fake_error(-E2BIG, "size needs more SGEs than the device has", 0);
 		return;
@@ -3427,11 +3510,16 @@ static void k_conform(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 		nla_put_u8(m, KRDMA_A_SESSION_INITIATOR_DEPTH, 16);
 		if (!(conform_mode & CF_DOWN))
 			nla_put_string(m, KRDMA_A_DEV_NAME, "rxe0");
+		nla_put_u8(m, KRDMA_A_SESSION_ROLE, conform_mode & CF_SERVER ?
+			   KRDMA_ROLE_SERVER : KRDMA_ROLE_CLIENT);
+		put_endpoint(m, KRDMA_A_LOCAL_ADDR, &conform_local, 41000);
+		put_endpoint(m, KRDMA_A_PEER_ADDR, &conform_peer, 7471);
 		break;
 	case KRDMA_CMD_DEV_GET:
 		m = fake_msg(cmd);
 		nla_put_u8(m, KRDMA_A_DEV_ATOMIC_CAP,
 			   conform_mode & CF_ATOMICS ? 1 : 0);
+		nla_put_u32(m, KRDMA_A_DEV_MAX_SGE, 32);
 		nest = nla_nest_start(m, KRDMA_A_DEV_PORT);
 		nla_put_u32(m, KRDMA_PORT_A_ACTIVE_MTU, 1024);
 		nla_put_u8(m, KRDMA_PORT_A_STATE, 4 /* IB_PORT_ACTIVE */);
@@ -3441,6 +3529,10 @@ static void k_conform(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 	case KRDMA_CMD_TEST_START:
 	case KRDMA_CMD_TEST_STOP:
 		k_conform_test(tb);
+		return;
+	case KRDMA_CMD_SESSION_NEW:
+	case KRDMA_CMD_SESSION_DEL:
+		k_conform_session(cmd, tb);
 		return;
 	default:
 		fake_error(-EOPNOTSUPP, NULL, 0);
@@ -3495,12 +3587,12 @@ TEST(cmd_conform_one_case)
 
 TEST(cmd_conform_all_cases)
 {
-	/* 5 ops at 7 sizes, 2 atomics. */
+	/* 5 ops at 7 sizes, 2 atomics; 8 negative cases, 2 of atomics. */
 	const struct cmd_case cases[] = {
 		{ .what = "no atomics", .kernel = k_conform,
 		  .setup = conform_setup, .json = true,
 		  .line = "conform session s1", .err = "", .rc = EXIT_OK,
-		  .json_has = { JSON_LEN("cases", 37),
+		  .json_has = { JSON_LEN("cases", 45),
 				JSON_STRING("cases/0/case", "write.1_byte"),
 				JSON_NUM("cases/0/size", 1),
 				JSON_NUM("cases/1/size", 1023),
@@ -3511,21 +3603,25 @@ TEST(cmd_conform_all_cases)
 				JSON_STRING("cases/35/reason",
 					    "the device has no atomics (atomic_cap none)"),
 				JSON_NO("cases/35/test_id"),
-				JSON_NUM("passed", 35), JSON_NUM("failed", 0),
-				JSON_NUM("skipped", 2) } },
+				JSON_STRING("cases/39/case", "atomic_fadd.out_of_bounds"),
+				JSON_STRING("cases/39/result", "skip"),
+				JSON_NUM("passed", 41), JSON_NUM("failed", 0),
+				JSON_NUM("skipped", 4) } },
 		{ .what = "atomics", .kernel = k_conform,
 		  .setup = conform_setup, .mode = CF_ATOMICS, .json = true,
 		  .line = "conform session s1", .err = "", .rc = EXIT_OK,
 		  .json_has = { JSON_STRING("cases/36/case", "atomic_cswap.8_bytes"),
 				JSON_STRING("cases/36/result", "pass"),
 				JSON_NUM("cases/36/size", 8),
-				JSON_NUM("passed", 37), JSON_NUM("skipped", 0) } },
+				JSON_NUM("passed", 45), JSON_NUM("skipped", 0) } },
 		{ .what = "text", .kernel = k_conform, .setup = conform_setup,
 		  .line = "conform session s1", .rc = EXIT_OK,
 		  .out_starts = "conform session 5 (s1): dev rxe0 mtu 1024 max_msg 65536 page ",
 		  .out_has = { "write.mtu_plus_1             write            1025  pass 8 validated of 8 iterations of 8\n",
 			       "atomic_fadd.8_bytes          atomic_fadd         8  skip the device has no atomics",
-			       "35 passed, 0 failed, 2 skipped\n" } },
+			       "write.out_of_bounds          write               1  pass expect remote access error, got remote access error\n",
+			       "send.longer_than_receive     send             4096  pass expect remote invalid request error, got remote invalid request error\n",
+			       "41 passed, 0 failed, 4 skipped\n" } },
 		{ .what = "cases that fail", .kernel = k_conform,
 		  .setup = conform_setup, .json = true,
 		  .mode = CF_ATOMICS | CF_READ_FAILS | CF_SEND_REFUSED | CF_IMM_SHORT,
@@ -3551,7 +3647,7 @@ TEST(cmd_conform_all_cases)
 				/* the others, and those after, all run */
 				JSON_STRING("cases/21/result", "pass"),
 				JSON_STRING("cases/36/result", "pass"),
-				JSON_NUM("passed", 16), JSON_NUM("failed", 21),
+				JSON_NUM("passed", 24), JSON_NUM("failed", 21),
 				JSON_NUM("skipped", 0) } },
 		{ .what = "^C", .kernel = k_conform, .setup = conform_setup,
 		  .mode = CF_SLOW, .json = true, .sigint = 1,
@@ -3566,6 +3662,103 @@ TEST(cmd_conform_all_cases)
 		  .setup = conform_setup, .mode = CF_DOWN,
 		  .line = "conform session s1", .rc = EXIT_ERR, REQS(1),
 		  .err = "krdmactl: conform: session 5 is not up\n" },
+	};
+
+	CHECK_CMDS(cases);
+}
+
+TEST(cmd_conform_negative)
+{
+	const struct cmd_case cases[] = {
+		{ .what = "one, as the specification says", .kernel = k_conform,
+		  .setup = conform_setup, .json = true,
+		  .line = "conform session s1 case write.out_of_bounds",
+		  .err = "", .rc = EXIT_OK, REQS(6),
+		  /* session 5, rxe0, a session of its own from 10.0.0.1 to
+		   * the peer's listener, the test, session 5 still up, the
+		   * case's session deleted */
+		  .req_cmds = { KRDMA_CMD_SESSION_GET, KRDMA_CMD_DEV_GET,
+				KRDMA_CMD_SESSION_NEW, KRDMA_CMD_TEST_START,
+				KRDMA_CMD_SESSION_GET, KRDMA_CMD_SESSION_DEL },
+		  .sent = { { .type = KRDMA_A_PEER_ADDR, .name = "peer", .req = 2,
+			      .how = SENT_ENDPOINT, .str = "10.0.0.2", .port = 7471 },
+			    { .type = KRDMA_A_LOCAL_ADDR, .name = "local", .req = 2,
+			      .how = SENT_ENDPOINT, .str = "10.0.0.1", .port = -1 },
+			    SENT_IN(2, KRDMA_A_SESSION_MAX_MSG_SIZE, 4096),
+			    SENT_IN(3, KRDMA_A_SESSION_ID, 30),
+			    SENT_IN(3, KRDMA_A_TEST_VIOLATE, KRDMA_VIOLATE_OUT_OF_BOUNDS),
+			    SENT_IN(3, KRDMA_A_TEST_COUNT, 1),
+			    SENT_IN(3, KRDMA_A_TEST_DEPTH, 1),
+			    SENT_IN(3, KRDMA_A_TEST_SIZE, 1),
+			    SENT_IN(4, KRDMA_A_SESSION_ID, 5),
+			    SENT_IN(5, KRDMA_A_SESSION_ID, 30) },
+		  .json_has = { JSON_STRING("cases/0/case", "write.out_of_bounds"),
+				JSON_STRING("cases/0/result", "pass"),
+				JSON_STRING("cases/0/violate", "out_of_bounds"),
+				JSON_NUM("cases/0/expect_wc_status", 10),
+				JSON_NUM("cases/0/wc_status", 10),
+				JSON_STRING("cases/0/wc_status_name", "remote access error"),
+				JSON_NUM("cases/0/status", -EIO),
+				JSON_NO("cases/0/reason"),
+				JSON_NUM("passed", 1) } },
+		{ .what = "the long SEND", .kernel = k_conform,
+		  .setup = conform_setup, .json = true,
+		  .line = "conform session s1 case send.longer",
+		  .rc = EXIT_OK,
+		  .sent = { SENT_IN(3, KRDMA_A_TEST_SIZE, 4096),
+			    SENT_IN(3, KRDMA_A_TEST_VIOLATE, KRDMA_VIOLATE_LONG_SEND) },
+		  .json_has = { JSON_NUM("cases/0/size", 4096),
+				JSON_NUM("cases/0/wc_status", 9),
+				JSON_STRING("cases/0/result", "pass") } },
+		{ .what = "a read test's region written into", .kernel = k_conform,
+		  .setup = conform_setup, .json = true,
+		  .line = "conform session s1 case write.read_only",
+		  .rc = EXIT_OK,
+		  .sent = { SENT_IN(3, KRDMA_A_TEST_OP, KRDMA_OP_READ),
+			    SENT_IN(3, KRDMA_A_TEST_VIOLATE, KRDMA_VIOLATE_NO_ACCESS) },
+		  .json_has = { JSON_STRING("cases/0/op", "write"),
+				JSON_STRING("cases/0/result", "pass") } },
+		{ .what = "the device lets it through", .kernel = k_conform,
+		  .setup = conform_setup, .mode = CF_NEG_DONE, .json = true,
+		  .line = "conform session s1 case write.out_of_bounds",
+		  .rc = EXIT_CONFORM_FAIL, REQS(5),
+		  .json_has = { JSON_STRING("cases/0/result", "fail"),
+				JSON_NO("cases/0/wc_status"),
+				JSON_STRING("cases/0/reason",
+					    "the device did it: status 0, 1 validated"),
+				JSON_NUM("failed", 1) } },
+		{ .what = "another status", .kernel = k_conform,
+		  .setup = conform_setup, .mode = CF_NEG_WRONG, .json = true,
+		  .line = "conform session s1 case read.stale_rkey",
+		  .rc = EXIT_CONFORM_FAIL, REQS(5),
+		  .last_req = KRDMA_CMD_SESSION_DEL,
+		  .json_has = { JSON_STRING("cases/0/result", "fail"),
+				JSON_NUM("cases/0/wc_status", 4),
+				JSON_STRING("cases/0/wc_status_name",
+					    "local protection error"),
+				JSON_STRING("cases/0/reason",
+					    "iteration 0: local protection error") } },
+		{ .what = "text", .kernel = k_conform, .setup = conform_setup,
+		  .mode = CF_NEG_WRONG | CF_ATOMICS,
+		  .line = "conform session s1 case atomic_fadd.out", .rc = EXIT_CONFORM_FAIL,
+		  .out_has = { "atomic_fadd.out_of_bounds    atomic_fadd         8  fail expect remote access error, got local protection error; iteration 0: local protection error\n",
+			       "0 passed, 1 failed, 0 skipped\n" } },
+		{ .what = "no session to the peer", .kernel = k_conform,
+		  .setup = conform_setup, .mode = CF_NEG_REFUSED, .json = true,
+		  .line = "conform session s1 case write.stale_rkey",
+		  .rc = EXIT_CONFORM_FAIL, REQS(4),
+		  .last_req = KRDMA_CMD_SESSION_DEL,
+		  .json_has = { JSON_STRING("cases/0/result", "fail"),
+				JSON_NO("cases/0/test_id"),
+				JSON_STRING("cases/0/reason",
+					    "no session to the peer's listener: rejected by peer") } },
+		{ .what = "from the server's end", .kernel = k_conform,
+		  .setup = conform_setup, .mode = CF_SERVER, .json = true,
+		  .line = "conform session s1 case write.stale_rkey",
+		  .rc = EXIT_OK, REQS(2),
+		  .json_has = { JSON_STRING("cases/0/result", "skip"),
+				JSON_STRING("cases/0/reason",
+					    "a negative case connects a session of its own to the peer's listener: run conform on the side that connected") } },
 	};
 
 	CHECK_CMDS(cases);
@@ -3587,9 +3780,13 @@ TEST(cmd_conform_max_msg)
 			      JSON_NO("cases/1/size"),
 			      JSON_STRING("cases/6/result", "pass"),
 			      JSON_NUM("cases/6/size", 1000),
-			      /* 1 byte and max_msg of 5 ops */
-			      JSON_NUM("passed", 10),
-			      JSON_NUM("skipped", 27) },
+			      /* 1 byte and max_msg of 5 ops, and the
+			       * negative cases but the atomics' (their
+			       * sessions' max_msg is their own) */
+			      JSON_STRING("cases/44/result", "pass"),
+			      JSON_NUM("cases/44/size", 4096),
+			      JSON_NUM("passed", 16),
+			      JSON_NUM("skipped", 29) },
 	});
 	conform_max_msg = 0;
 }
@@ -3619,18 +3816,25 @@ TEST(cmd_conform_list)
 		/* no module needed: nothing is asked */
 		{ .kernel = k_none, .line = "conform session s1 case list",
 		  .rc = EXIT_OK, REQS(0), .err = "",
-		  .out_starts = "CASE                         OP               SIZE\n"
-				"write.1_byte                 write               1\n",
-		  .out_has = { "\nsend_imm.mtu_plus_1          send_imm        MTU+1\n",
-			       "\nread.two_pages_plus_7        read         2*PAGE+7\n",
-			       "\natomic_cswap.8_bytes         atomic_cswap        8\n" } },
+		  .out_starts = "CASE                         OP               SIZE  EXPECT\n"
+				"write.1_byte                 write               1  data validated\n",
+		  .out_has = { "\nsend_imm.mtu_plus_1          send_imm        MTU+1  data validated\n",
+			       "\nread.two_pages_plus_7        read         2*PAGE+7  data validated\n",
+			       "\natomic_cswap.8_bytes         atomic_cswap        8  data validated\n",
+			       "\nwrite.read_only_region       write               1  remote access error\n",
+			       "\nsend.longer_than_receive     send          max_msg  remote invalid request error\n" } },
 		{ .kernel = k_none, .json = true,
 		  .line = "conform session s1 case list", .rc = EXIT_OK,
 		  REQS(0),
-		  .json_has = { JSON_LEN("", 37),
+		  .json_has = { JSON_LEN("", 45),
 				JSON_STRING("3/case", "write.mtu_plus_1"),
 				JSON_STRING("3/op", "write"),
-				JSON_STRING("3/size", "MTU+1") } },
+				JSON_STRING("3/size", "MTU+1"),
+				JSON_NO("3/violate"),
+				JSON_STRING("43/case", "write.read_only_region"),
+				JSON_STRING("43/op", "write"),
+				JSON_STRING("43/violate", "no_access"),
+				JSON_NUM("43/expect_wc_status", 10) } },
 	};
 
 	CHECK_CMDS(cases);

@@ -14,21 +14,22 @@
 /* rxe under a 1500-byte netdev, a session of the defaults. */
 static const struct conform_target rxe = {
 	.atomic_cap = 1 /* IB_ATOMIC_HCA */, .mtu = 1024, .max_msg = 65536,
-	.initiator_depth = 16, .page_size = 4096,
+	.initiator_depth = 16, .page_size = 4096, .max_sge = 32,
+	.client = true,
 };
 
 TEST(conform_names_unique_and_found)
 {
 	size_t i, j;
 
-	CHECK(conform_ncases >= 37);
+	CHECK(conform_ncases >= 45);
 	for (i = 0; i < conform_ncases; i++) {
 		const char *name = conform_cases[i].name;
+		const char *op = op_name(conform_wr_op(&conform_cases[i]));
 
-		/* "op.size", the op's own name first */
-		CHECK_CASE(name, !strncmp(name, op_name(conform_cases[i].op),
-					  strlen(op_name(conform_cases[i].op))));
-		CHECK_CASE(name, name[strlen(op_name(conform_cases[i].op))] == '.');
+		/* "op.size" or "op.rule", the WR's op first */
+		CHECK_CASE(name, !strncmp(name, op, strlen(op)));
+		CHECK_CASE(name, name[strlen(op)] == '.');
 		for (j = i + 1; j < conform_ncases; j++)
 			CHECK_CASE(name, strcmp(name, conform_cases[j].name));
 		/* each runs alone by its name */
@@ -36,7 +37,9 @@ TEST(conform_names_unique_and_found)
 	}
 	CHECK_INT(conform_find("write.mtu"), 2);
 	CHECK_INT(conform_find("write.mtu_p"), 3);
-	CHECK_INT(conform_find("atomic_f"), (int)conform_ncases - 2);
+	CHECK_INT(conform_find("atomic_fadd.8"), 35);
+	CHECK_INT(conform_find("atomic_f"), MATCH_AMBIGUOUS);
+	CHECK_INT(conform_find("send.longer"), (int)conform_ncases - 1);
 	CHECK_INT(conform_find("write"), MATCH_AMBIGUOUS);
 	CHECK_INT(conform_find("nope"), MATCH_NONE);
 	CHECK_INT(conform_find(""), MATCH_NONE);
@@ -187,4 +190,53 @@ TEST(conform_skips_what_the_session_cannot_take)
 		else
 			CHECK_CASE(t[i].what, !why == !t[i].why);
 	}
+}
+
+TEST(conform_negative_cases)
+{
+	struct conform_target t = rxe;
+	const char *why;
+	size_t i, n = 0;
+
+	for (i = 0; i < conform_ncases; i++) {
+		const struct conform_case *cc = &conform_cases[i];
+
+		if (!cc->violate) {
+			CHECK_CASE(cc->name, cc->expect_wc == 0);
+			continue;
+		}
+		n++;
+		/* What the specification names for our completion. */
+		CHECK_CASE(cc->name, cc->expect_wc ==
+			   (cc->violate == KRDMA_VIOLATE_LONG_SEND ?
+			    CONFORM_WC_REM_INV_REQ_ERR : CONFORM_WC_REM_ACCESS_ERR));
+		CHECK_CASE(cc->name, cc->violate <= KRDMA_VIOLATE_MAX);
+		/* Its own session: the one conform runs on does not bound it. */
+		t = rxe;
+		t.max_msg = 1000;
+		why = "unset";
+		CHECK_CASE(cc->name, conform_size(cc, &t, &why) > 0 && !why);
+		/* It connects to the peer's listener: only from the client. */
+		t = rxe;
+		t.client = false;
+		CHECK_U64_CASE(cc->name, conform_size(cc, &t, &why), 0);
+		CHECK_CASE(cc->name, why && strstr(why, "run conform on the side that connected"));
+	}
+	CHECK_INT((int)n, 8);
+	/* The SEND a byte over a receive of the negative session's max_msg. */
+	CHECK_U64(conform_size(&conform_cases[conform_find("send.longer")], &rxe, &why),
+		  CONFORM_NEG_MAX_MSG);
+	t = rxe;
+	t.max_sge = 3;
+	CHECK_U64(conform_size(&conform_cases[conform_find("send.longer")], &t, &why), 0);
+	CHECK_STR(why, "the device takes fewer than 4 SGEs a WR");
+	CHECK_U64(conform_size(&conform_cases[conform_find("write.out_of")], &t, &why), 1);
+	/* The WR of a read-only region's case is a WRITE, of a read test. */
+	i = (size_t)conform_find("write.read_only_region");
+	CHECK_INT(conform_cases[i].op, KRDMA_OP_READ);
+	CHECK_INT(conform_wr_op(&conform_cases[i]), KRDMA_OP_WRITE);
+	/* The atomics' negative cases skip with the atomics. */
+	t = rxe;
+	t.atomic_cap = 0;
+	CHECK_U64(conform_size(&conform_cases[conform_find("atomic_fadd.out")], &t, &why), 0);
 }

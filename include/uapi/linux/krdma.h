@@ -136,6 +136,33 @@ enum krdma_op {
 };
 
 /**
+ * enum krdma_violation - A rule of the verbs that a test's one iteration
+ *   breaks on purpose, for a conformance case (krdmactl conform): the device
+ *   must refuse it with the completion status the IBTA specification names,
+ *   and the queue pair goes to the error state.
+ * @KRDMA_VIOLATE_OUT_OF_BOUNDS: The RDMA WRITE, READ or atomic aims at the
+ *   first byte past the region the peer registered (a remote access error).
+ * @KRDMA_VIOLATE_STALE_RKEY: The RDMA WRITE, READ or atomic carries the key
+ *   the peer's MR had before its re-registration with a new key
+ *   (ib_inc_rkey()): that key is no longer valid (a remote access error).
+ * @KRDMA_VIOLATE_NO_ACCESS: A read test whose iteration WRITEs into the region
+ *   the peer registered for remote READ only (a remote access error).
+ * @KRDMA_VIOLATE_LONG_SEND: A send test whose SEND is longer than the peer's
+ *   receive buffer: the responder's receive completes with a local length
+ *   error, the requester's SEND with a remote invalid request error.
+ */
+enum krdma_violation {
+	KRDMA_VIOLATE_OUT_OF_BOUNDS = 1,
+	KRDMA_VIOLATE_STALE_RKEY,
+	KRDMA_VIOLATE_NO_ACCESS,
+	KRDMA_VIOLATE_LONG_SEND,
+
+	/* private: */
+	__KRDMA_VIOLATE_MAX,
+	KRDMA_VIOLATE_MAX = (__KRDMA_VIOLATE_MAX - 1)
+};
+
+/**
  * enum krdma_test_mode - How a test moves its data.
  * @KRDMA_MODE_CHECK: Every iteration acknowledged by the peer and its data
  *   compared (the default).
@@ -352,6 +379,16 @@ enum krdma_event {
  *   over - where the peer measured its side: its host name, its device's
  *   firmware and its port's link, as the peer reported them in its TEST_RESULT
  *   (protocol version 4). Absent when the peer speaks an older version.
+ * @KRDMA_A_TEST_VIOLATE: (u8, enum krdma_violation) check mode - the test
+ *   breaks this rule of the verbs on purpose, for a conformance case: its one
+ *   iteration (test-count 1, test-depth 1) is refused by the peer's device,
+ *   the session's queue pair goes to the error state and the session ends, its
+ *   reason and test-wc-status saying what the device answered. Run it on a
+ *   session of its own (krdmactl conform connects one). modes: check
+ * @KRDMA_A_TEST_WC_STATUS: (u32) The status of the completion that failed the
+ *   test, as enum ib_wc_status (and libibverbs' ibv_wc_status) number it: 10 a
+ *   remote access error, 9 a remote invalid request. Absent when no completion
+ *   failed it.
  */
 enum krdma_attr {
 	KRDMA_A_UNSPEC,
@@ -421,6 +458,8 @@ enum krdma_attr {
 	KRDMA_A_TEST_BURST,
 	KRDMA_A_SESSION_ACK_TIMEOUT,
 	KRDMA_A_TEST_PEER_ENV,
+	KRDMA_A_TEST_VIOLATE,
+	KRDMA_A_TEST_WC_STATUS,
 
 	__KRDMA_A_MAX,
 };
