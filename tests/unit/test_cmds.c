@@ -3239,6 +3239,23 @@ TEST(complete_live_names)
 	knl_put();
 }
 
+/* @buf's white space collapsed to single blanks, in place. */
+static void collapse_space(char *buf)
+{
+	char *w, *p;
+
+	for (w = p = buf; p && *p; p++) {
+		if (isspace((unsigned char)*p)) {
+			if (w == buf || w[-1] != ' ')
+				*w++ = ' ';
+		} else {
+			*w++ = *p;
+		}
+	}
+	if (w)
+		*w = '\0';
+}
+
 /*
  * A file of the tree (run from tests/unit, as make check does), its white
  * space collapsed to single blanks so that a sentence may wrap anywhere;
@@ -3246,7 +3263,7 @@ TEST(complete_live_names)
  */
 static char *read_tree_file(const char *rel)
 {
-	char path[256], *buf = NULL, *w, *p;
+	char path[256], *buf = NULL;
 	size_t len = 0;
 	FILE *f;
 
@@ -3262,16 +3279,7 @@ static char *read_tree_file(const char *rel)
 		buf = NULL;
 	}
 	fclose(f);
-	for (w = p = buf; p && *p; p++) {
-		if (isspace((unsigned char)*p)) {
-			if (w == buf || w[-1] != ' ')
-				*w++ = ' ';
-		} else {
-			*w++ = *p;
-		}
-	}
-	if (w)
-		*w = '\0';
+	collapse_space(buf);
 	return buf;
 }
 
@@ -3293,20 +3301,38 @@ static long define_of(const char *text, const char *name)
 				  "%s does not say \"%s\"", name, what); \
 	} while (0)
 
+#define CHECK_DOC_NOT_SAYS(doc, name, what)				\
+	do {								\
+		if ((doc) && strstr((doc), (what)))			\
+			unit_fail(__FILE__, __LINE__,			\
+				  "%s still says \"%s\"", name, what);	\
+	} while (0)
+
 /*
  * What the documentation states of the code, checked against it: the
  * protocol version usage.rst gives (it once said 2 of a module of 3),
- * and the exit status of a usage error (tools/README.md once said 1).
+ * the exit statuses (tools/README.md once said 1 for a usage error,
+ * testing.rst 3 for a missed threshold), and the shape of -j test run,
+ * one object whatever the size (the help and the docs once said an
+ * array for a size range).
  */
 TEST(docs_state_the_code)
 {
+	static const char *const not_an_array[] = {
+		"JSON array", "-j: one array", "an array of one",
+		"size range: an array", "sweep's array",
+	};
 	char *proto = read_tree_file("kmod/proto.h");
 	char *usage = read_tree_file("Documentation/usage.rst");
 	char *readme = read_tree_file("README.md");
 	char *tools = read_tree_file("tools/README.md");
+	char *man = read_tree_file("Documentation/krdmactl.8");
+	char *testing = read_tree_file("Documentation/testing.rst");
 	long ver = define_of(proto, "KRDMA_PROTO_VERSION");
 	long min = define_of(proto, "KRDMA_PROTO_VERSION_MIN");
-	char want[128];
+	char want[256];
+	struct run r;
+	size_t i;
 
 	CHECK(ver >= 1 && min >= 1 && min <= ver);
 	snprintf(want, sizeof(want), "this module speaks %ld and accepts peers of %ld to %ld",
@@ -3336,10 +3362,63 @@ TEST(docs_state_the_code)
 	CHECK_DOC_SAYS(tools, "tools/README.md", want);
 	snprintf(want, sizeof(want), "| %d | interrupted", EXIT_INTR);
 	CHECK_DOC_SAYS(tools, "tools/README.md", want);
+
+	/* README.md's statuses past 1, in the sentence the check above opens */
+	snprintf(want, sizeof(want), "%d when a test ran and its data failed validation, %d when the data was right and an `expect` threshold was missed, %d when `compare` found a regression, %d when a `conform` case failed, %d when interrupted",
+		 EXIT_TEST_FAIL, EXIT_EXPECT, EXIT_REGRESSION,
+		 EXIT_CONFORM_FAIL, EXIT_INTR);
+	CHECK_DOC_SAYS(readme, "README.md", want);
+
+	/* krdmactl(8), EXIT STATUS: a tagged paragraph per status */
+	snprintf(want, sizeof(want), ".TP .B %d A runtime error:", EXIT_ERR);
+	CHECK_DOC_SAYS(man, "krdmactl.8", want);
+	snprintf(want, sizeof(want), ".TP .B %d The command line is wrong:",
+		 EXIT_USAGE);
+	CHECK_DOC_SAYS(man, "krdmactl.8", want);
+	snprintf(want, sizeof(want), ".TP .B %d .B \"test run\" ran its test(s) to the end and the data failed validation",
+		 EXIT_TEST_FAIL);
+	CHECK_DOC_SAYS(man, "krdmactl.8", want);
+	snprintf(want, sizeof(want), ".TP .B %d .B \"test run\" ran its test(s) to the end, the data was right, and an .B expect threshold was missed",
+		 EXIT_EXPECT);
+	CHECK_DOC_SAYS(man, "krdmactl.8", want);
+	snprintf(want, sizeof(want), ".TP .B %d .B compare found a figure worse than the baseline's",
+		 EXIT_REGRESSION);
+	CHECK_DOC_SAYS(man, "krdmactl.8", want);
+	snprintf(want, sizeof(want), ".TP .B %d .B conform ran its cases and at least one failed",
+		 EXIT_CONFORM_FAIL);
+	CHECK_DOC_SAYS(man, "krdmactl.8", want);
+	snprintf(want, sizeof(want), ".TP .B %d Interrupted", EXIT_INTR);
+	CHECK_DOC_SAYS(man, "krdmactl.8", want);
+	snprintf(want, sizeof(want), "thresholds met (exit %d) and missed (exit %d, named)",
+		 EXIT_OK, EXIT_EXPECT);
+	CHECK_DOC_SAYS(testing, "Documentation/testing.rst", want);
+
+	/* -j test run: one object, whatever the size */
+	fake_begin(k_none);
+	run(&r, false, "test help");
+	collapse_space(r.out.buf);
+	CHECK_DOC_SAYS(r.out.buf, "test help",
+		       "-j: one JSON object whatever the size");
+	CHECK_DOC_SAYS(tools, "tools/README.md",
+		       "`-j test run` prints one object whatever the command line or the outcome");
+	CHECK_DOC_SAYS(usage, "Documentation/usage.rst",
+		       "With ``-j`` a run prints one object, whatever its size");
+	for (i = 0; i < ARRAY_SIZE(not_an_array); i++) {
+		CHECK_DOC_NOT_SAYS(r.out.buf, "test help", not_an_array[i]);
+		CHECK_DOC_NOT_SAYS(tools, "tools/README.md", not_an_array[i]);
+		CHECK_DOC_NOT_SAYS(usage, "Documentation/usage.rst",
+				   not_an_array[i]);
+		CHECK_DOC_NOT_SAYS(man, "krdmactl.8", not_an_array[i]);
+		CHECK_DOC_NOT_SAYS(testing, "Documentation/testing.rst",
+				   not_an_array[i]);
+	}
+	run_end(&r);
 	free(proto);
 	free(usage);
 	free(readme);
 	free(tools);
+	free(man);
+	free(testing);
 }
 
 /* ---- conform ---- */
