@@ -238,6 +238,12 @@ int complete_run(int argc, char **argv, const char *const *opts,
 		offer(&cp, "help");
 		return 0;
 	}
+	/* "help OBJECT" */
+	if (i == argc - 2 && !strcmp(argv[i], "help")) {
+		for (j = 0; j < nobjects; j++)
+			offer(&cp, objects[j]->name);
+		return 0;
+	}
 	for (j = 0; j < nobjects && j < ARRAY_SIZE(names); j++)
 		names[j] = objects[j]->name;
 	k = match_word(argv[i++], names, j);

@@ -65,6 +65,15 @@ check "$(tr ' ' '\n' <<<"$objects" | grep '^s')" krdmactl s
 options=$(krdmactl help | sed -n 's/^ *\(-[[:alnum:]]\), \(--[[:alnum:]-]*\) .*/\1 \2/p' | tr '\n' ' ')
 check "$options" krdmactl -
 check "--json" krdmactl --j
+# "help OBJECT", which prints what "OBJECT help" does
+check "$objects" krdmactl help ""
+check "test" krdmactl -j help t
+if [ "$(krdmactl help test)" = "$(krdmactl test help)" ]; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL: krdmactl help test is not krdmactl test help"
+fi
 
 # ---- every command's keywords, as its usage line names them ----
 tmp=$(mktemp -d)

@@ -49,7 +49,8 @@ static const struct object *find_obj(const char *name)
 	abort();
 }
 
-/* Run "OBJECT ARGS..." (space separated) with the fake kernel. */
+/* Run "OBJECT ARGS..." or "help OBJECT ..." (space separated) with the
+ * fake kernel. */
 static void run(struct run *r, bool json, const char *line)
 {
 	char buf[512], *argv[32], *tok, *save = NULL;
@@ -69,7 +70,10 @@ static void run(struct run *r, bool json, const char *line)
 	saved = dup(2);
 	dup2(fileno(tmp), 2);
 
-	r->rc = obj_dispatch(find_obj(argv[0]), argc - 1, argv + 1);
+	if (!strcmp(argv[0], "help"))
+		r->rc = help_dispatch(argc - 1, argv + 1);
+	else
+		r->rc = obj_dispatch(find_obj(argv[0]), argc - 1, argv + 1);
 
 	fflush(stderr);
 	dup2(saved, 2);
@@ -2655,6 +2659,43 @@ TEST(cmd_help_everywhere)
 			.kernel = k_none, .line = lines[i],
 			.out_has = { "Usage: krdmactl " }, REQS(0),
 		});
+}
+
+/* "help OBJECT [ WORDS ]" prints what "OBJECT [ WORDS ] help" does. */
+TEST(cmd_help_object)
+{
+	static const struct {
+		const char *line, *same_as;
+	} cases[] = {
+		{ "help test", "test help" },
+		{ "help te", "test help" },
+		{ "help test run", "test run help" },
+		{ "help session connect", "session connect help" },
+		{ "help ping", "ping help" },
+		{ "help compare", "compare help" },
+	};
+	static const struct refusal refused[] = {
+		{ "help frob", "krdmactl: help: unknown object 'frob' (valid objects: dev," },
+		{ "help frob", "Try \"krdmactl help\".\n" },
+		{ "help s", "ambiguous object 's'" },
+		{ "help test frob", "unknown test command 'frob'" },
+	};
+	struct run r, want;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		fake_begin(k_none);
+		run(&want, false, cases[i].same_as);
+		run(&r, false, cases[i].line);
+		CHECK_INT_CASE(cases[i].line, r.rc, EXIT_OK);
+		CHECK_STR_CASE(cases[i].line, r.err, "");
+		CHECK(strstr(r.out.buf, "Usage: krdmactl ") != NULL);
+		CHECK_STR_CASE(cases[i].line, r.out.buf, want.out.buf);
+		CHECK_INT_CASE(cases[i].line, fake_nreqs(), 0);
+		capture_free(&want.out);
+		run_end(&r);
+	}
+	CHECK_REFUSALS(k_none, refused);
 }
 
 TEST(cmd_usage_errors_exit_2)
