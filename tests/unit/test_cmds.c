@@ -3241,6 +3241,74 @@ TEST(help_from_tables)
 		      "cannot be used together");
 }
 
+/* Whether the candidates @out (one a line) have @word. */
+static bool offered(const char *out, const char *word)
+{
+	size_t len = strlen(word);
+	const char *p;
+
+	for (p = out; (p = strstr(p, word)); p += len)
+		if ((p == out || p[-1] == '\n') && p[len] == '\n')
+			return true;
+	return false;
+}
+
+/*
+ * Values from the parser's own tables: expect's metrics (parse_expect()'s,
+ * every one); no port after an ADDR:PORT, which has one; the objects after
+ * "help".
+ */
+TEST(complete_values)
+{
+	static const struct {
+		const char *line;
+		const char *has, *lacks;
+	} cases[] = {
+		{ "test run session s1 op send mode lat expect p9", "p99.9", "p50" },
+		{ "test run session s1 op write mode bw expect m", "min_qp_bw", "bw" },
+		{ "ping 10.0.0.2:7471 ", "count", "port" },
+		{ "ping hostA:7471 ", "count", "port" },
+		{ "ping [fe80::1%eth0]:7471 ", "count", "port" },
+		{ "ping 10.0.0.2 ", "port", NULL },
+		{ "ping fe80::1%eth0 ", "port", NULL },
+		{ "test run addr hostA:7471 op write ", "tos", "port" },
+		{ "test run addr hostA op write ", "port", NULL },
+		{ "session connect name s1 addr 10.0.0.2:7471 ", "qps", "port" },
+		{ "listener add addr 10.0.0.1:7471 ", "name", "port" },
+		{ "listener add addr 10.0.0.1 ", "port", NULL },
+		{ "help ", "test", "help" },
+		{ "help s", "stats", "test" },
+	};
+	char out[2048], err[512], want[256];
+	const char *name;
+	size_t i;
+	int m;
+
+	/* after expect, every metric parse_expect() knows, nothing else */
+	want[0] = '\0';
+	for (m = 0; m < __EXPECT_METRIC_MAX; m++) {
+		name = expect_metric_name((enum expect_metric)m);
+		CHECK(name != NULL);
+		snprintf(want + strlen(want), sizeof(want) - strlen(want),
+			 "%s\n", name ? name : "");
+	}
+	complete_line("test run session s1 op write expect ", out, sizeof(out),
+		      err, sizeof(err));
+	CHECK_STR(out, want);
+	CHECK_STR(err, "");
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *what = cases[i].line;
+
+		complete_line(what, out, sizeof(out), err, sizeof(err));
+		CHECK_STR_CASE(what, err, "");
+		if (!offered(out, cases[i].has) ||
+		    (cases[i].lacks && offered(out, cases[i].lacks)))
+			unit_fail(__FILE__, __LINE__, "\"%s\": offered:\n%s", what,
+				  out);
+	}
+}
+
 /* Live names from the module's dumps; without it, nothing and no word. */
 TEST(complete_live_names)
 {
