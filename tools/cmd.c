@@ -343,6 +343,34 @@ int obj_dispatch(const struct object *obj, int argc, char **argv)
 	return parsed_status(rc);
 }
 
+int help_dispatch(int argc, char **argv)
+{
+	static char help[] = "help";
+	const char *names[32];
+	size_t i, n;
+	int k;
+
+	cur_obj = NULL;
+	cur_cmd = NULL;
+	for (n = 0; n < nobjects && n < ARRAY_SIZE(names); n++)
+		names[n] = objects[n]->name;
+	k = match_word(argv[0], names, n);
+	if (k < 0) {
+		fprintf(stderr, "krdmactl: help: %s object '%s' (valid objects:",
+			k == MATCH_AMBIGUOUS ? "ambiguous" : "unknown", argv[0]);
+		for (i = 0; i < n; i++)
+			fprintf(stderr, "%s %s", i ? "," : "", names[i]);
+		fprintf(stderr, ")\n");
+		usage_hint();
+		return EXIT_USAGE;
+	}
+	/* The words after OBJECT move up one, "help" last. */
+	for (i = 1; i < (size_t)argc; i++)
+		argv[i - 1] = argv[i];
+	argv[argc - 1] = help;
+	return obj_dispatch(objects[k], argc, argv);
+}
+
 int cmd_args(const struct arg_spec *specs, size_t n, int argc, char **argv)
 {
 	char err[512];

@@ -113,6 +113,12 @@ void cmd_synopsis(FILE *f, const char *lead, const struct object *obj,
 /* Run argv[0] (matched by unique prefix) of obj; "help" prints usage. */
 int obj_dispatch(const struct object *obj, int argc, char **argv);
 void obj_usage(FILE *f, const struct object *obj);
+/*
+ * "krdmactl help OBJECT [ WORDS ]" (argv[0] OBJECT, argc >= 1): what
+ * "krdmactl OBJECT [ WORDS ] help" prints, OBJECT's help or its
+ * command's; argv is reordered so.
+ */
+int help_dispatch(int argc, char **argv);
 
 /*
  * Parse the arguments of the running command with args_parse(): on

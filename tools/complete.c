@@ -101,6 +101,7 @@ static void offer_values(struct comp *cp, const struct object *obj,
 		"kpps", "Mpps",
 	};
 	static const char *const pcts[] = { "%" };
+	int m;
 
 	switch (sp->type) {
 	case ARG_OP:
@@ -128,6 +129,11 @@ static void offer_values(struct comp *cp, const struct object *obj,
 	case ARG_PERCENT:
 		offer_units(cp, pcts, ARRAY_SIZE(pcts));
 		return;
+	case ARG_EXPECT:
+		/* COND's METRIC, as parse_expect() knows them */
+		for (m = 0; m < __EXPECT_METRIC_MAX; m++)
+			offer(cp, expect_metric_name((enum expect_metric)m));
+		return;
 	case ARG_STR:
 	case ARG_REF:
 		break;
@@ -149,6 +155,19 @@ static void offer_values(struct comp *cp, const struct object *obj,
 		offer_live(cp, KRDMA_CMD_DEV_GET);
 }
 
+/*
+ * Whether ADDR[:PORT] @w names a port, as parse_endpoint() and
+ * parse_host_endpoint() read it: [IPV6]:PORT, or a single colon.
+ */
+static bool addr_has_port(const char *w)
+{
+	const char *colon = strchr(w, ':');
+
+	if (w[0] == '[')
+		return strstr(w, "]:") != NULL;
+	return colon && !strchr(colon + 1, ':');
+}
+
 /* Whether @sp may still be given after the words marked in @used. */
 static bool spec_open(const struct arg_spec *specs, size_t n,
 		      const bool *used, size_t i)
@@ -168,7 +187,8 @@ static bool spec_open(const struct arg_spec *specs, size_t n,
 /*
  * The arguments @words (all before the word being completed) of a
  * command whose table is @specs: the value of the keyword before, or
- * the keywords still open (and, first, the positional one's values).
+ * the keywords still open (and, first, the positional one's values);
+ * no port after an ADDR:PORT.
  */
 static void complete_args(struct comp *cp, const struct object *obj,
 			  const struct arg_spec *specs, size_t n, int nwords,
@@ -176,6 +196,7 @@ static void complete_args(struct comp *cp, const struct object *obj,
 {
 	bool used[DESCRIBE_MAX] = { false };
 	const struct arg_spec *want = NULL;
+	bool has_port = false;
 	size_t i;
 	int j, k;
 
@@ -187,6 +208,8 @@ static void complete_args(struct comp *cp, const struct object *obj,
 				continue;
 			if (j + 1 == nwords)
 				want = &specs[k];
+			else if (specs[k].type == ARG_ADDR)
+				has_port |= addr_has_port(words[j + 1]);
 			j++;	/* its value */
 			continue;
 		}
@@ -194,6 +217,8 @@ static void complete_args(struct comp *cp, const struct object *obj,
 		for (i = 0; j == 0 && i < n; i++)
 			if (specs[i].flags & ARG_POSITIONAL) {
 				used[i] = true;
+				if (specs[i].type == ARG_ADDR)
+					has_port |= addr_has_port(words[j]);
 				break;
 			}
 	}
@@ -202,7 +227,8 @@ static void complete_args(struct comp *cp, const struct object *obj,
 		return;
 	}
 	for (i = 0; i < n; i++)
-		if (spec_open(specs, n, used, i))
+		if (spec_open(specs, n, used, i) &&
+		    !(has_port && specs[i].type == ARG_PORT))
 			offer(cp, specs[i].kw);
 	for (i = 0; nwords == 0 && i < n; i++)
 		if ((specs[i].flags & ARG_POSITIONAL) &&
@@ -236,6 +262,12 @@ int complete_run(int argc, char **argv, const char *const *opts,
 		for (j = 0; j < nobjects; j++)
 			offer(&cp, objects[j]->name);
 		offer(&cp, "help");
+		return 0;
+	}
+	/* "help OBJECT" */
+	if (i == argc - 2 && !strcmp(argv[i], "help")) {
+		for (j = 0; j < nobjects; j++)
+			offer(&cp, objects[j]->name);
 		return 0;
 	}
 	for (j = 0; j < nobjects && j < ARRAY_SIZE(names); j++)

@@ -68,7 +68,7 @@ static void usage(FILE *f)
 
 	fprintf(f,
 		"Usage: krdmactl [ OPTIONS ] OBJECT { COMMAND | help }\n"
-		"       krdmactl help\n"
+		"       krdmactl help [ OBJECT ]\n"
 		"where  OBJECT := {");
 	for (i = 0; i < nobjects; i++)
 		fprintf(f, "%s %s", i ? " |" : "", objects[i]->name);
@@ -82,7 +82,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"\n"
 		"Objects, commands and keywords may be abbreviated to any unique prefix.\n"
-		"\"krdmactl OBJECT help\" shows the commands of an object.\n");
+		"\"krdmactl OBJECT help\" (or \"krdmactl help OBJECT\") shows the commands of\n"
+		"an object.\n");
 }
 
 static int dispatch(int argc, char **argv)
@@ -97,6 +98,9 @@ static int dispatch(int argc, char **argv)
 	names[n] = "help";
 	k = match_word(argv[0], names, n + 1);
 	if (k == (int)n) {
+		/* "help OBJECT" is "OBJECT help". */
+		if (argc > 1)
+			return help_dispatch(argc - 1, argv + 1);
 		usage(stdout);
 		return 0;
 	}

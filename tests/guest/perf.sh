@@ -4,7 +4,7 @@
 # The bw and lat modes between two guests: every bw op with pipelining,
 # selective signaling and chained posts, its data checked at the receiving
 # end; latency with percentiles, its histogram and thresholds; a size sweep
-# (one JSON array, one table); duration mode ending on
+# (one JSON object, a record per size; one table); duration mode ending on
 # time and on a stop; a rate limit held; CPU time reported; the parameter
 # errors; and a corrupted byte caught, so that the checks can fail.
 . "$KRDMA_ROOT/tests/vm/lib.sh"

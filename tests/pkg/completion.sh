@@ -65,6 +65,15 @@ check "$(tr ' ' '\n' <<<"$objects" | grep '^s')" krdmactl s
 options=$(krdmactl help | sed -n 's/^ *\(-[[:alnum:]]\), \(--[[:alnum:]-]*\) .*/\1 \2/p' | tr '\n' ' ')
 check "$options" krdmactl -
 check "--json" krdmactl --j
+# "help OBJECT", which prints what "OBJECT help" does
+check "$objects" krdmactl help ""
+check "test" krdmactl -j help t
+if [ "$(krdmactl help test)" = "$(krdmactl test help)" ]; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL: krdmactl help test is not krdmactl test help"
+fi
 
 # ---- every command's keywords, as its usage line names them ----
 tmp=$(mktemp -d)
@@ -88,8 +97,15 @@ for obj in $objects; do
 	done
 done
 # A keyword given is offered no more; a group's other members neither.
-check "$(usage_keywords session connect | tr ' ' '\n' | grep -vx 'addr\|name')" \
+# An ADDR:PORT has its port: no port keyword after it.
+check "$(usage_keywords session connect | tr ' ' '\n' | grep -vx 'addr\|name\|port')" \
 	krdmactl session connect addr 10.0.0.2:7471 name s1 ""
+check "$(usage_keywords session connect | tr ' ' '\n' | grep -vx 'addr\|name')" \
+	krdmactl session connect addr 10.0.0.2 name s1 ""
+check "$(usage_keywords ping | tr ' ' '\n' | grep -vx 'port')" krdmactl ping 10.0.0.2:7471 ""
+check "$(usage_keywords ping)" krdmactl ping 10.0.0.2 ""
+check "" krdmactl test run addr hostA:7471 op write po
+check "port" krdmactl test run addr hostA op write po
 check "duration depth" krdmactl -j test run session s1 op write d
 check "depth" krdmactl test run session s1 op write count 10 d
 
@@ -106,6 +122,9 @@ check "10GB/s 10GiB/s 10Gb/s" krdmactl test run session s1 op write rate 10G
 check "5ms 5s 5m 5h" krdmactl test run session s1 op write duration 5
 check "2K 2M 2G" krdmactl test run session s1 op write size 2
 check "10k 10M 10G" krdmactl ping 10.0.0.2:7471 count 10
+# expect's metrics (the unit test complete_values checks them all)
+check "p50 p90 p99 p99.9" krdmactl test run session s1 op send mode lat expect p
+check "min_qp_bw msg_rate max" krdmactl test run session s1 op write mode bw expect m
 # conform's cases, from its own list, and "list"
 cases=$(krdmactl conform session s1 case list | sed 1d | awk '{ print $1 }' | tr '\n' ' ')
 [ -n "$cases" ] || { echo "FAIL: no cases in krdmactl conform session s1 case list"; exit 1; }

@@ -49,7 +49,8 @@ static const struct object *find_obj(const char *name)
 	abort();
 }
 
-/* Run "OBJECT ARGS..." (space separated) with the fake kernel. */
+/* Run "OBJECT ARGS..." or "help OBJECT ..." (space separated) with the
+ * fake kernel. */
 static void run(struct run *r, bool json, const char *line)
 {
 	char buf[512], *argv[32], *tok, *save = NULL;
@@ -69,7 +70,10 @@ static void run(struct run *r, bool json, const char *line)
 	saved = dup(2);
 	dup2(fileno(tmp), 2);
 
-	r->rc = obj_dispatch(find_obj(argv[0]), argc - 1, argv + 1);
+	if (!strcmp(argv[0], "help"))
+		r->rc = help_dispatch(argc - 1, argv + 1);
+	else
+		r->rc = obj_dispatch(find_obj(argv[0]), argc - 1, argv + 1);
 
 	fflush(stderr);
 	dup2(saved, 2);
@@ -2657,6 +2661,43 @@ TEST(cmd_help_everywhere)
 		});
 }
 
+/* "help OBJECT [ WORDS ]" prints what "OBJECT [ WORDS ] help" does. */
+TEST(cmd_help_object)
+{
+	static const struct {
+		const char *line, *same_as;
+	} cases[] = {
+		{ "help test", "test help" },
+		{ "help te", "test help" },
+		{ "help test run", "test run help" },
+		{ "help session connect", "session connect help" },
+		{ "help ping", "ping help" },
+		{ "help compare", "compare help" },
+	};
+	static const struct refusal refused[] = {
+		{ "help frob", "krdmactl: help: unknown object 'frob' (valid objects: dev," },
+		{ "help frob", "Try \"krdmactl help\".\n" },
+		{ "help s", "ambiguous object 's'" },
+		{ "help test frob", "unknown test command 'frob'" },
+	};
+	struct run r, want;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		fake_begin(k_none);
+		run(&want, false, cases[i].same_as);
+		run(&r, false, cases[i].line);
+		CHECK_INT_CASE(cases[i].line, r.rc, EXIT_OK);
+		CHECK_STR_CASE(cases[i].line, r.err, "");
+		CHECK(strstr(r.out.buf, "Usage: krdmactl ") != NULL);
+		CHECK_STR_CASE(cases[i].line, r.out.buf, want.out.buf);
+		CHECK_INT_CASE(cases[i].line, fake_nreqs(), 0);
+		capture_free(&want.out);
+		run_end(&r);
+	}
+	CHECK_REFUSALS(k_none, refused);
+}
+
 TEST(cmd_usage_errors_exit_2)
 {
 	/* an unknown command, a bad value, conflicting keywords: 2 and the hint */
@@ -3200,6 +3241,74 @@ TEST(help_from_tables)
 		      "cannot be used together");
 }
 
+/* Whether the candidates @out (one a line) have @word. */
+static bool offered(const char *out, const char *word)
+{
+	size_t len = strlen(word);
+	const char *p;
+
+	for (p = out; (p = strstr(p, word)); p += len)
+		if ((p == out || p[-1] == '\n') && p[len] == '\n')
+			return true;
+	return false;
+}
+
+/*
+ * Values from the parser's own tables: expect's metrics (parse_expect()'s,
+ * every one); no port after an ADDR:PORT, which has one; the objects after
+ * "help".
+ */
+TEST(complete_values)
+{
+	static const struct {
+		const char *line;
+		const char *has, *lacks;
+	} cases[] = {
+		{ "test run session s1 op send mode lat expect p9", "p99.9", "p50" },
+		{ "test run session s1 op write mode bw expect m", "min_qp_bw", "bw" },
+		{ "ping 10.0.0.2:7471 ", "count", "port" },
+		{ "ping hostA:7471 ", "count", "port" },
+		{ "ping [fe80::1%eth0]:7471 ", "count", "port" },
+		{ "ping 10.0.0.2 ", "port", NULL },
+		{ "ping fe80::1%eth0 ", "port", NULL },
+		{ "test run addr hostA:7471 op write ", "tos", "port" },
+		{ "test run addr hostA op write ", "port", NULL },
+		{ "session connect name s1 addr 10.0.0.2:7471 ", "qps", "port" },
+		{ "listener add addr 10.0.0.1:7471 ", "name", "port" },
+		{ "listener add addr 10.0.0.1 ", "port", NULL },
+		{ "help ", "test", "help" },
+		{ "help s", "stats", "test" },
+	};
+	char out[2048], err[512], want[256];
+	const char *name;
+	size_t i;
+	int m;
+
+	/* after expect, every metric parse_expect() knows, nothing else */
+	want[0] = '\0';
+	for (m = 0; m < __EXPECT_METRIC_MAX; m++) {
+		name = expect_metric_name((enum expect_metric)m);
+		CHECK(name != NULL);
+		snprintf(want + strlen(want), sizeof(want) - strlen(want),
+			 "%s\n", name ? name : "");
+	}
+	complete_line("test run session s1 op write expect ", out, sizeof(out),
+		      err, sizeof(err));
+	CHECK_STR(out, want);
+	CHECK_STR(err, "");
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *what = cases[i].line;
+
+		complete_line(what, out, sizeof(out), err, sizeof(err));
+		CHECK_STR_CASE(what, err, "");
+		if (!offered(out, cases[i].has) ||
+		    (cases[i].lacks && offered(out, cases[i].lacks)))
+			unit_fail(__FILE__, __LINE__, "\"%s\": offered:\n%s", what,
+				  out);
+	}
+}
+
 /* Live names from the module's dumps; without it, nothing and no word. */
 TEST(complete_live_names)
 {
@@ -3239,6 +3348,23 @@ TEST(complete_live_names)
 	knl_put();
 }
 
+/* @buf's white space collapsed to single blanks, in place. */
+static void collapse_space(char *buf)
+{
+	char *w, *p;
+
+	for (w = p = buf; p && *p; p++) {
+		if (isspace((unsigned char)*p)) {
+			if (w == buf || w[-1] != ' ')
+				*w++ = ' ';
+		} else {
+			*w++ = *p;
+		}
+	}
+	if (w)
+		*w = '\0';
+}
+
 /*
  * A file of the tree (run from tests/unit, as make check does), its white
  * space collapsed to single blanks so that a sentence may wrap anywhere;
@@ -3246,7 +3372,7 @@ TEST(complete_live_names)
  */
 static char *read_tree_file(const char *rel)
 {
-	char path[256], *buf = NULL, *w, *p;
+	char path[256], *buf = NULL;
 	size_t len = 0;
 	FILE *f;
 
@@ -3262,16 +3388,7 @@ static char *read_tree_file(const char *rel)
 		buf = NULL;
 	}
 	fclose(f);
-	for (w = p = buf; p && *p; p++) {
-		if (isspace((unsigned char)*p)) {
-			if (w == buf || w[-1] != ' ')
-				*w++ = ' ';
-		} else {
-			*w++ = *p;
-		}
-	}
-	if (w)
-		*w = '\0';
+	collapse_space(buf);
 	return buf;
 }
 
@@ -3293,20 +3410,38 @@ static long define_of(const char *text, const char *name)
 				  "%s does not say \"%s\"", name, what); \
 	} while (0)
 
+#define CHECK_DOC_NOT_SAYS(doc, name, what)				\
+	do {								\
+		if ((doc) && strstr((doc), (what)))			\
+			unit_fail(__FILE__, __LINE__,			\
+				  "%s still says \"%s\"", name, what);	\
+	} while (0)
+
 /*
  * What the documentation states of the code, checked against it: the
  * protocol version usage.rst gives (it once said 2 of a module of 3),
- * and the exit status of a usage error (tools/README.md once said 1).
+ * the exit statuses (tools/README.md once said 1 for a usage error,
+ * testing.rst 3 for a missed threshold), and the shape of -j test run,
+ * one object whatever the size (the help and the docs once said an
+ * array for a size range).
  */
 TEST(docs_state_the_code)
 {
+	static const char *const not_an_array[] = {
+		"JSON array", "-j: one array", "an array of one",
+		"size range: an array", "sweep's array",
+	};
 	char *proto = read_tree_file("kmod/proto.h");
 	char *usage = read_tree_file("Documentation/usage.rst");
 	char *readme = read_tree_file("README.md");
 	char *tools = read_tree_file("tools/README.md");
+	char *man = read_tree_file("Documentation/krdmactl.8");
+	char *testing = read_tree_file("Documentation/testing.rst");
 	long ver = define_of(proto, "KRDMA_PROTO_VERSION");
 	long min = define_of(proto, "KRDMA_PROTO_VERSION_MIN");
-	char want[128];
+	char want[256];
+	struct run r;
+	size_t i;
 
 	CHECK(ver >= 1 && min >= 1 && min <= ver);
 	snprintf(want, sizeof(want), "this module speaks %ld and accepts peers of %ld to %ld",
@@ -3336,10 +3471,63 @@ TEST(docs_state_the_code)
 	CHECK_DOC_SAYS(tools, "tools/README.md", want);
 	snprintf(want, sizeof(want), "| %d | interrupted", EXIT_INTR);
 	CHECK_DOC_SAYS(tools, "tools/README.md", want);
+
+	/* README.md's statuses past 1, in the sentence the check above opens */
+	snprintf(want, sizeof(want), "%d when a test ran and its data failed validation, %d when the data was right and an `expect` threshold was missed, %d when `compare` found a regression, %d when a `conform` case failed, %d when interrupted",
+		 EXIT_TEST_FAIL, EXIT_EXPECT, EXIT_REGRESSION,
+		 EXIT_CONFORM_FAIL, EXIT_INTR);
+	CHECK_DOC_SAYS(readme, "README.md", want);
+
+	/* krdmactl(8), EXIT STATUS: a tagged paragraph per status */
+	snprintf(want, sizeof(want), ".TP .B %d A runtime error:", EXIT_ERR);
+	CHECK_DOC_SAYS(man, "krdmactl.8", want);
+	snprintf(want, sizeof(want), ".TP .B %d The command line is wrong:",
+		 EXIT_USAGE);
+	CHECK_DOC_SAYS(man, "krdmactl.8", want);
+	snprintf(want, sizeof(want), ".TP .B %d .B \"test run\" ran its test(s) to the end and the data failed validation",
+		 EXIT_TEST_FAIL);
+	CHECK_DOC_SAYS(man, "krdmactl.8", want);
+	snprintf(want, sizeof(want), ".TP .B %d .B \"test run\" ran its test(s) to the end, the data was right, and an .B expect threshold was missed",
+		 EXIT_EXPECT);
+	CHECK_DOC_SAYS(man, "krdmactl.8", want);
+	snprintf(want, sizeof(want), ".TP .B %d .B compare found a figure worse than the baseline's",
+		 EXIT_REGRESSION);
+	CHECK_DOC_SAYS(man, "krdmactl.8", want);
+	snprintf(want, sizeof(want), ".TP .B %d .B conform ran its cases and at least one failed",
+		 EXIT_CONFORM_FAIL);
+	CHECK_DOC_SAYS(man, "krdmactl.8", want);
+	snprintf(want, sizeof(want), ".TP .B %d Interrupted", EXIT_INTR);
+	CHECK_DOC_SAYS(man, "krdmactl.8", want);
+	snprintf(want, sizeof(want), "thresholds met (exit %d) and missed (exit %d, named)",
+		 EXIT_OK, EXIT_EXPECT);
+	CHECK_DOC_SAYS(testing, "Documentation/testing.rst", want);
+
+	/* -j test run: one object, whatever the size */
+	fake_begin(k_none);
+	run(&r, false, "test help");
+	collapse_space(r.out.buf);
+	CHECK_DOC_SAYS(r.out.buf, "test help",
+		       "-j: one JSON object whatever the size");
+	CHECK_DOC_SAYS(tools, "tools/README.md",
+		       "`-j test run` prints one object whatever the command line or the outcome");
+	CHECK_DOC_SAYS(usage, "Documentation/usage.rst",
+		       "With ``-j`` a run prints one object, whatever its size");
+	for (i = 0; i < ARRAY_SIZE(not_an_array); i++) {
+		CHECK_DOC_NOT_SAYS(r.out.buf, "test help", not_an_array[i]);
+		CHECK_DOC_NOT_SAYS(tools, "tools/README.md", not_an_array[i]);
+		CHECK_DOC_NOT_SAYS(usage, "Documentation/usage.rst",
+				   not_an_array[i]);
+		CHECK_DOC_NOT_SAYS(man, "krdmactl.8", not_an_array[i]);
+		CHECK_DOC_NOT_SAYS(testing, "Documentation/testing.rst",
+				   not_an_array[i]);
+	}
+	run_end(&r);
 	free(proto);
 	free(usage);
 	free(readme);
 	free(tools);
+	free(man);
+	free(testing);
 }
 
 /* ---- conform ---- */
