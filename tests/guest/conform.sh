@@ -117,9 +117,17 @@ barrier watching
 json_check conform.list "krdmactl -j conform session c1 case list" \
 	"len(d) == $NCASES and len({c['case'] for c in d}) == $NCASES"
 
-# The whole table over c1.
+# The whole table over c1, while c2 carries other traffic: a bw test
+# whose sampled messages are checked, which the cases (their sessions
+# broken, their regions refused) must not disturb.
+krdmactl -j test run session c2 op write mode bw size 1000 duration 20s depth 8 \
+	>/tmp/conform.traffic 2>&1 &
+TRAFFIC=$!
 krdmactl -j conform session c1 >$OUT 2>/tmp/conform.err
 rc=$?
+wait $TRAFFIC
+json_check traffic.undisturbed "cat /tmp/conform.traffic" \
+	"r['status'] == 0 and r['iters'] > 0 and r['validated'] >= 1 and r['bytes'] == r['iters'] * 1000"
 # 6: a case failed (a known deviation); 0 on a device without one.
 want_rc=0
 [ -n "$DEVIATIONS" ] && want_rc=6
