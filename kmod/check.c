@@ -111,6 +111,24 @@ static bool krdma_check_reads(const struct krdma_test *test)
 	       test->p.violate != KRDMA_VIOLATE_NO_ACCESS;
 }
 
+/*
+ * A conformance case's WR completed: the device carried out what breaks
+ * a rule. Conclusive where the completion is the responder's word - an
+ * RC ACK, a READ's response - and the case's session is
+ * ended with it. An iWARP WRITE or SEND completes once it is sent: the
+ * peer's refusal is a TERMINATE, which ends the connection (RFC 5040),
+ * and a peer that let it through leaves the test to the stall watchdog.
+ * Either way the iteration's data is nothing to check.
+ */
+static void krdma_check_violation_done(struct krdma_test *test)
+{
+	if (test->sess->kdev->iwarp && !krdma_check_reads(test))
+		return;
+	krdma_test_fail(test, -EREMOTEIO,
+			"iteration 0: the device carried out a WR that breaks the rule");
+	krdma_session_close(test->sess, "the conformance case's WR was carried out");
+}
+
 /**
  * krdma_check_violated() - the peer's region as a conformance case aims
  * @test: the test, with test-violate (a test of one iteration)
@@ -230,6 +248,10 @@ static void krdma_check_slot_done(struct ib_cq *cq, struct ib_wc *wc)
 					ib_wc_status_msg(wc->status));
 		}
 		krdma_wc_error(sess, wc, "test");
+		return;
+	}
+	if (unlikely(test->p.violate)) {
+		krdma_check_violation_done(test);
 		return;
 	}
 	if (krdma_op_is_one_sided(test->p.op))

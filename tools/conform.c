@@ -386,9 +386,11 @@ static bool conform_session_up(struct knl_ctx *c, uint32_t id)
 /*
  * Negative case @cc: over a session of its own, one iteration breaking
  * the case's rule; it passes if the test failed on a completion of the
- * status the specification names, and the session conform runs on is
- * still up (the failure stayed where it was made). The case's session is
- * deleted whatever happened.
+ * status the IBTA specification names - on iWARP, where a remote error
+ * is the peer's TERMINATE and the end of the stream (RFC 5040), if the
+ * session was closed under the test (-ECONNRESET) - and the session
+ * conform runs on is still up (the failure stayed where it was made).
+ * The case's session is deleted whatever happened.
  */
 static void conform_negative(struct knl_ctx *c, const struct conform_case *cc,
 			     const struct conform_info *in, uint64_t size,
@@ -417,7 +419,9 @@ static void conform_negative(struct knl_ctx *c, const struct conform_case *cc,
 			snprintf(reason, sizeof(reason),
 				 "the device did it: status 0, %" PRIu64 " validated",
 				 ro.last.validated);
-		else if (ro.last_wc_status != cc->expect_wc)
+		else if (in->t.iwarp && ro.last_status != -ECONNRESET)
+			snprintf(reason, sizeof(reason), "%s", ro.last_reason);
+		else if (!in->t.iwarp && ro.last_wc_status != cc->expect_wc)
 			snprintf(reason, sizeof(reason), "%s%s",
 				 ro.last_wc_status < 0 ? "no completion failed: " : "",
 				 ro.last_reason);
@@ -438,8 +442,15 @@ static void conform_negative(struct knl_ctx *c, const struct conform_case *cc,
 	conform_row_start(cc, size, *stopped ? "stopped" : pass ? "pass" : "fail");
 	print_string(PRINT_JSON, "violate", NULL,
 		     STRMAP_NAME(krdma_violation_strmap, cc->violate));
-	print_uint(PRINT_JSON, "expect_wc_status", NULL, cc->expect_wc);
-	print_string(PRINT_TEXT, NULL, "expect %s", wc_status_name(cc->expect_wc));
+	if (in->t.iwarp) {
+		/* RFC 5040: the peer's TERMINATE, then the stream closed. */
+		print_string(PRINT_ANY, "expect", "expect %s",
+			     "the connection terminated");
+	} else {
+		print_uint(PRINT_JSON, "expect_wc_status", NULL, cc->expect_wc);
+		print_string(PRINT_TEXT, NULL, "expect %s",
+			     wc_status_name(cc->expect_wc));
+	}
 	if (ro.last_wc_status >= 0) {
 		print_uint(PRINT_JSON, "wc_status", NULL, (uint64_t)ro.last_wc_status);
 		print_string(PRINT_ANY, "wc_status_name", ", got %s",
@@ -448,6 +459,9 @@ static void conform_negative(struct knl_ctx *c, const struct conform_case *cc,
 	if (ro.last.id) {
 		print_uint(PRINT_JSON, "test_id", NULL, ro.last.id);
 		print_int(PRINT_JSON, "status", NULL, ro.last_status);
+		if (in->t.iwarp && ro.last_status == -ECONNRESET)
+			print_string(PRINT_TEXT, NULL, ", got %s",
+				     "the connection terminated");
 	}
 	if (!pass && !*stopped && reason[0]) {
 		print_text("; %s", reason);

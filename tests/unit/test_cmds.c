@@ -3559,6 +3559,9 @@ TEST(docs_state_the_code)
 #define CF_NEG_DONE	0x80
 #define CF_NEG_WRONG	0x100
 #define CF_SERVER	0x200
+/* iWARP: a negative case's session closed under it (the peer's
+ * TERMINATE), or with CF_NEG_WRONG its test stalled. */
+#define CF_IWARP	0x400
 
 /* Session 5's ends: 10.0.0.1, the peer's listener 10.0.0.2:7471. */
 static const struct ip_addr conform_local = {
@@ -3605,6 +3608,17 @@ static void k_conform_violate(struct nlattr **tb)
 	nla_put_u8(m, KRDMA_A_TEST_VIOLATE, v);
 	nla_put_u64(m, KRDMA_A_TEST_ITERS, done);
 	nla_put_u64(m, KRDMA_A_TEST_VALIDATED, done);
+	if (conform_mode & CF_IWARP) {
+		bool stalled = conform_mode & CF_NEG_WRONG;
+
+		nla_put_u32(m, KRDMA_A_TEST_STATUS, (uint32_t)(stalled ?
+			    -ETIMEDOUT : -ECONNRESET));
+		nla_put_string(m, KRDMA_A_REASON, stalled ?
+			       "session closed: test 20 stalled for 30000 ms" :
+			       "session closed: connection closed: receive flushed");
+		fake_event(m);
+		return;
+	}
 	nla_put_u32(m, KRDMA_A_TEST_STATUS, done ? 0 : (uint32_t)-EIO);
 	if (!done) {
 		nla_put_u32(m, KRDMA_A_TEST_WC_STATUS, wc);
@@ -3950,6 +3964,50 @@ TEST(cmd_conform_negative)
 	};
 
 	CHECK_CMDS(cases);
+}
+
+/* On iWARP (rxe0's node_type an RNIC): the connection terminated. */
+TEST(cmd_conform_negative_iwarp)
+{
+	const struct cmd_case cases[] = {
+		{ .what = "the peer terminated", .kernel = k_conform,
+		  .setup = conform_setup, .mode = CF_IWARP, .json = true,
+		  .line = "conform session s1 case write.out_of_bounds",
+		  .err = "", .rc = EXIT_OK, REQS(6),
+		  .json_has = { JSON_STRING("cases/0/result", "pass"),
+				JSON_STRING("cases/0/expect", "the connection terminated"),
+				JSON_NO("cases/0/expect_wc_status"),
+				JSON_NO("cases/0/wc_status"),
+				JSON_NUM("cases/0/status", -ECONNRESET),
+				JSON_NO("cases/0/reason") } },
+		{ .what = "text", .kernel = k_conform, .setup = conform_setup,
+		  .mode = CF_IWARP, .line = "conform session s1 case send.longer",
+		  .rc = EXIT_OK,
+		  .out_has = { "send.longer_than_receive     send             4096  pass expect the connection terminated, got the connection terminated\n" } },
+		{ .what = "the peer let it through", .kernel = k_conform,
+		  .setup = conform_setup, .mode = CF_IWARP | CF_NEG_WRONG,
+		  .json = true, .line = "conform session s1 case write.read_only",
+		  .rc = EXIT_CONFORM_FAIL, REQS(5),
+		  .json_has = { JSON_STRING("cases/0/result", "fail"),
+				JSON_NUM("cases/0/status", -ETIMEDOUT),
+				JSON_STRING("cases/0/reason",
+					    "session closed: test 20 stalled for 30000 ms") } },
+		{ .what = "no atomics there", .kernel = k_conform,
+		  .setup = conform_setup, .mode = CF_IWARP | CF_ATOMICS,
+		  .json = true, .line = "conform session s1 case atomic_fadd.out",
+		  .rc = EXIT_OK, REQS(2),
+		  .json_has = { JSON_STRING("cases/0/result", "skip"),
+				JSON_STRING("cases/0/reason", "iWARP has no RDMA atomics") } },
+	};
+	char root[] = "/tmp/krdma-unit-sysfs.XXXXXX", cmd[128];
+
+	CHECK(mkdtemp(root) != NULL);
+	put_file(root, "class/infiniband/rxe0/node_type", "4: RNIC\n");
+	env_sysfs_root = root;
+	CHECK_CMDS(cases);
+	env_sysfs_root = "/sys";
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	CHECK_INT(system(cmd), 0);
 }
 
 TEST(cmd_conform_max_msg)
