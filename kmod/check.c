@@ -185,6 +185,37 @@ static int krdma_check_post_rdma(struct krdma_test *test, struct krdma_slot *slo
 			       &slot->cqe, imm, true);
 }
 
+/*
+ * Is this the atomics variant's iteration (test-atomic-variant)? A slot's
+ * first, third, ... one; the one after it brings the target back to the
+ * test's sequence, and a count a multiple of twice the depth ends every
+ * slot on such a one, so the peer's check of the final values holds.
+ */
+static bool krdma_check_variant_turn(const struct krdma_test *test,
+				     const struct krdma_slot *slot)
+{
+	return test->p.atomic_variant &&
+	       !(div_u64(slot->iter, test->p.depth) & 1);
+}
+
+/*
+ * What iteration slot->iter adds: iter + 1, the sequence the peer checks
+ * the final values against; fadd-wrap takes 2^32 off the variant's
+ * iteration - the target, 0 or a small sum, goes below 0: to just under
+ * 2^64 - and puts it back on the next one's, which carries the target
+ * past 2^64 back to the sum.
+ */
+static u64 krdma_check_fadd_addend(const struct krdma_test *test,
+				   const struct krdma_slot *slot)
+{
+	u64 add = slot->iter + 1;
+
+	if (test->p.atomic_variant != KRDMA_ATOMIC_FADD_WRAP)
+		return add;
+	return krdma_check_variant_turn(test, slot) ? add - BIT_ULL(32) :
+						      add + BIT_ULL(32);
+}
+
 static void krdma_slot_complete(struct krdma_test *test, struct krdma_slot *slot)
 {
 	slot->busy = false;
@@ -278,8 +309,8 @@ static void krdma_check_slot_done(struct ib_cq *cq, struct ib_wc *wc)
 					slot->iter, orig, slot->expect);
 		}
 		if (test->p.op == KRDMA_OP_ATOMIC_FADD)
-			slot->expect += slot->iter + 1;
-		else
+			slot->expect += krdma_check_fadd_addend(test, slot);
+		else if (!krdma_check_variant_turn(test, slot))
 			slot->expect = krdma_seed(test->id, slot->iter);
 		break;
 	default:
@@ -313,9 +344,11 @@ static int krdma_check_post_atomic(struct krdma_test *test,
 	wr.rkey = be32_to_cpu(r->rkey);
 	wr.wr.opcode = krdma_op(test->p.op)->opcode;
 	if (test->p.op == KRDMA_OP_ATOMIC_FADD) {
-		wr.compare_add = slot->iter + 1;
+		wr.compare_add = krdma_check_fadd_addend(test, slot);
 	} else {
-		wr.compare_add = slot->expect;
+		/* A miss compares with what the target does not hold. */
+		wr.compare_add = krdma_check_variant_turn(test, slot) ?
+				 ~slot->expect : slot->expect;
 		wr.swap = krdma_seed(test->id, slot->iter);
 	}
 	ret = krdma_post_send(sess, &wr.wr);

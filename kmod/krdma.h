@@ -487,6 +487,7 @@ struct krdma_test_params {
 	u64	rate;		/* bw: bytes/s at most, 0: no limit */
 	u32	burst;		/* bw, with a rate: messages posted at once */
 	u8	violate;	/* check: enum krdma_violation, or 0 */
+	u8	atomic_variant;	/* check: enum krdma_atomic_variant, or 0 */
 	u32	mirror_of;	/* the peer's test this one mirrors, or 0 */
 };
 

@@ -471,10 +471,48 @@ static void krdma_kunit_violation(struct kunit *t)
 	}
 }
 
+/* An atomics variant: its op's, a count that ends every slot evenly. */
+static void krdma_kunit_atomic_variant(struct kunit *t)
+{
+	static const struct {
+		u8 op, variant;
+		u64 count;
+		u32 depth, duration_ms;
+		int want;
+	} cases[] = {
+		{ KRDMA_OP_ATOMIC_FADD, KRDMA_ATOMIC_FADD_WRAP, 8, 1 },
+		{ KRDMA_OP_ATOMIC_FADD, KRDMA_ATOMIC_FADD_WRAP, 8, 4 },
+		{ KRDMA_OP_ATOMIC_CSWAP, KRDMA_ATOMIC_CSWAP_MISS, 16, 2 },
+		{ KRDMA_OP_ATOMIC_FADD, KRDMA_ATOMIC_FADD_WRAP, 6, 4, .want = -EINVAL },
+		{ KRDMA_OP_ATOMIC_FADD, KRDMA_ATOMIC_FADD_WRAP, 7, 1, .want = -EINVAL },
+		{ KRDMA_OP_ATOMIC_FADD, KRDMA_ATOMIC_FADD_WRAP, 0, 1, 1000,
+		  .want = -EINVAL },
+		{ KRDMA_OP_ATOMIC_CSWAP, KRDMA_ATOMIC_FADD_WRAP, 8, 1, .want = -EINVAL },
+		{ KRDMA_OP_ATOMIC_FADD, KRDMA_ATOMIC_CSWAP_MISS, 8, 1, .want = -EINVAL },
+		{ KRDMA_OP_WRITE, KRDMA_ATOMIC_FADD_WRAP, 8, 1, .want = -EINVAL },
+		{ KRDMA_OP_ATOMIC_FADD, KRDMA_ATOMIC_MAX + 1, 8, 1, .want = -EINVAL },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct krdma_test_params p = {
+			.mode = KRDMA_MODE_CHECK, .op = cases[i].op,
+			.atomic_variant = cases[i].variant,
+			.count = cases[i].count, .depth = cases[i].depth,
+			.duration_ms = cases[i].duration_ms,
+		};
+
+		krdma_test_params_defaults(&p);
+		KUNIT_EXPECT_EQ_MSG(t, krdma_test_params_check(&p, NULL),
+				    cases[i].want, "case %u", i);
+	}
+}
+
 static struct kunit_case krdma_kunit_cases[] = {
 	KUNIT_CASE(krdma_kunit_params_defaults),
 	KUNIT_CASE(krdma_kunit_params_check),
 	KUNIT_CASE(krdma_kunit_violation),
+	KUNIT_CASE(krdma_kunit_atomic_variant),
 	KUNIT_CASE(krdma_kunit_op_table),
 	KUNIT_CASE(krdma_kunit_op_supported),
 	KUNIT_CASE(krdma_kunit_sges_part),

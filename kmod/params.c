@@ -100,6 +100,8 @@ static u64 krdma_test_param(const struct krdma_test_params *p, u16 attr)
 		return p->burst;
 	case KRDMA_A_TEST_VIOLATE:
 		return p->violate;
+	case KRDMA_A_TEST_ATOMIC_VARIANT:
+		return p->atomic_variant;
 	}
 	/* The spec gave "modes:" to an attribute this does not know. */
 	WARN_ON_ONCE(1);
@@ -192,6 +194,32 @@ static int krdma_test_violation_check(const struct krdma_test_params *p,
 	return 0;
 }
 
+/*
+ * An atomics variant (test-atomic-variant): its op's, and a count that
+ * ends every slot on an iteration that brings the target back to the
+ * sequence the peer checks (check.c, krdma_check_variant_turn()).
+ */
+static int krdma_test_atomic_variant_check(const struct krdma_test_params *p,
+					   struct netlink_ext_ack *extack)
+{
+	u8 op = p->atomic_variant == KRDMA_ATOMIC_FADD_WRAP ?
+		KRDMA_OP_ATOMIC_FADD : KRDMA_OP_ATOMIC_CSWAP;
+
+	if (!p->atomic_variant)
+		return 0;
+	if (p->op != op || p->atomic_variant > KRDMA_ATOMIC_MAX) {
+		NL_SET_ERR_MSG(extack,
+			       "fadd-wrap is atomic_fadd's, cswap-miss atomic_cswap's");
+		return -EINVAL;
+	}
+	if (p->duration_ms || p->count % (2 * (u64)p->depth)) {
+		NL_SET_ERR_MSG(extack,
+			       "an atomics variant needs a count that is a multiple of twice the depth");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /**
  * krdma_test_params_check() - @p, its defaults applied, against the spec
  * @p: a test's parameters, after krdma_test_params_defaults()
@@ -210,6 +238,7 @@ int krdma_test_params_check(const struct krdma_test_params *p,
 			    struct netlink_ext_ack *extack)
 {
 	unsigned int i;
+	int ret;
 
 	/*
 	 * Which engines are registered is the caller's to ask (the request
@@ -250,5 +279,8 @@ int krdma_test_params_check(const struct krdma_test_params *p,
 		NL_SET_ERR_MSG(extack, "atomics operate on 8 bytes: size must be 8");
 		return -EINVAL;
 	}
-	return krdma_test_violation_check(p, extack);
+	ret = krdma_test_violation_check(p, extack);
+	if (ret)
+		return ret;
+	return krdma_test_atomic_variant_check(p, extack);
 }

@@ -48,6 +48,10 @@
 /* A case of the data moved right. */
 #define CONFORM_POSITIVE(op_, name_, size_)				\
 	{ .name = name_, .op = op_, .size = size_ }
+/* An atomics case of a variant of the sequence (test-atomic-variant). */
+#define CONFORM_VARIANT(op_, name_, variant_)				\
+	{ .name = name_, .op = op_, .size = CONFORM_ATOMIC,		\
+	  .atomic_variant = variant_ }
 /* A negative case: @violate, and the status our completion must have. */
 #define CONFORM_NEGATIVE(op_, name_, size_, violate_, wc_)		\
 	{ .name = name_, .op = op_, .size = size_, .violate = violate_,	\
@@ -61,6 +65,11 @@ const struct conform_case conform_cases[] = {
 	CONFORM_SIZES(KRDMA_OP_WRITE_IMM, "write_imm"),
 	CONFORM_POSITIVE(KRDMA_OP_ATOMIC_FADD, "atomic_fadd.8_bytes", CONFORM_ATOMIC),
 	CONFORM_POSITIVE(KRDMA_OP_ATOMIC_CSWAP, "atomic_cswap.8_bytes", CONFORM_ATOMIC),
+	/* The target carried past 2^64 and back; a compare that misses. */
+	CONFORM_VARIANT(KRDMA_OP_ATOMIC_FADD, "atomic_fadd.wrap_around",
+			KRDMA_ATOMIC_FADD_WRAP),
+	CONFORM_VARIANT(KRDMA_OP_ATOMIC_CSWAP, "atomic_cswap.miss",
+			KRDMA_ATOMIC_CSWAP_MISS),
 	/*
 	 * The responder NAKs: a Remote Access Error for an access outside
 	 * what the peer's MR grants, an Invalid Request for a message its
@@ -309,6 +318,10 @@ static void conform_row_start(const struct conform_case *cc, uint64_t size,
 		   sz, result);
 	print_string(PRINT_JSON, "case", NULL, cc->name);
 	print_string(PRINT_JSON, "op", NULL, op_name(conform_wr_op(cc)));
+	if (cc->atomic_variant)
+		print_string(PRINT_JSON, "atomic_variant", NULL,
+			     STRMAP_NAME(krdma_atomic_variant_strmap,
+					 cc->atomic_variant));
 	if (size)
 		print_uint(PRINT_JSON, "size", NULL, size);
 	print_string(PRINT_JSON, "result", NULL, result);
@@ -504,6 +517,8 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 		return;
 	}
 	conform_test_args(&a, cc, in->id, CONFORM_COUNT);
+	a.atomic_variant.set = cc->atomic_variant != 0;
+	a.atomic_variant.num = cc->atomic_variant;
 	/* The atomics' 8 bytes are the kernel's default, the only size. */
 	c->ext_msg[0] = '\0';
 	rc = test_run_one(c, &a, op_atomic(cc->op) ? 0 : size, &ro, stopped);
@@ -565,6 +580,10 @@ static void conform_list(void)
 		print_string(PRINT_ANY, "op", " %-12s", op_name(conform_wr_op(cc)));
 		print_string(PRINT_ANY, "size", " %8s",
 			     conform_size_text(cc->size));
+		if (cc->atomic_variant)
+			print_string(PRINT_JSON, "atomic_variant", NULL,
+				     STRMAP_NAME(krdma_atomic_variant_strmap,
+						 cc->atomic_variant));
 		if (cc->violate) {
 			print_string(PRINT_JSON, "violate", NULL,
 				     STRMAP_NAME(krdma_violation_strmap,
@@ -666,7 +685,9 @@ const struct object conform_obj = {
 	"READ/atomic credits). The cases: write, read, send, send_imm and\n"
 	"write_imm at 1 byte, MTU-1, MTU, MTU+1 (the active MTU of the device's\n"
 	"port), PAGE+1, 2*PAGE+7 (this host's page size) and max_msg (the\n"
-	"session's); atomic_fadd and atomic_cswap at 8 bytes. The negative\n"
+	"session's); atomic_fadd and atomic_cswap at 8 bytes, and again with\n"
+	"the target carried past 2^64 and back (atomic_fadd.wrap_around) and\n"
+	"with compares that miss (atomic_cswap.miss). The negative\n"
 	"cases break a rule of the verbs once - an access past the peer's\n"
 	"region, under its MR's previous key, a WRITE into a region registered\n"
 	"for READ, a SEND a byte longer than the receive - each over a session\n"

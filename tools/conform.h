@@ -38,6 +38,8 @@ struct conform_case {
 	 */
 	uint8_t violate;
 	uint32_t expect_wc;
+	/* A positive atomics case's variant (enum krdma_atomic_variant). */
+	uint8_t atomic_variant;
 };
 
 /* The statuses the negative cases expect (enum ib_wc_status). */

@@ -77,6 +77,7 @@ struct nla_policy krdma_policy[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_SESSION_ACK_TIMEOUT] = { .type = NLA_U8 },
 	[KRDMA_A_TEST_PEER_ENV] = { .type = NLA_NESTED },
 	[KRDMA_A_TEST_VIOLATE] = { .type = NLA_U8 },
+	[KRDMA_A_TEST_ATOMIC_VARIANT] = { .type = NLA_U8 },
 	[KRDMA_A_TEST_WC_STATUS] = { .type = NLA_U32 },
 };
 
@@ -251,7 +252,7 @@ const int krdma_test_start_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_TEST_GET - do and dump reply */
-const int krdma_test_get_rsp_attrs[34] = {
+const int krdma_test_get_rsp_attrs[35] = {
 	KRDMA_A_TEST_ID,
 	KRDMA_A_SESSION_ID,
 	KRDMA_A_TEST_OP,
@@ -286,6 +287,7 @@ const int krdma_test_get_rsp_attrs[34] = {
 	KRDMA_A_TEST_PEER_ENV,
 	KRDMA_A_TEST_VIOLATE,
 	KRDMA_A_TEST_WC_STATUS,
+	KRDMA_A_TEST_ATOMIC_VARIANT,
 };
 
 /* KRDMA_CMD_STATS_GET - do reply */
@@ -294,7 +296,7 @@ const int krdma_stats_get_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_EVENT_NTF - event */
-const int krdma_event_ntf_attrs[42] = {
+const int krdma_event_ntf_attrs[43] = {
 	KRDMA_A_EVENT,
 	KRDMA_A_TEST_ID,
 	KRDMA_A_SESSION_ID,
@@ -337,6 +339,7 @@ const int krdma_event_ntf_attrs[42] = {
 	KRDMA_A_TEST_PEER_ENV,
 	KRDMA_A_TEST_VIOLATE,
 	KRDMA_A_TEST_WC_STATUS,
+	KRDMA_A_TEST_ATOMIC_VARIANT,
 };
 
 /* enum ib_port_state */
@@ -388,6 +391,12 @@ const char *const krdma_op_strmap[9] = {
 	[KRDMA_OP_READ] = "read",
 	[KRDMA_OP_ATOMIC_FADD] = "atomic_fadd",
 	[KRDMA_OP_ATOMIC_CSWAP] = "atomic_cswap",
+};
+
+/* enum krdma_atomic_variant */
+const char *const krdma_atomic_variant_strmap[3] = {
+	[KRDMA_ATOMIC_FADD_WRAP] = "fadd_wrap",
+	[KRDMA_ATOMIC_CSWAP_MISS] = "cswap_miss",
 };
 
 /* enum krdma_violation */
@@ -524,4 +533,5 @@ const struct krdma_strmap krdma_attr_enums[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_MODE] = { krdma_test_mode_strmap, 4 },
 	[KRDMA_A_SESSION_CQ_POLL] = { krdma_cq_poll_strmap, 5 },
 	[KRDMA_A_TEST_VIOLATE] = { krdma_violation_strmap, 5 },
+	[KRDMA_A_TEST_ATOMIC_VARIANT] = { krdma_atomic_variant_strmap, 3 },
 };

@@ -29,9 +29,9 @@ extern const int krdma_listener_get_rsp_attrs[6];
 extern const int krdma_session_new_rsp_attrs[1];
 extern const int krdma_session_get_rsp_attrs[23];
 extern const int krdma_test_start_rsp_attrs[1];
-extern const int krdma_test_get_rsp_attrs[34];
+extern const int krdma_test_get_rsp_attrs[35];
 extern const int krdma_stats_get_rsp_attrs[1];
-extern const int krdma_event_ntf_attrs[42];
+extern const int krdma_event_ntf_attrs[43];
 
 /*
  * The names of each enum's values and each nested set's attributes, as
@@ -43,6 +43,7 @@ extern const char *const krdma_session_state_strmap[5];
 extern const char *const krdma_cq_poll_strmap[5];
 extern const char *const krdma_session_role_strmap[3];
 extern const char *const krdma_op_strmap[9];
+extern const char *const krdma_atomic_variant_strmap[3];
 extern const char *const krdma_violation_strmap[5];
 extern const char *const krdma_test_mode_strmap[4];
 extern const char *const krdma_test_state_strmap[3];

@@ -136,6 +136,27 @@ enum krdma_op {
 };
 
 /**
+ * enum krdma_atomic_variant - How a check-mode atomics test drives its target,
+ *   for a conformance case (krdmactl conform): each slot's first, third, ...
+ *   iteration is the variant's, the one after it brings the target back to the
+ *   test's sequence, so the peer's check of the final values holds.
+ * @KRDMA_ATOMIC_FADD_WRAP: atomic_fadd: the iteration's addend less 2^32,
+ *   which takes the target below 0, to just under 2^64; the next one's addend
+ *   plus 2^32, which carries it past 2^64 back to the sum.
+ * @KRDMA_ATOMIC_CSWAP_MISS: atomic_cswap: the iteration compares with a value
+ *   the target does not hold (the complement of the one it holds): nothing is
+ *   swapped, and the target's value comes back; the next one hits.
+ */
+enum krdma_atomic_variant {
+	KRDMA_ATOMIC_FADD_WRAP = 1,
+	KRDMA_ATOMIC_CSWAP_MISS,
+
+	/* private: */
+	__KRDMA_ATOMIC_MAX,
+	KRDMA_ATOMIC_MAX = (__KRDMA_ATOMIC_MAX - 1)
+};
+
+/**
  * enum krdma_violation - A rule of the verbs that a test's one iteration
  *   breaks on purpose, for a conformance case (krdmactl conform): the device
  *   must refuse it with the completion status the IBTA specification names,
@@ -385,6 +406,11 @@ enum krdma_event {
  *   the session's queue pair goes to the error state and the session ends, its
  *   reason and test-wc-status saying what the device answered. Run it on a
  *   session of its own (krdmactl conform connects one). modes: check
+ * @KRDMA_A_TEST_ATOMIC_VARIANT: (u8, enum krdma_atomic_variant) check mode,
+ *   atomic_fadd (fadd-wrap) or atomic_cswap (cswap-miss) - the variant of the
+ *   atomics' sequence the test runs, each returned value checked as ever; its
+ *   test-count must be a multiple of twice its test-depth (each slot ends on
+ *   an iteration that brings the target back). modes: check
  * @KRDMA_A_TEST_WC_STATUS: (u32) The status of the completion that failed the
  *   test, as enum ib_wc_status (and libibverbs' ibv_wc_status) number it: 10 a
  *   remote access error, 9 a remote invalid request. Absent when no completion
@@ -459,6 +485,7 @@ enum krdma_attr {
 	KRDMA_A_SESSION_ACK_TIMEOUT,
 	KRDMA_A_TEST_PEER_ENV,
 	KRDMA_A_TEST_VIOLATE,
+	KRDMA_A_TEST_ATOMIC_VARIANT,
 	KRDMA_A_TEST_WC_STATUS,
 
 	__KRDMA_A_MAX,
