@@ -357,6 +357,39 @@ static int krdma_check_post_atomic(struct krdma_test *test,
 	return ret;
 }
 
+/**
+ * krdma_check_split_sges() - the same bytes over more SGEs (test-sges)
+ * @sge: the SGEs, with room for @want
+ * @n: how many there are
+ * @want: how many there should be
+ *
+ * The longest entry split in two, the first half first, until there are
+ * @want, or no entry has two bytes to split: the same bytes in the same
+ * order.
+ *
+ * Return: the number of SGEs now.
+ */
+int krdma_check_split_sges(struct ib_sge *sge, int n, int want)
+{
+	while (n < want) {
+		int i, longest = 0;
+
+		for (i = 1; i < n; i++)
+			if (sge[i].length > sge[longest].length)
+				longest = i;
+		if (sge[longest].length < 2)
+			break;
+		memmove(&sge[longest + 2], &sge[longest + 1],
+			(n - longest - 1) * sizeof(*sge));
+		sge[longest + 1] = sge[longest];
+		sge[longest].length /= 2;
+		sge[longest + 1].addr += sge[longest].length;
+		sge[longest + 1].length -= sge[longest].length;
+		n++;
+	}
+	return n;
+}
+
 static int krdma_check_post_send(struct krdma_test *test, struct krdma_slot *slot)
 {
 	struct krdma_session *sess = test->sess;
@@ -369,6 +402,8 @@ static int krdma_check_post_send(struct krdma_test *test, struct krdma_slot *slo
 			   sess->max_sge);
 	if (n < 0)
 		return n;
+	if (test->p.sges)
+		n = krdma_check_split_sges(sge, n, test->p.sges);
 	/*
 	 * A conformance case's SEND is a byte longer than the peer's
 	 * receive (its size is the session's max_msg, krdma_check_params()):
@@ -509,6 +544,14 @@ static int krdma_check_params(struct krdma_session *sess,
 	if (nchunks + 1 > sess->max_sge && krdma_op_is_send(p->op)) {
 		NL_SET_ERR_MSG(extack, "size needs more SGEs than the device has");
 		return -E2BIG;
+	}
+	/* As many SGEs as asked: the session's, and each of a byte or more. */
+	if (p->sges && (p->sges > sess->max_sge ||
+			p->sges > krdma_slot_len(p) ||
+			krdma_chunks_for(sess->kdev, krdma_slot_len(p)) > p->sges)) {
+		NL_SET_ERR_MSG(extack,
+			       "sges: more than the session's max_sge, than the message's bytes, or fewer than its memory takes");
+		return -EINVAL;
 	}
 	/* One byte more than the peer's receive takes: an SGE more. */
 	if (p->violate == KRDMA_VIOLATE_LONG_SEND &&

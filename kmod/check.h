@@ -13,6 +13,7 @@ int krdma_post_rdma(struct krdma_session *sess, struct krdma_buf *buf,
 		    const struct krdma_wire_region *remote, u32 nremote,
 		    enum ib_wr_opcode opcode, struct ib_cqe *cqe,
 		    u32 imm, bool signal_last);
+int krdma_check_split_sges(struct ib_sge *sge, int n, int want);
 
 /* check-peer.c */
 u64 krdma_check_peer_bytes(const struct krdma_peer_test *pt);

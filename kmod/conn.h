@@ -21,8 +21,8 @@ struct krdma_conn;
 struct krdma_peer_test;
 struct krdma_session;
 
-/* The SGEs of a WR at most: a receive's, a test message's. */
-#define KRDMA_MAX_SGE		16
+/* The SGEs of a WR at most: a receive's, a test message's (the spec's). */
+#define KRDMA_MAX_SGE		KRDMA_SGE_MAX
 /* The fewest receives a data channel keeps posted (conns.c). */
 #define KRDMA_CHANNEL_MIN_RECVS	8
 

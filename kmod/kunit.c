@@ -13,6 +13,7 @@
 #include "krdma.h"
 #include "proto.h"
 #include "test.h"
+#include "check.h"
 
 /*
  * A check-mode write_imm carries its iteration modulo 2^31: bit 31 marks
@@ -508,11 +509,71 @@ static void krdma_kunit_atomic_variant(struct kunit *t)
 	}
 }
 
+/* test-sges: the same bytes, in order, over exactly as many SGEs. */
+static void krdma_kunit_split_sges(struct kunit *t)
+{
+	struct ib_sge sge[KRDMA_MAX_SGE] = {
+		{ .addr = 0x1000, .length = 100, .lkey = 7 },
+		{ .addr = 0x9000, .length = 3, .lkey = 7 },
+	};
+	u64 next = 0x1000;
+	u32 total = 0;
+	int i, n;
+
+	n = krdma_check_split_sges(sge, 2, KRDMA_MAX_SGE);
+	KUNIT_EXPECT_EQ(t, n, KRDMA_MAX_SGE);
+	for (i = 0; i < n; i++) {
+		/* Contiguous within the first buffer, then the second's. */
+		if (next == 0x1000 + 100)
+			next = 0x9000;
+		KUNIT_EXPECT_EQ_MSG(t, sge[i].addr, next, "sge %d", i);
+		KUNIT_EXPECT_GT_MSG(t, sge[i].length, 0U, "sge %d", i);
+		KUNIT_EXPECT_EQ(t, sge[i].lkey, 7U);
+		next = sge[i].addr + sge[i].length;
+		total += sge[i].length;
+	}
+	KUNIT_EXPECT_EQ(t, total, 103U);
+	/* Nothing left to split: 3 bytes over 3 SGEs at most. */
+	sge[0] = (struct ib_sge){ .addr = 0x1000, .length = 3 };
+	KUNIT_EXPECT_EQ(t, krdma_check_split_sges(sge, 1, 5), 3);
+	KUNIT_EXPECT_EQ(t, krdma_check_split_sges(sge, 3, 3), 3);
+}
+
+/* test-sges: the sends' only, at most sge-max. */
+static void krdma_kunit_sges(struct kunit *t)
+{
+	static const struct {
+		u8 op;
+		u32 sges;
+		int want;
+	} cases[] = {
+		{ KRDMA_OP_SEND, 1 },
+		{ KRDMA_OP_SEND_IMM, KRDMA_SGE_MAX },
+		{ KRDMA_OP_SEND, KRDMA_SGE_MAX + 1, -EINVAL },
+		{ KRDMA_OP_WRITE, 4, -EINVAL },
+		{ KRDMA_OP_READ, 4, -EINVAL },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct krdma_test_params p = {
+			.mode = KRDMA_MODE_CHECK, .op = cases[i].op,
+			.sges = cases[i].sges,
+		};
+
+		krdma_test_params_defaults(&p);
+		KUNIT_EXPECT_EQ_MSG(t, krdma_test_params_check(&p, NULL),
+				    cases[i].want, "case %u", i);
+	}
+}
+
 static struct kunit_case krdma_kunit_cases[] = {
 	KUNIT_CASE(krdma_kunit_params_defaults),
 	KUNIT_CASE(krdma_kunit_params_check),
 	KUNIT_CASE(krdma_kunit_violation),
 	KUNIT_CASE(krdma_kunit_atomic_variant),
+	KUNIT_CASE(krdma_kunit_sges),
+	KUNIT_CASE(krdma_kunit_split_sges),
 	KUNIT_CASE(krdma_kunit_op_table),
 	KUNIT_CASE(krdma_kunit_op_supported),
 	KUNIT_CASE(krdma_kunit_sges_part),

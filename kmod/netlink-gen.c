@@ -98,7 +98,7 @@ static const struct nla_policy krdma_session_get_nl_policy[KRDMA_A_SESSION_ID + 
 };
 
 /* KRDMA_CMD_TEST_START - do */
-static const struct nla_policy krdma_test_start_nl_policy[KRDMA_A_TEST_ATOMIC_VARIANT + 1] = {
+static const struct nla_policy krdma_test_start_nl_policy[KRDMA_A_TEST_SGES + 1] = {
 	[KRDMA_A_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 	[KRDMA_A_SESSION_ID] = { .type = NLA_U32, },
 	[KRDMA_A_TEST_OP] = NLA_POLICY_RANGE(NLA_U8, 1, KRDMA_OP_MAX),
@@ -118,6 +118,7 @@ static const struct nla_policy krdma_test_start_nl_policy[KRDMA_A_TEST_ATOMIC_VA
 	[KRDMA_A_TEST_BURST] = NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_DEPTH_MAX),
 	[KRDMA_A_TEST_VIOLATE] = NLA_POLICY_RANGE(NLA_U8, 1, KRDMA_VIOLATE_MAX),
 	[KRDMA_A_TEST_ATOMIC_VARIANT] = NLA_POLICY_RANGE(NLA_U8, 1, KRDMA_ATOMIC_MAX),
+	[KRDMA_A_TEST_SGES] = NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_SGE_MAX),
 };
 
 /* KRDMA_CMD_TEST_STOP - do */
@@ -189,7 +190,7 @@ const struct genl_ops krdma_nl_ops[13] = {
 		.cmd		= KRDMA_CMD_TEST_START,
 		.doit		= krdma_nl_test_start_doit,
 		.policy		= krdma_test_start_nl_policy,
-		.maxattr	= KRDMA_A_TEST_ATOMIC_VARIANT,
+		.maxattr	= KRDMA_A_TEST_SGES,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{
@@ -222,7 +223,7 @@ const struct genl_multicast_group krdma_nl_mcgrps[1] = {
 };
 
 /* test-start: the attributes that only some test modes take */
-const struct krdma_mode_attr krdma_test_mode_attrs[8] = {
+const struct krdma_mode_attr krdma_test_mode_attrs[9] = {
 	{
 		.attr		= KRDMA_A_TEST_SIGNAL_EVERY,
 		.type		= NLA_U32,
@@ -278,5 +279,11 @@ const struct krdma_mode_attr krdma_test_mode_attrs[8] = {
 		.type		= NLA_U8,
 		.modes		= KRDMA_A_TEST_ATOMIC_VARIANT_MODES,
 		.refusal	= "atomic-variant is for the check mode",
+	},
+	{
+		.attr		= KRDMA_A_TEST_SGES,
+		.type		= NLA_U32,
+		.modes		= KRDMA_A_TEST_SGES_MODES,
+		.refusal	= "sges is for the check mode",
 	},
 };

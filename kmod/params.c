@@ -102,6 +102,8 @@ static u64 krdma_test_param(const struct krdma_test_params *p, u16 attr)
 		return p->violate;
 	case KRDMA_A_TEST_ATOMIC_VARIANT:
 		return p->atomic_variant;
+	case KRDMA_A_TEST_SGES:
+		return p->sges;
 	}
 	/* The spec gave "modes:" to an attribute this does not know. */
 	WARN_ON_ONCE(1);
@@ -282,5 +284,13 @@ int krdma_test_params_check(const struct krdma_test_params *p,
 	ret = krdma_test_violation_check(p, extack);
 	if (ret)
 		return ret;
-	return krdma_test_atomic_variant_check(p, extack);
+	ret = krdma_test_atomic_variant_check(p, extack);
+	if (ret)
+		return ret;
+	if (p->sges && (!krdma_op_is_send(p->op) || p->sges > KRDMA_SGE_MAX ||
+			p->violate)) {
+		NL_SET_ERR_MSG(extack, "sges is for send and send_imm, at most sge-max");
+		return -EINVAL;
+	}
+	return 0;
 }

@@ -237,6 +237,7 @@ static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
 	     nla_put_u8(skb, KRDMA_A_TEST_VIOLATE, test->p.violate)) ||
 	    (test->p.atomic_variant &&
 	     nla_put_u8(skb, KRDMA_A_TEST_ATOMIC_VARIANT, test->p.atomic_variant)) ||
+	    (test->p.sges && nla_put_u32(skb, KRDMA_A_TEST_SGES, test->p.sges)) ||
 	    (READ_ONCE(test->wc_status) &&
 	     nla_put_u32(skb, KRDMA_A_TEST_WC_STATUS, READ_ONCE(test->wc_status))))
 		return -EMSGSIZE;

@@ -187,6 +187,8 @@ static const struct attr_desc descs[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_VIOLATE] = { "violate", "violate", K_SPEC },
 	[KRDMA_A_TEST_ATOMIC_VARIANT] = { "atomic_variant", "atomic_variant",
 					  K_SPEC },
+	[KRDMA_A_TEST_SGES] = { "sges", "sges", K_SPEC },
+	[KRDMA_A_SESSION_MAX_SGE] = { "max_sge", "max_sge", K_SPEC },
 	[KRDMA_A_TEST_WC_STATUS] = { "wc_status", "wc_status", K_WC_STATUS },
 	[KRDMA_A_SESSION_ACK_TIMEOUT] = { "ack_timeout", "ack_timeout",
 					  K_SPEC },

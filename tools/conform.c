@@ -52,6 +52,9 @@
 #define CONFORM_VARIANT(op_, name_, variant_)				\
 	{ .name = name_, .op = op_, .size = CONFORM_ATOMIC,		\
 	  .atomic_variant = variant_ }
+/* A send over as many SGEs as the session's QP takes (test-sges). */
+#define CONFORM_MAX_SGE(op_, name_)					\
+	{ .name = name_, .op = op_, .size = CONFORM_SGE_MSG, .max_sge = true }
 /* A negative case: @violate, and the status our completion must have. */
 #define CONFORM_NEGATIVE(op_, name_, size_, violate_, wc_)		\
 	{ .name = name_, .op = op_, .size = size_, .violate = violate_,	\
@@ -70,6 +73,9 @@ const struct conform_case conform_cases[] = {
 			KRDMA_ATOMIC_FADD_WRAP),
 	CONFORM_VARIANT(KRDMA_OP_ATOMIC_CSWAP, "atomic_cswap.miss",
 			KRDMA_ATOMIC_CSWAP_MISS),
+	/* A SEND's WR with every SGE the session's QP takes. */
+	CONFORM_MAX_SGE(KRDMA_OP_SEND, "send.max_sge"),
+	CONFORM_MAX_SGE(KRDMA_OP_SEND_IMM, "send_imm.max_sge"),
 	/*
 	 * The responder NAKs: a Remote Access Error for an access outside
 	 * what the peer's MR grants, an Invalid Request for a message its
@@ -108,6 +114,7 @@ const char *conform_size_text(enum conform_size s)
 		[CONFORM_TWO_PAGES_PLUS_7] = "2*PAGE+7",
 		[CONFORM_MAX_MSG] = "max_msg",
 		[CONFORM_ATOMIC] = "8",
+		[CONFORM_SGE_MSG] = "1000",
 	};
 
 	return (unsigned int)s < ARRAY_SIZE(texts) ? texts[s] : "?";
@@ -162,6 +169,10 @@ uint64_t conform_size(const struct conform_case *cc,
 		*why = "a negative case connects a session of its own to the peer's listener: run conform on the side that connected";
 		return 0;
 	}
+	if (cc->max_sge && t->session_max_sge < 2) {
+		*why = "the session's QPs take one SGE a WR";
+		return 0;
+	}
 	/* A SEND a byte longer than the peer's receive: an SGE to spare. */
 	if (cc->violate == KRDMA_VIOLATE_LONG_SEND && t->max_sge < 4) {
 		*why = "the device takes fewer than 4 SGEs a WR";
@@ -196,6 +207,9 @@ uint64_t conform_size(const struct conform_case *cc,
 		break;
 	case CONFORM_ATOMIC:
 		return 8;
+	case CONFORM_SGE_MSG:
+		size = CONFORM_SGE_MSG_SIZE;
+		break;
 	}
 	if (!size) {
 		*why = "the size comes to 0 bytes, which no krdma test has";
@@ -240,6 +254,8 @@ static int conform_session_reply(struct nlattr **tb, struct nlmsghdr *nlh,
 	if (tb[KRDMA_A_SESSION_INITIATOR_DEPTH])
 		in->t.initiator_depth =
 			nla_get_u8(tb[KRDMA_A_SESSION_INITIATOR_DEPTH]);
+	if (tb[KRDMA_A_SESSION_MAX_SGE])
+		in->t.session_max_sge = nla_get_u32(tb[KRDMA_A_SESSION_MAX_SGE]);
 	in->t.client = tb[KRDMA_A_SESSION_ROLE] &&
 		       nla_get_u8(tb[KRDMA_A_SESSION_ROLE]) == KRDMA_ROLE_CLIENT &&
 		       tb[KRDMA_A_LOCAL_ADDR] && tb[KRDMA_A_PEER_ADDR] &&
@@ -519,6 +535,8 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 	conform_test_args(&a, cc, in->id, CONFORM_COUNT);
 	a.atomic_variant.set = cc->atomic_variant != 0;
 	a.atomic_variant.num = cc->atomic_variant;
+	a.sges.set = cc->max_sge;
+	a.sges.num = in->t.session_max_sge;
 	/* The atomics' 8 bytes are the kernel's default, the only size. */
 	c->ext_msg[0] = '\0';
 	rc = test_run_one(c, &a, op_atomic(cc->op) ? 0 : size, &ro, stopped);
@@ -535,6 +553,9 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 		tally->fail++;
 	conform_row_start(cc, size, *stopped ? "stopped" : pass ? "pass" :
 			  "fail");
+	if (cc->max_sge)
+		print_uint(PRINT_ANY, "sges", "%" PRIu64 " SGEs a WR, ",
+			   in->t.session_max_sge);
 	if (ran) {
 		print_uint(PRINT_JSON, "test_id", NULL, ro.last.id);
 		print_int(PRINT_JSON, "status", NULL, ro.last_status);

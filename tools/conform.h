@@ -24,7 +24,11 @@ enum conform_size {
 	CONFORM_TWO_PAGES_PLUS_7,	/* two, ending off a word */
 	CONFORM_MAX_MSG,		/* the session's max_msg */
 	CONFORM_ATOMIC,			/* 8 bytes, the atomics' */
+	CONFORM_SGE_MSG,		/* 1000 bytes: one page, split in SGEs */
 };
+
+/* The message of the max_sge cases: within a page, with its header. */
+#define CONFORM_SGE_MSG_SIZE	1000
 
 struct conform_case {
 	const char *name;	/* "write.mtu_plus_1" */
@@ -40,6 +44,8 @@ struct conform_case {
 	uint32_t expect_wc;
 	/* A positive atomics case's variant (enum krdma_atomic_variant). */
 	uint8_t atomic_variant;
+	/* A send whose WR carries as many SGEs as the session's QP takes. */
+	bool max_sge;
 };
 
 /* The statuses the negative cases expect (enum ib_wc_status). */
@@ -77,6 +83,7 @@ struct conform_target {
 	uint32_t initiator_depth;	/* READ/atomic credits negotiated */
 	uint32_t page_size;
 	uint32_t max_sge;	/* the device's */
+	uint32_t session_max_sge;	/* a send WR of the session's QPs */
 	bool client;		/* the session connected: its peer listens */
 };
 

@@ -78,6 +78,8 @@ struct nla_policy krdma_policy[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_PEER_ENV] = { .type = NLA_NESTED },
 	[KRDMA_A_TEST_VIOLATE] = { .type = NLA_U8 },
 	[KRDMA_A_TEST_ATOMIC_VARIANT] = { .type = NLA_U8 },
+	[KRDMA_A_TEST_SGES] = { .type = NLA_U32 },
+	[KRDMA_A_SESSION_MAX_SGE] = { .type = NLA_U32 },
 	[KRDMA_A_TEST_WC_STATUS] = { .type = NLA_U32 },
 };
 
@@ -220,7 +222,7 @@ const int krdma_session_new_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_SESSION_GET - do and dump reply */
-const int krdma_session_get_rsp_attrs[23] = {
+const int krdma_session_get_rsp_attrs[24] = {
 	KRDMA_A_SESSION_ID,
 	KRDMA_A_NAME,
 	KRDMA_A_SESSION_STATE,
@@ -239,6 +241,7 @@ const int krdma_session_get_rsp_attrs[23] = {
 	KRDMA_A_SESSION_MAX_MSG_SIZE,
 	KRDMA_A_SESSION_PEER_PROTO,
 	KRDMA_A_SESSION_MAX_INLINE,
+	KRDMA_A_SESSION_MAX_SGE,
 	KRDMA_A_SESSION_CQ_POLL,
 	KRDMA_A_SESSION_ACK_TIMEOUT,
 	KRDMA_A_LISTENER_ID,
@@ -252,7 +255,7 @@ const int krdma_test_start_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_TEST_GET - do and dump reply */
-const int krdma_test_get_rsp_attrs[35] = {
+const int krdma_test_get_rsp_attrs[36] = {
 	KRDMA_A_TEST_ID,
 	KRDMA_A_SESSION_ID,
 	KRDMA_A_TEST_OP,
@@ -288,6 +291,7 @@ const int krdma_test_get_rsp_attrs[35] = {
 	KRDMA_A_TEST_VIOLATE,
 	KRDMA_A_TEST_WC_STATUS,
 	KRDMA_A_TEST_ATOMIC_VARIANT,
+	KRDMA_A_TEST_SGES,
 };
 
 /* KRDMA_CMD_STATS_GET - do reply */
@@ -296,7 +300,7 @@ const int krdma_stats_get_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_EVENT_NTF - event */
-const int krdma_event_ntf_attrs[43] = {
+const int krdma_event_ntf_attrs[44] = {
 	KRDMA_A_EVENT,
 	KRDMA_A_TEST_ID,
 	KRDMA_A_SESSION_ID,
@@ -340,6 +344,7 @@ const int krdma_event_ntf_attrs[43] = {
 	KRDMA_A_TEST_VIOLATE,
 	KRDMA_A_TEST_WC_STATUS,
 	KRDMA_A_TEST_ATOMIC_VARIANT,
+	KRDMA_A_TEST_SGES,
 };
 
 /* enum ib_port_state */

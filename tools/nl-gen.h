@@ -27,11 +27,11 @@ extern const int krdma_dev_get_rsp_attrs[9];
 extern const int krdma_listener_add_rsp_attrs[6];
 extern const int krdma_listener_get_rsp_attrs[6];
 extern const int krdma_session_new_rsp_attrs[1];
-extern const int krdma_session_get_rsp_attrs[23];
+extern const int krdma_session_get_rsp_attrs[24];
 extern const int krdma_test_start_rsp_attrs[1];
-extern const int krdma_test_get_rsp_attrs[35];
+extern const int krdma_test_get_rsp_attrs[36];
 extern const int krdma_stats_get_rsp_attrs[1];
-extern const int krdma_event_ntf_attrs[43];
+extern const int krdma_event_ntf_attrs[44];
 
 /*
  * The names of each enum's values and each nested set's attributes, as

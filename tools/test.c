@@ -115,6 +115,7 @@ static int test_parse(struct test_args *a, bool run, int argc, char **argv)
 	memset(&a->conn, 0, sizeof(a->conn));
 	memset(&a->violate, 0, sizeof(a->violate));
 	memset(&a->atomic_variant, 0, sizeof(a->atomic_variant));
+	memset(&a->sges, 0, sizeof(a->sges));
 	memcpy(specs, test_specs, sizeof(test_specs));
 	/* A one-shot run: "addr ADDR" and the session's keywords, but its
 	 * name and qps are the test's. */
@@ -185,6 +186,8 @@ static struct nl_msg *test_start_msg(struct knl_ctx *c,
 	    (a->atomic_variant.set &&
 	     nla_put_u8(msg, KRDMA_A_TEST_ATOMIC_VARIANT,
 			(uint8_t)a->atomic_variant.num)) ||
+	    (a->sges.set &&
+	     nla_put_u32(msg, KRDMA_A_TEST_SGES, (uint32_t)a->sges.num)) ||
 	    (size && nla_put_u32(msg, KRDMA_A_TEST_SIZE, (uint32_t)size)) ||
 	    (a->count.set &&
 	     nla_put_u64(msg, KRDMA_A_TEST_COUNT, a->count.num)) ||

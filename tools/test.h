@@ -19,7 +19,7 @@ struct test_args {
 	struct arg_val signal_every, chain, bidir, qps, rate, burst;
 	/* conform only: the rule of the verbs its one iteration breaks, the
 	 * variant of an atomics sequence */
-	struct arg_val violate, atomic_variant;
+	struct arg_val violate, atomic_variant, sges;
 	/* run only: what the CLI does with the result */
 	struct arg_val expect, hist;
 	/* run only: "addr ADDR" instead of "session", a one-shot run over a

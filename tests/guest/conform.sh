@@ -21,14 +21,14 @@
 # responder held one krdma MR more after the first cases than after the
 # whole run (2 against 1, 2026-11-30; to be explained), so a count may
 # fall; a leak makes one grow.
-# Expected guest time: 2 x 39 + 3 check-mode tests of 8 tiny iterations, 16
+# Expected guest time: 2 x 41 + 3 check-mode tests of 8 tiny iterations, 16
 # sessions made and broken,
 # about 80 s under TCG.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
 PORT=7471
-NCASES=47	# 5 ops x 7 sizes, the 2 atomics at 8 bytes and 2 variants; 8 negative
+NCASES=49	# 5 ops x 7 sizes, 2 atomics and 2 variants, 2 at max_sge; 8 negative
 NNEG=8
 SKIP_OPS=
 # The device's known deviations, CASE=the completion status it gives

@@ -3710,6 +3710,7 @@ static void k_conform(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 		nla_put_u32(m, KRDMA_A_SESSION_MAX_MSG_SIZE,
 			    conform_max_msg ? conform_max_msg : 65536);
 		nla_put_u8(m, KRDMA_A_SESSION_INITIATOR_DEPTH, 16);
+		nla_put_u32(m, KRDMA_A_SESSION_MAX_SGE, 16);
 		if (!(conform_mode & CF_DOWN))
 			nla_put_string(m, KRDMA_A_DEV_NAME, "rxe0");
 		nla_put_u8(m, KRDMA_A_SESSION_ROLE, conform_mode & CF_SERVER ?
@@ -3789,12 +3790,13 @@ TEST(cmd_conform_one_case)
 
 TEST(cmd_conform_all_cases)
 {
-	/* 5 ops at 7 sizes, 4 atomics; 8 negative cases, 2 of atomics. */
+	/* 5 ops at 7 sizes, 4 atomics, 2 at max_sge; 8 negative cases, 2 of
+	 * atomics. */
 	const struct cmd_case cases[] = {
 		{ .what = "no atomics", .kernel = k_conform,
 		  .setup = conform_setup, .json = true,
 		  .line = "conform session s1", .err = "", .rc = EXIT_OK,
-		  .json_has = { JSON_LEN("cases", 47),
+		  .json_has = { JSON_LEN("cases", 49),
 				JSON_STRING("cases/0/case", "write.1_byte"),
 				JSON_NUM("cases/0/size", 1),
 				JSON_NUM("cases/1/size", 1023),
@@ -3805,9 +3807,13 @@ TEST(cmd_conform_all_cases)
 				JSON_STRING("cases/35/reason",
 					    "the device has no atomics (atomic_cap none)"),
 				JSON_NO("cases/35/test_id"),
-				JSON_STRING("cases/41/case", "atomic_fadd.out_of_bounds"),
-				JSON_STRING("cases/41/result", "skip"),
-				JSON_NUM("passed", 41), JSON_NUM("failed", 0),
+				JSON_STRING("cases/43/case", "atomic_fadd.out_of_bounds"),
+				JSON_STRING("cases/43/result", "skip"),
+				JSON_STRING("cases/39/case", "send.max_sge"),
+				JSON_NUM("cases/39/sges", 16),
+				JSON_NUM("cases/39/size", 1000),
+				JSON_STRING("cases/39/result", "pass"),
+				JSON_NUM("passed", 43), JSON_NUM("failed", 0),
 				JSON_NUM("skipped", 6) } },
 		{ .what = "atomics", .kernel = k_conform,
 		  .setup = conform_setup, .mode = CF_ATOMICS, .json = true,
@@ -3820,7 +3826,7 @@ TEST(cmd_conform_all_cases)
 				JSON_STRING("cases/37/result", "pass"),
 				JSON_STRING("cases/38/atomic_variant", "cswap_miss"),
 				JSON_NO("cases/36/atomic_variant"),
-				JSON_NUM("passed", 47), JSON_NUM("skipped", 0) } },
+				JSON_NUM("passed", 49), JSON_NUM("skipped", 0) } },
 		{ .what = "text", .kernel = k_conform, .setup = conform_setup,
 		  .line = "conform session s1", .rc = EXIT_OK,
 		  .out_starts = "conform session 5 (s1): dev rxe0 mtu 1024 max_msg 65536 page ",
@@ -3828,7 +3834,8 @@ TEST(cmd_conform_all_cases)
 			       "atomic_fadd.8_bytes          atomic_fadd         8  skip the device has no atomics",
 			       "write.out_of_bounds          write               1  pass expect remote access error, got remote access error\n",
 			       "send.longer_than_receive     send             4096  pass expect remote invalid request error, got remote invalid request error\n",
-			       "41 passed, 0 failed, 6 skipped\n" } },
+			       "send_imm.max_sge             send_imm         1000  pass 16 SGEs a WR, 8 validated of 8 iterations of 8\n",
+			       "43 passed, 0 failed, 6 skipped\n" } },
 		{ .what = "cases that fail", .kernel = k_conform,
 		  .setup = conform_setup, .json = true,
 		  .mode = CF_ATOMICS | CF_READ_FAILS | CF_SEND_REFUSED | CF_IMM_SHORT,
@@ -3854,7 +3861,7 @@ TEST(cmd_conform_all_cases)
 				/* the others, and those after, all run */
 				JSON_STRING("cases/21/result", "pass"),
 				JSON_STRING("cases/36/result", "pass"),
-				JSON_NUM("passed", 26), JSON_NUM("failed", 21),
+				JSON_NUM("passed", 27), JSON_NUM("failed", 22),
 				JSON_NUM("skipped", 0) } },
 		{ .what = "^C", .kernel = k_conform, .setup = conform_setup,
 		  .mode = CF_SLOW, .json = true, .sigint = 1,
@@ -3872,6 +3879,20 @@ TEST(cmd_conform_all_cases)
 	};
 
 	CHECK_CMDS(cases);
+}
+
+TEST(cmd_conform_max_sge)
+{
+	check_cmd(&(const struct cmd_case){
+		.kernel = k_conform, .setup = conform_setup, .json = true,
+		.line = "conform session s1 case send.max_sge",
+		.err = "", .rc = EXIT_OK, REQS(3),
+		.sent = { SENT_IN(2, KRDMA_A_TEST_OP, KRDMA_OP_SEND),
+			  SENT_IN(2, KRDMA_A_TEST_SGES, 16),
+			  SENT_IN(2, KRDMA_A_TEST_SIZE, 1000) },
+		.json_has = { JSON_NUM("cases/0/sges", 16),
+			      JSON_STRING("cases/0/result", "pass") },
+	});
 }
 
 TEST(cmd_conform_atomic_variant)
@@ -4050,9 +4071,9 @@ TEST(cmd_conform_max_msg)
 			      /* 1 byte and max_msg of 5 ops, and the
 			       * negative cases but the atomics' (their
 			       * sessions' max_msg is their own) */
-			      JSON_STRING("cases/46/result", "pass"),
-			      JSON_NUM("cases/46/size", 4096),
-			      JSON_NUM("passed", 16),
+			      JSON_STRING("cases/48/result", "pass"),
+			      JSON_NUM("cases/48/size", 4096),
+			      JSON_NUM("passed", 18),
 			      JSON_NUM("skipped", 31) },
 	});
 	conform_max_msg = 0;
@@ -4093,15 +4114,15 @@ TEST(cmd_conform_list)
 		{ .kernel = k_none, .json = true,
 		  .line = "conform session s1 case list", .rc = EXIT_OK,
 		  REQS(0),
-		  .json_has = { JSON_LEN("", 47),
+		  .json_has = { JSON_LEN("", 49),
 				JSON_STRING("3/case", "write.mtu_plus_1"),
 				JSON_STRING("3/op", "write"),
 				JSON_STRING("3/size", "MTU+1"),
 				JSON_NO("3/violate"),
-				JSON_STRING("45/case", "write.read_only_region"),
-				JSON_STRING("45/op", "write"),
-				JSON_STRING("45/violate", "no_access"),
-				JSON_NUM("45/expect_wc_status", 10),
+				JSON_STRING("47/case", "write.read_only_region"),
+				JSON_STRING("47/op", "write"),
+				JSON_STRING("47/violate", "no_access"),
+				JSON_NUM("47/expect_wc_status", 10),
 				JSON_STRING("37/atomic_variant", "fadd_wrap") } },
 	};
 

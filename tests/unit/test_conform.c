@@ -15,14 +15,14 @@
 static const struct conform_target rxe = {
 	.atomic_cap = 1 /* IB_ATOMIC_HCA */, .mtu = 1024, .max_msg = 65536,
 	.initiator_depth = 16, .page_size = 4096, .max_sge = 32,
-	.client = true,
+	.session_max_sge = 16, .client = true,
 };
 
 TEST(conform_names_unique_and_found)
 {
 	size_t i, j;
 
-	CHECK(conform_ncases >= 47);
+	CHECK(conform_ncases >= 49);
 	for (i = 0; i < conform_ncases; i++) {
 		const char *name = conform_cases[i].name;
 		const char *op = op_name(conform_wr_op(&conform_cases[i]));
@@ -239,4 +239,26 @@ TEST(conform_negative_cases)
 	t = rxe;
 	t.atomic_cap = 0;
 	CHECK_U64(conform_size(&conform_cases[conform_find("atomic_fadd.out")], &t, &why), 0);
+}
+
+TEST(conform_max_sge_cases)
+{
+	struct conform_target t = rxe;
+	int k = conform_find("send.max_sge");
+	const char *why;
+
+	CHECK(k >= 0);
+	if (k < 0)
+		return;
+	CHECK(conform_cases[k].max_sge);
+	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 1000);
+	/* A QP of one SGE a WR has nothing to split over. */
+	t.session_max_sge = 1;
+	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 0);
+	CHECK_STR(why, "the session's QPs take one SGE a WR");
+	/* Below the case's message: skipped as the others are. */
+	t = rxe;
+	t.max_msg = 999;
+	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 0);
+	CHECK_STR(why, "larger than the session's max_msg");
 }

@@ -45,6 +45,12 @@
 /* Shortest interval between two test-progress events, in milliseconds. */
 #define KRDMA_INTERVAL_MS_MIN	100
 
+/*
+ * Most scatter/gather entries krdma puts in a send work request (the device's
+ * own most, dev-max-sge, can be lower or higher).
+ */
+#define KRDMA_SGE_MAX	16
+
 /* Most work requests a bw test posts with one ib_post_send(). */
 #define KRDMA_CHAIN_MAX	32
 
@@ -411,6 +417,13 @@ enum krdma_event {
  *   atomics' sequence the test runs, each returned value checked as ever; its
  *   test-count must be a multiple of twice its test-depth (each slot ends on
  *   an iteration that brings the target back). modes: check
+ * @KRDMA_A_TEST_SGES: (u32) check mode, send and send-imm - each message's
+ *   work request carries this many scatter/gather entries, its memory split to
+ *   fill them: at most the session's session-max-sge and the message's bytes
+ *   (its header's included). Absent: as many as its memory takes. modes: check
+ * @KRDMA_A_SESSION_MAX_SGE: (u32) Scatter/gather entries a send work request
+ *   of the session's queue pairs takes (the device's dev-max-sge, at most
+ *   sge-max).
  * @KRDMA_A_TEST_WC_STATUS: (u32) The status of the completion that failed the
  *   test, as enum ib_wc_status (and libibverbs' ibv_wc_status) number it: 10 a
  *   remote access error, 9 a remote invalid request. Absent when no completion
@@ -486,6 +499,8 @@ enum krdma_attr {
 	KRDMA_A_TEST_PEER_ENV,
 	KRDMA_A_TEST_VIOLATE,
 	KRDMA_A_TEST_ATOMIC_VARIANT,
+	KRDMA_A_TEST_SGES,
+	KRDMA_A_SESSION_MAX_SGE,
 	KRDMA_A_TEST_WC_STATUS,
 
 	__KRDMA_A_MAX,
