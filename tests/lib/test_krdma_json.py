@@ -222,6 +222,16 @@ expect('conform-table: a negative case as specified',
        '3 cases: 3 passed, 0 failed, 0 skipped')
 expect('conform-table: a negative case passed on another status',
        ['conform-table', conform_doc(['write'], change=conform_neg(11)), '3'], 1)
+def conform_neg_iwarp(cases, doc):
+    cases.append({'case': 'write.out_of_bounds', 'op': 'write', 'size': 1, 'result': 'pass',
+                  'violate': 'out_of_bounds', 'expect': 'the connection terminated',
+                  'test_id': 2, 'status': -104})
+    doc['passed'] += 1
+
+
+expect('conform-table: a negative case on iWARP',
+       ['conform-table', conform_doc(['write'], change=conform_neg_iwarp), '3'], 0,
+       '3 cases: 3 passed, 0 failed, 0 skipped')
 expect('conform-table: a known deviation',
        ['conform-table', conform_doc(['write'], change=conform_neg(11, result='fail')), '3',
         '--deviation', 'write.out_of_bounds=11'], 0, '3 cases: 2 passed, 1 failed, 0 skipped')
