@@ -435,9 +435,9 @@ static void conform_negative(struct knl_ctx *c, const struct conform_case *cc,
 
 	if (!conform_neg_connect(c, in, &id, reason, sizeof(reason))) {
 		conform_test_args(&a, cc, id, 1);
-		a.depth.set = a.violate.set = true;
+		a.depth.set = a.conform.violate.set = true;
 		a.depth.num = 1;
-		a.violate.num = cc->violate;
+		a.conform.violate.num = cc->violate;
 		c->ext_msg[0] = '\0';
 		test_run_one(c, &a, op_atomic(cc->op) ? 0 : size, &ro, stopped);
 		if (!ro.last.id)
@@ -533,10 +533,10 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 		return;
 	}
 	conform_test_args(&a, cc, in->id, CONFORM_COUNT);
-	a.atomic_variant.set = cc->atomic_variant != 0;
-	a.atomic_variant.num = cc->atomic_variant;
-	a.sges.set = cc->max_sge;
-	a.sges.num = in->t.session_max_sge;
+	a.conform.atomic_variant.set = cc->atomic_variant != 0;
+	a.conform.atomic_variant.num = cc->atomic_variant;
+	a.conform.sges.set = cc->max_sge;
+	a.conform.sges.num = in->t.session_max_sge;
 	/* The atomics' 8 bytes are the kernel's default, the only size. */
 	c->ext_msg[0] = '\0';
 	rc = test_run_one(c, &a, op_atomic(cc->op) ? 0 : size, &ro, stopped);

@@ -111,11 +111,9 @@ static int test_parse(struct test_args *a, bool run, int argc, char **argv)
 	int rc;
 
 	/* conn.name and conn.qps are no keywords: args_parse() leaves them,
-	 * and violate, which only conform sets. */
+	 * and what only conform sets. */
 	memset(&a->conn, 0, sizeof(a->conn));
-	memset(&a->violate, 0, sizeof(a->violate));
-	memset(&a->atomic_variant, 0, sizeof(a->atomic_variant));
-	memset(&a->sges, 0, sizeof(a->sges));
+	memset(&a->conform, 0, sizeof(a->conform));
 	memcpy(specs, test_specs, sizeof(test_specs));
 	/* A one-shot run: "addr ADDR" and the session's keywords, but its
 	 * name and qps are the test's. */
@@ -181,13 +179,13 @@ static struct nl_msg *test_start_msg(struct knl_ctx *c,
 	     nla_put_u64(msg, KRDMA_A_TEST_RATE, rate_bytes(a, size))) ||
 	    (a->burst.set &&
 	     nla_put_u32(msg, KRDMA_A_TEST_BURST, (uint32_t)a->burst.num)) ||
-	    (a->violate.set &&
-	     nla_put_u8(msg, KRDMA_A_TEST_VIOLATE, (uint8_t)a->violate.num)) ||
-	    (a->atomic_variant.set &&
+	    (a->conform.violate.set &&
+	     nla_put_u8(msg, KRDMA_A_TEST_VIOLATE, (uint8_t)a->conform.violate.num)) ||
+	    (a->conform.atomic_variant.set &&
 	     nla_put_u8(msg, KRDMA_A_TEST_ATOMIC_VARIANT,
-			(uint8_t)a->atomic_variant.num)) ||
-	    (a->sges.set &&
-	     nla_put_u32(msg, KRDMA_A_TEST_SGES, (uint32_t)a->sges.num)) ||
+			(uint8_t)a->conform.atomic_variant.num)) ||
+	    (a->conform.sges.set &&
+	     nla_put_u32(msg, KRDMA_A_TEST_SGES, (uint32_t)a->conform.sges.num)) ||
 	    (size && nla_put_u32(msg, KRDMA_A_TEST_SIZE, (uint32_t)size)) ||
 	    (a->count.set &&
 	     nla_put_u64(msg, KRDMA_A_TEST_COUNT, a->count.num)) ||

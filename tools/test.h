@@ -17,9 +17,11 @@
 struct test_args {
 	struct arg_val session, op, mode, size, count, duration, depth, interval;
 	struct arg_val signal_every, chain, bidir, qps, rate, burst;
-	/* conform only: the rule of the verbs its one iteration breaks, the
-	 * variant of an atomics sequence */
-	struct arg_val violate, atomic_variant, sges;
+	/* conform only, no keywords: the rule of the verbs its one iteration
+	 * breaks, the variant of an atomics sequence, SGEs a send WR */
+	struct {
+		struct arg_val violate, atomic_variant, sges;
+	} conform;
 	/* run only: what the CLI does with the result */
 	struct arg_val expect, hist;
 	/* run only: "addr ADDR" instead of "session", a one-shot run over a
