@@ -76,7 +76,7 @@ static void krdma_check_peer_read_done(struct ib_cq *cq, struct ib_wc *wc)
 	ret = krdma_post_rdma(sess, slot->buf,
 			      &pt->remote[(pt->depth + s) * pt->remote_per_slot],
 			      pt->remote_per_slot, IB_WR_RDMA_WRITE, &slot->wcqe,
-			      0, true);
+			      0, 0, KRDMA_POST_SIGNAL_LAST);
 	if (ret) {
 		krdma_session_close(sess, "ping: cannot post write: %d", ret);
 		return;
@@ -110,7 +110,8 @@ int krdma_check_peer_setup(struct krdma_session *sess,
 			   struct krdma_msg_test *ack, u32 *ack_regions)
 {
 	struct krdma_device *kdev = sess->kdev;
-	int access = krdma_op(pt->op)->peer_access;
+	int access = krdma_op(pt->op)->peer_access |
+		     (pt->read_back ? IB_ACCESS_REMOTE_READ : 0);
 	u32 nregions = be32_to_cpu(req->nregions);
 	u32 need_wrs, s, n = 0;
 	int ret;
@@ -155,7 +156,8 @@ int krdma_check_peer_setup(struct krdma_session *sess,
 	/* Allocate everything first: a failure then leaves nothing posted. */
 	for (s = 0; s < pt->depth; s++) {
 		struct krdma_slot *slot = &pt->slots[s];
-		u32 len = krdma_op_data_len(pt->op, pt->size);
+		/* The atomics' target: 8 bytes, or the words they go to in turn. */
+		u32 len = pt->size;
 
 		slot->pt = pt;
 		slot->buf = krdma_buf_alloc(kdev, KRDMA_MSG_HDR_SIZE + len,
@@ -211,30 +213,37 @@ int krdma_check_peer_setup(struct krdma_session *sess,
 }
 
 /*
- * Atomics: the final values must be what the driver's sequence produced.
- * @iters comes from the peer: computed in closed form, never looped over.
+ * Atomics: the final value of every word of every slot's target must be
+ * what the driver's sequence produced (krdma_check_atomic_value()).
+ * @iters comes from the peer: computed in closed form, never looped over
+ * (the words are ours: at most 512 a slot).
  */
 static void krdma_check_peer_atomics(struct krdma_peer_test *pt, u64 iters)
 {
-	u32 s;
+	u32 nwords = pt->size / sizeof(u64);
+	u32 s, w;
 
 	for (s = 0; s < pt->depth; s++) {
 		struct krdma_slot *slot = &pt->slots[s];
 		/* Slot s saw iterations s, s + depth, ... below iters: k of them. */
 		u64 k = iters > s ? div_u64(iters - s - 1, pt->depth) + 1 : 0;
-		u64 expect = 0, val, tri;
+		bool right = true;
 
-		if (k && pt->op == KRDMA_OP_ATOMIC_FADD) {
-			/* sum of (s + j * depth + 1), j < k, modulo 2^64 */
-			tri = k & 1 ? k * ((k - 1) / 2) : (k / 2) * (k - 1);
-			expect = k * (s + 1) + (u64)pt->depth * tri;
-		} else if (k) {
-			expect = krdma_seed(pt->test_id, s + (k - 1) * pt->depth);
-		}
 		krdma_buf_to_cpu(slot->buf);
-		krdma_buf_copy_to(&val, slot->buf, KRDMA_MSG_HDR_SIZE, sizeof(val));
+		for (w = 0; w < nwords; w++) {
+			/* Uses w, w + nwords, ... of the k went to word w. */
+			u64 n = k > w ? div_u64(k - w - 1, nwords) + 1 : 0;
+			u64 val;
+
+			krdma_buf_copy_to(&val, slot->buf,
+					  KRDMA_MSG_HDR_SIZE + w * sizeof(u64),
+					  sizeof(val));
+			right &= val == krdma_check_atomic_value(pt->op, pt->test_id,
+								 s, pt->depth,
+								 nwords, w, n);
+		}
 		pt->seen += k;
-		if (val == expect)
+		if (right)
 			pt->validated++;
 		else
 			pt->errors++;
@@ -329,7 +338,7 @@ void krdma_check_peer_on_msg(struct krdma_session *sess,
 		    krdma_post_rdma(sess, slot->buf,
 				    &pt->remote[(iter % pt->depth) * pt->remote_per_slot],
 				    pt->remote_per_slot, IB_WR_RDMA_READ,
-				    &slot->cqe, 0, true))
+				    &slot->cqe, 0, 0, KRDMA_POST_SIGNAL_LAST))
 			krdma_session_close(sess, "ping: cannot post read");
 		return;
 	default:
@@ -403,8 +412,7 @@ void krdma_check_peer_end(struct krdma_peer_test *pt)
 u64 krdma_check_peer_bytes(const struct krdma_peer_test *pt)
 {
 	return krdma_op_is_send(pt->op) ? 0 : pt->depth *
-		krdma_buf_bytes(KRDMA_MSG_HDR_SIZE +
-				krdma_op_data_len(pt->op, pt->size));
+		krdma_buf_bytes(KRDMA_MSG_HDR_SIZE + pt->size);
 }
 
 /**

@@ -34,20 +34,23 @@ static bool krdma_check_more(struct krdma_test *test)
  * @opcode: RDMA READ, WRITE or WRITE with immediate
  * @cqe: every WR's completion
  * @imm: a write_imm's immediate
- * @signal_last: the last WR asks for a completion
+ * @sges: SGEs each WR carries, its memory split to fill them
+ *	(krdma_check_split_sges()); 0: as many as its memory takes
+ * @flags: KRDMA_POST_SIGNAL_LAST, KRDMA_POST_FENCE
  *
  * Posts the RDMA READs or WRITEs moving a slot's payload to or from the
  * peer's regions, a WR per region - or more, where a region spans more
  * of our chunks than a WR takes SGEs (cxgb4: 4); only the last one may
  * be signaled, and only the last one of a write_imm carries the
- * immediate.
+ * immediate. A fence holds every one of them until the READs and
+ * atomics posted before have completed.
  *
  * Return: 0, or the error of the SGEs or of a post (WRs before it went).
  */
 int krdma_post_rdma(struct krdma_session *sess, struct krdma_buf *buf,
 		    const struct krdma_wire_region *remote, u32 nremote,
 		    enum ib_wr_opcode opcode, struct ib_cqe *cqe,
-		    u32 imm, bool signal_last)
+		    u32 imm, u32 sges, unsigned int flags)
 {
 	struct ib_sge sge[KRDMA_MAX_SGE];
 	u32 i, off = KRDMA_MSG_HDR_SIZE;
@@ -65,6 +68,8 @@ int krdma_post_rdma(struct krdma_session *sess, struct krdma_buf *buf,
 						     len - done, sge, &taken);
 			if (n < 0)
 				return n;
+			if (sges)
+				n = krdma_check_split_sges(sge, n, sges);
 			last = i + 1 == nremote && done + taken == len;
 			wr.wr.wr_cqe = cqe;
 			wr.wr.sg_list = sge;
@@ -76,8 +81,10 @@ int krdma_post_rdma(struct krdma_session *sess, struct krdma_buf *buf,
 				else
 					wr.wr.opcode = IB_WR_RDMA_WRITE;
 			}
-			wr.wr.send_flags = last && signal_last ?
+			wr.wr.send_flags = last && (flags & KRDMA_POST_SIGNAL_LAST) ?
 					   IB_SEND_SIGNALED : 0;
+			if (flags & KRDMA_POST_FENCE)
+				wr.wr.send_flags |= IB_SEND_FENCE;
 			wr.remote_addr = be64_to_cpu(remote[i].addr) + done;
 			wr.rkey = be32_to_cpu(remote[i].rkey);
 			if (opcode == IB_WR_RDMA_WRITE && krdma_fault_misaddress())
@@ -100,6 +107,52 @@ int krdma_post_rdma(struct krdma_session *sess, struct krdma_buf *buf,
 }
 
 static void krdma_check_issue(struct krdma_test *test, struct krdma_slot *slot);
+
+/**
+ * krdma_check_atomic_value() - what a word of an atomics test's target holds
+ * @op: atomic_fadd or atomic_cswap
+ * @test_id: the test's id, which seeds cswap's values
+ * @s: the slot whose target it is
+ * @depth: the test's
+ * @nwords: the target's 8-byte words (its size / 8)
+ * @w: the word
+ * @n: the iterations that went to the word
+ *
+ * Slot @s's j-th use (iteration s + j * depth) goes to word j % @nwords,
+ * so the word's m-th one is j = @w + m * @nwords: fetch-and-add adds the
+ * iteration's number plus one, compare-and-swap leaves its seed. The
+ * driver's expectation before an iteration and the responder's check of
+ * the final values are both this, in closed form: @n may come from the
+ * peer, and is never looped over.
+ *
+ * Return: the word's value, modulo 2^64.
+ */
+u64 krdma_check_atomic_value(u8 op, u32 test_id, u32 s, u32 depth,
+			     u32 nwords, u32 w, u64 n)
+{
+	u64 tri;
+
+	if (!n)
+		return 0;
+	if (op == KRDMA_OP_ATOMIC_CSWAP)
+		return krdma_seed(test_id, s + (w + (n - 1) * nwords) * depth);
+	/* The sum over m < n of (s + 1 + depth * (w + m * nwords)). */
+	tri = n & 1 ? n * ((n - 1) / 2) : (n / 2) * (n - 1);
+	return n * (s + 1) + (u64)depth * (n * w + nwords * tri);
+}
+
+/* The 8-byte words of an atomics test's target; iteration @iter's word. */
+static u32 krdma_check_atomic_words(const struct krdma_test_params *p)
+{
+	return p->size / sizeof(u64);
+}
+
+static u32 krdma_check_atomic_word(const struct krdma_test_params *p, u64 iter)
+{
+	u64 j = div_u64(iter, p->depth);
+
+	return do_div(j, krdma_check_atomic_words(p));
+}
 
 /*
  * Our slots' WRs are READs: a read test's, but for a conformance case
@@ -137,8 +190,8 @@ static void krdma_check_violation_done(struct krdma_test *test)
  *
  * out-of-bounds: the first byte past the region's end; stale-rkey: the
  * key the MR had before the peer's REG_MR gave it a new one
- * (ib_inc_rkey() moves the key's low byte by one). Anything else aims as
- * the test would.
+ * (ib_inc_rkey() moves the key's low byte by one); unaligned: 4 bytes
+ * into the atomics' target. Anything else aims as the test would.
  *
  * Return: @bad, or @remote.
  */
@@ -157,6 +210,10 @@ krdma_check_violated(const struct krdma_test *test,
 		return bad;
 	case KRDMA_VIOLATE_STALE_RKEY:
 		bad->rkey = cpu_to_be32((rkey & ~0xffU) | ((rkey - 1) & 0xff));
+		return bad;
+	case KRDMA_VIOLATE_UNALIGNED:
+		/* Half a word in: the target is two words or more. */
+		bad->addr = cpu_to_be64(be64_to_cpu(remote->addr) + sizeof(u32));
 		return bad;
 	default:
 		return remote;
@@ -182,7 +239,8 @@ static int krdma_check_post_rdma(struct krdma_test *test, struct krdma_slot *slo
 			opcode = IB_WR_RDMA_WRITE;
 	}
 	return krdma_post_rdma(test->sess, slot->buf, remote, nremote, opcode,
-			       &slot->cqe, imm, true);
+			       &slot->cqe, imm, test->p.sges,
+			       KRDMA_POST_SIGNAL_LAST);
 }
 
 /*
@@ -220,7 +278,8 @@ static void krdma_slot_complete(struct krdma_test *test, struct krdma_slot *slot
 {
 	slot->busy = false;
 	WRITE_ONCE(test->completed, test->completed + 1);
-	WRITE_ONCE(test->bytes, test->bytes + test->p.size);
+	WRITE_ONCE(test->bytes, test->bytes +
+		   krdma_op_data_len(test->p.op, test->p.size));
 	if (krdma_check_more(test)) {
 		krdma_check_issue(test, slot);
 		return;
@@ -257,6 +316,22 @@ static void krdma_slot_step(struct krdma_test *test, struct krdma_slot *slot,
 		krdma_slot_complete(test, slot);
 }
 
+/*
+ * A WR of the slot's iteration failed: the test fails with it, but for a
+ * flush, which is teardown's doing and whose reason is the session's.
+ */
+static void krdma_check_wc_failed(struct krdma_test *test,
+				  struct krdma_slot *slot, struct ib_wc *wc,
+				  const char *what)
+{
+	if (wc->status != IB_WC_WR_FLUSH_ERR) {
+		WRITE_ONCE(test->wc_status, wc->status);
+		krdma_test_fail(test, -EIO, "iteration %llu: %s%s", slot->iter,
+				what, ib_wc_status_msg(wc->status));
+	}
+	krdma_wc_error(test->sess, wc, "test");
+}
+
 static void krdma_check_slot_done(struct ib_cq *cq, struct ib_wc *wc)
 {
 	struct krdma_slot *slot = container_of(wc->wr_cqe, struct krdma_slot, cqe);
@@ -272,13 +347,7 @@ static void krdma_check_slot_done(struct ib_cq *cq, struct ib_wc *wc)
 	else
 		krdma_buf_to_cpu(slot->buf);
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		/* A flush is teardown's doing: its reason is the session's. */
-		if (wc->status != IB_WC_WR_FLUSH_ERR) {
-			WRITE_ONCE(test->wc_status, wc->status);
-			krdma_test_fail(test, -EIO, "iteration %llu: %s", slot->iter,
-					ib_wc_status_msg(wc->status));
-		}
-		krdma_wc_error(sess, wc, "test");
+		krdma_check_wc_failed(test, slot, wc, "");
 		return;
 	}
 	if (unlikely(test->p.violate)) {
@@ -308,6 +377,9 @@ static void krdma_check_slot_done(struct ib_cq *cq, struct ib_wc *wc)
 					"atomic at iteration %llu returned %llu, expected %llu",
 					slot->iter, orig, slot->expect);
 		}
+		/* A variant's next; the others' is computed at the issue. */
+		if (!test->p.atomic_variant)
+			break;
 		if (test->p.op == KRDMA_OP_ATOMIC_FADD)
 			slot->expect += krdma_check_fadd_addend(test, slot);
 		else if (!krdma_check_variant_turn(test, slot))
@@ -319,16 +391,101 @@ static void krdma_check_slot_done(struct ib_cq *cq, struct ib_wc *wc)
 	krdma_slot_step(test, slot, KRDMA_SLOT_WC);
 }
 
+/* test-read-back: what the fenced READ brought must be what we wrote. */
+static void krdma_check_read_back_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_slot *slot = container_of(wc->wr_cqe, struct krdma_slot, wcqe);
+	struct krdma_session *sess = cq->cq_context;
+	struct krdma_test *test = slot->test;
+
+	krdma_reads_end(sess, 1);
+	krdma_buf_to_cpu(slot->sink);
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		krdma_check_wc_failed(test, slot, wc, "read-back: ");
+		return;
+	}
+	krdma_peer_alive(sess);
+	/* The sink held another iteration's pattern, or zeroes, before. */
+	if (!krdma_pattern_check(slot->sink, KRDMA_MSG_HDR_SIZE, test->p.size,
+				 krdma_seed(test->id, slot->iter))) {
+		krdma_count(sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
+		krdma_test_fail(test, -EBADMSG,
+				"iteration %llu: the fenced READ brought other data than the WRITE wrote",
+				slot->iter);
+	}
+	krdma_slot_step(test, slot, KRDMA_SLOT_READ_BACK);
+}
+
+/*
+ * test-read-back: the memory our WRITE went to, READ into the slot's
+ * sink behind a fence. An IB responder runs a READ after the WRITEs
+ * before it on the QP in any case; the fence is what the verbs give a
+ * ULP to ask for it (IB_SEND_FENCE), and what a device must honour.
+ */
+static int krdma_check_post_read_back(struct krdma_test *test,
+				      struct krdma_slot *slot,
+				      const struct krdma_wire_region *remote)
+{
+	krdma_buf_to_device(slot->sink);
+	return krdma_post_rdma(test->sess, slot->sink, remote,
+			       test->remote_per_slot, IB_WR_RDMA_READ,
+			       &slot->wcqe, 0, 0,
+			       KRDMA_POST_SIGNAL_LAST | KRDMA_POST_FENCE);
+}
+
+/*
+ * What the word iteration slot->iter goes to holds before it: what the
+ * word's earlier iterations left (a variant's sequence is followed as
+ * it goes, krdma_check_slot_done()).
+ */
+static void krdma_check_atomic_expect(const struct krdma_test *test,
+				      struct krdma_slot *slot)
+{
+	const struct krdma_test_params *p = &test->p;
+	u32 nwords = krdma_check_atomic_words(p);
+	u64 earlier = div_u64(slot->iter, p->depth);
+	u32 w = do_div(earlier, nwords);
+
+	if (!p->atomic_variant)
+		slot->expect = krdma_check_atomic_value(p->op, test->id,
+							slot - test->slots,
+							p->depth, nwords, w,
+							earlier);
+}
+
+/*
+ * The peer's region of slot @s's target that holds byte *@off of it (a
+ * target of more than a chunk of the peer's is more than one region),
+ * *@off then the byte's offset in it.
+ */
+static const struct krdma_wire_region *
+krdma_check_remote_at(const struct krdma_test *test, u32 s, u64 *off)
+{
+	const struct krdma_wire_region *r =
+		&test->remote[s * test->remote_per_slot];
+	u32 i;
+
+	for (i = 0; i + 1 < test->remote_per_slot; i++) {
+		if (*off < be32_to_cpu(r[i].len))
+			break;
+		*off -= be32_to_cpu(r[i].len);
+	}
+	return &r[i];
+}
+
 static int krdma_check_post_atomic(struct krdma_test *test,
 				   struct krdma_slot *slot)
 {
 	struct krdma_session *sess = test->sess;
-	const struct krdma_wire_region *r = &test->remote[slot - test->slots];
+	u64 off = krdma_check_atomic_word(&test->p, slot->iter) * sizeof(u64);
+	const struct krdma_wire_region *r =
+		krdma_check_remote_at(test, slot - test->slots, &off);
 	struct krdma_wire_region bad;
 	struct ib_atomic_wr wr = {};
 	struct ib_sge sge;
 	int ret;
 
+	krdma_check_atomic_expect(test, slot);
 	if (test->p.violate)
 		r = krdma_check_violated(test, r, &bad);
 
@@ -340,7 +497,7 @@ static int krdma_check_post_atomic(struct krdma_test *test,
 	wr.wr.sg_list = &sge;
 	wr.wr.num_sge = 1;
 	wr.wr.send_flags = IB_SEND_SIGNALED;
-	wr.remote_addr = be64_to_cpu(r->addr);
+	wr.remote_addr = be64_to_cpu(r->addr) + off;
 	wr.rkey = be32_to_cpu(r->rkey);
 	wr.wr.opcode = krdma_op(test->p.op)->opcode;
 	if (test->p.op == KRDMA_OP_ATOMIC_FADD) {
@@ -463,7 +620,8 @@ static void krdma_check_issue(struct krdma_test *test, struct krdma_slot *slot)
 	case KRDMA_OP_WRITE:
 	case KRDMA_OP_WRITE_IMM:
 		krdma_pattern_fill(slot->buf, KRDMA_MSG_HDR_SIZE, test->p.size, seed);
-		slot->pending = KRDMA_SLOT_WC | KRDMA_SLOT_ACK;
+		slot->pending = KRDMA_SLOT_WC | KRDMA_SLOT_ACK |
+				(test->p.read_back ? KRDMA_SLOT_READ_BACK : 0);
 		krdma_buf_to_device(slot->buf);
 		ret = krdma_check_post_rdma(test, slot, remote,
 					    krdma_op(test->p.op)->opcode,
@@ -472,6 +630,8 @@ static void krdma_check_issue(struct krdma_test *test, struct krdma_slot *slot)
 		if (!ret && test->p.op == KRDMA_OP_WRITE)
 			ret = krdma_ctrl_send(sess, KRDMA_MSG_NOTIFY, test->id,
 					      slot->iter, 0, NULL, 0);
+		if (!ret && test->p.read_back)
+			ret = krdma_check_post_read_back(test, slot, remote);
 		break;
 	case KRDMA_OP_READ:
 		slot->pending = KRDMA_SLOT_WC | KRDMA_SLOT_ACK;
@@ -532,7 +692,7 @@ static int krdma_check_params(struct krdma_session *sess,
 			      struct krdma_test_params *p,
 			      struct netlink_ext_ack *extack)
 {
-	u32 per_iter, nchunks = krdma_chunks_for(sess->kdev, p->size);
+	u32 per_iter, sge_bytes, nchunks = krdma_chunks_for(sess->kdev, p->size);
 
 	if (krdma_op_uses_recv(p->op) &&
 	    p->depth + KRDMA_RQ_RESERVE > min(sess->rq_depth, sess->peer_rq_depth)) {
@@ -545,13 +705,28 @@ static int krdma_check_params(struct krdma_session *sess,
 		NL_SET_ERR_MSG(extack, "size needs more SGEs than the device has");
 		return -E2BIG;
 	}
-	/* As many SGEs as asked: the session's, and each of a byte or more. */
-	if (p->sges && (p->sges > sess->max_sge ||
-			p->sges > krdma_slot_len(p) ||
-			krdma_chunks_for(sess->kdev, krdma_slot_len(p)) > p->sges)) {
+	/*
+	 * As many SGEs as asked: the session's for the op, each of a byte
+	 * or more, and a WR's worth (a send's header is in its WR).
+	 */
+	sge_bytes = krdma_op_is_send(p->op) ? krdma_slot_len(p) : p->size;
+	if (p->sges && (p->sges > (p->op == KRDMA_OP_READ ? sess->max_read_sge :
+				   sess->max_sge) ||
+			p->sges > sge_bytes ||
+			krdma_chunks_for(sess->kdev, sge_bytes) > p->sges)) {
 		NL_SET_ERR_MSG(extack,
-			       "sges: more than the session's max_sge, than the message's bytes, or fewer than its memory takes");
+			       "sges: more than the session's max_sge (a read's max_read_sge), than the message's bytes, or fewer than its memory takes");
 		return -EINVAL;
+	}
+	if (p->read_back && sess->peer_proto < 5) {
+		NL_SET_ERR_MSG(extack, "read-back needs a peer of protocol version 5");
+		return -EOPNOTSUPP;
+	}
+	if (krdma_op_is_atomic(p->op) && p->size != sizeof(u64) &&
+	    sess->peer_proto < 5) {
+		NL_SET_ERR_MSG(extack,
+			       "an atomics target of more than 8 bytes needs a peer of protocol version 5");
+		return -EOPNOTSUPP;
 	}
 	/* One byte more than the peer's receive takes: an SGE more. */
 	if (p->violate == KRDMA_VIOLATE_LONG_SEND &&
@@ -570,6 +745,9 @@ static int krdma_check_params(struct krdma_session *sess,
 		    p->op == KRDMA_OP_WRITE_IMM) ? KRDMA_MAX_SLOT_REGIONS + 1 : 1;
 	if (per_iter > 1 && nchunks + 1 > min(sess->max_sge, sess->max_read_sge))
 		per_iter += nchunks;
+	/* The READ back as many WRs again. */
+	if (p->read_back)
+		per_iter *= 2;
 	if (p->depth * per_iter + 2 * p->depth * nchunks + 2 > sess->sq_depth) {
 		NL_SET_ERR_MSG(extack, "depth too large for the session's send queue");
 		return -ENOSPC;
@@ -608,16 +786,19 @@ static int krdma_check_setup(struct krdma_test *test)
 
 		slot->test = test;
 		slot->cqe.done = krdma_check_slot_done;
+		slot->wcqe.done = krdma_check_read_back_done;
 		slot->buf = krdma_buf_alloc(kdev, krdma_slot_len(&test->p),
 					    "slot", s);
 		if (!slot->buf)
 			return -ENOMEM;
-		if (test->p.op != KRDMA_OP_PING)
+		if (test->p.op != KRDMA_OP_PING && !test->p.read_back)
 			continue;
 		slot->sink = krdma_buf_alloc(kdev, krdma_slot_len(&test->p),
 					     "sink", s);
 		if (!slot->sink)
 			return -ENOMEM;
+		if (test->p.op != KRDMA_OP_PING)
+			continue;
 		slot->reg = krdma_region_create(kdev, slot->buf, KRDMA_MSG_HDR_SIZE,
 						test->p.size, IB_ACCESS_REMOTE_READ);
 		if (IS_ERR(slot->reg)) {
@@ -673,14 +854,20 @@ static int krdma_check_post_ping_regs(struct krdma_test *test,
 	return 0;
 }
 
-/* Read: the slots the READs land in (iWARP: krdma_buf_make_sink()). */
+/*
+ * Read: the slots the READs land in, read-back: the slots' sinks (iWARP:
+ * krdma_buf_make_sink()).
+ */
 static int krdma_check_post_sinks(struct krdma_test *test)
 {
 	u32 s;
 	int ret;
 
 	for (s = 0; s < test->p.depth; s++) {
-		ret = krdma_buf_make_sink(test->sess, test->slots[s].buf,
+		struct krdma_slot *slot = &test->slots[s];
+
+		ret = krdma_buf_make_sink(test->sess, test->p.read_back ?
+					  slot->sink : slot->buf,
 					  &test->ctl_cqe);
 		if (ret)
 			return ret;
@@ -718,15 +905,16 @@ static void krdma_check_on_msg(struct krdma_test *test, struct krdma_recv *rx,
 }
 
 /*
- * A ping exposes its sources and sinks; a READ lands in our slots (on
- * iWARP a sink to register); the other ops expose nothing of ours.
+ * A ping exposes its sources and sinks; a READ lands in our slots, a
+ * read-back's in their sinks (on iWARP a sink to register); the other
+ * ops expose nothing of ours.
  */
 static int krdma_check_post_regs(struct krdma_test *test,
 				 struct krdma_msg_test *req, u32 *nregions)
 {
 	if (test->p.op == KRDMA_OP_PING)
 		return krdma_check_post_ping_regs(test, req, nregions);
-	if (test->p.op == KRDMA_OP_READ)
+	if (test->p.op == KRDMA_OP_READ || test->p.read_back)
 		return krdma_check_post_sinks(test);
 	return 0;
 }

@@ -9,11 +9,15 @@
 #include "test.h"
 
 /* check.c */
+#define KRDMA_POST_SIGNAL_LAST	BIT(0)	/* the last WR asks for a completion */
+#define KRDMA_POST_FENCE	BIT(1)	/* IB_SEND_FENCE on every WR */
 int krdma_post_rdma(struct krdma_session *sess, struct krdma_buf *buf,
 		    const struct krdma_wire_region *remote, u32 nremote,
 		    enum ib_wr_opcode opcode, struct ib_cqe *cqe,
-		    u32 imm, bool signal_last);
+		    u32 imm, u32 sges, unsigned int flags);
 int krdma_check_split_sges(struct ib_sge *sge, int n, int want);
+u64 krdma_check_atomic_value(u8 op, u32 test_id, u32 s, u32 depth,
+			     u32 nwords, u32 w, u64 n);
 
 /* check-peer.c */
 u64 krdma_check_peer_bytes(const struct krdma_peer_test *pt);

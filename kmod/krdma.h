@@ -489,6 +489,7 @@ struct krdma_test_params {
 	u8	violate;	/* check: enum krdma_violation, or 0 */
 	u8	atomic_variant;	/* check: enum krdma_atomic_variant, or 0 */
 	u32	sges;		/* check, sends: SGEs a WR, or 0 */
+	bool	read_back;	/* check, write: a fenced READ of each WRITE */
 	u32	mirror_of;	/* the peer's test this one mirrors, or 0 */
 };
 

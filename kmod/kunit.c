@@ -539,7 +539,7 @@ static void krdma_kunit_split_sges(struct kunit *t)
 	KUNIT_EXPECT_EQ(t, krdma_check_split_sges(sge, 3, 3), 3);
 }
 
-/* test-sges: the sends' only, at most sge-max. */
+/* test-sges: the sends', the WRITEs' and the READs', at most sge-max. */
 static void krdma_kunit_sges(struct kunit *t)
 {
 	static const struct {
@@ -550,8 +550,11 @@ static void krdma_kunit_sges(struct kunit *t)
 		{ KRDMA_OP_SEND, 1 },
 		{ KRDMA_OP_SEND_IMM, KRDMA_SGE_MAX },
 		{ KRDMA_OP_SEND, KRDMA_SGE_MAX + 1, -EINVAL },
-		{ KRDMA_OP_WRITE, 4, -EINVAL },
-		{ KRDMA_OP_READ, 4, -EINVAL },
+		{ KRDMA_OP_WRITE, 4 },
+		{ KRDMA_OP_WRITE_IMM, KRDMA_SGE_MAX },
+		{ KRDMA_OP_READ, 4 },
+		{ KRDMA_OP_PING, 4, -EINVAL },
+		{ KRDMA_OP_ATOMIC_FADD, 2, -EINVAL },
 	};
 	unsigned int i;
 
@@ -567,6 +570,141 @@ static void krdma_kunit_sges(struct kunit *t)
 	}
 }
 
+/*
+ * An atomics target of more than a word (check mode, a multiple of 8 up
+ * to atomic-target-max, no variant), and the unaligned atomic it allows.
+ */
+static void krdma_kunit_atomic_target(struct kunit *t)
+{
+	static const struct {
+		u8 mode, op, violate, variant;
+		u32 size;
+		int want;
+	} cases[] = {
+		{ KRDMA_MODE_CHECK, KRDMA_OP_ATOMIC_FADD, 0, 0, 16, 0 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_ATOMIC_CSWAP, 0, 0,
+		  KRDMA_ATOMIC_TARGET_MAX, 0 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_ATOMIC_FADD, 0, 0,
+		  KRDMA_ATOMIC_TARGET_MAX + 8, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_ATOMIC_FADD, 0, 0, 12, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_ATOMIC_FADD, 0, 0, 4, -EINVAL },
+		{ KRDMA_MODE_BW, KRDMA_OP_ATOMIC_FADD, 0, 0, 16, -EINVAL },
+		{ KRDMA_MODE_LAT, KRDMA_OP_ATOMIC_CSWAP, 0, 0, 16, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_ATOMIC_FADD, 0, KRDMA_ATOMIC_FADD_WRAP,
+		  16, -EINVAL },
+		/* Half a word in, inside the target: two words at least. */
+		{ KRDMA_MODE_CHECK, KRDMA_OP_ATOMIC_FADD, KRDMA_VIOLATE_UNALIGNED,
+		  0, 16, 0 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_ATOMIC_CSWAP, KRDMA_VIOLATE_UNALIGNED,
+		  0, 8, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, KRDMA_VIOLATE_UNALIGNED, 0,
+		  16, -EINVAL },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct krdma_test_params p = {
+			.mode = cases[i].mode, .op = cases[i].op,
+			.violate = cases[i].violate, .size = cases[i].size,
+			.atomic_variant = cases[i].variant,
+			.count = 1, .depth = 1,
+		};
+
+		/* A variant's count: a multiple of twice the depth. */
+		if (p.atomic_variant)
+			p.count = 4;
+		krdma_test_params_defaults(&p);
+		KUNIT_EXPECT_EQ_MSG(t, krdma_test_params_check(&p, NULL),
+				    cases[i].want, "case %u", i);
+	}
+}
+
+/*
+ * The closed form of an atomics target's words against the sequence
+ * played out: before each iteration its word holds what the driver
+ * expects, and at the end every word what the responder checks.
+ */
+static void krdma_kunit_atomic_play(struct kunit *t, u8 op, u32 depth,
+				    u32 nwords, u32 iters)
+{
+	u64 val[3][5] = {};
+	u32 i, s, w, j;
+
+	for (i = 0; i < iters; i++) {
+		j = i / depth;
+		s = i % depth;
+		w = j % nwords;
+		KUNIT_EXPECT_EQ_MSG(t, krdma_check_atomic_value(op, 7, s, depth,
+								nwords, w,
+								j / nwords),
+				    val[s][w], "op %u depth %u words %u iteration %u",
+				    op, depth, nwords, i);
+		if (op == KRDMA_OP_ATOMIC_FADD)
+			val[s][w] += i + 1;
+		else
+			val[s][w] = krdma_seed(7, i);
+	}
+	for (s = 0; s < depth; s++) {
+		u32 k = iters > s ? (iters - s - 1) / depth + 1 : 0;
+
+		for (w = 0; w < nwords; w++) {
+			u32 n = k > w ? (k - w - 1) / nwords + 1 : 0;
+
+			KUNIT_EXPECT_EQ_MSG(t, krdma_check_atomic_value(op, 7, s, depth,
+									nwords, w, n),
+					    val[s][w], "op %u depth %u words %u end",
+					    op, depth, nwords);
+		}
+	}
+}
+
+static void krdma_kunit_atomic_value(struct kunit *t)
+{
+	u32 depth, nwords, iters;
+
+	for (depth = 1; depth <= 3; depth++) {
+		for (nwords = 1; nwords <= 5; nwords += 2) {
+			for (iters = 0; iters <= 31; iters += 7) {
+				krdma_kunit_atomic_play(t, KRDMA_OP_ATOMIC_FADD,
+							depth, nwords, iters);
+				krdma_kunit_atomic_play(t, KRDMA_OP_ATOMIC_CSWAP,
+							depth, nwords, iters);
+			}
+		}
+	}
+}
+
+/* test-read-back: a check-mode write's, without a violation. */
+static void krdma_kunit_read_back(struct kunit *t)
+{
+	static const struct {
+		u8 mode, op, violate;
+		int want;
+	} cases[] = {
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, 0, 0 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE_IMM, 0, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_READ, 0, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_PING, 0, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, KRDMA_VIOLATE_OUT_OF_BOUNDS,
+		  -EINVAL },
+		{ KRDMA_MODE_BW, KRDMA_OP_WRITE, 0, -EINVAL },
+		{ KRDMA_MODE_LAT, KRDMA_OP_WRITE, 0, -EINVAL },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct krdma_test_params p = {
+			.mode = cases[i].mode, .op = cases[i].op,
+			.violate = cases[i].violate, .read_back = true,
+			.count = 1, .depth = 1,
+		};
+
+		krdma_test_params_defaults(&p);
+		KUNIT_EXPECT_EQ_MSG(t, krdma_test_params_check(&p, NULL),
+				    cases[i].want, "case %u", i);
+	}
+}
+
 static struct kunit_case krdma_kunit_cases[] = {
 	KUNIT_CASE(krdma_kunit_params_defaults),
 	KUNIT_CASE(krdma_kunit_params_check),
@@ -574,6 +712,9 @@ static struct kunit_case krdma_kunit_cases[] = {
 	KUNIT_CASE(krdma_kunit_atomic_variant),
 	KUNIT_CASE(krdma_kunit_sges),
 	KUNIT_CASE(krdma_kunit_split_sges),
+	KUNIT_CASE(krdma_kunit_read_back),
+	KUNIT_CASE(krdma_kunit_atomic_target),
+	KUNIT_CASE(krdma_kunit_atomic_value),
 	KUNIT_CASE(krdma_kunit_op_table),
 	KUNIT_CASE(krdma_kunit_op_supported),
 	KUNIT_CASE(krdma_kunit_sges_part),

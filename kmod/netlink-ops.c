@@ -587,6 +587,8 @@ int krdma_nl_test_start_doit(struct sk_buff *skb, struct genl_info *info)
 	if (tb[KRDMA_A_TEST_ATOMIC_VARIANT])
 		p.atomic_variant = nla_get_u8(tb[KRDMA_A_TEST_ATOMIC_VARIANT]);
 	p.sges = krdma_nl_u32(tb[KRDMA_A_TEST_SGES]);
+	if (tb[KRDMA_A_TEST_READ_BACK])
+		p.read_back = nla_get_u8(tb[KRDMA_A_TEST_READ_BACK]);
 	ret = krdma_nl_test_rate(tb, &p, info->extack);
 	if (ret)
 		return ret;

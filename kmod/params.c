@@ -104,6 +104,8 @@ static u64 krdma_test_param(const struct krdma_test_params *p, u16 attr)
 		return p->atomic_variant;
 	case KRDMA_A_TEST_SGES:
 		return p->sges;
+	case KRDMA_A_TEST_READ_BACK:
+		return p->read_back;
 	}
 	/* The spec gave "modes:" to an attribute this does not know. */
 	WARN_ON_ONCE(1);
@@ -184,13 +186,17 @@ static int krdma_test_violation_check(const struct krdma_test_params *p,
 	case KRDMA_VIOLATE_LONG_SEND:
 		fits = info->send;
 		break;
+	case KRDMA_VIOLATE_UNALIGNED:
+		/* 4 bytes in, and still inside the target. */
+		fits = krdma_op_is_atomic(p->op) && p->size >= 2 * sizeof(u64);
+		break;
 	default:
 		fits = false;
 		break;
 	}
 	if (!fits) {
 		NL_SET_ERR_MSG(extack,
-			       "this op has no such rule to break (out-of-bounds, stale-rkey: write, write_imm, read, atomics; no-access: read; long-send: send, send_imm)");
+			       "this op has no such rule to break (out-of-bounds, stale-rkey: write, write_imm, read, atomics; no-access: read; long-send: send, send_imm; unaligned: atomics of size 16 or more)");
 		return -EINVAL;
 	}
 	return 0;
@@ -277,8 +283,11 @@ int krdma_test_params_check(const struct krdma_test_params *p,
 			return -EINVAL;
 		}
 	}
-	if (krdma_op_is_atomic(p->op) && p->size != sizeof(u64)) {
-		NL_SET_ERR_MSG(extack, "atomics operate on 8 bytes: size must be 8");
+	if (krdma_op_is_atomic(p->op) && p->size != sizeof(u64) &&
+	    (p->mode != KRDMA_MODE_CHECK || p->size % sizeof(u64) ||
+	     p->size > KRDMA_ATOMIC_TARGET_MAX || p->atomic_variant)) {
+		NL_SET_ERR_MSG(extack,
+			       "atomics operate on 8 bytes: size must be 8 (in check mode a target of 8-byte words, at most atomic-target-max, without a variant)");
 		return -EINVAL;
 	}
 	ret = krdma_test_violation_check(p, extack);
@@ -287,9 +296,15 @@ int krdma_test_params_check(const struct krdma_test_params *p,
 	ret = krdma_test_atomic_variant_check(p, extack);
 	if (ret)
 		return ret;
-	if (p->sges && (!krdma_op_is_send(p->op) || p->sges > KRDMA_SGE_MAX ||
-			p->violate)) {
-		NL_SET_ERR_MSG(extack, "sges is for send and send_imm, at most sge-max");
+	if (p->sges && ((!krdma_op_is_send(p->op) && p->op != KRDMA_OP_WRITE &&
+			 p->op != KRDMA_OP_WRITE_IMM && p->op != KRDMA_OP_READ) ||
+			p->sges > KRDMA_SGE_MAX || p->violate)) {
+		NL_SET_ERR_MSG(extack,
+			       "sges is for send, send_imm, write, write_imm and read, at most sge-max");
+		return -EINVAL;
+	}
+	if (p->read_back && (p->op != KRDMA_OP_WRITE || p->violate)) {
+		NL_SET_ERR_MSG(extack, "read-back is for write, without a violation");
 		return -EINVAL;
 	}
 	return 0;

@@ -194,12 +194,14 @@ static int krdma_peer_check_req(struct krdma_peer_test *pt,
 		.depth		= be32_to_cpu(req->depth),
 		.count		= be64_to_cpu(req->count),
 		.bidir		= req->flags & KRDMA_TEST_F_BIDIR,
+		.read_back	= req->flags & KRDMA_TEST_F_READ_BACK,
 		.qps		= req->qps,	/* zero for one (old peers) */
 		.mirror_of	= pt->test_id,
 	};
 
 	/* The driver's defaults made these: a zero is malformed, not left out. */
-	if ((req->flags & ~KRDMA_TEST_F_BIDIR) || !p->size || !p->depth)
+	if ((req->flags & ~(KRDMA_TEST_F_BIDIR | KRDMA_TEST_F_READ_BACK)) ||
+	    !p->size || !p->depth)
 		return -EINVAL;
 	/* Without a count it runs until the peer's test ends. */
 	if (!p->count)
@@ -214,6 +216,7 @@ static int krdma_peer_check_req(struct krdma_peer_test *pt,
 	pt->depth = p->depth;
 	pt->count = be64_to_cpu(req->count);
 	pt->bidir = p->bidir;
+	pt->read_back = p->read_back;
 	pt->qps = p->qps;
 	return 0;
 }

@@ -22,8 +22,9 @@
  * Version 4: TEST_RESULT carries the responder's host name, firmware
  * version and link (struct krdma_msg_result), sent to and read from a
  * peer of version 4 only.
+ * Version 5: a check-mode write's TEST_REQ may set KRDMA_TEST_F_READ_BACK.
  */
-#define KRDMA_PROTO_VERSION	4
+#define KRDMA_PROTO_VERSION	5
 #define KRDMA_PROTO_VERSION_MIN	1
 
 /*
@@ -152,6 +153,11 @@ struct krdma_wire_region {
  * slot, nchunks per slot.
  */
 #define KRDMA_TEST_F_BIDIR	0x01	/* bw: start the same test back */
+/*
+ * check write (version 5): the driver READs each iteration back from
+ * our target, which then grants remote read too.
+ */
+#define KRDMA_TEST_F_READ_BACK	0x02
 
 struct krdma_msg_test {
 	u8	op;			/* enum krdma_op */

@@ -507,6 +507,7 @@ struct krdma_session_snap {
 	u32	peer_proto;
 	u32	max_inline;
 	u32	max_sge;
+	u32	max_read_sge;
 	u8	responder_resources;
 	u8	initiator_depth;
 	u8	cq_poll;
@@ -530,6 +531,7 @@ static bool krdma_session_snap(struct krdma_session *sess,
 		s->peer_proto = sess->peer_proto;
 		s->max_inline = sess->max_inline;
 		s->max_sge = sess->max_sge;
+		s->max_read_sge = sess->max_read_sge;
 		s->responder_resources = sess->responder_resources;
 		s->initiator_depth = sess->initiator_depth;
 		s->cq_poll = sess->cq_poll;
@@ -577,6 +579,7 @@ int krdma_session_fill(struct sk_buff *skb, struct krdma_session *sess,
 	     nla_put_u32(skb, KRDMA_A_SESSION_PEER_PROTO, s.peer_proto) ||
 	     nla_put_u32(skb, KRDMA_A_SESSION_MAX_INLINE, s.max_inline) ||
 	     nla_put_u32(skb, KRDMA_A_SESSION_MAX_SGE, s.max_sge) ||
+	     nla_put_u32(skb, KRDMA_A_SESSION_MAX_READ_SGE, s.max_read_sge) ||
 	     nla_put_u8(skb, KRDMA_A_SESSION_CQ_POLL, s.cq_poll)))
 		return -EMSGSIZE;
 	/* Set once, before the session was published: the one in effect. */

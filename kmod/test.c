@@ -238,6 +238,7 @@ static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
 	    (test->p.atomic_variant &&
 	     nla_put_u8(skb, KRDMA_A_TEST_ATOMIC_VARIANT, test->p.atomic_variant)) ||
 	    (test->p.sges && nla_put_u32(skb, KRDMA_A_TEST_SGES, test->p.sges)) ||
+	    (test->p.read_back && nla_put_u8(skb, KRDMA_A_TEST_READ_BACK, 1)) ||
 	    (READ_ONCE(test->wc_status) &&
 	     nla_put_u32(skb, KRDMA_A_TEST_WC_STATUS, READ_ONCE(test->wc_status))))
 		return -EMSGSIZE;
@@ -533,7 +534,7 @@ static void krdma_test_invalidate_and_finish(struct krdma_test *test)
 void krdma_test_on_ack(struct krdma_test *test, const struct krdma_msg_hdr *hdr,
 		       const struct krdma_msg_test *body, u32 body_len)
 {
-	u32 nregions, per = 0;
+	u32 nregions, per = 0, i;
 	int status = -(int)be32_to_cpu(hdr->status);
 
 	/* One answer to one TEST_REQ: a second would start a closing test. */
@@ -570,7 +571,8 @@ void krdma_test_on_ack(struct krdma_test *test, const struct krdma_msg_hdr *hdr,
 		goto proto;
 
 	if (krdma_op(test->p.op)->peer_access) {
-		u32 need = krdma_op_data_len(test->p.op, test->p.size);
+		/* The atomics' too: 8 bytes, or a check test's words. */
+		u32 need = test->p.size;
 		/* A target per slot, or one for all messages. */
 		u32 slots = test->engine->remote_per_slot ? test->p.depth : 1;
 
@@ -586,8 +588,10 @@ void krdma_test_on_ack(struct krdma_test *test, const struct krdma_msg_hdr *hdr,
 		if (krdma_check_wire_regions(body->regions, nregions, slots,
 					     need, max_per, &per))
 			goto proto;
-		if (krdma_op_is_atomic(test->p.op) && per != 1)
-			goto proto;
+		/* An atomic's word never straddles two of the peer's regions. */
+		for (i = 0; krdma_op_is_atomic(test->p.op) && i < nregions; i++)
+			if (be32_to_cpu(body->regions[i].len) % sizeof(u64))
+				goto proto;
 		test->remote = kmemdup(body->regions,
 				       nregions * sizeof(body->regions[0]),
 				       GFP_KERNEL);
@@ -828,7 +832,8 @@ int krdma_test_start_locked(struct krdma_session *sess,
 	if (!ret) {
 		req->op = p->op;
 		req->mode = p->mode;
-		req->flags = p->bidir ? KRDMA_TEST_F_BIDIR : 0;
+		req->flags = (p->bidir ? KRDMA_TEST_F_BIDIR : 0) |
+			     (p->read_back ? KRDMA_TEST_F_READ_BACK : 0);
 		/* Zero for one, as a peer from before several QPs expects. */
 		req->qps = p->qps > 1 ? p->qps : 0;
 		req->size = cpu_to_be32(p->size);

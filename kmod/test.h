@@ -28,6 +28,7 @@ struct krdma_peer_test;
 /* A slot's iteration is over when its WR completed and (if needed) acked. */
 #define KRDMA_SLOT_WC	BIT(0)
 #define KRDMA_SLOT_ACK	BIT(1)
+#define KRDMA_SLOT_READ_BACK	BIT(2)	/* test-read-back's READ */
 
 struct krdma_slot {
 	/* Whose slot: a completion finds its test from its own ib_cqe. */
@@ -36,9 +37,11 @@ struct krdma_slot {
 		struct krdma_peer_test	*pt;
 	};
 	struct ib_cqe		cqe;
-	struct ib_cqe		wcqe;	/* ping responder: the write-back */
+	/* ping responder: the write-back; test-read-back: the READ */
+	struct ib_cqe		wcqe;
 	struct krdma_buf	*buf;	/* header room, then the payload */
-	struct krdma_buf	*sink;	/* ping: where the peer writes back */
+	/* ping: where the peer writes back; test-read-back: READ into */
+	struct krdma_buf	*sink;
 	struct krdma_region	*reg;	/* what the peer may access */
 	struct krdma_region	*sink_reg;
 	u64			iter;
@@ -166,6 +169,7 @@ struct krdma_peer_test {
 	bool			posted;		/* REG_MRs went to the QP */
 	struct krdma_perf	*perf;		/* bw and lat modes */
 	bool			bidir;
+	bool			read_back;	/* check write: grant remote read */
 	u8			qps;		/* bw: the driver's QPs */
 	u32			mirror_id;	/* our mirror, while it runs */
 	u64			mirror_iters;	/* its figures, once it is over */

@@ -52,9 +52,17 @@
 #define CONFORM_VARIANT(op_, name_, variant_)				\
 	{ .name = name_, .op = op_, .size = CONFORM_ATOMIC,		\
 	  .atomic_variant = variant_ }
-/* A send over as many SGEs as the session's QP takes (test-sges). */
+/* A WR of as many SGEs as the session's QP takes (test-sges). */
 #define CONFORM_MAX_SGE(op_, name_)					\
 	{ .name = name_, .op = op_, .size = CONFORM_SGE_MSG, .max_sge = true }
+/* An atomic at every 8-byte-aligned offset of a page-sized target. */
+#define CONFORM_EVERY_OFFSET(op_, name_)				\
+	{ .name = name_, .op = op_, .size = CONFORM_ATOMIC_TARGET,	\
+	  .every_offset = true }
+/* A WRITE, then a READ of it fenced behind (test-read-back). */
+#define CONFORM_READ_BACK(name_, size_)					\
+	{ .name = name_, .op = KRDMA_OP_WRITE, .size = size_,		\
+	  .read_back = true }
 /* A negative case: @violate, and the status our completion must have. */
 #define CONFORM_NEGATIVE(op_, name_, size_, violate_, wc_)		\
 	{ .name = name_, .op = op_, .size = size_, .violate = violate_,	\
@@ -76,6 +84,15 @@ const struct conform_case conform_cases[] = {
 	/* A SEND's WR with every SGE the session's QP takes. */
 	CONFORM_MAX_SGE(KRDMA_OP_SEND, "send.max_sge"),
 	CONFORM_MAX_SGE(KRDMA_OP_SEND_IMM, "send_imm.max_sge"),
+	/* A READ fenced behind a WRITE to the same memory sees its data. */
+	CONFORM_READ_BACK("read.fenced_after_write", CONFORM_TWO_PAGES_PLUS_7),
+	/* Every 8-byte word of a 4 KiB target, each its own atomic. */
+	CONFORM_EVERY_OFFSET(KRDMA_OP_ATOMIC_FADD, "atomic_fadd.every_offset"),
+	CONFORM_EVERY_OFFSET(KRDMA_OP_ATOMIC_CSWAP, "atomic_cswap.every_offset"),
+	/* The RDMA WRs with every SGE the session's QP takes. */
+	CONFORM_MAX_SGE(KRDMA_OP_WRITE, "write.max_sge"),
+	CONFORM_MAX_SGE(KRDMA_OP_WRITE_IMM, "write_imm.max_sge"),
+	CONFORM_MAX_SGE(KRDMA_OP_READ, "read.max_sge"),
 	/*
 	 * The responder NAKs: a Remote Access Error for an access outside
 	 * what the peer's MR grants, an Invalid Request for a message its
@@ -97,6 +114,13 @@ const struct conform_case conform_cases[] = {
 			 CONFORM_WC_REM_ACCESS_ERR),
 	CONFORM_NEGATIVE(KRDMA_OP_READ, "write.read_only_region", CONFORM_ONE_BYTE,
 			 KRDMA_VIOLATE_NO_ACCESS, CONFORM_WC_REM_ACCESS_ERR),
+	/*
+	 * 4 bytes into a target of two words: inside it, not aligned; the
+	 * requester may see that itself (rxe does, validate_send_wr()).
+	 */
+	{ .name = "atomic_fadd.unaligned", .op = KRDMA_OP_ATOMIC_FADD,
+	  .size = CONFORM_ATOMIC_PAIR, .violate = KRDMA_VIOLATE_UNALIGNED,
+	  .expect_wc = CONFORM_WC_REM_INV_REQ_ERR, .post_may_refuse = true },
 	CONFORM_NEGATIVE(KRDMA_OP_SEND, "send.longer_than_receive",
 			 CONFORM_MAX_MSG, KRDMA_VIOLATE_LONG_SEND,
 			 CONFORM_WC_REM_INV_REQ_ERR),
@@ -115,15 +139,31 @@ const char *conform_size_text(enum conform_size s)
 		[CONFORM_MAX_MSG] = "max_msg",
 		[CONFORM_ATOMIC] = "8",
 		[CONFORM_SGE_MSG] = "1000",
+		[CONFORM_ATOMIC_PAIR] = "16",
+		[CONFORM_ATOMIC_TARGET] = KRDMACTL_STR(KRDMA_ATOMIC_TARGET_MAX),
 	};
 
 	return (unsigned int)s < ARRAY_SIZE(texts) ? texts[s] : "?";
 }
 
+uint32_t conform_sges(const struct conform_case *cc,
+		      const struct conform_target *t)
+{
+	return cc->op == KRDMA_OP_READ ? t->session_max_read_sge :
+					 t->session_max_sge;
+}
+
+uint64_t conform_count(const struct conform_case *cc, uint64_t size)
+{
+	return cc->every_offset ? size / 8 : CONFORM_COUNT;
+}
+
 uint8_t conform_wr_op(const struct conform_case *cc)
 {
 	/* A read test's region, written into. */
-	return cc->violate == KRDMA_VIOLATE_NO_ACCESS ? KRDMA_OP_WRITE : cc->op;
+	if (cc->violate == KRDMA_VIOLATE_NO_ACCESS)
+		return KRDMA_OP_WRITE;
+	return cc->read_back ? KRDMA_OP_READ : cc->op;
 }
 
 int conform_find(const char *name)
@@ -136,6 +176,12 @@ int conform_find(const char *name)
 static bool op_atomic(uint8_t op)
 {
 	return op == KRDMA_OP_ATOMIC_FADD || op == KRDMA_OP_ATOMIC_CSWAP;
+}
+
+/* The size a case's test asks for: none for 8-byte atomics, the default. */
+static uint64_t conform_test_size(const struct conform_case *cc, uint64_t size)
+{
+	return op_atomic(cc->op) && size == 8 ? 0 : size;
 }
 
 /* What the device and the session allow of @op: NULL, or why not. */
@@ -169,8 +215,24 @@ uint64_t conform_size(const struct conform_case *cc,
 		*why = "a negative case connects a session of its own to the peer's listener: run conform on the side that connected";
 		return 0;
 	}
-	if (cc->max_sge && t->session_max_sge < 2) {
-		*why = "the session's QPs take one SGE a WR";
+	/* An atomics target of more than one word came with version 5. */
+	if ((cc->size == CONFORM_ATOMIC_PAIR ||
+	     cc->size == CONFORM_ATOMIC_TARGET) && t->peer_proto < 5) {
+		*why = "the peer's krdma predates atomics targets of more than 8 bytes (protocol version 5)";
+		return 0;
+	}
+	if (cc->read_back && !t->initiator_depth) {
+		*why = "the session negotiated no READ/atomic credits";
+		return 0;
+	}
+	if (cc->read_back && t->peer_proto < 5) {
+		*why = "the peer's krdma predates read-back (protocol version 5)";
+		return 0;
+	}
+	if (cc->max_sge && conform_sges(cc, t) < 2) {
+		*why = cc->op == KRDMA_OP_READ ?
+		       "the session's QPs take one SGE a READ" :
+		       "the session's QPs take one SGE a WR";
 		return 0;
 	}
 	/* A SEND a byte longer than the peer's receive: an SGE to spare. */
@@ -207,6 +269,11 @@ uint64_t conform_size(const struct conform_case *cc,
 		break;
 	case CONFORM_ATOMIC:
 		return 8;
+	/* Not a message: an atomic moves 8 bytes whatever max_msg is. */
+	case CONFORM_ATOMIC_PAIR:
+		return 16;
+	case CONFORM_ATOMIC_TARGET:
+		return KRDMA_ATOMIC_TARGET_MAX;
 	case CONFORM_SGE_MSG:
 		size = CONFORM_SGE_MSG_SIZE;
 		break;
@@ -256,6 +323,11 @@ static int conform_session_reply(struct nlattr **tb, struct nlmsghdr *nlh,
 			nla_get_u8(tb[KRDMA_A_SESSION_INITIATOR_DEPTH]);
 	if (tb[KRDMA_A_SESSION_MAX_SGE])
 		in->t.session_max_sge = nla_get_u32(tb[KRDMA_A_SESSION_MAX_SGE]);
+	if (tb[KRDMA_A_SESSION_MAX_READ_SGE])
+		in->t.session_max_read_sge =
+			nla_get_u32(tb[KRDMA_A_SESSION_MAX_READ_SGE]);
+	if (tb[KRDMA_A_SESSION_PEER_PROTO])
+		in->t.peer_proto = nla_get_u32(tb[KRDMA_A_SESSION_PEER_PROTO]);
 	in->t.client = tb[KRDMA_A_SESSION_ROLE] &&
 		       nla_get_u8(tb[KRDMA_A_SESSION_ROLE]) == KRDMA_ROLE_CLIENT &&
 		       tb[KRDMA_A_LOCAL_ADDR] && tb[KRDMA_A_PEER_ADDR] &&
@@ -320,6 +392,17 @@ struct conform_tally {
 	unsigned int pass, fail, skip;
 };
 
+/* What a case runs that its op and size do not say, for -j. */
+static void conform_variant_json(const struct conform_case *cc)
+{
+	if (cc->atomic_variant)
+		print_string(PRINT_JSON, "atomic_variant", NULL,
+			     STRMAP_NAME(krdma_atomic_variant_strmap,
+					 cc->atomic_variant));
+	if (cc->read_back)
+		print_bool(PRINT_JSON, "read_back", NULL, true);
+}
+
 /* A row: "CASE OP SIZE RESULT", the detail after it. */
 static void conform_row_start(const struct conform_case *cc, uint64_t size,
 			      const char *result)
@@ -334,10 +417,7 @@ static void conform_row_start(const struct conform_case *cc, uint64_t size,
 		   sz, result);
 	print_string(PRINT_JSON, "case", NULL, cc->name);
 	print_string(PRINT_JSON, "op", NULL, op_name(conform_wr_op(cc)));
-	if (cc->atomic_variant)
-		print_string(PRINT_JSON, "atomic_variant", NULL,
-			     STRMAP_NAME(krdma_atomic_variant_strmap,
-					 cc->atomic_variant));
+	conform_variant_json(cc);
 	if (size)
 		print_uint(PRINT_JSON, "size", NULL, size);
 	print_string(PRINT_JSON, "result", NULL, result);
@@ -430,7 +510,7 @@ static void conform_negative(struct knl_ctx *c, const struct conform_case *cc,
 	};
 	char reason[400] = "";
 	struct test_args a;
-	bool pass = false;
+	bool pass = false, refused = false;
 	uint32_t id = 0;
 
 	if (!conform_neg_connect(c, in, &id, reason, sizeof(reason))) {
@@ -439,7 +519,7 @@ static void conform_negative(struct knl_ctx *c, const struct conform_case *cc,
 		a.depth.num = 1;
 		a.conform.violate.num = cc->violate;
 		c->ext_msg[0] = '\0';
-		test_run_one(c, &a, op_atomic(cc->op) ? 0 : size, &ro, stopped);
+		test_run_one(c, &a, conform_test_size(cc, size), &ro, stopped);
 		if (!ro.last.id)
 			snprintf(reason, sizeof(reason), "not run: %s",
 				 c->ext_msg[0] ? c->ext_msg :
@@ -450,7 +530,9 @@ static void conform_negative(struct knl_ctx *c, const struct conform_case *cc,
 				 ro.last.validated);
 		else if (in->t.iwarp && ro.last_status != -ECONNRESET)
 			snprintf(reason, sizeof(reason), "%s", ro.last_reason);
-		else if (!in->t.iwarp && ro.last_wc_status != cc->expect_wc)
+		else if (!in->t.iwarp && ro.last_wc_status != cc->expect_wc &&
+			 !(refused = cc->post_may_refuse && ro.last_wc_status < 0 &&
+				     ro.last_status == -EINVAL))
 			snprintf(reason, sizeof(reason), "%s%s",
 				 ro.last_wc_status < 0 ? "no completion failed: " : "",
 				 ro.last_reason);
@@ -479,6 +561,12 @@ static void conform_negative(struct knl_ctx *c, const struct conform_case *cc,
 		print_uint(PRINT_JSON, "expect_wc_status", NULL, cc->expect_wc);
 		print_string(PRINT_TEXT, NULL, "expect %s",
 			     wc_status_name(cc->expect_wc));
+		if (cc->post_may_refuse)
+			print_text(" or a refusal at post");
+	}
+	if (refused) {
+		print_bool(PRINT_JSON, "refused_at_post", NULL, true);
+		print_string(PRINT_TEXT, NULL, ", got %s", ro.last_reason);
 	}
 	if (ro.last_wc_status >= 0) {
 		print_uint(PRINT_JSON, "wc_status", NULL, (uint64_t)ro.last_wc_status);
@@ -511,6 +599,7 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 	struct report_opts ro = { .quiet = true };
 	const char *why = NULL;
 	uint64_t size = conform_size(cc, &in->t, &why);
+	uint64_t count = conform_count(cc, size);
 	struct test_args a;
 	char reason[320];
 	bool ran, pass;
@@ -532,17 +621,21 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 			out_flush();
 		return;
 	}
-	conform_test_args(&a, cc, in->id, CONFORM_COUNT);
+	conform_test_args(&a, cc, in->id, count);
+	/* Each word once: slot 0's uses go to the words in turn. */
+	a.depth.set = cc->every_offset;
+	a.depth.num = 1;
 	a.conform.atomic_variant.set = cc->atomic_variant != 0;
 	a.conform.atomic_variant.num = cc->atomic_variant;
 	a.conform.sges.set = cc->max_sge;
-	a.conform.sges.num = in->t.session_max_sge;
-	/* The atomics' 8 bytes are the kernel's default, the only size. */
+	a.conform.sges.num = conform_sges(cc, &in->t);
+	a.conform.read_back.set = cc->read_back;
+	a.conform.read_back.num = 1;
 	c->ext_msg[0] = '\0';
-	rc = test_run_one(c, &a, op_atomic(cc->op) ? 0 : size, &ro, stopped);
+	rc = test_run_one(c, &a, conform_test_size(cc, size), &ro, stopped);
 	ran = ro.last.id != 0;
 	pass = rc == EXIT_OK && ran && !ro.last_status &&
-	       ro.last.iters == CONFORM_COUNT &&
+	       ro.last.iters == count &&
 	       ro.last.validated == ro.last.iters;
 	/* ^C: neither a pass nor the device's failure. */
 	if (*stopped)
@@ -555,7 +648,9 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 			  "fail");
 	if (cc->max_sge)
 		print_uint(PRINT_ANY, "sges", "%" PRIu64 " SGEs a WR, ",
-			   in->t.session_max_sge);
+			   conform_sges(cc, &in->t));
+	if (cc->read_back)
+		print_text("each WRITE READ back, ");
 	if (ran) {
 		print_uint(PRINT_JSON, "test_id", NULL, ro.last.id);
 		print_int(PRINT_JSON, "status", NULL, ro.last_status);
@@ -563,7 +658,7 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 		print_uint(PRINT_ANY, "iters", " validated of %" PRIu64,
 			   ro.last.iters);
 		print_uint(PRINT_ANY, "count", " iterations of %" PRIu64,
-			   CONFORM_COUNT);
+			   count);
 	}
 	if (!pass && !*stopped) {
 		if (ran && ro.last_status)
@@ -601,10 +696,7 @@ static void conform_list(void)
 		print_string(PRINT_ANY, "op", " %-12s", op_name(conform_wr_op(cc)));
 		print_string(PRINT_ANY, "size", " %8s",
 			     conform_size_text(cc->size));
-		if (cc->atomic_variant)
-			print_string(PRINT_JSON, "atomic_variant", NULL,
-				     STRMAP_NAME(krdma_atomic_variant_strmap,
-						 cc->atomic_variant));
+		conform_variant_json(cc);
 		if (cc->violate) {
 			print_string(PRINT_JSON, "violate", NULL,
 				     STRMAP_NAME(krdma_violation_strmap,

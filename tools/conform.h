@@ -25,9 +25,11 @@ enum conform_size {
 	CONFORM_MAX_MSG,		/* the session's max_msg */
 	CONFORM_ATOMIC,			/* 8 bytes, the atomics' */
 	CONFORM_SGE_MSG,		/* 1000 bytes: one page, split in SGEs */
+	CONFORM_ATOMIC_PAIR,		/* an atomics target of 2 words */
+	CONFORM_ATOMIC_TARGET,		/* of atomic-target-max: 512 words */
 };
 
-/* The message of the max_sge cases: within a page, with its header. */
+/* The message of the max_sge cases: within a page, with a send's header. */
 #define CONFORM_SGE_MSG_SIZE	1000
 
 struct conform_case {
@@ -42,10 +44,17 @@ struct conform_case {
 	 */
 	uint8_t violate;
 	uint32_t expect_wc;
+	/* Or the device may refuse the WR at ib_post_send(), an immediate
+	 * -EINVAL, as the verbs allow for a WR it can tell is invalid. */
+	bool post_may_refuse;
 	/* A positive atomics case's variant (enum krdma_atomic_variant). */
 	uint8_t atomic_variant;
-	/* A send whose WR carries as many SGEs as the session's QP takes. */
+	/* A WR that carries as many SGEs as the session's QP takes. */
 	bool max_sge;
+	/* A write whose every WRITE is READ back behind a fence. */
+	bool read_back;
+	/* Atomics, one at each word of the target in turn (depth 1). */
+	bool every_offset;
 };
 
 /* The statuses the negative cases expect (enum ib_wc_status). */
@@ -64,9 +73,13 @@ extern const size_t conform_ncases;
 /* How a size is written in the case list: "MTU+1", "max_msg". */
 const char *conform_size_text(enum conform_size s);
 
-/* The op of the WR a case posts: its test's, but for a read-only region
- * WRITten into. */
+/* The op of the WR a case checks: its test's, but for a read-only region
+ * WRITten into and a write's fenced READ back. */
 uint8_t conform_wr_op(const struct conform_case *cc);
+
+/* The iterations of case @cc of size @size: each word of an every-offset
+ * case's target once, else CONFORM_COUNT. */
+uint64_t conform_count(const struct conform_case *cc, uint64_t size);
 
 /* The case named @name (a unique prefix will do): its index, or MATCH_*. */
 int conform_find(const char *name);
@@ -84,8 +97,14 @@ struct conform_target {
 	uint32_t page_size;
 	uint32_t max_sge;	/* the device's */
 	uint32_t session_max_sge;	/* a send WR of the session's QPs */
+	uint32_t session_max_read_sge;	/* and a READ's */
 	bool client;		/* the session connected: its peer listens */
+	uint32_t peer_proto;	/* the peer module's protocol version */
 };
+
+/* The SGEs a max_sge case's WR carries: the session's most for its op. */
+uint32_t conform_sges(const struct conform_case *cc,
+		      const struct conform_target *t);
 
 /*
  * The message size of case @cc on @t, or 0 if the case is skipped there,

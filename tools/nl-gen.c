@@ -81,6 +81,8 @@ struct nla_policy krdma_policy[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_SGES] = { .type = NLA_U32 },
 	[KRDMA_A_SESSION_MAX_SGE] = { .type = NLA_U32 },
 	[KRDMA_A_TEST_WC_STATUS] = { .type = NLA_U32 },
+	[KRDMA_A_TEST_READ_BACK] = { .type = NLA_U8 },
+	[KRDMA_A_SESSION_MAX_READ_SGE] = { .type = NLA_U32 },
 };
 
 /* host-env: krdma_host_env_attr */
@@ -222,7 +224,7 @@ const int krdma_session_new_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_SESSION_GET - do and dump reply */
-const int krdma_session_get_rsp_attrs[24] = {
+const int krdma_session_get_rsp_attrs[25] = {
 	KRDMA_A_SESSION_ID,
 	KRDMA_A_NAME,
 	KRDMA_A_SESSION_STATE,
@@ -242,6 +244,7 @@ const int krdma_session_get_rsp_attrs[24] = {
 	KRDMA_A_SESSION_PEER_PROTO,
 	KRDMA_A_SESSION_MAX_INLINE,
 	KRDMA_A_SESSION_MAX_SGE,
+	KRDMA_A_SESSION_MAX_READ_SGE,
 	KRDMA_A_SESSION_CQ_POLL,
 	KRDMA_A_SESSION_ACK_TIMEOUT,
 	KRDMA_A_LISTENER_ID,
@@ -255,7 +258,7 @@ const int krdma_test_start_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_TEST_GET - do and dump reply */
-const int krdma_test_get_rsp_attrs[36] = {
+const int krdma_test_get_rsp_attrs[37] = {
 	KRDMA_A_TEST_ID,
 	KRDMA_A_SESSION_ID,
 	KRDMA_A_TEST_OP,
@@ -292,6 +295,7 @@ const int krdma_test_get_rsp_attrs[36] = {
 	KRDMA_A_TEST_WC_STATUS,
 	KRDMA_A_TEST_ATOMIC_VARIANT,
 	KRDMA_A_TEST_SGES,
+	KRDMA_A_TEST_READ_BACK,
 };
 
 /* KRDMA_CMD_STATS_GET - do reply */
@@ -300,7 +304,7 @@ const int krdma_stats_get_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_EVENT_NTF - event */
-const int krdma_event_ntf_attrs[44] = {
+const int krdma_event_ntf_attrs[45] = {
 	KRDMA_A_EVENT,
 	KRDMA_A_TEST_ID,
 	KRDMA_A_SESSION_ID,
@@ -345,6 +349,7 @@ const int krdma_event_ntf_attrs[44] = {
 	KRDMA_A_TEST_WC_STATUS,
 	KRDMA_A_TEST_ATOMIC_VARIANT,
 	KRDMA_A_TEST_SGES,
+	KRDMA_A_TEST_READ_BACK,
 };
 
 /* enum ib_port_state */
@@ -405,11 +410,12 @@ const char *const krdma_atomic_variant_strmap[3] = {
 };
 
 /* enum krdma_violation */
-const char *const krdma_violation_strmap[5] = {
+const char *const krdma_violation_strmap[6] = {
 	[KRDMA_VIOLATE_OUT_OF_BOUNDS] = "out_of_bounds",
 	[KRDMA_VIOLATE_STALE_RKEY] = "stale_rkey",
 	[KRDMA_VIOLATE_NO_ACCESS] = "no_access",
 	[KRDMA_VIOLATE_LONG_SEND] = "long_send",
+	[KRDMA_VIOLATE_UNALIGNED] = "unaligned",
 };
 
 /* enum krdma_test_mode */
@@ -537,6 +543,6 @@ const struct krdma_strmap krdma_attr_enums[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_EVENT] = { krdma_event_strmap, 5 },
 	[KRDMA_A_TEST_MODE] = { krdma_test_mode_strmap, 4 },
 	[KRDMA_A_SESSION_CQ_POLL] = { krdma_cq_poll_strmap, 5 },
-	[KRDMA_A_TEST_VIOLATE] = { krdma_violation_strmap, 5 },
+	[KRDMA_A_TEST_VIOLATE] = { krdma_violation_strmap, 6 },
 	[KRDMA_A_TEST_ATOMIC_VARIANT] = { krdma_atomic_variant_strmap, 3 },
 };

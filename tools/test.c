@@ -186,6 +186,9 @@ static struct nl_msg *test_start_msg(struct knl_ctx *c,
 			(uint8_t)a->conform.atomic_variant.num)) ||
 	    (a->conform.sges.set &&
 	     nla_put_u32(msg, KRDMA_A_TEST_SGES, (uint32_t)a->conform.sges.num)) ||
+	    (a->conform.read_back.set &&
+	     nla_put_u8(msg, KRDMA_A_TEST_READ_BACK,
+			(uint8_t)a->conform.read_back.num)) ||
 	    (size && nla_put_u32(msg, KRDMA_A_TEST_SIZE, (uint32_t)size)) ||
 	    (a->count.set &&
 	     nla_put_u64(msg, KRDMA_A_TEST_COUNT, a->count.num)) ||
@@ -676,8 +679,10 @@ const struct object test_obj = {
 	"        write, write_imm: one way; read, atomics: the round trip)\n"
 	"NUMBER := DIGITS[.DIGITS], the unit right after it, taken exactly\n"
 	"SIZE := bytes per message: NUMBER[ K | M | G | T ][ i ][ B ] (units of 1024),\n"
-	"        1 to 8M, default 4K; the atomics always move 8.  run takes a range\n"
-	"        MIN-MAX (MIN a power of two): one test per power of two, 2-8M\n"
+	"        1 to 8M, default 4K; the atomics always move 8 (in check mode a\n"
+	"        SIZE of 8-byte words up to 4K is their target, a word in turn).\n"
+	"        run takes a range MIN-MAX (MIN a power of two): one test per\n"
+	"        power of two, 2-8M\n"
 	"TIME := NUMBER{ ns | us | ms | s | m | min | h } (a unit is required), in\n"
 	"        whole ms: 1.5s, 2000us\n"
 	"count: NUMBER[ k | M | G ] in powers of 1000 (10k, 1.5M)\n"

@@ -18,9 +18,10 @@ struct test_args {
 	struct arg_val session, op, mode, size, count, duration, depth, interval;
 	struct arg_val signal_every, chain, bidir, qps, rate, burst;
 	/* conform only, no keywords: the rule of the verbs its one iteration
-	 * breaks, the variant of an atomics sequence, SGEs a send WR */
+	 * breaks, the variant of an atomics sequence, SGEs a send WR, a
+	 * write's fenced READ back */
 	struct {
-		struct arg_val violate, atomic_variant, sges;
+		struct arg_val violate, atomic_variant, sges, read_back;
 	} conform;
 	/* run only: what the CLI does with the result */
 	struct arg_val expect, hist;

@@ -21,16 +21,18 @@
 # responder held one krdma MR more after the first cases than after the
 # whole run (2 against 1, 2026-11-30; to be explained), so a count may
 # fall; a leak makes one grow.
-# Expected guest time: 2 x 41 + 3 check-mode tests of 8 tiny iterations, 16
-# sessions made and broken,
-# about 80 s under TCG.
+# Expected guest time: 2 x 47 check-mode tests of 8 tiny iterations (but
+# 2 x 2 of 512 atomics, one at each word of a page) and 3 more, 18
+# sessions made and broken, about 90 s under TCG.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
 PORT=7471
-NCASES=49	# 5 ops x 7 sizes, 2 atomics and 2 variants, 2 at max_sge; 8 negative
-NNEG=8
+NCASES=56	# 5 ops x 7 sizes, 2 atomics, 2 variants and 2 at every offset, 5 at max_sge, a read-back; 9 negative
+NNEG=9
 SKIP_OPS=
+# Cases skipped by name, for what the device's QPs lack beyond an op.
+SKIP_CASES=
 # The device's known deviations, CASE=the completion status it gives
 # (Documentation/conformance.rst): rxe answers a SEND longer than the
 # receive with a remote operation error (11), not a remote invalid
@@ -42,13 +44,18 @@ DEVIATIONS="send.longer_than_receive=11"
 # the local length error, or first raises a fatal QP event (seen in 1
 # of 2 runs).
 LONG_SEND_RX="('receive completion failed: local QP operation error',)"
-# Each negative case fails one completion of ours (wc_errors).
+# Each negative case fails one completion of ours (wc_errors), but those
+# the device refuses at post: rxe the unaligned atomic
+# (validate_send_wr()), a WR that never reaches the wire.
 NEG_WC=1
-# iWARP: no atomics (2 negative cases of them skipped) and no immediates;
+NEG_POST_REFUSED=1
+# iWARP: no atomics (3 negative cases of them skipped) and no immediates;
 # a remote error is the peer's TERMINATE, which closes the stream (RFC
 # 5040): our WRs flush, none fails (conformance.rst, "On iWARP").
+# siw's READ takes one SGE (max_sge_rd 1): read.max_sge has nothing to split.
 iwarp && SKIP_OPS="atomic_fadd atomic_cswap send_imm write_imm" NNEG=6 \
-	DEVIATIONS= NEG_WC=0 \
+	SKIP_CASES="read.max_sge" \
+	DEVIATIONS= NEG_WC=0 NEG_POST_REFUSED=0 \
 	LONG_SEND_RX="('receive completion failed: local length error', ': QP fatal error')"
 OUT=/tmp/conform.json
 
@@ -70,6 +77,9 @@ deviations() {
 	for d in $DEVIATIONS; do
 		printf -- '--deviation %s ' "$d"
 	done
+	for c in $SKIP_CASES; do
+		printf -- '--skip-case %s ' "$c"
+	done
 }
 
 # The negative cases the client ran: each of its two tables' (c2's
@@ -87,15 +97,19 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	monitor_stop
 	nothing_left server.rdma_same
 	# Each negative case's session, accepted here, went down - and only
-	# they did (c1 and c2 are still up).
+	# they did (c1 and c2 are still up). Each came up first but where the
+	# case's first packet broke its QP before the CM's ESTABLISHED reached
+	# us (the long SEND, once in 2026-11-30's runs): that one is announced
+	# down only, never up.
 	# (monitor's lines of JSON as one array)
 	sed '1s/^/[/; $!s/$/,/; $s/$/]/' /tmp/conform.mon >/tmp/conform.events
 	json_check server.case_sessions_down "cat /tmp/conform.events" \
-		"len([e for e in d if e['event'] == 'session_down']) == len([e for e in d if e['event'] == 'session_up']) == $NEG_RUN"
+		"len({e['session_id'] for e in d if e['event'] == 'session_down'}) == len([e for e in d if e['event'] == 'session_down']) == $NEG_RUN and {e['session_id'] for e in d if e['event'] == 'session_up'} <= {e['session_id'] for e in d if e['event'] == 'session_down'}"
 	# The long SENDs' receives (the last negative case of each table:
-	# its NNEG-th session here) failed as the device does.
+	# its NNEG-th session here, the sessions numbered in the order they
+	# were accepted) failed as the device does.
 	json_check server.long_send_receive "cat /tmp/conform.events" \
-		"len([e for e in d if e['event'] == 'session_down' and e['session_id'] in [u['session_id'] for u in d if u['event'] == 'session_up'][$NNEG - 1::$NNEG] and any(r in e['reason'] for r in $LONG_SEND_RX)]) == 2"
+		"len([e for e in d if e['event'] == 'session_down' and e['session_id'] in sorted(f['session_id'] for f in d if f['event'] == 'session_down')[$NNEG - 1::$NNEG] and any(r in e['reason'] for r in $LONG_SEND_RX)]) == 2"
 	log "server: the case sessions' reasons: $(grep session_down /tmp/conform.mon)"
 	json_check server.sessions_left "krdmactl -j session show" \
 		"len(d) == 2 and all(s['state'] == 'up' for s in d)"
@@ -160,6 +174,7 @@ for name in $(krdmactl -j conform session c1 case list | json_get "' '.join(c['c
 	want=pass
 	case " $DEVIATIONS " in *" $name="*) want=fail ;; esac
 	case " $SKIP_OPS " in *" $op "*) want=skip ;; esac
+	case " $SKIP_CASES " in *" $name "*) want=skip ;; esac
 	got=$(json_get "[c['result'] for c in d['cases'] if c['case'] == '$name'][0]" <$OUT)
 	if [ "$got" = "$want" ]; then
 		result "conform.case.$name" ok
@@ -178,10 +193,10 @@ json_check conform.mtu "cat $OUT" "d['mtu'] == ${MTU:-0} > 0 and d['max_msg'] ==
 json_check conform.one_case "krdmactl -j conform session c1 case write.mtu_plus_1" \
 	"len(d['cases']) == 1 and d['cases'][0]['case'] == 'write.mtu_plus_1' and d['cases'][0]['size'] == ${MTU:-0} + 1 and d['cases'][0]['result'] == 'pass' and d['cases'][0]['validated'] == 8 and d['passed'] == 1"
 
-# max_msg 1000, below the MTU: the MTU's and the pages' cases skipped, the
-# 1-byte, max_msg and atomic ones run.
+# max_msg 1000, below the MTU: the MTU's and the pages' cases skipped (the
+# read-back's 2*PAGE+7 too), the 1-byte, max_msg and atomic ones run.
 json_check conform.small_max_msg "krdmactl -j conform session c2" \
-	"d['max_msg'] == 1000 and d['failed'] == len('$DEVIATIONS'.split()) and all((c['result'] == 'skip') == (c['op'] in '$SKIP_OPS'.split() or ('violate' not in c and c['case'].split('.')[1] in ('mtu_minus_1', 'mtu', 'mtu_plus_1', 'page_plus_1', 'two_pages_plus_7'))) for c in d['cases']) and all(c['size'] == 1000 for c in d['cases'] if c['case'].endswith('.max_msg') and c['result'] == 'pass')"
+	"d['max_msg'] == 1000 and d['failed'] == len('$DEVIATIONS'.split()) and all((c['result'] == 'skip') == (c['op'] in '$SKIP_OPS'.split() or c['case'] in '$SKIP_CASES'.split() or ('violate' not in c and (c.get('read_back') or c['case'].split('.')[1] in ('mtu_minus_1', 'mtu', 'mtu_plus_1', 'page_plus_1', 'two_pages_plus_7')))) for c in d['cases']) and all(c['size'] == 1000 for c in d['cases'] if c['case'].endswith('.max_msg') and c['result'] == 'pass')"
 
 # Not a case: the command line's error, nothing run.
 expect_rc_msg conform.unknown_case 2 "unknown case 'nope'" krdmactl conform session c1 case nope
@@ -197,7 +212,7 @@ barrier checked
 # One failed completion a negative case: the one the case made fail
 # (none on iWARP).
 json_check client.no_data_errors "krdmactl -j stats show" \
-	"d['validation_errors'] == 0 and d['protocol_errors'] == 0 and d['wc_errors'] == $NEG_RUN * $NEG_WC and d['responder_timeouts'] == 0"
+	"d['validation_errors'] == 0 and d['protocol_errors'] == 0 and d['wc_errors'] == ($NEG_RUN - 2 * $NEG_POST_REFUSED) * $NEG_WC and d['responder_timeouts'] == 0"
 expect_ok session.del krdmactl session del name c1
 expect_ok session.del.small krdmactl session del name c2
 barrier "done" 600

@@ -257,7 +257,11 @@ expect_rc_msg test.cli_depth_129 2 "depth" $C size 4096 depth 129 count 1
 expect_rc_msg test.cli_interval_50ms 2 "interval" $C size 4096 interval 50ms count 1
 expect_rc_msg test.cli_count_and_duration 2 "count.*duration" $C size 4096 count 10 duration 1s
 expect_rc_msg test.atomic_size 1 "atomics operate on 8 bytes" \
-	krdmactl test start session c1 op atomic_fadd size 4096 count 1
+	krdmactl test start session c1 op atomic_fadd size 4100 count 1
+expect_rc_msg test.atomic_size_bw 1 "atomics operate on 8 bytes" \
+	krdmactl test start session c1 op atomic_fadd mode bw size 16 count 1
+expect_rc_msg test.atomic_target_too_large 1 "atomics operate on 8 bytes" \
+	krdmactl test start session c1 op atomic_cswap size 4104 count 1
 expect_rc_msg test.stop_unknown 1 "no such test" krdmactl test stop 99999
 expect_rc_msg test.show_unknown 1 "no such test" krdmactl test show 99999
 json_check test.none_started "krdmactl -j test show" "d == []"

@@ -419,6 +419,19 @@ if ! short_run; then
 	json_check old.bw.write.qps2 \
 		"krdmactl -j test run session old op write mode bw size 4096 count 200 qps 2" \
 		"r['status'] == 0 and r['iters'] == 200 and r['validated'] >= 1"
+	# A write's fenced READ back (conform's read.fenced_after_write) and
+	# an atomics target of more than a word came with version 5: the
+	# module refuses them and says why, conform skips them.
+	old_id=$(krdmactl -j session show name old | json_get "d[0]['session_id']")
+	expect_rc_msg refuse.old_peer.read_back 1 "^error 95 read-back needs a peer of protocol version 5" \
+		python3 "$KRDMA_ROOT/tests/lib/genl.py" TEST_START SESSION_ID="$old_id" \
+		TEST_OP=write TEST_MODE=check TEST_COUNT=1 TEST_READ_BACK=1
+	expect_fail_msg refuse.old_peer.atomic_target \
+		"an atomics target of more than 8 bytes needs a peer of protocol version 5" \
+		krdmactl test run session old op atomic_fadd size 16 count 2
+	json_check old.conform.read_back_skipped \
+		"krdmactl -j conform session old case read.fenced_after_write" \
+		"d['skipped'] == 1 and d['cases'][0]['reason'] == \"the peer's krdma predates read-back (protocol version 5)\""
 	expect_ok old.disconnect krdmactl session del name old
 
 	# What several QPs cannot do, and why.

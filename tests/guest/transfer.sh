@@ -179,8 +179,10 @@ json_check errors.no_session_left "krdmactl -j session show" "len(d) == 0"
 
 expect_ok connect krdmactl session connect addr "$KRDMA_PEER_IP" port $PORT \
 	name c1 max_msg 1M rq_depth 16
+# Both ends are this module: the session speaks its version.
+PROTO=$(sed -n 's/^#define KRDMA_PROTO_VERSION[[:space:]]*\([0-9]*\)$/\1/p' "$KRDMA_ROOT/kmod/proto.h")
 json_check client.negotiated "krdmactl -j session show name c1" \
-	"d[0]['responder_resources'] == $LIMIT and d[0]['initiator_depth'] == $LIMIT and d[0]['state'] == 'up' and d[0]['peer_proto'] == 4"
+	"d[0]['responder_resources'] == $LIMIT and d[0]['initiator_depth'] == $LIMIT and d[0]['state'] == 'up' and d[0]['peer_proto'] == ${PROTO:-0}"
 barrier connected
 barrier server_seen
 

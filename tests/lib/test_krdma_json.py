@@ -192,6 +192,21 @@ expect('conform-table: a skip not expected',
        ['conform-table', conform_doc(['write', 'atomic_fadd'], {'atomic_fadd'}), '4'], 1)
 expect('conform-table: a skip expected that passed',
        ['conform-table', conform_doc(['write', 'atomic_fadd']), '4', 'atomic_fadd'], 1)
+def conform_skip_mtu(cases, doc):
+    cases[1].update(result='skip', reason="the session's QPs take one SGE a READ")
+    for k in ('size', 'test_id', 'status', 'validated', 'iters', 'count'):
+        del cases[1][k]
+    doc['passed'] -= 1
+    doc['skipped'] += 1
+
+
+expect('conform-table: a case skipped by name, expected',
+       ['conform-table', conform_doc(['read'], change=conform_skip_mtu), '2',
+        '--skip-case', 'read.mtu'], 0, '2 cases: 1 passed, 0 failed, 1 skipped')
+expect('conform-table: a case skipped by name, not expected',
+       ['conform-table', conform_doc(['read'], change=conform_skip_mtu), '2'], 1)
+expect('conform-table: a case expected skipped that ran',
+       ['conform-table', conform_doc(['read']), '2', '--skip-case', 'read.mtu'], 1)
 expect('conform-table: a failure, with what came instead',
        ['conform-table', conform_doc(['write', 'read'], change=conform_fail), '4'], 1,
        'write.mtu: fail, want pass: status -5 (Input/output error): peer reports iteration 3\n'
@@ -222,6 +237,29 @@ expect('conform-table: a negative case as specified',
        '3 cases: 3 passed, 0 failed, 0 skipped')
 expect('conform-table: a negative case passed on another status',
        ['conform-table', conform_doc(['write'], change=conform_neg(11)), '3'], 1)
+def conform_neg_post(refused, wc=None):
+    """The unaligned atomic appended: refused at post (REFUSED), or WC."""
+    def change(cases, doc):
+        c = {'case': 'atomic_fadd.unaligned', 'op': 'atomic_fadd', 'size': 16,
+             'result': 'pass', 'violate': 'unaligned', 'expect_wc_status': 9,
+             'test_id': 2, 'status': -22 if wc is None else -5}
+        if refused:
+            c['refused_at_post'] = True
+        if wc is not None:
+            c['wc_status'] = wc
+        cases.append(c)
+        doc['passed'] += 1
+    return change
+
+
+expect('conform-table: a negative case refused at post',
+       ['conform-table', conform_doc(['write'], change=conform_neg_post(True)), '3'], 0)
+expect('conform-table: a negative case with no failed completion, not refused at post',
+       ['conform-table', conform_doc(['write'], change=conform_neg_post(False)), '3'], 1)
+expect('conform-table: refused at post, yet a completion of another status',
+       ['conform-table', conform_doc(['write'], change=conform_neg_post(True, 10)), '3'], 1)
+
+
 def conform_neg_iwarp(cases, doc):
     cases.append({'case': 'write.out_of_bounds', 'op': 'write', 'size': 1, 'result': 'pass',
                   'violate': 'out_of_bounds', 'expect': 'the connection terminated',

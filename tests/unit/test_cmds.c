@@ -3562,6 +3562,11 @@ TEST(docs_state_the_code)
 /* iWARP: a negative case's session closed under it (the peer's
  * TERMINATE), or with CF_NEG_WRONG its test stalled. */
 #define CF_IWARP	0x400
+/* The peer speaks protocol version 4: no read-back (else 5). */
+#define CF_OLD_PEER	0x800
+/* The device refuses the unaligned atomic at post (rxe), or with
+ * CF_NEG_WRONG any WR at post: -EINVAL and no completion. */
+#define CF_POST_REFUSES	0x1000
 
 /* Session 5's ends: 10.0.0.1, the peer's listener 10.0.0.2:7471. */
 static const struct ip_addr conform_local = {
@@ -3591,7 +3596,8 @@ static void k_conform_violate(struct nlattr **tb)
 	bool done = (conform_mode & CF_NEG_DONE) &&
 		    v == KRDMA_VIOLATE_OUT_OF_BOUNDS &&
 		    nla_get_u8(tb[KRDMA_A_TEST_OP]) == KRDMA_OP_WRITE;
-	uint32_t wc = v == KRDMA_VIOLATE_LONG_SEND ? 9 : 10;
+	uint32_t wc = v == KRDMA_VIOLATE_LONG_SEND ||
+		      v == KRDMA_VIOLATE_UNALIGNED ? 9 : 10;
 	struct nl_msg *m;
 
 	if (conform_mode & CF_NEG_WRONG)
@@ -3616,6 +3622,13 @@ static void k_conform_violate(struct nlattr **tb)
 		nla_put_string(m, KRDMA_A_REASON, stalled ?
 			       "session closed: test 20 stalled for 30000 ms" :
 			       "session closed: connection closed: receive flushed");
+		fake_event(m);
+		return;
+	}
+	if ((conform_mode & CF_POST_REFUSES) &&
+	    (v == KRDMA_VIOLATE_UNALIGNED || (conform_mode & CF_NEG_WRONG))) {
+		nla_put_u32(m, KRDMA_A_TEST_STATUS, (uint32_t)-EINVAL);
+		nla_put_string(m, KRDMA_A_REASON, "cannot post: -EINVAL");
 		fake_event(m);
 		return;
 	}
@@ -3668,6 +3681,11 @@ static void k_conform_test(struct nlattr **tb)
 		fake_error(-E2BIG, "size needs more SGEs than the device has", 0);
 		return;
 	}
+	/* As the module refuses it (krdma_test_params_check()). */
+	if (tb[KRDMA_A_TEST_READ_BACK] && op != KRDMA_OP_WRITE) {
+		fake_error(-EINVAL, "read-back is for write, without a violation", 0);
+		return;
+	}
 	if (tb[KRDMA_A_TEST_OP]) {
 		m = fake_msg(KRDMA_CMD_TEST_START);
 		nla_put_u32(m, KRDMA_A_TEST_ID, id);
@@ -3711,6 +3729,9 @@ static void k_conform(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 			    conform_max_msg ? conform_max_msg : 65536);
 		nla_put_u8(m, KRDMA_A_SESSION_INITIATOR_DEPTH, 16);
 		nla_put_u32(m, KRDMA_A_SESSION_MAX_SGE, 16);
+		nla_put_u32(m, KRDMA_A_SESSION_MAX_READ_SGE, 16);
+		nla_put_u32(m, KRDMA_A_SESSION_PEER_PROTO,
+			    conform_mode & CF_OLD_PEER ? 4 : 5);
 		if (!(conform_mode & CF_DOWN))
 			nla_put_string(m, KRDMA_A_DEV_NAME, "rxe0");
 		nla_put_u8(m, KRDMA_A_SESSION_ROLE, conform_mode & CF_SERVER ?
@@ -3796,7 +3817,7 @@ TEST(cmd_conform_all_cases)
 		{ .what = "no atomics", .kernel = k_conform,
 		  .setup = conform_setup, .json = true,
 		  .line = "conform session s1", .err = "", .rc = EXIT_OK,
-		  .json_has = { JSON_LEN("cases", 49),
+		  .json_has = { JSON_LEN("cases", 56),
 				JSON_STRING("cases/0/case", "write.1_byte"),
 				JSON_NUM("cases/0/size", 1),
 				JSON_NUM("cases/1/size", 1023),
@@ -3807,14 +3828,15 @@ TEST(cmd_conform_all_cases)
 				JSON_STRING("cases/35/reason",
 					    "the device has no atomics (atomic_cap none)"),
 				JSON_NO("cases/35/test_id"),
-				JSON_STRING("cases/43/case", "atomic_fadd.out_of_bounds"),
-				JSON_STRING("cases/43/result", "skip"),
+				JSON_STRING("cases/49/case", "atomic_fadd.out_of_bounds"),
+				JSON_STRING("cases/49/result", "skip"),
+				JSON_STRING("cases/41/case", "read.fenced_after_write"),
 				JSON_STRING("cases/39/case", "send.max_sge"),
 				JSON_NUM("cases/39/sges", 16),
 				JSON_NUM("cases/39/size", 1000),
 				JSON_STRING("cases/39/result", "pass"),
-				JSON_NUM("passed", 43), JSON_NUM("failed", 0),
-				JSON_NUM("skipped", 6) } },
+				JSON_NUM("passed", 47), JSON_NUM("failed", 0),
+				JSON_NUM("skipped", 9) } },
 		{ .what = "atomics", .kernel = k_conform,
 		  .setup = conform_setup, .mode = CF_ATOMICS, .json = true,
 		  .line = "conform session s1", .err = "", .rc = EXIT_OK,
@@ -3826,7 +3848,8 @@ TEST(cmd_conform_all_cases)
 				JSON_STRING("cases/37/result", "pass"),
 				JSON_STRING("cases/38/atomic_variant", "cswap_miss"),
 				JSON_NO("cases/36/atomic_variant"),
-				JSON_NUM("passed", 49), JSON_NUM("skipped", 0) } },
+				JSON_NO("cases/36/read_back"),
+				JSON_NUM("passed", 56), JSON_NUM("skipped", 0) } },
 		{ .what = "text", .kernel = k_conform, .setup = conform_setup,
 		  .line = "conform session s1", .rc = EXIT_OK,
 		  .out_starts = "conform session 5 (s1): dev rxe0 mtu 1024 max_msg 65536 page ",
@@ -3835,7 +3858,8 @@ TEST(cmd_conform_all_cases)
 			       "write.out_of_bounds          write               1  pass expect remote access error, got remote access error\n",
 			       "send.longer_than_receive     send             4096  pass expect remote invalid request error, got remote invalid request error\n",
 			       "send_imm.max_sge             send_imm         1000  pass 16 SGEs a WR, 8 validated of 8 iterations of 8\n",
-			       "43 passed, 0 failed, 6 skipped\n" } },
+			       "read.fenced_after_write      read             8199  pass each WRITE READ back, 8 validated of 8 iterations of 8\n",
+			       "47 passed, 0 failed, 9 skipped\n" } },
 		{ .what = "cases that fail", .kernel = k_conform,
 		  .setup = conform_setup, .json = true,
 		  .mode = CF_ATOMICS | CF_READ_FAILS | CF_SEND_REFUSED | CF_IMM_SHORT,
@@ -3861,7 +3885,7 @@ TEST(cmd_conform_all_cases)
 				/* the others, and those after, all run */
 				JSON_STRING("cases/21/result", "pass"),
 				JSON_STRING("cases/36/result", "pass"),
-				JSON_NUM("passed", 27), JSON_NUM("failed", 22),
+				JSON_NUM("passed", 32), JSON_NUM("failed", 24),
 				JSON_NUM("skipped", 0) } },
 		{ .what = "^C", .kernel = k_conform, .setup = conform_setup,
 		  .mode = CF_SLOW, .json = true, .sigint = 1,
@@ -3893,6 +3917,113 @@ TEST(cmd_conform_max_sge)
 		.json_has = { JSON_NUM("cases/0/sges", 16),
 			      JSON_STRING("cases/0/result", "pass") },
 	});
+	/* A READ's: the session's max_read_sge (the fake's 16). */
+	check_cmd(&(const struct cmd_case){
+		.kernel = k_conform, .setup = conform_setup, .json = true,
+		.line = "conform session s1 case read.max_sge",
+		.err = "", .rc = EXIT_OK, REQS(3),
+		.sent = { SENT_IN(2, KRDMA_A_TEST_OP, KRDMA_OP_READ),
+			  SENT_IN(2, KRDMA_A_TEST_SGES, 16),
+			  SENT_IN(2, KRDMA_A_TEST_SIZE, 1000) },
+		.json_has = { JSON_NUM("cases/0/sges", 16),
+			      JSON_STRING("cases/0/result", "pass") },
+	});
+}
+
+/* The fenced READ after a WRITE: a write test with read-back. */
+TEST(cmd_conform_read_back)
+{
+	static const struct cmd_case cases[] = {
+		{ .kernel = k_conform, .setup = conform_setup, .json = true,
+		  .line = "conform session s1 case read.fenced_after_write",
+		  .err = "", .rc = EXIT_OK, REQS(3),
+		  .sent = { SENT_IN(2, KRDMA_A_TEST_OP, KRDMA_OP_WRITE),
+			    SENT_IN(2, KRDMA_A_TEST_READ_BACK, 1),
+			    SENT_IN(2, KRDMA_A_TEST_SIZE, 8199) },
+		  .json_has = { JSON_TRUE("cases/0/read_back"),
+				JSON_STRING("cases/0/op", "read"),
+				JSON_STRING("cases/0/result", "pass") } },
+		/* the other cases ask no read-back */
+		{ .kernel = k_conform, .setup = conform_setup, .json = true,
+		  .line = "conform session s1 case write.two_pages_plus_7",
+		  .err = "", .rc = EXIT_OK, REQS(3),
+		  .sent = { SENT_IN(2, KRDMA_A_TEST_OP, KRDMA_OP_WRITE),
+			    NOT_SENT_IN(2, KRDMA_A_TEST_READ_BACK) },
+		  .json_has = { JSON_NO("cases/0/read_back") } },
+		{ .what = "a peer of version 4", .kernel = k_conform,
+		  .setup = conform_setup, .mode = CF_OLD_PEER, .json = true,
+		  .line = "conform session s1 case read.fenced_after_write",
+		  .err = "", .rc = EXIT_OK, REQS(2),
+		  .json_has = { JSON_STRING("cases/0/result", "skip"),
+				JSON_STRING("cases/0/reason",
+					    "the peer's krdma predates read-back (protocol version 5)"),
+				JSON_NUM("skipped", 1) } },
+	};
+
+	CHECK_CMDS(cases);
+}
+
+/* Every word of a 4 KiB atomics target once; an atomic half a word in. */
+TEST(cmd_conform_atomic_targets)
+{
+	static const struct cmd_case cases[] = {
+		{ .kernel = k_conform, .setup = conform_setup, .mode = CF_ATOMICS,
+		  .json = true, .line = "conform session s1 case atomic_cswap.every_offset",
+		  .err = "", .rc = EXIT_OK, REQS(3),
+		  .sent = { SENT_IN(2, KRDMA_A_TEST_OP, KRDMA_OP_ATOMIC_CSWAP),
+			    SENT_IN(2, KRDMA_A_TEST_SIZE, 4096),
+			    SENT_IN(2, KRDMA_A_TEST_COUNT, 512),
+			    SENT_IN(2, KRDMA_A_TEST_DEPTH, 1) },
+		  .json_has = { JSON_NUM("cases/0/size", 4096),
+				JSON_NUM("cases/0/count", 512),
+				JSON_STRING("cases/0/result", "pass") } },
+		/* 8 bytes is the kernel's default: not asked */
+		{ .kernel = k_conform, .setup = conform_setup, .mode = CF_ATOMICS,
+		  .json = true, .line = "conform session s1 case atomic_fadd.8_bytes",
+		  .err = "", .rc = EXIT_OK, REQS(3),
+		  .sent = { NOT_SENT_IN(2, KRDMA_A_TEST_SIZE),
+			    NOT_SENT_IN(2, KRDMA_A_TEST_DEPTH),
+			    SENT_IN(2, KRDMA_A_TEST_COUNT, 8) } },
+		{ .kernel = k_conform, .setup = conform_setup, .mode = CF_ATOMICS,
+		  .json = true, .line = "conform session s1 case atomic_fadd.unaligned",
+		  .err = "", .rc = EXIT_OK,
+		  .json_has = { JSON_NUM("cases/0/size", 16),
+				JSON_STRING("cases/0/violate", "unaligned"),
+				JSON_NUM("cases/0/wc_status", 9),
+				JSON_STRING("cases/0/result", "pass") } },
+		/* refused at post, as rxe does: a pass; but not another case */
+		{ .what = "refused at post", .kernel = k_conform,
+		  .setup = conform_setup, .mode = CF_ATOMICS | CF_POST_REFUSES,
+		  .line = "conform session s1 case atomic_fadd.unaligned",
+		  .err = "", .rc = EXIT_OK,
+		  .out_has = { "atomic_fadd.unaligned        atomic_fadd        16  pass expect remote invalid request error or a refusal at post, got cannot post: -EINVAL\n" } },
+		{ .what = "refused at post", .kernel = k_conform,
+		  .setup = conform_setup, .mode = CF_ATOMICS | CF_POST_REFUSES,
+		  .json = true, .line = "conform session s1 case atomic_fadd.unaligned",
+		  .err = "", .rc = EXIT_OK,
+		  .json_has = { JSON_TRUE("cases/0/refused_at_post"),
+				JSON_NO("cases/0/wc_status"),
+				JSON_NUM("cases/0/status", -EINVAL),
+				JSON_STRING("cases/0/result", "pass") } },
+		{ .what = "another refused at post", .kernel = k_conform,
+		  .setup = conform_setup,
+		  .mode = CF_ATOMICS | CF_POST_REFUSES | CF_NEG_WRONG,
+		  .json = true, .line = "conform session s1 case atomic_cswap.stale_rkey",
+		  .rc = EXIT_CONFORM_FAIL,
+		  .json_has = { JSON_NO("cases/0/refused_at_post"),
+				JSON_STRING("cases/0/reason",
+					    "no completion failed: cannot post: -EINVAL"),
+				JSON_STRING("cases/0/result", "fail") } },
+		{ .what = "a peer of version 4", .kernel = k_conform,
+		  .setup = conform_setup, .mode = CF_ATOMICS | CF_OLD_PEER,
+		  .json = true, .line = "conform session s1 case atomic_fadd.every_offset",
+		  .err = "", .rc = EXIT_OK, REQS(2),
+		  .json_has = { JSON_STRING("cases/0/result", "skip"),
+				JSON_STRING("cases/0/reason",
+					    "the peer's krdma predates atomics targets of more than 8 bytes (protocol version 5)") } },
+	};
+
+	CHECK_CMDS(cases);
 }
 
 TEST(cmd_conform_atomic_variant)
@@ -4071,10 +4202,10 @@ TEST(cmd_conform_max_msg)
 			      /* 1 byte and max_msg of 5 ops, and the
 			       * negative cases but the atomics' (their
 			       * sessions' max_msg is their own) */
-			      JSON_STRING("cases/48/result", "pass"),
-			      JSON_NUM("cases/48/size", 4096),
-			      JSON_NUM("passed", 18),
-			      JSON_NUM("skipped", 31) },
+			      JSON_STRING("cases/55/result", "pass"),
+			      JSON_NUM("cases/55/size", 4096),
+			      JSON_NUM("passed", 21),
+			      JSON_NUM("skipped", 35) },
 	});
 	conform_max_msg = 0;
 }
@@ -4114,15 +4245,20 @@ TEST(cmd_conform_list)
 		{ .kernel = k_none, .json = true,
 		  .line = "conform session s1 case list", .rc = EXIT_OK,
 		  REQS(0),
-		  .json_has = { JSON_LEN("", 49),
+		  .json_has = { JSON_LEN("", 56),
 				JSON_STRING("3/case", "write.mtu_plus_1"),
 				JSON_STRING("3/op", "write"),
 				JSON_STRING("3/size", "MTU+1"),
 				JSON_NO("3/violate"),
-				JSON_STRING("47/case", "write.read_only_region"),
-				JSON_STRING("47/op", "write"),
-				JSON_STRING("47/violate", "no_access"),
-				JSON_NUM("47/expect_wc_status", 10),
+				JSON_STRING("53/case", "write.read_only_region"),
+				JSON_STRING("53/op", "write"),
+				JSON_STRING("53/violate", "no_access"),
+				JSON_NUM("53/expect_wc_status", 10),
+				JSON_STRING("54/violate", "unaligned"),
+				JSON_NUM("54/expect_wc_status", 9),
+				JSON_STRING("41/case", "read.fenced_after_write"),
+				JSON_STRING("41/op", "read"),
+				JSON_TRUE("41/read_back"),
 				JSON_STRING("37/atomic_variant", "fadd_wrap") } },
 	};
 

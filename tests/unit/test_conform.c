@@ -15,14 +15,15 @@
 static const struct conform_target rxe = {
 	.atomic_cap = 1 /* IB_ATOMIC_HCA */, .mtu = 1024, .max_msg = 65536,
 	.initiator_depth = 16, .page_size = 4096, .max_sge = 32,
-	.session_max_sge = 16, .client = true,
+	.session_max_sge = 16, .session_max_read_sge = 16, .client = true,
+	.peer_proto = 5,
 };
 
 TEST(conform_names_unique_and_found)
 {
 	size_t i, j;
 
-	CHECK(conform_ncases >= 49);
+	CHECK(conform_ncases >= 56);
 	for (i = 0; i < conform_ncases; i++) {
 		const char *name = conform_cases[i].name;
 		const char *op = op_name(conform_wr_op(&conform_cases[i]));
@@ -90,7 +91,8 @@ static void check_op_skipped(const struct conform_target *t, uint8_t op,
 	size_t i;
 
 	for (i = 0; i < conform_ncases; i++) {
-		if (conform_cases[i].op != op)
+		/* A read-back's READ: conform_skips_read_back. */
+		if (conform_cases[i].op != op || conform_cases[i].read_back)
 			continue;
 		why = NULL;
 		CHECK_CASE(conform_cases[i].name,
@@ -135,6 +137,91 @@ TEST(conform_skips_what_the_device_lacks)
 	check_op_skipped(&t, KRDMA_OP_ATOMIC_FADD,
 			 "the session negotiated no READ/atomic credits", true);
 	check_op_skipped(&t, KRDMA_OP_WRITE, NULL, false);
+}
+
+/* The max_sge cases: a READ's at max_read_sge (siw: 1, skipped). */
+TEST(conform_max_sge_per_op)
+{
+	struct conform_target t = rxe;
+	const char *why = NULL;
+	int r = conform_find("read.max_sge"), w = conform_find("write.max_sge");
+
+	CHECK(r >= 0 && w >= 0);
+	if (r < 0 || w < 0)
+		return;
+	t.session_max_sge = 6;
+	t.session_max_read_sge = 1;
+	CHECK_U64(conform_sges(&conform_cases[w], &t), 6);
+	CHECK_U64(conform_size(&conform_cases[w], &t, &why), 1000);
+	CHECK_U64(conform_size(&conform_cases[r], &t, &why), 0);
+	CHECK_STR(why, "the session's QPs take one SGE a READ");
+	t.session_max_read_sge = 4;
+	CHECK_U64(conform_sges(&conform_cases[r], &t), 4);
+	CHECK_U64(conform_size(&conform_cases[r], &t, &why), 1000);
+}
+
+/* The fenced READ after a WRITE: READ credits, a peer of version 5. */
+TEST(conform_skips_read_back)
+{
+	int k = conform_find("read.fenced_after_write");
+	struct conform_target t = rxe;
+	const char *why = NULL;
+
+	CHECK(k >= 0);
+	if (k < 0)
+		return;
+	CHECK(conform_cases[k].read_back);
+	CHECK_INT(conform_wr_op(&conform_cases[k]), KRDMA_OP_READ);
+	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 8199);
+	CHECK(why == NULL);
+	t.initiator_depth = 0;
+	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 0);
+	CHECK_STR(why, "the session negotiated no READ/atomic credits");
+	t = rxe;
+	t.peer_proto = 4;
+	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 0);
+	CHECK_STR(why, "the peer's krdma predates read-back (protocol version 5)");
+	t.iwarp = true;	/* READs, and no immediates, on iWARP: still version 5 */
+	t.peer_proto = 5;
+	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 8199);
+}
+
+/* The atomics' larger targets: each word once, a peer of version 5. */
+TEST(conform_atomic_targets)
+{
+	static const char *const names[] = {
+		"atomic_fadd.every_offset", "atomic_cswap.every_offset",
+		"atomic_fadd.unaligned",
+	};
+	static const uint64_t sizes[] = { 4096, 4096, 16 };
+	static const uint64_t counts[] = { 512, 512, 8 };
+	struct conform_target t;
+	const char *why = NULL;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		int k = conform_find(names[i]);
+
+		CHECK_CASE(names[i], k >= 0);
+		if (k < 0)
+			continue;
+		t = rxe;
+		/* not a message: max_msg does not bound it */
+		t.max_msg = 1000;
+		CHECK_U64_CASE(names[i], conform_size(&conform_cases[k], &t, &why),
+			       sizes[i]);
+		CHECK_U64_CASE(names[i], conform_count(&conform_cases[k], sizes[i]),
+			       counts[i]);
+		t.peer_proto = 4;
+		CHECK_U64_CASE(names[i], conform_size(&conform_cases[k], &t, &why), 0);
+		CHECK_STR_CASE(names[i], why,
+			       "the peer's krdma predates atomics targets of more than 8 bytes (protocol version 5)");
+		t = rxe;
+		t.atomic_cap = 0;
+		CHECK_U64_CASE(names[i], conform_size(&conform_cases[k], &t, &why), 0);
+		CHECK_STR_CASE(names[i], why, "the device has no atomics (atomic_cap none)");
+	}
+	CHECK_U64(conform_count(&conform_cases[conform_find("atomic_fadd.8_bytes")], 8), 8);
 }
 
 TEST(conform_skips_what_the_session_cannot_take)
@@ -208,7 +295,8 @@ TEST(conform_negative_cases)
 		n++;
 		/* What the specification names for our completion. */
 		CHECK_CASE(cc->name, cc->expect_wc ==
-			   (cc->violate == KRDMA_VIOLATE_LONG_SEND ?
+			   (cc->violate == KRDMA_VIOLATE_LONG_SEND ||
+			    cc->violate == KRDMA_VIOLATE_UNALIGNED ?
 			    CONFORM_WC_REM_INV_REQ_ERR : CONFORM_WC_REM_ACCESS_ERR));
 		CHECK_CASE(cc->name, cc->violate <= KRDMA_VIOLATE_MAX);
 		/* Its own session: the one conform runs on does not bound it. */
@@ -222,7 +310,7 @@ TEST(conform_negative_cases)
 		CHECK_U64_CASE(cc->name, conform_size(cc, &t, &why), 0);
 		CHECK_CASE(cc->name, why && strstr(why, "run conform on the side that connected"));
 	}
-	CHECK_INT((int)n, 8);
+	CHECK_INT((int)n, 9);
 	/* The SEND a byte over a receive of the negative session's max_msg. */
 	CHECK_U64(conform_size(&conform_cases[conform_find("send.longer")], &rxe, &why),
 		  CONFORM_NEG_MAX_MSG);

@@ -51,6 +51,12 @@
  */
 #define KRDMA_SGE_MAX	16
 
+/*
+ * Largest target of a check-mode atomics test (test-size), whose iterations go
+ * to its 8-byte words in turn.
+ */
+#define KRDMA_ATOMIC_TARGET_MAX	4096
+
 /* Most work requests a bw test posts with one ib_post_send(). */
 #define KRDMA_CHAIN_MAX	32
 
@@ -177,12 +183,16 @@ enum krdma_atomic_variant {
  * @KRDMA_VIOLATE_LONG_SEND: A send test whose SEND is longer than the peer's
  *   receive buffer: the responder's receive completes with a local length
  *   error, the requester's SEND with a remote invalid request error.
+ * @KRDMA_VIOLATE_UNALIGNED: An atomics test (test-size 16 or more) whose
+ *   atomic aims 4 bytes into the peer's target, inside its bounds but not
+ *   8-byte aligned (a remote invalid request error).
  */
 enum krdma_violation {
 	KRDMA_VIOLATE_OUT_OF_BOUNDS = 1,
 	KRDMA_VIOLATE_STALE_RKEY,
 	KRDMA_VIOLATE_NO_ACCESS,
 	KRDMA_VIOLATE_LONG_SEND,
+	KRDMA_VIOLATE_UNALIGNED,
 
 	/* private: */
 	__KRDMA_VIOLATE_MAX,
@@ -298,8 +308,12 @@ enum krdma_event {
  * @KRDMA_A_TEST_ID: (u32) Id of a test (never 0).
  * @KRDMA_A_TEST_OP: (u8, enum krdma_op) The operation the test runs (checked
  *   against the op enum).
- * @KRDMA_A_TEST_SIZE: (u32) Bytes per message (the atomics always move 8,
- *   their default). default: 4096
+ * @KRDMA_A_TEST_SIZE: (u32) Bytes per message. The atomics always move 8
+ *   (their default); in check mode their size is the peer's target, a multiple
+ *   of 8 up to atomic-target-max, whose words the iterations go to in turn -
+ *   each slot's first use word 0, its next word 1, ... - so that a count of
+ *   depth x size / 8 makes an atomic at every 8-byte-aligned offset of it (a
+ *   peer of protocol version 5). default: 4096
  * @KRDMA_A_TEST_COUNT: (u64) Iterations to run (the default when no duration
  *   is given; 0 is rejected). Excludes test-duration-ms. default: 1000
  * @KRDMA_A_TEST_DURATION_MS: (u32) Run for this long instead of a count, in
@@ -417,10 +431,12 @@ enum krdma_event {
  *   atomics' sequence the test runs, each returned value checked as ever; its
  *   test-count must be a multiple of twice its test-depth (each slot ends on
  *   an iteration that brings the target back). modes: check
- * @KRDMA_A_TEST_SGES: (u32) check mode, send and send-imm - each message's
- *   work request carries this many scatter/gather entries, its memory split to
- *   fill them: at most the session's session-max-sge and the message's bytes
- *   (its header's included). Absent: as many as its memory takes. modes: check
+ * @KRDMA_A_TEST_SGES: (u32) check mode, send, send-imm, write, write-imm and
+ *   read - each message's work request carries this many scatter/gather
+ *   entries, its memory split to fill them: at most the session's
+ *   session-max-sge (session-max-read-sge for read) and the bytes the work
+ *   request moves (a send's header included). Absent: as many as its memory
+ *   takes. modes: check
  * @KRDMA_A_SESSION_MAX_SGE: (u32) Scatter/gather entries a send work request
  *   of the session's queue pairs takes (the device's dev-max-sge, at most
  *   sge-max).
@@ -428,6 +444,14 @@ enum krdma_event {
  *   test, as enum ib_wc_status (and libibverbs' ibv_wc_status) number it: 10 a
  *   remote access error, 9 a remote invalid request. Absent when no completion
  *   failed it.
+ * @KRDMA_A_TEST_READ_BACK: (u8) check mode, write - 1: each iteration's WRITE
+ *   is read back, a READ of the same remote memory fenced behind it
+ *   (IB_SEND_FENCE) into a second buffer, checked against what was written
+ *   (the peer checks the WRITE as ever). Needs a peer of protocol version 5
+ *   (session-peer-proto). default: 0 modes: check
+ * @KRDMA_A_SESSION_MAX_READ_SGE: (u32) Scatter/gather entries an RDMA READ
+ *   work request of the session's queue pairs takes (the device's max_sge_rd,
+ *   at most session-max-sge; siw: 1).
  */
 enum krdma_attr {
 	KRDMA_A_UNSPEC,
@@ -502,6 +526,8 @@ enum krdma_attr {
 	KRDMA_A_TEST_SGES,
 	KRDMA_A_SESSION_MAX_SGE,
 	KRDMA_A_TEST_WC_STATUS,
+	KRDMA_A_TEST_READ_BACK,
+	KRDMA_A_SESSION_MAX_READ_SGE,
 
 	__KRDMA_A_MAX,
 };
