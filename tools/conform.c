@@ -62,7 +62,7 @@
 /* A WRITE, then a READ of it fenced behind (test-read-back). */
 #define CONFORM_READ_BACK(name_, size_)					\
 	{ .name = name_, .op = KRDMA_OP_WRITE, .size = size_,		\
-	  .read_back = true }
+	  .read_back = true, .own_session = true }
 /* A negative case: @violate, and the status our completion must have. */
 #define CONFORM_NEGATIVE(op_, name_, size_, violate_, wc_)		\
 	{ .name = name_, .op = op_, .size = size_, .violate = violate_,	\
@@ -211,8 +211,10 @@ uint64_t conform_size(const struct conform_case *cc,
 	*why = conform_op_skip(cc->op, t);
 	if (*why)
 		return 0;
-	if (cc->violate && !t->client) {
-		*why = "a negative case connects a session of its own to the peer's listener: run conform on the side that connected";
+	if ((cc->violate || cc->own_session) && !t->client) {
+		*why = cc->violate ?
+		       "a negative case connects a session of its own to the peer's listener: run conform on the side that connected" :
+		       "this case connects a session of its own to the peer's listener: run conform on the side that connected";
 		return 0;
 	}
 	/* An atomics target of more than one word came with version 5. */
@@ -437,12 +439,14 @@ static void conform_test_args(struct test_args *a, const struct conform_case *cc
 }
 
 /*
- * A negative case's session: connected from the session's local address
- * to its peer's listener, named conform-PID-N. Returns 0 with its id in
- * *@id (0 if the kernel never named one), or why not in @why.
+ * A case's session of its own: connected from the session's local
+ * address to its peer's listener, named conform-PID-N, of @max_msg.
+ * Returns 0 with its id in *@id (0 if the kernel never named one), or
+ * why not in @why.
  */
 static int conform_neg_connect(struct knl_ctx *c, const struct conform_info *in,
-			       uint32_t *id, char *why, size_t len)
+			       uint32_t max_msg, uint32_t *id, char *why,
+			       size_t len)
 {
 	static unsigned int n;
 	char name[KRDMA_NAME_MAX];
@@ -457,7 +461,7 @@ static int conform_neg_connect(struct knl_ctx *c, const struct conform_info *in,
 	s.addr.addr = in->peer.addr;
 	s.src.addr = in->local.addr;
 	s.name.str = name;
-	s.maxmsg.num = CONFORM_NEG_MAX_MSG;
+	s.maxmsg.num = max_msg;
 	msg = session_new_msg(c, &s, in->peer.port);
 	if (!msg) {
 		snprintf(why, len, "out of memory");
@@ -493,6 +497,19 @@ static bool conform_session_up(struct knl_ctx *c, uint32_t id)
 }
 
 /*
+ * iWARP's verdict on a negative case: the peer's TERMINATE ended the
+ * connection (RFC 5040) - the session closed under the test, or our WR,
+ * still in flight when the TERMINATE broke our QP, completed with a local
+ * QP operation error (siw's status for the WR it was sending then; once
+ * in 2026-11-30's runs, the long SEND).
+ */
+static bool conform_iwarp_terminated(const struct report_opts *ro)
+{
+	return ro->last_status == -ECONNRESET ||
+	       ro->last_wc_status == CONFORM_WC_LOC_QP_OP_ERR;
+}
+
+/*
  * Negative case @cc: over a session of its own, one iteration breaking
  * the case's rule; it passes if the test failed on a completion of the
  * status the IBTA specification names - on iWARP, where a remote error
@@ -513,7 +530,8 @@ static void conform_negative(struct knl_ctx *c, const struct conform_case *cc,
 	bool pass = false, refused = false;
 	uint32_t id = 0;
 
-	if (!conform_neg_connect(c, in, &id, reason, sizeof(reason))) {
+	if (!conform_neg_connect(c, in, CONFORM_NEG_MAX_MSG, &id, reason,
+				 sizeof(reason))) {
 		conform_test_args(&a, cc, id, 1);
 		a.depth.set = a.conform.violate.set = true;
 		a.depth.num = 1;
@@ -528,7 +546,7 @@ static void conform_negative(struct knl_ctx *c, const struct conform_case *cc,
 			snprintf(reason, sizeof(reason),
 				 "the device did it: status 0, %" PRIu64 " validated",
 				 ro.last.validated);
-		else if (in->t.iwarp && ro.last_status != -ECONNRESET)
+		else if (in->t.iwarp && !conform_iwarp_terminated(&ro))
 			snprintf(reason, sizeof(reason), "%s", ro.last_reason);
 		else if (!in->t.iwarp && ro.last_wc_status != cc->expect_wc &&
 			 !(refused = cc->post_may_refuse && ro.last_wc_status < 0 &&
@@ -579,6 +597,8 @@ static void conform_negative(struct knl_ctx *c, const struct conform_case *cc,
 		if (in->t.iwarp && ro.last_status == -ECONNRESET)
 			print_string(PRINT_TEXT, NULL, ", got %s",
 				     "the connection terminated");
+		else if (in->t.iwarp && pass)
+			print_text(" (the connection terminated)");
 	}
 	if (!pass && !*stopped && reason[0]) {
 		print_text("; %s", reason);
@@ -601,9 +621,10 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 	uint64_t size = conform_size(cc, &in->t, &why);
 	uint64_t count = conform_count(cc, size);
 	struct test_args a;
-	char reason[320];
-	bool ran, pass;
-	int rc;
+	char reason[400] = "";
+	uint32_t own = 0;
+	bool ran, pass, connected = true;
+	int rc = EXIT_ERR;
 
 	open_json_object(NULL);
 	if (!size) {
@@ -621,7 +642,11 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 			out_flush();
 		return;
 	}
-	conform_test_args(&a, cc, in->id, count);
+	/* Its own session: the max_msg of the one conform runs on. */
+	if (cc->own_session)
+		connected = !conform_neg_connect(c, in, in->t.max_msg, &own,
+						 reason, sizeof(reason));
+	conform_test_args(&a, cc, own ?: in->id, count);
 	/* Each word once: slot 0's uses go to the words in turn. */
 	a.depth.set = cc->every_offset;
 	a.depth.num = 1;
@@ -632,11 +657,21 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 	a.conform.read_back.set = cc->read_back;
 	a.conform.read_back.num = 1;
 	c->ext_msg[0] = '\0';
-	rc = test_run_one(c, &a, conform_test_size(cc, size), &ro, stopped);
+	if (connected)
+		rc = test_run_one(c, &a, conform_test_size(cc, size), &ro,
+				  stopped);
 	ran = ro.last.id != 0;
 	pass = rc == EXIT_OK && ran && !ro.last_status &&
 	       ro.last.iters == count &&
 	       ro.last.validated == ro.last.iters;
+	/* Its own session goes, and the failure stayed in it. */
+	if (pass && own && !conform_session_up(c, in->id)) {
+		pass = false;
+		snprintf(reason, sizeof(reason), "session %s went down too",
+			 in->name);
+	}
+	if (own && session_del_id(c, own))
+		pass = false;
 	/* ^C: neither a pass nor the device's failure. */
 	if (*stopped)
 		pass = false;
@@ -660,7 +695,8 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 		print_uint(PRINT_ANY, "count", " iterations of %" PRIu64,
 			   count);
 	}
-	if (!pass && !*stopped) {
+	/* Unless no session of its own came, or the other went down too. */
+	if (!pass && !*stopped && !reason[0]) {
 		if (ran && ro.last_status)
 			snprintf(reason, sizeof(reason), "status %d (%s)%s%s",
 				 ro.last_status, strerror(-ro.last_status),
@@ -673,6 +709,8 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 			snprintf(reason, sizeof(reason), "not run: %s",
 				 c->ext_msg[0] ? c->ext_msg :
 				 "no result from the kernel");
+	}
+	if (!pass && !*stopped) {
 		print_text("%s%s", ran ? "; " : "", reason);
 		print_string(PRINT_JSON, "reason", NULL, reason);
 	}

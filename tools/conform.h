@@ -53,11 +53,18 @@ struct conform_case {
 	bool max_sge;
 	/* A write whose every WRITE is READ back behind a fence. */
 	bool read_back;
+	/*
+	 * Over a session of its own, as a negative case, for a positive
+	 * case a device may break the QP on (siw refuses a fenced READ by
+	 * dropping the connection): the session conform runs on survives.
+	 */
+	bool own_session;
 	/* Atomics, one at each word of the target in turn (depth 1). */
 	bool every_offset;
 };
 
 /* The statuses the negative cases expect (enum ib_wc_status). */
+#define CONFORM_WC_LOC_QP_OP_ERR	2
 #define CONFORM_WC_REM_INV_REQ_ERR	9
 #define CONFORM_WC_REM_ACCESS_ERR	10
 

@@ -428,7 +428,8 @@ def main(argv=None):
     p.add_argument('ncases', type=int)
     p.add_argument('skip_ops', nargs='*')
     p.add_argument('--deviation', action='append', default=[], metavar='CASE=WC_STATUS',
-                   help='a case the device is known to fail, and the status it gives')
+                   help='a case the device is known to fail, and the status it gives '
+                   '(none: it fails with no completion failed)')
     p.add_argument('--skip-case', action='append', default=[], metavar='CASE',
                    help='a case the device skips (beside those of SKIP_OPS)')
     args = ap.parse_args(argv)
@@ -466,7 +467,9 @@ def main(argv=None):
                 events = [json.loads(line) for line in f if line.strip()]
             dump(events_summary(events, args.test_ids))
         elif args.cmd == 'conform-table':
-            devs = {d.split('=')[0]: int(d.split('=')[1]) for d in args.deviation}
+            # WC_STATUS 'none': the case fails without a failed completion.
+            devs = {d.split('=')[0]: None if d.split('=')[1] == 'none' else int(d.split('=')[1])
+                    for d in args.deviation}
             ok, lines = conform_table(load(args.inp), args.ncases, set(args.skip_ops), devs,
                                       set(args.skip_case))
             print('\n'.join(lines))

@@ -207,6 +207,24 @@ expect('conform-table: a case skipped by name, not expected',
        ['conform-table', conform_doc(['read'], change=conform_skip_mtu), '2'], 1)
 expect('conform-table: a case expected skipped that ran',
        ['conform-table', conform_doc(['read']), '2', '--skip-case', 'read.mtu'], 1)
+def conform_fail_reset(cases, doc):
+    cases[1].update(result='fail', status=-104, validated=0, iters=0,
+                    reason='status -104 (Connection reset by peer): session closed')
+    doc['passed'] -= 1
+    doc['failed'] += 1
+
+
+expect('conform-table: a deviation without a failed completion',
+       ['conform-table', conform_doc(['write'], change=conform_fail_reset), '2',
+        '--deviation', 'write.mtu=none'], 0, '2 cases: 1 passed, 1 failed, 0 skipped')
+def conform_fail_wc(cases, doc):
+    conform_fail(cases, doc)
+    cases[1]['wc_status'] = 10
+
+
+expect('conform-table: a deviation of no failed completion that had one',
+       ['conform-table', conform_doc(['write'], change=conform_fail_wc), '2',
+        '--deviation', 'write.mtu=none'], 1)
 expect('conform-table: a failure, with what came instead',
        ['conform-table', conform_doc(['write', 'read'], change=conform_fail), '4'], 1,
        'write.mtu: fail, want pass: status -5 (Input/output error): peer reports iteration 3\n'

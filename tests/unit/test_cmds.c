@@ -3567,6 +3567,8 @@ TEST(docs_state_the_code)
 /* The device refuses the unaligned atomic at post (rxe), or with
  * CF_NEG_WRONG any WR at post: -EINVAL and no completion. */
 #define CF_POST_REFUSES	0x1000
+/* iWARP: our WR was in flight when the TERMINATE broke the QP (siw). */
+#define CF_IWARP_INFLIGHT	0x2000
 
 /* Session 5's ends: 10.0.0.1, the peer's listener 10.0.0.2:7471. */
 static const struct ip_addr conform_local = {
@@ -3614,6 +3616,14 @@ static void k_conform_violate(struct nlattr **tb)
 	nla_put_u8(m, KRDMA_A_TEST_VIOLATE, v);
 	nla_put_u64(m, KRDMA_A_TEST_ITERS, done);
 	nla_put_u64(m, KRDMA_A_TEST_VALIDATED, done);
+	if (conform_mode & CF_IWARP_INFLIGHT) {
+		nla_put_u32(m, KRDMA_A_TEST_STATUS, (uint32_t)-EIO);
+		nla_put_u32(m, KRDMA_A_TEST_WC_STATUS, 2);
+		nla_put_string(m, KRDMA_A_REASON,
+			       "iteration 0: local QP operation error");
+		fake_event(m);
+		return;
+	}
 	if (conform_mode & CF_IWARP) {
 		bool stalled = conform_mode & CF_NEG_WRONG;
 
@@ -3934,15 +3944,36 @@ TEST(cmd_conform_max_sge)
 TEST(cmd_conform_read_back)
 {
 	static const struct cmd_case cases[] = {
+		/* over a session of its own, of the session's max_msg */
 		{ .kernel = k_conform, .setup = conform_setup, .json = true,
 		  .line = "conform session s1 case read.fenced_after_write",
-		  .err = "", .rc = EXIT_OK, REQS(3),
-		  .sent = { SENT_IN(2, KRDMA_A_TEST_OP, KRDMA_OP_WRITE),
-			    SENT_IN(2, KRDMA_A_TEST_READ_BACK, 1),
-			    SENT_IN(2, KRDMA_A_TEST_SIZE, 8199) },
+		  .err = "", .rc = EXIT_OK, REQS(6),
+		  .req_cmds = { KRDMA_CMD_SESSION_GET, KRDMA_CMD_DEV_GET,
+				KRDMA_CMD_SESSION_NEW, KRDMA_CMD_TEST_START,
+				KRDMA_CMD_SESSION_GET, KRDMA_CMD_SESSION_DEL },
+		  .sent = { SENT_IN(2, KRDMA_A_SESSION_MAX_MSG_SIZE, 65536),
+			    SENT_IN(3, KRDMA_A_SESSION_ID, 30),
+			    SENT_IN(3, KRDMA_A_TEST_OP, KRDMA_OP_WRITE),
+			    SENT_IN(3, KRDMA_A_TEST_READ_BACK, 1),
+			    SENT_IN(3, KRDMA_A_TEST_SIZE, 8199),
+			    SENT_IN(4, KRDMA_A_SESSION_ID, 5),
+			    SENT_IN(5, KRDMA_A_SESSION_ID, 30) },
 		  .json_has = { JSON_TRUE("cases/0/read_back"),
 				JSON_STRING("cases/0/op", "read"),
 				JSON_STRING("cases/0/result", "pass") } },
+		{ .what = "no session of its own", .kernel = k_conform,
+		  .setup = conform_setup, .mode = CF_NEG_REFUSED, .json = true,
+		  .line = "conform session s1 case read.fenced_after_write",
+		  .rc = EXIT_CONFORM_FAIL,
+		  .json_has = { JSON_STRING("cases/0/result", "fail"),
+				JSON_NO("cases/0/test_id") } },
+		{ .what = "the server's end", .kernel = k_conform,
+		  .setup = conform_setup, .mode = CF_SERVER, .json = true,
+		  .line = "conform session s1 case read.fenced_after_write",
+		  .err = "", .rc = EXIT_OK,
+		  .json_has = { JSON_STRING("cases/0/result", "skip"),
+				JSON_STRING("cases/0/reason",
+					    "this case connects a session of its own to the peer's listener: run conform on the side that connected") } },
 		/* the other cases ask no read-back */
 		{ .kernel = k_conform, .setup = conform_setup, .json = true,
 		  .line = "conform session s1 case write.two_pages_plus_7",
@@ -4157,6 +4188,10 @@ TEST(cmd_conform_negative_iwarp)
 		  .mode = CF_IWARP, .line = "conform session s1 case send.longer",
 		  .rc = EXIT_OK,
 		  .out_has = { "send.longer_than_receive     send             4096  pass expect the connection terminated, got the connection terminated\n" } },
+		{ .what = "in flight when the TERMINATE came", .kernel = k_conform,
+		  .setup = conform_setup, .mode = CF_IWARP | CF_IWARP_INFLIGHT,
+		  .line = "conform session s1 case send.longer", .rc = EXIT_OK,
+		  .out_has = { "send.longer_than_receive     send             4096  pass expect the connection terminated, got local QP operation error (the connection terminated)\n" } },
 		{ .what = "the peer let it through", .kernel = k_conform,
 		  .setup = conform_setup, .mode = CF_IWARP | CF_NEG_WRONG,
 		  .json = true, .line = "conform session s1 case write.read_only",
