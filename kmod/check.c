@@ -141,19 +141,6 @@ u64 krdma_check_atomic_value(u8 op, u32 test_id, u32 s, u32 depth,
 	return n * (s + 1) + (u64)depth * (n * w + nwords * tri);
 }
 
-/* The 8-byte words of an atomics test's target; iteration @iter's word. */
-static u32 krdma_check_atomic_words(const struct krdma_test_params *p)
-{
-	return p->size / sizeof(u64);
-}
-
-static u32 krdma_check_atomic_word(const struct krdma_test_params *p, u64 iter)
-{
-	u64 j = div_u64(iter, p->depth);
-
-	return do_div(j, krdma_check_atomic_words(p));
-}
-
 /*
  * Our slots' WRs are READs: a read test's, but for a conformance case
  * that WRITEs into its read-only region instead (test-violate no-access).
@@ -434,26 +421,6 @@ static int krdma_check_post_read_back(struct krdma_test *test,
 }
 
 /*
- * What the word iteration slot->iter goes to holds before it: what the
- * word's earlier iterations left (a variant's sequence is followed as
- * it goes, krdma_check_slot_done()).
- */
-static void krdma_check_atomic_expect(const struct krdma_test *test,
-				      struct krdma_slot *slot)
-{
-	const struct krdma_test_params *p = &test->p;
-	u32 nwords = krdma_check_atomic_words(p);
-	u64 earlier = div_u64(slot->iter, p->depth);
-	u32 w = do_div(earlier, nwords);
-
-	if (!p->atomic_variant)
-		slot->expect = krdma_check_atomic_value(p->op, test->id,
-							slot - test->slots,
-							p->depth, nwords, w,
-							earlier);
-}
-
-/*
  * The peer's region of slot @s's target that holds byte *@off of it (a
  * target of more than a chunk of the peer's is more than one region),
  * *@off then the byte's offset in it.
@@ -477,15 +444,27 @@ static int krdma_check_post_atomic(struct krdma_test *test,
 				   struct krdma_slot *slot)
 {
 	struct krdma_session *sess = test->sess;
-	u64 off = krdma_check_atomic_word(&test->p, slot->iter) * sizeof(u64);
-	const struct krdma_wire_region *r =
-		krdma_check_remote_at(test, slot - test->slots, &off);
+	const struct krdma_test_params *p = &test->p;
+	u32 s = slot - test->slots, nwords = p->size / sizeof(u64);
+	/* This slot's earlier uses, then those of the word this one goes to. */
+	u64 earlier = div_u64(slot->iter, p->depth);
+	u32 w = do_div(earlier, nwords);
+	u64 off = w * sizeof(u64);
+	const struct krdma_wire_region *r = krdma_check_remote_at(test, s, &off);
 	struct krdma_wire_region bad;
 	struct ib_atomic_wr wr = {};
 	struct ib_sge sge;
 	int ret;
 
-	krdma_check_atomic_expect(test, slot);
+	/*
+	 * What the word holds before this iteration: what its earlier ones
+	 * left (a variant's sequence is followed as it goes,
+	 * krdma_check_slot_done()).
+	 */
+	if (!p->atomic_variant)
+		slot->expect = krdma_check_atomic_value(p->op, test->id, s,
+							p->depth, nwords, w,
+							earlier);
 	if (test->p.violate)
 		r = krdma_check_violated(test, r, &bad);
 

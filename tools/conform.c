@@ -444,7 +444,7 @@ static void conform_test_args(struct test_args *a, const struct conform_case *cc
  * Returns 0 with its id in *@id (0 if the kernel never named one), or
  * why not in @why.
  */
-static int conform_neg_connect(struct knl_ctx *c, const struct conform_info *in,
+static int conform_own_connect(struct knl_ctx *c, const struct conform_info *in,
 			       uint32_t max_msg, uint32_t *id, char *why,
 			       size_t len)
 {
@@ -497,6 +497,23 @@ static bool conform_session_up(struct knl_ctx *c, uint32_t id)
 }
 
 /*
+ * A case's session of its own is over: a pass still needs the session
+ * conform runs on up (the failure stayed where it was made, else @reason
+ * says so), and @own deleted (0: none came). Returns whether it passed.
+ */
+static bool conform_own_end(struct knl_ctx *c, const struct conform_info *in,
+			    uint32_t own, bool pass, char *reason, size_t len)
+{
+	if (pass && !conform_session_up(c, in->id)) {
+		snprintf(reason, len, "session %s went down too", in->name);
+		pass = false;
+	}
+	if (own && session_del_id(c, own))
+		pass = false;
+	return pass;
+}
+
+/*
  * iWARP's verdict on a negative case: the peer's TERMINATE ended the
  * connection (RFC 5040) - the session closed under the test, or our WR,
  * still in flight when the TERMINATE broke our QP, completed with a local
@@ -530,7 +547,7 @@ static void conform_negative(struct knl_ctx *c, const struct conform_case *cc,
 	bool pass = false, refused = false;
 	uint32_t id = 0;
 
-	if (!conform_neg_connect(c, in, CONFORM_NEG_MAX_MSG, &id, reason,
+	if (!conform_own_connect(c, in, CONFORM_NEG_MAX_MSG, &id, reason,
 				 sizeof(reason))) {
 		conform_test_args(&a, cc, id, 1);
 		a.depth.set = a.conform.violate.set = true;
@@ -554,14 +571,10 @@ static void conform_negative(struct knl_ctx *c, const struct conform_case *cc,
 			snprintf(reason, sizeof(reason), "%s%s",
 				 ro.last_wc_status < 0 ? "no completion failed: " : "",
 				 ro.last_reason);
-		else if (!conform_session_up(c, in->id))
-			snprintf(reason, sizeof(reason),
-				 "session %s went down too", in->name);
 		else
 			pass = true;
 	}
-	if (id && session_del_id(c, id))
-		pass = false;
+	pass = conform_own_end(c, in, id, pass, reason, sizeof(reason));
 	if (*stopped)
 		pass = false;
 	else if (pass)
@@ -644,7 +657,7 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 	}
 	/* Its own session: the max_msg of the one conform runs on. */
 	if (cc->own_session)
-		connected = !conform_neg_connect(c, in, in->t.max_msg, &own,
+		connected = !conform_own_connect(c, in, in->t.max_msg, &own,
 						 reason, sizeof(reason));
 	conform_test_args(&a, cc, own ?: in->id, count);
 	/* Each word once: slot 0's uses go to the words in turn. */
@@ -664,14 +677,8 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 	pass = rc == EXIT_OK && ran && !ro.last_status &&
 	       ro.last.iters == count &&
 	       ro.last.validated == ro.last.iters;
-	/* Its own session goes, and the failure stayed in it. */
-	if (pass && own && !conform_session_up(c, in->id)) {
-		pass = false;
-		snprintf(reason, sizeof(reason), "session %s went down too",
-			 in->name);
-	}
-	if (own && session_del_id(c, own))
-		pass = false;
+	if (cc->own_session)
+		pass = conform_own_end(c, in, own, pass, reason, sizeof(reason));
 	/* ^C: neither a pass nor the device's failure. */
 	if (*stopped)
 		pass = false;
