@@ -96,7 +96,8 @@ static void krdma_check_peer_read_done(struct ib_cq *cq, struct ib_wc *wc)
  * @ack_regions: set to how many
  *
  * The slots the driver's data lands in or is read from, registered for
- * its op's access; a ping's the sinks its READs land in too. Everything
+ * its op's access (and invalidated at once for a conformance case that
+ * asks it); a ping's the sinks its READs land in too. Everything
  * is allocated before anything is posted; on failure pt->posted says
  * whether something was (then only teardown frees @pt).
  *
@@ -110,7 +111,9 @@ int krdma_check_peer_setup(struct krdma_session *sess,
 			   struct krdma_msg_test *ack, u32 *ack_regions)
 {
 	struct krdma_device *kdev = sess->kdev;
-	int access = krdma_op(pt->op)->peer_access |
+	/* A send-invalidate target is never accessed: it is there to be invalidated. */
+	int access = pt->send_inv ? IB_ACCESS_REMOTE_WRITE :
+		     krdma_op(pt->op)->peer_access |
 		     (pt->read_back ? IB_ACCESS_REMOTE_READ : 0);
 	u32 nregions = be32_to_cpu(req->nregions);
 	u32 need_wrs, s, n = 0;
@@ -137,9 +140,12 @@ int krdma_check_peer_setup(struct krdma_session *sess,
 		return -EPROTO;
 	}
 
-	/* Our send queue must hold a full window of replies. */
+	/*
+	 * Our send queue must hold a full window of replies (send-invalidate:
+	 * a REG_MR of the target with each).
+	 */
 	need_wrs = pt->depth * (pt->op == KRDMA_OP_PING ?
-				2 * pt->remote_per_slot + 1 : 1) + 2;
+				2 * pt->remote_per_slot + 1 : pt->send_inv ? 2 : 1) + 2;
 	if (need_wrs > sess->sq_depth)
 		return -ENOSPC;
 	if (krdma_op_uses_recv(pt->op) &&
@@ -147,7 +153,7 @@ int krdma_check_peer_setup(struct krdma_session *sess,
 		return -ENOSPC;
 	if (krdma_op_is_send(pt->op) && pt->size > sess->max_msg_size)
 		return -EMSGSIZE;
-	if (krdma_op_is_send(pt->op))
+	if (krdma_op_is_send(pt->op) && !pt->send_inv)
 		return 0;	/* the data lands in our receive buffers */
 
 	pt->slots = krdma_failable(kcalloc(pt->depth, sizeof(*pt->slots), GFP_KERNEL));
@@ -157,7 +163,7 @@ int krdma_check_peer_setup(struct krdma_session *sess,
 	for (s = 0; s < pt->depth; s++) {
 		struct krdma_slot *slot = &pt->slots[s];
 		/* The atomics' target: 8 bytes, or the words they go to in turn. */
-		u32 len = pt->size;
+		u32 len = pt->send_inv ? KRDMA_SEND_INV_TARGET : pt->size;
 
 		slot->pt = pt;
 		slot->buf = krdma_buf_alloc(kdev, KRDMA_MSG_HDR_SIZE + len,
@@ -182,7 +188,8 @@ int krdma_check_peer_setup(struct krdma_session *sess,
 		    slot->reg->nmrs > KRDMA_MAX_SLOT_REGIONS)
 			return -E2BIG;
 	}
-	if (n + pt->depth + 2 > sess->sq_depth)
+	/* The REG_MRs, test-violate invalidated-rkey's LOCAL_INVs, replies. */
+	if (n * (pt->invalidated ? 2 : 1) + pt->depth + 2 > sess->sq_depth)
 		return -ENOSPC;
 
 	/* A ping's responder READs the driver's message into its slots. */
@@ -207,6 +214,17 @@ int krdma_check_peer_setup(struct krdma_session *sess,
 		krdma_count(sess, KRDMA_CNT_REG_MR_WRS, reg->nmrs);
 		krdma_region_to_wire(reg, &ack->regions[n]);
 		n += reg->nmrs;
+		/*
+		 * A conformance case's: the keys we send are invalid by the
+		 * time the peer has them - our TEST_ACK goes behind the
+		 * LOCAL_INVs on the same send queue.
+		 */
+		if (pt->invalidated) {
+			ret = krdma_region_post_inv(sess, reg, &pt->reg_cqe);
+			if (ret)
+				return ret;
+			krdma_count(sess, KRDMA_CNT_INV_WRS, reg->nmrs);
+		}
 	}
 	*ack_regions = n;
 	return 0;
@@ -248,6 +266,40 @@ static void krdma_check_peer_atomics(struct krdma_peer_test *pt, u64 iters)
 		else
 			pt->errors++;
 	}
+}
+
+/*
+ * send-invalidate: the SEND of @iter was a SEND_WITH_INV of its slot's
+ * key, which our device invalidated as it came, and says so in the
+ * receive's completion (IBTA: before the completion is made). The target
+ * is registered again, under the key's next value, ahead of our ack:
+ * the driver's next SEND to the slot carries that key (proto.h).
+ *
+ * Return: 0; -ENOKEY for a completion that does not say our key was
+ * invalidated - the iteration fails, the target stays as it was;
+ * -ENOTCONN if the registration could not be posted (the session is
+ * closed).
+ */
+static int krdma_check_peer_invalidated(struct krdma_session *sess,
+					struct krdma_peer_test *pt,
+					const struct ib_wc *wc, u64 iter)
+{
+	struct krdma_region *reg = pt->slots[iter % pt->depth].reg;
+	int ret;
+
+	if (!(wc->wc_flags & IB_WC_WITH_INVALIDATE) ||
+	    wc->ex.invalidate_rkey != reg->mr[0]->rkey)
+		return -ENOKEY;
+	reg->registered = false;
+	ret = krdma_region_post_reg(sess, reg, &pt->reg_cqe,
+				    IB_ACCESS_REMOTE_WRITE);
+	if (ret) {
+		krdma_session_close(sess, "send-invalidate: cannot register: %d",
+				    ret);
+		return -ENOTCONN;
+	}
+	krdma_count(sess, KRDMA_CNT_REG_MR_WRS, 1);
+	return 0;
 }
 
 /* In-order arrival: iteration numbers must follow each other. */
@@ -302,6 +354,13 @@ void krdma_check_peer_on_msg(struct krdma_session *sess,
 			goto proto;
 		status = krdma_check_peer_data(sess, pt, rx->buf, KRDMA_MSG_HDR_SIZE,
 					       iter);
+		if (pt->send_inv) {
+			int inv = krdma_check_peer_invalidated(sess, pt, wc, iter);
+
+			if (inv == -ENOTCONN)
+				return;
+			status = status ?: inv;
+		}
 		break;
 	case KRDMA_MSG_NOTIFY:
 		if ((pt->op != KRDMA_OP_WRITE && pt->op != KRDMA_OP_WRITE_IMM) ||
@@ -405,12 +464,16 @@ void krdma_check_peer_end(struct krdma_peer_test *pt)
  * krdma_check_peer_bytes() - the check engine's peer_bytes
  * @pt: the peer's test
  *
- * Sends land in the receive buffers; a slot is header and data.
+ * Sends land in the receive buffers (a send-invalidate's targets are
+ * slots of KRDMA_SEND_INV_TARGET bytes); a slot is header and data.
  *
  * Return: what the test's slots pin, in bytes.
  */
 u64 krdma_check_peer_bytes(const struct krdma_peer_test *pt)
 {
+	if (pt->send_inv)
+		return pt->depth *
+		       krdma_buf_bytes(KRDMA_MSG_HDR_SIZE + KRDMA_SEND_INV_TARGET);
 	return krdma_op_is_send(pt->op) ? 0 : pt->depth *
 		krdma_buf_bytes(KRDMA_MSG_HDR_SIZE + pt->size);
 }

@@ -178,7 +178,8 @@ static void krdma_check_violation_done(struct krdma_test *test)
  * out-of-bounds: the first byte past the region's end; stale-rkey: the
  * key the MR had before the peer's REG_MR gave it a new one
  * (ib_inc_rkey() moves the key's low byte by one); unaligned: 4 bytes
- * into the atomics' target. Anything else aims as the test would.
+ * into the atomics' target. Anything else aims as the test would
+ * (invalidated-rkey: the peer invalidated the key it sent).
  *
  * Return: @bad, or @remote.
  */
@@ -558,6 +559,19 @@ static int krdma_check_post_send(struct krdma_test *test, struct krdma_slot *slo
 	wr.opcode = krdma_op(test->p.op)->opcode;
 	if (krdma_op_has_imm(test->p.op))
 		wr.ex.imm_data = cpu_to_be32((u32)slot->iter);
+	if (test->p.send_inv) {
+		/* The slot's target: one region (krdma_test_on_ack()). */
+		struct krdma_wire_region *target = &test->remote[slot - test->slots];
+		u32 rkey = be32_to_cpu(target->rkey);
+
+		wr.opcode = IB_WR_SEND_WITH_INV;
+		wr.ex.invalidate_rkey = rkey;
+		/*
+		 * The peer registers the target again under the key's next
+		 * value before it acks; the slot waits for that ack.
+		 */
+		target->rkey = cpu_to_be32(ib_inc_rkey(rkey));
+	}
 	ret = krdma_post_send(sess, &wr);
 	if (!ret) {
 		krdma_count(sess, KRDMA_CNT_SEND_WRS, 1);
@@ -699,6 +713,16 @@ static int krdma_check_params(struct krdma_session *sess,
 	}
 	if (p->read_back && sess->peer_proto < 5) {
 		NL_SET_ERR_MSG(extack, "read-back needs a peer of protocol version 5");
+		return -EOPNOTSUPP;
+	}
+	if (p->send_inv && sess->peer_proto < 6) {
+		NL_SET_ERR_MSG(extack,
+			       "send-invalidate needs a peer of protocol version 6");
+		return -EOPNOTSUPP;
+	}
+	if (p->violate == KRDMA_VIOLATE_INVALIDATED_RKEY && sess->peer_proto < 6) {
+		NL_SET_ERR_MSG(extack,
+			       "invalidated-rkey needs a peer of protocol version 6");
 		return -EOPNOTSUPP;
 	}
 	if (krdma_op_is_atomic(p->op) && p->size != sizeof(u64) &&

@@ -38,6 +38,12 @@ static void __krdma_dispatch_recv(struct krdma_session *sess,
 	if (hdr.flags || len != wc->byte_len - sizeof(hdr) ||
 	    be32_to_cpu(hdr.status) > MAX_ERRNO)
 		goto proto;
+	/*
+	 * A SEND that invalidated a key of ours: only a send-invalidate
+	 * test's data may (krdma_peer_handle_msg() checks it is one).
+	 */
+	if ((wc->wc_flags & IB_WC_WITH_INVALIDATE) && type != KRDMA_MSG_DATA)
+		goto proto;
 
 	switch (type) {
 	case KRDMA_MSG_TEST_REQ:
@@ -116,7 +122,9 @@ static void krdma_dispatch_channel_recv(struct krdma_conn *conn,
 	struct krdma_msg_hdr hdr;
 	bool imm = wc->opcode == IB_WC_RECV_RDMA_WITH_IMM;
 
-	if (!pt || !pt->engine->peer_on_channel_msg)
+	/* No test sends to invalidate over a data channel. */
+	if (!pt || !pt->engine->peer_on_channel_msg ||
+	    (wc->wc_flags & IB_WC_WITH_INVALIDATE))
 		goto proto;
 	if (!imm) {
 		if (wc->byte_len < sizeof(hdr))

@@ -490,6 +490,7 @@ struct krdma_test_params {
 	u8	atomic_variant;	/* check: enum krdma_atomic_variant, or 0 */
 	u32	sges;		/* check, sends: SGEs a WR, or 0 */
 	bool	read_back;	/* check, write: a fenced READ of each WRITE */
+	bool	send_inv;	/* check, send: SEND_WITH_INV of a peer's key */
 	u32	mirror_of;	/* the peer's test this one mirrors, or 0 */
 };
 

@@ -434,6 +434,8 @@ static void krdma_kunit_violation(struct kunit *t)
 		{ KRDMA_MODE_CHECK, KRDMA_OP_READ, KRDMA_VIOLATE_NO_ACCESS, 1, 1 },
 		{ KRDMA_MODE_CHECK, KRDMA_OP_SEND, KRDMA_VIOLATE_LONG_SEND, 1, 1 },
 		{ KRDMA_MODE_CHECK, KRDMA_OP_SEND_IMM, KRDMA_VIOLATE_LONG_SEND, 1, 1 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, KRDMA_VIOLATE_INVALIDATED_RKEY, 1, 1 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_READ, KRDMA_VIOLATE_INVALIDATED_RKEY, 1, 1 },
 		/* One iteration, and only one. */
 		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, KRDMA_VIOLATE_OUT_OF_BOUNDS, 2, 1,
 		  .want = -EINVAL },
@@ -445,6 +447,8 @@ static void krdma_kunit_violation(struct kunit *t)
 		{ KRDMA_MODE_CHECK, KRDMA_OP_SEND, KRDMA_VIOLATE_OUT_OF_BOUNDS, 1, 1,
 		  .want = -EINVAL },
 		{ KRDMA_MODE_CHECK, KRDMA_OP_PING, KRDMA_VIOLATE_STALE_RKEY, 1, 1,
+		  .want = -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_SEND, KRDMA_VIOLATE_INVALIDATED_RKEY, 1, 1,
 		  .want = -EINVAL },
 		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, KRDMA_VIOLATE_NO_ACCESS, 1, 1,
 		  .want = -EINVAL },
@@ -674,28 +678,42 @@ static void krdma_kunit_atomic_value(struct kunit *t)
 	}
 }
 
-/* test-read-back: a check-mode write's, without a violation. */
-static void krdma_kunit_read_back(struct kunit *t)
+/*
+ * test-read-back: a check-mode write's, without a violation;
+ * test-send-invalidate: a check-mode send's (IB has no SEND_WITH_INV
+ * with an immediate), without a violation.
+ */
+static void krdma_kunit_check_flags(struct kunit *t)
 {
 	static const struct {
 		u8 mode, op, violate;
+		bool send_inv;
 		int want;
 	} cases[] = {
-		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, 0, 0 },
-		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE_IMM, 0, -EINVAL },
-		{ KRDMA_MODE_CHECK, KRDMA_OP_READ, 0, -EINVAL },
-		{ KRDMA_MODE_CHECK, KRDMA_OP_PING, 0, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, 0, false, 0 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE_IMM, 0, false, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_READ, 0, false, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_PING, 0, false, -EINVAL },
 		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, KRDMA_VIOLATE_OUT_OF_BOUNDS,
+		  false, -EINVAL },
+		{ KRDMA_MODE_BW, KRDMA_OP_WRITE, 0, false, -EINVAL },
+		{ KRDMA_MODE_LAT, KRDMA_OP_WRITE, 0, false, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_SEND, 0, true, 0 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_SEND_IMM, 0, true, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, 0, true, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_SEND, KRDMA_VIOLATE_LONG_SEND, true,
 		  -EINVAL },
-		{ KRDMA_MODE_BW, KRDMA_OP_WRITE, 0, -EINVAL },
-		{ KRDMA_MODE_LAT, KRDMA_OP_WRITE, 0, -EINVAL },
+		{ KRDMA_MODE_BW, KRDMA_OP_SEND, 0, true, -EINVAL },
+		{ KRDMA_MODE_LAT, KRDMA_OP_SEND, 0, true, -EINVAL },
 	};
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct krdma_test_params p = {
 			.mode = cases[i].mode, .op = cases[i].op,
-			.violate = cases[i].violate, .read_back = true,
+			.violate = cases[i].violate,
+			.read_back = !cases[i].send_inv,
+			.send_inv = cases[i].send_inv,
 			.count = 1, .depth = 1,
 		};
 
@@ -712,7 +730,7 @@ static struct kunit_case krdma_kunit_cases[] = {
 	KUNIT_CASE(krdma_kunit_atomic_variant),
 	KUNIT_CASE(krdma_kunit_sges),
 	KUNIT_CASE(krdma_kunit_split_sges),
-	KUNIT_CASE(krdma_kunit_read_back),
+	KUNIT_CASE(krdma_kunit_check_flags),
 	KUNIT_CASE(krdma_kunit_atomic_target),
 	KUNIT_CASE(krdma_kunit_atomic_value),
 	KUNIT_CASE(krdma_kunit_op_table),

@@ -824,20 +824,23 @@ struct krdma_region *krdma_region_create(struct krdma_device *kdev,
  * (mlx5r_umr_can_reconfig(), typically on a VF), a refusal of one test's
  * and not a failure of the QP.
  *
- * Context: process; it may sleep.
+ * Context: process; it may sleep - but for a region of one MR, which a
+ * completion handler may register again (a send-invalidate target).
  * Return: 0, -ENOMEM, -EACCES, or the post's error.
  */
 int krdma_region_post_reg(struct krdma_session *sess, struct krdma_region *reg,
 			  struct ib_cqe *cqe, int access)
 {
 	bool some_posted = false;
-	struct ib_reg_wr *wrs;
+	struct ib_reg_wr one = {}, *wrs = &one;
 	u32 i;
 	int ret;
 
-	wrs = krdma_failable(kcalloc(reg->nmrs, sizeof(*wrs), GFP_KERNEL));
-	if (!wrs)
-		return -ENOMEM;
+	if (reg->nmrs > 1) {
+		wrs = krdma_failable(kcalloc(reg->nmrs, sizeof(*wrs), GFP_KERNEL));
+		if (!wrs)
+			return -ENOMEM;
+	}
 	for (i = 0; i < reg->nmrs; i++) {
 		struct ib_mr *mr = reg->mr[i];
 
@@ -854,7 +857,8 @@ int krdma_region_post_reg(struct krdma_session *sess, struct krdma_region *reg,
 		ret = -EINVAL;
 	else
 		ret = krdma_post_send_chain(sess, &wrs[0].wr, &some_posted);
-	kfree(wrs);
+	if (wrs != &one)
+		kfree(wrs);
 	if (!ret || some_posted)
 		reg->registered = true;
 	if ((ret == -EINVAL || ret == -EOPNOTSUPP) && !some_posted &&

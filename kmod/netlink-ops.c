@@ -589,6 +589,8 @@ int krdma_nl_test_start_doit(struct sk_buff *skb, struct genl_info *info)
 	p.sges = krdma_nl_u32(tb[KRDMA_A_TEST_SGES]);
 	if (tb[KRDMA_A_TEST_READ_BACK])
 		p.read_back = nla_get_u8(tb[KRDMA_A_TEST_READ_BACK]);
+	if (tb[KRDMA_A_TEST_SEND_INVALIDATE])
+		p.send_inv = nla_get_u8(tb[KRDMA_A_TEST_SEND_INVALIDATE]);
 	ret = krdma_nl_test_rate(tb, &p, info->extack);
 	if (ret)
 		return ret;

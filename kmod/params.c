@@ -106,6 +106,8 @@ static u64 krdma_test_param(const struct krdma_test_params *p, u16 attr)
 		return p->sges;
 	case KRDMA_A_TEST_READ_BACK:
 		return p->read_back;
+	case KRDMA_A_TEST_SEND_INVALIDATE:
+		return p->send_inv;
 	}
 	/* The spec gave "modes:" to an attribute this does not know. */
 	WARN_ON_ONCE(1);
@@ -177,6 +179,7 @@ static int krdma_test_violation_check(const struct krdma_test_params *p,
 	switch (p->violate) {
 	case KRDMA_VIOLATE_OUT_OF_BOUNDS:
 	case KRDMA_VIOLATE_STALE_RKEY:
+	case KRDMA_VIOLATE_INVALIDATED_RKEY:
 		/* An access to a region the peer registered. */
 		fits = info->peer_access;
 		break;
@@ -196,7 +199,7 @@ static int krdma_test_violation_check(const struct krdma_test_params *p,
 	}
 	if (!fits) {
 		NL_SET_ERR_MSG(extack,
-			       "this op has no such rule to break (out-of-bounds, stale-rkey: write, write_imm, read, atomics; no-access: read; long-send: send, send_imm; unaligned: atomics of size 16 or more)");
+			       "this op has no such rule to break (out-of-bounds, stale-rkey, invalidated-rkey: write, write_imm, read, atomics; no-access: read; long-send: send, send_imm; unaligned: atomics of size 16 or more)");
 		return -EINVAL;
 	}
 	return 0;
@@ -305,6 +308,11 @@ int krdma_test_params_check(const struct krdma_test_params *p,
 	}
 	if (p->read_back && (p->op != KRDMA_OP_WRITE || p->violate)) {
 		NL_SET_ERR_MSG(extack, "read-back is for write, without a violation");
+		return -EINVAL;
+	}
+	/* IB has no SEND_WITH_INV that carries an immediate too. */
+	if (p->send_inv && (p->op != KRDMA_OP_SEND || p->violate)) {
+		NL_SET_ERR_MSG(extack, "send-invalidate is for send, without a violation");
 		return -EINVAL;
 	}
 	return 0;

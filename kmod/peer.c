@@ -195,13 +195,19 @@ static int krdma_peer_check_req(struct krdma_peer_test *pt,
 		.count		= be64_to_cpu(req->count),
 		.bidir		= req->flags & KRDMA_TEST_F_BIDIR,
 		.read_back	= req->flags & KRDMA_TEST_F_READ_BACK,
+		.send_inv	= req->flags & KRDMA_TEST_F_SEND_INV,
 		.qps		= req->qps,	/* zero for one (old peers) */
 		.mirror_of	= pt->test_id,
 	};
 
 	/* The driver's defaults made these: a zero is malformed, not left out. */
-	if ((req->flags & ~(KRDMA_TEST_F_BIDIR | KRDMA_TEST_F_READ_BACK)) ||
+	if ((req->flags & ~(KRDMA_TEST_F_BIDIR | KRDMA_TEST_F_READ_BACK |
+			    KRDMA_TEST_F_INVALIDATED | KRDMA_TEST_F_SEND_INV)) ||
 	    !p->size || !p->depth)
+		return -EINVAL;
+	/* Keys to invalidate: targets of ours, in the check mode. */
+	if ((req->flags & KRDMA_TEST_F_INVALIDATED) &&
+	    (p->mode != KRDMA_MODE_CHECK || !krdma_op(p->op)->peer_access))
 		return -EINVAL;
 	/* Without a count it runs until the peer's test ends. */
 	if (!p->count)
@@ -217,6 +223,8 @@ static int krdma_peer_check_req(struct krdma_peer_test *pt,
 	pt->count = be64_to_cpu(req->count);
 	pt->bidir = p->bidir;
 	pt->read_back = p->read_back;
+	pt->invalidated = req->flags & KRDMA_TEST_F_INVALIDATED;
+	pt->send_inv = p->send_inv;
 	pt->qps = p->qps;
 	return 0;
 }
@@ -516,7 +524,8 @@ static void krdma_peer_handle_msg(struct krdma_session *sess,
 
 	/* TEST_END and the data come while it is active, and only then. */
 	if (!pt || !krdma_peer_in(pt, KRDMA_PP_ACTIVE) ||
-	    (hdr && be32_to_cpu(hdr->test_id) != pt->test_id))
+	    (hdr && be32_to_cpu(hdr->test_id) != pt->test_id) ||
+	    ((wc->wc_flags & IB_WC_WITH_INVALIDATE) && !pt->send_inv))
 		goto proto;
 	krdma_peer_progress(pt);
 	if (type != KRDMA_MSG_TEST_END) {

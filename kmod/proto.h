@@ -23,8 +23,10 @@
  * version and link (struct krdma_msg_result), sent to and read from a
  * peer of version 4 only.
  * Version 5: a check-mode write's TEST_REQ may set KRDMA_TEST_F_READ_BACK.
+ * Version 6: a check-mode TEST_REQ may set KRDMA_TEST_F_INVALIDATED, a
+ * check-mode send's KRDMA_TEST_F_SEND_INV.
  */
-#define KRDMA_PROTO_VERSION	5
+#define KRDMA_PROTO_VERSION	6
 #define KRDMA_PROTO_VERSION_MIN	1
 
 /*
@@ -158,6 +160,22 @@ struct krdma_wire_region {
  * our target, which then grants remote read too.
  */
 #define KRDMA_TEST_F_READ_BACK	0x02
+/*
+ * check write, write_imm, read, atomics (version 6), a conformance case:
+ * we invalidate each target with a LOCAL_INV after registering it and
+ * before our TEST_ACK, so the driver's access through its key must fail.
+ */
+#define KRDMA_TEST_F_INVALIDATED	0x04
+/*
+ * check send (version 6): we expose a target of KRDMA_SEND_INV_TARGET
+ * bytes per slot, one region each; the driver's SEND of iteration i is a
+ * SEND_WITH_INV of slot i % depth's key, which our device invalidates.
+ * We check our receive's completion says so, then register the target
+ * again under the key's next value (ib_inc_rkey()) before our ITER_ACK:
+ * the driver's next SEND to the slot carries that key.
+ */
+#define KRDMA_TEST_F_SEND_INV	0x08
+#define KRDMA_SEND_INV_TARGET	8
 
 struct krdma_msg_test {
 	u8	op;			/* enum krdma_op */

@@ -239,6 +239,8 @@ static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
 	     nla_put_u8(skb, KRDMA_A_TEST_ATOMIC_VARIANT, test->p.atomic_variant)) ||
 	    (test->p.sges && nla_put_u32(skb, KRDMA_A_TEST_SGES, test->p.sges)) ||
 	    (test->p.read_back && nla_put_u8(skb, KRDMA_A_TEST_READ_BACK, 1)) ||
+	    (test->p.send_inv &&
+	     nla_put_u8(skb, KRDMA_A_TEST_SEND_INVALIDATE, 1)) ||
 	    (READ_ONCE(test->wc_status) &&
 	     nla_put_u32(skb, KRDMA_A_TEST_WC_STATUS, READ_ONCE(test->wc_status))))
 		return -EMSGSIZE;
@@ -570,9 +572,12 @@ void krdma_test_on_ack(struct krdma_test *test, const struct krdma_msg_hdr *hdr,
 	if (nregions > (body_len - sizeof(*body)) / sizeof(body->regions[0]))
 		goto proto;
 
-	if (krdma_op(test->p.op)->peer_access) {
-		/* The atomics' too: 8 bytes, or a check test's words. */
-		u32 need = test->p.size;
+	if (krdma_op(test->p.op)->peer_access || test->p.send_inv) {
+		/*
+		 * The atomics' too: 8 bytes, or a check test's words; a
+		 * send-invalidate target is one key's (proto.h).
+		 */
+		u32 need = test->p.send_inv ? KRDMA_SEND_INV_TARGET : test->p.size;
 		/* A target per slot, or one for all messages. */
 		u32 slots = test->engine->remote_per_slot ? test->p.depth : 1;
 
@@ -582,7 +587,8 @@ void krdma_test_on_ack(struct krdma_test *test, const struct krdma_msg_hdr *hdr,
 		 * as many regions as the responder's TEST_ACK holds: an 8 MiB
 		 * target over cxgb4's 508 KiB registrations is 17.
 		 */
-		u32 max_per = test->engine->remote_per_slot ?
+		u32 max_per = test->p.send_inv ? 1 :
+			      test->engine->remote_per_slot ?
 			      KRDMA_MAX_SLOT_REGIONS : KRDMA_MAX_WIRE_REGIONS;
 
 		if (krdma_check_wire_regions(body->regions, nregions, slots,
@@ -833,7 +839,10 @@ int krdma_test_start_locked(struct krdma_session *sess,
 		req->op = p->op;
 		req->mode = p->mode;
 		req->flags = (p->bidir ? KRDMA_TEST_F_BIDIR : 0) |
-			     (p->read_back ? KRDMA_TEST_F_READ_BACK : 0);
+			     (p->read_back ? KRDMA_TEST_F_READ_BACK : 0) |
+			     (p->send_inv ? KRDMA_TEST_F_SEND_INV : 0) |
+			     (p->violate == KRDMA_VIOLATE_INVALIDATED_RKEY ?
+			      KRDMA_TEST_F_INVALIDATED : 0);
 		/* Zero for one, as a peer from before several QPs expects. */
 		req->qps = p->qps > 1 ? p->qps : 0;
 		req->size = cpu_to_be32(p->size);

@@ -170,6 +170,8 @@ struct krdma_peer_test {
 	struct krdma_perf	*perf;		/* bw and lat modes */
 	bool			bidir;
 	bool			read_back;	/* check write: grant remote read */
+	bool			invalidated;	/* check: LOCAL_INV our targets */
+	bool			send_inv;	/* check send: SEND_WITH_INV targets */
 	u8			qps;		/* bw: the driver's QPs */
 	u32			mirror_id;	/* our mirror, while it runs */
 	u64			mirror_iters;	/* its figures, once it is over */

@@ -94,6 +94,12 @@ const struct conform_case conform_cases[] = {
 	CONFORM_MAX_SGE(KRDMA_OP_WRITE_IMM, "write_imm.max_sge"),
 	CONFORM_MAX_SGE(KRDMA_OP_READ, "read.max_sge"),
 	/*
+	 * A SEND_WITH_INV of several packets (the key rides the last one)
+	 * invalidates the peer's key, which the peer's receive reports.
+	 */
+	{ .name = "send.with_invalidate", .op = KRDMA_OP_SEND,
+	  .size = CONFORM_MTU_PLUS_1, .send_invalidate = true },
+	/*
 	 * The responder NAKs: a Remote Access Error for an access outside
 	 * what the peer's MR grants, an Invalid Request for a message its
 	 * receive cannot hold (IBTA vol. 1, the responder's errors).
@@ -124,6 +130,13 @@ const struct conform_case conform_cases[] = {
 	CONFORM_NEGATIVE(KRDMA_OP_SEND, "send.longer_than_receive",
 			 CONFORM_MAX_MSG, KRDMA_VIOLATE_LONG_SEND,
 			 CONFORM_WC_REM_INV_REQ_ERR),
+	/* Keys the peer invalidated with LOCAL_INV before sending them. */
+	CONFORM_NEGATIVE(KRDMA_OP_WRITE, "write.invalidated_rkey",
+			 CONFORM_ONE_BYTE, KRDMA_VIOLATE_INVALIDATED_RKEY,
+			 CONFORM_WC_REM_ACCESS_ERR),
+	CONFORM_NEGATIVE(KRDMA_OP_READ, "read.invalidated_rkey",
+			 CONFORM_ONE_BYTE, KRDMA_VIOLATE_INVALIDATED_RKEY,
+			 CONFORM_WC_REM_ACCESS_ERR),
 };
 const size_t conform_ncases = ARRAY_SIZE(conform_cases);
 
@@ -229,6 +242,14 @@ uint64_t conform_size(const struct conform_case *cc,
 	}
 	if (cc->read_back && t->peer_proto < 5) {
 		*why = "the peer's krdma predates read-back (protocol version 5)";
+		return 0;
+	}
+	if (cc->violate == KRDMA_VIOLATE_INVALIDATED_RKEY && t->peer_proto < 6) {
+		*why = "the peer's krdma predates invalidated keys (protocol version 6)";
+		return 0;
+	}
+	if (cc->send_invalidate && t->peer_proto < 6) {
+		*why = "the peer's krdma predates SEND_WITH_INV tests (protocol version 6)";
 		return 0;
 	}
 	if (cc->max_sge && conform_sges(cc, t) < 2) {
@@ -403,6 +424,8 @@ static void conform_variant_json(const struct conform_case *cc)
 					 cc->atomic_variant));
 	if (cc->read_back)
 		print_bool(PRINT_JSON, "read_back", NULL, true);
+	if (cc->send_invalidate)
+		print_bool(PRINT_JSON, "send_invalidate", NULL, true);
 }
 
 /* A row: "CASE OP SIZE RESULT", the detail after it. */
@@ -669,6 +692,8 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 	a.conform.sges.num = conform_sges(cc, &in->t);
 	a.conform.read_back.set = cc->read_back;
 	a.conform.read_back.num = 1;
+	a.conform.send_invalidate.set = cc->send_invalidate;
+	a.conform.send_invalidate.num = 1;
 	c->ext_msg[0] = '\0';
 	if (connected)
 		rc = test_run_one(c, &a, conform_test_size(cc, size), &ro,
@@ -693,6 +718,8 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 			   conform_sges(cc, &in->t));
 	if (cc->read_back)
 		print_text("each WRITE READ back, ");
+	if (cc->send_invalidate)
+		print_text("each SEND invalidated the peer's key, ");
 	if (ran) {
 		print_uint(PRINT_JSON, "test_id", NULL, ro.last.id);
 		print_int(PRINT_JSON, "status", NULL, ro.last_status);

@@ -53,6 +53,8 @@ struct conform_case {
 	bool max_sge;
 	/* A write whose every WRITE is READ back behind a fence. */
 	bool read_back;
+	/* A send whose every SEND invalidates a key of the peer's. */
+	bool send_invalidate;
 	/*
 	 * Over a session of its own, as a negative case, for a positive
 	 * case a device may break the QP on (siw refuses a fenced READ by

@@ -83,6 +83,7 @@ struct nla_policy krdma_policy[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_WC_STATUS] = { .type = NLA_U32 },
 	[KRDMA_A_TEST_READ_BACK] = { .type = NLA_U8 },
 	[KRDMA_A_SESSION_MAX_READ_SGE] = { .type = NLA_U32 },
+	[KRDMA_A_TEST_SEND_INVALIDATE] = { .type = NLA_U8 },
 };
 
 /* host-env: krdma_host_env_attr */
@@ -258,7 +259,7 @@ const int krdma_test_start_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_TEST_GET - do and dump reply */
-const int krdma_test_get_rsp_attrs[37] = {
+const int krdma_test_get_rsp_attrs[38] = {
 	KRDMA_A_TEST_ID,
 	KRDMA_A_SESSION_ID,
 	KRDMA_A_TEST_OP,
@@ -296,6 +297,7 @@ const int krdma_test_get_rsp_attrs[37] = {
 	KRDMA_A_TEST_ATOMIC_VARIANT,
 	KRDMA_A_TEST_SGES,
 	KRDMA_A_TEST_READ_BACK,
+	KRDMA_A_TEST_SEND_INVALIDATE,
 };
 
 /* KRDMA_CMD_STATS_GET - do reply */
@@ -304,7 +306,7 @@ const int krdma_stats_get_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_EVENT_NTF - event */
-const int krdma_event_ntf_attrs[45] = {
+const int krdma_event_ntf_attrs[46] = {
 	KRDMA_A_EVENT,
 	KRDMA_A_TEST_ID,
 	KRDMA_A_SESSION_ID,
@@ -350,6 +352,7 @@ const int krdma_event_ntf_attrs[45] = {
 	KRDMA_A_TEST_ATOMIC_VARIANT,
 	KRDMA_A_TEST_SGES,
 	KRDMA_A_TEST_READ_BACK,
+	KRDMA_A_TEST_SEND_INVALIDATE,
 };
 
 /* enum ib_port_state */
@@ -410,12 +413,13 @@ const char *const krdma_atomic_variant_strmap[3] = {
 };
 
 /* enum krdma_violation */
-const char *const krdma_violation_strmap[6] = {
+const char *const krdma_violation_strmap[7] = {
 	[KRDMA_VIOLATE_OUT_OF_BOUNDS] = "out_of_bounds",
 	[KRDMA_VIOLATE_STALE_RKEY] = "stale_rkey",
 	[KRDMA_VIOLATE_NO_ACCESS] = "no_access",
 	[KRDMA_VIOLATE_LONG_SEND] = "long_send",
 	[KRDMA_VIOLATE_UNALIGNED] = "unaligned",
+	[KRDMA_VIOLATE_INVALIDATED_RKEY] = "invalidated_rkey",
 };
 
 /* enum krdma_test_mode */
@@ -543,6 +547,6 @@ const struct krdma_strmap krdma_attr_enums[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_EVENT] = { krdma_event_strmap, 5 },
 	[KRDMA_A_TEST_MODE] = { krdma_test_mode_strmap, 4 },
 	[KRDMA_A_SESSION_CQ_POLL] = { krdma_cq_poll_strmap, 5 },
-	[KRDMA_A_TEST_VIOLATE] = { krdma_violation_strmap, 6 },
+	[KRDMA_A_TEST_VIOLATE] = { krdma_violation_strmap, 7 },
 	[KRDMA_A_TEST_ATOMIC_VARIANT] = { krdma_atomic_variant_strmap, 3 },
 };

@@ -29,9 +29,9 @@ extern const int krdma_listener_get_rsp_attrs[6];
 extern const int krdma_session_new_rsp_attrs[1];
 extern const int krdma_session_get_rsp_attrs[25];
 extern const int krdma_test_start_rsp_attrs[1];
-extern const int krdma_test_get_rsp_attrs[37];
+extern const int krdma_test_get_rsp_attrs[38];
 extern const int krdma_stats_get_rsp_attrs[1];
-extern const int krdma_event_ntf_attrs[45];
+extern const int krdma_event_ntf_attrs[46];
 
 /*
  * The names of each enum's values and each nested set's attributes, as
@@ -44,7 +44,7 @@ extern const char *const krdma_cq_poll_strmap[5];
 extern const char *const krdma_session_role_strmap[3];
 extern const char *const krdma_op_strmap[9];
 extern const char *const krdma_atomic_variant_strmap[3];
-extern const char *const krdma_violation_strmap[6];
+extern const char *const krdma_violation_strmap[7];
 extern const char *const krdma_test_mode_strmap[4];
 extern const char *const krdma_test_state_strmap[3];
 extern const char *const krdma_event_strmap[5];

@@ -189,6 +189,9 @@ static struct nl_msg *test_start_msg(struct knl_ctx *c,
 	    (a->conform.read_back.set &&
 	     nla_put_u8(msg, KRDMA_A_TEST_READ_BACK,
 			(uint8_t)a->conform.read_back.num)) ||
+	    (a->conform.send_invalidate.set &&
+	     nla_put_u8(msg, KRDMA_A_TEST_SEND_INVALIDATE,
+			(uint8_t)a->conform.send_invalidate.num)) ||
 	    (size && nla_put_u32(msg, KRDMA_A_TEST_SIZE, (uint32_t)size)) ||
 	    (a->count.set &&
 	     nla_put_u64(msg, KRDMA_A_TEST_COUNT, a->count.num)) ||

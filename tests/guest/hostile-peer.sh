@@ -119,13 +119,13 @@ atomic_end_huge		ok		disconnected_by_peer
 # above; for a refused handshake (OP -) the words themselves, spaces as _)
 SERVER_SCENARIOS='
 rep_bad_magic		-	bad_handshake_from_server:_not_a_krdma_peer
-rep_wrong_version	-	bad_handshake_from_server:_protocol_version_not_supported_(server_6,_here_1..5)
+rep_wrong_version	-	bad_handshake_from_server:_protocol_version_not_supported_(server_7,_here_1..6)
 rep_flags		-	bad_handshake_from_server:_connection_parameters_out_of_range
 rep_depth_0		-	bad_handshake_from_server:_connection_parameters_out_of_range
 rep_msg_huge		-	bad_handshake_from_server:_connection_parameters_out_of_range
 rep_none		-	bad_handshake_from_server:_not_a_krdma_peer
 reject_unknown		-	rejected_by_peer:_unknown_reason
-reject_old_version	-	rejected_by_peer:_protocol_version_not_supported_(peer_1,_here_1..5)
+reject_old_version	-	rejected_by_peer:_protocol_version_not_supported_(peer_1,_here_1..6)
 reject_garbage		-	rejected:_consumer_defined
 ack_short_regions	write	protocol_error:_malformed_TEST_ACK
 ack_nregions_beyond	write	protocol_error:_malformed_TEST_ACK
@@ -399,7 +399,7 @@ if [ "$KRDMA_NODE" = 1 ]; then
 		"d['rejects_sent'] == $NREJ and d['protocol_errors'] == $NHELLO and d['sessions_opened'] == 0"
 	# A peer of another protocol version: the log says which versions.
 	if ! skipped wrong_version; then
-		dmesg | grep -q 'rejected a connection: protocol version not supported (peer 6, here 1\.\.5)$' &&
+		dmesg | grep -q 'rejected a connection: protocol version not supported (peer 7, here 1\.\.6)$' &&
 			result kernel.wrong_version_logged ok ||
 			{ dmesg | grep 'rejected a connection' | tail -n 3; result kernel.wrong_version_logged fail; }
 	fi

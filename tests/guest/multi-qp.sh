@@ -432,6 +432,17 @@ if ! short_run; then
 	json_check old.conform.read_back_skipped \
 		"krdmactl -j conform session old case read.fenced_after_write" \
 		"d['skipped'] == 1 and d['cases'][0]['reason'] == \"the peer's krdma predates read-back (protocol version 5)\""
+	# Keys the peer invalidates (LOCAL_INV before its TEST_ACK; a
+	# SEND_WITH_INV's) came with version 6: refused with the reason.
+	expect_rc_msg refuse.old_peer.invalidated_rkey 1 "^error 95 invalidated-rkey needs a peer of protocol version 6" \
+		python3 "$KRDMA_ROOT/tests/lib/genl.py" TEST_START SESSION_ID="$old_id" \
+		TEST_OP=write TEST_MODE=check TEST_COUNT=1 TEST_DEPTH=1 TEST_VIOLATE=invalidated-rkey
+	expect_rc_msg refuse.old_peer.send_invalidate 1 "^error 95 send-invalidate needs a peer of protocol version 6" \
+		python3 "$KRDMA_ROOT/tests/lib/genl.py" TEST_START SESSION_ID="$old_id" \
+		TEST_OP=send TEST_MODE=check TEST_COUNT=1 TEST_SEND_INVALIDATE=1
+	json_check old.conform.invalidated_skipped \
+		"krdmactl -j conform session old case write.invalidated_rkey" \
+		"d['skipped'] == 1 and d['cases'][0]['reason'] == \"the peer's krdma predates invalidated keys (protocol version 6)\""
 	expect_ok old.disconnect krdmactl session del name old
 
 	# What several QPs cannot do, and why.

@@ -85,7 +85,7 @@ uint32_t our_ping_regions(struct region *r, uint32_t size, uint32_t depth,
 const struct scenario client_scenarios[] = {
 	{ "bad_magic", CLIENT, "hello with a wrong magic: reject 1", sc_bad_magic },
 	{ "no_private_data", CLIENT, "no hello at all: reject 1", sc_no_private_data },
-	{ "wrong_version", CLIENT, "hello of version 6 (newer than the module's): reject 2",
+	{ "wrong_version", CLIENT, "hello of version 7 (newer than the module's): reject 2",
 	  sc_wrong_version },
 	{ "flags", CLIENT, "hello with flags set: reject 3", sc_flags },
 	{ "sq_depth_0", CLIENT, "send queue depth 0: reject 3", sc_sq_depth_0 },

@@ -30,7 +30,7 @@
 #define OUR_VERSION	KRDMA_PROTO_VERSION_MIN
 /* A version newer than the module's; the scenario descriptions name it. */
 #define NEWER_VERSION	(KRDMA_PROTO_VERSION + 1)
-_Static_assert(NEWER_VERSION == 6, "the wrong_version descriptions say version 6");
+_Static_assert(NEWER_VERSION == 7, "the wrong_version descriptions say version 7");
 
 /* struct krdma_cm_hello in host order. */
 struct hello {

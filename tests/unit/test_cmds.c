@@ -3562,7 +3562,7 @@ TEST(docs_state_the_code)
 /* iWARP: a negative case's session closed under it (the peer's
  * TERMINATE), or with CF_NEG_WRONG its test stalled. */
 #define CF_IWARP	0x400
-/* The peer speaks protocol version 4: no read-back (else 5). */
+/* The peer speaks protocol version 4: no read-back (else 6). */
 #define CF_OLD_PEER	0x800
 /* The device refuses the unaligned atomic at post (rxe), or with
  * CF_NEG_WRONG any WR at post: -EINVAL and no completion. */
@@ -3696,6 +3696,10 @@ static void k_conform_test(struct nlattr **tb)
 		fake_error(-EINVAL, "read-back is for write, without a violation", 0);
 		return;
 	}
+	if (tb[KRDMA_A_TEST_SEND_INVALIDATE] && op != KRDMA_OP_SEND) {
+		fake_error(-EINVAL, "send-invalidate is for send, without a violation", 0);
+		return;
+	}
 	if (tb[KRDMA_A_TEST_OP]) {
 		m = fake_msg(KRDMA_CMD_TEST_START);
 		nla_put_u32(m, KRDMA_A_TEST_ID, id);
@@ -3741,7 +3745,7 @@ static void k_conform(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 		nla_put_u32(m, KRDMA_A_SESSION_MAX_SGE, 16);
 		nla_put_u32(m, KRDMA_A_SESSION_MAX_READ_SGE, 16);
 		nla_put_u32(m, KRDMA_A_SESSION_PEER_PROTO,
-			    conform_mode & CF_OLD_PEER ? 4 : 5);
+			    conform_mode & CF_OLD_PEER ? 4 : 6);
 		if (!(conform_mode & CF_DOWN))
 			nla_put_string(m, KRDMA_A_DEV_NAME, "rxe0");
 		nla_put_u8(m, KRDMA_A_SESSION_ROLE, conform_mode & CF_SERVER ?
@@ -3827,7 +3831,7 @@ TEST(cmd_conform_all_cases)
 		{ .what = "no atomics", .kernel = k_conform,
 		  .setup = conform_setup, .json = true,
 		  .line = "conform session s1", .err = "", .rc = EXIT_OK,
-		  .json_has = { JSON_LEN("cases", 56),
+		  .json_has = { JSON_LEN("cases", 59),
 				JSON_STRING("cases/0/case", "write.1_byte"),
 				JSON_NUM("cases/0/size", 1),
 				JSON_NUM("cases/1/size", 1023),
@@ -3838,14 +3842,14 @@ TEST(cmd_conform_all_cases)
 				JSON_STRING("cases/35/reason",
 					    "the device has no atomics (atomic_cap none)"),
 				JSON_NO("cases/35/test_id"),
-				JSON_STRING("cases/49/case", "atomic_fadd.out_of_bounds"),
-				JSON_STRING("cases/49/result", "skip"),
+				JSON_STRING("cases/50/case", "atomic_fadd.out_of_bounds"),
+				JSON_STRING("cases/50/result", "skip"),
 				JSON_STRING("cases/41/case", "read.fenced_after_write"),
 				JSON_STRING("cases/39/case", "send.max_sge"),
 				JSON_NUM("cases/39/sges", 16),
 				JSON_NUM("cases/39/size", 1000),
 				JSON_STRING("cases/39/result", "pass"),
-				JSON_NUM("passed", 47), JSON_NUM("failed", 0),
+				JSON_NUM("passed", 50), JSON_NUM("failed", 0),
 				JSON_NUM("skipped", 9) } },
 		{ .what = "atomics", .kernel = k_conform,
 		  .setup = conform_setup, .mode = CF_ATOMICS, .json = true,
@@ -3859,7 +3863,7 @@ TEST(cmd_conform_all_cases)
 				JSON_STRING("cases/38/atomic_variant", "cswap_miss"),
 				JSON_NO("cases/36/atomic_variant"),
 				JSON_NO("cases/36/read_back"),
-				JSON_NUM("passed", 56), JSON_NUM("skipped", 0) } },
+				JSON_NUM("passed", 59), JSON_NUM("skipped", 0) } },
 		{ .what = "text", .kernel = k_conform, .setup = conform_setup,
 		  .line = "conform session s1", .rc = EXIT_OK,
 		  .out_starts = "conform session 5 (s1): dev rxe0 mtu 1024 max_msg 65536 page ",
@@ -3869,7 +3873,7 @@ TEST(cmd_conform_all_cases)
 			       "send.longer_than_receive     send             4096  pass expect remote invalid request error, got remote invalid request error\n",
 			       "send_imm.max_sge             send_imm         1000  pass 16 SGEs a WR, 8 validated of 8 iterations of 8\n",
 			       "read.fenced_after_write      read             8199  pass each WRITE READ back, 8 validated of 8 iterations of 8\n",
-			       "47 passed, 0 failed, 9 skipped\n" } },
+			       "50 passed, 0 failed, 9 skipped\n" } },
 		{ .what = "cases that fail", .kernel = k_conform,
 		  .setup = conform_setup, .json = true,
 		  .mode = CF_ATOMICS | CF_READ_FAILS | CF_SEND_REFUSED | CF_IMM_SHORT,
@@ -3895,7 +3899,7 @@ TEST(cmd_conform_all_cases)
 				/* the others, and those after, all run */
 				JSON_STRING("cases/21/result", "pass"),
 				JSON_STRING("cases/36/result", "pass"),
-				JSON_NUM("passed", 32), JSON_NUM("failed", 24),
+				JSON_NUM("passed", 34), JSON_NUM("failed", 25),
 				JSON_NUM("skipped", 0) } },
 		{ .what = "^C", .kernel = k_conform, .setup = conform_setup,
 		  .mode = CF_SLOW, .json = true, .sigint = 1,
@@ -3988,6 +3992,46 @@ TEST(cmd_conform_read_back)
 		  .json_has = { JSON_STRING("cases/0/result", "skip"),
 				JSON_STRING("cases/0/reason",
 					    "the peer's krdma predates read-back (protocol version 5)"),
+				JSON_NUM("skipped", 1) } },
+	};
+
+	CHECK_CMDS(cases);
+}
+
+/* A SEND_WITH_INV of a key of the peer's: a send test that asks it. */
+TEST(cmd_conform_send_invalidate)
+{
+	static const struct cmd_case cases[] = {
+		/* over the session, at the MTU + 1 */
+		{ .kernel = k_conform, .setup = conform_setup, .json = true,
+		  .line = "conform session s1 case send.with_invalidate",
+		  .err = "", .rc = EXIT_OK, REQS(3),
+		  .req_cmds = { KRDMA_CMD_SESSION_GET, KRDMA_CMD_DEV_GET,
+				KRDMA_CMD_TEST_START },
+		  .sent = { SENT_IN(2, KRDMA_A_SESSION_ID, 5),
+			    SENT_IN(2, KRDMA_A_TEST_OP, KRDMA_OP_SEND),
+			    SENT_IN(2, KRDMA_A_TEST_SEND_INVALIDATE, 1),
+			    SENT_IN(2, KRDMA_A_TEST_SIZE, 1025) },
+		  .json_has = { JSON_TRUE("cases/0/send_invalidate"),
+				JSON_STRING("cases/0/op", "send"),
+				JSON_STRING("cases/0/result", "pass") } },
+		{ .what = "text", .kernel = k_conform, .setup = conform_setup,
+		  .line = "conform session s1 case send.with_invalidate",
+		  .err = "", .rc = EXIT_OK,
+		  .out_has = { "send.with_invalidate         send             1025  pass each SEND invalidated the peer's key, 8 validated of 8 iterations of 8\n" } },
+		/* the other sends ask none */
+		{ .kernel = k_conform, .setup = conform_setup, .json = true,
+		  .line = "conform session s1 case send.mtu_plus_1",
+		  .err = "", .rc = EXIT_OK, REQS(3),
+		  .sent = { NOT_SENT_IN(2, KRDMA_A_TEST_SEND_INVALIDATE) },
+		  .json_has = { JSON_NO("cases/0/send_invalidate") } },
+		{ .what = "a peer of version 4", .kernel = k_conform,
+		  .setup = conform_setup, .mode = CF_OLD_PEER, .json = true,
+		  .line = "conform session s1 case send.with_invalidate",
+		  .err = "", .rc = EXIT_OK, REQS(2),
+		  .json_has = { JSON_STRING("cases/0/result", "skip"),
+				JSON_STRING("cases/0/reason",
+					    "the peer's krdma predates SEND_WITH_INV tests (protocol version 6)"),
 				JSON_NUM("skipped", 1) } },
 	};
 
@@ -4237,10 +4281,10 @@ TEST(cmd_conform_max_msg)
 			      /* 1 byte and max_msg of 5 ops, and the
 			       * negative cases but the atomics' (their
 			       * sessions' max_msg is their own) */
-			      JSON_STRING("cases/55/result", "pass"),
-			      JSON_NUM("cases/55/size", 4096),
-			      JSON_NUM("passed", 21),
-			      JSON_NUM("skipped", 35) },
+			      JSON_STRING("cases/56/result", "pass"),
+			      JSON_NUM("cases/56/size", 4096),
+			      JSON_NUM("passed", 23),
+			      JSON_NUM("skipped", 36) },
 	});
 	conform_max_msg = 0;
 }
@@ -4280,17 +4324,17 @@ TEST(cmd_conform_list)
 		{ .kernel = k_none, .json = true,
 		  .line = "conform session s1 case list", .rc = EXIT_OK,
 		  REQS(0),
-		  .json_has = { JSON_LEN("", 56),
+		  .json_has = { JSON_LEN("", 59),
 				JSON_STRING("3/case", "write.mtu_plus_1"),
 				JSON_STRING("3/op", "write"),
 				JSON_STRING("3/size", "MTU+1"),
 				JSON_NO("3/violate"),
-				JSON_STRING("53/case", "write.read_only_region"),
-				JSON_STRING("53/op", "write"),
-				JSON_STRING("53/violate", "no_access"),
-				JSON_NUM("53/expect_wc_status", 10),
-				JSON_STRING("54/violate", "unaligned"),
-				JSON_NUM("54/expect_wc_status", 9),
+				JSON_STRING("54/case", "write.read_only_region"),
+				JSON_STRING("54/op", "write"),
+				JSON_STRING("54/violate", "no_access"),
+				JSON_NUM("54/expect_wc_status", 10),
+				JSON_STRING("55/violate", "unaligned"),
+				JSON_NUM("55/expect_wc_status", 9),
 				JSON_STRING("41/case", "read.fenced_after_write"),
 				JSON_STRING("41/op", "read"),
 				JSON_TRUE("41/read_back"),

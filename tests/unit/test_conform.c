@@ -16,14 +16,14 @@ static const struct conform_target rxe = {
 	.atomic_cap = 1 /* IB_ATOMIC_HCA */, .mtu = 1024, .max_msg = 65536,
 	.initiator_depth = 16, .page_size = 4096, .max_sge = 32,
 	.session_max_sge = 16, .session_max_read_sge = 16, .client = true,
-	.peer_proto = 5,
+	.peer_proto = 6,
 };
 
 TEST(conform_names_unique_and_found)
 {
 	size_t i, j;
 
-	CHECK(conform_ncases >= 56);
+	CHECK(conform_ncases >= 59);
 	for (i = 0; i < conform_ncases; i++) {
 		const char *name = conform_cases[i].name;
 		const char *op = op_name(conform_wr_op(&conform_cases[i]));
@@ -40,7 +40,7 @@ TEST(conform_names_unique_and_found)
 	CHECK_INT(conform_find("write.mtu_p"), 3);
 	CHECK_INT(conform_find("atomic_fadd.8"), 35);
 	CHECK_INT(conform_find("atomic_f"), MATCH_AMBIGUOUS);
-	CHECK_INT(conform_find("send.longer"), (int)conform_ncases - 1);
+	CHECK_INT(conform_find("send.longer"), (int)conform_ncases - 3);
 	CHECK_INT(conform_find("write"), MATCH_AMBIGUOUS);
 	CHECK_INT(conform_find("nope"), MATCH_NONE);
 	CHECK_INT(conform_find(""), MATCH_NONE);
@@ -186,6 +186,44 @@ TEST(conform_skips_read_back)
 	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 8199);
 }
 
+/* Keys the peer invalidates (LOCAL_INV, SEND_WITH_INV): a peer of version 6. */
+TEST(conform_skips_invalidated_rkey)
+{
+	static const char *const names[] = {
+		"write.invalidated_rkey", "read.invalidated_rkey",
+	};
+	struct conform_target t;
+	const char *why = NULL;
+	size_t i;
+	int k;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		k = conform_find(names[i]);
+		CHECK_CASE(names[i], k >= 0);
+		if (k < 0)
+			continue;
+		CHECK_CASE(names[i], conform_cases[k].violate ==
+			   KRDMA_VIOLATE_INVALIDATED_RKEY);
+		t = rxe;
+		CHECK_U64_CASE(names[i], conform_size(&conform_cases[k], &t, &why), 1);
+		t.peer_proto = 5;
+		CHECK_U64_CASE(names[i], conform_size(&conform_cases[k], &t, &why), 0);
+		CHECK_STR_CASE(names[i], why,
+			       "the peer's krdma predates invalidated keys (protocol version 6)");
+	}
+	/* The SEND_WITH_INV case: a send at the MTU + 1, version 6 too. */
+	k = conform_find("send.with_invalidate");
+	CHECK(k >= 0);
+	if (k < 0)
+		return;
+	CHECK(conform_cases[k].send_invalidate && !conform_cases[k].violate);
+	t = rxe;
+	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 1025);
+	t.peer_proto = 5;
+	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 0);
+	CHECK_STR(why, "the peer's krdma predates SEND_WITH_INV tests (protocol version 6)");
+}
+
 /* The atomics' larger targets: each word once, a peer of version 5. */
 TEST(conform_atomic_targets)
 {
@@ -310,7 +348,7 @@ TEST(conform_negative_cases)
 		CHECK_U64_CASE(cc->name, conform_size(cc, &t, &why), 0);
 		CHECK_CASE(cc->name, why && strstr(why, "run conform on the side that connected"));
 	}
-	CHECK_INT((int)n, 9);
+	CHECK_INT((int)n, 11);
 	/* The SEND a byte over a receive of the negative session's max_msg. */
 	CHECK_U64(conform_size(&conform_cases[conform_find("send.longer")], &rxe, &why),
 		  CONFORM_NEG_MAX_MSG);

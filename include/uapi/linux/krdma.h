@@ -186,6 +186,9 @@ enum krdma_atomic_variant {
  * @KRDMA_VIOLATE_UNALIGNED: An atomics test (test-size 16 or more) whose
  *   atomic aims 4 bytes into the peer's target, inside its bounds but not
  *   8-byte aligned (a remote invalid request error).
+ * @KRDMA_VIOLATE_INVALIDATED_RKEY: The RDMA WRITE, READ or atomic carries the
+ *   key of an MR the peer invalidated with a LOCAL_INV before telling it
+ *   (protocol version 6): an invalid key (a remote access error).
  */
 enum krdma_violation {
 	KRDMA_VIOLATE_OUT_OF_BOUNDS = 1,
@@ -193,6 +196,7 @@ enum krdma_violation {
 	KRDMA_VIOLATE_NO_ACCESS,
 	KRDMA_VIOLATE_LONG_SEND,
 	KRDMA_VIOLATE_UNALIGNED,
+	KRDMA_VIOLATE_INVALIDATED_RKEY,
 
 	/* private: */
 	__KRDMA_VIOLATE_MAX,
@@ -452,6 +456,13 @@ enum krdma_event {
  * @KRDMA_A_SESSION_MAX_READ_SGE: (u32) Scatter/gather entries an RDMA READ
  *   work request of the session's queue pairs takes (the device's max_sge_rd,
  *   at most session-max-sge; siw: 1).
+ * @KRDMA_A_TEST_SEND_INVALIDATE: (u8) check mode, send - 1: each iteration's
+ *   SEND is a SEND_WITH_INV carrying the key of a target the peer registered
+ *   for its slot, which the peer's device invalidates as the SEND arrives; the
+ *   peer checks that its receive's completion says so (IB_WC_WITH_INVALIDATE,
+ *   and the key) and registers the target again under the next key before it
+ *   acks the iteration. Needs a peer of protocol version 6
+ *   (session-peer-proto). default: 0 modes: check
  */
 enum krdma_attr {
 	KRDMA_A_UNSPEC,
@@ -528,6 +539,7 @@ enum krdma_attr {
 	KRDMA_A_TEST_WC_STATUS,
 	KRDMA_A_TEST_READ_BACK,
 	KRDMA_A_SESSION_MAX_READ_SGE,
+	KRDMA_A_TEST_SEND_INVALIDATE,
 
 	__KRDMA_A_MAX,
 };
