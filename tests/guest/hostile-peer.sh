@@ -91,6 +91,13 @@ req_regions_small	refused		disconnected_by_peer
 req_bad_op		refused		disconnected_by_peer
 req_depth_huge		refused		disconnected_by_peer
 req_short_body		refused		disconnected_by_peer
+req_flags_unknown	refused		disconnected_by_peer
+req_read_back_read	refused		disconnected_by_peer
+req_invalidated_send	refused		disconnected_by_peer
+req_send_inv_write	refused		disconnected_by_peer
+req_send_inv_bw		refused		disconnected_by_peer
+send_inv_unasked	closed		protocol_error:_malformed_message
+send_inv_wrong_key	refused		disconnected_by_peer
 req_region_wrap		closed		ping_read_completion_failed:_remote_access_error
 req_rkey0		closed		ping_read_completion_failed:_remote_access_error
 req_rkey_small		closed		ping_read_completion_failed:_remote_access_error

@@ -49,17 +49,32 @@ bool connected(const struct target *t)
 uint32_t g_test_id = 0x4057;
 
 /* TEST_REQ of @mode (0: none, which a krdma peer takes for check). */
-struct msg *test_req_mode(uint8_t op, uint8_t mode, uint32_t size,
-			  uint32_t depth, uint32_t nregions, uint64_t count,
-			  const struct region *r, uint32_t n)
+static struct msg *test_req_full(uint8_t op, uint8_t mode, uint8_t flags,
+				 uint32_t size, uint32_t depth, uint32_t nregions,
+				 uint64_t count, const struct region *r, uint32_t n)
 {
 	uint8_t b[CTRL_BODY_MAX];
 	uint32_t len = test_body(b, op, size, depth, nregions, count, r, n);
 
 	b[offsetof(struct krdma_msg_test, mode)] = mode;
+	b[offsetof(struct krdma_msg_test, flags)] = flags;
 	if (send_msg(KRDMA_MSG_TEST_REQ, g_test_id, 0, 0, b, len))
 		die("cannot send TEST_REQ");
 	return wait_msg(KRDMA_MSG_TEST_ACK, P.tmo_ms);
+}
+
+struct msg *test_req_mode(uint8_t op, uint8_t mode, uint32_t size,
+			  uint32_t depth, uint32_t nregions, uint64_t count,
+			  const struct region *r, uint32_t n)
+{
+	return test_req_full(op, mode, 0, size, depth, nregions, count, r, n);
+}
+
+/* A TEST_REQ of no regions with @flags (KRDMA_TEST_F_*); its TEST_ACK. */
+struct msg *test_req_flags(uint8_t op, uint8_t mode, uint8_t flags,
+			   uint32_t size, uint32_t depth, uint64_t count)
+{
+	return test_req_full(op, mode, flags, size, depth, 0, count, NULL, 0);
 }
 
 /* TEST_REQ; returns the TEST_ACK (or NULL if none came). */
@@ -128,6 +143,22 @@ const struct scenario client_scenarios[] = {
 	{ "req_bad_op", CLIENT, "TEST_REQ with op 99: refused", sc_req_bad_op },
 	{ "req_depth_huge", CLIENT, "TEST_REQ with depth 2^31: refused", sc_req_depth_huge },
 	{ "req_short_body", CLIENT, "TEST_REQ with an 8-byte body: refused", sc_req_short_body },
+	{ "req_flags_unknown", CLIENT, "TEST_REQ with flag 0x80: refused",
+	  sc_req_flags_unknown },
+	{ "req_read_back_read", CLIENT, "read TEST_REQ with the read-back flag: refused",
+	  sc_req_read_back_read },
+	{ "req_invalidated_send", CLIENT,
+	  "send TEST_REQ with the invalidated flag: refused", sc_req_invalidated_send },
+	{ "req_send_inv_write", CLIENT,
+	  "write TEST_REQ with the send-invalidate flag: refused", sc_req_send_inv_write },
+	{ "req_send_inv_bw", CLIENT,
+	  "bw send TEST_REQ with the send-invalidate flag: refused", sc_req_send_inv_bw },
+	{ "send_inv_unasked", CLIENT,
+	  "NOTIFY as a SEND_WITH_INV of the kernel's target key: closed",
+	  sc_send_inv_unasked },
+	{ "send_inv_wrong_key", CLIENT,
+	  "send-invalidate SEND of slot 0 with slot 1's key: iteration refused",
+	  sc_send_inv_wrong_key },
 	{ "req_region_wrap", CLIENT, "ping source at 2^64 - 4096, 8 KiB: READ fails, closed",
 	  sc_req_region_wrap },
 	{ "req_rkey0", CLIENT, "ping regions with rkey 0: READ fails, closed", sc_req_rkey0 },

@@ -30,6 +30,8 @@ struct msg *test_req_mode(uint8_t op, uint8_t mode, uint32_t size,
 struct msg *test_req(uint8_t op, uint32_t size, uint32_t depth,
 		     uint32_t nregions, uint64_t count,
 		     const struct region *r, uint32_t n);
+struct msg *test_req_flags(uint8_t op, uint8_t mode, uint8_t flags,
+			   uint32_t size, uint32_t depth, uint64_t count);
 uint32_t our_ping_regions(struct region *r, uint32_t size, uint32_t depth,
 			  uint32_t rkey);
 
@@ -74,6 +76,15 @@ void sc_req_regions_small(const struct target *t);
 void sc_req_bad_op(const struct target *t);
 void sc_req_depth_huge(const struct target *t);
 void sc_req_short_body(const struct target *t);
+
+/* client-keys.c: the kernel's keys, the TEST_REQ flags out of place */
+void sc_req_flags_unknown(const struct target *t);
+void sc_req_read_back_read(const struct target *t);
+void sc_req_invalidated_send(const struct target *t);
+void sc_req_send_inv_write(const struct target *t);
+void sc_req_send_inv_bw(const struct target *t);
+void sc_send_inv_unasked(const struct target *t);
+void sc_send_inv_wrong_key(const struct target *t);
 void sc_req_region_wrap(const struct target *t);
 void sc_req_rkey0(const struct target *t);
 void sc_req_rkey_small(const struct target *t);

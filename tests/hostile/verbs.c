@@ -161,13 +161,9 @@ bool remote_refused(int st)
 	       st == IBV_WC_REM_OP_ERR;
 }
 
-int send_bytes(const void *buf, uint32_t n, bool with_imm, uint32_t imm)
-{
-	return send_bytes_on(P.qp, buf, n, with_imm, imm);
-}
-
-int send_bytes_on(struct ibv_qp *qp, const void *buf, uint32_t n, bool with_imm,
-		  uint32_t imm)
+/* A SEND of @opcode; @extra its immediate or the key it invalidates. */
+static int post_send_op(struct ibv_qp *qp, const void *buf, uint32_t n,
+			enum ibv_wr_opcode opcode, uint32_t extra)
 {
 	struct ibv_send_wr wr = {}, *bad;
 	struct ibv_sge sge;
@@ -193,13 +189,33 @@ int send_bytes_on(struct ibv_qp *qp, const void *buf, uint32_t n, bool with_imm,
 	wr.wr_id = WR_SEND | P.send_next;
 	wr.sg_list = &sge;
 	wr.num_sge = 1;
-	wr.opcode = with_imm ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
-	wr.imm_data = htonl(imm);
+	wr.opcode = opcode;
+	if (opcode == IBV_WR_SEND_WITH_INV)
+		wr.invalidate_rkey = extra;
+	else
+		wr.imm_data = htonl(extra);
 	wr.send_flags = IBV_SEND_SIGNALED;
 	if (ibv_post_send(qp, &wr, &bad))
 		return -1;
 	P.sends_out++;
 	return 0;
+}
+
+int send_bytes(const void *buf, uint32_t n, bool with_imm, uint32_t imm)
+{
+	return send_bytes_on(P.qp, buf, n, with_imm, imm);
+}
+
+int send_bytes_on(struct ibv_qp *qp, const void *buf, uint32_t n, bool with_imm,
+		  uint32_t imm)
+{
+	return post_send_op(qp, buf, n,
+			    with_imm ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND, imm);
+}
+
+int send_bytes_inv(const void *buf, uint32_t n, uint32_t rkey)
+{
+	return post_send_op(P.qp, buf, n, IBV_WR_SEND_WITH_INV, rkey);
 }
 
 uint32_t post_rdma(enum ibv_wr_opcode op, void *local, uint32_t len,

@@ -31,6 +31,8 @@ int send_bytes(const void *buf, uint32_t n, bool with_imm, uint32_t imm);
 /* The same on @qp (a data channel's: it shares the session's CQ and MR). */
 int send_bytes_on(struct ibv_qp *qp, const void *buf, uint32_t n, bool with_imm,
 		  uint32_t imm);
+/* A SEND_WITH_INV of @n bytes of @buf, invalidating the peer's @rkey. */
+int send_bytes_inv(const void *buf, uint32_t n, uint32_t rkey);
 /* Posts one RDMA READ/WRITE/atomic; returns its tracking index. */
 uint32_t post_rdma(enum ibv_wr_opcode op, void *local, uint32_t len,
 		   uint32_t lkey, uint64_t raddr, uint32_t rkey);
