@@ -20,12 +20,20 @@ static void krdma_check_peer_ack(struct krdma_session *sess,
 		krdma_session_close(sess, "cannot send ITER_ACK");
 }
 
+/*
+ * Iteration @iter's data where it landed; a WRITE of 0 bytes landed
+ * nothing, and its slot must still hold the canary of setup.
+ */
 static int krdma_check_peer_data(struct krdma_session *sess,
 				 struct krdma_peer_test *pt, struct krdma_buf *buf,
 				 u32 off, u64 iter)
 {
+	u64 seed = pt->zero_length ?
+		   krdma_check_canary(pt->test_id, iter % pt->depth) :
+		   krdma_seed(pt->test_id, iter);
+
 	pt->seen++;
-	if (krdma_pattern_check(buf, off, pt->size, krdma_seed(pt->test_id, iter))) {
+	if (krdma_pattern_check(buf, off, pt->size, seed)) {
 		pt->validated++;
 		return 0;
 	}
@@ -173,6 +181,9 @@ int krdma_check_peer_setup(struct krdma_session *sess,
 		if (pt->op == KRDMA_OP_READ)
 			krdma_pattern_fill(slot->buf, KRDMA_MSG_HDR_SIZE, len,
 					   krdma_seed(pt->test_id, s));
+		else if (pt->zero_length)
+			krdma_pattern_fill(slot->buf, KRDMA_MSG_HDR_SIZE, len,
+					   krdma_check_canary(pt->test_id, s));
 		krdma_buf_to_device(slot->buf);
 		if (!access)
 			continue;

@@ -209,6 +209,38 @@ krdma_check_violated(const struct krdma_test *test,
 }
 
 /*
+ * test-zero-length: one WR of no SGE at the start of the slot's target;
+ * the verbs let a 0-byte RDMA WRITE or READ (and WRITE_WITH_IMM, whose
+ * immediate still arrives) carry any key, and must move nothing.
+ */
+static int krdma_check_post_zero(struct krdma_test *test, struct krdma_slot *slot,
+				 const struct krdma_wire_region *remote,
+				 enum ib_wr_opcode opcode, u32 imm)
+{
+	struct ib_rdma_wr wr = {
+		.wr = {
+			.wr_cqe		= &slot->cqe,
+			.opcode		= opcode,
+			.send_flags	= IB_SEND_SIGNALED,
+		},
+		.remote_addr	= be64_to_cpu(remote->addr),
+		.rkey		= be32_to_cpu(remote->rkey),
+	};
+	bool read = opcode == IB_WR_RDMA_READ;
+	int ret;
+
+	if (opcode == IB_WR_RDMA_WRITE_WITH_IMM)
+		wr.wr.ex.imm_data = cpu_to_be32(imm);
+	ret = krdma_post_send(test->sess, &wr.wr);
+	if (ret)
+		return ret;
+	if (read)
+		krdma_reads_begin(test->sess, 1);
+	krdma_count(test->sess, read ? KRDMA_CNT_READ_WRS : KRDMA_CNT_WRITE_WRS, 1);
+	return 0;
+}
+
+/*
  * A slot's RDMA WRITEs or READs; a conformance case's go to the one
  * region it breaks a rule of (the iteration fails at the peer's device,
  * whatever else the slot spans).
@@ -219,6 +251,9 @@ static int krdma_check_post_rdma(struct krdma_test *test, struct krdma_slot *slo
 {
 	struct krdma_wire_region bad;
 	u32 nremote = test->remote_per_slot;
+
+	if (test->p.zero_length)
+		return krdma_check_post_zero(test, slot, remote, opcode, imm);
 
 	if (test->p.violate) {
 		remote = krdma_check_violated(test, remote, &bad);
@@ -266,8 +301,8 @@ static void krdma_slot_complete(struct krdma_test *test, struct krdma_slot *slot
 {
 	slot->busy = false;
 	WRITE_ONCE(test->completed, test->completed + 1);
-	WRITE_ONCE(test->bytes, test->bytes +
-		   krdma_op_data_len(test->p.op, test->p.size));
+	WRITE_ONCE(test->bytes, test->bytes + (test->p.zero_length ? 0 :
+		   krdma_op_data_len(test->p.op, test->p.size)));
 	if (krdma_check_more(test)) {
 		krdma_check_issue(test, slot);
 		return;
@@ -282,12 +317,17 @@ static void krdma_slot_complete(struct krdma_test *test, struct krdma_slot *slot
 	}
 }
 
-/* Checks what landed in our buffer for iteration slot->iter. */
+/*
+ * Checks what landed in our buffer for iteration slot->iter: a READ of
+ * 0 bytes nothing, the canary it was filled with still there.
+ */
 static void krdma_slot_check(struct krdma_test *test, struct krdma_slot *slot,
 			     struct krdma_buf *buf)
 {
-	if (krdma_pattern_check(buf, KRDMA_MSG_HDR_SIZE, test->p.size,
-				krdma_seed(test->id, slot->iter))) {
+	u64 seed = test->p.zero_length ? krdma_check_canary(test->id, slot->iter) :
+		   krdma_seed(test->id, slot->iter);
+
+	if (krdma_pattern_check(buf, KRDMA_MSG_HDR_SIZE, test->p.size, seed)) {
 		WRITE_ONCE(test->validated, test->validated + 1);
 		return;
 	}
@@ -628,6 +668,10 @@ static void krdma_check_issue(struct krdma_test *test, struct krdma_slot *slot)
 		break;
 	case KRDMA_OP_READ:
 		slot->pending = KRDMA_SLOT_WC | KRDMA_SLOT_ACK;
+		/* What a READ of 0 bytes must leave as it is. */
+		if (test->p.zero_length)
+			krdma_pattern_fill(slot->buf, KRDMA_MSG_HDR_SIZE, test->p.size,
+					   krdma_check_canary(test->id, slot->iter));
 		krdma_buf_to_device(slot->buf);
 		ret = krdma_check_post_rdma(test, slot, remote, IB_WR_RDMA_READ, 0);
 		break;
@@ -713,6 +757,11 @@ static int krdma_check_params(struct krdma_session *sess,
 	}
 	if (p->read_back && sess->peer_proto < 5) {
 		NL_SET_ERR_MSG(extack, "read-back needs a peer of protocol version 5");
+		return -EOPNOTSUPP;
+	}
+	if (p->zero_length && sess->peer_proto < 6) {
+		NL_SET_ERR_MSG(extack,
+			       "zero-length needs a peer of protocol version 6");
 		return -EOPNOTSUPP;
 	}
 	if (p->send_inv && sess->peer_proto < 6) {

@@ -19,6 +19,16 @@ int krdma_check_split_sges(struct ib_sge *sge, int n, int want);
 u64 krdma_check_atomic_value(u8 op, u32 test_id, u32 s, u32 depth,
 			     u32 nwords, u32 w, u64 n);
 
+/*
+ * test-zero-length: the pattern of a target no byte may reach - the
+ * peer's write target of slot @n, our read slot of iteration @n. Not
+ * the pattern any iteration moves, so a WR that moved data shows.
+ */
+static inline u64 krdma_check_canary(u32 test_id, u64 n)
+{
+	return ~krdma_seed(test_id, n);
+}
+
 /* check-peer.c */
 u64 krdma_check_peer_bytes(const struct krdma_peer_test *pt);
 bool krdma_check_peer_watched(const struct krdma_peer_test *pt);

@@ -491,6 +491,7 @@ struct krdma_test_params {
 	u32	sges;		/* check, sends: SGEs a WR, or 0 */
 	bool	read_back;	/* check, write: a fenced READ of each WRITE */
 	bool	send_inv;	/* check, send: SEND_WITH_INV of a peer's key */
+	bool	zero_length;	/* check, write(_imm)/read: WRs of 0 bytes */
 	u32	mirror_of;	/* the peer's test this one mirrors, or 0 */
 };
 

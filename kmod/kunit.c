@@ -679,32 +679,45 @@ static void krdma_kunit_atomic_value(struct kunit *t)
 }
 
 /*
- * test-read-back: a check-mode write's, without a violation;
- * test-send-invalidate: a check-mode send's (IB has no SEND_WITH_INV
- * with an immediate), without a violation.
+ * The check mode's flags of one op each, without a violation:
+ * test-read-back a write's; test-send-invalidate a send's (IB has no
+ * SEND_WITH_INV with an immediate); test-zero-length a write's,
+ * write_imm's or read's, and not with read-back or test-sges.
  */
+enum { KUNIT_READ_BACK, KUNIT_SEND_INV, KUNIT_ZERO_LENGTH };
+
 static void krdma_kunit_check_flags(struct kunit *t)
 {
 	static const struct {
-		u8 mode, op, violate;
-		bool send_inv;
+		u8 mode, op, violate, flag;
+		u32 sges;
 		int want;
 	} cases[] = {
-		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, 0, false, 0 },
-		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE_IMM, 0, false, -EINVAL },
-		{ KRDMA_MODE_CHECK, KRDMA_OP_READ, 0, false, -EINVAL },
-		{ KRDMA_MODE_CHECK, KRDMA_OP_PING, 0, false, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, 0, KUNIT_READ_BACK, 0, 0 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE_IMM, 0, KUNIT_READ_BACK, 0, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_READ, 0, KUNIT_READ_BACK, 0, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_PING, 0, KUNIT_READ_BACK, 0, -EINVAL },
 		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, KRDMA_VIOLATE_OUT_OF_BOUNDS,
-		  false, -EINVAL },
-		{ KRDMA_MODE_BW, KRDMA_OP_WRITE, 0, false, -EINVAL },
-		{ KRDMA_MODE_LAT, KRDMA_OP_WRITE, 0, false, -EINVAL },
-		{ KRDMA_MODE_CHECK, KRDMA_OP_SEND, 0, true, 0 },
-		{ KRDMA_MODE_CHECK, KRDMA_OP_SEND_IMM, 0, true, -EINVAL },
-		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, 0, true, -EINVAL },
-		{ KRDMA_MODE_CHECK, KRDMA_OP_SEND, KRDMA_VIOLATE_LONG_SEND, true,
+		  KUNIT_READ_BACK, 0, -EINVAL },
+		{ KRDMA_MODE_BW, KRDMA_OP_WRITE, 0, KUNIT_READ_BACK, 0, -EINVAL },
+		{ KRDMA_MODE_LAT, KRDMA_OP_WRITE, 0, KUNIT_READ_BACK, 0, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_SEND, 0, KUNIT_SEND_INV, 0, 0 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_SEND_IMM, 0, KUNIT_SEND_INV, 0, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, 0, KUNIT_SEND_INV, 0, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_SEND, KRDMA_VIOLATE_LONG_SEND,
+		  KUNIT_SEND_INV, 0, -EINVAL },
+		{ KRDMA_MODE_BW, KRDMA_OP_SEND, 0, KUNIT_SEND_INV, 0, -EINVAL },
+		{ KRDMA_MODE_LAT, KRDMA_OP_SEND, 0, KUNIT_SEND_INV, 0, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, 0, KUNIT_ZERO_LENGTH, 0, 0 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE_IMM, 0, KUNIT_ZERO_LENGTH, 0, 0 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_READ, 0, KUNIT_ZERO_LENGTH, 0, 0 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_SEND, 0, KUNIT_ZERO_LENGTH, 0, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_ATOMIC_FADD, 0, KUNIT_ZERO_LENGTH, 0,
 		  -EINVAL },
-		{ KRDMA_MODE_BW, KRDMA_OP_SEND, 0, true, -EINVAL },
-		{ KRDMA_MODE_LAT, KRDMA_OP_SEND, 0, true, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, 0, KUNIT_ZERO_LENGTH, 2, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_READ, KRDMA_VIOLATE_STALE_RKEY,
+		  KUNIT_ZERO_LENGTH, 0, -EINVAL },
+		{ KRDMA_MODE_BW, KRDMA_OP_WRITE, 0, KUNIT_ZERO_LENGTH, 0, -EINVAL },
 	};
 	unsigned int i;
 
@@ -712,9 +725,10 @@ static void krdma_kunit_check_flags(struct kunit *t)
 		struct krdma_test_params p = {
 			.mode = cases[i].mode, .op = cases[i].op,
 			.violate = cases[i].violate,
-			.read_back = !cases[i].send_inv,
-			.send_inv = cases[i].send_inv,
-			.count = 1, .depth = 1,
+			.read_back = cases[i].flag == KUNIT_READ_BACK,
+			.send_inv = cases[i].flag == KUNIT_SEND_INV,
+			.zero_length = cases[i].flag == KUNIT_ZERO_LENGTH,
+			.sges = cases[i].sges, .count = 1, .depth = 1,
 		};
 
 		krdma_test_params_defaults(&p);

@@ -98,7 +98,7 @@ static const struct nla_policy krdma_session_get_nl_policy[KRDMA_A_SESSION_ID + 
 };
 
 /* KRDMA_CMD_TEST_START - do */
-static const struct nla_policy krdma_test_start_nl_policy[KRDMA_A_TEST_SEND_INVALIDATE + 1] = {
+static const struct nla_policy krdma_test_start_nl_policy[KRDMA_A_TEST_ZERO_LENGTH + 1] = {
 	[KRDMA_A_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 	[KRDMA_A_SESSION_ID] = { .type = NLA_U32, },
 	[KRDMA_A_TEST_OP] = NLA_POLICY_RANGE(NLA_U8, 1, KRDMA_OP_MAX),
@@ -121,6 +121,7 @@ static const struct nla_policy krdma_test_start_nl_policy[KRDMA_A_TEST_SEND_INVA
 	[KRDMA_A_TEST_SGES] = NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_SGE_MAX),
 	[KRDMA_A_TEST_READ_BACK] = NLA_POLICY_MAX(NLA_U8, 1),
 	[KRDMA_A_TEST_SEND_INVALIDATE] = NLA_POLICY_MAX(NLA_U8, 1),
+	[KRDMA_A_TEST_ZERO_LENGTH] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 /* KRDMA_CMD_TEST_STOP - do */
@@ -192,7 +193,7 @@ const struct genl_ops krdma_nl_ops[13] = {
 		.cmd		= KRDMA_CMD_TEST_START,
 		.doit		= krdma_nl_test_start_doit,
 		.policy		= krdma_test_start_nl_policy,
-		.maxattr	= KRDMA_A_TEST_SEND_INVALIDATE,
+		.maxattr	= KRDMA_A_TEST_ZERO_LENGTH,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{
@@ -225,7 +226,7 @@ const struct genl_multicast_group krdma_nl_mcgrps[1] = {
 };
 
 /* test-start: the attributes that only some test modes take */
-const struct krdma_mode_attr krdma_test_mode_attrs[11] = {
+const struct krdma_mode_attr krdma_test_mode_attrs[12] = {
 	{
 		.attr		= KRDMA_A_TEST_SIGNAL_EVERY,
 		.type		= NLA_U32,
@@ -303,5 +304,13 @@ const struct krdma_mode_attr krdma_test_mode_attrs[11] = {
 		.has_default	= true,
 		.dflt		= KRDMA_A_TEST_SEND_INVALIDATE_DEFAULT,
 		.refusal	= "send-invalidate is for the check mode",
+	},
+	{
+		.attr		= KRDMA_A_TEST_ZERO_LENGTH,
+		.type		= NLA_U8,
+		.modes		= KRDMA_A_TEST_ZERO_LENGTH_MODES,
+		.has_default	= true,
+		.dflt		= KRDMA_A_TEST_ZERO_LENGTH_DEFAULT,
+		.refusal	= "zero-length is for the check mode",
 	},
 };

@@ -591,6 +591,8 @@ int krdma_nl_test_start_doit(struct sk_buff *skb, struct genl_info *info)
 		p.read_back = nla_get_u8(tb[KRDMA_A_TEST_READ_BACK]);
 	if (tb[KRDMA_A_TEST_SEND_INVALIDATE])
 		p.send_inv = nla_get_u8(tb[KRDMA_A_TEST_SEND_INVALIDATE]);
+	if (tb[KRDMA_A_TEST_ZERO_LENGTH])
+		p.zero_length = nla_get_u8(tb[KRDMA_A_TEST_ZERO_LENGTH]);
 	ret = krdma_nl_test_rate(tb, &p, info->extack);
 	if (ret)
 		return ret;

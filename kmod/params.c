@@ -108,6 +108,8 @@ static u64 krdma_test_param(const struct krdma_test_params *p, u16 attr)
 		return p->read_back;
 	case KRDMA_A_TEST_SEND_INVALIDATE:
 		return p->send_inv;
+	case KRDMA_A_TEST_ZERO_LENGTH:
+		return p->zero_length;
 	}
 	/* The spec gave "modes:" to an attribute this does not know. */
 	WARN_ON_ONCE(1);
@@ -313,6 +315,14 @@ int krdma_test_params_check(const struct krdma_test_params *p,
 	/* IB has no SEND_WITH_INV that carries an immediate too. */
 	if (p->send_inv && (p->op != KRDMA_OP_SEND || p->violate)) {
 		NL_SET_ERR_MSG(extack, "send-invalidate is for send, without a violation");
+		return -EINVAL;
+	}
+	if (p->zero_length &&
+	    ((p->op != KRDMA_OP_WRITE && p->op != KRDMA_OP_WRITE_IMM &&
+	      p->op != KRDMA_OP_READ) ||
+	     p->violate || p->read_back || p->sges)) {
+		NL_SET_ERR_MSG(extack,
+			       "zero-length is for write, write_imm and read, without a violation, read-back or sges");
 		return -EINVAL;
 	}
 	return 0;

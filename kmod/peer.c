@@ -196,13 +196,15 @@ static int krdma_peer_check_req(struct krdma_peer_test *pt,
 		.bidir		= req->flags & KRDMA_TEST_F_BIDIR,
 		.read_back	= req->flags & KRDMA_TEST_F_READ_BACK,
 		.send_inv	= req->flags & KRDMA_TEST_F_SEND_INV,
+		.zero_length	= req->flags & KRDMA_TEST_F_ZERO_LENGTH,
 		.qps		= req->qps,	/* zero for one (old peers) */
 		.mirror_of	= pt->test_id,
 	};
 
 	/* The driver's defaults made these: a zero is malformed, not left out. */
 	if ((req->flags & ~(KRDMA_TEST_F_BIDIR | KRDMA_TEST_F_READ_BACK |
-			    KRDMA_TEST_F_INVALIDATED | KRDMA_TEST_F_SEND_INV)) ||
+			    KRDMA_TEST_F_INVALIDATED | KRDMA_TEST_F_SEND_INV |
+			    KRDMA_TEST_F_ZERO_LENGTH)) ||
 	    !p->size || !p->depth)
 		return -EINVAL;
 	/* Keys to invalidate: targets of ours, in the check mode. */
@@ -225,6 +227,7 @@ static int krdma_peer_check_req(struct krdma_peer_test *pt,
 	pt->read_back = p->read_back;
 	pt->invalidated = req->flags & KRDMA_TEST_F_INVALIDATED;
 	pt->send_inv = p->send_inv;
+	pt->zero_length = p->zero_length;
 	pt->qps = p->qps;
 	return 0;
 }

@@ -24,7 +24,8 @@
  * peer of version 4 only.
  * Version 5: a check-mode write's TEST_REQ may set KRDMA_TEST_F_READ_BACK.
  * Version 6: a check-mode TEST_REQ may set KRDMA_TEST_F_INVALIDATED, a
- * check-mode send's KRDMA_TEST_F_SEND_INV.
+ * check-mode send's KRDMA_TEST_F_SEND_INV, a check-mode write, write_imm
+ * or read's KRDMA_TEST_F_ZERO_LENGTH.
  */
 #define KRDMA_PROTO_VERSION	6
 #define KRDMA_PROTO_VERSION_MIN	1
@@ -176,6 +177,13 @@ struct krdma_wire_region {
  */
 #define KRDMA_TEST_F_SEND_INV	0x08
 #define KRDMA_SEND_INV_TARGET	8
+/*
+ * check write, write_imm, read (version 6): each RDMA WRITE or READ moves
+ * 0 bytes; size is the target's. Our write target of slot s holds the
+ * pattern of krdma_check_canary(test_id, s) from setup on, which every
+ * iteration must leave as it was.
+ */
+#define KRDMA_TEST_F_ZERO_LENGTH	0x10
 
 struct krdma_msg_test {
 	u8	op;			/* enum krdma_op */

@@ -241,6 +241,8 @@ static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
 	    (test->p.read_back && nla_put_u8(skb, KRDMA_A_TEST_READ_BACK, 1)) ||
 	    (test->p.send_inv &&
 	     nla_put_u8(skb, KRDMA_A_TEST_SEND_INVALIDATE, 1)) ||
+	    (test->p.zero_length &&
+	     nla_put_u8(skb, KRDMA_A_TEST_ZERO_LENGTH, 1)) ||
 	    (READ_ONCE(test->wc_status) &&
 	     nla_put_u32(skb, KRDMA_A_TEST_WC_STATUS, READ_ONCE(test->wc_status))))
 		return -EMSGSIZE;
@@ -841,6 +843,7 @@ int krdma_test_start_locked(struct krdma_session *sess,
 		req->flags = (p->bidir ? KRDMA_TEST_F_BIDIR : 0) |
 			     (p->read_back ? KRDMA_TEST_F_READ_BACK : 0) |
 			     (p->send_inv ? KRDMA_TEST_F_SEND_INV : 0) |
+			     (p->zero_length ? KRDMA_TEST_F_ZERO_LENGTH : 0) |
 			     (p->violate == KRDMA_VIOLATE_INVALIDATED_RKEY ?
 			      KRDMA_TEST_F_INVALIDATED : 0);
 		/* Zero for one, as a peer from before several QPs expects. */

@@ -172,6 +172,7 @@ struct krdma_peer_test {
 	bool			read_back;	/* check write: grant remote read */
 	bool			invalidated;	/* check: LOCAL_INV our targets */
 	bool			send_inv;	/* check send: SEND_WITH_INV targets */
+	bool			zero_length;	/* check: WRITEs of 0 bytes */
 	u8			qps;		/* bw: the driver's QPs */
 	u32			mirror_id;	/* our mirror, while it runs */
 	u64			mirror_iters;	/* its figures, once it is over */

@@ -63,6 +63,9 @@
 #define CONFORM_READ_BACK(name_, size_)					\
 	{ .name = name_, .op = KRDMA_OP_WRITE, .size = size_,		\
 	  .read_back = true, .own_session = true }
+/* WRs of 0 bytes (test-zero-length) at a target of 1 that must stay. */
+#define CONFORM_ZERO_LENGTH(op_, name_)					\
+	{ .name = name_, .op = op_, .size = CONFORM_ZERO, .zero_length = true }
 /* A negative case: @violate, and the status our completion must have. */
 #define CONFORM_NEGATIVE(op_, name_, size_, violate_, wc_)		\
 	{ .name = name_, .op = op_, .size = size_, .violate = violate_,	\
@@ -99,6 +102,15 @@ const struct conform_case conform_cases[] = {
 	 */
 	{ .name = "send.with_invalidate", .op = KRDMA_OP_SEND,
 	  .size = CONFORM_MTU_PLUS_1, .send_invalidate = true },
+	/*
+	 * An RDMA WRITE, WRITE_WITH_IMM and READ of 0 bytes: nothing moved,
+	 * the target (the peer's, ours for a READ) as it was, the
+	 * immediate delivered. A SEND always carries krdma's header: its
+	 * SEND of 0 bytes is the keepalive probe, on every session.
+	 */
+	CONFORM_ZERO_LENGTH(KRDMA_OP_WRITE, "write.0_bytes"),
+	CONFORM_ZERO_LENGTH(KRDMA_OP_WRITE_IMM, "write_imm.0_bytes"),
+	CONFORM_ZERO_LENGTH(KRDMA_OP_READ, "read.0_bytes"),
 	/*
 	 * The responder NAKs: a Remote Access Error for an access outside
 	 * what the peer's MR grants, an Invalid Request for a message its
@@ -154,6 +166,7 @@ const char *conform_size_text(enum conform_size s)
 		[CONFORM_SGE_MSG] = "1000",
 		[CONFORM_ATOMIC_PAIR] = "16",
 		[CONFORM_ATOMIC_TARGET] = KRDMACTL_STR(KRDMA_ATOMIC_TARGET_MAX),
+		[CONFORM_ZERO] = "0",
 	};
 
 	return (unsigned int)s < ARRAY_SIZE(texts) ? texts[s] : "?";
@@ -248,6 +261,10 @@ uint64_t conform_size(const struct conform_case *cc,
 		*why = "the peer's krdma predates invalidated keys (protocol version 6)";
 		return 0;
 	}
+	if (cc->zero_length && t->peer_proto < 6) {
+		*why = "the peer's krdma predates zero-length tests (protocol version 6)";
+		return 0;
+	}
 	if (cc->send_invalidate && t->peer_proto < 6) {
 		*why = "the peer's krdma predates SEND_WITH_INV tests (protocol version 6)";
 		return 0;
@@ -297,6 +314,9 @@ uint64_t conform_size(const struct conform_case *cc,
 		return 16;
 	case CONFORM_ATOMIC_TARGET:
 		return KRDMA_ATOMIC_TARGET_MAX;
+	/* The target's, which the WRs of 0 bytes must leave as it was. */
+	case CONFORM_ZERO:
+		return 1;
 	case CONFORM_SGE_MSG:
 		size = CONFORM_SGE_MSG_SIZE;
 		break;
@@ -426,15 +446,21 @@ static void conform_variant_json(const struct conform_case *cc)
 		print_bool(PRINT_JSON, "read_back", NULL, true);
 	if (cc->send_invalidate)
 		print_bool(PRINT_JSON, "send_invalidate", NULL, true);
+	if (cc->zero_length)
+		print_bool(PRINT_JSON, "zero_length", NULL, true);
 }
 
 /* A row: "CASE OP SIZE RESULT", the detail after it. */
 static void conform_row_start(const struct conform_case *cc, uint64_t size,
 			      const char *result)
 {
+	bool sized = size != 0;	/* 0: skipped, the size as the table has it */
 	char sz[24];
 
-	if (size)
+	/* A case of 0 bytes shows what its WRs move, not its target. */
+	if (cc->zero_length)
+		size = 0;
+	if (sized)
 		snprintf(sz, sizeof(sz), "%" PRIu64, size);
 	else
 		snprintf(sz, sizeof(sz), "%s", conform_size_text(cc->size));
@@ -443,7 +469,7 @@ static void conform_row_start(const struct conform_case *cc, uint64_t size,
 	print_string(PRINT_JSON, "case", NULL, cc->name);
 	print_string(PRINT_JSON, "op", NULL, op_name(conform_wr_op(cc)));
 	conform_variant_json(cc);
-	if (size)
+	if (sized)
 		print_uint(PRINT_JSON, "size", NULL, size);
 	print_string(PRINT_JSON, "result", NULL, result);
 }
@@ -694,6 +720,8 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 	a.conform.read_back.num = 1;
 	a.conform.send_invalidate.set = cc->send_invalidate;
 	a.conform.send_invalidate.num = 1;
+	a.conform.zero_length.set = cc->zero_length;
+	a.conform.zero_length.num = 1;
 	c->ext_msg[0] = '\0';
 	if (connected)
 		rc = test_run_one(c, &a, conform_test_size(cc, size), &ro,

@@ -27,6 +27,7 @@ enum conform_size {
 	CONFORM_SGE_MSG,		/* 1000 bytes: one page, split in SGEs */
 	CONFORM_ATOMIC_PAIR,		/* an atomics target of 2 words */
 	CONFORM_ATOMIC_TARGET,		/* of atomic-target-max: 512 words */
+	CONFORM_ZERO,			/* 0 bytes moved, a target of 1 */
 };
 
 /* The message of the max_sge cases: within a page, with a send's header. */
@@ -55,6 +56,8 @@ struct conform_case {
 	bool read_back;
 	/* A send whose every SEND invalidates a key of the peer's. */
 	bool send_invalidate;
+	/* RDMA WRITEs or READs of 0 bytes (size CONFORM_ZERO). */
+	bool zero_length;
 	/*
 	 * Over a session of its own, as a negative case, for a positive
 	 * case a device may break the QP on (siw refuses a fenced READ by

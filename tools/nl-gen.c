@@ -84,6 +84,7 @@ struct nla_policy krdma_policy[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_READ_BACK] = { .type = NLA_U8 },
 	[KRDMA_A_SESSION_MAX_READ_SGE] = { .type = NLA_U32 },
 	[KRDMA_A_TEST_SEND_INVALIDATE] = { .type = NLA_U8 },
+	[KRDMA_A_TEST_ZERO_LENGTH] = { .type = NLA_U8 },
 };
 
 /* host-env: krdma_host_env_attr */
@@ -259,7 +260,7 @@ const int krdma_test_start_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_TEST_GET - do and dump reply */
-const int krdma_test_get_rsp_attrs[38] = {
+const int krdma_test_get_rsp_attrs[39] = {
 	KRDMA_A_TEST_ID,
 	KRDMA_A_SESSION_ID,
 	KRDMA_A_TEST_OP,
@@ -298,6 +299,7 @@ const int krdma_test_get_rsp_attrs[38] = {
 	KRDMA_A_TEST_SGES,
 	KRDMA_A_TEST_READ_BACK,
 	KRDMA_A_TEST_SEND_INVALIDATE,
+	KRDMA_A_TEST_ZERO_LENGTH,
 };
 
 /* KRDMA_CMD_STATS_GET - do reply */
@@ -306,7 +308,7 @@ const int krdma_stats_get_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_EVENT_NTF - event */
-const int krdma_event_ntf_attrs[46] = {
+const int krdma_event_ntf_attrs[47] = {
 	KRDMA_A_EVENT,
 	KRDMA_A_TEST_ID,
 	KRDMA_A_SESSION_ID,
@@ -353,6 +355,7 @@ const int krdma_event_ntf_attrs[46] = {
 	KRDMA_A_TEST_SGES,
 	KRDMA_A_TEST_READ_BACK,
 	KRDMA_A_TEST_SEND_INVALIDATE,
+	KRDMA_A_TEST_ZERO_LENGTH,
 };
 
 /* enum ib_port_state */

@@ -192,6 +192,9 @@ static struct nl_msg *test_start_msg(struct knl_ctx *c,
 	    (a->conform.send_invalidate.set &&
 	     nla_put_u8(msg, KRDMA_A_TEST_SEND_INVALIDATE,
 			(uint8_t)a->conform.send_invalidate.num)) ||
+	    (a->conform.zero_length.set &&
+	     nla_put_u8(msg, KRDMA_A_TEST_ZERO_LENGTH,
+			(uint8_t)a->conform.zero_length.num)) ||
 	    (size && nla_put_u32(msg, KRDMA_A_TEST_SIZE, (uint32_t)size)) ||
 	    (a->count.set &&
 	     nla_put_u64(msg, KRDMA_A_TEST_COUNT, a->count.num)) ||

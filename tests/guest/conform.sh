@@ -21,14 +21,14 @@
 # responder held one krdma MR more after the first cases than after the
 # whole run (2 against 1, 2026-11-30; to be explained), so a count may
 # fall; a leak makes one grow.
-# Expected guest time: 2 x 48 check-mode tests of 8 tiny iterations (but
+# Expected guest time: 2 x 51 check-mode tests of 8 tiny iterations (but
 # 2 x 2 of 512 atomics, one at each word of a page) and 3 more, 22
 # sessions made and broken, about 100 s under TCG.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
 PORT=7471
-NCASES=59	# 5 ops x 7 sizes, 2 atomics, 2 variants and 2 at every offset, 5 at max_sge, a read-back, a SEND_WITH_INV; 11 negative
+NCASES=62	# 5 ops x 7 sizes, 2 atomics, 2 variants and 2 at every offset, 5 at max_sge, a read-back, a SEND_WITH_INV, 3 of 0 bytes; 11 negative
 NNEG=11
 SKIP_OPS=
 # Cases skipped by name, for what the device's QPs lack beyond an op.

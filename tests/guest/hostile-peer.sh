@@ -96,6 +96,7 @@ req_read_back_read	refused		disconnected_by_peer
 req_invalidated_send	refused		disconnected_by_peer
 req_send_inv_write	refused		disconnected_by_peer
 req_send_inv_bw		refused		disconnected_by_peer
+req_zero_length_send	refused		disconnected_by_peer
 send_inv_unasked	closed		protocol_error:_malformed_message
 send_inv_wrong_key	refused		disconnected_by_peer
 req_region_wrap		closed		ping_read_completion_failed:_remote_access_error

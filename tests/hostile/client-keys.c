@@ -62,6 +62,12 @@ void sc_req_send_inv_bw(const struct target *t)
 			     KRDMA_TEST_F_SEND_INV);
 }
 
+void sc_req_zero_length_send(const struct target *t)
+{
+	expect_flags_refused(t, KRDMA_OP_SEND, KRDMA_MODE_CHECK,
+			     KRDMA_TEST_F_ZERO_LENGTH);
+}
+
 /*
  * A write test's NOTIFY sent as a SEND_WITH_INV of the very key the
  * kernel gave for its target: the device invalidates it as asked, and

@@ -153,6 +153,8 @@ const struct scenario client_scenarios[] = {
 	  "write TEST_REQ with the send-invalidate flag: refused", sc_req_send_inv_write },
 	{ "req_send_inv_bw", CLIENT,
 	  "bw send TEST_REQ with the send-invalidate flag: refused", sc_req_send_inv_bw },
+	{ "req_zero_length_send", CLIENT,
+	  "send TEST_REQ with the zero-length flag: refused", sc_req_zero_length_send },
 	{ "send_inv_unasked", CLIENT,
 	  "NOTIFY as a SEND_WITH_INV of the kernel's target key: closed",
 	  sc_send_inv_unasked },

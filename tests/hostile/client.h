@@ -83,6 +83,7 @@ void sc_req_read_back_read(const struct target *t);
 void sc_req_invalidated_send(const struct target *t);
 void sc_req_send_inv_write(const struct target *t);
 void sc_req_send_inv_bw(const struct target *t);
+void sc_req_zero_length_send(const struct target *t);
 void sc_send_inv_unasked(const struct target *t);
 void sc_send_inv_wrong_key(const struct target *t);
 void sc_req_region_wrap(const struct target *t);

@@ -3696,6 +3696,11 @@ static void k_conform_test(struct nlattr **tb)
 		fake_error(-EINVAL, "read-back is for write, without a violation", 0);
 		return;
 	}
+	if (tb[KRDMA_A_TEST_ZERO_LENGTH] && op != KRDMA_OP_WRITE &&
+	    op != KRDMA_OP_WRITE_IMM && op != KRDMA_OP_READ) {
+		fake_error(-EINVAL, "zero-length is for write, write_imm and read, without a violation, read-back or sges", 0);
+		return;
+	}
 	if (tb[KRDMA_A_TEST_SEND_INVALIDATE] && op != KRDMA_OP_SEND) {
 		fake_error(-EINVAL, "send-invalidate is for send, without a violation", 0);
 		return;
@@ -3831,7 +3836,7 @@ TEST(cmd_conform_all_cases)
 		{ .what = "no atomics", .kernel = k_conform,
 		  .setup = conform_setup, .json = true,
 		  .line = "conform session s1", .err = "", .rc = EXIT_OK,
-		  .json_has = { JSON_LEN("cases", 59),
+		  .json_has = { JSON_LEN("cases", 62),
 				JSON_STRING("cases/0/case", "write.1_byte"),
 				JSON_NUM("cases/0/size", 1),
 				JSON_NUM("cases/1/size", 1023),
@@ -3842,14 +3847,14 @@ TEST(cmd_conform_all_cases)
 				JSON_STRING("cases/35/reason",
 					    "the device has no atomics (atomic_cap none)"),
 				JSON_NO("cases/35/test_id"),
-				JSON_STRING("cases/50/case", "atomic_fadd.out_of_bounds"),
-				JSON_STRING("cases/50/result", "skip"),
+				JSON_STRING("cases/53/case", "atomic_fadd.out_of_bounds"),
+				JSON_STRING("cases/53/result", "skip"),
 				JSON_STRING("cases/41/case", "read.fenced_after_write"),
 				JSON_STRING("cases/39/case", "send.max_sge"),
 				JSON_NUM("cases/39/sges", 16),
 				JSON_NUM("cases/39/size", 1000),
 				JSON_STRING("cases/39/result", "pass"),
-				JSON_NUM("passed", 50), JSON_NUM("failed", 0),
+				JSON_NUM("passed", 53), JSON_NUM("failed", 0),
 				JSON_NUM("skipped", 9) } },
 		{ .what = "atomics", .kernel = k_conform,
 		  .setup = conform_setup, .mode = CF_ATOMICS, .json = true,
@@ -3863,7 +3868,7 @@ TEST(cmd_conform_all_cases)
 				JSON_STRING("cases/38/atomic_variant", "cswap_miss"),
 				JSON_NO("cases/36/atomic_variant"),
 				JSON_NO("cases/36/read_back"),
-				JSON_NUM("passed", 59), JSON_NUM("skipped", 0) } },
+				JSON_NUM("passed", 62), JSON_NUM("skipped", 0) } },
 		{ .what = "text", .kernel = k_conform, .setup = conform_setup,
 		  .line = "conform session s1", .rc = EXIT_OK,
 		  .out_starts = "conform session 5 (s1): dev rxe0 mtu 1024 max_msg 65536 page ",
@@ -3873,7 +3878,7 @@ TEST(cmd_conform_all_cases)
 			       "send.longer_than_receive     send             4096  pass expect remote invalid request error, got remote invalid request error\n",
 			       "send_imm.max_sge             send_imm         1000  pass 16 SGEs a WR, 8 validated of 8 iterations of 8\n",
 			       "read.fenced_after_write      read             8199  pass each WRITE READ back, 8 validated of 8 iterations of 8\n",
-			       "50 passed, 0 failed, 9 skipped\n" } },
+			       "53 passed, 0 failed, 9 skipped\n" } },
 		{ .what = "cases that fail", .kernel = k_conform,
 		  .setup = conform_setup, .json = true,
 		  .mode = CF_ATOMICS | CF_READ_FAILS | CF_SEND_REFUSED | CF_IMM_SHORT,
@@ -3899,7 +3904,7 @@ TEST(cmd_conform_all_cases)
 				/* the others, and those after, all run */
 				JSON_STRING("cases/21/result", "pass"),
 				JSON_STRING("cases/36/result", "pass"),
-				JSON_NUM("passed", 34), JSON_NUM("failed", 25),
+				JSON_NUM("passed", 35), JSON_NUM("failed", 27),
 				JSON_NUM("skipped", 0) } },
 		{ .what = "^C", .kernel = k_conform, .setup = conform_setup,
 		  .mode = CF_SLOW, .json = true, .sigint = 1,
@@ -4032,6 +4037,46 @@ TEST(cmd_conform_send_invalidate)
 		  .json_has = { JSON_STRING("cases/0/result", "skip"),
 				JSON_STRING("cases/0/reason",
 					    "the peer's krdma predates SEND_WITH_INV tests (protocol version 6)"),
+				JSON_NUM("skipped", 1) } },
+	};
+
+	CHECK_CMDS(cases);
+}
+
+/* WRs of 0 bytes: a target of 1 byte, shown as what they move. */
+TEST(cmd_conform_zero_length)
+{
+	static const struct cmd_case cases[] = {
+		{ .kernel = k_conform, .setup = conform_setup, .json = true,
+		  .line = "conform session s1 case read.0_bytes",
+		  .err = "", .rc = EXIT_OK, REQS(3),
+		  .sent = { SENT_IN(2, KRDMA_A_TEST_OP, KRDMA_OP_READ),
+			    SENT_IN(2, KRDMA_A_TEST_ZERO_LENGTH, 1),
+			    SENT_IN(2, KRDMA_A_TEST_SIZE, 1) },
+		  .json_has = { JSON_TRUE("cases/0/zero_length"),
+				JSON_NUM("cases/0/size", 0),
+				JSON_STRING("cases/0/result", "pass") } },
+		{ .what = "text", .kernel = k_conform, .setup = conform_setup,
+		  .line = "conform session s1 case write_imm.0",
+		  .err = "", .rc = EXIT_OK,
+		  .out_has = { "write_imm.0_bytes            write_imm           0  pass 8 validated of 8 iterations of 8\n" } },
+		{ .kernel = k_none, .line = "conform session s1 case list",
+		  .rc = EXIT_OK, REQS(0), .err = "",
+		  .out_has = { "\nwrite.0_bytes                write               0  data validated\n" } },
+		/* the other cases ask for none */
+		{ .kernel = k_conform, .setup = conform_setup, .json = true,
+		  .line = "conform session s1 case read.1_byte",
+		  .err = "", .rc = EXIT_OK, REQS(3),
+		  .sent = { NOT_SENT_IN(2, KRDMA_A_TEST_ZERO_LENGTH) },
+		  .json_has = { JSON_NO("cases/0/zero_length") } },
+		{ .what = "a peer of version 4", .kernel = k_conform,
+		  .setup = conform_setup, .mode = CF_OLD_PEER, .json = true,
+		  .line = "conform session s1 case write.0_bytes",
+		  .err = "", .rc = EXIT_OK, REQS(2),
+		  .json_has = { JSON_STRING("cases/0/result", "skip"),
+				JSON_STRING("cases/0/reason",
+					    "the peer's krdma predates zero-length tests (protocol version 6)"),
+				JSON_NO("cases/0/size"),
 				JSON_NUM("skipped", 1) } },
 	};
 
@@ -4281,9 +4326,9 @@ TEST(cmd_conform_max_msg)
 			      /* 1 byte and max_msg of 5 ops, and the
 			       * negative cases but the atomics' (their
 			       * sessions' max_msg is their own) */
-			      JSON_STRING("cases/56/result", "pass"),
-			      JSON_NUM("cases/56/size", 4096),
-			      JSON_NUM("passed", 23),
+			      JSON_STRING("cases/59/result", "pass"),
+			      JSON_NUM("cases/59/size", 4096),
+			      JSON_NUM("passed", 26),
 			      JSON_NUM("skipped", 36) },
 	});
 	conform_max_msg = 0;
@@ -4324,17 +4369,17 @@ TEST(cmd_conform_list)
 		{ .kernel = k_none, .json = true,
 		  .line = "conform session s1 case list", .rc = EXIT_OK,
 		  REQS(0),
-		  .json_has = { JSON_LEN("", 59),
+		  .json_has = { JSON_LEN("", 62),
 				JSON_STRING("3/case", "write.mtu_plus_1"),
 				JSON_STRING("3/op", "write"),
 				JSON_STRING("3/size", "MTU+1"),
 				JSON_NO("3/violate"),
-				JSON_STRING("54/case", "write.read_only_region"),
-				JSON_STRING("54/op", "write"),
-				JSON_STRING("54/violate", "no_access"),
-				JSON_NUM("54/expect_wc_status", 10),
-				JSON_STRING("55/violate", "unaligned"),
-				JSON_NUM("55/expect_wc_status", 9),
+				JSON_STRING("57/case", "write.read_only_region"),
+				JSON_STRING("57/op", "write"),
+				JSON_STRING("57/violate", "no_access"),
+				JSON_NUM("57/expect_wc_status", 10),
+				JSON_STRING("58/violate", "unaligned"),
+				JSON_NUM("58/expect_wc_status", 9),
 				JSON_STRING("41/case", "read.fenced_after_write"),
 				JSON_STRING("41/op", "read"),
 				JSON_TRUE("41/read_back"),

@@ -23,7 +23,7 @@ TEST(conform_names_unique_and_found)
 {
 	size_t i, j;
 
-	CHECK(conform_ncases >= 59);
+	CHECK(conform_ncases >= 62);
 	for (i = 0; i < conform_ncases; i++) {
 		const char *name = conform_cases[i].name;
 		const char *op = op_name(conform_wr_op(&conform_cases[i]));
@@ -210,6 +210,25 @@ TEST(conform_skips_invalidated_rkey)
 		CHECK_U64_CASE(names[i], conform_size(&conform_cases[k], &t, &why), 0);
 		CHECK_STR_CASE(names[i], why,
 			       "the peer's krdma predates invalidated keys (protocol version 6)");
+	}
+	/* WRs of 0 bytes, at a target of 1 byte: version 6 too. */
+	for (i = 0; i < 3; i++) {
+		static const char *const zero[] = {
+			"write.0_bytes", "write_imm.0_bytes", "read.0_bytes",
+		};
+
+		k = conform_find(zero[i]);
+		CHECK_CASE(zero[i], k >= 0 && conform_cases[k].zero_length);
+		if (k < 0)
+			continue;
+		CHECK_STR_CASE(zero[i], conform_size_text(conform_cases[k].size), "0");
+		t = rxe;
+		t.max_msg = 1;
+		CHECK_U64_CASE(zero[i], conform_size(&conform_cases[k], &t, &why), 1);
+		t.peer_proto = 5;
+		CHECK_U64_CASE(zero[i], conform_size(&conform_cases[k], &t, &why), 0);
+		CHECK_STR_CASE(zero[i], why,
+			       "the peer's krdma predates zero-length tests (protocol version 6)");
 	}
 	/* The SEND_WITH_INV case: a send at the MTU + 1, version 6 too. */
 	k = conform_find("send.with_invalidate");

@@ -463,6 +463,13 @@ enum krdma_event {
  *   and the key) and registers the target again under the next key before it
  *   acks the iteration. Needs a peer of protocol version 6
  *   (session-peer-proto). default: 0 modes: check
+ * @KRDMA_A_TEST_ZERO_LENGTH: (u8) check mode, write, write_imm, read - 1: each
+ *   iteration's RDMA WRITE or READ moves 0 bytes (a work request of no SGE,
+ *   aimed at the slot's target); test-size is then the target's, which must
+ *   stay as it was - the peer's, for a write, filled with a pattern it checks
+ *   at each iteration; ours, for a read, filled with one before each READ.
+ *   Needs a peer of protocol version 6 (session-peer-proto). default: 0 modes:
+ *   check
  */
 enum krdma_attr {
 	KRDMA_A_UNSPEC,
@@ -540,6 +547,7 @@ enum krdma_attr {
 	KRDMA_A_TEST_READ_BACK,
 	KRDMA_A_SESSION_MAX_READ_SGE,
 	KRDMA_A_TEST_SEND_INVALIDATE,
+	KRDMA_A_TEST_ZERO_LENGTH,
 
 	__KRDMA_A_MAX,
 };
