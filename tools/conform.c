@@ -63,9 +63,14 @@
 #define CONFORM_READ_BACK(name_, size_)					\
 	{ .name = name_, .op = KRDMA_OP_WRITE, .size = size_,		\
 	  .read_back = true, .own_session = true }
-/* WRs of 0 bytes (test-zero-length) at a target of 1 that must stay. */
+/*
+ * WRs of 0 bytes (test-zero-length) at a target of 1 that must stay,
+ * over a session of their own: a device may refuse them at post (siw a
+ * READ of no SGE), which ends the session.
+ */
 #define CONFORM_ZERO_LENGTH(op_, name_)					\
-	{ .name = name_, .op = op_, .size = CONFORM_ZERO, .zero_length = true }
+	{ .name = name_, .op = op_, .size = CONFORM_ZERO, .zero_length = true, \
+	  .own_session = true }
 /* A negative case: @violate, and the status our completion must have. */
 #define CONFORM_NEGATIVE(op_, name_, size_, violate_, wc_)		\
 	{ .name = name_, .op = op_, .size = size_, .violate = violate_,	\

@@ -4047,12 +4047,17 @@ TEST(cmd_conform_send_invalidate)
 TEST(cmd_conform_zero_length)
 {
 	static const struct cmd_case cases[] = {
+		/* over a session of its own: a post refused ends it */
 		{ .kernel = k_conform, .setup = conform_setup, .json = true,
 		  .line = "conform session s1 case read.0_bytes",
-		  .err = "", .rc = EXIT_OK, REQS(3),
-		  .sent = { SENT_IN(2, KRDMA_A_TEST_OP, KRDMA_OP_READ),
-			    SENT_IN(2, KRDMA_A_TEST_ZERO_LENGTH, 1),
-			    SENT_IN(2, KRDMA_A_TEST_SIZE, 1) },
+		  .err = "", .rc = EXIT_OK, REQS(6),
+		  .req_cmds = { KRDMA_CMD_SESSION_GET, KRDMA_CMD_DEV_GET,
+				KRDMA_CMD_SESSION_NEW, KRDMA_CMD_TEST_START,
+				KRDMA_CMD_SESSION_GET, KRDMA_CMD_SESSION_DEL },
+		  .sent = { SENT_IN(3, KRDMA_A_SESSION_ID, 30),
+			    SENT_IN(3, KRDMA_A_TEST_OP, KRDMA_OP_READ),
+			    SENT_IN(3, KRDMA_A_TEST_ZERO_LENGTH, 1),
+			    SENT_IN(3, KRDMA_A_TEST_SIZE, 1) },
 		  .json_has = { JSON_TRUE("cases/0/zero_length"),
 				JSON_NUM("cases/0/size", 0),
 				JSON_STRING("cases/0/result", "pass") } },
