@@ -208,7 +208,10 @@ json_check conform.one_case "krdmactl -j conform session c1 case write.mtu_plus_
 
 # max_msg 1000, below the MTU: the MTU's and the pages' cases skipped (the
 # read-back's 2*PAGE+7 too, the SEND_WITH_INV's MTU+1), the 1-byte, max_msg and atomic ones run.
-json_check conform.small_max_msg "krdmactl -j conform session c2" \
+# (stderr apart: a case the device refused at post says so there, siw's
+# read.0_bytes.)
+krdmactl -j conform session c2 >/tmp/conform.c2.json 2>/tmp/conform.c2.err
+json_check conform.small_max_msg "cat /tmp/conform.c2.json" \
 	"d['max_msg'] == 1000 and d['failed'] == len([c for c in d['cases'] if c['case'] in [x.split('=')[0] for x in '$DEVIATIONS'.split()] and c['result'] != 'skip']) and all((c['result'] == 'skip') == (c['op'] in '$SKIP_OPS'.split() or c['case'] in '$SKIP_CASES'.split() or ('violate' not in c and (c.get('read_back') or c.get('send_invalidate') or c['case'].split('.')[1] in ('mtu_minus_1', 'mtu', 'mtu_plus_1', 'page_plus_1', 'two_pages_plus_7')))) for c in d['cases']) and all(c['size'] == 1000 for c in d['cases'] if c['case'].endswith('.max_msg') and c['result'] == 'pass')"
 
 # Not a case: the command line's error, nothing run.
