@@ -567,6 +567,36 @@ int krdma_check_split_sges(struct ib_sge *sge, int n, int want)
 	return n;
 }
 
+/*
+ * test-violate send-invalidated-rkey: the SEND_WITH_INV @wr, unsignaled,
+ * then a WRITE of a byte into its target through the key @rkey it
+ * invalidates - the case's verdict, on the slot's completion. The same
+ * QP: the peer's device takes the WRITE after the SEND, the key invalid
+ * by then whatever the peer registers after it.
+ */
+static int krdma_check_post_send_invalidated(struct krdma_test *test,
+					     struct krdma_slot *slot,
+					     struct ib_send_wr *wr,
+					     const struct krdma_wire_region *target,
+					     u32 rkey)
+{
+	struct krdma_wire_region stale = {
+		.addr	= target->addr,
+		.rkey	= cpu_to_be32(rkey),
+		.len	= cpu_to_be32(1),
+	};
+	int ret;
+
+	wr->send_flags = 0;
+	ret = krdma_post_send(test->sess, wr);
+	if (ret)
+		return ret;
+	krdma_count(test->sess, KRDMA_CNT_SEND_WRS, 1);
+	return krdma_post_rdma(test->sess, slot->buf, &stale, 1,
+			       IB_WR_RDMA_WRITE, &slot->cqe, 0, 0,
+			       KRDMA_POST_SIGNAL_LAST);
+}
+
 static int krdma_check_post_send(struct krdma_test *test, struct krdma_slot *slot)
 {
 	struct krdma_session *sess = test->sess;
@@ -611,6 +641,9 @@ static int krdma_check_post_send(struct krdma_test *test, struct krdma_slot *slo
 		 * value before it acks; the slot waits for that ack.
 		 */
 		target->rkey = cpu_to_be32(ib_inc_rkey(rkey));
+		if (test->p.violate == KRDMA_VIOLATE_SEND_INVALIDATED_RKEY)
+			return krdma_check_post_send_invalidated(test, slot, &wr,
+								 target, rkey);
 	}
 	ret = krdma_post_send(sess, &wr);
 	if (!ret) {

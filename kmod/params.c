@@ -195,13 +195,17 @@ static int krdma_test_violation_check(const struct krdma_test_params *p,
 		/* 4 bytes in, and still inside the target. */
 		fits = krdma_op_is_atomic(p->op) && p->size >= 2 * sizeof(u64);
 		break;
+	case KRDMA_VIOLATE_SEND_INVALIDATED_RKEY:
+		/* The key a SEND_WITH_INV invalidated, WRITTEN through. */
+		fits = p->op == KRDMA_OP_SEND && p->send_inv;
+		break;
 	default:
 		fits = false;
 		break;
 	}
 	if (!fits) {
 		NL_SET_ERR_MSG(extack,
-			       "this op has no such rule to break (out-of-bounds, stale-rkey, invalidated-rkey: write, write_imm, read, atomics; no-access: read; long-send: send, send_imm; unaligned: atomics of size 16 or more)");
+			       "this op has no such rule to break (out-of-bounds, stale-rkey, invalidated-rkey: write, write_imm, read, atomics; no-access: read; long-send: send, send_imm; unaligned: atomics of size 16 or more; send-invalidated-rkey: send with send-invalidate)");
 		return -EINVAL;
 	}
 	return 0;
@@ -313,8 +317,11 @@ int krdma_test_params_check(const struct krdma_test_params *p,
 		return -EINVAL;
 	}
 	/* IB has no SEND_WITH_INV that carries an immediate too. */
-	if (p->send_inv && (p->op != KRDMA_OP_SEND || p->violate)) {
-		NL_SET_ERR_MSG(extack, "send-invalidate is for send, without a violation");
+	if (p->send_inv && (p->op != KRDMA_OP_SEND ||
+			    (p->violate &&
+			     p->violate != KRDMA_VIOLATE_SEND_INVALIDATED_RKEY))) {
+		NL_SET_ERR_MSG(extack,
+			       "send-invalidate is for send, without a violation but send-invalidated-rkey");
 		return -EINVAL;
 	}
 	if (p->zero_length &&

@@ -154,6 +154,11 @@ const struct conform_case conform_cases[] = {
 	CONFORM_NEGATIVE(KRDMA_OP_READ, "read.invalidated_rkey",
 			 CONFORM_ONE_BYTE, KRDMA_VIOLATE_INVALIDATED_RKEY,
 			 CONFORM_WC_REM_ACCESS_ERR),
+	/* A WRITE through the key a SEND_WITH_INV just invalidated. */
+	{ .name = "write.send_invalidated_rkey", .op = KRDMA_OP_SEND,
+	  .size = CONFORM_ONE_BYTE, .send_invalidate = true,
+	  .violate = KRDMA_VIOLATE_SEND_INVALIDATED_RKEY,
+	  .expect_wc = CONFORM_WC_REM_ACCESS_ERR },
 };
 const size_t conform_ncases = ARRAY_SIZE(conform_cases);
 
@@ -191,8 +196,12 @@ uint64_t conform_count(const struct conform_case *cc, uint64_t size)
 
 uint8_t conform_wr_op(const struct conform_case *cc)
 {
-	/* A read test's region, written into. */
-	if (cc->violate == KRDMA_VIOLATE_NO_ACCESS)
+	/*
+	 * A read test's region, written into; a send-invalidate's target,
+	 * WRITTEN through the key its SEND invalidated.
+	 */
+	if (cc->violate == KRDMA_VIOLATE_NO_ACCESS ||
+	    cc->violate == KRDMA_VIOLATE_SEND_INVALIDATED_RKEY)
 		return KRDMA_OP_WRITE;
 	return cc->read_back ? KRDMA_OP_READ : cc->op;
 }
@@ -479,9 +488,13 @@ static void conform_row_start(const struct conform_case *cc, uint64_t size,
 	print_string(PRINT_JSON, "result", NULL, result);
 }
 
-/* A check-mode test of @cc's op over session @id: @count iterations. */
+/*
+ * A check-mode test of @cc's op over session @id: @count iterations, and
+ * what the case asks of the test beyond its op (of the session @t).
+ */
 static void conform_test_args(struct test_args *a, const struct conform_case *cc,
-			      uint32_t id, uint64_t count)
+			      const struct conform_target *t, uint32_t id,
+			      uint64_t count)
 {
 	memset(a, 0, sizeof(*a));
 	a->session.set = a->session.is_num = true;
@@ -490,6 +503,16 @@ static void conform_test_args(struct test_args *a, const struct conform_case *cc
 	a->op.num = cc->op;
 	a->mode.num = KRDMA_MODE_CHECK;
 	a->count.num = count;
+	a->conform.atomic_variant.set = cc->atomic_variant != 0;
+	a->conform.atomic_variant.num = cc->atomic_variant;
+	a->conform.sges.set = cc->max_sge;
+	a->conform.sges.num = conform_sges(cc, t);
+	a->conform.read_back.set = cc->read_back;
+	a->conform.read_back.num = 1;
+	a->conform.send_invalidate.set = cc->send_invalidate;
+	a->conform.send_invalidate.num = 1;
+	a->conform.zero_length.set = cc->zero_length;
+	a->conform.zero_length.num = 1;
 }
 
 /*
@@ -603,7 +626,7 @@ static void conform_negative(struct knl_ctx *c, const struct conform_case *cc,
 
 	if (!conform_own_connect(c, in, CONFORM_NEG_MAX_MSG, &id, reason,
 				 sizeof(reason))) {
-		conform_test_args(&a, cc, id, 1);
+		conform_test_args(&a, cc, &in->t, id, 1);
 		a.depth.set = a.conform.violate.set = true;
 		a.depth.num = 1;
 		a.conform.violate.num = cc->violate;
@@ -713,20 +736,10 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 	if (cc->own_session)
 		connected = !conform_own_connect(c, in, in->t.max_msg, &own,
 						 reason, sizeof(reason));
-	conform_test_args(&a, cc, own ?: in->id, count);
+	conform_test_args(&a, cc, &in->t, own ?: in->id, count);
 	/* Each word once: slot 0's uses go to the words in turn. */
 	a.depth.set = cc->every_offset;
 	a.depth.num = 1;
-	a.conform.atomic_variant.set = cc->atomic_variant != 0;
-	a.conform.atomic_variant.num = cc->atomic_variant;
-	a.conform.sges.set = cc->max_sge;
-	a.conform.sges.num = conform_sges(cc, &in->t);
-	a.conform.read_back.set = cc->read_back;
-	a.conform.read_back.num = 1;
-	a.conform.send_invalidate.set = cc->send_invalidate;
-	a.conform.send_invalidate.num = 1;
-	a.conform.zero_length.set = cc->zero_length;
-	a.conform.zero_length.num = 1;
 	c->ext_msg[0] = '\0';
 	if (connected)
 		rc = test_run_one(c, &a, conform_test_size(cc, size), &ro,

@@ -416,13 +416,14 @@ const char *const krdma_atomic_variant_strmap[3] = {
 };
 
 /* enum krdma_violation */
-const char *const krdma_violation_strmap[7] = {
+const char *const krdma_violation_strmap[8] = {
 	[KRDMA_VIOLATE_OUT_OF_BOUNDS] = "out_of_bounds",
 	[KRDMA_VIOLATE_STALE_RKEY] = "stale_rkey",
 	[KRDMA_VIOLATE_NO_ACCESS] = "no_access",
 	[KRDMA_VIOLATE_LONG_SEND] = "long_send",
 	[KRDMA_VIOLATE_UNALIGNED] = "unaligned",
 	[KRDMA_VIOLATE_INVALIDATED_RKEY] = "invalidated_rkey",
+	[KRDMA_VIOLATE_SEND_INVALIDATED_RKEY] = "send_invalidated_rkey",
 };
 
 /* enum krdma_test_mode */
@@ -550,6 +551,6 @@ const struct krdma_strmap krdma_attr_enums[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_EVENT] = { krdma_event_strmap, 5 },
 	[KRDMA_A_TEST_MODE] = { krdma_test_mode_strmap, 4 },
 	[KRDMA_A_SESSION_CQ_POLL] = { krdma_cq_poll_strmap, 5 },
-	[KRDMA_A_TEST_VIOLATE] = { krdma_violation_strmap, 7 },
+	[KRDMA_A_TEST_VIOLATE] = { krdma_violation_strmap, 8 },
 	[KRDMA_A_TEST_ATOMIC_VARIANT] = { krdma_atomic_variant_strmap, 3 },
 };

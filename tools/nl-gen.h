@@ -44,7 +44,7 @@ extern const char *const krdma_cq_poll_strmap[5];
 extern const char *const krdma_session_role_strmap[3];
 extern const char *const krdma_op_strmap[9];
 extern const char *const krdma_atomic_variant_strmap[3];
-extern const char *const krdma_violation_strmap[7];
+extern const char *const krdma_violation_strmap[8];
 extern const char *const krdma_test_mode_strmap[4];
 extern const char *const krdma_test_state_strmap[3];
 extern const char *const krdma_event_strmap[5];

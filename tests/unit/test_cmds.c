@@ -3702,7 +3702,7 @@ static void k_conform_test(struct nlattr **tb)
 		return;
 	}
 	if (tb[KRDMA_A_TEST_SEND_INVALIDATE] && op != KRDMA_OP_SEND) {
-		fake_error(-EINVAL, "send-invalidate is for send, without a violation", 0);
+		fake_error(-EINVAL, "send-invalidate is for send, without a violation but send-invalidated-rkey", 0);
 		return;
 	}
 	if (tb[KRDMA_A_TEST_OP]) {
@@ -3836,7 +3836,7 @@ TEST(cmd_conform_all_cases)
 		{ .what = "no atomics", .kernel = k_conform,
 		  .setup = conform_setup, .json = true,
 		  .line = "conform session s1", .err = "", .rc = EXIT_OK,
-		  .json_has = { JSON_LEN("cases", 62),
+		  .json_has = { JSON_LEN("cases", 63),
 				JSON_STRING("cases/0/case", "write.1_byte"),
 				JSON_NUM("cases/0/size", 1),
 				JSON_NUM("cases/1/size", 1023),
@@ -3854,7 +3854,7 @@ TEST(cmd_conform_all_cases)
 				JSON_NUM("cases/39/sges", 16),
 				JSON_NUM("cases/39/size", 1000),
 				JSON_STRING("cases/39/result", "pass"),
-				JSON_NUM("passed", 53), JSON_NUM("failed", 0),
+				JSON_NUM("passed", 54), JSON_NUM("failed", 0),
 				JSON_NUM("skipped", 9) } },
 		{ .what = "atomics", .kernel = k_conform,
 		  .setup = conform_setup, .mode = CF_ATOMICS, .json = true,
@@ -3868,7 +3868,7 @@ TEST(cmd_conform_all_cases)
 				JSON_STRING("cases/38/atomic_variant", "cswap_miss"),
 				JSON_NO("cases/36/atomic_variant"),
 				JSON_NO("cases/36/read_back"),
-				JSON_NUM("passed", 62), JSON_NUM("skipped", 0) } },
+				JSON_NUM("passed", 63), JSON_NUM("skipped", 0) } },
 		{ .what = "text", .kernel = k_conform, .setup = conform_setup,
 		  .line = "conform session s1", .rc = EXIT_OK,
 		  .out_starts = "conform session 5 (s1): dev rxe0 mtu 1024 max_msg 65536 page ",
@@ -3878,7 +3878,7 @@ TEST(cmd_conform_all_cases)
 			       "send.longer_than_receive     send             4096  pass expect remote invalid request error, got remote invalid request error\n",
 			       "send_imm.max_sge             send_imm         1000  pass 16 SGEs a WR, 8 validated of 8 iterations of 8\n",
 			       "read.fenced_after_write      read             8199  pass each WRITE READ back, 8 validated of 8 iterations of 8\n",
-			       "53 passed, 0 failed, 9 skipped\n" } },
+			       "54 passed, 0 failed, 9 skipped\n" } },
 		{ .what = "cases that fail", .kernel = k_conform,
 		  .setup = conform_setup, .json = true,
 		  .mode = CF_ATOMICS | CF_READ_FAILS | CF_SEND_REFUSED | CF_IMM_SHORT,
@@ -3904,7 +3904,7 @@ TEST(cmd_conform_all_cases)
 				/* the others, and those after, all run */
 				JSON_STRING("cases/21/result", "pass"),
 				JSON_STRING("cases/36/result", "pass"),
-				JSON_NUM("passed", 35), JSON_NUM("failed", 27),
+				JSON_NUM("passed", 36), JSON_NUM("failed", 27),
 				JSON_NUM("skipped", 0) } },
 		{ .what = "^C", .kernel = k_conform, .setup = conform_setup,
 		  .mode = CF_SLOW, .json = true, .sigint = 1,
@@ -4024,6 +4024,23 @@ TEST(cmd_conform_send_invalidate)
 		  .line = "conform session s1 case send.with_invalidate",
 		  .err = "", .rc = EXIT_OK,
 		  .out_has = { "send.with_invalidate         send             1025  pass each SEND invalidated the peer's key, 8 validated of 8 iterations of 8\n" } },
+		/* its negative case: a WRITE through the key, its own session */
+		{ .kernel = k_conform, .setup = conform_setup, .json = true,
+		  .line = "conform session s1 case write.send_invalidated_rkey",
+		  .err = "", .rc = EXIT_OK, REQS(6),
+		  .req_cmds = { KRDMA_CMD_SESSION_GET, KRDMA_CMD_DEV_GET,
+				KRDMA_CMD_SESSION_NEW, KRDMA_CMD_TEST_START,
+				KRDMA_CMD_SESSION_GET, KRDMA_CMD_SESSION_DEL },
+		  .sent = { SENT_IN(3, KRDMA_A_TEST_OP, KRDMA_OP_SEND),
+			    SENT_IN(3, KRDMA_A_TEST_SEND_INVALIDATE, 1),
+			    SENT_IN(3, KRDMA_A_TEST_VIOLATE,
+				    KRDMA_VIOLATE_SEND_INVALIDATED_RKEY),
+			    SENT_IN(3, KRDMA_A_TEST_SIZE, 1) },
+		  .json_has = { JSON_STRING("cases/0/op", "write"),
+				JSON_STRING("cases/0/violate", "send_invalidated_rkey"),
+				JSON_TRUE("cases/0/send_invalidate"),
+				JSON_NUM("cases/0/expect_wc_status", 10),
+				JSON_STRING("cases/0/result", "pass") } },
 		/* the other sends ask none */
 		{ .kernel = k_conform, .setup = conform_setup, .json = true,
 		  .line = "conform session s1 case send.mtu_plus_1",
@@ -4333,7 +4350,7 @@ TEST(cmd_conform_max_msg)
 			       * sessions' max_msg is their own) */
 			      JSON_STRING("cases/59/result", "pass"),
 			      JSON_NUM("cases/59/size", 4096),
-			      JSON_NUM("passed", 26),
+			      JSON_NUM("passed", 27),
 			      JSON_NUM("skipped", 36) },
 	});
 	conform_max_msg = 0;
@@ -4374,7 +4391,7 @@ TEST(cmd_conform_list)
 		{ .kernel = k_none, .json = true,
 		  .line = "conform session s1 case list", .rc = EXIT_OK,
 		  REQS(0),
-		  .json_has = { JSON_LEN("", 62),
+		  .json_has = { JSON_LEN("", 63),
 				JSON_STRING("3/case", "write.mtu_plus_1"),
 				JSON_STRING("3/op", "write"),
 				JSON_STRING("3/size", "MTU+1"),

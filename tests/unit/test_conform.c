@@ -23,7 +23,7 @@ TEST(conform_names_unique_and_found)
 {
 	size_t i, j;
 
-	CHECK(conform_ncases >= 62);
+	CHECK(conform_ncases >= 63);
 	for (i = 0; i < conform_ncases; i++) {
 		const char *name = conform_cases[i].name;
 		const char *op = op_name(conform_wr_op(&conform_cases[i]));
@@ -40,7 +40,7 @@ TEST(conform_names_unique_and_found)
 	CHECK_INT(conform_find("write.mtu_p"), 3);
 	CHECK_INT(conform_find("atomic_fadd.8"), 35);
 	CHECK_INT(conform_find("atomic_f"), MATCH_AMBIGUOUS);
-	CHECK_INT(conform_find("send.longer"), (int)conform_ncases - 3);
+	CHECK_INT(conform_find("send.longer"), (int)conform_ncases - 4);
 	CHECK_INT(conform_find("write"), MATCH_AMBIGUOUS);
 	CHECK_INT(conform_find("nope"), MATCH_NONE);
 	CHECK_INT(conform_find(""), MATCH_NONE);
@@ -230,6 +230,18 @@ TEST(conform_skips_invalidated_rkey)
 		CHECK_STR_CASE(zero[i], why,
 			       "the peer's krdma predates zero-length tests (protocol version 6)");
 	}
+	/* The WRITE through the key a SEND_WITH_INV invalidated: version 6. */
+	k = conform_find("write.send_invalidated_rkey");
+	CHECK(k >= 0);
+	if (k < 0)
+		return;
+	CHECK(conform_cases[k].send_invalidate && conform_cases[k].op == KRDMA_OP_SEND);
+	CHECK_INT(conform_wr_op(&conform_cases[k]), KRDMA_OP_WRITE);
+	t = rxe;
+	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 1);
+	t.peer_proto = 5;
+	CHECK_U64(conform_size(&conform_cases[k], &t, &why), 0);
+	CHECK_STR(why, "the peer's krdma predates SEND_WITH_INV tests (protocol version 6)");
 	/* The SEND_WITH_INV case: a send at the MTU + 1, version 6 too. */
 	k = conform_find("send.with_invalidate");
 	CHECK(k >= 0);
@@ -367,7 +379,7 @@ TEST(conform_negative_cases)
 		CHECK_U64_CASE(cc->name, conform_size(cc, &t, &why), 0);
 		CHECK_CASE(cc->name, why && strstr(why, "run conform on the side that connected"));
 	}
-	CHECK_INT((int)n, 11);
+	CHECK_INT((int)n, 12);
 	/* The SEND a byte over a receive of the negative session's max_msg. */
 	CHECK_U64(conform_size(&conform_cases[conform_find("send.longer")], &rxe, &why),
 		  CONFORM_NEG_MAX_MSG);

@@ -189,6 +189,10 @@ enum krdma_atomic_variant {
  * @KRDMA_VIOLATE_INVALIDATED_RKEY: The RDMA WRITE, READ or atomic carries the
  *   key of an MR the peer invalidated with a LOCAL_INV before telling it
  *   (protocol version 6): an invalid key (a remote access error).
+ * @KRDMA_VIOLATE_SEND_INVALIDATED_RKEY: A send test with test-send-invalidate
+ *   whose SEND_WITH_INV is followed by an RDMA WRITE of a byte into the target
+ *   through the key that SEND invalidated (protocol version 6): an invalid key
+ *   (a remote access error).
  */
 enum krdma_violation {
 	KRDMA_VIOLATE_OUT_OF_BOUNDS = 1,
@@ -197,6 +201,7 @@ enum krdma_violation {
 	KRDMA_VIOLATE_LONG_SEND,
 	KRDMA_VIOLATE_UNALIGNED,
 	KRDMA_VIOLATE_INVALIDATED_RKEY,
+	KRDMA_VIOLATE_SEND_INVALIDATED_RKEY,
 
 	/* private: */
 	__KRDMA_VIOLATE_MAX,
