@@ -123,8 +123,10 @@ ping_end_inflight	closed|ok	closed=protocol_error:_unexpected_message_type_8;ok=
 atomic_end_huge		ok		disconnected_by_peer
 '
 # Server scenarios: NAME  OP(node 1's test, "-": none; words joined by +
-# replace the default size, count 4 stays)  REASON(node 1's session, as
-# above; for a refused handshake (OP -) the words themselves, spaces as _)
+# replace the default size, count 4 stays; send_invalidate: a check-mode
+# send test of SEND_WITH_INVs, through raw netlink)  REASON(node 1's
+# session, as above; for a refused handshake (OP -) the words themselves,
+# spaces as _)
 SERVER_SCENARIOS='
 rep_bad_magic		-	bad_handshake_from_server:_not_a_krdma_peer
 rep_wrong_version	-	bad_handshake_from_server:_protocol_version_not_supported_(server_7,_here_1..6)
@@ -138,6 +140,7 @@ reject_garbage		-	rejected:_consumer_defined
 ack_short_regions	write	protocol_error:_malformed_TEST_ACK
 ack_nregions_beyond	write	protocol_error:_malformed_TEST_ACK
 ack_regions_for_send	send	protocol_error:_malformed_TEST_ACK
+ack_send_inv_wrong_len	send_invalidate	protocol_error:_malformed_TEST_ACK
 ack_rkey_small		write	test_completion_failed:_remote_access_error
 ack_region_wrap		write	test_completion_failed:_remote_access_error
 ack_rkey0		read	test_completion_failed:_remote_access_error
@@ -461,6 +464,15 @@ if [ "$KRDMA_NODE" = 1 ]; then
 		fi
 		json_check "kernel.$name.connect" "cat $T/$name.conn" "d['state'] == 'up'"
 		case $op in
+		send_invalidate)
+			# A send-invalidate test (conform's send.with_invalidate;
+			# krdmactl has no word for it), through raw netlink: its
+			# outcome is the session's reason below.
+			sid=$(krdmactl -j session show name "h$i" | json_get "d[0]['session_id']")
+			python3 "$KRDMA_ROOT/tests/lib/genl.py" TEST_START SESSION_ID="$sid" \
+				TEST_OP=send TEST_MODE=check TEST_SIZE=4096 TEST_COUNT=4 \
+				TEST_DEPTH=2 TEST_SEND_INVALIDATE=1 >"$T/$name.start" 2>&1
+			;;
 		*+*)
 			# shellcheck disable=SC2046 # the words of $op, split
 			krdmactl -j test run session "h$i" op $(echo "$op" | tr + ' ') count 4 \
@@ -471,7 +483,11 @@ if [ "$KRDMA_NODE" = 1 ]; then
 				>"$T/$name.test" 2>"$T/$name.err"
 			;;
 		esac
-		if [ "$name" = ping_stale ]; then
+		if [ "$op" = send_invalidate ]; then
+			# Started (a test id back); the TEST_ACK then ended it.
+			json_check "kernel.$name.started" "cat $T/$name.start" \
+				"d.get('test_id', 0) > 0"
+		elif [ "$name" = ping_stale ]; then
 			json_check kernel.ping_stale.test "cat $T/$name.test" \
 				"r['status'] == 0 and r['iters'] == 4 and r['validated'] == 4"
 			# Done: our regions are invalidated; the hostile may try them.

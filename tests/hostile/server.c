@@ -571,6 +571,17 @@ static void sc_ack_regions_for_send(const struct target *t)
 	serve_kernel_test(t, ANSWER_ACK, ACK_REGIONS_FOR_SEND);
 }
 
+/*
+ * A send-invalidate test of the kernel's (version 6): its TEST_ACK must
+ * give a target of 8 bytes a slot, the key a SEND_WITH_INV carries; a
+ * page a slot is malformed.
+ */
+static void sc_ack_send_inv_wrong_len(const struct target *t)
+{
+	rep_version = KRDMA_PROTO_VERSION;
+	serve_kernel_test(t, ANSWER_ACK, ACK_REGIONS_FOR_SEND);
+}
+
 static void sc_ack_rkey_small(const struct target *t)
 {
 	serve_kernel_test(t, ANSWER_ACK, ACK_RKEY_SMALL);
@@ -766,6 +777,9 @@ const struct scenario server_scenarios[] = {
 	  sc_ack_nregions_beyond },
 	{ "ack_regions_for_send", SERVER, "TEST_ACK of a send test with regions: closed",
 	  sc_ack_regions_for_send },
+	{ "ack_send_inv_wrong_len", SERVER,
+	  "version 6, TEST_ACK of a send-invalidate test with targets of a page: closed",
+	  sc_ack_send_inv_wrong_len },
 	{ "ack_rkey_small", SERVER, "TEST_ACK rkey covers half a region: RDMA fails, closed",
 	  sc_ack_rkey_small },
 	{ "ack_region_wrap", SERVER, "TEST_ACK region at 2^64 - 4096: RDMA fails, closed",
