@@ -209,41 +209,12 @@ krdma_check_violated(const struct krdma_test *test,
 }
 
 /*
- * test-zero-length: one WR of no SGE at the start of the slot's target;
- * the verbs let a 0-byte RDMA WRITE or READ (and WRITE_WITH_IMM, whose
- * immediate still arrives) carry any key, and must move nothing.
- */
-static int krdma_check_post_zero(struct krdma_test *test, struct krdma_slot *slot,
-				 const struct krdma_wire_region *remote,
-				 enum ib_wr_opcode opcode, u32 imm)
-{
-	struct ib_rdma_wr wr = {
-		.wr = {
-			.wr_cqe		= &slot->cqe,
-			.opcode		= opcode,
-			.send_flags	= IB_SEND_SIGNALED,
-		},
-		.remote_addr	= be64_to_cpu(remote->addr),
-		.rkey		= be32_to_cpu(remote->rkey),
-	};
-	bool read = opcode == IB_WR_RDMA_READ;
-	int ret;
-
-	if (opcode == IB_WR_RDMA_WRITE_WITH_IMM)
-		wr.wr.ex.imm_data = cpu_to_be32(imm);
-	ret = krdma_post_send(test->sess, &wr.wr);
-	if (ret)
-		return ret;
-	if (read)
-		krdma_reads_begin(test->sess, 1);
-	krdma_count(test->sess, read ? KRDMA_CNT_READ_WRS : KRDMA_CNT_WRITE_WRS, 1);
-	return 0;
-}
-
-/*
  * A slot's RDMA WRITEs or READs; a conformance case's go to the one
  * region it breaks a rule of (the iteration fails at the peer's device,
- * whatever else the slot spans).
+ * whatever else the slot spans). test-zero-length's are one WR of no
+ * SGE, a region of 0 bytes at the target's start: the verbs let a 0-byte
+ * RDMA WRITE or READ (and WRITE_WITH_IMM, whose immediate still arrives)
+ * carry any key, and it must move nothing.
  */
 static int krdma_check_post_rdma(struct krdma_test *test, struct krdma_slot *slot,
 				 const struct krdma_wire_region *remote,
@@ -252,10 +223,12 @@ static int krdma_check_post_rdma(struct krdma_test *test, struct krdma_slot *slo
 	struct krdma_wire_region bad;
 	u32 nremote = test->remote_per_slot;
 
-	if (test->p.zero_length)
-		return krdma_check_post_zero(test, slot, remote, opcode, imm);
-
-	if (test->p.violate) {
+	if (test->p.zero_length) {
+		bad = *remote;
+		bad.len = 0;
+		remote = &bad;
+		nremote = 1;
+	} else if (test->p.violate) {
 		remote = krdma_check_violated(test, remote, &bad);
 		nremote = 1;
 		if (test->p.violate == KRDMA_VIOLATE_NO_ACCESS)
@@ -568,30 +541,23 @@ int krdma_check_split_sges(struct ib_sge *sge, int n, int want)
 }
 
 /*
- * test-violate send-invalidated-rkey: the SEND_WITH_INV @wr, unsignaled,
- * then a WRITE of a byte into its target through the key @rkey it
- * invalidates - the case's verdict, on the slot's completion. The same
- * QP: the peer's device takes the WRITE after the SEND, the key invalid
- * by then whatever the peer registers after it.
+ * test-violate send-invalidated-rkey: after the SEND_WITH_INV (posted
+ * unsignaled), a WRITE of a byte into the slot's target through the key
+ * @rkey it invalidated - the case's verdict, on the slot's completion.
+ * The same QP: the peer's device takes the WRITE after the SEND, the key
+ * invalid by then whatever the peer registers after it.
  */
-static int krdma_check_post_send_invalidated(struct krdma_test *test,
-					     struct krdma_slot *slot,
-					     struct ib_send_wr *wr,
-					     const struct krdma_wire_region *target,
-					     u32 rkey)
+static int krdma_check_post_stale_write(struct krdma_test *test,
+					struct krdma_slot *slot,
+					const struct krdma_wire_region *target,
+					u32 rkey)
 {
 	struct krdma_wire_region stale = {
 		.addr	= target->addr,
 		.rkey	= cpu_to_be32(rkey),
 		.len	= cpu_to_be32(1),
 	};
-	int ret;
 
-	wr->send_flags = 0;
-	ret = krdma_post_send(test->sess, wr);
-	if (ret)
-		return ret;
-	krdma_count(test->sess, KRDMA_CNT_SEND_WRS, 1);
 	return krdma_post_rdma(test->sess, slot->buf, &stale, 1,
 			       IB_WR_RDMA_WRITE, &slot->cqe, 0, 0,
 			       KRDMA_POST_SIGNAL_LAST);
@@ -599,9 +565,12 @@ static int krdma_check_post_send_invalidated(struct krdma_test *test,
 
 static int krdma_check_post_send(struct krdma_test *test, struct krdma_slot *slot)
 {
+	bool stale_write = test->p.violate == KRDMA_VIOLATE_SEND_INVALIDATED_RKEY;
 	struct krdma_session *sess = test->sess;
+	struct krdma_wire_region *target = NULL;
 	struct ib_sge sge[KRDMA_MAX_SGE];
 	struct ib_send_wr wr = {};
+	u32 rkey = 0;
 	int n, ret;
 
 	n = krdma_buf_sges(slot->buf, 0, krdma_slot_len(&test->p),
@@ -631,9 +600,8 @@ static int krdma_check_post_send(struct krdma_test *test, struct krdma_slot *slo
 		wr.ex.imm_data = cpu_to_be32((u32)slot->iter);
 	if (test->p.send_inv) {
 		/* The slot's target: one region (krdma_test_on_ack()). */
-		struct krdma_wire_region *target = &test->remote[slot - test->slots];
-		u32 rkey = be32_to_cpu(target->rkey);
-
+		target = &test->remote[slot - test->slots];
+		rkey = be32_to_cpu(target->rkey);
 		wr.opcode = IB_WR_SEND_WITH_INV;
 		wr.ex.invalidate_rkey = rkey;
 		/*
@@ -641,16 +609,15 @@ static int krdma_check_post_send(struct krdma_test *test, struct krdma_slot *slo
 		 * value before it acks; the slot waits for that ack.
 		 */
 		target->rkey = cpu_to_be32(ib_inc_rkey(rkey));
-		if (test->p.violate == KRDMA_VIOLATE_SEND_INVALIDATED_RKEY)
-			return krdma_check_post_send_invalidated(test, slot, &wr,
-								 target, rkey);
+		if (stale_write)
+			wr.send_flags = 0;
 	}
 	ret = krdma_post_send(sess, &wr);
-	if (!ret) {
-		krdma_count(sess, KRDMA_CNT_SEND_WRS, 1);
-		krdma_count(sess, KRDMA_CNT_BYTES_TX, krdma_slot_len(&test->p));
-	}
-	return ret;
+	if (ret)
+		return ret;
+	krdma_count(sess, KRDMA_CNT_SEND_WRS, 1);
+	krdma_count(sess, KRDMA_CNT_BYTES_TX, krdma_slot_len(&test->p));
+	return stale_write ? krdma_check_post_stale_write(test, slot, target, rkey) : 0;
 }
 
 static void krdma_check_issue(struct krdma_test *test, struct krdma_slot *slot)
