@@ -136,4 +136,12 @@
 #define KRDMA_A_TEST_ZERO_LENGTH_MAX		1
 #define KRDMA_A_TEST_ZERO_LENGTH_MODES		((1U << KRDMA_MODE_CHECK))
 
+/* session-rnr-retry */
+#define KRDMA_A_SESSION_RNR_RETRY_MAX	7
+
+/* test-rnr-hold */
+#define KRDMA_A_TEST_RNR_HOLD_DEFAULT	0
+#define KRDMA_A_TEST_RNR_HOLD_MAX	1
+#define KRDMA_A_TEST_RNR_HOLD_MODES	((1U << KRDMA_MODE_CHECK))
+
 #endif /* _KRDMA_PARAMS_H */

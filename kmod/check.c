@@ -769,6 +769,22 @@ static int krdma_check_params(struct krdma_session *sess,
 			       "send-invalidate needs a peer of protocol version 6");
 		return -EOPNOTSUPP;
 	}
+	if (p->rnr_hold && sess->peer_proto < 7) {
+		NL_SET_ERR_MSG(extack, "rnr-hold needs a peer of protocol version 7");
+		return -EOPNOTSUPP;
+	}
+	if (p->rnr_hold && sess->kdev->iwarp) {
+		NL_SET_ERR_MSG(extack,
+			       "rnr-hold: iWARP has no receiver-not-ready retry (a SEND into an empty receive queue ends the connection)");
+		return -EOPNOTSUPP;
+	}
+	/* The peer's QP keeps krdma_session_nr_recvs() posted (proto.h). */
+	if (p->rnr_hold &&
+	    p->count <= krdma_session_nr_recvs(sess->peer_rq_depth, sess->qps)) {
+		NL_SET_ERR_MSG(extack,
+			       "rnr-hold needs a count above the receives the peer keeps posted: the session's rq_depth + 4 a QP");
+		return -EINVAL;
+	}
 	if (p->violate == KRDMA_VIOLATE_INVALIDATED_RKEY && sess->peer_proto < 6) {
 		NL_SET_ERR_MSG(extack,
 			       "invalidated-rkey needs a peer of protocol version 6");

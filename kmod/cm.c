@@ -232,12 +232,14 @@ static int krdma_conn_connect(struct krdma_conn *conn)
 	if (!conn->index) {
 		krdma_fill_conn_param(&param, &hello,
 				      krdma_max_rd_atom(sess->kdev),
-				      krdma_max_init_rd_atom(sess->kdev));
+				      krdma_max_init_rd_atom(sess->kdev),
+				      KRDMA_RNR_RETRY_DEFAULT);
 	} else {
-		hello.flags = cpu_to_be16(KRDMA_HELLO_F_CHANNEL);
+		hello.flags |= cpu_to_be16(KRDMA_HELLO_F_CHANNEL);
 		hello.channel = conn->index;
 		krdma_fill_conn_param(&param, &hello, sess->responder_resources,
-				      sess->initiator_depth);
+				      sess->initiator_depth,
+				      KRDMA_RNR_RETRY_DEFAULT);
 	}
 	return rdma_connect_locked(conn->cm_id, &param);
 }
@@ -305,6 +307,8 @@ static void krdma_client_established(struct krdma_conn *conn,
 	}
 	krdma_take_peer_hello(sess, &h);
 	conn->peer_qpn = ev->param.conn.qp_num;
+	/* The server's REP gave it our QP: what we asked, if we did. */
+	sess->rnr_retry = ev->param.conn.rnr_retry_count;
 	krdma_conn_credits(sess->kdev, ev, &rr, &id);
 	/*
 	 * Never beyond what the server's hello says it takes: siw raises
@@ -508,6 +512,7 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 	sess->peer_addr = p->peer_addr;
 	sess->tos = p->tos;
 	sess->ack_timeout = krdma_ack_timeout_val(p->ack_timeout);
+	sess->rnr_ask = p->rnr_ask;
 
 	cm_id = rdma_create_id(p->net, krdma_cm_handler, krdma_ctrl_conn(sess),
 			       RDMA_PS_TCP, IB_QPT_RC);

@@ -94,6 +94,15 @@ struct krdma_conn {
 	 */
 	spinlock_t		rx_lock;
 	struct krdma_peer_test	*rx_test;
+	/*
+	 * The session's QP, while the peer's test-rnr-hold test asks it:
+	 * the receives it completes are kept back here, not posted again,
+	 * until rnr_work posts them all (qp.c, krdma_conn_rnr_hold()).
+	 */
+	spinlock_t		hold_lock;	/* rnr_hold, rnr_held */
+	bool			rnr_hold;
+	struct krdma_recv_batch	rnr_held;
+	struct delayed_work	rnr_work;
 };
 
 /* conns.c: the connections of a session, conn 0 and its data channels */
@@ -151,6 +160,8 @@ void krdma_wc_error(struct krdma_session *sess, struct ib_wc *wc,
 
 /* qp.c: a connection's receives */
 int krdma_recv_repost(struct krdma_recv *rx);
+void krdma_conn_rnr_hold(struct krdma_conn *conn);
+void krdma_conn_rnr_work(struct work_struct *work);
 void krdma_recv_hold(struct krdma_recv_batch *batch, struct krdma_recv *rx);
 int krdma_recv_post_held(struct krdma_recv_batch *batch);
 int krdma_recvs_post_all(struct krdma_recv *recvs, u32 n);

@@ -82,6 +82,8 @@ struct krdma_conn *krdma_conn_new(struct krdma_session *sess, u32 index)
 	conn->index = index;
 	krdma_gate_init(&conn->gate);
 	spin_lock_init(&conn->rx_lock);
+	spin_lock_init(&conn->hold_lock);
+	INIT_DELAYED_WORK(&conn->rnr_work, krdma_conn_rnr_work);
 	return conn;
 }
 
@@ -168,6 +170,8 @@ void krdma_conn_free_queues(struct krdma_conn *conn)
 		conn->qp = NULL;
 	}
 	krdma_cq_free(&conn->cq);
+	/* Nor can an RNR hold's end post one (qp.c). */
+	cancel_delayed_work_sync(&conn->rnr_work);
 	/* Only now can no completion refer to a buffer any more. */
 	krdma_recvs_free(conn->recvs, conn->nr_recvs);
 	conn->recvs = NULL;

@@ -8,6 +8,7 @@
  * side keeps the lower of the answer and its limits.
  */
 #include <linux/module.h>
+#include <linux/string.h>
 #include <rdma/ib_cm.h>
 #include <rdma/rdma_cm.h>
 
@@ -37,8 +38,8 @@
  * guest stalled for seconds under TCG costs retransmissions, not the
  * session; a device that counts 7 retries gives up after 8 timeouts of
  * silence, which on real hardware only a dead or cut-off peer causes.
- * Receiver-not-ready NAKs are retried KRDMA_CM_RNR_RETRY times (7 would
- * be for ever).
+ * Receiver-not-ready NAKs are retried the session's rnr_retry times,
+ * KRDMA_RNR_RETRY_DEFAULT unless it asked (7 would be for ever).
  */
 static unsigned int krdma_ack_timeout = 18;
 module_param_named(ack_timeout, krdma_ack_timeout, uint, 0644);
@@ -46,7 +47,6 @@ MODULE_PARM_DESC(ack_timeout,
 		 "Transport ACK timeout of new sessions that set none: 4.096 us x 2^N (8..31)");
 
 #define KRDMA_CM_RETRY_COUNT	7
-#define KRDMA_CM_RNR_RETRY	6
 /*
  * How long our responder tells a sender to wait after an RNR NAK, an
  * empty receive queue: 0.64 ms, the verbs examples' and perftest's.
@@ -183,23 +183,33 @@ void krdma_fill_hello(struct krdma_session *sess,
 	hello->max_qp_init_rd_atom = krdma_max_init_rd_atom(sess->kdev);
 	hello->channels = sess->qps - 1;
 	hello->cookie = cpu_to_be32(sess->cookie);
+	/* A client's ask, of a server of version 7 (else it refuses it). */
+	if (sess->rnr_ask != KRDMA_RNR_RETRY_UNSET &&
+	    krdma_hello_version_sent() >= 7) {
+		hello->flags = cpu_to_be16(KRDMA_HELLO_F_RNR_RETRY);
+		hello->rnr_retry = sess->rnr_ask;
+	}
 }
 
 /**
  * krdma_check_hello() - checks a peer's hello
  * @data: the CM's private data, or NULL
  * @len: its length
- * @out: set to the hello, if it passes
+ * @out: set to the hello, if it passes; what a shorter one lacks zero
  *
  * Return: 0 or an enum krdma_reject_reason.
  */
 int krdma_check_hello(const void *data, u8 len,
 		      struct krdma_cm_hello *out)
 {
-	const struct krdma_cm_hello *h = data;
+	struct krdma_cm_hello hello = {}, *h = &hello;
 	u32 sq, rq, msg;
+	u16 flags;
 
-	if (!data || len < sizeof(*h) || be32_to_cpu(h->magic) != KRDMA_PROTO_MAGIC)
+	if (!data || len < KRDMA_HELLO_V6_LEN)
+		return KRDMA_REJ_NOT_KRDMA;
+	memcpy(h, data, min_t(size_t, len, sizeof(*h)));
+	if (be32_to_cpu(h->magic) != KRDMA_PROTO_MAGIC)
 		return KRDMA_REJ_NOT_KRDMA;
 	if (be16_to_cpu(h->version) < KRDMA_PROTO_VERSION_MIN ||
 	    be16_to_cpu(h->version) > KRDMA_PROTO_VERSION)
@@ -207,7 +217,12 @@ int krdma_check_hello(const void *data, u8 len,
 	sq = be16_to_cpu(h->sq_depth);
 	rq = be16_to_cpu(h->rq_depth);
 	msg = be32_to_cpu(h->max_msg_size);
-	if ((be16_to_cpu(h->flags) & ~KRDMA_HELLO_F_CHANNEL) ||
+	flags = be16_to_cpu(h->flags);
+	if ((flags & ~(KRDMA_HELLO_F_CHANNEL | KRDMA_HELLO_F_RNR_RETRY)) ||
+	    ((flags & KRDMA_HELLO_F_RNR_RETRY) &&
+	     (len < sizeof(*h) || be16_to_cpu(h->version) < 7 ||
+	      h->rnr_retry > KRDMA_RNR_RETRY_MAX)) ||
+	    memchr_inv(h->reserved, 0, sizeof(h->reserved)) ||
 	    sq < KRDMA_QUEUE_DEPTH_MIN || sq > KRDMA_QUEUE_DEPTH_MAX ||
 	    rq < KRDMA_QUEUE_DEPTH_MIN || rq > KRDMA_QUEUE_DEPTH_MAX ||
 	    !msg || msg > KRDMA_MSG_SIZE_MAX || h->channels >= KRDMA_QPS_MAX)
@@ -309,12 +324,16 @@ void krdma_conn_credits(struct krdma_device *kdev,
  *	given to
  * @responder_resources: the READ/atomic credits we take
  * @initiator_depth: those we issue
+ * @rnr_retry: receiver-not-ready NAKs the peer's QP is to retry: the IB
+ *	CM sends it, and the other side's QP takes it (a REQ's to the
+ *	server's, a REP's to the client's)
  *
  * With the retry counts of the comment on ack_timeout above.
  */
 void krdma_fill_conn_param(struct rdma_conn_param *param,
 			   struct krdma_cm_hello *hello,
-			   u8 responder_resources, u8 initiator_depth)
+			   u8 responder_resources, u8 initiator_depth,
+			   u8 rnr_retry)
 {
 	param->private_data = hello;
 	param->private_data_len = sizeof(*hello);
@@ -322,5 +341,5 @@ void krdma_fill_conn_param(struct rdma_conn_param *param,
 	param->initiator_depth = initiator_depth;
 	param->flow_control = 1;
 	param->retry_count = KRDMA_CM_RETRY_COUNT;
-	param->rnr_retry_count = KRDMA_CM_RNR_RETRY;
+	param->rnr_retry_count = rnr_retry;
 }

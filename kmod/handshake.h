@@ -27,6 +27,7 @@ void krdma_conn_credits(struct krdma_device *kdev,
 			const struct rdma_cm_event *ev, u8 *rr, u8 *id);
 void krdma_fill_conn_param(struct rdma_conn_param *param,
 			   struct krdma_cm_hello *hello,
-			   u8 responder_resources, u8 initiator_depth);
+			   u8 responder_resources, u8 initiator_depth,
+			   u8 rnr_retry);
 
 #endif /* _KRDMA_HANDSHAKE_H */

@@ -89,7 +89,9 @@ void krdma_keepalive_arm(struct krdma_session *sess)
  * krdma_keepalive_work() - probes the peer, or ends a silent one's session
  * @work: the session's keepalive_work
  *
- * One probe at a time, and none while READs of ours stand in for it. A
+ * One probe at a time, and none while READs of ours stand in for it, nor
+ * while a test-rnr-hold test of ours keeps the peer's receive queue empty
+ * (the probe would wait there behind our SENDs, or fail first). A
  * peer silent for peer_timeout_ms while the keepalive waits for it ends
  * the session; otherwise the work arms itself again.
  */
@@ -125,7 +127,7 @@ void krdma_keepalive_work(struct work_struct *work)
 	 * One probe at a time: the QP has one send slot for it. Claimed
 	 * before the post, which its completion may overtake.
 	 */
-	if (!sess->keepalive_posted &&
+	if (!sess->keepalive_posted && !READ_ONCE(sess->rnr_test) &&
 	    (iwarp || !atomic_read(&sess->reads_in_flight))) {
 		sess->keepalive_posted = true;
 		probed = true;

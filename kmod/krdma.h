@@ -266,6 +266,9 @@ struct krdma_session {
 	struct krdma_conn	**conns;
 	s16			tos;		/* client: set once; -1: default */
 	u8			ack_timeout;	/* set once, before publish */
+	/* Our QPs' RNR retry count, as the CM set it; a client's ask. */
+	u8			rnr_retry;
+	u8			rnr_ask;	/* KRDMA_RNR_RETRY_UNSET: none */
 	u32			cookie;		/* names the session to channels */
 	u32			channels_up;	/* client: ESTABLISHED ones */
 
@@ -289,6 +292,12 @@ struct krdma_session {
 	unsigned long		alive_stamp;	/* see krdma_peer_alive() */
 	struct ib_cqe		unsignaled_cqe;	/* completes only in error */
 	bool			keepalive_posted;	/* under lock */
+	/*
+	 * A test-rnr-hold test of ours runs: the peer keeps its receives
+	 * back, and a probe would only wait behind our SENDs (or, with
+	 * rnr_retry 0, be the one to fail): no probe meanwhile.
+	 */
+	bool			rnr_test;
 	/* The first fatal asynchronous event of a QP (krdma_qp_event()). */
 	struct work_struct	qp_event_work;
 	enum ib_event_type	qp_event;
@@ -322,6 +331,16 @@ int krdma_device_fill_lookup(struct sk_buff *msg, struct net *net,
 			     const struct nlattr *name);
 extern const struct krdma_nl_table krdma_device_table;
 
+/*
+ * Receiver-not-ready NAKs a QP retries before its WR fails (7 would be
+ * for ever): what each side gives the other's QPs (krdma_fill_conn_param())
+ * unless a client asked its server for another count for its own
+ * (session-rnr-retry, KRDMA_HELLO_F_RNR_RETRY).
+ */
+#define KRDMA_RNR_RETRY_DEFAULT	6
+#define KRDMA_RNR_RETRY_MAX	7
+#define KRDMA_RNR_RETRY_UNSET	0xff	/* a client's rnr_ask: none */
+
 /* session.c: the session table, and each session's life */
 struct krdma_session_params {
 	struct net		*net;
@@ -335,6 +354,7 @@ struct krdma_session_params {
 	u32			qps;
 	s16			tos;		/* -1: the device's default */
 	u8			ack_timeout;	/* 0: the module parameter's */
+	u8			rnr_ask;	/* of the server, for our QPs; 0xff */
 };
 
 struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
@@ -492,6 +512,7 @@ struct krdma_test_params {
 	bool	read_back;	/* check, write: a fenced READ of each WRITE */
 	bool	send_inv;	/* check, send: SEND_WITH_INV of a peer's key */
 	bool	zero_length;	/* check, write(_imm)/read: WRs of 0 bytes */
+	bool	rnr_hold;	/* check, sends: the peer holds its receives */
 	u32	mirror_of;	/* the peer's test this one mirrors, or 0 */
 };
 

@@ -57,6 +57,13 @@ static int krdma_channel_check(struct krdma_session *sess,
 	return 0;
 }
 
+/* The RNR retry count a client's hello asks for its QPs, or ours. */
+static u8 krdma_rnr_retry_asked(const struct krdma_cm_hello *h)
+{
+	return be16_to_cpu(h->flags) & KRDMA_HELLO_F_RNR_RETRY ?
+	       h->rnr_retry : KRDMA_RNR_RETRY_DEFAULT;
+}
+
 /*
  * A connection request for a data channel: it joins the server session
  * its cookie names. Returns non-zero to have the CM destroy @child.
@@ -131,7 +138,8 @@ static int krdma_channel_accept(struct krdma_listener *l,
 	krdma_fill_conn_param(&param, &rep,
 			      min3(rr, h->max_qp_init_rd_atom,
 				   sess->responder_resources),
-			      min3(id, h->max_qp_rd_atom, sess->initiator_depth));
+			      min3(id, h->max_qp_rd_atom, sess->initiator_depth),
+			      krdma_rnr_retry_asked(h));
 	child->context = conn;
 	ret = krdma_cm_set_timers(child, sess->ack_timeout);
 	if (!ret)
@@ -242,6 +250,8 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	sess->timeout_ms = KRDMA_A_TIMEOUT_MS_DEFAULT;
 	/* The listener's, or the module's now: this session's from here. */
 	sess->ack_timeout = krdma_ack_timeout_val(l->ack_timeout);
+	/* The client's REQ gave it our QPs. */
+	sess->rnr_retry = ev->param.conn.rnr_retry_count;
 	krdma_ctrl_conn(sess)->peer_qpn = ev->param.conn.qp_num;
 	sess->cookie = get_random_u32() ?: 1;
 	memcpy(&sess->local_addr, &child->route.addr.src_addr,
@@ -300,7 +310,7 @@ static int krdma_listener_connect_request(struct krdma_listener *l,
 	}
 	krdma_fill_hello(sess, &rep);
 	krdma_fill_conn_param(&param, &rep, sess->responder_resources,
-			      sess->initiator_depth);
+			      sess->initiator_depth, krdma_rnr_retry_asked(&h));
 	ret = krdma_cm_set_timers(child, sess->ack_timeout);
 	if (!ret)
 		ret = rdma_accept(child, &param);

@@ -69,7 +69,7 @@ static const struct nla_policy krdma_listener_get_nl_policy[KRDMA_A_NAME + 1] = 
 };
 
 /* KRDMA_CMD_SESSION_NEW - do */
-static const struct nla_policy krdma_session_new_nl_policy[KRDMA_A_SESSION_ACK_TIMEOUT + 1] = {
+static const struct nla_policy krdma_session_new_nl_policy[KRDMA_A_SESSION_RNR_RETRY + 1] = {
 	[KRDMA_A_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 	[KRDMA_A_LOCAL_ADDR] = NLA_POLICY_NESTED(krdma_addr_nl_policy),
 	[KRDMA_A_PEER_ADDR] = NLA_POLICY_NESTED(krdma_addr_nl_policy),
@@ -83,6 +83,7 @@ static const struct nla_policy krdma_session_new_nl_policy[KRDMA_A_SESSION_ACK_T
 	[KRDMA_A_SESSION_QPS] = NLA_POLICY_RANGE(NLA_U32, 1, KRDMA_QPS_MAX),
 	[KRDMA_A_SESSION_TOS] = { .type = NLA_U8, },
 	[KRDMA_A_SESSION_ACK_TIMEOUT] = NLA_POLICY_MAX(NLA_U8, KRDMA_ACK_TIMEOUT_MAX),
+	[KRDMA_A_SESSION_RNR_RETRY] = NLA_POLICY_MAX(NLA_U8, 7),
 };
 
 /* KRDMA_CMD_SESSION_DEL - do */
@@ -98,7 +99,7 @@ static const struct nla_policy krdma_session_get_nl_policy[KRDMA_A_SESSION_ID + 
 };
 
 /* KRDMA_CMD_TEST_START - do */
-static const struct nla_policy krdma_test_start_nl_policy[KRDMA_A_TEST_ZERO_LENGTH + 1] = {
+static const struct nla_policy krdma_test_start_nl_policy[KRDMA_A_TEST_RNR_HOLD + 1] = {
 	[KRDMA_A_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 	[KRDMA_A_SESSION_ID] = { .type = NLA_U32, },
 	[KRDMA_A_TEST_OP] = NLA_POLICY_RANGE(NLA_U8, 1, KRDMA_OP_MAX),
@@ -122,6 +123,7 @@ static const struct nla_policy krdma_test_start_nl_policy[KRDMA_A_TEST_ZERO_LENG
 	[KRDMA_A_TEST_READ_BACK] = NLA_POLICY_MAX(NLA_U8, 1),
 	[KRDMA_A_TEST_SEND_INVALIDATE] = NLA_POLICY_MAX(NLA_U8, 1),
 	[KRDMA_A_TEST_ZERO_LENGTH] = NLA_POLICY_MAX(NLA_U8, 1),
+	[KRDMA_A_TEST_RNR_HOLD] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 /* KRDMA_CMD_TEST_STOP - do */
@@ -172,7 +174,7 @@ const struct genl_ops krdma_nl_ops[13] = {
 		.cmd		= KRDMA_CMD_SESSION_NEW,
 		.doit		= krdma_nl_session_new_doit,
 		.policy		= krdma_session_new_nl_policy,
-		.maxattr	= KRDMA_A_SESSION_ACK_TIMEOUT,
+		.maxattr	= KRDMA_A_SESSION_RNR_RETRY,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{
@@ -193,7 +195,7 @@ const struct genl_ops krdma_nl_ops[13] = {
 		.cmd		= KRDMA_CMD_TEST_START,
 		.doit		= krdma_nl_test_start_doit,
 		.policy		= krdma_test_start_nl_policy,
-		.maxattr	= KRDMA_A_TEST_ZERO_LENGTH,
+		.maxattr	= KRDMA_A_TEST_RNR_HOLD,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{
@@ -226,7 +228,7 @@ const struct genl_multicast_group krdma_nl_mcgrps[1] = {
 };
 
 /* test-start: the attributes that only some test modes take */
-const struct krdma_mode_attr krdma_test_mode_attrs[12] = {
+const struct krdma_mode_attr krdma_test_mode_attrs[13] = {
 	{
 		.attr		= KRDMA_A_TEST_SIGNAL_EVERY,
 		.type		= NLA_U32,
@@ -312,5 +314,13 @@ const struct krdma_mode_attr krdma_test_mode_attrs[12] = {
 		.has_default	= true,
 		.dflt		= KRDMA_A_TEST_ZERO_LENGTH_DEFAULT,
 		.refusal	= "zero-length is for the check mode",
+	},
+	{
+		.attr		= KRDMA_A_TEST_RNR_HOLD,
+		.type		= NLA_U8,
+		.modes		= KRDMA_A_TEST_RNR_HOLD_MODES,
+		.has_default	= true,
+		.dflt		= KRDMA_A_TEST_RNR_HOLD_DEFAULT,
+		.refusal	= "rnr-hold is for the check mode",
 	},
 };

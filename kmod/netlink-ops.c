@@ -12,8 +12,9 @@
 #include <net/genetlink.h>
 #include <uapi/linux/krdma.h>
 
-#include "test.h"
+#include "handshake.h"
 #include "krdma_name.h"
+#include "test.h"
 #include "netlink-gen.h"
 
 /* Sends @msg, filled by an object, as the reply to @info, unless @ret. */
@@ -399,6 +400,9 @@ int krdma_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 	ret = krdma_attr_ack_timeout(info, &p.ack_timeout);
 	if (ret)
 		return ret;
+	p.rnr_ask = tb[KRDMA_A_SESSION_RNR_RETRY] ?
+		    nla_get_u8(tb[KRDMA_A_SESSION_RNR_RETRY]) :
+		    KRDMA_RNR_RETRY_UNSET;
 	/* The server would refuse it (krdma_check_hello()): say why here. */
 	if (p.qps > 1 && p.sq_depth < KRDMA_QPS_SQ_DEPTH_MIN) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[KRDMA_A_SESSION_SQ_DEPTH],
@@ -593,6 +597,8 @@ int krdma_nl_test_start_doit(struct sk_buff *skb, struct genl_info *info)
 		p.send_inv = nla_get_u8(tb[KRDMA_A_TEST_SEND_INVALIDATE]);
 	if (tb[KRDMA_A_TEST_ZERO_LENGTH])
 		p.zero_length = nla_get_u8(tb[KRDMA_A_TEST_ZERO_LENGTH]);
+	if (tb[KRDMA_A_TEST_RNR_HOLD])
+		p.rnr_hold = nla_get_u8(tb[KRDMA_A_TEST_RNR_HOLD]);
 	ret = krdma_nl_test_rate(tb, &p, info->extack);
 	if (ret)
 		return ret;

@@ -110,6 +110,8 @@ static u64 krdma_test_param(const struct krdma_test_params *p, u16 attr)
 		return p->send_inv;
 	case KRDMA_A_TEST_ZERO_LENGTH:
 		return p->zero_length;
+	case KRDMA_A_TEST_RNR_HOLD:
+		return p->rnr_hold;
 	}
 	/* The spec gave "modes:" to an attribute this does not know. */
 	WARN_ON_ONCE(1);
@@ -330,6 +332,13 @@ int krdma_test_params_check(const struct krdma_test_params *p,
 	     p->violate || p->read_back || p->sges)) {
 		NL_SET_ERR_MSG(extack,
 			       "zero-length is for write, write_imm and read, without a violation, read-back or sges");
+		return -EINVAL;
+	}
+	/* The peer's queue runs empty only after a count of SENDs. */
+	if (p->rnr_hold && (!krdma_op_is_send(p->op) || !p->count ||
+			    p->violate || p->sges || p->send_inv)) {
+		NL_SET_ERR_MSG(extack,
+			       "rnr-hold is for send and send_imm with a count, without a violation, sges or send-invalidate");
 		return -EINVAL;
 	}
 	return 0;

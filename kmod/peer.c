@@ -197,6 +197,7 @@ static int krdma_peer_check_req(struct krdma_peer_test *pt,
 		.read_back	= req->flags & KRDMA_TEST_F_READ_BACK,
 		.send_inv	= req->flags & KRDMA_TEST_F_SEND_INV,
 		.zero_length	= req->flags & KRDMA_TEST_F_ZERO_LENGTH,
+		.rnr_hold	= req->flags & KRDMA_TEST_F_RNR_HOLD,
 		.qps		= req->qps,	/* zero for one (old peers) */
 		.mirror_of	= pt->test_id,
 	};
@@ -204,8 +205,16 @@ static int krdma_peer_check_req(struct krdma_peer_test *pt,
 	/* The driver's defaults made these: a zero is malformed, not left out. */
 	if ((req->flags & ~(KRDMA_TEST_F_BIDIR | KRDMA_TEST_F_READ_BACK |
 			    KRDMA_TEST_F_INVALIDATED | KRDMA_TEST_F_SEND_INV |
-			    KRDMA_TEST_F_ZERO_LENGTH)) ||
+			    KRDMA_TEST_F_ZERO_LENGTH | KRDMA_TEST_F_RNR_HOLD)) ||
 	    !p->size || !p->depth)
+		return -EINVAL;
+	/*
+	 * Our QP's receives run out only after more SENDs than we keep
+	 * posted; iWARP would end the connection at the first one too many.
+	 */
+	if (p->rnr_hold &&
+	    (be64_to_cpu(req->count) <= krdma_ctrl_conn(pt->sess)->nr_recvs ||
+	     pt->sess->kdev->iwarp))
 		return -EINVAL;
 	/* Keys to invalidate: targets of ours, in the check mode. */
 	if ((req->flags & KRDMA_TEST_F_INVALIDATED) &&
@@ -228,6 +237,7 @@ static int krdma_peer_check_req(struct krdma_peer_test *pt,
 	pt->invalidated = req->flags & KRDMA_TEST_F_INVALIDATED;
 	pt->send_inv = p->send_inv;
 	pt->zero_length = p->zero_length;
+	pt->rnr_hold = p->rnr_hold;
 	pt->qps = p->qps;
 	return 0;
 }
@@ -462,6 +472,9 @@ void krdma_peer_on_req(struct krdma_session *sess,
 	} else {
 		sess->peer_test = pt;
 		krdma_peer_watch(pt);
+		/* Before the TEST_ACK, which lets the driver's SENDs go. */
+		if (pt->rnr_hold)
+			krdma_conn_rnr_hold(krdma_ctrl_conn(sess));
 	}
 	ack->nregions = cpu_to_be32(nregions);
 	if (krdma_ctrl_send(sess, KRDMA_MSG_TEST_ACK, test_id, 0, ret, ack,

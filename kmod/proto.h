@@ -26,8 +26,10 @@
  * Version 6: a check-mode TEST_REQ may set KRDMA_TEST_F_INVALIDATED, a
  * check-mode send's KRDMA_TEST_F_SEND_INV, a check-mode write, write_imm
  * or read's KRDMA_TEST_F_ZERO_LENGTH.
+ * Version 7: a check-mode send or send_imm's TEST_REQ may set
+ * KRDMA_TEST_F_RNR_HOLD, a client's hello KRDMA_HELLO_F_RNR_RETRY.
  */
-#define KRDMA_PROTO_VERSION	6
+#define KRDMA_PROTO_VERSION	7
 #define KRDMA_PROTO_VERSION_MIN	1
 
 /*
@@ -42,6 +44,14 @@
  * address to the same device.
  */
 #define KRDMA_HELLO_F_CHANNEL	0x0002
+/*
+ * A client's hello (version 7): the server's CM REP is to carry
+ * @rnr_retry as the RNR retry count (rdma_conn_param.rnr_retry_count
+ * of its accept), which the IB CM gives the client's QP - each side of
+ * an IB connection says how many times the other retries its RNR NAKs.
+ * Without it the server's KRDMA_RNR_RETRY_DEFAULT. Never in a REP.
+ */
+#define KRDMA_HELLO_F_RNR_RETRY	0x0004
 
 /*
  * The immediate data of a write_imm is the test's id. A lat write_imm is
@@ -85,7 +95,16 @@ struct krdma_cm_hello {
 	u8	channels;		/* data channels besides this QP */
 	u8	channel;		/* KRDMA_HELLO_F_CHANNEL: which one */
 	__be32	cookie;			/* the session's, from the first REP */
+	/*
+	 * Version 7. A hello of version 6 or older ends before it: the IB
+	 * CM pads the private data with zeros, iWARP's MPA does not, so
+	 * its length says (KRDMA_HELLO_V6_LEN).
+	 */
+	u8	rnr_retry;		/* KRDMA_HELLO_F_RNR_RETRY: 0..7 */
+	u8	reserved[3];		/* zero */
 };
+
+#define KRDMA_HELLO_V6_LEN	offsetof(struct krdma_cm_hello, rnr_retry)
 
 enum krdma_reject_reason {
 	KRDMA_REJ_NOT_KRDMA = 1,	/* no or bad magic */
@@ -184,6 +203,19 @@ struct krdma_wire_region {
  * iteration must leave as it was.
  */
 #define KRDMA_TEST_F_ZERO_LENGTH	0x10
+/*
+ * check send, send_imm (version 7), a conformance case: we keep back
+ * every receive our session's QP completes from the TEST_REQ on, until
+ * none is left posted and KRDMA_RNR_HOLD_MS more have passed, or
+ * KRDMA_RNR_HOLD_MAX_MS since the TEST_REQ (both <linux/krdma.h>'s: the
+ * netlink ABI documents them), then post them all again.
+ * The driver's SENDs meanwhile meet an empty receive queue: our device
+ * NAKs them receiver-not-ready, and the driver's retries them (its
+ * rnr_retry_count) or fails them. count must exceed the receives our
+ * session's QP keeps posted (krdma_session_nr_recvs()), or the queue
+ * never runs empty.
+ */
+#define KRDMA_TEST_F_RNR_HOLD	0x20
 
 struct krdma_msg_test {
 	u8	op;			/* enum krdma_op */

@@ -106,9 +106,71 @@ void krdma_session_set_client(const struct krdma_session_client *client)
 int krdma_recv_repost(struct krdma_recv *rx)
 {
 	struct krdma_recv_batch one = {};
+	struct krdma_conn *conn = rx->conn;
 
+	if (unlikely(READ_ONCE(conn->rnr_hold))) {
+		spin_lock_bh(&conn->hold_lock);
+		if (conn->rnr_hold) {
+			krdma_recv_hold(&conn->rnr_held, rx);
+			/* None posted now: the peer's next SEND is NAKed. */
+			if (conn->rnr_held.n == conn->nr_recvs)
+				mod_delayed_work(krdma_wq, &conn->rnr_work,
+						 msecs_to_jiffies(KRDMA_RNR_HOLD_MS));
+			spin_unlock_bh(&conn->hold_lock);
+			return 0;
+		}
+		spin_unlock_bh(&conn->hold_lock);
+	}
 	krdma_recv_hold(&one, rx);
 	return krdma_recv_post_held(&one);
+}
+
+/**
+ * krdma_conn_rnr_hold() - keeps back the receives @conn completes
+ * @conn: the session's QP, for the peer's test-rnr-hold test
+ *
+ * From now on each receive krdma_recv_repost() would post again is kept
+ * back; once none is left posted, KRDMA_RNR_HOLD_MS later, or
+ * KRDMA_RNR_HOLD_MAX_MS from now whatever the peer sends, rnr_work posts
+ * them all (proto.h, KRDMA_TEST_F_RNR_HOLD). The peer's SENDs meanwhile
+ * meet an empty receive queue: receiver-not-ready NAKs, which is the
+ * test. Messages of every kind wait alike; only this session's.
+ *
+ * Context: the session's CQ context, before the TEST_ACK goes.
+ */
+void krdma_conn_rnr_hold(struct krdma_conn *conn)
+{
+	spin_lock_bh(&conn->hold_lock);
+	conn->rnr_hold = true;
+	spin_unlock_bh(&conn->hold_lock);
+	mod_delayed_work(krdma_wq, &conn->rnr_work,
+			 msecs_to_jiffies(KRDMA_RNR_HOLD_MAX_MS));
+}
+
+/**
+ * krdma_conn_rnr_work() - the hold is over: the receives kept back go
+ * @work: the conn's rnr_work
+ *
+ * Teardown cancels it before the receives are freed (conns.c); a gate
+ * closed meanwhile refuses the post, and the receives stay unposted.
+ */
+void krdma_conn_rnr_work(struct work_struct *work)
+{
+	struct krdma_conn *conn = container_of(to_delayed_work(work),
+					       struct krdma_conn, rnr_work);
+	struct krdma_recv_batch held;
+	int ret;
+
+	spin_lock_bh(&conn->hold_lock);
+	held = conn->rnr_held;
+	conn->rnr_held = (struct krdma_recv_batch){};
+	conn->rnr_hold = false;
+	spin_unlock_bh(&conn->hold_lock);
+	ret = krdma_recv_post_held(&held);
+	if (ret && ret != -ENOTCONN)
+		krdma_session_close(conn->sess,
+				    "cannot post the receives an RNR hold kept back: %pe",
+				    ERR_PTR(ret));
 }
 
 /**

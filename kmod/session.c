@@ -148,6 +148,7 @@ struct krdma_session *krdma_session_alloc(enum krdma_session_role role,
 	sess->role = role;
 	sess->state = KRDMA_SESSION_CONNECTING;
 	sess->tos = -1;
+	sess->rnr_ask = KRDMA_RNR_RETRY_UNSET;
 	sess->net = net;
 
 	mutex_lock(&krdma_sessions_lock);
@@ -583,8 +584,9 @@ int krdma_session_fill(struct sk_buff *skb, struct krdma_session *sess,
 	     nla_put_u8(skb, KRDMA_A_SESSION_CQ_POLL, s.cq_poll)))
 		return -EMSGSIZE;
 	/* Set once, before the session was published: the one in effect. */
-	if (sess->ack_timeout &&
-	    nla_put_u8(skb, KRDMA_A_SESSION_ACK_TIMEOUT, sess->ack_timeout))
+	if ((sess->ack_timeout &&
+	     nla_put_u8(skb, KRDMA_A_SESSION_ACK_TIMEOUT, sess->ack_timeout)) ||
+	    nla_put_u8(skb, KRDMA_A_SESSION_RNR_RETRY, sess->rnr_retry))
 		return -EMSGSIZE;
 	if (stats)
 		return krdma_stats_fill(skb, &sess->stats);

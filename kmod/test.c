@@ -243,6 +243,7 @@ static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
 	     nla_put_u8(skb, KRDMA_A_TEST_SEND_INVALIDATE, 1)) ||
 	    (test->p.zero_length &&
 	     nla_put_u8(skb, KRDMA_A_TEST_ZERO_LENGTH, 1)) ||
+	    (test->p.rnr_hold && nla_put_u8(skb, KRDMA_A_TEST_RNR_HOLD, 1)) ||
 	    (READ_ONCE(test->wc_status) &&
 	     nla_put_u32(skb, KRDMA_A_TEST_WC_STATUS, READ_ONCE(test->wc_status))))
 		return -EMSGSIZE;
@@ -405,6 +406,8 @@ static void krdma_test_finish(struct krdma_test *test)
 	}
 	WRITE_ONCE(test->phase, KRDMA_TP_FINISHED);
 	test->end = ktime_get();
+	if (test->p.rnr_hold)
+		WRITE_ONCE(sess->rnr_test, false);
 	test->host_use = host_use;
 	if (!test->status && test->stop && test->stop_quiet) {
 		snprintf(test->reason, sizeof(test->reason),
@@ -844,6 +847,7 @@ int krdma_test_start_locked(struct krdma_session *sess,
 			     (p->read_back ? KRDMA_TEST_F_READ_BACK : 0) |
 			     (p->send_inv ? KRDMA_TEST_F_SEND_INV : 0) |
 			     (p->zero_length ? KRDMA_TEST_F_ZERO_LENGTH : 0) |
+			     (p->rnr_hold ? KRDMA_TEST_F_RNR_HOLD : 0) |
 			     (p->violate == KRDMA_VIOLATE_INVALIDATED_RKEY ?
 			      KRDMA_TEST_F_INVALIDATED : 0);
 		/* Zero for one, as a peer from before several QPs expects. */
@@ -852,6 +856,9 @@ int krdma_test_start_locked(struct krdma_session *sess,
 		req->depth = cpu_to_be32(p->depth);
 		req->nregions = cpu_to_be32(nregions);
 		req->count = cpu_to_be64(p->count);
+		/* Its end lets the keepalive probe again (krdma_test_finish()). */
+		if (p->rnr_hold)
+			WRITE_ONCE(sess->rnr_test, true);
 		ret = krdma_ctrl_send(sess, KRDMA_MSG_TEST_REQ, test->id, 0, 0, req,
 				      sizeof(*req) +
 				      nregions * sizeof(req->regions[0]));

@@ -173,6 +173,7 @@ struct krdma_peer_test {
 	bool			invalidated;	/* check: LOCAL_INV our targets */
 	bool			send_inv;	/* check send: SEND_WITH_INV targets */
 	bool			zero_length;	/* check: WRITEs of 0 bytes */
+	bool			rnr_hold;	/* check send: our receives held */
 	u8			qps;		/* bw: the driver's QPs */
 	u32			mirror_id;	/* our mirror, while it runs */
 	u64			mirror_iters;	/* its figures, once it is over */

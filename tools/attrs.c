@@ -192,6 +192,8 @@ static const struct attr_desc descs[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_SEND_INVALIDATE] = { "send_invalidate", "send_invalidate",
 					   K_SPEC },
 	[KRDMA_A_TEST_ZERO_LENGTH] = { "zero_length", "zero_length", K_SPEC },
+	[KRDMA_A_TEST_RNR_HOLD] = { "rnr_hold", "rnr_hold", K_SPEC },
+	[KRDMA_A_SESSION_RNR_RETRY] = { "rnr_retry", "rnr_retry", K_SPEC },
 	[KRDMA_A_SESSION_MAX_SGE] = { "max_sge", "max_sge", K_SPEC },
 	[KRDMA_A_SESSION_MAX_READ_SGE] = { "max_read_sge", "max_read_sge",
 					   K_SPEC },

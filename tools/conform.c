@@ -117,6 +117,14 @@ const struct conform_case conform_cases[] = {
 	CONFORM_ZERO_LENGTH(KRDMA_OP_WRITE_IMM, "write_imm.0_bytes"),
 	CONFORM_ZERO_LENGTH(KRDMA_OP_READ, "read.0_bytes"),
 	/*
+	 * SENDs into a receive queue the peer has let run empty: NAKed
+	 * receiver-not-ready and sent again until its receives are back
+	 * (rnr_retry 7, for ever), every one delivered.
+	 */
+	{ .name = "send.rnr_retried", .op = KRDMA_OP_SEND,
+	  .size = CONFORM_ONE_BYTE, .rnr_hold = true, .rnr_retry = 7,
+	  .own_session = true },
+	/*
 	 * The responder NAKs: a Remote Access Error for an access outside
 	 * what the peer's MR grants, an Invalid Request for a message its
 	 * receive cannot hold (IBTA vol. 1, the responder's errors).
@@ -159,6 +167,10 @@ const struct conform_case conform_cases[] = {
 	  .size = CONFORM_ONE_BYTE, .send_invalidate = true,
 	  .violate = KRDMA_VIOLATE_SEND_INVALIDATED_RKEY,
 	  .expect_wc = CONFORM_WC_REM_ACCESS_ERR },
+	/* The same empty queue, no retry allowed: the SEND fails. */
+	{ .name = "send.rnr_retry_exceeded", .op = KRDMA_OP_SEND,
+	  .size = CONFORM_ONE_BYTE, .rnr_hold = true, .rnr_retry = 0,
+	  .own_session = true, .expect_wc = CONFORM_WC_RNR_RETRY_EXC_ERR },
 };
 const size_t conform_ncases = ARRAY_SIZE(conform_cases);
 
@@ -191,6 +203,8 @@ uint32_t conform_sges(const struct conform_case *cc,
 
 uint64_t conform_count(const struct conform_case *cc, uint64_t size)
 {
+	if (cc->rnr_hold)
+		return CONFORM_RNR_COUNT;
 	return cc->every_offset ? size / 8 : CONFORM_COUNT;
 }
 
@@ -251,8 +265,8 @@ uint64_t conform_size(const struct conform_case *cc,
 	*why = conform_op_skip(cc->op, t);
 	if (*why)
 		return 0;
-	if ((cc->violate || cc->own_session) && !t->client) {
-		*why = cc->violate ?
+	if ((conform_negative_case(cc) || cc->own_session) && !t->client) {
+		*why = conform_negative_case(cc) ?
 		       "a negative case connects a session of its own to the peer's listener: run conform on the side that connected" :
 		       "this case connects a session of its own to the peer's listener: run conform on the side that connected";
 		return 0;
@@ -281,6 +295,14 @@ uint64_t conform_size(const struct conform_case *cc,
 	}
 	if (cc->send_invalidate && t->peer_proto < 6) {
 		*why = "the peer's krdma predates SEND_WITH_INV tests (protocol version 6)";
+		return 0;
+	}
+	if (cc->rnr_hold && t->iwarp) {
+		*why = "iWARP has no receiver-not-ready NAK: a SEND into an empty receive queue ends the connection (RFC 5040)";
+		return 0;
+	}
+	if (cc->rnr_hold && t->peer_proto < 7) {
+		*why = "the peer's krdma predates receive holds (protocol version 7)";
 		return 0;
 	}
 	if (cc->max_sge && conform_sges(cc, t) < 2) {
@@ -462,6 +484,10 @@ static void conform_variant_json(const struct conform_case *cc)
 		print_bool(PRINT_JSON, "send_invalidate", NULL, true);
 	if (cc->zero_length)
 		print_bool(PRINT_JSON, "zero_length", NULL, true);
+	if (cc->rnr_hold) {
+		print_bool(PRINT_JSON, "rnr_hold", NULL, true);
+		print_uint(PRINT_JSON, "rnr_retry", NULL, cc->rnr_retry);
+	}
 }
 
 /* A row: "CASE OP SIZE RESULT", the detail after it. */
@@ -513,17 +539,22 @@ static void conform_test_args(struct test_args *a, const struct conform_case *cc
 	a->conform.send_invalidate.num = 1;
 	a->conform.zero_length.set = cc->zero_length;
 	a->conform.zero_length.num = 1;
+	a->conform.rnr_hold.set = cc->rnr_hold;
+	a->conform.rnr_hold.num = 1;
+	a->depth.set = cc->rnr_hold;
+	a->depth.num = CONFORM_RNR_DEPTH;
 }
 
 /*
  * A case's session of its own: connected from the session's local
- * address to its peer's listener, named conform-PID-N, of @max_msg.
- * Returns 0 with its id in *@id (0 if the kernel never named one), or
- * why not in @why.
+ * address to its peer's listener, named conform-PID-N, of @max_msg (an
+ * RNR case's of its receive depth and RNR retry count too). Returns 0
+ * with its id in *@id (0 if the kernel never named one), or why not in
+ * @why.
  */
 static int conform_own_connect(struct knl_ctx *c, const struct conform_info *in,
-			       uint32_t max_msg, uint32_t *id, char *why,
-			       size_t len)
+			       const struct conform_case *cc, uint32_t max_msg,
+			       uint32_t *id, char *why, size_t len)
 {
 	static unsigned int n;
 	char name[KRDMA_NAME_MAX];
@@ -539,6 +570,9 @@ static int conform_own_connect(struct knl_ctx *c, const struct conform_info *in,
 	s.src.addr = in->local.addr;
 	s.name.str = name;
 	s.maxmsg.num = max_msg;
+	s.rqd.set = s.rnr.set = cc->rnr_hold;
+	s.rqd.num = CONFORM_RNR_RQ_DEPTH;
+	s.rnr.num = cc->rnr_retry;
 	msg = session_new_msg(c, &s, in->peer.port);
 	if (!msg) {
 		snprintf(why, len, "out of memory");
@@ -624,12 +658,16 @@ static void conform_negative(struct knl_ctx *c, const struct conform_case *cc,
 	bool pass = false, refused = false;
 	uint32_t id = 0;
 
-	if (!conform_own_connect(c, in, CONFORM_NEG_MAX_MSG, &id, reason,
+	if (!conform_own_connect(c, in, cc, CONFORM_NEG_MAX_MSG, &id, reason,
 				 sizeof(reason))) {
-		conform_test_args(&a, cc, &in->t, id, 1);
-		a.depth.set = a.conform.violate.set = true;
-		a.depth.num = 1;
-		a.conform.violate.num = cc->violate;
+		/* One iteration that breaks the rule; an RNR case's count. */
+		conform_test_args(&a, cc, &in->t, id,
+				  cc->rnr_hold ? conform_count(cc, size) : 1);
+		if (cc->violate) {
+			a.depth.set = a.conform.violate.set = true;
+			a.depth.num = 1;
+			a.conform.violate.num = cc->violate;
+		}
 		c->ext_msg[0] = '\0';
 		test_run_one(c, &a, conform_test_size(cc, size), &ro, stopped);
 		if (!ro.last.id)
@@ -659,8 +697,9 @@ static void conform_negative(struct knl_ctx *c, const struct conform_case *cc,
 	else
 		tally->fail++;
 	conform_row_start(cc, size, *stopped ? "stopped" : pass ? "pass" : "fail");
-	print_string(PRINT_JSON, "violate", NULL,
-		     STRMAP_NAME(krdma_violation_strmap, cc->violate));
+	if (cc->violate)
+		print_string(PRINT_JSON, "violate", NULL,
+			     STRMAP_NAME(krdma_violation_strmap, cc->violate));
 	if (in->t.iwarp) {
 		/* RFC 5040: the peer's TERMINATE, then the stream closed. */
 		print_string(PRINT_ANY, "expect", "expect %s",
@@ -725,7 +764,7 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 		close_json_object();
 		return;
 	}
-	if (cc->violate) {
+	if (conform_negative_case(cc)) {
 		conform_negative(c, cc, in, size, tally, stopped);
 		close_json_object();
 		if (!out_json())
@@ -734,7 +773,7 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 	}
 	/* Its own session: the max_msg of the one conform runs on. */
 	if (cc->own_session)
-		connected = !conform_own_connect(c, in, in->t.max_msg, &own,
+		connected = !conform_own_connect(c, in, cc, in->t.max_msg, &own,
 						 reason, sizeof(reason));
 	conform_test_args(&a, cc, &in->t, own ?: in->id, count);
 	/* Each word once: slot 0's uses go to the words in turn. */
@@ -766,6 +805,8 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 		print_text("each WRITE READ back, ");
 	if (cc->send_invalidate)
 		print_text("each SEND invalidated the peer's key, ");
+	if (cc->rnr_hold)
+		print_text("into the peer's empty receive queue, ");
 	if (ran) {
 		print_uint(PRINT_JSON, "test_id", NULL, ro.last.id);
 		print_int(PRINT_JSON, "status", NULL, ro.last_status);
@@ -815,10 +856,11 @@ static void conform_list(void)
 		print_string(PRINT_ANY, "size", " %8s",
 			     conform_size_text(cc->size));
 		conform_variant_json(cc);
-		if (cc->violate) {
-			print_string(PRINT_JSON, "violate", NULL,
-				     STRMAP_NAME(krdma_violation_strmap,
-						 cc->violate));
+		if (conform_negative_case(cc)) {
+			if (cc->violate)
+				print_string(PRINT_JSON, "violate", NULL,
+					     STRMAP_NAME(krdma_violation_strmap,
+							 cc->violate));
 			print_uint(PRINT_JSON, "expect_wc_status", NULL,
 				   cc->expect_wc);
 			print_string(PRINT_TEXT, NULL, "  %s",

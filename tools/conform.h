@@ -66,12 +66,35 @@ struct conform_case {
 	bool own_session;
 	/* Atomics, one at each word of the target in turn (depth 1). */
 	bool every_offset;
+	/*
+	 * Sends the peer's receive queue runs out of (test-rnr-hold), over
+	 * a session of its own whose QPs retry receiver-not-ready NAKs
+	 * rnr_retry times (7: for ever).
+	 */
+	bool rnr_hold;
+	uint8_t rnr_retry;
 };
 
 /* The statuses the negative cases expect (enum ib_wc_status). */
 #define CONFORM_WC_LOC_QP_OP_ERR	2
 #define CONFORM_WC_REM_INV_REQ_ERR	9
 #define CONFORM_WC_REM_ACCESS_ERR	10
+#define CONFORM_WC_RNR_RETRY_EXC_ERR	13
+
+/*
+ * An RNR case's session and test: the peer keeps rq_depth + 4 receives
+ * posted on a session of one QP (test-rnr-hold), 12: its SENDs, 4 at a
+ * time, empty the queue well before the last.
+ */
+#define CONFORM_RNR_RQ_DEPTH	8
+#define CONFORM_RNR_COUNT	16
+#define CONFORM_RNR_DEPTH	4
+
+/* A negative case: it breaks a rule, or exhausts a retry count. */
+static inline bool conform_negative_case(const struct conform_case *cc)
+{
+	return cc->expect_wc != 0;
+}
 
 /*
  * A negative case's session: max_msg small enough that a SEND of it and

@@ -85,6 +85,8 @@ struct nla_policy krdma_policy[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_SESSION_MAX_READ_SGE] = { .type = NLA_U32 },
 	[KRDMA_A_TEST_SEND_INVALIDATE] = { .type = NLA_U8 },
 	[KRDMA_A_TEST_ZERO_LENGTH] = { .type = NLA_U8 },
+	[KRDMA_A_SESSION_RNR_RETRY] = { .type = NLA_U8 },
+	[KRDMA_A_TEST_RNR_HOLD] = { .type = NLA_U8 },
 };
 
 /* host-env: krdma_host_env_attr */
@@ -226,7 +228,7 @@ const int krdma_session_new_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_SESSION_GET - do and dump reply */
-const int krdma_session_get_rsp_attrs[25] = {
+const int krdma_session_get_rsp_attrs[26] = {
 	KRDMA_A_SESSION_ID,
 	KRDMA_A_NAME,
 	KRDMA_A_SESSION_STATE,
@@ -249,6 +251,7 @@ const int krdma_session_get_rsp_attrs[25] = {
 	KRDMA_A_SESSION_MAX_READ_SGE,
 	KRDMA_A_SESSION_CQ_POLL,
 	KRDMA_A_SESSION_ACK_TIMEOUT,
+	KRDMA_A_SESSION_RNR_RETRY,
 	KRDMA_A_LISTENER_ID,
 	KRDMA_A_REASON,
 	KRDMA_A_STATS,
@@ -260,7 +263,7 @@ const int krdma_test_start_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_TEST_GET - do and dump reply */
-const int krdma_test_get_rsp_attrs[39] = {
+const int krdma_test_get_rsp_attrs[40] = {
 	KRDMA_A_TEST_ID,
 	KRDMA_A_SESSION_ID,
 	KRDMA_A_TEST_OP,
@@ -300,6 +303,7 @@ const int krdma_test_get_rsp_attrs[39] = {
 	KRDMA_A_TEST_READ_BACK,
 	KRDMA_A_TEST_SEND_INVALIDATE,
 	KRDMA_A_TEST_ZERO_LENGTH,
+	KRDMA_A_TEST_RNR_HOLD,
 };
 
 /* KRDMA_CMD_STATS_GET - do reply */
@@ -308,7 +312,7 @@ const int krdma_stats_get_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_EVENT_NTF - event */
-const int krdma_event_ntf_attrs[47] = {
+const int krdma_event_ntf_attrs[48] = {
 	KRDMA_A_EVENT,
 	KRDMA_A_TEST_ID,
 	KRDMA_A_SESSION_ID,
@@ -356,6 +360,7 @@ const int krdma_event_ntf_attrs[47] = {
 	KRDMA_A_TEST_READ_BACK,
 	KRDMA_A_TEST_SEND_INVALIDATE,
 	KRDMA_A_TEST_ZERO_LENGTH,
+	KRDMA_A_TEST_RNR_HOLD,
 };
 
 /* enum ib_port_state */

@@ -27,11 +27,11 @@ extern const int krdma_dev_get_rsp_attrs[9];
 extern const int krdma_listener_add_rsp_attrs[6];
 extern const int krdma_listener_get_rsp_attrs[6];
 extern const int krdma_session_new_rsp_attrs[1];
-extern const int krdma_session_get_rsp_attrs[25];
+extern const int krdma_session_get_rsp_attrs[26];
 extern const int krdma_test_start_rsp_attrs[1];
-extern const int krdma_test_get_rsp_attrs[39];
+extern const int krdma_test_get_rsp_attrs[40];
 extern const int krdma_stats_get_rsp_attrs[1];
-extern const int krdma_event_ntf_attrs[47];
+extern const int krdma_event_ntf_attrs[48];
 
 /*
  * The names of each enum's values and each nested set's attributes, as

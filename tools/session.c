@@ -233,7 +233,9 @@ struct nl_msg *session_new_msg(struct knl_ctx *c, const struct session_args *s,
 	    (s->tos.set && nla_put_u8(msg, KRDMA_A_SESSION_TOS,
 				      (uint8_t)s->tos.num)) ||
 	    (s->ack.set && nla_put_u8(msg, KRDMA_A_SESSION_ACK_TIMEOUT,
-				      (uint8_t)s->ack.num))) {
+				      (uint8_t)s->ack.num)) ||
+	    (s->rnr.set && nla_put_u8(msg, KRDMA_A_SESSION_RNR_RETRY,
+				      (uint8_t)s->rnr.num))) {
 		nlmsg_free(msg);
 		return NULL;
 	}
@@ -288,6 +290,7 @@ size_t session_specs(struct session_args *s, struct arg_spec *specs,
 		{ "tos", ARG_U32, 0, 0, 0, 255, &s->tos, "N" },
 		{ "ack_timeout", ARG_U32, 0, 0, 0, KRDMA_ACK_TIMEOUT_MAX, &s->ack,
 		  "N" },
+		{ "rnr_retry", ARG_U32, 0, 0, 0, 7, &s->rnr, "N" },
 	};
 	size_t i, n = 0;
 

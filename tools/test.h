@@ -22,7 +22,7 @@ struct test_args {
 	 * write's fenced READ back */
 	struct {
 		struct arg_val violate, atomic_variant, sges, read_back;
-		struct arg_val send_invalidate, zero_length;
+		struct arg_val send_invalidate, zero_length, rnr_hold;
 	} conform;
 	/* run only: what the CLI does with the result */
 	struct arg_val expect, hist;

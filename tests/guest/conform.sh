@@ -28,8 +28,8 @@
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
 PORT=7471
-NCASES=63	# 5 ops x 7 sizes, 2 atomics, 2 variants and 2 at every offset, 5 at max_sge, a read-back, a SEND_WITH_INV, 3 of 0 bytes; 12 negative
-NNEG=12
+NCASES=65	# 5 ops x 7 sizes, 2 atomics, 2 variants and 2 at every offset, 5 at max_sge, a read-back, a SEND_WITH_INV, 3 of 0 bytes, an RNR retried; 13 negative
+NNEG=13
 SKIP_OPS=
 # Cases skipped by name, for what the device's QPs lack beyond an op.
 SKIP_CASES=
@@ -62,8 +62,10 @@ WC_CMP='=='
 # drops the connection (conformance.rst, "Results"): no completion fails.
 # siw refuses a READ of no SGE at post (siw_post_send(): a READ takes
 # exactly one SGE, even of 0 bytes): read.0_bytes fails, not run.
+# iWARP has no receiver-not-ready NAK (a SEND into an empty receive
+# queue ends the connection): the two RNR cases are skipped.
 iwarp && SKIP_OPS="atomic_fadd atomic_cswap send_imm write_imm" NNEG=9 \
-	SKIP_CASES="read.max_sge" \
+	SKIP_CASES="read.max_sge send.rnr_retried send.rnr_retry_exceeded" \
 	DEVIATIONS="read.fenced_after_write=none read.0_bytes=none" NEG_POST_REFUSED=0 WC_CMP='<=' \
 	LONG_SEND_RX="('receive completion failed: local length error', ': QP fatal error')"
 OUT=/tmp/conform.json
@@ -95,21 +97,34 @@ deviations() {
 # max_msg does not bound them: their sessions are their own).
 NEG_RUN=$((2 * NNEG))
 # The positive cases over a session of their own: read.fenced_after_write
-# in c1's table (c2's max_msg skips it), and the three of 0 bytes in both
-# tables (on iWARP two: no write_imm).
-OWN_RUN=7
+# in c1's table (c2's max_msg skips it), the three of 0 bytes and the
+# RNR retried in both tables (on iWARP two: no write_imm, no RNR).
+OWN_RUN=9
 iwarp && OWN_RUN=5
+
+# rnr_counter NAME: one of the device's hardware counters (rxe's names:
+# rcvd_rnr_err, send_rnr_err, retry_rnr_exceeded_err), 0 if it has none.
+rnr_counter() {
+	rdma -j statistic show link "$KRDMA_RDMA_DEV/1" | json_get "d[0].get('$1', 0)"
+}
 
 if [ "$KRDMA_NODE" = 1 ]; then
 	expect_ok listener.add krdmactl listener add name main port $PORT
 	barrier listening
 	barrier warmed 600
 	rdma_snap /tmp/conform.rdma.base
+	RNR_SENT=$(rnr_counter send_rnr_err)
 	monitor_start /tmp/conform.mon
 	barrier watching
 	barrier conformed 900
 	monitor_stop
 	nothing_left server.rdma_same
+	# rxe NAKed the RNR cases' SENDs receiver-not-ready (4 cases run).
+	if ! iwarp; then
+		n=$(($(rnr_counter send_rnr_err) - RNR_SENT))
+		[ "$n" -ge 4 ] && result server.rnr_naks_sent ok "$n" ||
+			result server.rnr_naks_sent fail "$n"
+	fi
 	# Each negative case's session, accepted here, went down - and only
 	# they did (c1 and c2 are still up). Each came up first but where the
 	# case's first packet broke its QP before the CM's ESTABLISHED reached
@@ -145,6 +160,8 @@ expect_ok connect.small krdmactl session connect addr "$KRDMA_PEER_IP" port $POR
 expect_ok warm.c1 krdmactl conform session c1 case write.1_byte
 expect_ok warm.c2 krdmactl conform session c2 case write.1_byte
 rdma_snap /tmp/conform.rdma.base
+RNR_RCVD=$(rnr_counter rcvd_rnr_err)
+RNR_EXCEEDED=$(rnr_counter retry_rnr_exceeded_err)
 barrier warmed
 # The server's monitor is on: it sees each case's session come and go.
 barrier watching
@@ -216,6 +233,16 @@ json_check conform.small_max_msg "cat /tmp/conform.c2.json" \
 
 # Not a case: the command line's error, nothing run.
 expect_rc_msg conform.unknown_case 2 "unknown case 'nope'" krdmactl conform session c1 case nope
+
+# The RNR cases met receiver-not-ready NAKs, each of its 2 runs at least
+# one, and the retry count of the negative one's (0) ran out, twice -
+# the positive one's never (7: for ever).
+if ! iwarp; then
+	n=$(($(rnr_counter rcvd_rnr_err) - RNR_RCVD))
+	x=$(($(rnr_counter retry_rnr_exceeded_err) - RNR_EXCEEDED))
+	[ "$n" -ge 4 ] && [ "$x" -eq 2 ] && result client.rnr_naks ok "naks=$n exceeded=$x" ||
+		result client.rnr_naks fail "naks=$n exceeded=$x"
+fi
 
 # Nothing left behind by the cases, the sessions still up: the cases'
 # own sessions are gone.

@@ -65,6 +65,8 @@ bad_magic		rejected	-
 no_private_data		rejected	-
 wrong_version		rejected	-
 flags			rejected	-
+hello_rnr_retry_8	rejected	-
+hello_rnr_retry_v6	rejected	-
 sq_depth_0		rejected	-
 rq_depth_0		rejected	-
 depth_65535		rejected	-
@@ -97,6 +99,8 @@ req_invalidated_send	refused		disconnected_by_peer
 req_send_inv_write	refused		disconnected_by_peer
 req_send_inv_bw		refused		disconnected_by_peer
 req_zero_length_send	refused		disconnected_by_peer
+req_rnr_hold_write	refused		disconnected_by_peer
+req_rnr_hold_short	refused		disconnected_by_peer
 send_inv_unasked	closed		protocol_error:_malformed_message
 send_inv_wrong_key	refused		disconnected_by_peer
 req_region_wrap		closed		ping_read_completion_failed:_remote_access_error
@@ -410,7 +414,7 @@ if [ "$KRDMA_NODE" = 1 ]; then
 		"d['rejects_sent'] == $NREJ and d['protocol_errors'] == $NHELLO and d['sessions_opened'] == 0"
 	# A peer of another protocol version: the log says which versions.
 	if ! skipped wrong_version; then
-		dmesg | grep -q 'rejected a connection: protocol version not supported (peer 7, here 1\.\.6)$' &&
+		dmesg | grep -q 'rejected a connection: protocol version not supported (peer 8, here 1\.\.7)$' &&
 			result kernel.wrong_version_logged ok ||
 			{ dmesg | grep 'rejected a connection' | tail -n 3; result kernel.wrong_version_logged fail; }
 	fi

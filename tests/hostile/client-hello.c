@@ -234,6 +234,30 @@ void sc_flags(const struct target *t)
 	reject_hello(t, &h, HELLO_LEN, KRDMA_REJ_BAD_PARAM);
 }
 
+/* KRDMA_HELLO_F_RNR_RETRY asking a count beyond IB's 3 bits. */
+void sc_hello_rnr_retry_8(const struct target *t)
+{
+	struct hello h;
+
+	good_hello(&h);
+	h.version = 7;
+	h.flags = KRDMA_HELLO_F_RNR_RETRY;
+	h.rnr_retry = 8;
+	reject_hello(t, &h, HELLO_LEN, KRDMA_REJ_BAD_PARAM);
+}
+
+/* The flag from a peer that says it speaks version 6, which has none. */
+void sc_hello_rnr_retry_v6(const struct target *t)
+{
+	struct hello h;
+
+	good_hello(&h);
+	h.version = 6;
+	h.flags = KRDMA_HELLO_F_RNR_RETRY;
+	h.rnr_retry = 3;
+	reject_hello(t, &h, HELLO_LEN, KRDMA_REJ_BAD_PARAM);
+}
+
 void sc_sq_depth_0(const struct target *t)
 {
 	struct hello h;

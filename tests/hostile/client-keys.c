@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-3-Clause
 /*
  * krdma-hostile: the kernel's keys in a client peer's hands, and the
- * TEST_REQ flags of protocol versions 5 and 6 where they do not belong.
+ * TEST_REQ flags of protocol versions 5 to 7 where they do not belong.
  * A flag out of place must be refused; a SEND_WITH_INV is a protocol
  * error but in a send-invalidate test, and one that invalidates another
  * slot's key than its own fails that iteration and nothing else.
@@ -15,15 +15,15 @@
 #include "verbs.h"
 #include "client.h"
 
-/* A TEST_REQ of @op in @mode with @flags the kernel must refuse. */
-static void expect_flags_refused(const struct target *t, uint8_t op,
-				 uint8_t mode, uint8_t flags)
+/* A TEST_REQ of @op in @mode with @flags and @count the kernel must refuse. */
+static void expect_count_refused(const struct target *t, uint8_t op,
+				 uint8_t mode, uint8_t flags, uint64_t count)
 {
 	struct msg *m;
 
 	if (!connected(t))
 		return;
-	m = test_req_flags(op, mode, flags, 64, 1, 0);
+	m = test_req_flags(op, mode, flags, 64, 1, count);
 	if (!m)
 		expect_closed("TEST_REQ_flags_out_of_place");
 	else
@@ -31,6 +31,12 @@ static void expect_flags_refused(const struct target *t, uint8_t op,
 			"TEST_REQ_flags=0x%x_TEST_ACK_status=%u", flags, m->status);
 	free(m);
 	client_close();
+}
+
+static void expect_flags_refused(const struct target *t, uint8_t op,
+				 uint8_t mode, uint8_t flags)
+{
+	expect_count_refused(t, op, mode, flags, 0);
 }
 
 void sc_req_flags_unknown(const struct target *t)
@@ -66,6 +72,22 @@ void sc_req_zero_length_send(const struct target *t)
 {
 	expect_flags_refused(t, KRDMA_OP_SEND, KRDMA_MODE_CHECK,
 			     KRDMA_TEST_F_ZERO_LENGTH);
+}
+
+void sc_req_rnr_hold_write(const struct target *t)
+{
+	expect_count_refused(t, KRDMA_OP_WRITE, KRDMA_MODE_CHECK,
+			     KRDMA_TEST_F_RNR_HOLD, 100);
+}
+
+/*
+ * Fewer SENDs than the kernel keeps receives posted: its queue would
+ * never run empty, and its receives would stay held until the cap.
+ */
+void sc_req_rnr_hold_short(const struct target *t)
+{
+	expect_count_refused(t, KRDMA_OP_SEND, KRDMA_MODE_CHECK,
+			     KRDMA_TEST_F_RNR_HOLD, 2);
 }
 
 /*

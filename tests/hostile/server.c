@@ -760,7 +760,7 @@ static void sc_pong_twice(const struct target *t)
 const struct scenario server_scenarios[] = {
 	{ "rep_bad_magic", SERVER, "REP hello with a wrong magic: the kernel closes",
 	  sc_rep_bad_magic },
-	{ "rep_wrong_version", SERVER, "REP hello of version 7: the kernel closes",
+	{ "rep_wrong_version", SERVER, "REP hello of version 8: the kernel closes",
 	  sc_rep_wrong_version },
 	{ "rep_flags", SERVER, "REP hello with flags: the kernel closes", sc_rep_flags },
 	{ "rep_depth_0", SERVER, "REP hello with depths 0: the kernel closes", sc_rep_depth_0 },

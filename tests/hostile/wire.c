@@ -26,6 +26,7 @@ void hello_pack(uint8_t *b, const struct hello *h)
 		.channels = h->channels,
 		.channel = h->channel,
 		.cookie = htobe32(h->cookie),
+		.rnr_retry = h->rnr_retry,
 	};
 
 	memcpy(b, &w, sizeof(w));
@@ -47,6 +48,7 @@ void hello_unpack(struct hello *h, const uint8_t *b)
 	h->channels = w.channels;
 	h->channel = w.channel;
 	h->cookie = be32toh(w.cookie);
+	h->rnr_retry = w.rnr_retry;
 }
 
 void good_hello(struct hello *h)

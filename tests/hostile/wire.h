@@ -30,7 +30,7 @@
 #define OUR_VERSION	KRDMA_PROTO_VERSION_MIN
 /* A version newer than the module's; the scenario descriptions name it. */
 #define NEWER_VERSION	(KRDMA_PROTO_VERSION + 1)
-_Static_assert(NEWER_VERSION == 7, "the wrong_version descriptions say version 7");
+_Static_assert(NEWER_VERSION == 8, "the wrong_version descriptions say version 8");
 
 /* struct krdma_cm_hello in host order. */
 struct hello {
@@ -40,6 +40,7 @@ struct hello {
 	uint8_t rd_atom, init_rd_atom;
 	uint8_t channels, channel;	/* data channels */
 	uint32_t cookie;
+	uint8_t rnr_retry;		/* version 7, with its flag */
 };
 
 /* struct krdma_wire_region in host order. */

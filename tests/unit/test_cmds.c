@@ -171,13 +171,13 @@ struct cmd_case {
 	int sigint, signal;
 	int rc;
 	const char *out, *err, *out_starts, *err_starts;
-	const char *out_has[8], *out_lacks[3], *err_has[3], *err_lacks[2];
+	const char *out_has[10], *out_lacks[3], *err_has[3], *err_lacks[2];
 	bool check_nreqs;
 	int nreqs;
 	uint8_t req_cmds[8];	/* 0: not checked */
 	uint8_t last_req;	/* the last request's command; 0: not checked */
 	struct sent sent[10];
-	struct json_want json_has[20];
+	struct json_want json_has[32];
 	void (*also)(const char *what, const struct run *r);
 };
 
@@ -3581,6 +3581,8 @@ static const struct ip_addr conform_peer = {
 static int conform_mode;
 static uint32_t conform_max_msg, conform_ntests;	/* max_msg 0: 65536 */
 static uint32_t conform_nsessions, conform_ndels;
+/* The last session-new's RNR retry count, as the kernel defaults it. */
+static uint8_t conform_rnr_retry = 6;
 
 static void conform_setup(int mode)
 {
@@ -3664,6 +3666,8 @@ static void k_conform_session(uint8_t cmd, struct nlattr **tb)
 		return;
 	}
 	conform_nsessions++;
+	conform_rnr_retry = tb[KRDMA_A_SESSION_RNR_RETRY] ?
+			    nla_get_u8(tb[KRDMA_A_SESSION_RNR_RETRY]) : 6;
 	fake_reply(session_msg(cmd, id, nla_get_string(tb[KRDMA_A_NAME])));
 	fake_ack();
 	if (conform_mode & CF_NEG_REFUSED)
@@ -3703,6 +3707,30 @@ static void k_conform_test(struct nlattr **tb)
 	}
 	if (tb[KRDMA_A_TEST_SEND_INVALIDATE] && op != KRDMA_OP_SEND) {
 		fake_error(-EINVAL, "send-invalidate is for send, without a violation but send-invalidated-rkey", 0);
+		return;
+	}
+	/* The peer's QP of rq_depth 8 keeps 12 receives posted. */
+	if (tb[KRDMA_A_TEST_RNR_HOLD] && n <= 12) {
+		fake_error(-EINVAL, "rnr-hold needs a count above the receives the peer keeps posted: the session's rq_depth + 4 a QP", 0);
+		return;
+	}
+	if (tb[KRDMA_A_TEST_RNR_HOLD] && !conform_rnr_retry) {
+		m = fake_msg(KRDMA_CMD_TEST_START);
+		nla_put_u32(m, KRDMA_A_TEST_ID, id);
+		fake_reply(m);
+		fake_ack();
+		m = fake_msg(KRDMA_CMD_EVENT_NTF);
+		nla_put_u32(m, KRDMA_A_TEST_ID, id);
+		nla_put_u8(m, KRDMA_A_EVENT, KRDMA_EVENT_TEST_DONE);
+		nla_put_u8(m, KRDMA_A_TEST_OP, op);
+		nla_put_u8(m, KRDMA_A_TEST_MODE, KRDMA_MODE_CHECK);
+		nla_put_u64(m, KRDMA_A_TEST_ITERS, 12);
+		nla_put_u64(m, KRDMA_A_TEST_VALIDATED, 12);
+		nla_put_u32(m, KRDMA_A_TEST_STATUS, (uint32_t)-EIO);
+		nla_put_u32(m, KRDMA_A_TEST_WC_STATUS, 13);
+		nla_put_string(m, KRDMA_A_REASON,
+			       "iteration 12: RNR retry counter exceeded");
+		fake_event(m);
 		return;
 	}
 	if (tb[KRDMA_A_TEST_OP]) {
@@ -3750,7 +3778,7 @@ static void k_conform(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 		nla_put_u32(m, KRDMA_A_SESSION_MAX_SGE, 16);
 		nla_put_u32(m, KRDMA_A_SESSION_MAX_READ_SGE, 16);
 		nla_put_u32(m, KRDMA_A_SESSION_PEER_PROTO,
-			    conform_mode & CF_OLD_PEER ? 4 : 6);
+			    conform_mode & CF_OLD_PEER ? 4 : 7);
 		if (!(conform_mode & CF_DOWN))
 			nla_put_string(m, KRDMA_A_DEV_NAME, "rxe0");
 		nla_put_u8(m, KRDMA_A_SESSION_ROLE, conform_mode & CF_SERVER ?
@@ -3836,7 +3864,7 @@ TEST(cmd_conform_all_cases)
 		{ .what = "no atomics", .kernel = k_conform,
 		  .setup = conform_setup, .json = true,
 		  .line = "conform session s1", .err = "", .rc = EXIT_OK,
-		  .json_has = { JSON_LEN("cases", 63),
+		  .json_has = { JSON_LEN("cases", 65),
 				JSON_STRING("cases/0/case", "write.1_byte"),
 				JSON_NUM("cases/0/size", 1),
 				JSON_NUM("cases/1/size", 1023),
@@ -3847,14 +3875,25 @@ TEST(cmd_conform_all_cases)
 				JSON_STRING("cases/35/reason",
 					    "the device has no atomics (atomic_cap none)"),
 				JSON_NO("cases/35/test_id"),
-				JSON_STRING("cases/53/case", "atomic_fadd.out_of_bounds"),
-				JSON_STRING("cases/53/result", "skip"),
+				JSON_STRING("cases/54/case", "atomic_fadd.out_of_bounds"),
+				JSON_STRING("cases/54/result", "skip"),
+				JSON_STRING("cases/51/case", "send.rnr_retried"),
+				JSON_STRING("cases/51/result", "pass"),
+				JSON_TRUE("cases/51/rnr_hold"),
+				JSON_NUM("cases/51/rnr_retry", 7),
+				JSON_NUM("cases/51/iters", 16),
+				JSON_STRING("cases/64/case", "send.rnr_retry_exceeded"),
+				JSON_STRING("cases/64/result", "pass"),
+				JSON_NUM("cases/64/rnr_retry", 0),
+				JSON_NUM("cases/64/wc_status", 13),
+				JSON_NUM("cases/64/expect_wc_status", 13),
+				JSON_NO("cases/64/violate"),
 				JSON_STRING("cases/41/case", "read.fenced_after_write"),
 				JSON_STRING("cases/39/case", "send.max_sge"),
 				JSON_NUM("cases/39/sges", 16),
 				JSON_NUM("cases/39/size", 1000),
 				JSON_STRING("cases/39/result", "pass"),
-				JSON_NUM("passed", 54), JSON_NUM("failed", 0),
+				JSON_NUM("passed", 56), JSON_NUM("failed", 0),
 				JSON_NUM("skipped", 9) } },
 		{ .what = "atomics", .kernel = k_conform,
 		  .setup = conform_setup, .mode = CF_ATOMICS, .json = true,
@@ -3868,7 +3907,7 @@ TEST(cmd_conform_all_cases)
 				JSON_STRING("cases/38/atomic_variant", "cswap_miss"),
 				JSON_NO("cases/36/atomic_variant"),
 				JSON_NO("cases/36/read_back"),
-				JSON_NUM("passed", 63), JSON_NUM("skipped", 0) } },
+				JSON_NUM("passed", 65), JSON_NUM("skipped", 0) } },
 		{ .what = "text", .kernel = k_conform, .setup = conform_setup,
 		  .line = "conform session s1", .rc = EXIT_OK,
 		  .out_starts = "conform session 5 (s1): dev rxe0 mtu 1024 max_msg 65536 page ",
@@ -3878,7 +3917,9 @@ TEST(cmd_conform_all_cases)
 			       "send.longer_than_receive     send             4096  pass expect remote invalid request error, got remote invalid request error\n",
 			       "send_imm.max_sge             send_imm         1000  pass 16 SGEs a WR, 8 validated of 8 iterations of 8\n",
 			       "read.fenced_after_write      read             8199  pass each WRITE READ back, 8 validated of 8 iterations of 8\n",
-			       "54 passed, 0 failed, 9 skipped\n" } },
+			       "send.rnr_retried             send                1  pass into the peer's empty receive queue, 16 validated of 16 iterations of 16\n",
+			       "send.rnr_retry_exceeded      send                1  pass expect RNR retry counter exceeded, got RNR retry counter exceeded\n",
+			       "56 passed, 0 failed, 9 skipped\n" } },
 		{ .what = "cases that fail", .kernel = k_conform,
 		  .setup = conform_setup, .json = true,
 		  .mode = CF_ATOMICS | CF_READ_FAILS | CF_SEND_REFUSED | CF_IMM_SHORT,
@@ -3904,7 +3945,7 @@ TEST(cmd_conform_all_cases)
 				/* the others, and those after, all run */
 				JSON_STRING("cases/21/result", "pass"),
 				JSON_STRING("cases/36/result", "pass"),
-				JSON_NUM("passed", 36), JSON_NUM("failed", 27),
+				JSON_NUM("passed", 36), JSON_NUM("failed", 29),
 				JSON_NUM("skipped", 0) } },
 		{ .what = "^C", .kernel = k_conform, .setup = conform_setup,
 		  .mode = CF_SLOW, .json = true, .sigint = 1,
@@ -4348,9 +4389,9 @@ TEST(cmd_conform_max_msg)
 			      /* 1 byte and max_msg of 5 ops, and the
 			       * negative cases but the atomics' (their
 			       * sessions' max_msg is their own) */
-			      JSON_STRING("cases/59/result", "pass"),
-			      JSON_NUM("cases/59/size", 4096),
-			      JSON_NUM("passed", 27),
+			      JSON_STRING("cases/60/result", "pass"),
+			      JSON_NUM("cases/60/size", 4096),
+			      JSON_NUM("passed", 29),
 			      JSON_NUM("skipped", 36) },
 	});
 	conform_max_msg = 0;
@@ -4391,17 +4432,20 @@ TEST(cmd_conform_list)
 		{ .kernel = k_none, .json = true,
 		  .line = "conform session s1 case list", .rc = EXIT_OK,
 		  REQS(0),
-		  .json_has = { JSON_LEN("", 63),
+		  .json_has = { JSON_LEN("", 65),
 				JSON_STRING("3/case", "write.mtu_plus_1"),
 				JSON_STRING("3/op", "write"),
 				JSON_STRING("3/size", "MTU+1"),
 				JSON_NO("3/violate"),
-				JSON_STRING("57/case", "write.read_only_region"),
-				JSON_STRING("57/op", "write"),
-				JSON_STRING("57/violate", "no_access"),
-				JSON_NUM("57/expect_wc_status", 10),
-				JSON_STRING("58/violate", "unaligned"),
-				JSON_NUM("58/expect_wc_status", 9),
+				JSON_STRING("58/case", "write.read_only_region"),
+				JSON_STRING("58/op", "write"),
+				JSON_STRING("58/violate", "no_access"),
+				JSON_NUM("58/expect_wc_status", 10),
+				JSON_STRING("59/violate", "unaligned"),
+				JSON_NUM("59/expect_wc_status", 9),
+				JSON_TRUE("64/rnr_hold"),
+				JSON_NUM("64/expect_wc_status", 13),
+				JSON_NO("64/violate"),
 				JSON_STRING("41/case", "read.fenced_after_write"),
 				JSON_STRING("41/op", "read"),
 				JSON_TRUE("41/read_back"),

@@ -16,14 +16,14 @@ static const struct conform_target rxe = {
 	.atomic_cap = 1 /* IB_ATOMIC_HCA */, .mtu = 1024, .max_msg = 65536,
 	.initiator_depth = 16, .page_size = 4096, .max_sge = 32,
 	.session_max_sge = 16, .session_max_read_sge = 16, .client = true,
-	.peer_proto = 6,
+	.peer_proto = 7,
 };
 
 TEST(conform_names_unique_and_found)
 {
 	size_t i, j;
 
-	CHECK(conform_ncases >= 63);
+	CHECK(conform_ncases >= 65);
 	for (i = 0; i < conform_ncases; i++) {
 		const char *name = conform_cases[i].name;
 		const char *op = op_name(conform_wr_op(&conform_cases[i]));
@@ -40,7 +40,7 @@ TEST(conform_names_unique_and_found)
 	CHECK_INT(conform_find("write.mtu_p"), 3);
 	CHECK_INT(conform_find("atomic_fadd.8"), 35);
 	CHECK_INT(conform_find("atomic_f"), MATCH_AMBIGUOUS);
-	CHECK_INT(conform_find("send.longer"), (int)conform_ncases - 4);
+	CHECK_INT(conform_find("send.longer"), (int)conform_ncases - 5);
 	CHECK_INT(conform_find("write"), MATCH_AMBIGUOUS);
 	CHECK_INT(conform_find("nope"), MATCH_NONE);
 	CHECK_INT(conform_find(""), MATCH_NONE);
@@ -91,8 +91,10 @@ static void check_op_skipped(const struct conform_target *t, uint8_t op,
 	size_t i;
 
 	for (i = 0; i < conform_ncases; i++) {
-		/* A read-back's READ: conform_skips_read_back. */
-		if (conform_cases[i].op != op || conform_cases[i].read_back)
+		/* A read-back's READ: conform_skips_read_back; RNR cases: */
+		/* conform_skips_rnr. */
+		if (conform_cases[i].op != op || conform_cases[i].read_back ||
+		    conform_cases[i].rnr_hold)
 			continue;
 		why = NULL;
 		CHECK_CASE(conform_cases[i].name,
@@ -348,6 +350,45 @@ TEST(conform_skips_what_the_session_cannot_take)
 	}
 }
 
+/* The RNR cases: IB and RoCE only, a peer of version 7, the client. */
+TEST(conform_skips_rnr)
+{
+	static const char *const names[] = {
+		"send.rnr_retried", "send.rnr_retry_exceeded",
+	};
+	struct conform_target t;
+	const char *why;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		int k = conform_find(names[i]);
+
+		CHECK_CASE(names[i], k >= 0);
+		if (k < 0)
+			continue;
+		CHECK_CASE(names[i], conform_cases[k].rnr_hold);
+		CHECK_U64_CASE(names[i], conform_count(&conform_cases[k], 1),
+			       CONFORM_RNR_COUNT);
+		t = rxe;
+		why = "unset";
+		CHECK_U64_CASE(names[i], conform_size(&conform_cases[k], &t, &why), 1);
+		CHECK_CASE(names[i], !why);
+		t.iwarp = true;
+		CHECK_U64_CASE(names[i], conform_size(&conform_cases[k], &t, &why), 0);
+		CHECK_CASE(names[i], why && strstr(why, "RFC 5040"));
+		t = rxe;
+		t.peer_proto = 6;
+		CHECK_U64_CASE(names[i], conform_size(&conform_cases[k], &t, &why), 0);
+		CHECK_CASE(names[i], why && strstr(why, "protocol version 7"));
+		t = rxe;
+		t.client = false;
+		CHECK_U64_CASE(names[i], conform_size(&conform_cases[k], &t, &why), 0);
+	}
+	/* The peer's queue (rq_depth + 4 on one QP) runs out before the end. */
+	CHECK(CONFORM_RNR_COUNT > CONFORM_RNR_RQ_DEPTH + 4);
+	CHECK(CONFORM_RNR_DEPTH + 3 <= CONFORM_RNR_RQ_DEPTH);
+}
+
 TEST(conform_negative_cases)
 {
 	struct conform_target t = rxe;
@@ -357,6 +398,14 @@ TEST(conform_negative_cases)
 	for (i = 0; i < conform_ncases; i++) {
 		const struct conform_case *cc = &conform_cases[i];
 
+		/* Retries exhausted: no rule broken, the RNR retry count 0. */
+		if (cc->rnr_hold) {
+			CHECK_CASE(cc->name, !cc->violate && cc->own_session);
+			CHECK_CASE(cc->name, cc->expect_wc ==
+				   (cc->rnr_retry == 7 ? 0 :
+				    CONFORM_WC_RNR_RETRY_EXC_ERR));
+			continue;
+		}
 		if (!cc->violate) {
 			CHECK_CASE(cc->name, cc->expect_wc == 0);
 			continue;

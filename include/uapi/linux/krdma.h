@@ -75,6 +75,18 @@
  */
 #define KRDMA_ACK_TIMEOUT_MAX	31
 
+/*
+ * test-rnr-hold: how long the peer keeps its receives back once none is left
+ * posted, in ms.
+ */
+#define KRDMA_RNR_HOLD_MS	500
+
+/*
+ * test-rnr-hold: the longest the peer keeps its receives back from the test's
+ * start, in ms, whatever the driver sends.
+ */
+#define KRDMA_RNR_HOLD_MAX_MS	10000
+
 /**
  * enum krdma_session_state - Life cycle of a session.
  * @KRDMA_SESSION_CONNECTING: Resolving the route, or waiting for the peer to
@@ -475,6 +487,28 @@ enum krdma_event {
  *   at each iteration; ours, for a read, filled with one before each READ.
  *   Needs a peer of protocol version 6 (session-peer-proto). default: 0 modes:
  *   check
+ * @KRDMA_A_SESSION_RNR_RETRY: (u8) How many times the session's queue pairs
+ *   send again a message the peer's device answered with a receiver-not-ready
+ *   NAK (no receive posted) before the work request fails with
+ *   IB_WC_RNR_RETRY_EXC_ERR: 0 to 6, or 7 for ever (the IBTA's RNR retry
+ *   count). In a session-new request it sets the client's QPs' (absent: 6),
+ *   which the IB CM takes from the server's REP: the client's hello asks the
+ *   server for it, and a server older than protocol version 7 refuses the
+ *   connection (reason 3). The peer's QPs keep 6. session-get reports each
+ *   side's own QPs' value, as the CM set it (0 on iWARP, which has no RNR
+ *   NAK). Its reason to exist is test-rnr-hold: krdma's credits keep the
+ *   peer's receive queues from running empty.
+ * @KRDMA_A_TEST_RNR_HOLD: (u8) check mode, send, send_imm - 1: the peer keeps
+ *   back every receive its session's QP completes from the test's start, until
+ *   none is left posted and rnr-hold-ms more have passed (or rnr-hold-max-ms
+ *   since the start), then posts them all again: the SENDs meanwhile meet an
+ *   empty receive queue, and the device answers them with receiver-not-ready
+ *   NAKs, which ours retries session-rnr-retry times. test-count must exceed
+ *   the receives the peer keeps posted on its session's QP (its rq_depth plus
+ *   4 a QP of the session, the credits'); no probe of the keepalive goes
+ *   meanwhile. Not on iWARP (a SEND into an empty receive queue ends the
+ *   connection there, RFC 5040). Needs a peer of protocol version 7
+ *   (session-peer-proto). default: 0 modes: check
  */
 enum krdma_attr {
 	KRDMA_A_UNSPEC,
@@ -553,6 +587,8 @@ enum krdma_attr {
 	KRDMA_A_SESSION_MAX_READ_SGE,
 	KRDMA_A_TEST_SEND_INVALIDATE,
 	KRDMA_A_TEST_ZERO_LENGTH,
+	KRDMA_A_SESSION_RNR_RETRY,
+	KRDMA_A_TEST_RNR_HOLD,
 
 	__KRDMA_A_MAX,
 };
