@@ -513,6 +513,7 @@ int krdma_connect(struct krdma_session_params *p, u32 *id,
 	sess->tos = p->tos;
 	sess->ack_timeout = krdma_ack_timeout_val(p->ack_timeout);
 	sess->rnr_ask = p->rnr_ask;
+	sess->max_sge_ask = p->max_sge;
 
 	cm_id = rdma_create_id(p->net, krdma_cm_handler, krdma_ctrl_conn(sess),
 			       RDMA_PS_TCP, IB_QPT_RC);

@@ -21,8 +21,13 @@ struct krdma_conn;
 struct krdma_peer_test;
 struct krdma_session;
 
-/* The SGEs of a WR at most: a receive's, a test message's (the spec's). */
+/*
+ * The SGEs of a send WR at most, what a session may ask (the spec's):
+ * a session's QPs take KRDMA_SGE_DEFAULT unless it asks for more
+ * (session-max-sge), and receives KRDMA_RECV_MAX_SGE.
+ */
 #define KRDMA_MAX_SGE		KRDMA_SGE_MAX
+#define KRDMA_RECV_MAX_SGE	KRDMA_SGE_DEFAULT
 /* The fewest receives a data channel keeps posted (conns.c). */
 #define KRDMA_CHANNEL_MIN_RECVS	8
 
@@ -33,7 +38,7 @@ struct krdma_recv {
 	struct krdma_buf	*buf;
 	/* Built once: the buffer never moves (krdma_recvs_alloc()). */
 	struct ib_recv_wr	wr;
-	struct ib_sge		sge[KRDMA_MAX_SGE];
+	struct ib_sge		sge[KRDMA_RECV_MAX_SGE];
 };
 
 /*

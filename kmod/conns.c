@@ -235,7 +235,8 @@ static int krdma_conn0_create_qp(struct krdma_conn *conn,
 
 	attr->cap.max_send_wr = krdma_session_nr_send_wrs(sess->sq_depth,
 							  sess->qps);
-	attr->cap.max_send_sge = min_t(u32, caps->max_send_sge, KRDMA_MAX_SGE);
+	attr->cap.max_send_sge = min_t(u32, caps->max_send_sge,
+				       sess->max_sge_ask ?: KRDMA_SGE_DEFAULT);
 	ret = krdma_caps_create_qp_inline(sess->kdev, conn->cm_id, attr);
 	if (ret)
 		return ret;
@@ -317,7 +318,7 @@ int krdma_conn_create_queues(struct krdma_conn *conn)
 	attr.cap.max_recv_wr = nr_recvs + 1;
 	/* Every QP takes as many, for buffers of the same size. */
 	attr.cap.max_recv_sge = nr_recvs ?
-		min_t(u32, sess->kdev->caps.max_recv_sge, KRDMA_MAX_SGE) : 1;
+		min_t(u32, sess->kdev->caps.max_recv_sge, KRDMA_RECV_MAX_SGE) : 1;
 	ret = conn->index ? krdma_channel_create_qp(conn, &attr) :
 			    krdma_conn0_create_qp(conn, &attr);
 	if (ret)

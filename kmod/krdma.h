@@ -248,6 +248,7 @@ struct krdma_session {
 	u32			peer_max_msg_size;
 	u32			peer_proto;
 	u32			max_sge;	/* per send WR, from the QP caps */
+	u32			max_sge_ask;	/* client: asked; 0: the default */
 	u32			max_read_sge;	/* per READ WR: iWARP allows 1 */
 	u32			max_inline;	/* inline bytes per send WR */
 	u8			responder_resources;
@@ -355,6 +356,7 @@ struct krdma_session_params {
 	s16			tos;		/* -1: the device's default */
 	u8			ack_timeout;	/* 0: the module parameter's */
 	u8			rnr_ask;	/* of the server, for our QPs; 0xff */
+	u32			max_sge;	/* of our send WRs; 0: the default */
 };
 
 struct krdma_session *krdma_session_alloc(enum krdma_session_role role,

@@ -160,8 +160,8 @@ u64 krdma_session_queues_bytes(u32 sq_depth, u32 rq_depth, u32 qps)
 	u32 send_wrs = krdma_session_nr_send_wrs(sq_depth, qps);
 	u32 recvs = krdma_session_nr_recvs(rq_depth, qps) + 1;
 
-	return krdma_qp_est_bytes(send_wrs, KRDMA_MAX_SGE, KRDMA_MAX_INLINE,
-				  recvs, KRDMA_MAX_SGE) +
+	return krdma_qp_est_bytes(send_wrs, KRDMA_SGE_DEFAULT, KRDMA_MAX_INLINE,
+				  recvs, KRDMA_RECV_MAX_SGE) +
 	       krdma_cq_est_bytes(send_wrs + recvs);
 }
 
@@ -177,9 +177,9 @@ u64 krdma_session_queues_bytes(u32 sq_depth, u32 rq_depth, u32 qps)
  */
 u64 krdma_channel_queues_bytes(u32 sq_depth, u32 nr_recvs)
 {
-	return krdma_qp_est_bytes(sq_depth + 1, KRDMA_MAX_SGE,
+	return krdma_qp_est_bytes(sq_depth + 1, KRDMA_SGE_DEFAULT,
 				  KRDMA_MAX_INLINE, nr_recvs + 1,
-				  KRDMA_MAX_SGE) +
+				  KRDMA_RECV_MAX_SGE) +
 	       krdma_cq_est_bytes(sq_depth + nr_recvs + 4);
 }
 

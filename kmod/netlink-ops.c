@@ -395,6 +395,8 @@ int krdma_nl_session_new_doit(struct sk_buff *skb, struct genl_info *info)
 		p.max_msg_size = nla_get_u32(tb[KRDMA_A_SESSION_MAX_MSG_SIZE]);
 	if (tb[KRDMA_A_SESSION_QPS])
 		p.qps = nla_get_u32(tb[KRDMA_A_SESSION_QPS]);
+	if (tb[KRDMA_A_SESSION_MAX_SGE])
+		p.max_sge = nla_get_u32(tb[KRDMA_A_SESSION_MAX_SGE]);
 	p.tos = tb[KRDMA_A_SESSION_TOS] ?
 		nla_get_u8(tb[KRDMA_A_SESSION_TOS]) : -1;
 	ret = krdma_attr_ack_timeout(info, &p.ack_timeout);

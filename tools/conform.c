@@ -52,9 +52,13 @@
 #define CONFORM_VARIANT(op_, name_, variant_)				\
 	{ .name = name_, .op = op_, .size = CONFORM_ATOMIC,		\
 	  .atomic_variant = variant_ }
-/* A WR of as many SGEs as the session's QP takes (test-sges). */
+/*
+ * A WR of as many SGEs as the device takes (test-sges), over a session
+ * of its own whose QPs ask for them all (session-max-sge).
+ */
 #define CONFORM_MAX_SGE(op_, name_)					\
-	{ .name = name_, .op = op_, .size = CONFORM_SGE_MSG, .max_sge = true }
+	{ .name = name_, .op = op_, .size = CONFORM_SGE_MSG, .max_sge = true, \
+	  .own_session = true }
 /* An atomic at every 8-byte-aligned offset of a page-sized target. */
 #define CONFORM_EVERY_OFFSET(op_, name_)				\
 	{ .name = name_, .op = op_, .size = CONFORM_ATOMIC_TARGET,	\
@@ -573,6 +577,10 @@ static int conform_own_connect(struct knl_ctx *c, const struct conform_info *in,
 	s.rqd.set = s.rnr.set = cc->rnr_hold;
 	s.rqd.num = CONFORM_RNR_RQ_DEPTH;
 	s.rnr.num = cc->rnr_retry;
+	/* Every SGE the device takes, up to krdma's most. */
+	s.maxsge.set = cc->max_sge;
+	s.maxsge.num = in->t.max_sge < KRDMA_SGE_MAX ? in->t.max_sge :
+						       KRDMA_SGE_MAX;
 	msg = session_new_msg(c, &s, in->peer.port);
 	if (!msg) {
 		snprintf(why, len, "out of memory");
@@ -592,19 +600,26 @@ static int conform_own_connect(struct knl_ctx *c, const struct conform_info *in,
 	return rc;
 }
 
+/* Session @id as session show has it, into @in: 0, or an exit code. */
+static int conform_session_get(struct knl_ctx *c, uint32_t id,
+			       struct conform_info *in)
+{
+	struct nl_msg *msg = knl_req(c, KRDMA_CMD_SESSION_GET, 0);
+
+	memset(in, 0, sizeof(*in));
+	if (!msg || nla_put_u32(msg, KRDMA_A_SESSION_ID, id)) {
+		nlmsg_free(msg);
+		return EXIT_ERR;
+	}
+	return knl_call(c, msg, conform_session_reply, in, "session show");
+}
+
 /* Is session @id still up? */
 static bool conform_session_up(struct knl_ctx *c, uint32_t id)
 {
-	struct nl_msg *msg = knl_req(c, KRDMA_CMD_SESSION_GET, 0);
 	struct conform_info in;
 
-	memset(&in, 0, sizeof(in));
-	if (!msg || nla_put_u32(msg, KRDMA_A_SESSION_ID, id)) {
-		nlmsg_free(msg);
-		return false;
-	}
-	return !knl_call(c, msg, conform_session_reply, &in, "session show") &&
-	       in.up;
+	return !conform_session_get(c, id, &in) && in.up;
 }
 
 /*
@@ -746,6 +761,8 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 			struct conform_tally *tally, bool *stopped)
 {
 	struct report_opts ro = { .quiet = true };
+	struct conform_target tg;
+	struct conform_info oi;
 	const char *why = NULL;
 	uint64_t size = conform_size(cc, &in->t, &why);
 	uint64_t count = conform_count(cc, size);
@@ -775,7 +792,14 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 	if (cc->own_session)
 		connected = !conform_own_connect(c, in, cc, in->t.max_msg, &own,
 						 reason, sizeof(reason));
-	conform_test_args(&a, cc, &in->t, own ?: in->id, count);
+	/* A max_sge case's SGEs: what its session's QPs took. */
+	tg = in->t;
+	if (connected && own && cc->max_sge &&
+	    !conform_session_get(c, own, &oi)) {
+		tg.session_max_sge = oi.t.session_max_sge;
+		tg.session_max_read_sge = oi.t.session_max_read_sge;
+	}
+	conform_test_args(&a, cc, &tg, own ?: in->id, count);
 	/* Each word once: slot 0's uses go to the words in turn. */
 	a.depth.set = cc->every_offset;
 	a.depth.num = 1;
@@ -800,7 +824,7 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 			  "fail");
 	if (cc->max_sge)
 		print_uint(PRINT_ANY, "sges", "%" PRIu64 " SGEs a WR, ",
-			   conform_sges(cc, &in->t));
+			   conform_sges(cc, &tg));
 	if (cc->read_back)
 		print_text("each WRITE READ back, ");
 	if (cc->send_invalidate)

@@ -235,7 +235,9 @@ struct nl_msg *session_new_msg(struct knl_ctx *c, const struct session_args *s,
 	    (s->ack.set && nla_put_u8(msg, KRDMA_A_SESSION_ACK_TIMEOUT,
 				      (uint8_t)s->ack.num)) ||
 	    (s->rnr.set && nla_put_u8(msg, KRDMA_A_SESSION_RNR_RETRY,
-				      (uint8_t)s->rnr.num))) {
+				      (uint8_t)s->rnr.num)) ||
+	    (s->maxsge.set && nla_put_u32(msg, KRDMA_A_SESSION_MAX_SGE,
+					  (uint32_t)s->maxsge.num))) {
 		nlmsg_free(msg);
 		return NULL;
 	}
@@ -291,6 +293,7 @@ size_t session_specs(struct session_args *s, struct arg_spec *specs,
 		{ "ack_timeout", ARG_U32, 0, 0, 0, KRDMA_ACK_TIMEOUT_MAX, &s->ack,
 		  "N" },
 		{ "rnr_retry", ARG_U32, 0, 0, 0, 7, &s->rnr, "N" },
+		{ "max_sge", ARG_U32, 0, 0, 1, KRDMA_SGE_MAX, &s->maxsge, "N" },
 	};
 	size_t i, n = 0;
 

@@ -16,7 +16,7 @@
 /* What "session connect" takes, and a one-shot "test run addr ..." too. */
 struct session_args {
 	struct arg_val addr, port, name, src, timeout, sqd, rqd, maxmsg, qps,
-		tos, ack, rnr;
+		tos, ack, rnr, maxsge;
 };
 
 struct connect_state {
@@ -48,7 +48,7 @@ struct nl_msg *session_new_msg(struct knl_ctx *c, const struct session_args *s,
  * keywords over @s; @sess_only leaves out name and qps (a one-shot test
  * names its session and takes qps from the test). Returns how many.
  */
-#define SESSION_SPECS_MAX	12
+#define SESSION_SPECS_MAX	13
 size_t session_specs(struct session_args *s, struct arg_spec *specs,
 		     bool sess_only);
 /* How long session_connect_wait() gives a connect of @s. */

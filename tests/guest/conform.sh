@@ -97,10 +97,12 @@ deviations() {
 # max_msg does not bound them: their sessions are their own).
 NEG_RUN=$((2 * NNEG))
 # The positive cases over a session of their own: read.fenced_after_write
-# in c1's table (c2's max_msg skips it), the three of 0 bytes and the
-# RNR retried in both tables (on iWARP two: no write_imm, no RNR).
-OWN_RUN=9
-iwarp && OWN_RUN=5
+# in c1's table (c2's max_msg skips it), the three of 0 bytes, the RNR
+# retried and the five at the device's most SGEs in both tables (on
+# iWARP two of 0 bytes and two of the most SGEs: no write_imm, no
+# send_imm, no RNR, and siw's READ takes one SGE).
+OWN_RUN=19
+iwarp && OWN_RUN=9
 
 # rnr_counter NAME: one of the device's hardware counters (rxe's names:
 # rcvd_rnr_err, send_rnr_err, retry_rnr_exceeded_err), 0 if it has none.
@@ -218,6 +220,13 @@ done
 # netdev: 1024).
 MTU=$(krdmactl -j dev show "$KRDMA_RDMA_DEV" | json_get "[p['mtu'] for p in d if p.get('state') == 'ACTIVE'][0]")
 json_check conform.mtu "cat $OUT" "d['mtu'] == ${MTU:-0} > 0 and d['max_msg'] == 65536"
+
+# The max_sge cases used every SGE the device takes in a send WR, up to
+# krdma's 32 (rxe: 32, siw: 6), over sessions that asked for them - not
+# the 16 a session takes by default.
+DEVSGE=$(krdmactl -j dev show "$KRDMA_RDMA_DEV" | json_get "d[0]['max_sge']")
+json_check conform.max_sge_device "cat $OUT" \
+	"len([c for c in d['cases'] if 'sges' in c]) >= 2 and all(c['sges'] == min(${DEVSGE:-0}, 32) for c in d['cases'] if 'sges' in c and c['op'] != 'read')"
 
 # One case alone, by its name.
 json_check conform.one_case "krdmactl -j conform session c1 case write.mtu_plus_1" \

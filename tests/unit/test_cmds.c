@@ -3583,6 +3583,8 @@ static uint32_t conform_max_msg, conform_ntests;	/* max_msg 0: 65536 */
 static uint32_t conform_nsessions, conform_ndels;
 /* The last session-new's RNR retry count, as the kernel defaults it. */
 static uint8_t conform_rnr_retry = 6;
+/* The SGEs the last session-new asked for its QPs (0: the default). */
+static uint32_t conform_max_sge;
 
 static void conform_setup(int mode)
 {
@@ -3668,6 +3670,8 @@ static void k_conform_session(uint8_t cmd, struct nlattr **tb)
 	conform_nsessions++;
 	conform_rnr_retry = tb[KRDMA_A_SESSION_RNR_RETRY] ?
 			    nla_get_u8(tb[KRDMA_A_SESSION_RNR_RETRY]) : 6;
+	conform_max_sge = tb[KRDMA_A_SESSION_MAX_SGE] ?
+			  nla_get_u32(tb[KRDMA_A_SESSION_MAX_SGE]) : 0;
 	fake_reply(session_msg(cmd, id, nla_get_string(tb[KRDMA_A_NAME])));
 	fake_ack();
 	if (conform_mode & CF_NEG_REFUSED)
@@ -3775,8 +3779,15 @@ static void k_conform(uint8_t cmd, struct nlattr **tb, struct nl_msg *req)
 		nla_put_u32(m, KRDMA_A_SESSION_MAX_MSG_SIZE,
 			    conform_max_msg ? conform_max_msg : 65536);
 		nla_put_u8(m, KRDMA_A_SESSION_INITIATOR_DEPTH, 16);
-		nla_put_u32(m, KRDMA_A_SESSION_MAX_SGE, 16);
-		nla_put_u32(m, KRDMA_A_SESSION_MAX_READ_SGE, 16);
+		/* A case's own session: the SGEs it asked for (the device 32). */
+		if (tb[KRDMA_A_SESSION_ID] &&
+		    nla_get_u32(tb[KRDMA_A_SESSION_ID]) >= 30 && conform_max_sge) {
+			nla_put_u32(m, KRDMA_A_SESSION_MAX_SGE, conform_max_sge);
+			nla_put_u32(m, KRDMA_A_SESSION_MAX_READ_SGE, 30);
+		} else {
+			nla_put_u32(m, KRDMA_A_SESSION_MAX_SGE, 16);
+			nla_put_u32(m, KRDMA_A_SESSION_MAX_READ_SGE, 16);
+		}
 		nla_put_u32(m, KRDMA_A_SESSION_PEER_PROTO,
 			    conform_mode & CF_OLD_PEER ? 4 : 7);
 		if (!(conform_mode & CF_DOWN))
@@ -3890,7 +3901,7 @@ TEST(cmd_conform_all_cases)
 				JSON_NO("cases/64/violate"),
 				JSON_STRING("cases/41/case", "read.fenced_after_write"),
 				JSON_STRING("cases/39/case", "send.max_sge"),
-				JSON_NUM("cases/39/sges", 16),
+				JSON_NUM("cases/39/sges", 32),
 				JSON_NUM("cases/39/size", 1000),
 				JSON_STRING("cases/39/result", "pass"),
 				JSON_NUM("passed", 56), JSON_NUM("failed", 0),
@@ -3915,7 +3926,7 @@ TEST(cmd_conform_all_cases)
 			       "atomic_fadd.8_bytes          atomic_fadd         8  skip the device has no atomics",
 			       "write.out_of_bounds          write               1  pass expect remote access error, got remote access error\n",
 			       "send.longer_than_receive     send             4096  pass expect remote invalid request error, got remote invalid request error\n",
-			       "send_imm.max_sge             send_imm         1000  pass 16 SGEs a WR, 8 validated of 8 iterations of 8\n",
+			       "send_imm.max_sge             send_imm         1000  pass 32 SGEs a WR, 8 validated of 8 iterations of 8\n",
 			       "read.fenced_after_write      read             8199  pass each WRITE READ back, 8 validated of 8 iterations of 8\n",
 			       "send.rnr_retried             send                1  pass into the peer's empty receive queue, 16 validated of 16 iterations of 16\n",
 			       "send.rnr_retry_exceeded      send                1  pass expect RNR retry counter exceeded, got RNR retry counter exceeded\n",
@@ -3970,22 +3981,30 @@ TEST(cmd_conform_max_sge)
 	check_cmd(&(const struct cmd_case){
 		.kernel = k_conform, .setup = conform_setup, .json = true,
 		.line = "conform session s1 case send.max_sge",
-		.err = "", .rc = EXIT_OK, REQS(3),
-		.sent = { SENT_IN(2, KRDMA_A_TEST_OP, KRDMA_OP_SEND),
-			  SENT_IN(2, KRDMA_A_TEST_SGES, 16),
-			  SENT_IN(2, KRDMA_A_TEST_SIZE, 1000) },
-		.json_has = { JSON_NUM("cases/0/sges", 16),
+		.err = "", .rc = EXIT_OK, REQS(7),
+		/* over a session of its own asking the device's 32 SGEs */
+		.req_cmds = { KRDMA_CMD_SESSION_GET, KRDMA_CMD_DEV_GET,
+			      KRDMA_CMD_SESSION_NEW, KRDMA_CMD_SESSION_GET,
+			      KRDMA_CMD_TEST_START, KRDMA_CMD_SESSION_GET,
+			      KRDMA_CMD_SESSION_DEL },
+		.sent = { SENT_IN(2, KRDMA_A_SESSION_MAX_SGE, 32),
+			  SENT_IN(4, KRDMA_A_TEST_OP, KRDMA_OP_SEND),
+			  SENT_IN(4, KRDMA_A_SESSION_ID, 30),
+			  SENT_IN(4, KRDMA_A_TEST_SGES, 32),
+			  SENT_IN(4, KRDMA_A_TEST_SIZE, 1000) },
+		.json_has = { JSON_NUM("cases/0/sges", 32),
 			      JSON_STRING("cases/0/result", "pass") },
 	});
-	/* A READ's: the session's max_read_sge (the fake's 16). */
+	/* A READ's: its session's max_read_sge (the fake's 30). */
 	check_cmd(&(const struct cmd_case){
 		.kernel = k_conform, .setup = conform_setup, .json = true,
 		.line = "conform session s1 case read.max_sge",
-		.err = "", .rc = EXIT_OK, REQS(3),
-		.sent = { SENT_IN(2, KRDMA_A_TEST_OP, KRDMA_OP_READ),
-			  SENT_IN(2, KRDMA_A_TEST_SGES, 16),
-			  SENT_IN(2, KRDMA_A_TEST_SIZE, 1000) },
-		.json_has = { JSON_NUM("cases/0/sges", 16),
+		.err = "", .rc = EXIT_OK, REQS(7),
+		.sent = { SENT_IN(2, KRDMA_A_SESSION_MAX_SGE, 32),
+			  SENT_IN(4, KRDMA_A_TEST_OP, KRDMA_OP_READ),
+			  SENT_IN(4, KRDMA_A_TEST_SGES, 30),
+			  SENT_IN(4, KRDMA_A_TEST_SIZE, 1000) },
+		.json_has = { JSON_NUM("cases/0/sges", 30),
 			      JSON_STRING("cases/0/result", "pass") },
 	});
 }

@@ -47,9 +47,17 @@
 
 /*
  * Most scatter/gather entries krdma puts in a send work request (the device's
- * own most, dev-max-sge, can be lower or higher).
+ * own most, dev-max-sge, can be lower or higher): what a session may ask
+ * (session-max-sge).
  */
-#define KRDMA_SGE_MAX	16
+#define KRDMA_SGE_MAX	32
+
+/*
+ * Scatter/gather entries a send work request of a session's queue pairs takes
+ * at most unless the session asks for more (session-max-sge): every QP's send
+ * queue grows with it.
+ */
+#define KRDMA_SGE_DEFAULT	16
 
 /*
  * Largest target of a check-mode atomics test (test-size), whose iterations go
@@ -459,8 +467,10 @@ enum krdma_event {
  *   request moves (a send's header included). Absent: as many as its memory
  *   takes. modes: check
  * @KRDMA_A_SESSION_MAX_SGE: (u32) Scatter/gather entries a send work request
- *   of the session's queue pairs takes (the device's dev-max-sge, at most
- *   sge-max).
+ *   of the session's queue pairs takes: the device's dev-max-sge, at most
+ *   sge-default (16) - or in a session-new request what the client asks for
+ *   its QPs instead, up to sge-max (32), of which it gets no more than its
+ *   device takes. A server's sessions take sge-default.
  * @KRDMA_A_TEST_WC_STATUS: (u32) The status of the completion that failed the
  *   test, as enum ib_wc_status (and libibverbs' ibv_wc_status) number it: 10 a
  *   remote access error, 9 a remote invalid request. Absent when no completion
