@@ -133,13 +133,13 @@ atomic_end_huge		ok		disconnected_by_peer
 # spaces as _)
 SERVER_SCENARIOS='
 rep_bad_magic		-	bad_handshake_from_server:_not_a_krdma_peer
-rep_wrong_version	-	bad_handshake_from_server:_protocol_version_not_supported_(server_7,_here_1..6)
+rep_wrong_version	-	bad_handshake_from_server:_protocol_version_not_supported_(server_8,_here_1..7)
 rep_flags		-	bad_handshake_from_server:_connection_parameters_out_of_range
 rep_depth_0		-	bad_handshake_from_server:_connection_parameters_out_of_range
 rep_msg_huge		-	bad_handshake_from_server:_connection_parameters_out_of_range
 rep_none		-	bad_handshake_from_server:_not_a_krdma_peer
 reject_unknown		-	rejected_by_peer:_unknown_reason
-reject_old_version	-	rejected_by_peer:_protocol_version_not_supported_(peer_1,_here_1..6)
+reject_old_version	-	rejected_by_peer:_protocol_version_not_supported_(peer_1,_here_1..7)
 reject_garbage		-	rejected:_consumer_defined
 ack_short_regions	write	protocol_error:_malformed_TEST_ACK
 ack_nregions_beyond	write	protocol_error:_malformed_TEST_ACK
