@@ -213,7 +213,7 @@ static int krdma_peer_check_req(struct krdma_peer_test *pt,
 	 * posted; iWARP would end the connection at the first one too many.
 	 */
 	if (p->rnr_hold &&
-	    (be64_to_cpu(req->count) <= krdma_ctrl_conn(pt->sess)->nr_recvs ||
+	    (p->count <= krdma_ctrl_conn(pt->sess)->nr_recvs ||
 	     pt->sess->kdev->iwarp))
 		return -EINVAL;
 	/* Keys to invalidate: targets of ours, in the check mode. */
