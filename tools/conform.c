@@ -801,8 +801,10 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 	}
 	conform_test_args(&a, cc, &tg, own ?: in->id, count);
 	/* Each word once: slot 0's uses go to the words in turn. */
-	a.depth.set = cc->every_offset;
-	a.depth.num = 1;
+	if (cc->every_offset) {
+		a.depth.set = true;
+		a.depth.num = 1;
+	}
 	c->ext_msg[0] = '\0';
 	if (connected)
 		rc = test_run_one(c, &a, conform_test_size(cc, size), &ro,

@@ -4009,6 +4009,25 @@ TEST(cmd_conform_max_sge)
 	});
 }
 
+/* The RNR retried case: 16 SENDs, 4 at a time, over a session of rq_depth 8. */
+TEST(cmd_conform_rnr_depth)
+{
+	check_cmd(&(const struct cmd_case){
+		.kernel = k_conform, .setup = conform_setup, .json = true,
+		.line = "conform session s1 case send.rnr_retried",
+		.err = "", .rc = EXIT_OK, REQS(6),
+		.req_cmds = { KRDMA_CMD_SESSION_GET, KRDMA_CMD_DEV_GET,
+			      KRDMA_CMD_SESSION_NEW, KRDMA_CMD_TEST_START,
+			      KRDMA_CMD_SESSION_GET, KRDMA_CMD_SESSION_DEL },
+		.sent = { SENT_IN(2, KRDMA_A_SESSION_RQ_DEPTH, 8),
+			  SENT_IN(2, KRDMA_A_SESSION_RNR_RETRY, 7),
+			  SENT_IN(3, KRDMA_A_TEST_RNR_HOLD, 1),
+			  SENT_IN(3, KRDMA_A_TEST_COUNT, 16),
+			  SENT_IN(3, KRDMA_A_TEST_DEPTH, 4) },
+		.json_has = { JSON_STRING("cases/0/result", "pass") },
+	});
+}
+
 /* The fenced READ after a WRITE: a write test with read-back. */
 TEST(cmd_conform_read_back)
 {
