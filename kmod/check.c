@@ -435,6 +435,72 @@ static int krdma_check_post_read_back(struct krdma_test *test,
 }
 
 /*
+ * test-zero-read-behind: the READ of 0 bytes behind the slot's READ
+ * completed; it must have moved nothing into its SGE, whose buffer holds
+ * the canary it was filled with.
+ */
+static void krdma_check_zero_read_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_slot *slot = container_of(wc->wr_cqe, struct krdma_slot, wcqe);
+	struct krdma_session *sess = cq->cq_context;
+	struct krdma_test *test = slot->test;
+
+	krdma_reads_end(sess, 1);
+	krdma_buf_to_cpu(slot->sink);
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		krdma_check_wc_failed(test, slot, wc, "the READ of 0 bytes: ");
+		return;
+	}
+	if (!krdma_pattern_check(slot->sink, KRDMA_MSG_HDR_SIZE, test->p.size,
+				 krdma_check_canary(test->id, slot->iter))) {
+		krdma_count(sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
+		krdma_test_fail(test, -EBADMSG,
+				"iteration %llu: the READ of 0 bytes wrote into its SGE",
+				slot->iter);
+	}
+	krdma_slot_step(test, slot, KRDMA_SLOT_ZERO_READ);
+}
+
+/*
+ * test-zero-read-behind: a READ of one SGE of 0 bytes, unfenced, right
+ * behind the slot's READ of the same target, so that the responder may
+ * take it while it still sends the first one's response (siw queues it
+ * then: Documentation/conformance.rst, "Known device bugs"). The SGE is
+ * real - the sink's first payload byte, lkey and all - as a ULP's would
+ * be; only its length is 0.
+ */
+static int krdma_check_post_zero_read(struct krdma_test *test,
+				      struct krdma_slot *slot,
+				      const struct krdma_wire_region *remote)
+{
+	struct krdma_session *sess = test->sess;
+	struct ib_rdma_wr wr = {};
+	struct ib_sge sge;
+	int ret;
+
+	krdma_pattern_fill(slot->sink, KRDMA_MSG_HDR_SIZE, test->p.size,
+			   krdma_check_canary(test->id, slot->iter));
+	krdma_buf_to_device(slot->sink);
+	if (krdma_buf_read_sges(slot->sink, KRDMA_MSG_HDR_SIZE, 1,
+				sess->kdev->pd->local_dma_lkey, &sge, 1) != 1)
+		return -EINVAL;
+	sge.length = 0;
+	wr.wr.wr_cqe = &slot->wcqe;
+	wr.wr.sg_list = &sge;
+	wr.wr.num_sge = 1;
+	wr.wr.opcode = IB_WR_RDMA_READ;
+	wr.wr.send_flags = IB_SEND_SIGNALED;
+	wr.remote_addr = be64_to_cpu(remote->addr);
+	wr.rkey = be32_to_cpu(remote->rkey);
+	ret = krdma_post_send(sess, &wr.wr);
+	if (ret)
+		return ret;
+	krdma_reads_begin(sess, 1);
+	krdma_count(sess, KRDMA_CNT_READ_WRS, 1);
+	return 0;
+}
+
+/*
  * The peer's region of slot @s's target that holds byte *@off of it (a
  * target of more than a chunk of the peer's is more than one region),
  * *@off then the byte's offset in it.
@@ -667,13 +733,16 @@ static void krdma_check_issue(struct krdma_test *test, struct krdma_slot *slot)
 			ret = krdma_check_post_read_back(test, slot, remote);
 		break;
 	case KRDMA_OP_READ:
-		slot->pending = KRDMA_SLOT_WC | KRDMA_SLOT_ACK;
+		slot->pending = KRDMA_SLOT_WC | KRDMA_SLOT_ACK |
+				(test->p.zero_behind ? KRDMA_SLOT_ZERO_READ : 0);
 		/* What a READ of 0 bytes must leave as it is. */
 		if (test->p.zero_length)
 			krdma_pattern_fill(slot->buf, KRDMA_MSG_HDR_SIZE, test->p.size,
 					   krdma_check_canary(test->id, slot->iter));
 		krdma_buf_to_device(slot->buf);
 		ret = krdma_check_post_rdma(test, slot, remote, IB_WR_RDMA_READ, 0);
+		if (!ret && test->p.zero_behind)
+			ret = krdma_check_post_zero_read(test, slot, remote);
 		break;
 	case KRDMA_OP_PING:
 		krdma_pattern_fill(slot->buf, KRDMA_MSG_HDR_SIZE, test->p.size, seed);
@@ -813,9 +882,10 @@ static int krdma_check_params(struct krdma_session *sess,
 		    p->op == KRDMA_OP_WRITE_IMM) ? KRDMA_MAX_SLOT_REGIONS + 1 : 1;
 	if (per_iter > 1 && nchunks + 1 > min(sess->max_sge, sess->max_read_sge))
 		per_iter += nchunks;
-	/* The READ back as many WRs again. */
+	/* The READ back as many WRs again; a READ of 0 bytes one. */
 	if (p->read_back)
 		per_iter *= 2;
+	per_iter += p->zero_behind;
 	if (p->depth * per_iter + 2 * p->depth * nchunks + 2 > sess->sq_depth) {
 		NL_SET_ERR_MSG(extack, "depth too large for the session's send queue");
 		return -ENOSPC;
@@ -854,12 +924,14 @@ static int krdma_check_setup(struct krdma_test *test)
 
 		slot->test = test;
 		slot->cqe.done = krdma_check_slot_done;
-		slot->wcqe.done = krdma_check_read_back_done;
+		slot->wcqe.done = test->p.zero_behind ? krdma_check_zero_read_done :
+							krdma_check_read_back_done;
 		slot->buf = krdma_buf_alloc(kdev, krdma_slot_len(&test->p),
 					    "slot", s);
 		if (!slot->buf)
 			return -ENOMEM;
-		if (test->p.op != KRDMA_OP_PING && !test->p.read_back)
+		if (test->p.op != KRDMA_OP_PING && !test->p.read_back &&
+		    !test->p.zero_behind)
 			continue;
 		slot->sink = krdma_buf_alloc(kdev, krdma_slot_len(&test->p),
 					     "sink", s);
@@ -923,7 +995,8 @@ static int krdma_check_post_ping_regs(struct krdma_test *test,
 }
 
 /*
- * Read: the slots the READs land in, read-back: the slots' sinks (iWARP:
+ * Read: the slots the READs land in (and a zero-read-behind's sinks, its
+ * READs of 0 bytes' SGEs), read-back: the slots' sinks (iWARP:
  * krdma_buf_make_sink()).
  */
 static int krdma_check_post_sinks(struct krdma_test *test)
@@ -937,6 +1010,9 @@ static int krdma_check_post_sinks(struct krdma_test *test)
 		ret = krdma_buf_make_sink(test->sess, test->p.read_back ?
 					  slot->sink : slot->buf,
 					  &test->ctl_cqe);
+		if (!ret && test->p.zero_behind)
+			ret = krdma_buf_make_sink(test->sess, slot->sink,
+						  &test->ctl_cqe);
 		if (ret)
 			return ret;
 	}

@@ -515,6 +515,7 @@ struct krdma_test_params {
 	bool	send_inv;	/* check, send: SEND_WITH_INV of a peer's key */
 	bool	zero_length;	/* check, write(_imm)/read: WRs of 0 bytes */
 	bool	rnr_hold;	/* check, sends: the peer holds its receives */
+	bool	zero_behind;	/* check, read: a 0-byte READ behind each */
 	u32	mirror_of;	/* the peer's test this one mirrors, or 0 */
 };
 

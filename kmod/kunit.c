@@ -686,9 +686,11 @@ static void krdma_kunit_atomic_value(struct kunit *t)
  * test-read-back a write's; test-send-invalidate a send's (IB has no
  * SEND_WITH_INV with an immediate); test-zero-length a write's,
  * write_imm's or read's, and not with read-back or test-sges;
- * test-rnr-hold a send's or send_imm's, and not with test-sges.
+ * test-rnr-hold a send's or send_imm's, and not with test-sges;
+ * test-zero-read-behind a read's, and not with test-sges.
  */
-enum { KUNIT_READ_BACK, KUNIT_SEND_INV, KUNIT_ZERO_LENGTH, KUNIT_RNR_HOLD };
+enum { KUNIT_READ_BACK, KUNIT_SEND_INV, KUNIT_ZERO_LENGTH, KUNIT_RNR_HOLD,
+	KUNIT_ZERO_BEHIND };
 
 static void krdma_kunit_check_flags(struct kunit *t)
 {
@@ -733,6 +735,12 @@ static void krdma_kunit_check_flags(struct kunit *t)
 		{ KRDMA_MODE_CHECK, KRDMA_OP_SEND, KRDMA_VIOLATE_LONG_SEND,
 		  KUNIT_RNR_HOLD, 0, -EINVAL },
 		{ KRDMA_MODE_BW, KRDMA_OP_SEND, 0, KUNIT_RNR_HOLD, 0, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_READ, 0, KUNIT_ZERO_BEHIND, 0, 0 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, 0, KUNIT_ZERO_BEHIND, 0, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_READ, 0, KUNIT_ZERO_BEHIND, 2, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_READ, KRDMA_VIOLATE_OUT_OF_BOUNDS,
+		  KUNIT_ZERO_BEHIND, 0, -EINVAL },
+		{ KRDMA_MODE_BW, KRDMA_OP_READ, 0, KUNIT_ZERO_BEHIND, 0, -EINVAL },
 	};
 	unsigned int i;
 
@@ -744,6 +752,7 @@ static void krdma_kunit_check_flags(struct kunit *t)
 			.send_inv = cases[i].flag == KUNIT_SEND_INV,
 			.zero_length = cases[i].flag == KUNIT_ZERO_LENGTH,
 			.rnr_hold = cases[i].flag == KUNIT_RNR_HOLD,
+			.zero_behind = cases[i].flag == KUNIT_ZERO_BEHIND,
 			.sges = cases[i].sges, .count = 1, .depth = 1,
 		};
 

@@ -100,7 +100,7 @@ static const struct nla_policy krdma_session_get_nl_policy[KRDMA_A_SESSION_ID + 
 };
 
 /* KRDMA_CMD_TEST_START - do */
-static const struct nla_policy krdma_test_start_nl_policy[KRDMA_A_TEST_RNR_HOLD + 1] = {
+static const struct nla_policy krdma_test_start_nl_policy[KRDMA_A_TEST_ZERO_READ_BEHIND + 1] = {
 	[KRDMA_A_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 	[KRDMA_A_SESSION_ID] = { .type = NLA_U32, },
 	[KRDMA_A_TEST_OP] = NLA_POLICY_RANGE(NLA_U8, 1, KRDMA_OP_MAX),
@@ -125,6 +125,7 @@ static const struct nla_policy krdma_test_start_nl_policy[KRDMA_A_TEST_RNR_HOLD 
 	[KRDMA_A_TEST_SEND_INVALIDATE] = NLA_POLICY_MAX(NLA_U8, 1),
 	[KRDMA_A_TEST_ZERO_LENGTH] = NLA_POLICY_MAX(NLA_U8, 1),
 	[KRDMA_A_TEST_RNR_HOLD] = NLA_POLICY_MAX(NLA_U8, 1),
+	[KRDMA_A_TEST_ZERO_READ_BEHIND] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 /* KRDMA_CMD_TEST_STOP - do */
@@ -196,7 +197,7 @@ const struct genl_ops krdma_nl_ops[13] = {
 		.cmd		= KRDMA_CMD_TEST_START,
 		.doit		= krdma_nl_test_start_doit,
 		.policy		= krdma_test_start_nl_policy,
-		.maxattr	= KRDMA_A_TEST_RNR_HOLD,
+		.maxattr	= KRDMA_A_TEST_ZERO_READ_BEHIND,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{
@@ -229,7 +230,7 @@ const struct genl_multicast_group krdma_nl_mcgrps[1] = {
 };
 
 /* test-start: the attributes that only some test modes take */
-const struct krdma_mode_attr krdma_test_mode_attrs[13] = {
+const struct krdma_mode_attr krdma_test_mode_attrs[14] = {
 	{
 		.attr		= KRDMA_A_TEST_SIGNAL_EVERY,
 		.type		= NLA_U32,
@@ -323,5 +324,13 @@ const struct krdma_mode_attr krdma_test_mode_attrs[13] = {
 		.has_default	= true,
 		.dflt		= KRDMA_A_TEST_RNR_HOLD_DEFAULT,
 		.refusal	= "rnr-hold is for the check mode",
+	},
+	{
+		.attr		= KRDMA_A_TEST_ZERO_READ_BEHIND,
+		.type		= NLA_U8,
+		.modes		= KRDMA_A_TEST_ZERO_READ_BEHIND_MODES,
+		.has_default	= true,
+		.dflt		= KRDMA_A_TEST_ZERO_READ_BEHIND_DEFAULT,
+		.refusal	= "zero-read-behind is for the check mode",
 	},
 };

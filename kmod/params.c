@@ -112,6 +112,8 @@ static u64 krdma_test_param(const struct krdma_test_params *p, u16 attr)
 		return p->zero_length;
 	case KRDMA_A_TEST_RNR_HOLD:
 		return p->rnr_hold;
+	case KRDMA_A_TEST_ZERO_READ_BEHIND:
+		return p->zero_behind;
 	}
 	/* The spec gave "modes:" to an attribute this does not know. */
 	WARN_ON_ONCE(1);
@@ -339,6 +341,12 @@ int krdma_test_params_check(const struct krdma_test_params *p,
 			    p->violate || p->sges || p->send_inv)) {
 		NL_SET_ERR_MSG(extack,
 			       "rnr-hold is for send and send_imm with a count, without a violation, sges or send-invalidate");
+		return -EINVAL;
+	}
+	if (p->zero_behind && (p->op != KRDMA_OP_READ || p->violate ||
+			       p->zero_length || p->sges)) {
+		NL_SET_ERR_MSG(extack,
+			       "zero-read-behind is for read, without a violation, zero-length or sges");
 		return -EINVAL;
 	}
 	return 0;

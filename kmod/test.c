@@ -244,6 +244,8 @@ static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
 	    (test->p.zero_length &&
 	     nla_put_u8(skb, KRDMA_A_TEST_ZERO_LENGTH, 1)) ||
 	    (test->p.rnr_hold && nla_put_u8(skb, KRDMA_A_TEST_RNR_HOLD, 1)) ||
+	    (test->p.zero_behind &&
+	     nla_put_u8(skb, KRDMA_A_TEST_ZERO_READ_BEHIND, 1)) ||
 	    (READ_ONCE(test->wc_status) &&
 	     nla_put_u32(skb, KRDMA_A_TEST_WC_STATUS, READ_ONCE(test->wc_status))))
 		return -EMSGSIZE;

@@ -29,6 +29,7 @@ struct krdma_peer_test;
 #define KRDMA_SLOT_WC	BIT(0)
 #define KRDMA_SLOT_ACK	BIT(1)
 #define KRDMA_SLOT_READ_BACK	BIT(2)	/* test-read-back's READ */
+#define KRDMA_SLOT_ZERO_READ	BIT(3)	/* test-zero-read-behind's READ */
 
 struct krdma_slot {
 	/* Whose slot: a completion finds its test from its own ib_cqe. */
@@ -37,10 +38,16 @@ struct krdma_slot {
 		struct krdma_peer_test	*pt;
 	};
 	struct ib_cqe		cqe;
-	/* ping responder: the write-back; test-read-back: the READ */
+	/*
+	 * ping responder: the write-back; test-read-back: the READ;
+	 * test-zero-read-behind: the READ of 0 bytes
+	 */
 	struct ib_cqe		wcqe;
 	struct krdma_buf	*buf;	/* header room, then the payload */
-	/* ping: where the peer writes back; test-read-back: READ into */
+	/*
+	 * ping: where the peer writes back; test-read-back: READ into;
+	 * test-zero-read-behind: the 0-byte READ's SGE, a canary in it
+	 */
 	struct krdma_buf	*sink;
 	struct krdma_region	*reg;	/* what the peer may access */
 	struct krdma_region	*sink_reg;

@@ -121,6 +121,17 @@ const struct conform_case conform_cases[] = {
 	CONFORM_ZERO_LENGTH(KRDMA_OP_WRITE_IMM, "write_imm.0_bytes"),
 	CONFORM_ZERO_LENGTH(KRDMA_OP_READ, "read.0_bytes"),
 	/*
+	 * A READ of 0 bytes (of one SGE, as a ULP's fence READ has) right
+	 * behind a READ of the session's largest message: the responder
+	 * must answer it with nothing even when it takes it while still
+	 * answering the first. The known bug siw.zero_length_read
+	 * (siw_activate_tx(), drivers/infiniband/sw/siw/siw_qp.c) answers
+	 * it with the first one's length.
+	 */
+	{ .name = "read.0_bytes_behind_data", .op = KRDMA_OP_READ,
+	  .size = CONFORM_MAX_MSG, .zero_read_behind = true,
+	  .own_session = true },
+	/*
 	 * SENDs into a receive queue the peer has let run empty: NAKed
 	 * receiver-not-ready and sent again until its receives are back
 	 * (rnr_retry 7, for ever), every one delivered.
@@ -488,6 +499,8 @@ static void conform_variant_json(const struct conform_case *cc)
 		print_bool(PRINT_JSON, "send_invalidate", NULL, true);
 	if (cc->zero_length)
 		print_bool(PRINT_JSON, "zero_length", NULL, true);
+	if (cc->zero_read_behind)
+		print_bool(PRINT_JSON, "zero_read_behind", NULL, true);
 	if (cc->rnr_hold) {
 		print_bool(PRINT_JSON, "rnr_hold", NULL, true);
 		print_uint(PRINT_JSON, "rnr_retry", NULL, cc->rnr_retry);
@@ -545,6 +558,8 @@ static void conform_test_args(struct test_args *a, const struct conform_case *cc
 	a->conform.zero_length.num = 1;
 	a->conform.rnr_hold.set = cc->rnr_hold;
 	a->conform.rnr_hold.num = 1;
+	a->conform.zero_read_behind.set = cc->zero_read_behind;
+	a->conform.zero_read_behind.num = 1;
 	a->depth.set = cc->rnr_hold;
 	a->depth.num = CONFORM_RNR_DEPTH;
 }
@@ -760,7 +775,7 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 			const struct conform_info *in,
 			struct conform_tally *tally, bool *stopped)
 {
-	struct report_opts ro = { .quiet = true };
+	struct report_opts ro = { .quiet = true, .last_wc_status = -1 };
 	struct conform_target tg;
 	struct conform_info oi;
 	const char *why = NULL;
@@ -841,6 +856,13 @@ static void conform_one(struct knl_ctx *c, const struct conform_case *cc,
 			   ro.last.iters);
 		print_uint(PRINT_ANY, "count", " iterations of %" PRIu64,
 			   count);
+	}
+	/* What came instead: the status of the completion that failed it. */
+	if (!pass && !*stopped && ro.last_wc_status >= 0) {
+		print_uint(PRINT_JSON, "wc_status", NULL,
+			   (uint64_t)ro.last_wc_status);
+		print_string(PRINT_JSON, "wc_status_name", NULL,
+			     wc_status_name((uint32_t)ro.last_wc_status));
 	}
 	/* Unless no session of its own came, or the other went down too. */
 	if (!pass && !*stopped && !reason[0]) {

@@ -73,6 +73,12 @@ struct conform_case {
 	 */
 	bool rnr_hold;
 	uint8_t rnr_retry;
+	/*
+	 * A READ whose every WR of data has a READ of 0 bytes right behind
+	 * it (test-zero-read-behind), over a session of its own: siw breaks
+	 * the connection on it (Documentation/conformance.rst).
+	 */
+	bool zero_read_behind;
 };
 
 /* The statuses the negative cases expect (enum ib_wc_status). */

@@ -87,6 +87,7 @@ struct nla_policy krdma_policy[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_ZERO_LENGTH] = { .type = NLA_U8 },
 	[KRDMA_A_SESSION_RNR_RETRY] = { .type = NLA_U8 },
 	[KRDMA_A_TEST_RNR_HOLD] = { .type = NLA_U8 },
+	[KRDMA_A_TEST_ZERO_READ_BEHIND] = { .type = NLA_U8 },
 };
 
 /* host-env: krdma_host_env_attr */
@@ -263,7 +264,7 @@ const int krdma_test_start_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_TEST_GET - do and dump reply */
-const int krdma_test_get_rsp_attrs[40] = {
+const int krdma_test_get_rsp_attrs[41] = {
 	KRDMA_A_TEST_ID,
 	KRDMA_A_SESSION_ID,
 	KRDMA_A_TEST_OP,
@@ -304,6 +305,7 @@ const int krdma_test_get_rsp_attrs[40] = {
 	KRDMA_A_TEST_SEND_INVALIDATE,
 	KRDMA_A_TEST_ZERO_LENGTH,
 	KRDMA_A_TEST_RNR_HOLD,
+	KRDMA_A_TEST_ZERO_READ_BEHIND,
 };
 
 /* KRDMA_CMD_STATS_GET - do reply */
@@ -312,7 +314,7 @@ const int krdma_stats_get_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_EVENT_NTF - event */
-const int krdma_event_ntf_attrs[48] = {
+const int krdma_event_ntf_attrs[49] = {
 	KRDMA_A_EVENT,
 	KRDMA_A_TEST_ID,
 	KRDMA_A_SESSION_ID,
@@ -361,6 +363,7 @@ const int krdma_event_ntf_attrs[48] = {
 	KRDMA_A_TEST_SEND_INVALIDATE,
 	KRDMA_A_TEST_ZERO_LENGTH,
 	KRDMA_A_TEST_RNR_HOLD,
+	KRDMA_A_TEST_ZERO_READ_BEHIND,
 };
 
 /* enum ib_port_state */

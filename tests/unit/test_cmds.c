@@ -177,7 +177,7 @@ struct cmd_case {
 	uint8_t req_cmds[8];	/* 0: not checked */
 	uint8_t last_req;	/* the last request's command; 0: not checked */
 	struct sent sent[10];
-	struct json_want json_has[32];
+	struct json_want json_has[36];
 	void (*also)(const char *what, const struct run *r);
 };
 
@@ -3569,6 +3569,8 @@ TEST(docs_state_the_code)
 #define CF_POST_REFUSES	0x1000
 /* iWARP: our WR was in flight when the TERMINATE broke the QP (siw). */
 #define CF_IWARP_INFLIGHT	0x2000
+/* siw: the READ of 0 bytes behind a READ of data fails its length. */
+#define CF_ZERO_BEHIND_FAILS	0x4000
 
 /* Session 5's ends: 10.0.0.1, the peer's listener 10.0.0.2:7471. */
 static const struct ip_addr conform_local = {
@@ -3716,6 +3718,30 @@ static void k_conform_test(struct nlattr **tb)
 	/* The peer's QP of rq_depth 8 keeps 12 receives posted. */
 	if (tb[KRDMA_A_TEST_RNR_HOLD] && n <= 12) {
 		fake_error(-EINVAL, "rnr-hold needs a count above the receives the peer keeps posted: the session's rq_depth + 4 a QP", 0);
+		return;
+	}
+	if (tb[KRDMA_A_TEST_ZERO_READ_BEHIND] && op != KRDMA_OP_READ) {
+		fake_error(-EINVAL, "zero-read-behind is for read, without a violation, zero-length or sges", 0);
+		return;
+	}
+	if (tb[KRDMA_A_TEST_ZERO_READ_BEHIND] &&
+	    (conform_mode & CF_ZERO_BEHIND_FAILS)) {
+		m = fake_msg(KRDMA_CMD_TEST_START);
+		nla_put_u32(m, KRDMA_A_TEST_ID, id);
+		fake_reply(m);
+		fake_ack();
+		m = fake_msg(KRDMA_CMD_EVENT_NTF);
+		nla_put_u32(m, KRDMA_A_TEST_ID, id);
+		nla_put_u8(m, KRDMA_A_EVENT, KRDMA_EVENT_TEST_DONE);
+		nla_put_u8(m, KRDMA_A_TEST_OP, op);
+		nla_put_u8(m, KRDMA_A_TEST_MODE, KRDMA_MODE_CHECK);
+		nla_put_u64(m, KRDMA_A_TEST_ITERS, 0);
+		nla_put_u64(m, KRDMA_A_TEST_VALIDATED, 0);
+		nla_put_u32(m, KRDMA_A_TEST_STATUS, (uint32_t)-EIO);
+		nla_put_u32(m, KRDMA_A_TEST_WC_STATUS, 1);
+		nla_put_string(m, KRDMA_A_REASON,
+			       "iteration 0: the READ of 0 bytes: local length error");
+		fake_event(m);
 		return;
 	}
 	if (tb[KRDMA_A_TEST_RNR_HOLD] && !conform_rnr_retry) {
@@ -3875,7 +3901,7 @@ TEST(cmd_conform_all_cases)
 		{ .what = "no atomics", .kernel = k_conform,
 		  .setup = conform_setup, .json = true,
 		  .line = "conform session s1", .err = "", .rc = EXIT_OK,
-		  .json_has = { JSON_LEN("cases", 65),
+		  .json_has = { JSON_LEN("cases", 66),
 				JSON_STRING("cases/0/case", "write.1_byte"),
 				JSON_NUM("cases/0/size", 1),
 				JSON_NUM("cases/1/size", 1023),
@@ -3886,25 +3912,27 @@ TEST(cmd_conform_all_cases)
 				JSON_STRING("cases/35/reason",
 					    "the device has no atomics (atomic_cap none)"),
 				JSON_NO("cases/35/test_id"),
-				JSON_STRING("cases/54/case", "atomic_fadd.out_of_bounds"),
-				JSON_STRING("cases/54/result", "skip"),
-				JSON_STRING("cases/51/case", "send.rnr_retried"),
-				JSON_STRING("cases/51/result", "pass"),
-				JSON_TRUE("cases/51/rnr_hold"),
-				JSON_NUM("cases/51/rnr_retry", 7),
-				JSON_NUM("cases/51/iters", 16),
-				JSON_STRING("cases/64/case", "send.rnr_retry_exceeded"),
-				JSON_STRING("cases/64/result", "pass"),
-				JSON_NUM("cases/64/rnr_retry", 0),
-				JSON_NUM("cases/64/wc_status", 13),
-				JSON_NUM("cases/64/expect_wc_status", 13),
-				JSON_NO("cases/64/violate"),
+				JSON_STRING("cases/55/case", "atomic_fadd.out_of_bounds"),
+				JSON_STRING("cases/55/result", "skip"),
+				JSON_STRING("cases/52/case", "send.rnr_retried"),
+				JSON_STRING("cases/52/result", "pass"),
+				JSON_TRUE("cases/52/rnr_hold"),
+				JSON_NUM("cases/52/rnr_retry", 7),
+				JSON_NUM("cases/52/iters", 16),
+				JSON_STRING("cases/65/case", "send.rnr_retry_exceeded"),
+				JSON_STRING("cases/65/result", "pass"),
+				JSON_NUM("cases/65/rnr_retry", 0),
+				JSON_NUM("cases/65/wc_status", 13),
+				JSON_NUM("cases/65/expect_wc_status", 13),
+				JSON_NO("cases/65/violate"),
+				JSON_STRING("cases/51/case", "read.0_bytes_behind_data"),
+				JSON_TRUE("cases/51/zero_read_behind"),
 				JSON_STRING("cases/41/case", "read.fenced_after_write"),
 				JSON_STRING("cases/39/case", "send.max_sge"),
 				JSON_NUM("cases/39/sges", 32),
 				JSON_NUM("cases/39/size", 1000),
 				JSON_STRING("cases/39/result", "pass"),
-				JSON_NUM("passed", 56), JSON_NUM("failed", 0),
+				JSON_NUM("passed", 57), JSON_NUM("failed", 0),
 				JSON_NUM("skipped", 9) } },
 		{ .what = "atomics", .kernel = k_conform,
 		  .setup = conform_setup, .mode = CF_ATOMICS, .json = true,
@@ -3918,7 +3946,7 @@ TEST(cmd_conform_all_cases)
 				JSON_STRING("cases/38/atomic_variant", "cswap_miss"),
 				JSON_NO("cases/36/atomic_variant"),
 				JSON_NO("cases/36/read_back"),
-				JSON_NUM("passed", 65), JSON_NUM("skipped", 0) } },
+				JSON_NUM("passed", 66), JSON_NUM("skipped", 0) } },
 		{ .what = "text", .kernel = k_conform, .setup = conform_setup,
 		  .line = "conform session s1", .rc = EXIT_OK,
 		  .out_starts = "conform session 5 (s1): dev rxe0 mtu 1024 max_msg 65536 page ",
@@ -3930,7 +3958,7 @@ TEST(cmd_conform_all_cases)
 			       "read.fenced_after_write      read             8199  pass each WRITE READ back, 8 validated of 8 iterations of 8\n",
 			       "send.rnr_retried             send                1  pass into the peer's empty receive queue, 16 validated of 16 iterations of 16\n",
 			       "send.rnr_retry_exceeded      send                1  pass expect RNR retry counter exceeded, got RNR retry counter exceeded\n",
-			       "56 passed, 0 failed, 9 skipped\n" } },
+			       "57 passed, 0 failed, 9 skipped\n" } },
 		{ .what = "cases that fail", .kernel = k_conform,
 		  .setup = conform_setup, .json = true,
 		  .mode = CF_ATOMICS | CF_READ_FAILS | CF_SEND_REFUSED | CF_IMM_SHORT,
@@ -3956,7 +3984,7 @@ TEST(cmd_conform_all_cases)
 				/* the others, and those after, all run */
 				JSON_STRING("cases/21/result", "pass"),
 				JSON_STRING("cases/36/result", "pass"),
-				JSON_NUM("passed", 36), JSON_NUM("failed", 29),
+				JSON_NUM("passed", 36), JSON_NUM("failed", 30),
 				JSON_NUM("skipped", 0) } },
 		{ .what = "^C", .kernel = k_conform, .setup = conform_setup,
 		  .mode = CF_SLOW, .json = true, .sigint = 1,
@@ -4140,6 +4168,56 @@ TEST(cmd_conform_send_invalidate)
 }
 
 /* WRs of 0 bytes: a target of 1 byte, shown as what they move. */
+TEST(cmd_conform_zero_read_behind)
+{
+	static const struct cmd_case cases[] = {
+		/* over a session of its own, of the session's max_msg */
+		{ .kernel = k_conform, .setup = conform_setup, .json = true,
+		  .line = "conform session s1 case read.0_bytes_behind",
+		  .err = "", .rc = EXIT_OK, REQS(6),
+		  .req_cmds = { KRDMA_CMD_SESSION_GET, KRDMA_CMD_DEV_GET,
+				KRDMA_CMD_SESSION_NEW, KRDMA_CMD_TEST_START,
+				KRDMA_CMD_SESSION_GET, KRDMA_CMD_SESSION_DEL },
+		  .sent = { SENT_IN(2, KRDMA_A_SESSION_MAX_MSG_SIZE, 65536),
+			    SENT_IN(3, KRDMA_A_SESSION_ID, 30),
+			    SENT_IN(3, KRDMA_A_TEST_OP, KRDMA_OP_READ),
+			    SENT_IN(3, KRDMA_A_TEST_ZERO_READ_BEHIND, 1),
+			    NOT_SENT_IN(3, KRDMA_A_TEST_ZERO_LENGTH),
+			    SENT_IN(3, KRDMA_A_TEST_SIZE, 65536) },
+		  .json_has = { JSON_TRUE("cases/0/zero_read_behind"),
+				JSON_NUM("cases/0/size", 65536),
+				JSON_STRING("cases/0/result", "pass"),
+				JSON_NO("cases/0/wc_status") } },
+		/* siw: what came instead, the failed completion's status */
+		{ .what = "siw", .kernel = k_conform, .setup = conform_setup,
+		  .mode = CF_ZERO_BEHIND_FAILS, .json = true,
+		  .line = "conform session s1 case read.0_bytes_behind",
+		  .err_has = { "test 20 failed: iteration 0: the READ of 0 bytes: local length error\n" },
+		  .rc = EXIT_CONFORM_FAIL,
+		  .json_has = { JSON_STRING("cases/0/result", "fail"),
+				JSON_NUM("cases/0/status", -EIO),
+				JSON_NUM("cases/0/wc_status", 1),
+				JSON_STRING("cases/0/wc_status_name",
+					    "local length error"),
+				JSON_STRING("cases/0/reason",
+					    "status -5 (Input/output error): iteration 0: the READ of 0 bytes: local length error"),
+				JSON_NUM("failed", 1) } },
+		{ .what = "siw, text", .kernel = k_conform,
+		  .setup = conform_setup, .mode = CF_ZERO_BEHIND_FAILS,
+		  .line = "conform session s1 case read.0_bytes_behind",
+		  .err_has = { "test 20 failed: iteration 0: the READ of 0 bytes: local length error\n" },
+		  .rc = EXIT_CONFORM_FAIL,
+		  .out_has = { "read.0_bytes_behind_data     read            65536  fail 0 validated of 0 iterations of 8; status -5 (Input/output error): iteration 0: the READ of 0 bytes: local length error\n" } },
+		/* the other reads ask for none */
+		{ .kernel = k_conform, .setup = conform_setup,
+		  .line = "conform session s1 case read.max_msg",
+		  .err = "", .rc = EXIT_OK, REQS(3),
+		  .sent = { NOT_SENT_IN(2, KRDMA_A_TEST_ZERO_READ_BEHIND) } },
+	};
+
+	CHECK_CMDS(cases);
+}
+
 TEST(cmd_conform_zero_length)
 {
 	static const struct cmd_case cases[] = {
@@ -4427,9 +4505,9 @@ TEST(cmd_conform_max_msg)
 			      /* 1 byte and max_msg of 5 ops, and the
 			       * negative cases but the atomics' (their
 			       * sessions' max_msg is their own) */
-			      JSON_STRING("cases/60/result", "pass"),
-			      JSON_NUM("cases/60/size", 4096),
-			      JSON_NUM("passed", 29),
+			      JSON_STRING("cases/61/result", "pass"),
+			      JSON_NUM("cases/61/size", 4096),
+			      JSON_NUM("passed", 30),
 			      JSON_NUM("skipped", 36) },
 	});
 	conform_max_msg = 0;
@@ -4470,24 +4548,25 @@ TEST(cmd_conform_list)
 		{ .kernel = k_none, .json = true,
 		  .line = "conform session s1 case list", .rc = EXIT_OK,
 		  REQS(0),
-		  .json_has = { JSON_LEN("", 65),
+		  .json_has = { JSON_LEN("", 66),
 				JSON_STRING("3/case", "write.mtu_plus_1"),
 				JSON_STRING("3/op", "write"),
 				JSON_STRING("3/size", "MTU+1"),
 				JSON_NO("3/violate"),
-				JSON_STRING("58/case", "write.read_only_region"),
-				JSON_STRING("58/op", "write"),
-				JSON_STRING("58/violate", "no_access"),
-				JSON_NUM("58/expect_wc_status", 10),
-				JSON_STRING("59/violate", "unaligned"),
-				JSON_NUM("59/expect_wc_status", 9),
-				JSON_TRUE("64/rnr_hold"),
-				JSON_NUM("64/expect_wc_status", 13),
-				JSON_NO("64/violate"),
+				JSON_STRING("59/case", "write.read_only_region"),
+				JSON_STRING("59/op", "write"),
+				JSON_STRING("59/violate", "no_access"),
+				JSON_NUM("59/expect_wc_status", 10),
+				JSON_STRING("60/violate", "unaligned"),
+				JSON_NUM("60/expect_wc_status", 9),
+				JSON_TRUE("65/rnr_hold"),
+				JSON_NUM("65/expect_wc_status", 13),
+				JSON_NO("65/violate"),
 				JSON_STRING("41/case", "read.fenced_after_write"),
 				JSON_STRING("41/op", "read"),
 				JSON_TRUE("41/read_back"),
-				JSON_STRING("37/atomic_variant", "fadd_wrap") } },
+				JSON_STRING("37/atomic_variant", "fadd_wrap"),
+				JSON_TRUE("51/zero_read_behind") } },
 	};
 
 	CHECK_CMDS(cases);

@@ -519,6 +519,14 @@ enum krdma_event {
  *   meanwhile. Not on iWARP (a SEND into an empty receive queue ends the
  *   connection there, RFC 5040). Needs a peer of protocol version 7
  *   (session-peer-proto). default: 0 modes: check
+ * @KRDMA_A_TEST_ZERO_READ_BEHIND: (u8) check mode, read - 1: each iteration's
+ *   READ is followed on the same QP, unfenced, by a READ of one SGE of 0 bytes
+ *   aimed at the same target, whose completion ends the iteration too: the
+ *   peer's device may take the second request while it still answers the first
+ *   (a responder that queues it must still answer it with nothing). The second
+ *   READ's SGE points into a buffer of ours holding a pattern that must stay
+ *   as it was. Asks nothing of the peer's krdma beyond a read test. default: 0
+ *   modes: check
  */
 enum krdma_attr {
 	KRDMA_A_UNSPEC,
@@ -599,6 +607,7 @@ enum krdma_attr {
 	KRDMA_A_TEST_ZERO_LENGTH,
 	KRDMA_A_SESSION_RNR_RETRY,
 	KRDMA_A_TEST_RNR_HOLD,
+	KRDMA_A_TEST_ZERO_READ_BEHIND,
 
 	__KRDMA_A_MAX,
 };
