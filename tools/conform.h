@@ -79,6 +79,14 @@ struct conform_case {
 	 * the connection on it (Documentation/conformance.rst).
 	 */
 	bool zero_read_behind;
+	/*
+	 * WRITEs over a session of its own whose QPs retransmit after this
+	 * transport ACK timeout (session-ack-timeout; 0: the module's), of
+	 * several packets each, CONFORM_ACK_COUNT of them CONFORM_ACK_DEPTH
+	 * at a time: where the round trip is longer, each is sent again
+	 * while the first sending is still being answered.
+	 */
+	uint8_t ack_timeout;
 };
 
 /* The statuses the negative cases expect (enum ib_wc_status). */
@@ -95,6 +103,16 @@ struct conform_case {
 #define CONFORM_RNR_RQ_DEPTH	8
 #define CONFORM_RNR_COUNT	16
 #define CONFORM_RNR_DEPTH	4
+
+/*
+ * The ACK timeout case's test: enough messages in flight that a spurious
+ * retransmission meets the ACK of the first sending (rxe's bug needs two
+ * timeouts in a row, Documentation/conformance.rst), and a send queue of
+ * its own session to hold them (17 WRs a slot at most).
+ */
+#define CONFORM_ACK_COUNT	1024
+#define CONFORM_ACK_DEPTH	24
+#define CONFORM_ACK_SQ_DEPTH	512
 
 /* A negative case: it breaks a rule, or exhausts a retry count. */
 static inline bool conform_negative_case(const struct conform_case *cc)

@@ -17,10 +17,10 @@
 # The run leaves nothing behind on either node: after it, with the
 # sessions still up, no count of each node's RDMA resources (rdma
 # resource: QPs, CQs, PDs, MRs, CM ids; krdma's and in all) is above
-# what it was after a first case on each session. Not "the same": the
-# responder held one krdma MR more after the first cases than after the
-# whole run (2 against 1, 2026-11-30; to be explained), so a count may
-# fall; a leak makes one grow.
+# what it was after a first case on each session (the responder's base
+# taken once krdma holds no MR of a test: see krdma_mrs_idle()). Not
+# "the same": a count may fall (what a first case held may have gone);
+# a leak makes one grow.
 # Expected guest time: 2 x 51 check-mode tests of 8 tiny iterations (but
 # 2 x 2 of 512 atomics, one at each word of a page) and 3 more, 31
 # sessions made and broken, about 110 s under TCG.
@@ -28,7 +28,7 @@
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
 PORT=7471
-NCASES=66	# 5 ops x 7 sizes, 2 atomics, 2 variants and 2 at every offset, 5 at max_sge, a read-back, a SEND_WITH_INV, 3 of 0 bytes, a READ of 0 bytes behind one of data, an RNR retried; 13 negative
+NCASES=67	# 5 ops x 7 sizes, 2 atomics, 2 variants and 2 at every offset, 5 at max_sge, a read-back, a SEND_WITH_INV, 3 of 0 bytes, a READ of 0 bytes behind one of data, WRITEs at the shortest ACK timeout, an RNR retried; 13 negative
 NNEG=13
 SKIP_OPS=
 # Cases skipped by name, for what the device's QPs lack beyond an op.
@@ -38,6 +38,13 @@ SKIP_CASES=
 # receive with a remote operation error (11), not a remote invalid
 # request (9): its copy_data() says -EINVAL, not -ENOSPC.
 DEVIATIONS="send.longer_than_receive=11"
+# The device's known bugs that show in some runs, CASE=the status then:
+# rxe's requester, sending again a message whose first sending is still
+# being answered, loses its place (rxe.ack_timeout_requester_lost) and
+# the responder NAKs the shifted stream: a remote invalid request (9).
+# 2 of 3 runs of 256 WRITEs of 64 KiB at ack_timeout 8 here, 2026-12-01;
+# the case runs 1024.
+INTERMITTENT="write.ack_timeout_min=9"
 # What the responder's session ends on for that SEND: its receive's
 # local length error by the specification, rxe's local QP operation
 # error (the same -EINVAL, a "malformed WQE" to rxe_resp.c); siw gives
@@ -68,7 +75,8 @@ WC_CMP='=='
 # the length of the response before it (siw_activate_tx()): our READ's
 # local length error (1), read.0_bytes_behind_data in both tables.
 iwarp && SKIP_OPS="atomic_fadd atomic_cswap send_imm write_imm" NNEG=9 \
-	SKIP_CASES="read.max_sge send.rnr_retried send.rnr_retry_exceeded" \
+	SKIP_CASES="read.max_sge write.ack_timeout_min send.rnr_retried send.rnr_retry_exceeded" \
+	INTERMITTENT='' \
 	DEVIATIONS="read.fenced_after_write=none read.0_bytes=none read.0_bytes_behind_data=1" NEG_POST_REFUSED=0 WC_CMP='<=' \
 	LONG_SEND_RX="('receive completion failed: local length error', ': QP fatal error')"
 OUT=/tmp/conform.json
@@ -94,19 +102,41 @@ deviations() {
 	for c in $SKIP_CASES; do
 		printf -- '--skip-case %s ' "$c"
 	done
+	for c in $INTERMITTENT; do
+		printf -- '--intermittent %s ' "$c"
+	done
+}
+# How many INTERMITTENT cases there are; how many failed in document $1.
+NINTERMITTENT=$(echo $INTERMITTENT | wc -w)
+intermittent_failed() {
+	json_get "len([c for c in d['cases'] if c['case'] in [x.split('=')[0] for x in '$INTERMITTENT'.split()] and c['result'] == 'fail'])" <"$1"
 }
 
 # The negative cases the client ran: each of its two tables' (c2's
 # max_msg does not bound them: their sessions are their own).
 NEG_RUN=$((2 * NNEG))
 # The positive cases over a session of their own: read.fenced_after_write
-# in c1's table (c2's max_msg skips it), the three of 0 bytes, the READ of
-# 0 bytes behind one of data, the RNR retried and the five at the
-# device's most SGEs in both tables (on iWARP two of 0 bytes, the one
-# behind data and two of the most SGEs: no write_imm, no send_imm, no
-# RNR, and siw's READ takes one SGE).
-OWN_RUN=21
+# and write.ack_timeout_min in c1's table (c2's max_msg skips them), the
+# three of 0 bytes, the READ of 0 bytes behind one of data, the RNR
+# retried and the five at the device's most SGEs in both tables (on
+# iWARP two of 0 bytes, the one behind data and two of the most SGEs: no
+# write_imm, no send_imm, no ACK timeout, no RNR, and siw's READ takes
+# one SGE).
+OWN_RUN=22
 iwarp && OWN_RUN=11
+
+# krdma_mrs_idle: krdma holds no MR but the device's own (rxe's
+# registration fence, kmod/mem.c; none on siw). Once, the responder's
+# base held one more than the end of the run (2 against 1, 2026-11-30):
+# most likely the first case's target, whose MR goes in the CQ callback
+# just after its TEST_RESULT is posted (krdma_peer_release()) - a vCPU
+# stalled between the two, while the client went on. The MRs are logged.
+IDLE_MRS=1
+iwarp && IDLE_MRS=0
+krdma_mrs_idle() {
+	rdma_snap /tmp/conform.rdma.idle &&
+		[ "$(json_get "d['krdma'].get('mr', 0)" </tmp/conform.rdma.idle)" -le $IDLE_MRS ]
+}
 
 # rnr_counter NAME: one of the device's hardware counters (rxe's names:
 # rcvd_rnr_err, send_rnr_err, retry_rnr_exceeded_err), 0 if it has none.
@@ -118,6 +148,8 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	expect_ok listener.add krdmactl listener add name main port $PORT
 	barrier listening
 	barrier warmed 600
+	wait_for -t 60 krdma_mrs_idle && result server.mrs_idle ok ||
+		result server.mrs_idle fail "$(cat /tmp/conform.rdma.idle)"
 	rdma_snap /tmp/conform.rdma.base
 	# Which MRs: the responder's count fell over the run once (above).
 	log "server MRs after the first cases: $(rdma resource show mr 2>&1 | tr '\n' ';')"
@@ -157,7 +189,7 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	# QP went to the error state with the case (a flush, or the status
 	# its receive got).
 	json_check server.no_data_errors "krdmactl -j stats show" \
-		"d['validation_errors'] == 0 and d['protocol_errors'] == 0 and d['wc_errors'] <= $NEG_RUN and d['responder_timeouts'] == 0"
+		"d['validation_errors'] == 0 and d['protocol_errors'] == 0 and d['wc_errors'] <= $NEG_RUN + $NINTERMITTENT and d['responder_timeouts'] == 0"
 	exit 0
 fi
 
@@ -212,6 +244,10 @@ for name in $(krdmactl -j conform session c1 case list | json_get "' '.join(c['c
 	op=${name%%.*}
 	want=pass
 	case " $DEVIATIONS " in *" $name="*) want=fail ;; esac
+	case " $INTERMITTENT " in *" $name="*)
+		[ "$(json_get "[c['result'] for c in d['cases'] if c['case'] == '$name'][0]" <$OUT)" = fail ] &&
+			want=fail ;;
+	esac
 	case " $SKIP_OPS " in *" $op "*) want=skip ;; esac
 	case " $SKIP_CASES " in *" $name "*) want=skip ;; esac
 	got=$(json_get "[c['result'] for c in d['cases'] if c['case'] == '$name'][0]" <$OUT)
@@ -240,12 +276,13 @@ json_check conform.one_case "krdmactl -j conform session c1 case write.mtu_plus_
 	"len(d['cases']) == 1 and d['cases'][0]['case'] == 'write.mtu_plus_1' and d['cases'][0]['size'] == ${MTU:-0} + 1 and d['cases'][0]['result'] == 'pass' and d['cases'][0]['validated'] == 8 and d['passed'] == 1"
 
 # max_msg 1000, below the MTU: the MTU's and the pages' cases skipped (the
-# read-back's 2*PAGE+7 too, the SEND_WITH_INV's MTU+1), the 1-byte, max_msg and atomic ones run.
+# read-back's 2*PAGE+7 too, the SEND_WITH_INV's MTU+1, the ACK timeout's
+# of one packet), the 1-byte, max_msg and atomic ones run.
 # (stderr apart: a case the device refused at post says so there, siw's
 # read.0_bytes.)
 krdmactl -j conform session c2 >/tmp/conform.c2.json 2>/tmp/conform.c2.err
 json_check conform.small_max_msg "cat /tmp/conform.c2.json" \
-	"d['max_msg'] == 1000 and d['failed'] == len([c for c in d['cases'] if c['case'] in [x.split('=')[0] for x in '$DEVIATIONS'.split()] and c['result'] != 'skip']) and all((c['result'] == 'skip') == (c['op'] in '$SKIP_OPS'.split() or c['case'] in '$SKIP_CASES'.split() or ('violate' not in c and (c.get('read_back') or c.get('send_invalidate') or c['case'].split('.')[1] in ('mtu_minus_1', 'mtu', 'mtu_plus_1', 'page_plus_1', 'two_pages_plus_7')))) for c in d['cases']) and all(c['size'] == 1000 for c in d['cases'] if c['case'].endswith('.max_msg') and c['result'] == 'pass')"
+	"d['max_msg'] == 1000 and d['failed'] == len([c for c in d['cases'] if c['case'] in [x.split('=')[0] for x in '$DEVIATIONS'.split()] and c['result'] != 'skip']) and all((c['result'] == 'skip') == (c['op'] in '$SKIP_OPS'.split() or c['case'] in '$SKIP_CASES'.split() or ('violate' not in c and (c.get('read_back') or c.get('send_invalidate') or 'ack_timeout' in c or c['case'].split('.')[1] in ('mtu_minus_1', 'mtu', 'mtu_plus_1', 'page_plus_1', 'two_pages_plus_7')))) for c in d['cases']) and all(c['size'] == 1000 for c in d['cases'] if c['case'].endswith('.max_msg') and c['result'] == 'pass')"
 
 # Not a case: the command line's error, nothing run.
 expect_rc_msg conform.unknown_case 2 "unknown case 'nope'" krdmactl conform session c1 case nope
@@ -269,9 +306,9 @@ barrier conformed
 barrier checked
 
 # One failed completion a negative case: the one the case made fail
-# (none on iWARP).
+# (none on iWARP); one an intermittent case that failed (c1's table).
 json_check client.no_data_errors "krdmactl -j stats show" \
-	"d['validation_errors'] == 0 and d['protocol_errors'] == 0 and d['wc_errors'] $WC_CMP ($NEG_RUN - 2 * $NEG_POST_REFUSED) * $NEG_WC and d['responder_timeouts'] == 0"
+	"d['validation_errors'] == 0 and d['protocol_errors'] == 0 and d['wc_errors'] $WC_CMP ($NEG_RUN - 2 * $NEG_POST_REFUSED) * $NEG_WC + $(intermittent_failed $OUT) and d['responder_timeouts'] == 0"
 expect_ok session.del krdmactl session del name c1
 expect_ok session.del.small krdmactl session del name c2
 barrier "done" 600

@@ -17,7 +17,11 @@
 # default 18: a session connected with "ack_timeout 14" and one without,
 # to a listener without one and to one with "ack_timeout 15"; each side's
 # "session show" (and a result's env) reports what each session uses, the
-# module parameter's as it was when the session connected.
+# module parameter's as it was when the session connected. Last, on the
+# same wire, conform's two receiver-not-ready cases (a SEND into a
+# receive queue the peer let run empty, retried, or failed with the
+# retry count run out), each over a session of its own: the NAKs cross
+# the lossy wire too (conformance.rst, "Transport").
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
@@ -155,6 +159,13 @@ if [ "$KRDMA_NODE" = 1 ]; then
 		"sorted((s.get('listener_id'), s.get('ack_timeout')) for s in d if s['state'] == 'up') == [(${L1:-0}, 18), (${L2:-0}, 15)]"
 	barrier per_session_checked
 	echo 14 >"$ACK_PARAM"
+	# The RNR cases over the lossy wire (the header says what).
+	naks=$(rxe_counter send_rnr_err)
+	barrier rnr_ready
+	barrier rnr_done 600
+	n=$(($(rxe_counter send_rnr_err) - naks))
+	[ "$n" -ge 2 ] && result server.rnr_naks_sent ok "$n" ||
+		result server.rnr_naks_sent fail "$n"
 	barrier server_done 300
 	exit 0
 fi
@@ -241,6 +252,21 @@ json_check per_session.env_module "krdmactl -j test run session amod op read siz
 	"r['status'] == 0 and d['env']['ack_timeout'] == 18"
 barrier per_session_connected
 barrier per_session_checked
+# conform's receiver-not-ready cases on the lossy wire, over sessions of
+# their own at ack_timeout 14 on both sides: a SEND NAKed RNR, or its
+# NAK, lost, duplicated or late, and still every SEND delivered after
+# the peer's receives are back (rnr_retry 7), or the SEND failed with the
+# retry count run out (rnr_retry 0) - and nothing else.
+echo 14 >"$ACK_PARAM"
+barrier rnr_ready
+naks=$(rxe_counter rcvd_rnr_err)
+json_check lossy.rnr_retried "krdmactl -j conform session a14 case send.rnr_retried" \
+	"d['passed'] == 1 and d['cases'][0]['validated'] == d['cases'][0]['count'] == 16"
+json_check lossy.rnr_retry_exceeded "krdmactl -j conform session a14 case send.rnr_retry_exceeded" \
+	"d['passed'] == 1 and d['cases'][0]['wc_status'] == 13"
+n=$(($(rxe_counter rcvd_rnr_err) - naks))
+[ "$n" -ge 2 ] && result client.rnr_naks ok "$n" || result client.rnr_naks fail "$n"
+barrier rnr_done
 expect_ok session.del_a14 krdmactl session del name a14
 expect_ok session.del_amod krdmactl session del name amod
 echo 14 >"$ACK_PARAM"

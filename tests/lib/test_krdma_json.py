@@ -225,6 +225,23 @@ def conform_fail_wc(cases, doc):
 expect('conform-table: a deviation of no failed completion that had one',
        ['conform-table', conform_doc(['write'], change=conform_fail_wc), '2',
         '--deviation', 'write.mtu=none'], 1)
+def conform_fail_wc9(cases, doc):
+    conform_fail(cases, doc)
+    cases[1]['wc_status'] = 9
+
+
+expect('conform-table: an intermittent case that failed as known',
+       ['conform-table', conform_doc(['write'], change=conform_fail_wc9), '2',
+        '--intermittent', 'write.mtu=9'], 0, '2 cases: 1 passed, 1 failed, 0 skipped')
+expect('conform-table: an intermittent case that passed',
+       ['conform-table', conform_doc(['write']), '2', '--intermittent', 'write.mtu=9'], 0,
+       '2 cases: 2 passed, 0 failed, 0 skipped')
+expect('conform-table: an intermittent case that failed otherwise',
+       ['conform-table', conform_doc(['write'], change=conform_fail_wc), '2',
+        '--intermittent', 'write.mtu=9'], 1)
+expect('conform-table: an intermittent case that passed short of validated',
+       ['conform-table', conform_doc(['write'], change=lambda c, d: c[1].update(validated=7)),
+        '2', '--intermittent', 'write.mtu=9'], 1)
 expect('conform-table: a failure, with what came instead',
        ['conform-table', conform_doc(['write', 'read'], change=conform_fail), '4'], 1,
        'write.mtu: fail, want pass: status -5 (Input/output error): peer reports iteration 3\n'

@@ -3901,7 +3901,7 @@ TEST(cmd_conform_all_cases)
 		{ .what = "no atomics", .kernel = k_conform,
 		  .setup = conform_setup, .json = true,
 		  .line = "conform session s1", .err = "", .rc = EXIT_OK,
-		  .json_has = { JSON_LEN("cases", 66),
+		  .json_has = { JSON_LEN("cases", 67),
 				JSON_STRING("cases/0/case", "write.1_byte"),
 				JSON_NUM("cases/0/size", 1),
 				JSON_NUM("cases/1/size", 1023),
@@ -3912,19 +3912,19 @@ TEST(cmd_conform_all_cases)
 				JSON_STRING("cases/35/reason",
 					    "the device has no atomics (atomic_cap none)"),
 				JSON_NO("cases/35/test_id"),
-				JSON_STRING("cases/55/case", "atomic_fadd.out_of_bounds"),
-				JSON_STRING("cases/55/result", "skip"),
-				JSON_STRING("cases/52/case", "send.rnr_retried"),
-				JSON_STRING("cases/52/result", "pass"),
-				JSON_TRUE("cases/52/rnr_hold"),
-				JSON_NUM("cases/52/rnr_retry", 7),
-				JSON_NUM("cases/52/iters", 16),
-				JSON_STRING("cases/65/case", "send.rnr_retry_exceeded"),
-				JSON_STRING("cases/65/result", "pass"),
-				JSON_NUM("cases/65/rnr_retry", 0),
-				JSON_NUM("cases/65/wc_status", 13),
-				JSON_NUM("cases/65/expect_wc_status", 13),
-				JSON_NO("cases/65/violate"),
+				JSON_STRING("cases/56/case", "atomic_fadd.out_of_bounds"),
+				JSON_STRING("cases/56/result", "skip"),
+				JSON_STRING("cases/53/case", "send.rnr_retried"),
+				JSON_STRING("cases/53/result", "pass"),
+				JSON_TRUE("cases/53/rnr_hold"),
+				JSON_NUM("cases/53/rnr_retry", 7),
+				JSON_NUM("cases/53/iters", 16),
+				JSON_STRING("cases/66/case", "send.rnr_retry_exceeded"),
+				JSON_STRING("cases/66/result", "pass"),
+				JSON_NUM("cases/66/rnr_retry", 0),
+				JSON_NUM("cases/66/wc_status", 13),
+				JSON_NUM("cases/66/expect_wc_status", 13),
+				JSON_NO("cases/66/violate"),
 				JSON_STRING("cases/51/case", "read.0_bytes_behind_data"),
 				JSON_TRUE("cases/51/zero_read_behind"),
 				JSON_STRING("cases/41/case", "read.fenced_after_write"),
@@ -3932,7 +3932,7 @@ TEST(cmd_conform_all_cases)
 				JSON_NUM("cases/39/sges", 32),
 				JSON_NUM("cases/39/size", 1000),
 				JSON_STRING("cases/39/result", "pass"),
-				JSON_NUM("passed", 57), JSON_NUM("failed", 0),
+				JSON_NUM("passed", 58), JSON_NUM("failed", 0),
 				JSON_NUM("skipped", 9) } },
 		{ .what = "atomics", .kernel = k_conform,
 		  .setup = conform_setup, .mode = CF_ATOMICS, .json = true,
@@ -3946,7 +3946,7 @@ TEST(cmd_conform_all_cases)
 				JSON_STRING("cases/38/atomic_variant", "cswap_miss"),
 				JSON_NO("cases/36/atomic_variant"),
 				JSON_NO("cases/36/read_back"),
-				JSON_NUM("passed", 66), JSON_NUM("skipped", 0) } },
+				JSON_NUM("passed", 67), JSON_NUM("skipped", 0) } },
 		{ .what = "text", .kernel = k_conform, .setup = conform_setup,
 		  .line = "conform session s1", .rc = EXIT_OK,
 		  .out_starts = "conform session 5 (s1): dev rxe0 mtu 1024 max_msg 65536 page ",
@@ -3958,7 +3958,7 @@ TEST(cmd_conform_all_cases)
 			       "read.fenced_after_write      read             8199  pass each WRITE READ back, 8 validated of 8 iterations of 8\n",
 			       "send.rnr_retried             send                1  pass into the peer's empty receive queue, 16 validated of 16 iterations of 16\n",
 			       "send.rnr_retry_exceeded      send                1  pass expect RNR retry counter exceeded, got RNR retry counter exceeded\n",
-			       "57 passed, 0 failed, 9 skipped\n" } },
+			       "58 passed, 0 failed, 9 skipped\n" } },
 		{ .what = "cases that fail", .kernel = k_conform,
 		  .setup = conform_setup, .json = true,
 		  .mode = CF_ATOMICS | CF_READ_FAILS | CF_SEND_REFUSED | CF_IMM_SHORT,
@@ -3984,7 +3984,7 @@ TEST(cmd_conform_all_cases)
 				/* the others, and those after, all run */
 				JSON_STRING("cases/21/result", "pass"),
 				JSON_STRING("cases/36/result", "pass"),
-				JSON_NUM("passed", 36), JSON_NUM("failed", 30),
+				JSON_NUM("passed", 37), JSON_NUM("failed", 30),
 				JSON_NUM("skipped", 0) } },
 		{ .what = "^C", .kernel = k_conform, .setup = conform_setup,
 		  .mode = CF_SLOW, .json = true, .sigint = 1,
@@ -4054,6 +4054,68 @@ TEST(cmd_conform_rnr_depth)
 			  SENT_IN(3, KRDMA_A_TEST_DEPTH, 4) },
 		.json_has = { JSON_STRING("cases/0/result", "pass") },
 	});
+}
+
+/* Spurious retransmissions: a session of its own at the shortest timeout. */
+TEST(cmd_conform_ack_timeout)
+{
+	static const struct cmd_case cases[] = {
+		{ .kernel = k_conform, .setup = conform_setup, .json = true,
+		  .line = "conform session s1 case write.ack_timeout_min",
+		  .err = "", .rc = EXIT_OK, REQS(6),
+		  .req_cmds = { KRDMA_CMD_SESSION_GET, KRDMA_CMD_DEV_GET,
+				KRDMA_CMD_SESSION_NEW, KRDMA_CMD_TEST_START,
+				KRDMA_CMD_SESSION_GET, KRDMA_CMD_SESSION_DEL },
+		  .sent = { SENT_IN(2, KRDMA_A_SESSION_ACK_TIMEOUT, 8),
+			    SENT_IN(2, KRDMA_A_SESSION_SQ_DEPTH, 512),
+			    SENT_IN(2, KRDMA_A_SESSION_MAX_MSG_SIZE, 65536),
+			    SENT_IN(3, KRDMA_A_TEST_OP, KRDMA_OP_WRITE),
+			    SENT_IN(3, KRDMA_A_TEST_SIZE, 65536),
+			    SENT_IN(3, KRDMA_A_TEST_COUNT, 1024),
+			    SENT_IN(3, KRDMA_A_TEST_DEPTH, 24) },
+		  .json_has = { JSON_STRING("cases/0/result", "pass"),
+				JSON_NUM("cases/0/ack_timeout", 8),
+				JSON_NUM("cases/0/iters", 1024) } },
+		{ .what = "text", .kernel = k_conform, .setup = conform_setup,
+		  .line = "conform session s1 case write.ack_timeout_min",
+		  .err = "", .rc = EXIT_OK,
+		  .out_has = { "write.ack_timeout_min        write           65536  pass ACK timeout 8, 1024 validated of 1024 iterations of 1024\n" } },
+		/* the other cases' sessions take the module's */
+		{ .kernel = k_conform, .setup = conform_setup,
+		  .line = "conform session s1 case read.0_bytes_behind_data",
+		  .err = "", .rc = EXIT_OK, REQS(6),
+		  .sent = { NOT_SENT_IN(2, KRDMA_A_SESSION_ACK_TIMEOUT),
+			    NOT_SENT_IN(2, KRDMA_A_SESSION_SQ_DEPTH) } },
+	};
+	char root[] = "/tmp/krdma-unit-sysfs.XXXXXX", cmd[128];
+
+	CHECK_CMDS(cases);
+	/* iWARP (rxe0's node_type an RNIC): TCP's retransmissions. */
+	CHECK(mkdtemp(root) != NULL);
+	put_file(root, "class/infiniband/rxe0/node_type", "4: RNIC\n");
+	env_sysfs_root = root;
+	check_cmd(&(const struct cmd_case){
+		.kernel = k_conform, .setup = conform_setup, .mode = CF_IWARP,
+		.json = true, .line = "conform session s1 case write.ack_timeout_min",
+		.err = "", .rc = EXIT_OK, REQS(2),
+		.json_has = { JSON_STRING("cases/0/result", "skip"),
+			      JSON_STRING("cases/0/reason",
+					  "iWARP's QPs have no ACK timeout: TCP retransmits") },
+	});
+	env_sysfs_root = "/sys";
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	CHECK_INT(system(cmd), 0);
+	/* Messages of one packet have no rest to resend. */
+	conform_max_msg = 1000;
+	check_cmd(&(const struct cmd_case){
+		.kernel = k_conform, .setup = conform_setup, .json = true,
+		.line = "conform session s1 case write.ack_timeout_min",
+		.err = "", .rc = EXIT_OK, REQS(2),
+		.json_has = { JSON_STRING("cases/0/result", "skip"),
+			      JSON_STRING("cases/0/reason",
+					  "needs messages of several packets: the session's max_msg is not above the MTU") },
+	});
+	conform_max_msg = 0;
 }
 
 /* The fenced READ after a WRITE: a write test with read-back. */
@@ -4505,10 +4567,10 @@ TEST(cmd_conform_max_msg)
 			      /* 1 byte and max_msg of 5 ops, and the
 			       * negative cases but the atomics' (their
 			       * sessions' max_msg is their own) */
-			      JSON_STRING("cases/61/result", "pass"),
-			      JSON_NUM("cases/61/size", 4096),
+			      JSON_STRING("cases/62/result", "pass"),
+			      JSON_NUM("cases/62/size", 4096),
 			      JSON_NUM("passed", 30),
-			      JSON_NUM("skipped", 36) },
+			      JSON_NUM("skipped", 37) },
 	});
 	conform_max_msg = 0;
 }
@@ -4548,20 +4610,20 @@ TEST(cmd_conform_list)
 		{ .kernel = k_none, .json = true,
 		  .line = "conform session s1 case list", .rc = EXIT_OK,
 		  REQS(0),
-		  .json_has = { JSON_LEN("", 66),
+		  .json_has = { JSON_LEN("", 67),
 				JSON_STRING("3/case", "write.mtu_plus_1"),
 				JSON_STRING("3/op", "write"),
 				JSON_STRING("3/size", "MTU+1"),
 				JSON_NO("3/violate"),
-				JSON_STRING("59/case", "write.read_only_region"),
-				JSON_STRING("59/op", "write"),
-				JSON_STRING("59/violate", "no_access"),
-				JSON_NUM("59/expect_wc_status", 10),
-				JSON_STRING("60/violate", "unaligned"),
-				JSON_NUM("60/expect_wc_status", 9),
-				JSON_TRUE("65/rnr_hold"),
-				JSON_NUM("65/expect_wc_status", 13),
-				JSON_NO("65/violate"),
+				JSON_STRING("60/case", "write.read_only_region"),
+				JSON_STRING("60/op", "write"),
+				JSON_STRING("60/violate", "no_access"),
+				JSON_NUM("60/expect_wc_status", 10),
+				JSON_STRING("61/violate", "unaligned"),
+				JSON_NUM("61/expect_wc_status", 9),
+				JSON_TRUE("66/rnr_hold"),
+				JSON_NUM("66/expect_wc_status", 13),
+				JSON_NO("66/violate"),
 				JSON_STRING("41/case", "read.fenced_after_write"),
 				JSON_STRING("41/op", "read"),
 				JSON_TRUE("41/read_back"),
