@@ -392,29 +392,48 @@ static void krdma_check_slot_done(struct ib_cq *cq, struct ib_wc *wc)
 	krdma_slot_step(test, slot, KRDMA_SLOT_WC);
 }
 
-/* test-read-back: what the fenced READ brought must be what we wrote. */
-static void krdma_check_read_back_done(struct ib_cq *cq, struct ib_wc *wc)
+/*
+ * A second READ of the slot's iteration, into the slot's sink, completed:
+ * test-read-back's fenced READ must have brought what the WRITE wrote (the
+ * sink held another iteration's pattern, or zeroes, before);
+ * test-zero-read-behind's READ of 0 bytes must have left the canary the
+ * sink was filled with.
+ */
+static void krdma_check_sink_read_done(struct ib_cq *cq, struct ib_wc *wc,
+				       bool zero)
 {
 	struct krdma_slot *slot = container_of(wc->wr_cqe, struct krdma_slot, wcqe);
 	struct krdma_session *sess = cq->cq_context;
 	struct krdma_test *test = slot->test;
+	u64 seed = zero ? krdma_check_canary(test->id, slot->iter) :
+			  krdma_seed(test->id, slot->iter);
 
 	krdma_reads_end(sess, 1);
 	krdma_buf_to_cpu(slot->sink);
 	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		krdma_check_wc_failed(test, slot, wc, "read-back: ");
+		krdma_check_wc_failed(test, slot, wc, zero ? "the READ of 0 bytes: " :
+							     "read-back: ");
 		return;
 	}
-	krdma_peer_alive(sess);
-	/* The sink held another iteration's pattern, or zeroes, before. */
 	if (!krdma_pattern_check(slot->sink, KRDMA_MSG_HDR_SIZE, test->p.size,
-				 krdma_seed(test->id, slot->iter))) {
+				 seed)) {
 		krdma_count(sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
-		krdma_test_fail(test, -EBADMSG,
-				"iteration %llu: the fenced READ brought other data than the WRITE wrote",
-				slot->iter);
+		krdma_test_fail(test, -EBADMSG, "iteration %llu: %s", slot->iter,
+				zero ? "the READ of 0 bytes wrote into its SGE" :
+				"the fenced READ brought other data than the WRITE wrote");
 	}
-	krdma_slot_step(test, slot, KRDMA_SLOT_READ_BACK);
+	krdma_slot_step(test, slot, zero ? KRDMA_SLOT_ZERO_READ :
+					   KRDMA_SLOT_READ_BACK);
+}
+
+static void krdma_check_read_back_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	krdma_check_sink_read_done(cq, wc, false);
+}
+
+static void krdma_check_zero_read_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	krdma_check_sink_read_done(cq, wc, true);
 }
 
 /*
@@ -432,33 +451,6 @@ static int krdma_check_post_read_back(struct krdma_test *test,
 			       test->remote_per_slot, IB_WR_RDMA_READ,
 			       &slot->wcqe, 0, 0,
 			       KRDMA_POST_SIGNAL_LAST | KRDMA_POST_FENCE);
-}
-
-/*
- * test-zero-read-behind: the READ of 0 bytes behind the slot's READ
- * completed; it must have moved nothing into its SGE, whose buffer holds
- * the canary it was filled with.
- */
-static void krdma_check_zero_read_done(struct ib_cq *cq, struct ib_wc *wc)
-{
-	struct krdma_slot *slot = container_of(wc->wr_cqe, struct krdma_slot, wcqe);
-	struct krdma_session *sess = cq->cq_context;
-	struct krdma_test *test = slot->test;
-
-	krdma_reads_end(sess, 1);
-	krdma_buf_to_cpu(slot->sink);
-	if (unlikely(wc->status != IB_WC_SUCCESS)) {
-		krdma_check_wc_failed(test, slot, wc, "the READ of 0 bytes: ");
-		return;
-	}
-	if (!krdma_pattern_check(slot->sink, KRDMA_MSG_HDR_SIZE, test->p.size,
-				 krdma_check_canary(test->id, slot->iter))) {
-		krdma_count(sess, KRDMA_CNT_VALIDATION_ERRORS, 1);
-		krdma_test_fail(test, -EBADMSG,
-				"iteration %llu: the READ of 0 bytes wrote into its SGE",
-				slot->iter);
-	}
-	krdma_slot_step(test, slot, KRDMA_SLOT_ZERO_READ);
 }
 
 /*
