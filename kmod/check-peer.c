@@ -150,10 +150,10 @@ int krdma_check_peer_setup(struct krdma_session *sess,
 
 	/*
 	 * Our send queue must hold a full window of replies (send-invalidate:
-	 * a REG_MR of the target with each).
+	 * a registration fence and a REG_MR of the target with each).
 	 */
 	need_wrs = pt->depth * (pt->op == KRDMA_OP_PING ?
-				2 * pt->remote_per_slot + 1 : pt->send_inv ? 2 : 1) + 2;
+				2 * pt->remote_per_slot + 1 : pt->send_inv ? 3 : 1) + 2;
 	if (need_wrs > sess->sq_depth)
 		return -ENOSPC;
 	if (krdma_op_uses_recv(pt->op) &&
@@ -302,8 +302,14 @@ static int krdma_check_peer_invalidated(struct krdma_session *sess,
 	    wc->ex.invalidate_rkey != reg->mr[0]->rkey)
 		return -ENOKEY;
 	reg->registered = false;
-	ret = krdma_region_post_reg(sess, reg, &pt->reg_cqe,
-				    IB_ACCESS_REMOTE_WRITE);
+	/*
+	 * Our previous ITER_ACK may still be unacknowledged: rxe would run
+	 * the REG_MR again if it resent that (krdma_region_post_fence()).
+	 */
+	ret = krdma_region_post_fence(sess);
+	if (!ret)
+		ret = krdma_region_post_reg(sess, reg, &pt->reg_cqe,
+					    IB_ACCESS_REMOTE_WRITE);
 	if (ret) {
 		krdma_session_close(sess, "send-invalidate: cannot register: %d",
 				    ret);
