@@ -21,9 +21,10 @@
 # taken once krdma holds no MR of a test: see krdma_mrs_idle()). Not
 # "the same": a count may fall (what a first case held may have gone);
 # a leak makes one grow.
-# Expected guest time: 2 x 51 check-mode tests of 8 tiny iterations (but
-# 2 x 2 of 512 atomics, one at each word of a page) and 3 more, 31
-# sessions made and broken, about 110 s under TCG.
+# Expected guest time: 2 x 52 check-mode tests of 8 tiny iterations (but
+# 2 x 2 of 512 atomics, one at each word of a page, 1024 WRITEs of 64 KiB
+# for the ACK timeout case and 16 SENDs for each RNR case) and 3 more,
+# 50 sessions made and broken, 75-95 s under TCG.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
