@@ -110,7 +110,7 @@ struct conform_case {
  * timeouts in a row, Documentation/conformance.rst), and a send queue of
  * its own session to hold them (17 WRs a slot at most).
  */
-#define CONFORM_ACK_COUNT	1024
+#define CONFORM_ACK_COUNT	256
 #define CONFORM_ACK_DEPTH	24
 #define CONFORM_ACK_SQ_DEPTH	512
 

@@ -22,7 +22,7 @@
 # "the same": a count may fall (what a first case held may have gone);
 # a leak makes one grow.
 # Expected guest time: 2 x 52 check-mode tests of 8 tiny iterations (but
-# 2 x 2 of 512 atomics, one at each word of a page, 1024 WRITEs of 64 KiB
+# 2 x 2 of 512 atomics, one at each word of a page, 256 WRITEs of 64 KiB
 # for the ACK timeout case and 16 SENDs for each RNR case) and 3 more,
 # 50 sessions made and broken, 75-95 s under TCG.
 . "$KRDMA_ROOT/tests/vm/lib.sh"
@@ -43,9 +43,17 @@ DEVIATIONS="send.longer_than_receive=11"
 # rxe's requester, sending again a message whose first sending is still
 # being answered, loses its place (rxe.ack_timeout_requester_lost) and
 # the responder NAKs the shifted stream: a remote invalid request (9).
-# 2 of 3 runs of 256 WRITEs of 64 KiB at ack_timeout 8 here, 2026-12-01;
-# the case runs 1024.
+# 2 of 3 runs of 256 WRITEs of 64 KiB at ack_timeout 8 here, 2026-12-01,
+# as the case runs them. On the debug kernel (KASAN: kmemleak's file is
+# there), which moves well under 1 MB/s, every one of them is sent again
+# and again, a guest stalls for seconds (12 s once) and the case ends as
+# the storm takes it: rxe's bug (9), the transport retry count run out
+# (12), or the session closed under it (none: the peer's keepalive probe
+# met our empty receive queue for longer than its RNR retry count) - the
+# run then proves that nothing worse happens (no data error, nothing
+# left behind, a clean log).
 INTERMITTENT="write.ack_timeout_min=9"
+[ -e /sys/kernel/debug/kmemleak ] && INTERMITTENT="write.ack_timeout_min=9,12,none"
 # What the responder's session ends on for that SEND: its receive's
 # local length error by the specification, rxe's local QP operation
 # error (the same -EINVAL, a "malformed WQE" to rxe_resp.c); siw gives
@@ -107,10 +115,11 @@ deviations() {
 		printf -- '--intermittent %s ' "$c"
 	done
 }
-# How many INTERMITTENT cases there are; how many failed in document $1.
+# How many INTERMITTENT cases there are; how many failed on a completion
+# of ours in document $1.
 NINTERMITTENT=$(echo $INTERMITTENT | wc -w)
 intermittent_failed() {
-	json_get "len([c for c in d['cases'] if c['case'] in [x.split('=')[0] for x in '$INTERMITTENT'.split()] and c['result'] == 'fail'])" <"$1"
+	json_get "len([c for c in d['cases'] if c['case'] in [x.split('=')[0] for x in '$INTERMITTENT'.split()] and c['result'] == 'fail' and 'wc_status' in c])" <"$1"
 }
 
 # The negative cases the client ran: each of its two tables' (c2's

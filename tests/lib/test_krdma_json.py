@@ -239,6 +239,12 @@ expect('conform-table: an intermittent case that passed',
 expect('conform-table: an intermittent case that failed otherwise',
        ['conform-table', conform_doc(['write'], change=conform_fail_wc), '2',
         '--intermittent', 'write.mtu=9'], 1)
+expect('conform-table: an intermittent case that failed as one of those known',
+       ['conform-table', conform_doc(['write'], change=conform_fail_reset), '2',
+        '--intermittent', 'write.mtu=9,12,none'], 0, '2 cases: 1 passed, 1 failed, 0 skipped')
+expect('conform-table: an intermittent case that failed without a completion, not known so',
+       ['conform-table', conform_doc(['write'], change=conform_fail_reset), '2',
+        '--intermittent', 'write.mtu=9'], 1)
 expect('conform-table: an intermittent case that passed short of validated',
        ['conform-table', conform_doc(['write'], change=lambda c, d: c[1].update(validated=7)),
         '2', '--intermittent', 'write.mtu=9'], 1)
