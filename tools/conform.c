@@ -146,11 +146,14 @@ const struct conform_case conform_cases[] = {
 	 * (req_retry(), retry_first_write_send(), rxe_req.c; rxe_comp.c)
 	 * resends a message's rest at the next one's PSN, which the
 	 * responder NAKs as an invalid request: on a TCG guest it shows in
-	 * most runs, not all (when it shows is when the vCPUs stall).
+	 * most runs, not all (when it shows is when the vCPUs stall). Run
+	 * by name only: where the path is slow, its storm of retransmissions
+	 * takes the host's CPUs from every other session (on a KASAN guest
+	 * kernel, long enough for the peers' keepalives to fail).
 	 */
 	{ .name = "write.ack_timeout_min", .op = KRDMA_OP_WRITE,
 	  .size = CONFORM_MAX_MSG, .ack_timeout = KRDMA_ACK_TIMEOUT_MIN,
-	  .own_session = true },
+	  .own_session = true, .by_name = true },
 	{ .name = "send.rnr_retried", .op = KRDMA_OP_SEND,
 	  .size = CONFORM_ONE_BYTE, .rnr_hold = true, .rnr_retry = 7,
 	  .own_session = true },
@@ -297,6 +300,10 @@ uint64_t conform_size(const struct conform_case *cc,
 	*why = conform_op_skip(cc->op, t);
 	if (*why)
 		return 0;
+	if (cc->by_name && !t->named) {
+		*why = "run only when asked for by name: on a slow path it sends every message again";
+		return 0;
+	}
 	if ((conform_negative_case(cc) || cc->own_session) && !t->client) {
 		*why = conform_negative_case(cc) ?
 		       "a negative case connects a session of its own to the peer's listener: run conform on the side that connected" :
@@ -1009,6 +1016,7 @@ static int conform_run(int argc, char **argv)
 	if (!out_json())
 		out_flush();
 	open_json_array("cases");
+	in.t.named = k >= 0;
 	for (i = 0; i < conform_ncases && !stopped; i++)
 		if (k < 0 || (size_t)k == i)
 			conform_one(c, &conform_cases[i], &in, &tally,

@@ -87,6 +87,11 @@ struct conform_case {
 	 * while the first sending is still being answered.
 	 */
 	uint8_t ack_timeout;
+	/*
+	 * Not in the table, only run when asked for by name: a case that
+	 * loads the path (a storm of retransmissions where it is slow).
+	 */
+	bool by_name;
 };
 
 /* The statuses the negative cases expect (enum ib_wc_status). */
@@ -158,6 +163,7 @@ struct conform_target {
 	uint32_t session_max_sge;	/* a send WR of the session's QPs */
 	uint32_t session_max_read_sge;	/* and a READ's */
 	bool client;		/* the session connected: its peer listens */
+	bool named;		/* the case was asked for by name */
 	uint32_t peer_proto;	/* the peer module's protocol version */
 };
 
