@@ -24,26 +24,38 @@
 # krdma's minimum RNR timer, 0.64 ms, is code 12: 0x2c), and the cases' own
 # verdicts (case.*). The capture is kept in KRDMA_OUT (node1.conform.pcap)
 # and its decoded NAKs in node1.naks.txt.
+#
+# Over iWARP (KRDMA_RDMA=siw), whose wire is TCP, it runs instead the case
+# read.0_bytes_behind_data, siw's zero-length READ bug
+# (Documentation/conformance.rst, siw.zero_length_read):
+#
+#   make check-iwarp GUEST_TESTS=../repro/conform-wire
+#
+# Node 1 captures whole packets (-s 0) of TCP port $PORT, the rdma_cm
+# connections of the sessions, and decodes their MPA FPDUs
+# (tests/repro/iwarp-pcap.py): each READ Request of 0 bytes node 2 sent
+# and the Read Response node 1 (siw, the responder) answered it with.
+# Results: wire.mpa (the MPA flags of each connection's Request and Reply:
+# CRC, markers), wire.zero_read_answered (ok when siw answered a READ of 0
+# bytes with data, as its bug does: the request and the response's length),
+# wire.terminate (the TERMINATE node 2 sent back: layer, error type, code)
+# and case.read.0_bytes_behind_data. KRDMA_OUT keeps the capture
+# (node1.conform-iwarp.pcap), its decoding (node1.iwarp.txt) and the
+# zero-length READs' verdicts (node1.zero-reads.txt).
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
 PORT=7493
 IF=$(rdma link show "${KRDMA_RDMA_DEV:-rxe0}/1" | sed -n 's/.*netdev \([^ ]*\).*/\1/p')
 CASES="send.longer_than_receive send.rnr_retried send.rnr_retry_exceeded"
+SNAP=96 FILTER="udp port 4791"
+if iwarp; then
+	CASES=read.0_bytes_behind_data SNAP=0 FILTER="tcp port $PORT"
+fi
+DECODE="$KRDMA_ROOT/tests/repro/iwarp-pcap.py"
 
-if [ "$KRDMA_NODE" = 1 ]; then
-	expect_ok listener.add krdmactl listener add name l port $PORT
-	command -v tcpdump >/dev/null ||
-		{ result wire.tcpdump fail "no tcpdump on the host"; barrier listening; barrier done 600; exit 1; }
-	tcpdump -i "$IF" -s 96 -B 65536 -w /tmp/conform.pcap udp port 4791 \
-		2>/tmp/tcpdump.err &
-	TCPD=$!
-	wait_for -t 30 grep -q listening /tmp/tcpdump.err
-	barrier listening
-	barrier done 600
-	kill "$TCPD"
-	wait "$TCPD"
-	cat /tmp/tcpdump.err
+# roce_results: node 1's results of the RoCE capture /tmp/conform.pcap.
+roce_results() {
 	cp /tmp/conform.pcap "$KRDMA_OUT/node1.conform.pcap"
 	# The acknowledgements this node (the responder) sent with a NAK.
 	python3 "$KRDMA_ROOT/tests/repro/roce-pcap.py" /tmp/conform.pcap |
@@ -61,16 +73,63 @@ if [ "$KRDMA_NODE" = 1 ]; then
 	timer=$(sed -n 's/.* syn=\(0x[23].\)$/\1/p' /tmp/naks.txt | sort -u | tr '\n' ' ')
 	[ "$rnr" -gt 0 ] && result wire.rnr_naks ok "count=$rnr syndrome=$timer" ||
 		result wire.rnr_naks fail "no RNR NAK on the wire"
+}
+
+# iwarp_results: node 1's results of the iWARP capture /tmp/conform.pcap.
+iwarp_results() {
+	cp /tmp/conform.pcap "$KRDMA_OUT/node1.conform-iwarp.pcap"
+	python3 "$DECODE" /tmp/conform.pcap >/tmp/iwarp.txt
+	cp /tmp/iwarp.txt "$KRDMA_OUT/node1.iwarp.txt"
+	python3 "$DECODE" -z /tmp/conform.pcap >/tmp/zero-reads.txt
+	cp /tmp/zero-reads.txt "$KRDMA_OUT/node1.zero-reads.txt"
+	log "DDP segments: $(wc -l </tmp/iwarp.txt); MPA frames, READs of 0 bytes, TERMINATEs:"
+	grep -e " MPA " -e " Terminate " /tmp/iwarp.txt | while read -r l; do log "  $l"; done
+	while read -r l; do log "  $l"; done </tmp/zero-reads.txt
+	mpa=$(sed -n 's/.* MPA \([A-Za-z]*\) markers=\([01]\) crc=\([01]\).*/\1:markers=\2,crc=\3/p' /tmp/iwarp.txt |
+		sort | uniq -c | awk '{ printf "%s%sx%s", s, $2, $1; s = "," }')
+	[ -n "$mpa" ] && result wire.mpa ok "frames=$mpa" ||
+		result wire.mpa fail "no MPA Request or Reply decoded"
+	# The first READ of 0 bytes that came back with data, else the first.
+	zero=$(grep -m1 " bytes.*: WRONG" /tmp/zero-reads.txt || grep -m1 " ReadReq " /tmp/zero-reads.txt)
+	req=$(printf '%s\n' "$zero" | sed -n 's/.* ReadReq \(.*\) => .*/\1/p')
+	got=$(printf '%s\n' "$zero" | sed -n 's/.* => [a-z: ]*\([0-9]*\) bytes in \([0-9]*\) segments.*/\1 \2/p')
+	[ "${got%% *}" -gt 0 ] 2>/dev/null &&
+		result wire.zero_read_answered ok "bytes=${got%% *}" "segments=${got#* }" "request=$req" ||
+		result wire.zero_read_answered fail "bytes=${got:-none}" "request=${req:-none}"
+	term=$(sed -n "s/.*$KRDMA_PEER_IP:[0-9]*->.* Terminate .*\(layer=.*\)/\1/p" /tmp/iwarp.txt | head -n 1)
+	[ -n "$term" ] && result wire.terminate ok "$term" ||
+		result wire.terminate fail "no TERMINATE from $KRDMA_PEER_IP"
+}
+
+if [ "$KRDMA_NODE" = 1 ]; then
+	expect_ok listener.add krdmactl listener add name l port $PORT
+	command -v tcpdump >/dev/null ||
+		{ result wire.tcpdump fail "no tcpdump on the host"; barrier listening; barrier "done" 600; exit 1; }
+	# shellcheck disable=SC2086 # FILTER is words
+	tcpdump -i "$IF" -s $SNAP -B 65536 -w /tmp/conform.pcap $FILTER \
+		2>/tmp/tcpdump.err &
+	TCPD=$!
+	wait_for -t 30 grep -q listening /tmp/tcpdump.err
+	barrier listening
+	barrier "done" 600
+	kill "$TCPD"
+	wait "$TCPD"
+	cat /tmp/tcpdump.err
+	if iwarp; then
+		iwarp_results
+	else
+		roce_results
+	fi
 else
 	barrier listening
 	expect_ok connect krdmactl session connect addr "$KRDMA_PEER_IP" port $PORT name c1
 	for c in $CASES; do
 		krdmactl -j conform session c1 case "$c" >"/tmp/$c.json" 2>&1
-		got=$(json_get "d['cases'][0]['result'] + ' ' + str(d['cases'][0].get('wc_status_name', ''))" <"/tmp/$c.json")
+		got=$(json_get "d['cases'][0]['result'] + ' ' + str(d['cases'][0].get('wc_status_name', '')) + ' ' + d['cases'][0].get('reason', '')" <"/tmp/$c.json")
 		[ -n "$got" ] && result "case.$c" ok "$got" ||
 			result "case.$c" fail "no result: $(cat "/tmp/$c.json")"
 	done
 	krdmactl session del name c1
-	barrier done
+	barrier "done"
 fi
 barrier end 300
