@@ -26,22 +26,22 @@
 # and its decoded NAKs in node1.naks.txt.
 #
 # Over iWARP (KRDMA_RDMA=siw), whose wire is TCP, it runs instead the case
-# read.0_bytes_behind_data, siw's zero-length READ bug
+# read.0_bytes_behind_data, which siw's zero-length READ bug fails
 # (Documentation/conformance.rst, siw.zero_length_read):
 #
 #   make check-iwarp GUEST_TESTS=../repro/conform-wire
 #
-# Node 1 captures whole packets (-s 0) of TCP port $PORT, the rdma_cm
+# Node 1 captures whole packets (-s 0) of TCP port 7493, the rdma_cm
 # connections of the sessions, and decodes their MPA FPDUs
-# (tests/repro/iwarp-pcap.py): each READ Request of 0 bytes node 2 sent
-# and the Read Response node 1 (siw, the responder) answered it with.
-# Results: wire.mpa (the MPA flags of each connection's Request and Reply:
-# CRC, markers), wire.zero_read_answered (ok when siw answered a READ of 0
-# bytes with data, as its bug does: the request and the response's length),
-# wire.terminate (the TERMINATE node 2 sent back: layer, error type, code)
-# and case.read.0_bytes_behind_data. KRDMA_OUT keeps the capture
-# (node1.conform-iwarp.pcap), its decoding (node1.iwarp.txt) and the
-# zero-length READs' verdicts (node1.zero-reads.txt).
+# (tests/repro/iwarp-pcap.py): each Read Request of 0 bytes node 2 sent
+# and the Read Response node 1's siw answered it with. Results: wire.mpa
+# (the MPA flags of the connections' Requests and Replies: markers, CRC;
+# siw asks for neither by default), wire.zero_read_answered (ok when siw
+# answered a READ of 0 bytes with data, as its bug does: the length, and
+# the request), wire.terminate (the TERMINATE node 2 sent back: layer,
+# error type, code) and case.read.0_bytes_behind_data. KRDMA_OUT keeps
+# the capture (node1.conform-iwarp.pcap), its decoding (node1.iwarp.txt)
+# and the verdict on each READ of 0 bytes (node1.zero-reads.txt).
 . "$KRDMA_ROOT/tests/vm/lib.sh"
 . "$KRDMA_ROOT/tests/lib/guest-common.sh"
 set -u
@@ -86,7 +86,7 @@ iwarp_results() {
 	grep -e " MPA " -e " Terminate " /tmp/iwarp.txt | while read -r l; do log "  $l"; done
 	while read -r l; do log "  $l"; done </tmp/zero-reads.txt
 	mpa=$(sed -n 's/.* MPA \([A-Za-z]*\) markers=\([01]\) crc=\([01]\).*/\1:markers=\2,crc=\3/p' /tmp/iwarp.txt |
-		sort | uniq -c | awk '{ printf "%s%sx%s", s, $2, $1; s = "," }')
+		sort | uniq -c | awk '{ printf "%s%dx%s", s, $1, $2; s = "," }')
 	[ -n "$mpa" ] && result wire.mpa ok "frames=$mpa" ||
 		result wire.mpa fail "no MPA Request or Reply decoded"
 	# The first READ of 0 bytes that came back with data, else the first.
@@ -124,10 +124,10 @@ else
 	barrier listening
 	expect_ok connect krdmactl session connect addr "$KRDMA_PEER_IP" port $PORT name c1
 	for c in $CASES; do
-		krdmactl -j conform session c1 case "$c" >"/tmp/$c.json" 2>&1
+		krdmactl -j conform session c1 case "$c" >"/tmp/$c.json" 2>"/tmp/$c.err"
 		got=$(json_get "d['cases'][0]['result'] + ' ' + str(d['cases'][0].get('wc_status_name', '')) + ' ' + d['cases'][0].get('reason', '')" <"/tmp/$c.json")
 		[ -n "$got" ] && result "case.$c" ok "$got" ||
-			result "case.$c" fail "no result: $(cat "/tmp/$c.json")"
+			result "case.$c" fail "no result: $(cat "/tmp/$c.json" "/tmp/$c.err")"
 	done
 	krdmactl session del name c1
 	barrier "done"

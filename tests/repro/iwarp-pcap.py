@@ -6,7 +6,7 @@ byte stream is put together in sequence order (bytes seen before are
 dropped, a segment beyond a gap waits for it), its MPA Request or Reply
 skipped (RFC 5044 7.1; its flags printed: markers, which this does not
 decode, stop it) and its FPDUs cut: ULPDU length, DDP segment (RFC 5041),
-padding, CRC. One line each: time, source->destination, MPA frame or DDP
+padding, CRC (there, of zeros, if neither end asked for it). One line each: time, source->destination, MPA frame or DDP
 segment: RDMAP opcode (RFC 5040), for a tagged one STag, TO, payload
 length and L flag; for an untagged one QN, MSN, MO; for a Read Request
 its sink STag and TO, the read size and the source STag and TO; for a
@@ -22,6 +22,7 @@ import sys
 
 OPS = ["Write", "ReadReq", "ReadResp", "Send", "SendInv", "SendSE",
        "SendSEInv", "Terminate"]
+LAYERS = ["RDMAP", "DDP", "MPA"]    # of a Terminate, RFC 5040 7
 
 
 def packets(path):
@@ -122,7 +123,7 @@ def segments(path):
             if isinstance(u, str):
                 yield t, src, dst, u, None
                 if s.mpa & 0x8000:
-                    sys.exit("%s->%s: MPA markers on, not decoded" % (src, dst))
+                    sys.exit("%s->%s: MPA markers, not decoded" % (src, dst))
                 continue
             op = u[1] & 0xf
             name = OPS[op] if op < len(OPS) else "op%d" % op
@@ -141,8 +142,10 @@ def segments(path):
                      " src_to=0x%x msn=%d" % (d["sink"], sto, d["size"],
                                              sstag, sto2, msn)
             elif name == "Terminate" and len(u) >= 22:
-                ex += " layer=%d etype=%d ecode=0x%02x H=%d M=%d" % (
-                    u[18] >> 4, u[18] & 0xf, u[19], u[20] >> 7, u[20] >> 6 & 1)
+                layer = u[18] >> 4
+                ex += " layer=%d(%s) etype=%d ecode=0x%02x H=%d M=%d" % (
+                    layer, LAYERS[layer] if layer < 3 else "?", u[18] & 0xf,
+                    u[19], u[20] >> 7, u[20] >> 6 & 1)
             yield t, src, dst, "%s %s L=%d" % (name, ex, d["L"]), d
 
 
