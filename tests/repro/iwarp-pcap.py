@@ -6,15 +6,16 @@ byte stream is put together in sequence order (bytes seen before are
 dropped, a segment beyond a gap waits for it), its MPA Request or Reply
 skipped (RFC 5044 7.1; its flags printed: markers, which this does not
 decode, stop it) and its FPDUs cut: ULPDU length, DDP segment (RFC 5041),
-padding, CRC (there, of zeros, if neither end asked for it). One line each: time, source->destination, MPA frame or DDP
-segment: RDMAP opcode (RFC 5040), for a tagged one STag, TO, payload
-length and L flag; for an untagged one QN, MSN, MO; for a Read Request
-its sink STag and TO, the read size and the source STag and TO; for a
-Terminate its layer, error type and code.
+padding, CRC (there, of zeros, if neither end asked for it). One line
+each: time, source->destination, MPA frame or DDP segment: RDMAP opcode
+(RFC 5040), for a tagged one STag, TO, payload length and L flag; for an
+untagged one QN, MSN, MO; for a Read Request its sink STag and TO, the
+read size and the source STag and TO; for a Terminate its layer, error
+type and code. And a line for the first FIN or RST of each direction.
 
 -z instead says, of each Read Request of 0 bytes, how many bytes the Read
 Response that answered it carried: the Read Responses of a direction
-answer its peer's Read Requests in their order (RFC 5040 5.3), a response
+answer its peer's Read Requests in their order (RFC 5040), a response
 ending with its segment that has L set; each is checked against the
 request's sink STag too. Exit status 1 if one of 0 bytes got data."""
 import struct
@@ -22,11 +23,11 @@ import sys
 
 OPS = ["Write", "ReadReq", "ReadResp", "Send", "SendInv", "SendSE",
        "SendSEInv", "Terminate"]
-LAYERS = ["RDMAP", "DDP", "MPA"]    # of a Terminate, RFC 5040 7
+LAYERS = ["RDMAP", "DDP", "MPA"]    # of a Terminate (RFC 5040)
 
 
 def packets(path):
-    """(time, (src, dst), seq, SYN flag, payload) of each TCP segment."""
+    """(time, (src, dst), seq, flags, payload) of each TCP segment."""
     data = open(path, "rb").read()
     magic = struct.unpack("<I", data[:4])[0]
     e = "<" if magic in (0xa1b2c3d4, 0xa1b23c4d) else ">"
@@ -54,7 +55,7 @@ def packets(path):
         body = pkt[tcp + (pkt[tcp + 12] >> 4) * 4:end]
         yield (ts + tf / (1e9 if nsec else 1e6),
                ("%s:%d" % (addr[0], sport), "%s:%d" % (addr[1], dport)),
-               seq, pkt[tcp + 13] & 0x02, body)
+               seq, pkt[tcp + 13], body)
 
 
 class Stream:
@@ -63,6 +64,7 @@ class Stream:
 
     def __init__(self, isn):
         self.next, self.buf, self.held, self.mpa = isn + 1, b"", {}, None
+        self.end = None
 
     def add(self, seq, body):
         if self.mpa == -1:
@@ -110,13 +112,19 @@ class Stream:
 
 def segments(path):
     """(time, source, destination, line, DDP fields) of each MPA frame and
-    DDP segment, in the order their last bytes were captured."""
+    DDP segment, in the order their last bytes were captured, and of the
+    first FIN or RST of a direction."""
     streams = {}
-    for t, (src, dst), seq, syn, body in packets(path):
-        if syn:
+    for t, (src, dst), seq, flags, body in packets(path):
+        if flags & 0x02:
             streams[src, dst] = Stream(seq)
         s = streams.get((src, dst))
-        if s is None or not body:
+        if s is None:
+            continue
+        if flags & 0x05 and not s.end:
+            s.end = "TCP " + ("RST" if flags & 0x04 else "FIN")
+            yield t, src, dst, s.end, None
+        if not body:
             continue
         s.add(seq, body)
         for u in s.frames():
