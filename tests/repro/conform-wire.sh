@@ -37,8 +37,8 @@
 # and the Read Response node 1's siw answered it with. Results: wire.mpa
 # (the MPA flags of the connections' Requests and Replies: markers, CRC;
 # siw asks for neither by default), wire.zero_read_answered (ok when siw
-# answered a READ of 0 bytes with data, as its bug does: the length, and
-# the request), wire.terminate (the TERMINATE node 2 sent back: layer,
+# answered a READ of 0 bytes with data, as its bug does: the length, sent
+# whole or cut short by node 2's reset, and the request), wire.terminate (the TERMINATE node 2 sent back: layer,
 # error type, code; or none, when krdma's teardown of the failed session
 # reset the connection before siw sent it) and
 # case.read.0_bytes_behind_data. KRDMA_OUT keeps the capture
@@ -95,8 +95,13 @@ iwarp_results() {
 	zero=$(grep -m1 " bytes.*: WRONG" /tmp/zero-reads.txt || grep -m1 " ReadReq " /tmp/zero-reads.txt)
 	req=$(printf '%s\n' "$zero" | sed -n 's/.* ReadReq \(.*\) => .*/\1/p')
 	got=$(printf '%s\n' "$zero" | sed -n 's/.* => [a-z: ]*\([0-9]*\) bytes in \([0-9]*\) segments.*/\1 \2/p')
+	# Its response cut short: by node 2's RST (krdma's teardown).
+	case $zero in
+	*"=> incomplete:"*) whole=no ;;
+	*) whole=yes ;;
+	esac
 	[ "${got%% *}" -gt 0 ] 2>/dev/null &&
-		result wire.zero_read_answered ok "bytes=${got%% *}" "segments=${got#* }" "request=$req" ||
+		result wire.zero_read_answered ok "bytes=${got%% *}" "segments=${got#* }" "whole=$whole" "request=$req" ||
 		result wire.zero_read_answered fail "bytes=${got:-none}" "request=${req:-none}"
 	# Node 2's siw sends a TERMINATE unless krdma's teardown of the
 	# session closes the socket first: then the wire has its TCP RST.
