@@ -3683,6 +3683,30 @@ static void k_conform_session(uint8_t cmd, struct nlattr **tb)
 		fake_event(session_event(KRDMA_EVENT_SESSION_UP, id, NULL, NULL));
 }
 
+/*
+ * A case's test accepted, then DONE with -EIO after @iters iterations,
+ * each validated, on a failed completion of status @wc.
+ */
+static void conform_test_failed(uint32_t id, uint8_t op, uint64_t iters,
+				uint32_t wc, const char *reason)
+{
+	struct nl_msg *m = fake_msg(KRDMA_CMD_TEST_START);
+
+	nla_put_u32(m, KRDMA_A_TEST_ID, id);
+	fake_reply(m);
+	fake_ack();
+	m = fake_msg(KRDMA_CMD_EVENT_NTF);
+	nla_put_u32(m, KRDMA_A_TEST_ID, id);
+	nla_put_u8(m, KRDMA_A_EVENT, KRDMA_EVENT_TEST_DONE);
+	nla_put_u8(m, KRDMA_A_TEST_OP, op);
+	nla_put_u8(m, KRDMA_A_TEST_MODE, KRDMA_MODE_CHECK);
+	nla_put_u64(m, KRDMA_A_TEST_ITERS, iters);
+	nla_put_u64(m, KRDMA_A_TEST_VALIDATED, iters);
+	nla_put_u32(m, KRDMA_A_TEST_STATUS, (uint32_t)-EIO);
+	nla_put_u32(m, KRDMA_A_TEST_WC_STATUS, wc);
+	nla_put_string(m, KRDMA_A_REASON, reason);
+	fake_event(m);
+}
 static void k_conform_test(struct nlattr **tb)
 {
 	uint8_t op = tb[KRDMA_A_TEST_OP] ? nla_get_u8(tb[KRDMA_A_TEST_OP]) : 0;
@@ -3726,41 +3750,13 @@ static void k_conform_test(struct nlattr **tb)
 	}
 	if (tb[KRDMA_A_TEST_ZERO_READ_BEHIND] &&
 	    (conform_mode & CF_ZERO_BEHIND_FAILS)) {
-		m = fake_msg(KRDMA_CMD_TEST_START);
-		nla_put_u32(m, KRDMA_A_TEST_ID, id);
-		fake_reply(m);
-		fake_ack();
-		m = fake_msg(KRDMA_CMD_EVENT_NTF);
-		nla_put_u32(m, KRDMA_A_TEST_ID, id);
-		nla_put_u8(m, KRDMA_A_EVENT, KRDMA_EVENT_TEST_DONE);
-		nla_put_u8(m, KRDMA_A_TEST_OP, op);
-		nla_put_u8(m, KRDMA_A_TEST_MODE, KRDMA_MODE_CHECK);
-		nla_put_u64(m, KRDMA_A_TEST_ITERS, 0);
-		nla_put_u64(m, KRDMA_A_TEST_VALIDATED, 0);
-		nla_put_u32(m, KRDMA_A_TEST_STATUS, (uint32_t)-EIO);
-		nla_put_u32(m, KRDMA_A_TEST_WC_STATUS, 1);
-		nla_put_string(m, KRDMA_A_REASON,
-			       "iteration 0: the READ of 0 bytes: local length error");
-		fake_event(m);
+		conform_test_failed(id, op, 0, 1,
+				    "iteration 0: the READ of 0 bytes: local length error");
 		return;
 	}
 	if (tb[KRDMA_A_TEST_RNR_HOLD] && !conform_rnr_retry) {
-		m = fake_msg(KRDMA_CMD_TEST_START);
-		nla_put_u32(m, KRDMA_A_TEST_ID, id);
-		fake_reply(m);
-		fake_ack();
-		m = fake_msg(KRDMA_CMD_EVENT_NTF);
-		nla_put_u32(m, KRDMA_A_TEST_ID, id);
-		nla_put_u8(m, KRDMA_A_EVENT, KRDMA_EVENT_TEST_DONE);
-		nla_put_u8(m, KRDMA_A_TEST_OP, op);
-		nla_put_u8(m, KRDMA_A_TEST_MODE, KRDMA_MODE_CHECK);
-		nla_put_u64(m, KRDMA_A_TEST_ITERS, 12);
-		nla_put_u64(m, KRDMA_A_TEST_VALIDATED, 12);
-		nla_put_u32(m, KRDMA_A_TEST_STATUS, (uint32_t)-EIO);
-		nla_put_u32(m, KRDMA_A_TEST_WC_STATUS, 13);
-		nla_put_string(m, KRDMA_A_REASON,
-			       "iteration 12: RNR retry counter exceeded");
-		fake_event(m);
+		conform_test_failed(id, op, 12, 13,
+				    "iteration 12: RNR retry counter exceeded");
 		return;
 	}
 	if (tb[KRDMA_A_TEST_OP]) {
