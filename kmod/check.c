@@ -492,6 +492,62 @@ static int krdma_check_post_zero_read(struct krdma_test *test,
 	return 0;
 }
 
+/* test-reg-behind's invalidation: only an error is news. */
+static void krdma_check_scratch_inv_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	if (unlikely(wc->status != IB_WC_SUCCESS))
+		krdma_wc_error(cq->cq_context, wc, "the invalidation behind a REG_MR");
+}
+
+static struct ib_cqe krdma_check_scratch_inv_cqe = {
+	.done = krdma_check_scratch_inv_done,
+};
+
+/*
+ * test-reg-behind: the REG_MR behind the slot's SEND completed, after the
+ * SEND's own completion. A device that ran it a second time when it sent
+ * the SEND again (rxe.reg_mr_twice) found the region valid and failed it
+ * here. The region is invalidated now, behind the WRs in flight, so that
+ * the slot's next REG_MR finds it free with nothing between it and its
+ * SEND.
+ */
+static void krdma_check_reg_behind_done(struct ib_cq *cq, struct ib_wc *wc)
+{
+	struct krdma_slot *slot = container_of(wc->wr_cqe, struct krdma_slot, wcqe);
+	struct krdma_test *test = slot->test;
+	int ret;
+
+	if (unlikely(wc->status != IB_WC_SUCCESS)) {
+		krdma_check_wc_failed(test, slot, wc, "the REG_MR behind the SEND: ");
+		return;
+	}
+	ret = krdma_region_post_inv(test->sess, slot->scratch,
+				    &krdma_check_scratch_inv_cqe);
+	if (ret) {
+		krdma_test_post_failed(test->sess, test, test->id, ret);
+		return;
+	}
+	krdma_count(test->sess, KRDMA_CNT_INV_WRS, slot->scratch->nmrs);
+	krdma_slot_step(test, slot, KRDMA_SLOT_REG_BEHIND);
+}
+
+/*
+ * test-reg-behind: a REG_MR of the slot's scratch region right behind its
+ * SEND, no fence before it (krdma_region_post_fence() is what krdma's own
+ * registrations have against rxe.reg_mr_twice).
+ */
+static int krdma_check_post_reg_behind(struct krdma_test *test,
+				       struct krdma_slot *slot)
+{
+	int ret;
+
+	ret = krdma_region_post_reg(test->sess, slot->scratch, &slot->wcqe,
+				    IB_ACCESS_LOCAL_WRITE);
+	if (!ret)
+		krdma_count(test->sess, KRDMA_CNT_REG_MR_WRS, slot->scratch->nmrs);
+	return ret;
+}
+
 /*
  * The peer's region of slot @s's target that holds byte *@off of it (a
  * target of more than a chunk of the peer's is more than one region),
@@ -703,9 +759,12 @@ static void krdma_check_issue(struct krdma_test *test, struct krdma_slot *slot)
 
 		krdma_buf_copy_from(slot->buf, 0, &hdr, sizeof(hdr));
 		krdma_pattern_fill(slot->buf, KRDMA_MSG_HDR_SIZE, test->p.size, seed);
-		slot->pending = KRDMA_SLOT_WC | KRDMA_SLOT_ACK;
+		slot->pending = KRDMA_SLOT_WC | KRDMA_SLOT_ACK |
+				(test->p.reg_behind ? KRDMA_SLOT_REG_BEHIND : 0);
 		krdma_buf_to_device(slot->buf);
 		ret = krdma_check_post_send(test, slot);
+		if (!ret && test->p.reg_behind)
+			ret = krdma_check_post_reg_behind(test, slot);
 		break;
 	}
 	case KRDMA_OP_WRITE:
@@ -874,10 +933,13 @@ static int krdma_check_params(struct krdma_session *sess,
 		    p->op == KRDMA_OP_WRITE_IMM) ? KRDMA_MAX_SLOT_REGIONS + 1 : 1;
 	if (per_iter > 1 && nchunks + 1 > min(sess->max_sge, sess->max_read_sge))
 		per_iter += nchunks;
-	/* The READ back as many WRs again; a READ of 0 bytes one. */
+	/*
+	 * The READ back as many WRs again; a READ of 0 bytes one; a REG_MR
+	 * and its LOCAL_INV two.
+	 */
 	if (p->read_back)
 		per_iter *= 2;
-	per_iter += p->zero_behind;
+	per_iter += p->zero_behind + 2 * p->reg_behind;
 	if (p->depth * per_iter + 2 * p->depth * nchunks + 2 > sess->sq_depth) {
 		NL_SET_ERR_MSG(extack, "depth too large for the session's send queue");
 		return -ENOSPC;
@@ -917,11 +979,22 @@ static int krdma_check_setup(struct krdma_test *test)
 		slot->test = test;
 		slot->cqe.done = krdma_check_slot_done;
 		slot->wcqe.done = test->p.zero_behind ? krdma_check_zero_read_done :
-							krdma_check_read_back_done;
+				  test->p.reg_behind ? krdma_check_reg_behind_done :
+						       krdma_check_read_back_done;
 		slot->buf = krdma_buf_alloc(kdev, krdma_slot_len(&test->p),
 					    "slot", s);
 		if (!slot->buf)
 			return -ENOMEM;
+		/* One MR over the slot's first page: nothing goes through it. */
+		if (test->p.reg_behind) {
+			slot->scratch = krdma_region_create(kdev, slot->buf, 0, 1,
+							    IB_ACCESS_LOCAL_WRITE);
+			if (IS_ERR(slot->scratch)) {
+				ret = PTR_ERR(slot->scratch);
+				slot->scratch = NULL;
+				return ret;
+			}
+		}
 		if (test->p.op != KRDMA_OP_PING && !test->p.read_back &&
 		    !test->p.zero_behind)
 			continue;

@@ -516,6 +516,7 @@ struct krdma_test_params {
 	bool	zero_length;	/* check, write(_imm)/read: WRs of 0 bytes */
 	bool	rnr_hold;	/* check, sends: the peer holds its receives */
 	bool	zero_behind;	/* check, read: a 0-byte READ behind each */
+	bool	reg_behind;	/* check, sends: a REG_MR behind each */
 	u32	mirror_of;	/* the peer's test this one mirrors, or 0 */
 };
 

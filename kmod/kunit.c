@@ -687,10 +687,11 @@ static void krdma_kunit_atomic_value(struct kunit *t)
  * SEND_WITH_INV with an immediate); test-zero-length a write's,
  * write_imm's or read's, and not with read-back or test-sges;
  * test-rnr-hold a send's or send_imm's, and not with test-sges;
- * test-zero-read-behind a read's, and not with test-sges.
+ * test-zero-read-behind a read's, and not with test-sges;
+ * test-reg-behind a send's or send_imm's, and not with send-invalidate.
  */
 enum { KUNIT_READ_BACK, KUNIT_SEND_INV, KUNIT_ZERO_LENGTH, KUNIT_RNR_HOLD,
-	KUNIT_ZERO_BEHIND };
+	KUNIT_ZERO_BEHIND, KUNIT_REG_BEHIND };
 
 static void krdma_kunit_check_flags(struct kunit *t)
 {
@@ -741,6 +742,12 @@ static void krdma_kunit_check_flags(struct kunit *t)
 		{ KRDMA_MODE_CHECK, KRDMA_OP_READ, KRDMA_VIOLATE_OUT_OF_BOUNDS,
 		  KUNIT_ZERO_BEHIND, 0, -EINVAL },
 		{ KRDMA_MODE_BW, KRDMA_OP_READ, 0, KUNIT_ZERO_BEHIND, 0, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_SEND, 0, KUNIT_REG_BEHIND, 0, 0 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_SEND_IMM, 0, KUNIT_REG_BEHIND, 0, 0 },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_WRITE, 0, KUNIT_REG_BEHIND, 0, -EINVAL },
+		{ KRDMA_MODE_CHECK, KRDMA_OP_SEND, KRDMA_VIOLATE_LONG_SEND,
+		  KUNIT_REG_BEHIND, 0, -EINVAL },
+		{ KRDMA_MODE_BW, KRDMA_OP_SEND, 0, KUNIT_REG_BEHIND, 0, -EINVAL },
 	};
 	unsigned int i;
 
@@ -753,6 +760,7 @@ static void krdma_kunit_check_flags(struct kunit *t)
 			.zero_length = cases[i].flag == KUNIT_ZERO_LENGTH,
 			.rnr_hold = cases[i].flag == KUNIT_RNR_HOLD,
 			.zero_behind = cases[i].flag == KUNIT_ZERO_BEHIND,
+			.reg_behind = cases[i].flag == KUNIT_REG_BEHIND,
 			.sges = cases[i].sges, .count = 1, .depth = 1,
 		};
 

@@ -922,21 +922,24 @@ int krdma_region_post_fence(struct krdma_session *sess)
  * Invalidates every MR of @reg: stale rkeys fail on the wire afterwards.
  * Nothing is posted for a region that is not registered.
  *
- * Context: process; it may sleep.
+ * Context: process; it may sleep - but for a region of one MR, which a
+ * completion handler may invalidate (test-reg-behind's).
  * Return: 0, -ENOMEM, or the post's error.
  */
 int krdma_region_post_inv(struct krdma_session *sess, struct krdma_region *reg,
 			  struct ib_cqe *cqe)
 {
-	struct ib_send_wr *wrs;
+	struct ib_send_wr one = {}, *wrs = &one;
 	u32 i;
 	int ret;
 
 	if (!reg->registered)
 		return 0;
-	wrs = krdma_failable(kcalloc(reg->nmrs, sizeof(*wrs), GFP_KERNEL));
-	if (!wrs)
-		return -ENOMEM;
+	if (reg->nmrs > 1) {
+		wrs = krdma_failable(kcalloc(reg->nmrs, sizeof(*wrs), GFP_KERNEL));
+		if (!wrs)
+			return -ENOMEM;
+	}
 	for (i = 0; i < reg->nmrs; i++) {
 		wrs[i].opcode = IB_WR_LOCAL_INV;
 		wrs[i].ex.invalidate_rkey = reg->mr[i]->rkey;
@@ -945,7 +948,8 @@ int krdma_region_post_inv(struct krdma_session *sess, struct krdma_region *reg,
 		wrs[i].send_flags = i + 1 < reg->nmrs ? 0 : IB_SEND_SIGNALED;
 	}
 	ret = krdma_post_send(sess, wrs);
-	kfree(wrs);
+	if (wrs != &one)
+		kfree(wrs);
 	if (!ret)
 		reg->registered = false;
 	return ret;

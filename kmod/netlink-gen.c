@@ -100,7 +100,7 @@ static const struct nla_policy krdma_session_get_nl_policy[KRDMA_A_SESSION_ID + 
 };
 
 /* KRDMA_CMD_TEST_START - do */
-static const struct nla_policy krdma_test_start_nl_policy[KRDMA_A_TEST_ZERO_READ_BEHIND + 1] = {
+static const struct nla_policy krdma_test_start_nl_policy[KRDMA_A_TEST_REG_BEHIND + 1] = {
 	[KRDMA_A_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 	[KRDMA_A_SESSION_ID] = { .type = NLA_U32, },
 	[KRDMA_A_TEST_OP] = NLA_POLICY_RANGE(NLA_U8, 1, KRDMA_OP_MAX),
@@ -126,6 +126,7 @@ static const struct nla_policy krdma_test_start_nl_policy[KRDMA_A_TEST_ZERO_READ
 	[KRDMA_A_TEST_ZERO_LENGTH] = NLA_POLICY_MAX(NLA_U8, 1),
 	[KRDMA_A_TEST_RNR_HOLD] = NLA_POLICY_MAX(NLA_U8, 1),
 	[KRDMA_A_TEST_ZERO_READ_BEHIND] = NLA_POLICY_MAX(NLA_U8, 1),
+	[KRDMA_A_TEST_REG_BEHIND] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 /* KRDMA_CMD_TEST_STOP - do */
@@ -197,7 +198,7 @@ const struct genl_ops krdma_nl_ops[13] = {
 		.cmd		= KRDMA_CMD_TEST_START,
 		.doit		= krdma_nl_test_start_doit,
 		.policy		= krdma_test_start_nl_policy,
-		.maxattr	= KRDMA_A_TEST_ZERO_READ_BEHIND,
+		.maxattr	= KRDMA_A_TEST_REG_BEHIND,
 		.flags		= GENL_ADMIN_PERM,
 	},
 	{
@@ -230,7 +231,7 @@ const struct genl_multicast_group krdma_nl_mcgrps[1] = {
 };
 
 /* test-start: the attributes that only some test modes take */
-const struct krdma_mode_attr krdma_test_mode_attrs[14] = {
+const struct krdma_mode_attr krdma_test_mode_attrs[15] = {
 	{
 		.attr		= KRDMA_A_TEST_SIGNAL_EVERY,
 		.type		= NLA_U32,
@@ -332,5 +333,13 @@ const struct krdma_mode_attr krdma_test_mode_attrs[14] = {
 		.has_default	= true,
 		.dflt		= KRDMA_A_TEST_ZERO_READ_BEHIND_DEFAULT,
 		.refusal	= "zero-read-behind is for the check mode",
+	},
+	{
+		.attr		= KRDMA_A_TEST_REG_BEHIND,
+		.type		= NLA_U8,
+		.modes		= KRDMA_A_TEST_REG_BEHIND_MODES,
+		.has_default	= true,
+		.dflt		= KRDMA_A_TEST_REG_BEHIND_DEFAULT,
+		.refusal	= "reg-behind is for the check mode",
 	},
 };

@@ -55,6 +55,6 @@ struct krdma_mode_attr {
 	const char	*refusal;
 };
 
-extern const struct krdma_mode_attr krdma_test_mode_attrs[14];
+extern const struct krdma_mode_attr krdma_test_mode_attrs[15];
 
 #endif /* _KRDMA_NETLINK_GEN_H */

@@ -603,6 +603,8 @@ int krdma_nl_test_start_doit(struct sk_buff *skb, struct genl_info *info)
 		p.rnr_hold = nla_get_u8(tb[KRDMA_A_TEST_RNR_HOLD]);
 	if (tb[KRDMA_A_TEST_ZERO_READ_BEHIND])
 		p.zero_behind = nla_get_u8(tb[KRDMA_A_TEST_ZERO_READ_BEHIND]);
+	if (tb[KRDMA_A_TEST_REG_BEHIND])
+		p.reg_behind = nla_get_u8(tb[KRDMA_A_TEST_REG_BEHIND]);
 	ret = krdma_nl_test_rate(tb, &p, info->extack);
 	if (ret)
 		return ret;

@@ -114,6 +114,8 @@ static u64 krdma_test_param(const struct krdma_test_params *p, u16 attr)
 		return p->rnr_hold;
 	case KRDMA_A_TEST_ZERO_READ_BEHIND:
 		return p->zero_behind;
+	case KRDMA_A_TEST_REG_BEHIND:
+		return p->reg_behind;
 	}
 	/* The spec gave "modes:" to an attribute this does not know. */
 	WARN_ON_ONCE(1);
@@ -347,6 +349,12 @@ int krdma_test_params_check(const struct krdma_test_params *p,
 			       p->zero_length || p->sges)) {
 		NL_SET_ERR_MSG(extack,
 			       "zero-read-behind is for read, without a violation, zero-length or sges");
+		return -EINVAL;
+	}
+	if (p->reg_behind && (!krdma_op_is_send(p->op) || p->violate ||
+			      p->send_inv)) {
+		NL_SET_ERR_MSG(extack,
+			       "reg-behind is for send and send_imm, without a violation or send-invalidate");
 		return -EINVAL;
 	}
 	return 0;

@@ -77,6 +77,7 @@ void krdma_slots_free(struct krdma_slot *slots, u32 n)
 	for (i = 0; i < n; i++) {
 		krdma_region_destroy(slots[i].reg);
 		krdma_region_destroy(slots[i].sink_reg);
+		krdma_region_destroy(slots[i].scratch);
 		krdma_buf_free(slots[i].buf);
 		krdma_buf_free(slots[i].sink);
 	}
@@ -246,6 +247,7 @@ static int krdma_test_fill(struct sk_buff *skb, struct krdma_test *test)
 	    (test->p.rnr_hold && nla_put_u8(skb, KRDMA_A_TEST_RNR_HOLD, 1)) ||
 	    (test->p.zero_behind &&
 	     nla_put_u8(skb, KRDMA_A_TEST_ZERO_READ_BEHIND, 1)) ||
+	    (test->p.reg_behind && nla_put_u8(skb, KRDMA_A_TEST_REG_BEHIND, 1)) ||
 	    (READ_ONCE(test->wc_status) &&
 	     nla_put_u32(skb, KRDMA_A_TEST_WC_STATUS, READ_ONCE(test->wc_status))))
 		return -EMSGSIZE;

@@ -30,6 +30,7 @@ struct krdma_peer_test;
 #define KRDMA_SLOT_ACK	BIT(1)
 #define KRDMA_SLOT_READ_BACK	BIT(2)	/* test-read-back's READ */
 #define KRDMA_SLOT_ZERO_READ	BIT(3)	/* test-zero-read-behind's READ */
+#define KRDMA_SLOT_REG_BEHIND	BIT(4)	/* test-reg-behind's REG_MR */
 
 struct krdma_slot {
 	/* Whose slot: a completion finds its test from its own ib_cqe. */
@@ -40,7 +41,8 @@ struct krdma_slot {
 	struct ib_cqe		cqe;
 	/*
 	 * ping responder: the write-back; test-read-back: the READ;
-	 * test-zero-read-behind: the READ of 0 bytes
+	 * test-zero-read-behind: the READ of 0 bytes; test-reg-behind: the
+	 * REG_MR
 	 */
 	struct ib_cqe		wcqe;
 	struct krdma_buf	*buf;	/* header room, then the payload */
@@ -51,6 +53,8 @@ struct krdma_slot {
 	struct krdma_buf	*sink;
 	struct krdma_region	*reg;	/* what the peer may access */
 	struct krdma_region	*sink_reg;
+	/* test-reg-behind: registered behind each SEND, never the peer's */
+	struct krdma_region	*scratch;
 	u64			iter;
 	u8			pending;	/* KRDMA_SLOT_* still awaited */
 	bool			busy;

@@ -195,6 +195,7 @@ static const struct attr_desc descs[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_TEST_RNR_HOLD] = { "rnr_hold", "rnr_hold", K_SPEC },
 	[KRDMA_A_TEST_ZERO_READ_BEHIND] = { "zero_read_behind",
 					    "zero_read_behind", K_SPEC },
+	[KRDMA_A_TEST_REG_BEHIND] = { "reg_behind", "reg_behind", K_SPEC },
 	[KRDMA_A_SESSION_RNR_RETRY] = { "rnr_retry", "rnr_retry", K_SPEC },
 	[KRDMA_A_SESSION_MAX_SGE] = { "max_sge", "max_sge", K_SPEC },
 	[KRDMA_A_SESSION_MAX_READ_SGE] = { "max_read_sge", "max_read_sge",

@@ -158,6 +158,18 @@ const struct conform_case conform_cases[] = {
 	  .size = CONFORM_ONE_BYTE, .rnr_hold = true, .rnr_retry = 7,
 	  .own_session = true },
 	/*
+	 * The same SENDs, each with a REG_MR of a free region of ours right
+	 * behind it, nothing between them (test-reg-behind): the SEND the
+	 * empty queue NAKs is sent again, and the REG_MR behind it, which
+	 * has run, must not run a second time. The known bug
+	 * rxe.reg_mr_twice (req_retry(), req_next_wqe(), rxe_req.c) runs it
+	 * again, and rxe_reg_fast_mr() (rxe_mr.c) fails it: the region is
+	 * valid already.
+	 */
+	{ .name = "send.reg_mr_behind_retried", .op = KRDMA_OP_SEND,
+	  .size = CONFORM_ONE_BYTE, .rnr_hold = true, .rnr_retry = 7,
+	  .reg_behind = true, .own_session = true },
+	/*
 	 * The responder NAKs: a Remote Access Error for an access outside
 	 * what the peer's MR grants, an Invalid Request for a message its
 	 * receive cannot hold (IBTA vol. 1, the responder's errors).
@@ -533,6 +545,8 @@ static void conform_variant_json(const struct conform_case *cc)
 		print_bool(PRINT_JSON, "zero_length", NULL, true);
 	if (cc->zero_read_behind)
 		print_bool(PRINT_JSON, "zero_read_behind", NULL, true);
+	if (cc->reg_behind)
+		print_bool(PRINT_JSON, "reg_behind", NULL, true);
 	if (cc->ack_timeout)
 		print_uint(PRINT_JSON, "ack_timeout", NULL, cc->ack_timeout);
 	if (cc->rnr_hold) {
@@ -594,6 +608,8 @@ static void conform_test_args(struct test_args *a, const struct conform_case *cc
 	a->conform.rnr_hold.num = 1;
 	a->conform.zero_read_behind.set = cc->zero_read_behind;
 	a->conform.zero_read_behind.num = 1;
+	a->conform.reg_behind.set = cc->reg_behind;
+	a->conform.reg_behind.num = 1;
 	a->depth.set = cc->rnr_hold || cc->ack_timeout;
 	a->depth.num = cc->rnr_hold ? CONFORM_RNR_DEPTH : CONFORM_ACK_DEPTH;
 }

@@ -80,6 +80,11 @@ struct conform_case {
 	 */
 	bool zero_read_behind;
 	/*
+	 * Sends with a REG_MR of a free region of ours right behind each
+	 * (test-reg-behind), with rnr_hold: rxe runs it twice.
+	 */
+	bool reg_behind;
+	/*
 	 * WRITEs over a session of its own whose QPs retransmit after this
 	 * transport ACK timeout (session-ack-timeout; 0: the module's), of
 	 * several packets each, CONFORM_ACK_COUNT of them CONFORM_ACK_DEPTH

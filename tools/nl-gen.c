@@ -88,6 +88,7 @@ struct nla_policy krdma_policy[KRDMA_A_MAX + 1] = {
 	[KRDMA_A_SESSION_RNR_RETRY] = { .type = NLA_U8 },
 	[KRDMA_A_TEST_RNR_HOLD] = { .type = NLA_U8 },
 	[KRDMA_A_TEST_ZERO_READ_BEHIND] = { .type = NLA_U8 },
+	[KRDMA_A_TEST_REG_BEHIND] = { .type = NLA_U8 },
 };
 
 /* host-env: krdma_host_env_attr */
@@ -264,7 +265,7 @@ const int krdma_test_start_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_TEST_GET - do and dump reply */
-const int krdma_test_get_rsp_attrs[41] = {
+const int krdma_test_get_rsp_attrs[42] = {
 	KRDMA_A_TEST_ID,
 	KRDMA_A_SESSION_ID,
 	KRDMA_A_TEST_OP,
@@ -306,6 +307,7 @@ const int krdma_test_get_rsp_attrs[41] = {
 	KRDMA_A_TEST_ZERO_LENGTH,
 	KRDMA_A_TEST_RNR_HOLD,
 	KRDMA_A_TEST_ZERO_READ_BEHIND,
+	KRDMA_A_TEST_REG_BEHIND,
 };
 
 /* KRDMA_CMD_STATS_GET - do reply */
@@ -314,7 +316,7 @@ const int krdma_stats_get_rsp_attrs[1] = {
 };
 
 /* KRDMA_CMD_EVENT_NTF - event */
-const int krdma_event_ntf_attrs[49] = {
+const int krdma_event_ntf_attrs[50] = {
 	KRDMA_A_EVENT,
 	KRDMA_A_TEST_ID,
 	KRDMA_A_SESSION_ID,
@@ -364,6 +366,7 @@ const int krdma_event_ntf_attrs[49] = {
 	KRDMA_A_TEST_ZERO_LENGTH,
 	KRDMA_A_TEST_RNR_HOLD,
 	KRDMA_A_TEST_ZERO_READ_BEHIND,
+	KRDMA_A_TEST_REG_BEHIND,
 };
 
 /* enum ib_port_state */

@@ -29,9 +29,9 @@ extern const int krdma_listener_get_rsp_attrs[6];
 extern const int krdma_session_new_rsp_attrs[1];
 extern const int krdma_session_get_rsp_attrs[26];
 extern const int krdma_test_start_rsp_attrs[1];
-extern const int krdma_test_get_rsp_attrs[41];
+extern const int krdma_test_get_rsp_attrs[42];
 extern const int krdma_stats_get_rsp_attrs[1];
-extern const int krdma_event_ntf_attrs[49];
+extern const int krdma_event_ntf_attrs[50];
 
 /*
  * The names of each enum's values and each nested set's attributes, as

@@ -201,6 +201,9 @@ static struct nl_msg *test_start_msg(struct knl_ctx *c,
 	    (a->conform.zero_read_behind.set &&
 	     nla_put_u8(msg, KRDMA_A_TEST_ZERO_READ_BEHIND,
 			(uint8_t)a->conform.zero_read_behind.num)) ||
+	    (a->conform.reg_behind.set &&
+	     nla_put_u8(msg, KRDMA_A_TEST_REG_BEHIND,
+			(uint8_t)a->conform.reg_behind.num)) ||
 	    (size && nla_put_u32(msg, KRDMA_A_TEST_SIZE, (uint32_t)size)) ||
 	    (a->count.set &&
 	     nla_put_u64(msg, KRDMA_A_TEST_COUNT, a->count.num)) ||

@@ -23,7 +23,7 @@ struct test_args {
 	struct {
 		struct arg_val violate, atomic_variant, sges, read_back;
 		struct arg_val send_invalidate, zero_length, rnr_hold;
-		struct arg_val zero_read_behind;
+		struct arg_val zero_read_behind, reg_behind;
 	} conform;
 	/* run only: what the CLI does with the result */
 	struct arg_val expect, hist;

@@ -317,6 +317,15 @@ expect('conform-table: a known deviation',
 expect('conform-table: a known deviation, another status',
        ['conform-table', conform_doc(['write'], change=conform_neg(4, result='fail')), '3',
         '--deviation', 'write.out_of_bounds=11'], 1)
+expect('conform-table: a known deviation of two statuses, one of them',
+       ['conform-table', conform_doc(['write'], change=conform_neg(11, result='fail')), '3',
+        '--deviation', 'write.out_of_bounds=none,11'], 0, '3 cases: 2 passed, 1 failed, 0 skipped')
+expect('conform-table: a known deviation of two statuses, neither',
+       ['conform-table', conform_doc(['write'], change=conform_neg(4, result='fail')), '3',
+        '--deviation', 'write.out_of_bounds=none,11'], 1)
+expect('conform-table: a deviation of none or a status, without a failed completion',
+       ['conform-table', conform_doc(['write'], change=conform_fail_reset), '2',
+        '--deviation', 'write.mtu=none,2'], 0, '2 cases: 1 passed, 1 failed, 0 skipped')
 expect('conform-table: a known deviation fixed',
        ['conform-table', conform_doc(['write'], change=conform_neg(10)), '3',
         '--deviation', 'write.out_of_bounds=11'], 1)

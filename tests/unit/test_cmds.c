@@ -177,7 +177,7 @@ struct cmd_case {
 	uint8_t req_cmds[8];	/* 0: not checked */
 	uint8_t last_req;	/* the last request's command; 0: not checked */
 	struct sent sent[10];
-	struct json_want json_has[36];
+	struct json_want json_has[40];
 	void (*also)(const char *what, const struct run *r);
 };
 
@@ -3571,6 +3571,8 @@ TEST(docs_state_the_code)
 #define CF_IWARP_INFLIGHT	0x2000
 /* siw: the READ of 0 bytes behind a READ of data fails its length. */
 #define CF_ZERO_BEHIND_FAILS	0x4000
+/* rxe: the REG_MR behind the SEND sent again runs twice and fails. */
+#define CF_REG_TWICE	0x8000
 
 /* Session 5's ends: 10.0.0.1, the peer's listener 10.0.0.2:7471. */
 static const struct ip_addr conform_local = {
@@ -3754,6 +3756,16 @@ static void k_conform_test(struct nlattr **tb)
 				    "iteration 0: the READ of 0 bytes: local length error");
 		return;
 	}
+	if (tb[KRDMA_A_TEST_REG_BEHIND] && op != KRDMA_OP_SEND &&
+	    op != KRDMA_OP_SEND_IMM) {
+		fake_error(-EINVAL, "reg-behind is for send and send_imm, without a violation or send-invalidate", 0);
+		return;
+	}
+	if (tb[KRDMA_A_TEST_REG_BEHIND] && (conform_mode & CF_REG_TWICE)) {
+		conform_test_failed(id, op, 12, 2,
+				    "iteration 12: the REG_MR behind the SEND: local QP operation error");
+		return;
+	}
 	if (tb[KRDMA_A_TEST_RNR_HOLD] && !conform_rnr_retry) {
 		conform_test_failed(id, op, 12, 13,
 				    "iteration 12: RNR retry counter exceeded");
@@ -3897,7 +3909,7 @@ TEST(cmd_conform_all_cases)
 		{ .what = "no atomics", .kernel = k_conform,
 		  .setup = conform_setup, .json = true,
 		  .line = "conform session s1", .err = "", .rc = EXIT_OK,
-		  .json_has = { JSON_LEN("cases", 67),
+		  .json_has = { JSON_LEN("cases", 68),
 				JSON_STRING("cases/0/case", "write.1_byte"),
 				JSON_NUM("cases/0/size", 1),
 				JSON_NUM("cases/1/size", 1023),
@@ -3908,19 +3920,23 @@ TEST(cmd_conform_all_cases)
 				JSON_STRING("cases/35/reason",
 					    "the device has no atomics (atomic_cap none)"),
 				JSON_NO("cases/35/test_id"),
-				JSON_STRING("cases/56/case", "atomic_fadd.out_of_bounds"),
-				JSON_STRING("cases/56/result", "skip"),
+				JSON_STRING("cases/57/case", "atomic_fadd.out_of_bounds"),
+				JSON_STRING("cases/57/result", "skip"),
 				JSON_STRING("cases/53/case", "send.rnr_retried"),
 				JSON_STRING("cases/53/result", "pass"),
 				JSON_TRUE("cases/53/rnr_hold"),
 				JSON_NUM("cases/53/rnr_retry", 7),
 				JSON_NUM("cases/53/iters", 16),
-				JSON_STRING("cases/66/case", "send.rnr_retry_exceeded"),
-				JSON_STRING("cases/66/result", "pass"),
-				JSON_NUM("cases/66/rnr_retry", 0),
-				JSON_NUM("cases/66/wc_status", 13),
-				JSON_NUM("cases/66/expect_wc_status", 13),
-				JSON_NO("cases/66/violate"),
+				JSON_STRING("cases/67/case", "send.rnr_retry_exceeded"),
+				JSON_STRING("cases/67/result", "pass"),
+				JSON_NUM("cases/67/rnr_retry", 0),
+				JSON_NUM("cases/67/wc_status", 13),
+				JSON_NUM("cases/67/expect_wc_status", 13),
+				JSON_NO("cases/67/violate"),
+				JSON_STRING("cases/54/case", "send.reg_mr_behind_retried"),
+				JSON_STRING("cases/54/result", "pass"),
+				JSON_TRUE("cases/54/reg_behind"),
+				JSON_NUM("cases/54/iters", 16),
 				JSON_STRING("cases/51/case", "read.0_bytes_behind_data"),
 				JSON_TRUE("cases/51/zero_read_behind"),
 				JSON_STRING("cases/41/case", "read.fenced_after_write"),
@@ -3928,7 +3944,7 @@ TEST(cmd_conform_all_cases)
 				JSON_NUM("cases/39/sges", 32),
 				JSON_NUM("cases/39/size", 1000),
 				JSON_STRING("cases/39/result", "pass"),
-				JSON_NUM("passed", 57), JSON_NUM("failed", 0),
+				JSON_NUM("passed", 58), JSON_NUM("failed", 0),
 				JSON_NUM("skipped", 10) } },
 		{ .what = "atomics", .kernel = k_conform,
 		  .setup = conform_setup, .mode = CF_ATOMICS, .json = true,
@@ -3942,7 +3958,7 @@ TEST(cmd_conform_all_cases)
 				JSON_STRING("cases/38/atomic_variant", "cswap_miss"),
 				JSON_NO("cases/36/atomic_variant"),
 				JSON_NO("cases/36/read_back"),
-				JSON_NUM("passed", 66), JSON_NUM("skipped", 1) } },
+				JSON_NUM("passed", 67), JSON_NUM("skipped", 1) } },
 		{ .what = "text", .kernel = k_conform, .setup = conform_setup,
 		  .line = "conform session s1", .rc = EXIT_OK,
 		  .out_starts = "conform session 5 (s1): dev rxe0 mtu 1024 max_msg 65536 page ",
@@ -3954,7 +3970,7 @@ TEST(cmd_conform_all_cases)
 			       "read.fenced_after_write      read             8199  pass each WRITE READ back, 8 validated of 8 iterations of 8\n",
 			       "send.rnr_retried             send                1  pass into the peer's empty receive queue, 16 validated of 16 iterations of 16\n",
 			       "send.rnr_retry_exceeded      send                1  pass expect RNR retry counter exceeded, got RNR retry counter exceeded\n",
-			       "57 passed, 0 failed, 10 skipped\n" } },
+			       "58 passed, 0 failed, 10 skipped\n" } },
 		{ .what = "cases that fail", .kernel = k_conform,
 		  .setup = conform_setup, .json = true,
 		  .mode = CF_ATOMICS | CF_READ_FAILS | CF_SEND_REFUSED | CF_IMM_SHORT,
@@ -3980,7 +3996,7 @@ TEST(cmd_conform_all_cases)
 				/* the others, and those after, all run */
 				JSON_STRING("cases/21/result", "pass"),
 				JSON_STRING("cases/36/result", "pass"),
-				JSON_NUM("passed", 36), JSON_NUM("failed", 30),
+				JSON_NUM("passed", 36), JSON_NUM("failed", 31),
 				JSON_NUM("skipped", 1) } },
 		{ .what = "^C", .kernel = k_conform, .setup = conform_setup,
 		  .mode = CF_SLOW, .json = true, .sigint = 1,
@@ -4034,6 +4050,47 @@ TEST(cmd_conform_max_sge)
 }
 
 /* The RNR retried case: 16 SENDs, 4 at a time, over a session of rq_depth 8. */
+TEST(cmd_conform_reg_behind)
+{
+	static const struct cmd_case cases[] = {
+		/* send.rnr_retried's session and test, a REG_MR behind each */
+		{ .kernel = k_conform, .setup = conform_setup, .json = true,
+		  .line = "conform session s1 case send.reg_mr_behind_retried",
+		  .err = "", .rc = EXIT_OK, REQS(6),
+		  .req_cmds = { KRDMA_CMD_SESSION_GET, KRDMA_CMD_DEV_GET,
+				KRDMA_CMD_SESSION_NEW, KRDMA_CMD_TEST_START,
+				KRDMA_CMD_SESSION_GET, KRDMA_CMD_SESSION_DEL },
+		  .sent = { SENT_IN(2, KRDMA_A_SESSION_RQ_DEPTH, 8),
+			    SENT_IN(2, KRDMA_A_SESSION_RNR_RETRY, 7),
+			    SENT_IN(3, KRDMA_A_TEST_OP, KRDMA_OP_SEND),
+			    SENT_IN(3, KRDMA_A_TEST_REG_BEHIND, 1),
+			    SENT_IN(3, KRDMA_A_TEST_RNR_HOLD, 1),
+			    SENT_IN(3, KRDMA_A_TEST_COUNT, 16) },
+		  .json_has = { JSON_TRUE("cases/0/reg_behind"),
+				JSON_TRUE("cases/0/rnr_hold"),
+				JSON_STRING("cases/0/result", "pass"),
+				JSON_NO("cases/0/wc_status") } },
+		/* rxe: the REG_MR ran again after the NAKed SEND went again */
+		{ .what = "rxe", .kernel = k_conform, .setup = conform_setup,
+		  .mode = CF_REG_TWICE, .json = true,
+		  .line = "conform session s1 case send.reg_mr_behind",
+		  .err_has = { "test 20 failed: iteration 12: the REG_MR behind the SEND: local QP operation error\n" },
+		  .rc = EXIT_CONFORM_FAIL,
+		  .json_has = { JSON_STRING("cases/0/result", "fail"),
+				JSON_NUM("cases/0/wc_status", 2),
+				JSON_STRING("cases/0/wc_status_name",
+					    "local QP operation error"),
+				JSON_NUM("failed", 1) } },
+		/* send.rnr_retried asks for none */
+		{ .kernel = k_conform, .setup = conform_setup,
+		  .line = "conform session s1 case send.rnr_retried",
+		  .err = "", .rc = EXIT_OK, REQS(6),
+		  .sent = { NOT_SENT_IN(3, KRDMA_A_TEST_REG_BEHIND) } },
+	};
+
+	CHECK_CMDS(cases);
+}
+
 TEST(cmd_conform_rnr_depth)
 {
 	check_cmd(&(const struct cmd_case){
@@ -4563,9 +4620,9 @@ TEST(cmd_conform_max_msg)
 			      /* 1 byte and max_msg of 5 ops, and the
 			       * negative cases but the atomics' (their
 			       * sessions' max_msg is their own) */
-			      JSON_STRING("cases/62/result", "pass"),
-			      JSON_NUM("cases/62/size", 4096),
-			      JSON_NUM("passed", 30),
+			      JSON_STRING("cases/63/result", "pass"),
+			      JSON_NUM("cases/63/size", 4096),
+			      JSON_NUM("passed", 31),
 			      JSON_NUM("skipped", 37) },
 	});
 	conform_max_msg = 0;
@@ -4606,20 +4663,23 @@ TEST(cmd_conform_list)
 		{ .kernel = k_none, .json = true,
 		  .line = "conform session s1 case list", .rc = EXIT_OK,
 		  REQS(0),
-		  .json_has = { JSON_LEN("", 67),
+		  .json_has = { JSON_LEN("", 68),
 				JSON_STRING("3/case", "write.mtu_plus_1"),
 				JSON_STRING("3/op", "write"),
 				JSON_STRING("3/size", "MTU+1"),
 				JSON_NO("3/violate"),
-				JSON_STRING("60/case", "write.read_only_region"),
-				JSON_STRING("60/op", "write"),
-				JSON_STRING("60/violate", "no_access"),
-				JSON_NUM("60/expect_wc_status", 10),
-				JSON_STRING("61/violate", "unaligned"),
-				JSON_NUM("61/expect_wc_status", 9),
-				JSON_TRUE("66/rnr_hold"),
-				JSON_NUM("66/expect_wc_status", 13),
-				JSON_NO("66/violate"),
+				JSON_STRING("61/case", "write.read_only_region"),
+				JSON_STRING("61/op", "write"),
+				JSON_STRING("61/violate", "no_access"),
+				JSON_NUM("61/expect_wc_status", 10),
+				JSON_STRING("62/violate", "unaligned"),
+				JSON_NUM("62/expect_wc_status", 9),
+				JSON_TRUE("67/rnr_hold"),
+				JSON_NUM("67/expect_wc_status", 13),
+				JSON_NO("67/violate"),
+				JSON_STRING("54/case", "send.reg_mr_behind_retried"),
+				JSON_TRUE("54/reg_behind"),
+				JSON_TRUE("54/rnr_hold"),
 				JSON_STRING("41/case", "read.fenced_after_write"),
 				JSON_STRING("41/op", "read"),
 				JSON_TRUE("41/read_back"),

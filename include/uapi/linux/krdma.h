@@ -527,6 +527,15 @@ enum krdma_event {
  *   READ's SGE points into a buffer of ours holding a pattern that must stay
  *   as it was. Asks nothing of the peer's krdma beyond a read test. default: 0
  *   modes: check
+ * @KRDMA_A_TEST_REG_BEHIND: (u8) check mode, send, send_imm - 1: each
+ *   iteration's SEND is followed on the same QP, with no fence and no
+ *   invalidation between them, by a REG_MR of a memory region of ours that is
+ *   free (invalid) when posted and is never offered to the peer; its
+ *   completion ends the iteration too, and the region is invalidated after it.
+ *   A device must run the REG_MR once, also when it sends the SEND again (a
+ *   retransmission, a receiver-not-ready retry: with test-rnr-hold); one that
+ *   runs it a second time finds the region valid and fails it. Asks nothing of
+ *   the peer's krdma beyond a send test. default: 0 modes: check
  */
 enum krdma_attr {
 	KRDMA_A_UNSPEC,
@@ -608,6 +617,7 @@ enum krdma_attr {
 	KRDMA_A_SESSION_RNR_RETRY,
 	KRDMA_A_TEST_RNR_HOLD,
 	KRDMA_A_TEST_ZERO_READ_BEHIND,
+	KRDMA_A_TEST_REG_BEHIND,
 
 	__KRDMA_A_MAX,
 };
