@@ -74,7 +74,7 @@ LONG_SEND_RX="('receive completion failed: local QP operation error',)"
 # (validate_send_wr()), a WR that never reaches the wire.
 NEG_WC=1
 NEG_POST_REFUSED=1
-WC_CMP='=='
+WC_EXACT=True
 # iWARP: no atomics (3 negative cases of them skipped) and no immediates;
 # its invalidated keys are refused with a TERMINATE like the others;
 # a remote error is the peer's TERMINATE, which closes the stream (RFC
@@ -95,7 +95,7 @@ WC_CMP='=='
 iwarp && SKIP_OPS="atomic_fadd atomic_cswap send_imm write_imm" NNEG=9 \
 	SKIP_CASES="read.max_sge write.ack_timeout_min send.rnr_retried send.reg_mr_behind_retried send.rnr_retry_exceeded" \
 	ACK_RUNS=0 \
-	DEVIATIONS="read.fenced_after_write=none read.0_bytes=none read.0_bytes_behind_data=1" NEG_POST_REFUSED=0 WC_CMP='<=' \
+	DEVIATIONS="read.fenced_after_write=none read.0_bytes=none read.0_bytes_behind_data=1" NEG_POST_REFUSED=0 WC_EXACT=False \
 	LONG_SEND_RX="('receive completion failed: local length error', ': QP fatal error')"
 OUT=/tmp/conform.json
 
@@ -316,15 +316,15 @@ fi
 # "not free" (6.12's says it at debug level only), once for each run of
 # send.reg_mr_behind_retried that failed - and for nothing else, as
 # krdma fences its own registrations (lossy-wire.sh's reg_mr_once).
+REG_FAILED="len([c for c in d['cases'] if c['case'] == 'send.reg_mr_behind_retried' and c['result'] == 'fail'])"
+REG_FAILED_RUNS=$(($(json_get "$REG_FAILED" <$OUT) + $(json_get "$REG_FAILED" </tmp/conform.c2.json)))
 if ! iwarp; then
-	REG_FAILED="len([c for c in d['cases'] if c['case'] == 'send.reg_mr_behind_retried' and c['result'] == 'fail'])"
-	want=$(($(json_get "$REG_FAILED" <$OUT) + $(json_get "$REG_FAILED" </tmp/conform.c2.json)))
 	got=$(dmesg | grep -c 'rxe_reg_fast_mr: .* not free')
 	case $(uname -r) in
-	6.1.*) [ "$got" -eq "$want" ] ;;
-	*) [ "$got" -eq 0 ] || [ "$got" -eq "$want" ] ;;
-	esac && result client.reg_mr_twice_warned ok "runs_failed=$want warned=$got" ||
-		result client.reg_mr_twice_warned fail "runs_failed=$want warned=$got"
+	6.1.*) [ "$got" -eq "$REG_FAILED_RUNS" ] ;;
+	*) [ "$got" -eq 0 ] || [ "$got" -eq "$REG_FAILED_RUNS" ] ;;
+	esac && result client.reg_mr_twice_warned ok "runs_failed=$REG_FAILED_RUNS warned=$got" ||
+		result client.reg_mr_twice_warned fail "runs_failed=$REG_FAILED_RUNS warned=$got"
 fi
 
 # The ACK timeout case, by name: passed, or failed as rxe's bug ends it
@@ -355,11 +355,15 @@ barrier checked
 # One failed completion a negative case: the one the case made fail
 # (none on iWARP); one if the ACK timeout case failed on one; one a
 # positive case a known deviation failed on a completion (rxe's REG_MR
-# run twice, siw's READ of 0 bytes), in either table.
+# run twice, siw's READ of 0 bytes), in either table; and where rxe's
+# REG_MR run twice fails the QP (6.12; 6.1 wedges it, and the peer's
+# stall timer ends it) the flush of the SEND before it, which nobody
+# asked for, once for each run the case failed. On iWARP an upper bound.
 DEV_FAILED="len([c for c in d['cases'] if 'violate' not in c and c['result'] == 'fail' and 'wc_status' in c])"
 DEV_WC=$(($(json_get "$DEV_FAILED" <$OUT) + $(json_get "$DEV_FAILED" </tmp/conform.c2.json)))
+WC_BASE=$(((NEG_RUN - 2 * NEG_POST_REFUSED) * NEG_WC + ${ACK_WC:-0} + DEV_WC))
 json_check client.no_data_errors "krdmactl -j stats show" \
-	"d['validation_errors'] == 0 and d['protocol_errors'] == 0 and d['wc_errors'] $WC_CMP ($NEG_RUN - 2 * $NEG_POST_REFUSED) * $NEG_WC + ${ACK_WC:-0} + ${DEV_WC:-0} and d['responder_timeouts'] == 0"
+	"d['validation_errors'] == 0 and d['protocol_errors'] == 0 and (not $WC_EXACT or d['wc_errors'] >= $WC_BASE) and d['wc_errors'] <= $WC_BASE + $REG_FAILED_RUNS and d['responder_timeouts'] == 0"
 expect_ok session.del krdmactl session del name c1
 expect_ok session.del.small krdmactl session del name c2
 barrier "done" 600
