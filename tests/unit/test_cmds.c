@@ -3574,6 +3574,11 @@ TEST(docs_state_the_code)
 /* rxe: the REG_MR behind the SEND sent again runs twice and fails. */
 #define CF_REG_TWICE	0x8000
 
+/* A case over a session of its own: made, the test run, read, deleted. */
+#define CONFORM_OWN_SESSION_CMDS					\
+	{ KRDMA_CMD_SESSION_GET, KRDMA_CMD_DEV_GET, KRDMA_CMD_SESSION_NEW, \
+	  KRDMA_CMD_TEST_START, KRDMA_CMD_SESSION_GET, KRDMA_CMD_SESSION_DEL }
+
 /* Session 5's ends: 10.0.0.1, the peer's listener 10.0.0.2:7471. */
 static const struct ip_addr conform_local = {
 	.family = AF_INET, .bytes = { 10, 0, 0, 1 },
@@ -4049,7 +4054,7 @@ TEST(cmd_conform_max_sge)
 	});
 }
 
-/* The RNR retried case: 16 SENDs, 4 at a time, over a session of rq_depth 8. */
+/* The REG_MR behind each SEND: the RNR retried case's session and test. */
 TEST(cmd_conform_reg_behind)
 {
 	static const struct cmd_case cases[] = {
@@ -4057,9 +4062,7 @@ TEST(cmd_conform_reg_behind)
 		{ .kernel = k_conform, .setup = conform_setup, .json = true,
 		  .line = "conform session s1 case send.reg_mr_behind_retried",
 		  .err = "", .rc = EXIT_OK, REQS(6),
-		  .req_cmds = { KRDMA_CMD_SESSION_GET, KRDMA_CMD_DEV_GET,
-				KRDMA_CMD_SESSION_NEW, KRDMA_CMD_TEST_START,
-				KRDMA_CMD_SESSION_GET, KRDMA_CMD_SESSION_DEL },
+		  .req_cmds = CONFORM_OWN_SESSION_CMDS,
 		  .sent = { SENT_IN(2, KRDMA_A_SESSION_RQ_DEPTH, 8),
 			    SENT_IN(2, KRDMA_A_SESSION_RNR_RETRY, 7),
 			    SENT_IN(3, KRDMA_A_TEST_OP, KRDMA_OP_SEND),
@@ -4091,15 +4094,14 @@ TEST(cmd_conform_reg_behind)
 	CHECK_CMDS(cases);
 }
 
+/* The RNR retried case: 16 SENDs, 4 at a time, over a session of rq_depth 8. */
 TEST(cmd_conform_rnr_depth)
 {
 	check_cmd(&(const struct cmd_case){
 		.kernel = k_conform, .setup = conform_setup, .json = true,
 		.line = "conform session s1 case send.rnr_retried",
 		.err = "", .rc = EXIT_OK, REQS(6),
-		.req_cmds = { KRDMA_CMD_SESSION_GET, KRDMA_CMD_DEV_GET,
-			      KRDMA_CMD_SESSION_NEW, KRDMA_CMD_TEST_START,
-			      KRDMA_CMD_SESSION_GET, KRDMA_CMD_SESSION_DEL },
+		.req_cmds = CONFORM_OWN_SESSION_CMDS,
 		.sent = { SENT_IN(2, KRDMA_A_SESSION_RQ_DEPTH, 8),
 			  SENT_IN(2, KRDMA_A_SESSION_RNR_RETRY, 7),
 			  SENT_IN(3, KRDMA_A_TEST_RNR_HOLD, 1),
@@ -4116,9 +4118,7 @@ TEST(cmd_conform_ack_timeout)
 		{ .kernel = k_conform, .setup = conform_setup, .json = true,
 		  .line = "conform session s1 case write.ack_timeout_min",
 		  .err = "", .rc = EXIT_OK, REQS(6),
-		  .req_cmds = { KRDMA_CMD_SESSION_GET, KRDMA_CMD_DEV_GET,
-				KRDMA_CMD_SESSION_NEW, KRDMA_CMD_TEST_START,
-				KRDMA_CMD_SESSION_GET, KRDMA_CMD_SESSION_DEL },
+		  .req_cmds = CONFORM_OWN_SESSION_CMDS,
 		  .sent = { SENT_IN(2, KRDMA_A_SESSION_ACK_TIMEOUT, 8),
 			    SENT_IN(2, KRDMA_A_SESSION_SQ_DEPTH, 512),
 			    SENT_IN(2, KRDMA_A_SESSION_MAX_MSG_SIZE, 65536),
@@ -4179,9 +4179,7 @@ TEST(cmd_conform_read_back)
 		{ .kernel = k_conform, .setup = conform_setup, .json = true,
 		  .line = "conform session s1 case read.fenced_after_write",
 		  .err = "", .rc = EXIT_OK, REQS(6),
-		  .req_cmds = { KRDMA_CMD_SESSION_GET, KRDMA_CMD_DEV_GET,
-				KRDMA_CMD_SESSION_NEW, KRDMA_CMD_TEST_START,
-				KRDMA_CMD_SESSION_GET, KRDMA_CMD_SESSION_DEL },
+		  .req_cmds = CONFORM_OWN_SESSION_CMDS,
 		  .sent = { SENT_IN(2, KRDMA_A_SESSION_MAX_MSG_SIZE, 65536),
 			    SENT_IN(3, KRDMA_A_SESSION_ID, 30),
 			    SENT_IN(3, KRDMA_A_TEST_OP, KRDMA_OP_WRITE),
@@ -4250,9 +4248,7 @@ TEST(cmd_conform_send_invalidate)
 		{ .kernel = k_conform, .setup = conform_setup, .json = true,
 		  .line = "conform session s1 case write.send_invalidated_rkey",
 		  .err = "", .rc = EXIT_OK, REQS(6),
-		  .req_cmds = { KRDMA_CMD_SESSION_GET, KRDMA_CMD_DEV_GET,
-				KRDMA_CMD_SESSION_NEW, KRDMA_CMD_TEST_START,
-				KRDMA_CMD_SESSION_GET, KRDMA_CMD_SESSION_DEL },
+		  .req_cmds = CONFORM_OWN_SESSION_CMDS,
 		  .sent = { SENT_IN(3, KRDMA_A_TEST_OP, KRDMA_OP_SEND),
 			    SENT_IN(3, KRDMA_A_TEST_SEND_INVALIDATE, 1),
 			    SENT_IN(3, KRDMA_A_TEST_VIOLATE,
@@ -4290,9 +4286,7 @@ TEST(cmd_conform_zero_read_behind)
 		{ .kernel = k_conform, .setup = conform_setup, .json = true,
 		  .line = "conform session s1 case read.0_bytes_behind",
 		  .err = "", .rc = EXIT_OK, REQS(6),
-		  .req_cmds = { KRDMA_CMD_SESSION_GET, KRDMA_CMD_DEV_GET,
-				KRDMA_CMD_SESSION_NEW, KRDMA_CMD_TEST_START,
-				KRDMA_CMD_SESSION_GET, KRDMA_CMD_SESSION_DEL },
+		  .req_cmds = CONFORM_OWN_SESSION_CMDS,
 		  .sent = { SENT_IN(2, KRDMA_A_SESSION_MAX_MSG_SIZE, 65536),
 			    SENT_IN(3, KRDMA_A_SESSION_ID, 30),
 			    SENT_IN(3, KRDMA_A_TEST_OP, KRDMA_OP_READ),
@@ -4340,9 +4334,7 @@ TEST(cmd_conform_zero_length)
 		{ .kernel = k_conform, .setup = conform_setup, .json = true,
 		  .line = "conform session s1 case read.0_bytes",
 		  .err = "", .rc = EXIT_OK, REQS(6),
-		  .req_cmds = { KRDMA_CMD_SESSION_GET, KRDMA_CMD_DEV_GET,
-				KRDMA_CMD_SESSION_NEW, KRDMA_CMD_TEST_START,
-				KRDMA_CMD_SESSION_GET, KRDMA_CMD_SESSION_DEL },
+		  .req_cmds = CONFORM_OWN_SESSION_CMDS,
 		  .sent = { SENT_IN(3, KRDMA_A_SESSION_ID, 30),
 			    SENT_IN(3, KRDMA_A_TEST_OP, KRDMA_OP_READ),
 			    SENT_IN(3, KRDMA_A_TEST_ZERO_LENGTH, 1),
@@ -4466,9 +4458,7 @@ TEST(cmd_conform_negative)
 		  /* session 5, rxe0, a session of its own from 10.0.0.1 to
 		   * the peer's listener, the test, session 5 still up, the
 		   * case's session deleted */
-		  .req_cmds = { KRDMA_CMD_SESSION_GET, KRDMA_CMD_DEV_GET,
-				KRDMA_CMD_SESSION_NEW, KRDMA_CMD_TEST_START,
-				KRDMA_CMD_SESSION_GET, KRDMA_CMD_SESSION_DEL },
+		  .req_cmds = CONFORM_OWN_SESSION_CMDS,
 		  .sent = { { .type = KRDMA_A_PEER_ADDR, .name = "peer", .req = 2,
 			      .how = SENT_ENDPOINT, .str = "10.0.0.2", .port = 7471 },
 			    { .type = KRDMA_A_LOCAL_ADDR, .name = "local", .req = 2,
