@@ -27,8 +27,8 @@
 #   -M PARAMS   krdma module parameters (KRDMA_MODPARAMS, "cq_poll=direct")
 #   -m MTU      both guests' NIC MTU (KRDMA_MTU): 9000, the jumbo frames
 #               of RoCE deployments, gives rxe's MTU 4096 (the default
-#               1500 gives 1024); by default only the bandwidth and
-#               message-rate points and TCP then run (both tools)
+#               1500 gives 1024); by default only the bandwidth,
+#               message-rate and several-QP points and TCP then run
 #   -u N        krdma's sessions' transport ACK timeout, 4.096 us x 2^N,
 #               both sides (session connect and listener add ack_timeout;
 #               default: 14 with -L, perftest's default -u, else none:
@@ -62,8 +62,9 @@ usage() { sed -n 's/^# \{0,1\}//; 8,38p' "$0"; }
 
 # The loss rows (-L): bandwidth at 64 KiB and 1 MiB, both tools.
 LOSS_STEPS='^(pt|kr)\.bw\.(write|read|send)\.(65536|1048576)$'
-# The MTU rows (-m): every bandwidth and message-rate point and TCP, both tools.
-MTU_STEPS='^(pt|kr)\.(bw|msg)\.|^tcp$'
+# The MTU rows (-m): every bandwidth and message-rate point (both tools), the
+# several-QP points and TCP, their ceiling.
+MTU_STEPS='^(pt|kr)\.(bw|msg)\.|^kr\.bwq\.|^tcp$'
 
 out='' runs=3 secs=5 depth=64 qps=4 tmo=1800 report='' ptx='' mtu=${KRDMA_MTU:-} rps=${KRDMA_RPS:-0}
 netem=${KRDMA_NETEM:-} only=${KRDMA_BENCH_ONLY:-} modparams=${KRDMA_MODPARAMS:-}
