@@ -60,6 +60,8 @@ stat() {
 
 RXE_MTU=$(ibv_devinfo -d rxe0 2>/dev/null | awk '/active_mtu/ { print $2; exit }')
 log "netdev $DEV mtu $(cat /sys/class/net/"$DEV"/mtu), rxe0 active_mtu $RXE_MTU"
+log "crc32 (the ICRC's; refcnt > 1: in use): $(awk '/^name/ { n = $3 } /^driver/ { d = $3 }
+	/^refcnt/ && n == "crc32" { printf "%s refcnt %s; ", d, $3 }' /proc/crypto)"
 log "offloads: $(ethtool -k "$DEV" 2>/dev/null | grep -E '^(tcp-segmentation|generic-segmentation|generic-receive)-offload' | tr '\n' ' ')"
 if [ "$KRDMA_NODE" = 1 ]; then
 	expect_ok listener.add krdmactl listener add name l port $PORT
