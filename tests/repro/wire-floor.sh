@@ -22,7 +22,8 @@
 # no virtio-net header, so no TSO reaches the wire and GSO is off: TCP's
 # segments are cut to the netdev's MTU in the guest, rxe's packets to
 # its path MTU. Rounds: tcp (iperf3 as the bench runs it), tcp.mss
-# (iperf3 -M: TCP's payload per packet set to rxe's path MTU), kr.write
+# (iperf3 -M: TCP's payload per packet set to rxe's path MTU),
+# tcp.mss.nogro (the same, the receiver's GRO off), kr.write
 # (krdma write 1 MiB bw over 4 QPs, depth 64 as the bench's; kr.write1
 # over one), pt.write4 (ib_write_bw 1 MiB over 4 QPs: another RoCE
 # sender). Each reports MB/s of payload (the tool's own figure), the
@@ -50,7 +51,7 @@ if [ -z "$DEV" ]; then
 		[ "${n##*/}" = lo ] || { DEV=${n##*/}; break; }
 	done
 fi
-ROUNDS=${KRDMA_REPRO_ROUNDS:-icmp pt.send kr.send tcp tcp.mss kr.write kr.write1 pt.write4}
+ROUNDS=${KRDMA_REPRO_ROUNDS:-icmp pt.send kr.send tcp tcp.mss tcp.mss.nogro kr.write kr.write1 pt.write4}
 PT_BW="-s 1048576 -q 4 -D $((SECS + 2)) -f 1 -Q 1 -N"
 
 # stat NAME: a counter of the netdev's.
@@ -82,8 +83,12 @@ if [ "$KRDMA_NODE" = 1 ]; then
 			timeout $((SECS * 4 + 60)) iperf3 -s -1 -p $IPORT >/tmp/ips.log 2>&1 &
 			;;
 		esac
+		# The receiver without GRO: every segment up the stack alone,
+		# as every RoCE packet goes (rxe's UDP tunnel takes no GRO).
+		[ "$r" = tcp.mss.nogro ] && ethtool -K "$DEV" gro off
 		barrier "go.$r" 300
 		sleep $((SECS + 8))
+		[ "$r" = tcp.mss.nogro ] && ethtool -K "$DEV" gro on
 		barrier "end.$r" 300
 		wait
 	done
@@ -129,7 +134,7 @@ else
 			b0=$(stat tx_bytes)
 			t0=$(date +%s%N)
 			mss=
-			[ "$r" = tcp.mss ] && mss="-M ${RXE_MTU:-1024}"
+			[ "$r" = tcp ] || mss="-M ${RXE_MTU:-1024}"
 			# shellcheck disable=SC2086 # -M and its value are words
 			iperf3 -c "$KRDMA_PEER_IP" -p $IPORT -t "$SECS" $mss -J >/tmp/ipc.json 2>&1
 			bytes=$(json_get "d['end']['sum_sent']['bytes']" </tmp/ipc.json)
