@@ -27,7 +27,8 @@
 #   -w SECONDS  how long to wait for the other side to start (default 600)
 #   The client's only, which the server takes from it:
 #   -s SECONDS  measured seconds per point (default 5)
-#   -d DEPTH    krdma's depth for the bandwidth points (default 64)
+#   -d DEPTH    krdma's depth for the bandwidth points (default 64; the
+#               message-rate points keep 128 messages in flight, both tools)
 #   -q QPS      QPs of krdma's several-QP points (default 4), DEPTH shared
 #   -P OPTIONS  more options for every perftest program (both sides)
 #   -O STEPS    only the steps matching this grep -E ('bw|lat|tcp';
@@ -71,7 +72,7 @@ BENCH_HERE=${KRDMA_ROOT:+$KRDMA_ROOT/tests/bench}
 [ -n "$BENCH_HERE" ] || BENCH_HERE=$(cd "$(dirname "$0")" && pwd -P) || exit 2
 BENCH_ROOT=$(cd "$BENCH_HERE/../.." && pwd -P) || exit 2
 
-b_usage() { sed -n 's/^# \{0,1\}//; 8,42p' "$BENCH_HERE/bench-host.sh"; }
+b_usage() { sed -n 's/^# \{0,1\}//; 8,43p' "$BENCH_HERE/bench-host.sh"; }
 
 HARNESS=${BENCH_HARNESS:-0}
 ROLE=${1:-}
@@ -401,6 +402,16 @@ b_params() {
 	# -Q messages (100 by default), which quantizes the slow rates of an
 	# emulated wire to nothing. -N: no peak (meaningless in duration mode).
 	PT_BW="-D $((SECS + 2)) -f 1 -Q 1 -N"
+	# Message rate (the msg points, 64 and 512 B): both tools keep the
+	# same window, 128 messages (perftest's default tx depth, twice
+	# krdma's bw default), and ask for a completion on one message in 64
+	# (perftest -Q 64, krdma signal_every 64): a tool's cost per message
+	# is then its own, not a completion each that neither needs. krdma
+	# posts in chains of 32 (its chain; perftest posts one WR a call).
+	# At thousands of messages a second, -Q 64 quantizes the count in the
+	# window by a fraction of a percent.
+	MSG_DEPTH=128 MSG_SIGNAL=64 MSG_CHAIN=32
+	PT_MSG="-D $((SECS + 2)) -f 1 -Q $MSG_SIGNAL -t $MSG_DEPTH -N"
 	# Latency: perftest's iteration count is chosen so that it runs about
 	# SECS seconds at the round trip krdma just measured (50..5000).
 	LAT_MIN=50 LAT_MAX=5000
@@ -473,10 +484,11 @@ if [ "$ROLE" = server ]; then
 			IFS=. read -r _ kind op size <<-STEP
 				$step
 			STEP
-			[ "$kind" != msg ] || kind=bw
+			pt_opts=$PT_BW
+			[ "$kind" != msg ] || kind=bw pt_opts=$PT_MSG
 			port=$((PBASE + n))
 			if [ "$kind" = bw ]; then
-				args="$PT_COMMON $PT_BW -s $size -p $port"
+				args="$PT_COMMON $pt_opts -s $size -p $port"
 			else
 				# The client picks the count; both must use it.
 				iters=$(b_sync "param.$n" 120) ||
@@ -590,7 +602,10 @@ b_sync bench.connected 120 >/dev/null
 pt_client() {
 	_bin=$(pt_bin "$3" "$4")
 	if [ "$3" = bw ]; then
-		_args="$PT_COMMON $PT_BW -s $5 -p $((PBASE + $2))"
+		case $1 in
+		pt.msg.*) _args="$PT_COMMON $PT_MSG -s $5 -p $((PBASE + $2))" ;;
+		*) _args="$PT_COMMON $PT_BW -s $5 -p $((PBASE + $2))" ;;
+		esac
 	else
 		_args="$PT_COMMON $(pt_size_args "$4" "$5") -n $6 -p $((PBASE + $2))"
 	fi
@@ -728,6 +743,8 @@ for step in $(steps); do
 		case $kind in
 		bw)
 			KR_CMD="$K -j test run session bench op $op mode bw size $size duration ${SECS}s depth $DEPTH"
+			[ "$idp" != msg. ] ||
+				KR_CMD="$K -j test run session bench op $op mode bw size $size duration ${SECS}s depth $MSG_DEPTH signal_every $MSG_SIGNAL chain $MSG_CHAIN"
 			;;
 		bwq)
 			# The same messages in flight as on one QP, shared out.
